@@ -1,0 +1,70 @@
+#pragma once
+/// \file bake.h
+/// The 3D bake (Recast-style, written here): triangles in, convex polygons out.
+/// Stages, one file each under src/bake/: voxelise → filter → erode → regions →
+/// contours → polygons (see the design note in src/bake/bake.cpp).
+///
+/// Owned by the 3D-bake part; `BakeInput`, `defaultBakeDef()` and `bakeTriangles`
+/// are the contract the scene, the CLI and `spark bake` build on.
+
+#include "spark/core/result.h"
+#include "spark/nav/poly_soup.h"
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace spark::nav
+{
+
+/// Bake settings. Every length is in metres.
+struct BakeDef
+{
+    float cellSize = 0.2f;               ///< Horizontal voxel size. [Limit: > 0] [Units: m]
+    float cellHeight = 0.1f;             ///< Vertical voxel size. [Limit: > 0] [Units: m]
+    float agentRadius = 0.4f;            ///< Erosion from every border. [Limit: >= 0] [Units: m]
+    float agentHeight = 1.8f;            ///< Head room needed. [Limit: > 0] [Units: m]
+    float stepHeight = 0.4f;             ///< Largest step an agent climbs. [Limit: >= 0] [Units: m]
+    float maxSlopeDeg = 45.0f;           ///< Steepest walkable slope. [Limit: 0..90] [Units: degrees]
+    float maxSimplificationError = 1.3f; ///< Contour simplification tolerance. [Limit: >= 0] [Units: cells]
+    float maxEdgeLen = 12.0f;            ///< Longest contour edge; 0 = no limit. [Limit: >= 0] [Units: m]
+    int maxVertsPerPoly = 6;             ///< Vertices per polygon after merging. [Limit: 3..6]
+    float minRegionArea = 0.0f;          ///< Regions smaller than this are dropped. [Limit: >= 0] [Units: m²]
+};
+
+/// The default settings of SPEC §2.1.
+BakeDef defaultBakeDef();
+
+/// Triangles to bake, with an area id per triangle (0 = walkable default).
+struct BakeInput
+{
+    std::vector<glm::vec3> vertices; ///< [Units: m]
+    std::vector<uint32_t> indices;   ///< Three per triangle; any winding.
+    std::vector<uint8_t> areas;      ///< One per triangle, or empty for all 0. [Limit: 0..15]
+};
+
+/// Counters of a bake (no timings: those are measured by the caller).
+struct BakeStats
+{
+    uint64_t cells = 0;            ///< Grid columns (width × depth).
+    uint64_t spans = 0;            ///< Solid spans after voxelisation.
+    uint32_t regions = 0;          ///< Regions after partitioning.
+    uint32_t fallbackRegions = 0;  ///< Regions whose contour could not be triangulated (row runs used).
+};
+
+/// The result of a bake.
+struct BakeOutput
+{
+    PolySoup mesh;
+    BakeStats stats;
+    glm::vec3 boundsMin{0.0f};
+    glm::vec3 boundsMax{0.0f};
+};
+
+/// Bakes triangles into convex polygons. Errors: `E_NAV_CONFIG` (settings out of
+/// their limits, with the field), `E_NAV_LIMIT` (more than 4096 × 4096 cells),
+/// `E_NAV_NO_GEOMETRY` (nothing walkable).
+Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def);
+
+} // namespace spark::nav

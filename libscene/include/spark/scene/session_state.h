@@ -1,0 +1,23 @@
+#pragma once
+/// \file session_state.h
+/// Everything one session owns: the detached navigation state (2D meshes,
+/// crowds), the AI state, the 2D scene and (later) the 3D scene with its own
+/// navigation state. Plain value semantics: the command dispatcher copies it
+/// before a mutating command and keeps the copy only when the command succeeds,
+/// so a failed command changes nothing. Every member must therefore be copyable
+/// and must not hold pointers into other members.
+
+#include <cstdint>
+
+namespace spark::scene
+{
+
+/// The state of one session.
+struct SessionState
+{
+    // Members are added by the parts that own them (navigation, AI, scenes).
+    // Keep each one a copyable value.
+    uint64_t commandsRun = 0; ///< Successful mutating commands so far (diagnostics only, not hashed).
+};
+
+} // namespace spark::scene
