@@ -1,0 +1,253 @@
+#pragma once
+/// \file navmesh.h
+/// The navigation mesh: convex polygons over shared vertices, each with an
+/// area id, joined by portal links found by edge overlap.
+///
+/// Conventions (SPEC §2): metres, +Y up. A polygon's vertices run with positive
+/// winding in the x–z plane: its signed area Σ (x_i·z_{i+1} − x_{i+1}·z_i) / 2 is
+/// positive (counter-clockwise when x points right and z points up the page; a
+/// 2D mesh stores the 2D point (x, y) as (x, 0, y), so a 2D polygon is simply
+/// counter-clockwise in its own x–y plane). Edge i of a polygon runs from its
+/// vertex i to vertex i + 1 (mod n); the interior lies to its left.
+///
+/// Links join two polygons whose edges overlap in the ground plane (collinear
+/// within `NavMeshDef::linkTolerance`, opposite directions, heights within
+/// `NavMeshDef::stepHeight`), whatever their vertex ids, so T-junctions link.
+/// A link covers only the overlapping stretch of the edge; a wall is a stretch
+/// of an edge that no link covers.
+///
+/// `NavMesh` is a copyable value (it lives in the session state, which is
+/// copied per command). Build it with `buildNavMesh`, which validates the soup.
+
+#include "spark/core/result.h"
+#include "spark/nav/poly_soup.h"
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace spark::nav
+{
+
+/// Most vertices of a polygon a bake produces.
+inline constexpr uint32_t kMaxBakedPolyVerts = 6;
+/// Most vertices of a polygon `buildNavMesh` accepts (imported documents). [Limit]
+inline constexpr uint32_t kMaxPolyVerts = 32;
+/// Most polygons of one mesh. [Limit]
+inline constexpr uint32_t kMaxPolygons = 1u << 22;
+/// Most vertices of one mesh. [Limit]
+inline constexpr uint32_t kMaxVertices = 1u << 24;
+/// Largest coordinate magnitude accepted. [Units: m]
+inline constexpr float kMaxCoordinate = 1.0e6f;
+/// Largest area id.
+inline constexpr uint8_t kMaxAreaId = 15;
+/// Number of area ids (0..15).
+inline constexpr uint32_t kAreaCount = 16;
+/// "No polygon".
+inline constexpr uint32_t kNoPolygon = 0xffffffffu;
+
+/// The bake settings a mesh was made with: metadata carried by export/import and
+/// hashed with the mesh. `stepHeight` is also the height tolerance of linking.
+struct NavMeshSettings
+{
+    float agentRadius = 0.4f; ///< Agent radius the bake eroded by. [Limit: >= 0] [Units: m]
+    float agentHeight = 1.8f; ///< Agent height (clearance). [Limit: > 0] [Units: m]
+    float stepHeight = 0.4f;  ///< Largest height difference an agent steps over; links join edges within it. [Limit: >= 0] [Units: m]
+    float cellSize = 0.2f;    ///< Horizontal cell size of the bake. [Limit: > 0] [Units: m]
+    float cellHeight = 0.1f;  ///< Vertical cell size of the bake (2D bakes: unused, kept). [Limit: > 0] [Units: m]
+    float maxSlopeDeg = 45.0f; ///< Steepest walkable slope of the bake. [Limit: 0..90] [Units: degrees]
+};
+
+/// The defaults of SPEC §2.1 (radius 0.4, height 1.8, step 0.4, cell 0.2 × 0.1, slope 45).
+NavMeshSettings defaultNavMeshSettings();
+
+/// How `buildNavMesh` reads a soup.
+struct NavMeshDef
+{
+    NavMeshSettings settings;          ///< Bake settings (metadata; `stepHeight` bounds link heights).
+    bool is2d = false;                 ///< A 2D mesh: every vertex has y == 0; points are (x, 0, y).
+    float linkTolerance = 1.0e-3f;     ///< Largest distance of an edge end from the other edge's line (x–z) for a link; overlaps shorter than this do not link. [Limit: > 0, <= 1] [Units: m]
+    uint32_t maxPolyVerts = kMaxPolyVerts; ///< Most vertices per polygon accepted (6 for bakes). [Limit: 3..kMaxPolyVerts]
+};
+
+/// The defaults: `defaultNavMeshSettings()`, 3D, tolerance 1 mm, up to `kMaxPolyVerts` vertices.
+NavMeshDef defaultNavMeshDef();
+
+/// An axis-aligned box. [Units: m]
+struct Bounds3
+{
+    glm::vec3 min{0.0f}; ///< Low corner.
+    glm::vec3 max{0.0f}; ///< High corner.
+};
+
+/// A portal: the stretch of edge `edge` of the owning polygon shared with `neighbour`.
+struct NavLink
+{
+    uint32_t neighbour = kNoPolygon; ///< Polygon on the other side.
+    uint32_t edge = 0;               ///< Edge index in the owning polygon (vertex edge → edge + 1).
+    float tMin = 0.0f;               ///< Start of the stretch along the edge. [Limit: 0..1]
+    float tMax = 1.0f;               ///< End of the stretch along the edge. [Limit: tMin..1]
+    glm::vec3 a{0.0f};               ///< Stretch start on the owning polygon's edge (at tMin). [Units: m]
+    glm::vec3 b{0.0f};               ///< Stretch end on the owning polygon's edge (at tMax). [Units: m]
+};
+
+/// A wall: a stretch of a polygon edge no link covers, running a → b in the
+/// polygon's winding (the walkable side is to its left).
+struct NavWall
+{
+    uint32_t polygon = kNoPolygon; ///< Owning polygon.
+    uint32_t edge = 0;             ///< Edge index in the polygon.
+    glm::vec3 a{0.0f};             ///< Start. [Units: m]
+    glm::vec3 b{0.0f};             ///< End. [Units: m]
+    glm::vec3 normal{0.0f};        ///< Outward unit normal in the x–z plane (y = 0), pointing off the walkable side.
+};
+
+/// The navigation mesh. Invariants (guarded by `buildNavMesh`): every polygon is
+/// convex with positive winding, 3..maxPolyVerts vertices, finite coordinates,
+/// area 0..15; links and walls are derived from the geometry; the spatial index
+/// covers every polygon.
+class NavMesh
+{
+public:
+    /// An empty mesh (no polygons). Use `buildNavMesh` for a real one.
+    NavMesh() = default;
+
+    /// Number of polygons.
+    uint32_t polygonCount() const { return static_cast<uint32_t>(m_areas.size()); }
+    /// Number of vertices.
+    uint32_t vertexCount() const { return static_cast<uint32_t>(m_vertices.size()); }
+    /// True when the mesh has no polygons.
+    bool empty() const { return m_areas.empty(); }
+    /// All vertices. [Units: m]
+    std::span<const glm::vec3> vertices() const { return m_vertices; }
+    /// The vertex indices of polygon `poly`, in winding order. `poly` < polygonCount().
+    std::span<const uint32_t> polygonIndices(uint32_t poly) const;
+    /// Number of vertices of polygon `poly`.
+    uint32_t polygonVertexCount(uint32_t poly) const { return m_polyStarts[poly + 1] - m_polyStarts[poly]; }
+    /// Vertex `i` of polygon `poly` (position). [Units: m]
+    glm::vec3 polygonVertex(uint32_t poly, uint32_t i) const { return m_vertices[m_indices[m_polyStarts[poly] + i]]; }
+    /// Area id of polygon `poly`. [Limit: 0..15]
+    uint8_t area(uint32_t poly) const { return m_areas[poly]; }
+    /// Area of polygon `poly` projected on the x–z plane. [Units: m²]
+    float polygonArea(uint32_t poly) const { return m_polyAreas[poly]; }
+    /// Bounds of polygon `poly`.
+    const Bounds3& polygonBounds(uint32_t poly) const { return m_polyBounds[poly]; }
+    /// Links of polygon `poly`, ordered by edge then stretch start.
+    std::span<const NavLink> links(uint32_t poly) const;
+    /// Every link of the mesh, polygon by polygon.
+    std::span<const NavLink> allLinks() const { return m_links; }
+    /// Walls of polygon `poly`, ordered by edge then stretch start.
+    std::span<const NavWall> walls(uint32_t poly) const;
+    /// Every wall of the mesh, polygon by polygon.
+    std::span<const NavWall> allWalls() const { return m_walls; }
+    /// Bounds of the whole mesh (all zero when empty).
+    const Bounds3& bounds() const { return m_bounds; }
+    /// True for a 2D mesh (points (x, 0, y)).
+    bool is2d() const { return m_is2d; }
+    /// The bake settings the mesh was made with.
+    const NavMeshSettings& settings() const { return m_settings; }
+    /// The link tolerance the mesh was built with. [Units: m]
+    float linkTolerance() const { return m_linkTolerance; }
+    /// Largest vertex count per polygon the mesh was built to accept.
+    uint32_t maxPolyVerts() const { return m_maxPolyVerts; }
+
+    /// Height of polygon `poly` at x–z position (x, z): interpolated on its
+    /// triangle fan (clamped to the polygon when (x, z) lies outside). [Units: m]
+    float heightAt(uint32_t poly, float x, float z) const;
+    /// True when (x, z) lies in polygon `poly` in the x–z plane, within `eps` of its edges. [Units: m]
+    bool containsXZ(uint32_t poly, float x, float z, float eps) const;
+    /// The point of polygon `poly` closest to `p` (3D distance measured to the
+    /// point of the polygon's surface closest in x–z, then its height).
+    glm::vec3 closestPointOnPolygon(uint32_t poly, const glm::vec3& p) const;
+
+    /// Calls `visit(poly)` for every polygon whose x–z bounds may overlap the
+    /// x–z box [minX, maxX] × [minZ, maxZ] (spatial grid look-up; a polygon may be
+    /// visited more than once, and some visited ones may not overlap: test them).
+    template <class F> void visitPolygonsInBoxXZ(float minX, float minZ, float maxX, float maxZ, F&& visit) const
+    {
+        if (m_areas.empty() || maxX < m_bounds.min.x || maxZ < m_bounds.min.z || minX > m_bounds.max.x ||
+            minZ > m_bounds.max.z)
+            return;
+        int x0 = cellCoord(minX, m_gridOriginX, m_gridCols);
+        int x1 = cellCoord(maxX, m_gridOriginX, m_gridCols);
+        int z0 = cellCoord(minZ, m_gridOriginZ, m_gridRows);
+        int z1 = cellCoord(maxZ, m_gridOriginZ, m_gridRows);
+        for (int z = z0; z <= z1; ++z)
+            for (int x = x0; x <= x1; ++x)
+            {
+                const uint32_t cell = static_cast<uint32_t>(z) * static_cast<uint32_t>(m_gridCols) + static_cast<uint32_t>(x);
+                for (uint32_t k = m_cellStarts[cell]; k < m_cellStarts[cell + 1]; ++k)
+                    visit(m_cellItems[k]);
+            }
+    }
+
+private:
+    friend Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
+
+    int cellCoord(float v, float origin, int count) const
+    {
+        float f = (v - origin) * m_gridInvCell;
+        if (!(f > 0.0f))
+            return 0;
+        if (f >= static_cast<float>(count - 1))
+            return count - 1;
+        return static_cast<int>(f);
+    }
+
+    std::vector<glm::vec3> m_vertices;
+    std::vector<uint32_t> m_indices;
+    std::vector<uint32_t> m_polyStarts; // polygons + 1 entries (or empty)
+    std::vector<uint8_t> m_areas;
+    std::vector<float> m_polyAreas;
+    std::vector<Bounds3> m_polyBounds;
+    std::vector<NavLink> m_links;
+    std::vector<uint32_t> m_linkStarts; // polygons + 1 entries
+    std::vector<NavWall> m_walls;
+    std::vector<uint32_t> m_wallStarts; // polygons + 1 entries
+    Bounds3 m_bounds;
+    bool m_is2d = false;
+    NavMeshSettings m_settings;
+    float m_linkTolerance = 1.0e-3f;
+    uint32_t m_maxPolyVerts = kMaxPolyVerts;
+    // Uniform grid over polygon x–z bounds (CSR lists of polygon ids per cell).
+    float m_gridOriginX = 0.0f;
+    float m_gridOriginZ = 0.0f;
+    float m_gridInvCell = 1.0f;
+    float m_gridCell = 1.0f;
+    int m_gridCols = 1;
+    int m_gridRows = 1;
+    std::vector<uint32_t> m_cellStarts;
+    std::vector<uint32_t> m_cellItems;
+};
+
+/// Builds a mesh from a soup: validates it (finite coordinates within
+/// ±kMaxCoordinate, y == 0 when `def.is2d`, 3..def.maxPolyVerts vertices per
+/// polygon, valid and distinct indices, convex with positive winding and
+/// non-zero area, area ids 0..15, sizes consistent), then finds the portal
+/// links and walls and builds the spatial index. -0 coordinates become +0.
+/// Errors: `E_NAV_FORMAT` (field: `/vertices/i`, `/polygons/i`, `/areas/i`),
+/// `E_NAV_LIMIT` (too many polygons, vertices or polygon vertices),
+/// `E_NAV_CONFIG` (bad def), `E_NAV_NO_GEOMETRY` (no polygons).
+Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
+
+/// The mesh's polygons as a soup (vertices, indices, areas), as it was built.
+PolySoup toPolySoup(const NavMesh& mesh);
+
+/// The def the mesh was built with (settings, is2d, tolerance, vertex limit).
+NavMeshDef navMeshDefOf(const NavMesh& mesh);
+
+/// Canonical little-endian serialisation: magic "SPNM", format version, the def,
+/// vertices, polygons and areas. Equal meshes give equal bytes.
+std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh);
+
+/// Reads bytes written by `serializeNavMesh` and rebuilds (and re-validates)
+/// the mesh. Errors: `E_NAV_FORMAT` (truncated, bad magic or version, bad
+/// content), plus those of `buildNavMesh`.
+Result<NavMesh> deserializeNavMesh(std::span<const uint8_t> bytes);
+
+/// XXH3-64 of `serializeNavMesh(mesh)`.
+uint64_t hashNavMesh(const NavMesh& mesh);
+
+} // namespace spark::nav

@@ -1,0 +1,140 @@
+#pragma once
+/// \file query.h
+/// Queries on a `NavMesh`: nearest point, path (A* over polygons + funnel),
+/// raycast along the mesh, uniform random points, walls near a point.
+///
+/// Hot queries take a caller-owned `QueryScratch` (node arrays, open heap,
+/// corridor buffers) and a caller-owned result, both reused between calls, so a
+/// query allocates nothing once the buffers have grown to the mesh. Ties are
+/// broken by polygon id, then index, so every answer is deterministic.
+
+#include "spark/core/result.h"
+#include "spark/core/rng.h"
+#include "spark/nav/navmesh.h"
+
+#include <glm/vec3.hpp>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace spark::nav
+{
+
+/// Which polygons a query may use and what crossing them costs.
+struct QueryFilter
+{
+    /// Cost multiplier per area id: travelling d metres in a polygon of area a costs d · areaCosts[a]. [Limit: > 0, finite, <= 1e6]
+    std::array<float, kAreaCount> areaCosts{1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+                                            1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+    /// Bit a set = area a may not be entered (treated like a wall).
+    uint16_t excludedAreas = 0;
+};
+
+/// All areas allowed, all costs 1.
+QueryFilter defaultQueryFilter();
+
+/// Checks a filter. Errors: `E_INVALID_PARAMS` (field `/area_costs/<a>`).
+Status validateQueryFilter(const QueryFilter& filter);
+
+/// The default search box half-extents for locating points on `mesh`:
+/// 2 × agent radius horizontally (at least 2 × cell size), agent height vertically. [Units: m]
+glm::vec3 defaultQueryExtents(const NavMesh& mesh);
+
+/// Reusable working memory of the queries. Contents are meaningless between
+/// calls; one scratch per thread. Grows to the largest mesh it served.
+struct QueryScratch
+{
+    std::vector<uint32_t> stamp;      ///< Per polygon: search id that last touched it.
+    std::vector<float> cost;          ///< Per polygon: best cost so far (g).
+    std::vector<float> total;         ///< Per polygon: g + heuristic.
+    std::vector<uint32_t> parent;     ///< Per polygon: predecessor in the search.
+    std::vector<uint32_t> parentLink; ///< Per polygon: index (in allLinks) of the link entered through.
+    std::vector<glm::vec3> position;  ///< Per polygon: entry point (node position).
+    std::vector<uint8_t> closed;      ///< Per polygon: 1 = expanded.
+    std::vector<uint32_t> heapIndex;  ///< Per polygon: slot in `heap`, or kNoPolygon.
+    std::vector<uint32_t> heap;       ///< Open list (binary heap of polygon ids).
+    std::vector<uint32_t> corridor;   ///< Working corridor.
+    std::vector<glm::vec3> portalsLeft;  ///< Funnel input.
+    std::vector<glm::vec3> portalsRight; ///< Funnel input.
+    std::vector<uint32_t> list;       ///< General polygon list (raycast vertex hops, wall search).
+    uint32_t searchId = 0;            ///< Current search id (stamps older than it are stale).
+};
+
+/// A point on the mesh.
+struct MeshPoint
+{
+    uint32_t polygon = kNoPolygon; ///< Polygon holding the point.
+    glm::vec3 point{0.0f};         ///< Position. [Units: m]
+    float distance = 0.0f;         ///< Distance from the queried point. [Units: m]
+};
+
+/// The point of the mesh nearest to `point` within the box `point ± halfExtents`
+/// (distance measured in 3D to the polygon surface; ties: lowest polygon id).
+/// Errors: `E_NAV_OFF_MESH` (nothing within extents), `E_INVALID_PARAMS`
+/// (non-finite point or extents, negative extents).
+Result<MeshPoint> findNearest(const NavMesh& mesh, const glm::vec3& point, const glm::vec3& halfExtents);
+
+/// The answer of `findPath`.
+struct PathResult
+{
+    std::vector<glm::vec3> points;  ///< Corner points from the start (snapped on the mesh) to the goal or the closest reachable point. [Units: m]
+    std::vector<uint32_t> polygons; ///< The corridor: polygons from start to end.
+    float length = 0.0f;            ///< Length of the polyline `points` (3D). [Units: m]
+    float cost = 0.0f;              ///< Cost of the polyline with the area multipliers.
+    bool complete = false;          ///< False when the goal was not reachable (path to the closest reachable point).
+};
+
+/// Finds a path: `from` and `to` are located with `findNearest` within
+/// `halfExtents`; A* over polygons whose node positions are the portal entry
+/// points (the point of each portal closest to the previous position), edge
+/// costs = distance × the area multiplier of the polygon crossed, heuristic =
+/// straight distance × the cheapest allowed multiplier; then the funnel
+/// (string pulling) over the corridor's portals gives the corner points. A goal
+/// not reachable from the start gives the path to the reachable point closest
+/// to it with `complete = false` (a success). A start polygon of an excluded
+/// area is allowed (the agent must be able to leave it).
+/// Errors: `E_NAV_OFF_MESH` (field `/from` or `/to`), `E_INVALID_PARAMS`.
+Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& from, const glm::vec3& to,
+                const QueryFilter& filter, const glm::vec3& halfExtents, PathResult& out);
+
+/// The answer of `raycast`.
+struct RaycastResult
+{
+    bool hit = false;              ///< True when a wall stopped the ray before `to`.
+    float fraction = 1.0f;         ///< Fraction of from → to travelled (1 = no hit). [Limit: 0..1]
+    glm::vec3 point{0.0f};         ///< Where the ray stopped, on the mesh. [Units: m]
+    glm::vec3 normal{0.0f};        ///< Outward normal of the wall hit (x–z, unit), zero without a hit.
+    uint32_t polygon = kNoPolygon; ///< Polygon the ray ended in.
+};
+
+/// Walks the segment from → to (in the x–z plane) across polygons through
+/// their links and stops at the first wall (an edge stretch no link covers,
+/// or a link into an excluded area). `from` is located with `findNearest`
+/// within `halfExtents`; the walk starts at that point. Points exactly on
+/// shared edges and vertices pass (tolerance: the mesh's link tolerance).
+/// Errors: `E_NAV_OFF_MESH` (field `/from`), `E_INVALID_PARAMS`.
+Result<RaycastResult> raycast(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& from, const glm::vec3& to,
+                              const QueryFilter& filter, const glm::vec3& halfExtents);
+
+/// A uniformly distributed point of the mesh (by x–z area): a polygon chosen
+/// with probability proportional to its area, then a triangle of its fan by
+/// area, then a uniform point in it. Draws from `io` only.
+/// Errors: `E_NAV_NO_MESH` when the mesh is empty.
+Result<MeshPoint> randomPoint(const NavMesh& mesh, Rng& io);
+
+/// A wall near a point.
+struct WallHit
+{
+    NavWall wall;            ///< The wall (with its outward normal).
+    glm::vec3 closest{0.0f}; ///< Point of the wall closest to the query point. [Units: m]
+    float distance = 0.0f;   ///< Distance to it (3D). [Units: m]
+};
+
+/// Every wall within `range` of `point` (3D distance to the wall segment),
+/// nearest first (ties: polygon id, then edge, then stretch start). `out` is
+/// cleared first. Errors: `E_INVALID_PARAMS` (non-finite input, negative range).
+Status findWalls(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& point, float range,
+                 std::vector<WallHit>& out);
+
+} // namespace spark::nav
