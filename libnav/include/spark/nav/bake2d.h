@@ -6,6 +6,11 @@
 /// Grid cell (x, y) is the square [ox + x·s, ox + (x+1)·s] × [oy + y·s, oy + (y+1)·s];
 /// the resulting mesh stores 2D point (x, y) as (x, 0, y).
 ///
+/// Stages (one file each under src/bake2d/): `rasterizeShapes2D` (shapes → grid,
+/// raster.cpp), `computeClearance2D` + `erodeGrid2D` (exact Euclidean distance
+/// transform, clearance.cpp), `coverWithRectangles2D` (rectangles.cpp) and
+/// `bakeGrid2D` (the stage order and the polygon soup, bake2d.cpp).
+///
 /// Owned by the 2D-bake part; the signatures below are the contract other parts
 /// (queries tests, benchmarks, the CLI) build on.
 
@@ -13,12 +18,22 @@
 #include "spark/nav/poly_soup.h"
 
 #include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
 
 #include <cstdint>
 #include <vector>
 
 namespace spark::nav
 {
+
+/// Largest grid edge of a 2D bake (cells per axis); above it `E_NAV_LIMIT`.
+inline constexpr int kMaxGrid2DCells = 4096;
+/// Largest vertex count of one shape polygon given to `rasterizeShapes2D`.
+inline constexpr int kMaxShapePolygonVertices = 1024;
+/// Largest vertex count of all shape polygons of one `Shapes2D` together.
+inline constexpr int kMaxShapeTotalVertices = 65536;
+/// Largest number of `solidRects` plus `areas` of one `Shapes2D`.
+inline constexpr int kMaxShapeRects = 65536;
 
 /// A rasterised 2D map.
 struct Grid2D
@@ -37,5 +52,102 @@ struct Grid2D
 /// Errors: `E_NAV_CONFIG` (bad radius or cell size, size mismatch), `E_NAV_LIMIT`
 /// (more than 4096 × 4096 cells), `E_NAV_NO_GEOMETRY` (nothing walkable left).
 Result<PolySoup> bakeGrid2D(const Grid2D& grid, float agentRadius);
+
+/// Counters of a 2D bake.
+struct Bake2DStats
+{
+    uint64_t cells = 0;          ///< Grid cells (width × height).
+    uint64_t blockedCells = 0;   ///< Cells blocked in the input grid.
+    uint64_t erodedCells = 0;    ///< Free cells removed by the agent-radius erosion.
+    uint64_t walkableCells = 0;  ///< Cells left walkable (covered by the rectangles).
+    uint32_t rectangles = 0;     ///< Rectangles (= polygons) of the cover.
+};
+
+/// A 2D bake with its counters and the grid's bounds.
+struct Bake2DOutput
+{
+    PolySoup mesh;
+    Bake2DStats stats;
+    glm::vec3 boundsMin{0.0f}; ///< Low corner of the grid, as (x, 0, y). [Units: m]
+    glm::vec3 boundsMax{0.0f}; ///< High corner of the grid, as (x, 0, y). [Units: m]
+};
+
+/// `bakeGrid2D` that also reports counters and bounds (same errors).
+Result<Bake2DOutput> bakeGrid2DWithStats(const Grid2D& grid, float agentRadius);
+
+/// Checks a grid (sizes, cell size, origin, area ids) without baking it:
+/// `E_NAV_CONFIG` or `E_NAV_LIMIT` with the field (`/cell_size`, `/width`, ...).
+Status validateGrid2D(const Grid2D& grid);
+
+/// Exact squared clearance of every cell, in units of (cellSize / 2)²: for a free
+/// cell, the squared Euclidean distance from its centre to the nearest point of a
+/// blocked cell (a closed square) or of the grid border; 0 for blocked cells.
+/// Integer-exact (Felzenszwalb–Huttenlocher lower envelopes, see clearance.cpp).
+/// The grid must have passed `validateGrid2D`.
+std::vector<uint32_t> computeClearance2D(const Grid2D& grid);
+
+/// Walkable mask after erosion (1 = walkable): free cells whose clearance is at
+/// least `agentRadius`. The grid must have passed `validateGrid2D`; `agentRadius`
+/// must be finite and >= 0.
+std::vector<uint8_t> erodeGrid2D(const Grid2D& grid, float agentRadius);
+
+/// A rectangle of cells [x, x + width) × [y, y + height), all of one area id.
+struct CellRect
+{
+    int x = 0;
+    int y = 0;
+    int width = 0;
+    int height = 0;
+    uint8_t area = 0;
+};
+
+/// Covers the cells with `walkable[i] != 0` exactly (no overlap, no gap) by
+/// rectangles of equal area id (`areas` empty = all 0), in row-major order of
+/// their first cell. Greedy: at the first uncovered cell it takes the larger of
+/// "widest run, then grow down" and "tallest run, then grow right" (ties: widest),
+/// so each rectangle is maximal among the cells still uncovered when it is made.
+std::vector<CellRect> coverWithRectangles2D(int width, int height, const std::vector<uint8_t>& walkable,
+                                            const std::vector<uint8_t>& areas);
+
+/// An axis-aligned rectangle in world units.
+struct Rect2D
+{
+    glm::vec2 min{0.0f}; ///< [Units: m]
+    glm::vec2 max{0.0f}; ///< [Limit: >= min] [Units: m]
+};
+
+/// A rectangle that paints an area id.
+struct AreaRect2D
+{
+    glm::vec2 min{0.0f}; ///< [Units: m]
+    glm::vec2 max{0.0f}; ///< [Limit: >= min] [Units: m]
+    uint8_t area = 0;    ///< [Limit: 0..15]
+};
+
+/// Shapes to rasterise into a `Grid2D` (the `polygons` source of `nav.bake`).
+/// Rules: a cell is free when its centre is inside one of `walkable` (or, when
+/// `walkable` is empty, anywhere inside the bounds); it is blocked when an
+/// `obstacles` polygon or a `solidRects` rectangle overlaps its interior (a
+/// conservative test: thin walls block every cell they pass through); its area
+/// is that of the last `areas` rectangle containing its centre (else 0).
+/// Polygons are simple (non-self-intersecting), in any winding, even-odd filled.
+struct Shapes2D
+{
+    bool hasBounds = false;                      ///< When false the bounds are those of `walkable`.
+    Rect2D bounds;                               ///< Region to rasterise. [Units: m]
+    float cellSize = 0.25f;                      ///< Grid cell edge; the grid is aligned to multiples of it. [Limit: > 0] [Units: m]
+    std::vector<std::vector<glm::vec2>> obstacles; ///< Blocked polygons. [Limit: 3..1024 vertices each]
+    std::vector<std::vector<glm::vec2>> walkable;  ///< Walkable polygons. [Limit: 3..1024 vertices each]
+    std::vector<Rect2D> solidRects;              ///< Blocked rectangles.
+    std::vector<AreaRect2D> areas;               ///< Area rectangles; later ones win.
+};
+
+/// Rasterises shapes into a grid whose cells are aligned to multiples of
+/// `cellSize` (the origin is the bounds' low corner rounded down to the lattice).
+/// Errors: `E_NAV_CONFIG` (non-finite numbers, bad rectangles or polygons, area id
+/// out of range; field like `/obstacles/2/1`), `E_NAV_LIMIT` (more than 4096 cells
+/// along an axis, too many vertices or rectangles), `E_NAV_NO_GEOMETRY` (no bounds
+/// and no walkable polygon).
+Result<Grid2D> rasterizeShapes2D(const Shapes2D& shapes);
 
 } // namespace spark::nav
