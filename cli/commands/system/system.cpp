@@ -1,0 +1,70 @@
+// system.commands, system.version, system.schema.
+
+#include "surface/dispatcher.h"
+#include "surface/registry.h"
+#include "surface/schemas.h"
+#include "surface/suggest.h"
+
+#include "spark/ai/version.h"
+#include "spark/nav/version.h"
+#include "spark/scene/version.h"
+
+namespace spark::cli
+{
+namespace
+{
+
+json describe(const CommandDef& def)
+{
+    const CommandSchema* schema = findCommandSchema(def.id);
+    json entry = {{"id", def.id}, {"mutates", def.mutates == Mutates::Yes}};
+    if (schema)
+    {
+        entry["summary"] = schema->document.value("summary", std::string());
+        entry["params"] = schema->document.value("params", json::object());
+        entry["result"] = schema->document.value("result", json::object());
+        entry["errors"] = schema->document.value("errors", json::array());
+    }
+    return entry;
+}
+
+json systemCommands(Context& ctx, const json& params)
+{
+    const std::string prefix = params.value("prefix", std::string());
+    json list = json::array();
+    for (const auto& [id, def] : ctx.dispatcher->registry().all())
+        if (id.rfind(prefix, 0) == 0)
+            list.push_back(describe(def));
+    return {{"count", list.size()}, {"commands", list}};
+}
+
+json systemVersion(Context&, const json&)
+{
+    return {{"name", "spark"},
+            {"version", SPARK_VERSION},
+            {"libraries", {{"nav", nav::version()}, {"ai", ai::version()}, {"scene", scene::version()}}},
+            {"determinism", {{"fp_contract", "off"}, {"fast_math", false}, {"threads", false}}}};
+}
+
+json systemSchema(Context& ctx, const json& params)
+{
+    const std::string id = params.at("command").get<std::string>();
+    const CommandDef* def = ctx.dispatcher->registry().find(id);
+    if (!def)
+    {
+        std::vector<std::string> ids;
+        for (const auto& [name, unused] : ctx.dispatcher->registry().all())
+            ids.push_back(name);
+        auto near = nearestNames(id, ids);
+        fail("E_UNKNOWN_COMMAND", "no command named '" + id + "'", {{"path", "/command"}, {"suggestions", near}},
+             near.empty() ? std::string("list the commands with `spark commands`") : "did you mean " + near[0] + "?");
+    }
+    return describe(*def);
+}
+
+const Registrar kCommands{{"system.commands", systemCommands, Mutates::No}};
+const Registrar kVersion{{"system.version", systemVersion, Mutates::No}};
+const Registrar kSchema{{"system.schema", systemSchema, Mutates::No}};
+
+} // namespace
+} // namespace spark::cli

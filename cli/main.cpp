@@ -1,0 +1,212 @@
+// The `spark` executable: a thin CLI11 front over the dispatcher.
+// Exit codes: 0 success, 1 command error (or failed tests), 2 usage error.
+
+#include "runners/session_log.h"
+#include "runners/test_runner.h"
+#include "surface/dispatcher.h"
+#include "surface/output.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+using namespace spark::cli;
+
+namespace
+{
+
+std::string readAll(std::istream& in) { return std::string(std::istreambuf_iterator<char>(in), {}); }
+
+// Prints an answer envelope; returns the exit code.
+int printAnswer(const json& answer, bool asJson)
+{
+    const bool ok = answer["ok"].get<bool>();
+    if (asJson)
+        std::cout << answer.dump(2) << "\n";
+    else if (ok)
+        std::cout << renderHuman(answer["result"]);
+    else
+        std::cerr << renderHumanError(answer);
+    return ok ? 0 : 1;
+}
+
+int runCall(const std::string& id, const std::string& paramsText, const std::string& project, bool asJson,
+            const std::string& sessionFile)
+{
+    DispatchOptions options;
+    options.projectRoot = project;
+    Dispatcher dispatcher(options);
+    spark::scene::SessionState state;
+
+    std::string text = paramsText.empty() ? "{}" : paramsText;
+    if (text == "-")
+        text = readAll(std::cin);
+    json params;
+    std::string message;
+    if (!parseJsonText(text, params, message))
+        return printAnswer(errorEnvelope("E_INVALID_PARAMS", "the params are not valid JSON: " + message, {{"path", ""}},
+                                         "pass a JSON object, e.g. '{\"from\": [0, 0]}'"),
+                           asJson);
+    if (!params.is_object())
+        return printAnswer(errorEnvelope("E_INVALID_PARAMS", "the params must be a JSON object", {{"path", ""}}), asJson);
+
+    if (!sessionFile.empty())
+    {
+        json replayError = replaySessionLog(dispatcher, state, sessionFile);
+        if (!replayError.is_null())
+            return printAnswer(replayError, asJson);
+    }
+    const uint64_t before = state.commandsRun;
+    json answer = dispatcher.call(state, id, params);
+    if (!sessionFile.empty() && answer["ok"].get<bool>() && state.commandsRun != before)
+    {
+        json logError = appendSessionLog(sessionFile, id, params);
+        if (!logError.is_null())
+            return printAnswer(logError, asJson);
+    }
+    return printAnswer(answer, asJson);
+}
+
+int runLines(const std::string& file, const std::string& project)
+{
+    DispatchOptions options;
+    options.projectRoot = project;
+    Dispatcher dispatcher(options);
+    spark::scene::SessionState state;
+    std::ifstream fileIn;
+    std::istream* in = &std::cin;
+    if (!file.empty() && file != "-")
+    {
+        fileIn.open(file, std::ios::binary);
+        if (!fileIn)
+        {
+            std::cerr << "error E_IO: cannot read " << file << "\n";
+            return 1;
+        }
+        in = &fileIn;
+    }
+    bool allOk = true;
+    std::string line;
+    while (std::getline(*in, line))
+    {
+        if (line.find_first_not_of(" \t\r") == std::string::npos)
+            continue;
+        json answer = dispatcher.executeText(state, line);
+        allOk = allOk && answer["ok"].get<bool>();
+        std::cout << answer.dump() << "\n";
+        std::cout.flush();
+    }
+    return allOk ? 0 : 1;
+}
+
+int runCommands(const std::string& prefix, bool asJson)
+{
+    Dispatcher dispatcher(DispatchOptions{});
+    spark::scene::SessionState state;
+    json answer = dispatcher.call(state, "system.commands", {{"prefix", prefix}});
+    if (asJson || !answer["ok"].get<bool>())
+        return printAnswer(answer, true);
+    size_t width = 0;
+    for (const auto& c : answer["result"]["commands"])
+        width = std::max(width, c["id"].get<std::string>().size());
+    for (const auto& c : answer["result"]["commands"])
+    {
+        const std::string id = c["id"].get<std::string>();
+        std::cout << id << std::string(width + 2 - id.size(), ' ') << c.value("summary", std::string()) << "\n";
+    }
+    return 0;
+}
+
+int runSchema(const std::string& id)
+{
+    Dispatcher dispatcher(DispatchOptions{});
+    spark::scene::SessionState state;
+    json answer = dispatcher.call(state, "system.schema", {{"command", id}});
+    if (!answer["ok"].get<bool>())
+        return printAnswer(answer, false);
+    std::cout << answer["result"].dump(2) << "\n";
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    try
+    {
+        CLI::App app{"spark: navigation and game AI through one JSON command surface"};
+        app.require_subcommand(1);
+        app.set_version_flag("--version", SPARK_VERSION);
+
+        std::string project = ".";
+        bool asJson = false;
+
+        auto* call = app.add_subcommand("call", "Run one command and print its result");
+        std::string callId, callParams, sessionFile;
+        call->add_option("id", callId, "Command id, e.g. nav.path")->required();
+        call->add_option("params", callParams, "Params as a JSON object, or - to read stdin");
+        call->add_option("--project", project, "Project folder every path is relative to");
+        call->add_flag("--json", asJson, "Print the answer envelope as JSON");
+        call->add_option("--session", sessionFile, "Replay the commands logged in FILE first, then append this one");
+
+        auto* run = app.add_subcommand("run", "JSON lines in, JSON lines out, one session");
+        std::string runFile;
+        run->add_option("file", runFile, "Request lines file, or - for stdin (default)");
+        run->add_option("--project", project, "Project folder every path is relative to");
+
+        auto* commands = app.add_subcommand("commands", "List the commands");
+        std::string prefix;
+        commands->add_option("--prefix", prefix, "Only ids starting with this");
+        commands->add_flag("--json", asJson, "Print the commands with their schemas as JSON");
+
+        auto* schema = app.add_subcommand("schema", "Print one command's schema");
+        std::string schemaId;
+        schema->add_option("id", schemaId, "Command id")->required();
+
+        auto* test = app.add_subcommand("test", "Run .test.json files (or every one under a folder)");
+        TestRunOptions testOptions;
+        test->add_option("paths", testOptions.paths, "Test files or folders")->required();
+        test->add_option("--project", project, "Project folder every path is relative to");
+        test->add_flag("--update-goldens", testOptions.updateGoldens, "Write goldens instead of comparing them");
+        test->add_option("--junit", testOptions.junitPath, "Write a JUnit XML report");
+
+        try
+        {
+            app.parse(argc, argv);
+        }
+        catch (const CLI::ParseError& e)
+        {
+            const int code = app.exit(e);
+            return code == 0 ? 0 : 2;
+        }
+
+        if (*call)
+            return runCall(callId, callParams, project, asJson, sessionFile);
+        if (*run)
+            return runLines(runFile, project);
+        if (*commands)
+            return runCommands(prefix, asJson);
+        if (*schema)
+            return runSchema(schemaId);
+        if (*test)
+        {
+            testOptions.projectRoot = project;
+            return runTests(testOptions, std::cout, std::cerr);
+        }
+        return 2;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "error E_INTERNAL: " << e.what() << "\n";
+        return 1;
+    }
+    catch (...)
+    {
+        std::cerr << "error E_INTERNAL: unknown failure\n";
+        return 1;
+    }
+}

@@ -1,0 +1,198 @@
+// The scenario runner and the ai.scenario.run command.
+
+#include "runners/scenario.h"
+
+#include "spark/core/path.h"
+
+#include <cmath>
+#include <string_view>
+
+namespace spark::cli
+{
+
+bool containsSubset(const json& actual, const json& expected, double tolerance, std::string& outWhy,
+                    const std::string& at)
+{
+    const std::string where = at.empty() ? "/" : at;
+    if (expected.is_object())
+    {
+        if (!actual.is_object())
+        {
+            outWhy = where + ": expected an object, got " + actual.dump();
+            return false;
+        }
+        for (auto it = expected.begin(); it != expected.end(); ++it)
+        {
+            if (!actual.contains(it.key()))
+            {
+                outWhy = at + "/" + it.key() + ": missing in the result";
+                return false;
+            }
+            if (!containsSubset(actual[it.key()], it.value(), tolerance, outWhy, at + "/" + it.key()))
+                return false;
+        }
+        return true;
+    }
+    if (expected.is_array())
+    {
+        if (!actual.is_array() || actual.size() != expected.size())
+        {
+            outWhy = where + ": expected " + std::to_string(expected.size()) + " items, got " +
+                     (actual.is_array() ? std::to_string(actual.size()) : actual.dump());
+            return false;
+        }
+        for (size_t i = 0; i < expected.size(); ++i)
+            if (!containsSubset(actual[i], expected[i], tolerance, outWhy, at + "/" + std::to_string(i)))
+                return false;
+        return true;
+    }
+    if (expected.is_number())
+    {
+        if (!actual.is_number())
+        {
+            outWhy = where + ": expected " + expected.dump() + ", got " + actual.dump();
+            return false;
+        }
+        const double e = expected.get<double>(), a = actual.get<double>();
+        if (!(std::fabs(a - e) <= tolerance))
+        {
+            outWhy = where + ": expected " + expected.dump() + ", got " + actual.dump() +
+                     " (tolerance " + json(tolerance).dump() + ")";
+            return false;
+        }
+        return true;
+    }
+    if (actual != expected)
+    {
+        outWhy = where + ": expected " + expected.dump() + ", got " + actual.dump();
+        return false;
+    }
+    return true;
+}
+
+void checkScenarioDocument(const json& doc, const std::string& p)
+{
+    if (!doc.is_object())
+        fail("E_FORMAT", "a scenario must be a JSON object", {{"path", p.empty() ? "" : p}});
+    if (doc.contains("version") && doc["version"] != 1)
+        fail("E_FORMAT", "unsupported scenario version (expected 1)", {{"path", p + "/version"}});
+    if (doc.contains("name") && !doc["name"].is_string())
+        fail("E_FORMAT", "the scenario name must be a string", {{"path", p + "/name"}});
+    if (!doc.contains("steps") || !doc["steps"].is_array())
+        fail("E_FORMAT", "a scenario needs a \"steps\" array", {{"path", p + "/steps"}});
+    for (auto it = doc.begin(); it != doc.end(); ++it)
+        if (it.key() != "version" && it.key() != "name" && it.key() != "steps" && it.key() != "description")
+            fail("E_FORMAT", "unknown scenario field '" + it.key() + "'", {{"path", p + "/" + it.key()}},
+                 "a scenario has version, name, description and steps");
+    const auto& steps = doc["steps"];
+    if (steps.size() > 100000)
+        fail("E_FORMAT", "a scenario has at most 100000 steps", {{"path", p + "/steps"}});
+    for (size_t i = 0; i < steps.size(); ++i)
+    {
+        const std::string sp = p + "/steps/" + std::to_string(i);
+        const auto& step = steps[i];
+        if (!step.is_object())
+            fail("E_FORMAT", "a step must be an object", {{"path", sp}});
+        if (!step.contains("do") || !step["do"].is_string())
+            fail("E_FORMAT", "a step needs \"do\": a command id", {{"path", sp + "/do"}});
+        if (step.contains("expect_error") && !step["expect_error"].is_string())
+            fail("E_FORMAT", "\"expect_error\" must be an error code", {{"path", sp + "/expect_error"}});
+        if (step.contains("tolerance") && (!step["tolerance"].is_number() || step["tolerance"].get<double>() < 0))
+            fail("E_FORMAT", "\"tolerance\" must be a number >= 0", {{"path", sp + "/tolerance"}});
+        if (step.contains("expect") && step.contains("expect_error"))
+            fail("E_FORMAT", "a step expects a result or an error, not both", {{"path", sp}});
+    }
+}
+
+json runScenario(Dispatcher& dispatcher, scene::SessionState& io, const json& doc, bool updateGoldens)
+{
+    json results = json::array();
+    json out = {{"name", doc.value("name", std::string())}, {"passed", true}};
+    const bool savedGoldens = dispatcher.options().updateGoldens;
+    dispatcher.options().updateGoldens = updateGoldens || savedGoldens;
+    const auto& steps = doc["steps"];
+    for (size_t i = 0; i < steps.size(); ++i)
+    {
+        const auto& step = steps[i];
+        const std::string id = step["do"].get<std::string>();
+        json params = json::object();
+        for (auto it = step.begin(); it != step.end(); ++it)
+        {
+            bool reserved = false;
+            for (const char* k : kStepReservedKeys)
+                reserved |= it.key() == k;
+            if (!reserved)
+                params[it.key()] = it.value();
+        }
+        json answer = dispatcher.call(io, id, params);
+        json entry = {{"index", i}, {"do", id}, {"ok", answer["ok"]}};
+        std::string why;
+        if (answer["ok"].get<bool>())
+        {
+            entry["result"] = answer["result"];
+            const json& result = answer["result"];
+            const json expect = step.value("expect", json::object());
+            if (step.contains("expect_error"))
+                why = "expected the error " + step["expect_error"].get<std::string>() + " but the command succeeded";
+            else if (!containsSubset(result, expect, step.value("tolerance", 1e-9), why))
+                why = "result mismatch at " + why;
+            else if (result.is_object() && result.contains("equal") && result["equal"] == false &&
+                     !expect.contains("equal"))
+                why = "the result says equal: false";
+            else if (result.is_object() && result.contains("passed") && result["passed"] == false &&
+                     !expect.contains("passed"))
+                why = "the result says passed: false";
+        }
+        else
+        {
+            entry["error"] = answer["error"];
+            const std::string code = answer["error"].value("code", std::string());
+            if (!step.contains("expect_error"))
+                why = "unexpected error " + code + ": " + answer["error"].value("message", std::string());
+            else if (step["expect_error"].get<std::string>() != code)
+                why = "expected the error " + step["expect_error"].get<std::string>() + ", got " + code + ": " +
+                      answer["error"].value("message", std::string());
+        }
+        results.push_back(std::move(entry));
+        if (!why.empty())
+        {
+            out["passed"] = false;
+            out["failed"] = {{"index", i}, {"do", id}, {"why", why}};
+            break;
+        }
+    }
+    dispatcher.options().updateGoldens = savedGoldens;
+    out["steps"] = std::move(results);
+    return out;
+}
+
+namespace
+{
+
+json aiScenarioRun(Context& ctx, const json& params)
+{
+    json doc;
+    std::string prefix;
+    if (params.contains("doc"))
+    {
+        doc = params["doc"];
+        prefix = "/doc";
+    }
+    else
+    {
+        const auto path = ctx.resolvePath(params["path"].get<std::string>(), "/path");
+        auto text = spark::readTextFile(path);
+        if (!text.ok())
+            fail(text.error().code, text.error().message, {{"path", "/path"}});
+        std::string message;
+        if (!parseJsonText(text.value(), doc, message))
+            fail("E_FORMAT", "the scenario file is not valid JSON: " + message, {{"path", "/path"}});
+    }
+    checkScenarioDocument(doc, prefix);
+    return runScenario(*ctx.dispatcher, ctx.state, doc, params.value("update_goldens", false) || ctx.updateGoldens);
+}
+
+const Registrar kScenarioRun{{"ai.scenario.run", aiScenarioRun, Mutates::Yes}};
+
+} // namespace
+} // namespace spark::cli

@@ -1,0 +1,209 @@
+// The `spark test` runner.
+
+#include "runners/test_runner.h"
+
+#include "runners/scenario.h"
+#include "spark/core/path.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace spark::cli
+{
+namespace fs = std::filesystem;
+
+namespace
+{
+
+struct TestOutcome
+{
+    std::string suite;
+    std::string name;
+    bool passed = false;
+    std::string why;
+};
+
+std::string xmlEscape(const std::string& s)
+{
+    std::string out;
+    for (char c : s)
+    {
+        switch (c)
+        {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+// Loads and parses a JSON file inside the project; sets `outWhy` on failure.
+bool loadJson(const fs::path& root, const std::string& rel, json& out, std::string& outWhy)
+{
+    auto path = spark::resolveInProject(root, rel);
+    if (!path.ok())
+    {
+        outWhy = path.error().code + ": " + path.error().message;
+        return false;
+    }
+    auto text = spark::readTextFile(path.value());
+    if (!text.ok())
+    {
+        outWhy = text.error().code + ": " + text.error().message;
+        return false;
+    }
+    std::string message;
+    if (!parseJsonText(text.value(), out, message))
+    {
+        outWhy = "E_FORMAT: " + rel + " is not valid JSON: " + message;
+        return false;
+    }
+    return true;
+}
+
+// Runs one test entry in a fresh session.
+TestOutcome runOne(const TestRunOptions& options, const std::string& suite, const json& test, size_t index)
+{
+    TestOutcome outcome;
+    outcome.suite = suite;
+    outcome.name = test.is_object() ? test.value("name", "test " + std::to_string(index)) : "test " + std::to_string(index);
+    if (!test.is_object() || (test.contains("scenario") == test.contains("steps")))
+    {
+        outcome.why = "E_FORMAT: a test has a name and either \"scenario\" or \"steps\"";
+        return outcome;
+    }
+    json scenario;
+    if (test.contains("scenario"))
+    {
+        if (!test["scenario"].is_string() || !loadJson(options.projectRoot, test["scenario"].get<std::string>(), scenario, outcome.why))
+        {
+            if (outcome.why.empty())
+                outcome.why = "E_FORMAT: \"scenario\" must be a path";
+            return outcome;
+        }
+    }
+    else
+        scenario = {{"version", 1}, {"name", outcome.name}, {"steps", test["steps"]}};
+
+    DispatchOptions dispatchOptions;
+    dispatchOptions.projectRoot = options.projectRoot;
+    dispatchOptions.updateGoldens = options.updateGoldens;
+    dispatchOptions.checkResults = true;
+    Dispatcher dispatcher(dispatchOptions);
+    scene::SessionState state;
+    try
+    {
+        checkScenarioDocument(scenario, "");
+    }
+    catch (const CommandError& e)
+    {
+        outcome.why = e.code + ": " + e.message + " at " + e.data.value("path", std::string("/"));
+        return outcome;
+    }
+    json result = runScenario(dispatcher, state, scenario, options.updateGoldens);
+    outcome.passed = result["passed"].get<bool>();
+    if (!outcome.passed)
+    {
+        const auto& f = result["failed"];
+        outcome.why = "step " + std::to_string(f["index"].get<size_t>()) + " (" + f["do"].get<std::string>() +
+                      "): " + f["why"].get<std::string>();
+    }
+    return outcome;
+}
+
+} // namespace
+
+int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err)
+{
+    // Collect the files.
+    std::vector<std::string> files;
+    for (const auto& p : options.paths)
+    {
+        auto resolved = spark::resolveInProject(options.projectRoot, p);
+        if (!resolved.ok())
+        {
+            err << "error " << resolved.error().code << ": " << resolved.error().message << "\n";
+            return 2;
+        }
+        std::error_code ec;
+        if (fs::is_directory(resolved.value(), ec))
+        {
+            std::vector<std::string> found;
+            for (auto it = fs::recursive_directory_iterator(resolved.value(), ec); !ec && it != fs::recursive_directory_iterator();
+                 it.increment(ec))
+            {
+                const std::string name = it->path().filename().string();
+                if (it->is_regular_file() && name.size() > 10 && name.compare(name.size() - 10, 10, ".test.json") == 0)
+                    found.push_back(fs::relative(it->path(), fs::weakly_canonical(options.projectRoot)).generic_string());
+            }
+            std::sort(found.begin(), found.end());
+            files.insert(files.end(), found.begin(), found.end());
+        }
+        else if (fs::is_regular_file(resolved.value(), ec))
+            files.push_back(p);
+        else
+        {
+            err << "error E_IO: no such file or folder: " << p << "\n";
+            return 2;
+        }
+    }
+    if (files.empty())
+    {
+        err << "error E_IO: no .test.json files found\n";
+        return 2;
+    }
+
+    std::vector<TestOutcome> outcomes;
+    for (const auto& file : files)
+    {
+        json doc;
+        std::string why;
+        if (!loadJson(options.projectRoot, file, doc, why) || !doc.is_object() || !doc.contains("tests") ||
+            !doc["tests"].is_array() || (doc.contains("version") && doc["version"] != 1))
+        {
+            TestOutcome bad{file, file, false, why.empty() ? "E_FORMAT: a test file is {version: 1, name, tests: [...]}" : why};
+            out << "FAIL " << bad.name << " — " << bad.why << "\n";
+            outcomes.push_back(bad);
+            continue;
+        }
+        const std::string suite = doc.value("name", file);
+        for (size_t i = 0; i < doc["tests"].size(); ++i)
+        {
+            TestOutcome o = runOne(options, suite, doc["tests"][i], i);
+            out << (o.passed ? "PASS " : "FAIL ") << suite << " :: " << o.name;
+            if (!o.passed)
+                out << " — " << o.why;
+            out << "\n";
+            out.flush();
+            outcomes.push_back(std::move(o));
+        }
+    }
+    const size_t passed = static_cast<size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const TestOutcome& o) { return o.passed; }));
+    const size_t failed = outcomes.size() - passed;
+
+    if (!options.junitPath.empty())
+    {
+        std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"" + std::to_string(outcomes.size()) +
+                          "\" failures=\"" + std::to_string(failed) + "\">\n<testsuite name=\"spark\" tests=\"" +
+                          std::to_string(outcomes.size()) + "\" failures=\"" + std::to_string(failed) + "\">\n";
+        for (const auto& o : outcomes)
+        {
+            xml += "  <testcase classname=\"" + xmlEscape(o.suite) + "\" name=\"" + xmlEscape(o.name) + "\"";
+            if (o.passed)
+                xml += "/>\n";
+            else
+                xml += ">\n    <failure message=\"" + xmlEscape(o.why) + "\"/>\n  </testcase>\n";
+        }
+        xml += "</testsuite>\n</testsuites>\n";
+        auto path = spark::resolveInProject(options.projectRoot, options.junitPath);
+        if (!path.ok() || !spark::writeTextFile(path.value(), xml).ok())
+            err << "error E_IO: cannot write the JUnit report " << options.junitPath << "\n";
+    }
+    out << passed << " passed, " << failed << " failed\n";
+    return failed == 0 ? 0 : 1;
+}
+
+} // namespace spark::cli

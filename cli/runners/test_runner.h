@@ -1,0 +1,28 @@
+#pragma once
+/// \file test_runner.h
+/// `spark test PATH...`: runs `.test.json` files
+/// `{"version": 1, "name", "tests": [{"name", "scenario": PATH} | {"name", "steps": [...]}]}`
+/// (a folder: every `*.test.json` below it, in path order). Each test runs in a
+/// fresh session with results checked against their schemas; one line per test,
+/// then `N passed, N failed` alone on the last line.
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace spark::cli
+{
+
+struct TestRunOptions
+{
+    std::vector<std::string> paths;          ///< Files or folders, relative to the project.
+    std::filesystem::path projectRoot = "."; ///< Root of every path.
+    bool updateGoldens = false;              ///< Write goldens instead of comparing.
+    std::string junitPath;                   ///< Write a JUnit XML report here when set.
+};
+
+/// Runs the tests; returns the exit code (0 all passed, 1 any failed, 2 nothing to run / bad usage).
+int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err);
+
+} // namespace spark::cli

@@ -1,0 +1,63 @@
+#pragma once
+/// \file dispatcher.h
+/// The one error boundary: a request in, an envelope out, never an exception.
+///
+///     {"command": ID, "params": {...}}  ->  {"ok": true, "result": {...}}
+///                                       or  {"ok": false, "error": {"code", "message", "data", "hint"}}
+///
+/// Params are validated against the command's schema first (`E_INVALID_PARAMS`
+/// listing every problem with its JSON path). A mutating command runs on a copy of
+/// the session state that replaces the state only when the command succeeds, so a
+/// failed command changes nothing.
+
+#include "surface/registry.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace spark::cli
+{
+
+/// How a dispatcher runs commands.
+struct DispatchOptions
+{
+    std::filesystem::path projectRoot = "."; ///< Root of every user path.
+    bool updateGoldens = false;              ///< Goldens are written instead of compared.
+    bool checkResults = false;               ///< Validate each result against its result schema (tests).
+    bool verbose = false;                    ///< Timings allowed in answers.
+};
+
+/// Runs commands against one session state.
+class Dispatcher
+{
+public:
+    explicit Dispatcher(DispatchOptions options, const Registry& registry = Registry::global());
+
+    /// Runs `id` with `params` on `io`; returns the envelope. Never throws.
+    json call(scene::SessionState& io, std::string_view id, const json& params) noexcept;
+    /// Runs a request object `{"command", "params"}`; returns the envelope. Never throws.
+    json execute(scene::SessionState& io, const json& request) noexcept;
+    /// Parses and runs one request line of text; returns the envelope. Never throws.
+    json executeText(scene::SessionState& io, std::string_view text) noexcept;
+
+    const DispatchOptions& options() const { return m_options; }
+    DispatchOptions& options() { return m_options; }
+    const Registry& registry() const { return m_registry; }
+
+private:
+    json run(scene::SessionState& io, std::string_view id, const json& params, bool updateGoldens);
+
+    DispatchOptions m_options;
+    const Registry& m_registry;
+};
+
+/// An error envelope.
+json errorEnvelope(const std::string& code, const std::string& message, json data = json::object(),
+                   const std::string& hint = {});
+
+/// Parses JSON text strictly (no comments, finite numbers only). On failure returns
+/// false and sets `outMessage` (with the byte offset).
+bool parseJsonText(std::string_view text, json& out, std::string& outMessage);
+
+} // namespace spark::cli
