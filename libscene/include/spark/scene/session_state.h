@@ -17,6 +17,7 @@ struct SessionState
 {
     // Members are added by the parts that own them (navigation, AI, scenes).
     // Keep each one a copyable value.
+    std::optional<Scene2D> scene2d; ///< The session's 2D tile scene (scene2d.*), when one was made or loaded.
     uint64_t commandsRun = 0; ///< Successful mutating commands so far (diagnostics only, not hashed).
 };
 
