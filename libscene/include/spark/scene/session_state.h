@@ -7,7 +7,10 @@
 /// so a failed command changes nothing. Every member must therefore be copyable
 /// and must not hold pointers into other members.
 
+#include "spark/scene/scene2d.h"
+
 #include <cstdint>
+#include <optional>
 
 namespace spark::scene
 {
