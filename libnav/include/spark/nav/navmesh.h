@@ -132,6 +132,10 @@ public:
     uint8_t area(uint32_t poly) const { return m_areas[poly]; }
     /// Area of polygon `poly` projected on the x–z plane. [Units: m²]
     float polygonArea(uint32_t poly) const { return m_polyAreas[poly]; }
+    /// Running sum of polygon areas: entry i = area of polygons 0..i (x–z). [Units: m²]
+    std::span<const double> areaPrefix() const { return m_areaPrefix; }
+    /// Total x–z area of the mesh. [Units: m²]
+    double totalArea() const { return m_areaPrefix.empty() ? 0.0 : m_areaPrefix.back(); }
     /// Bounds of polygon `poly`.
     const Bounds3& polygonBounds(uint32_t poly) const { return m_polyBounds[poly]; }
     /// Links of polygon `poly`, ordered by edge then stretch start.
@@ -201,6 +205,7 @@ private:
     std::vector<uint32_t> m_polyStarts; // polygons + 1 entries (or empty)
     std::vector<uint8_t> m_areas;
     std::vector<float> m_polyAreas;
+    std::vector<double> m_areaPrefix;
     std::vector<Bounds3> m_polyBounds;
     std::vector<NavLink> m_links;
     std::vector<uint32_t> m_linkStarts; // polygons + 1 entries

@@ -38,7 +38,8 @@ QueryFilter defaultQueryFilter();
 Status validateQueryFilter(const QueryFilter& filter);
 
 /// The default search box half-extents for locating points on `mesh`:
-/// 2 × agent radius horizontally (at least 2 × cell size), agent height vertically. [Units: m]
+/// 2 × agent radius horizontally but at least one cell size (so radius-0 meshes
+/// still snap points a little off), agent height vertically. [Units: m]
 glm::vec3 defaultQueryExtents(const NavMesh& mesh);
 
 /// Reusable working memory of the queries. Contents are meaningless between
@@ -81,7 +82,7 @@ struct PathResult
     std::vector<glm::vec3> points;  ///< Corner points from the start (snapped on the mesh) to the goal or the closest reachable point. [Units: m]
     std::vector<uint32_t> polygons; ///< The corridor: polygons from start to end.
     float length = 0.0f;            ///< Length of the polyline `points` (3D). [Units: m]
-    float cost = 0.0f;              ///< Cost of the polyline with the area multipliers.
+    float cost = 0.0f;              ///< Cost the search gave the corridor: entry-point legs × area multipliers.
     bool complete = false;          ///< False when the goal was not reachable (path to the closest reachable point).
 };
 
@@ -127,6 +128,7 @@ Result<MeshPoint> randomPoint(const NavMesh& mesh, Rng& io);
 struct WallHit
 {
     NavWall wall;            ///< The wall (with its outward normal).
+    uint32_t wallIndex = 0;  ///< Index of the wall in `NavMesh::allWalls()`.
     glm::vec3 closest{0.0f}; ///< Point of the wall closest to the query point. [Units: m]
     float distance = 0.0f;   ///< Distance to it (3D). [Units: m]
 };

@@ -1,0 +1,523 @@
+/// \file navmesh.cpp
+/// Building a NavMesh from a polygon soup: validation, portal linking by edge
+/// overlap, walls, and the spatial grid.
+///
+/// Design note. Links are found geometrically, as in Detour's tile-border
+/// linking (dtNavMesh::connectExtLinks finds overlapping, opposite, collinear
+/// edges) but applied to every edge of the mesh rather than only tile borders:
+/// two edges link when both ends of one lie within `linkTolerance` of the
+/// other's line in the x–z plane, they run in opposite directions, their
+/// projections overlap by more than the tolerance, and their heights at the
+/// ends of the overlap differ by at most the step height. The link covers the
+/// overlapping stretch only, so a long edge facing several short ones carries
+/// several links (T-junctions). Candidate pairs come from the spatial grid, a
+/// uniform grid over polygon x–z bounds (each polygon listed in every cell its
+/// bounds touch, stored as compressed rows), which also serves point location
+/// and nearest-point queries. Walls are the complement of the links on each
+/// edge, dropping slivers shorter than the tolerance.
+
+#include "spark/nav/navmesh.h"
+
+#include <glm/common.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace spark::nav
+{
+
+namespace
+{
+
+double crossXZ(double ax, double az, double bx, double bz)
+{
+    return ax * bz - az * bx;
+}
+
+bool finite(float v)
+{
+    return std::isfinite(v);
+}
+
+float foldZero(float v)
+{
+    return v == 0.0f ? 0.0f : v;
+}
+
+Status validateDef(const NavMeshDef& def)
+{
+    const NavMeshSettings& s = def.settings;
+    auto bad = [](const char* field, const char* msg) { return Status(makeError("E_NAV_CONFIG", msg, field)); };
+    if (!finite(s.agentRadius) || s.agentRadius < 0.0f)
+        return bad("/settings/agent_radius", "agent radius must be finite and >= 0");
+    if (!finite(s.agentHeight) || !(s.agentHeight > 0.0f))
+        return bad("/settings/agent_height", "agent height must be finite and > 0");
+    if (!finite(s.stepHeight) || s.stepHeight < 0.0f)
+        return bad("/settings/step_height", "step height must be finite and >= 0");
+    if (!finite(s.cellSize) || !(s.cellSize > 0.0f))
+        return bad("/settings/cell_size", "cell size must be finite and > 0");
+    if (!finite(s.cellHeight) || !(s.cellHeight > 0.0f))
+        return bad("/settings/cell_height", "cell height must be finite and > 0");
+    if (!finite(s.maxSlopeDeg) || s.maxSlopeDeg < 0.0f || s.maxSlopeDeg > 90.0f)
+        return bad("/settings/max_slope_deg", "max slope must be within 0..90 degrees");
+    if (!finite(def.linkTolerance) || !(def.linkTolerance > 0.0f) || def.linkTolerance > 1.0f)
+        return bad("/settings/link_tolerance", "link tolerance must be within (0, 1] m");
+    if (def.maxPolyVerts < 3 || def.maxPolyVerts > kMaxPolyVerts)
+        return bad("/settings/max_poly_verts", "max polygon vertices must be within 3..32");
+    return Status::success();
+}
+
+std::string indexField(const char* base, size_t i)
+{
+    return std::string(base) + "/" + std::to_string(i);
+}
+
+Status validateSoup(const PolySoup& soup, const NavMeshDef& def)
+{
+    const size_t polys = soup.polygonCount();
+    if (soup.vertices.size() > kMaxVertices)
+        return makeError("E_NAV_LIMIT", "too many vertices (limit " + std::to_string(kMaxVertices) + ")", "/vertices");
+    if (polys > kMaxPolygons)
+        return makeError("E_NAV_LIMIT", "too many polygons (limit " + std::to_string(kMaxPolygons) + ")", "/polygons");
+    if (polys == 0)
+        return makeError("E_NAV_NO_GEOMETRY", "the mesh has no polygons", "/polygons");
+    if (soup.areas.size() != polys)
+        return makeError("E_NAV_FORMAT", "there must be one area id per polygon", "/areas");
+    if (soup.polyStarts.front() != 0 || soup.polyStarts.back() != soup.indices.size())
+        return makeError("E_NAV_FORMAT", "polygon starts do not cover the index list", "/polygons");
+
+    for (size_t i = 0; i < soup.vertices.size(); ++i)
+    {
+        const glm::vec3& v = soup.vertices[i];
+        for (int c = 0; c < 3; ++c)
+        {
+            if (!finite(v[c]) || std::fabs(v[c]) > kMaxCoordinate)
+                return makeError("E_NAV_FORMAT", "vertex coordinates must be finite and within ±1e6 m",
+                                 indexField("/vertices", i) + "/" + std::to_string(c));
+        }
+        if (def.is2d && v.y != 0.0f)
+            return makeError("E_NAV_FORMAT", "a 2D mesh's vertices have y = 0", indexField("/vertices", i));
+    }
+
+    for (size_t p = 0; p < polys; ++p)
+    {
+        const std::string field = indexField("/polygons", p);
+        if (soup.polyStarts[p + 1] < soup.polyStarts[p])
+            return makeError("E_NAV_FORMAT", "polygon starts must not decrease", field);
+        const uint32_t n = soup.polyStarts[p + 1] - soup.polyStarts[p];
+        if (n < 3)
+            return makeError("E_NAV_FORMAT", "a polygon has at least 3 vertices", field);
+        if (n > def.maxPolyVerts)
+            return makeError("E_NAV_LIMIT",
+                             "a polygon has at most " + std::to_string(def.maxPolyVerts) + " vertices", field);
+        if (soup.areas[p] > kMaxAreaId)
+            return makeError("E_NAV_FORMAT", "area ids are 0..15", indexField("/areas", p));
+        const uint32_t* idx = soup.indices.data() + soup.polyStarts[p];
+        double maxAbs = 0.0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (idx[i] >= soup.vertices.size())
+                return makeError("E_NAV_FORMAT", "vertex index out of range", field + "/" + std::to_string(i));
+            for (uint32_t j = 0; j < i; ++j)
+                if (idx[j] == idx[i])
+                    return makeError("E_NAV_FORMAT", "a polygon uses a vertex twice", field + "/" + std::to_string(i));
+            const glm::vec3& v = soup.vertices[idx[i]];
+            maxAbs = std::max({maxAbs, std::fabs(double(v.x)), std::fabs(double(v.z))});
+        }
+        // Convex with positive winding: every vertex lies on the left of (or on) every edge.
+        const double tol = std::max(1.0e-5, 1.0e-6 * maxAbs);
+        double area2 = 0.0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const glm::vec3& a = soup.vertices[idx[i]];
+            const glm::vec3& b = soup.vertices[idx[(i + 1) % n]];
+            const double dx = double(b.x) - a.x;
+            const double dz = double(b.z) - a.z;
+            const double len = std::sqrt(dx * dx + dz * dz);
+            if (len <= tol)
+                return makeError("E_NAV_FORMAT", "a polygon has an edge of zero length in the x–z plane", field);
+            area2 += crossXZ(a.x, a.z, b.x, b.z);
+            for (uint32_t j = 0; j < n; ++j)
+            {
+                const glm::vec3& v = soup.vertices[idx[j]];
+                if (crossXZ(dx, dz, double(v.x) - a.x, double(v.z) - a.z) / len < -tol)
+                    return makeError("E_NAV_FORMAT",
+                                     "a polygon must be convex with positive winding in the x–z plane", field,
+                                     "list the vertices counter-clockwise (x right, z up the page)");
+            }
+        }
+        if (!(area2 > tol * tol))
+            return makeError("E_NAV_FORMAT", "a polygon must have a positive area in the x–z plane", field);
+    }
+    return Status::success();
+}
+
+/// Closest point to (px, pz) on segment a→b in x–z, as a parameter in [0, 1].
+double segmentParamXZ(const glm::vec3& a, const glm::vec3& b, double px, double pz)
+{
+    const double dx = double(b.x) - a.x;
+    const double dz = double(b.z) - a.z;
+    const double l2 = dx * dx + dz * dz;
+    if (l2 <= 0.0)
+        return 0.0;
+    const double t = ((px - a.x) * dx + (pz - a.z) * dz) / l2;
+    return std::clamp(t, 0.0, 1.0);
+}
+
+glm::vec3 lerp3(const glm::vec3& a, const glm::vec3& b, double t)
+{
+    return glm::vec3(static_cast<float>(a.x + (double(b.x) - a.x) * t), static_cast<float>(a.y + (double(b.y) - a.y) * t),
+                     static_cast<float>(a.z + (double(b.z) - a.z) * t));
+}
+
+} // namespace
+
+NavMeshSettings defaultNavMeshSettings()
+{
+    return NavMeshSettings{};
+}
+
+NavMeshDef defaultNavMeshDef()
+{
+    return NavMeshDef{};
+}
+
+std::span<const uint32_t> NavMesh::polygonIndices(uint32_t poly) const
+{
+    assert(poly < polygonCount());
+    return std::span<const uint32_t>(m_indices.data() + m_polyStarts[poly], m_polyStarts[poly + 1] - m_polyStarts[poly]);
+}
+
+std::span<const NavLink> NavMesh::links(uint32_t poly) const
+{
+    assert(poly < polygonCount());
+    return std::span<const NavLink>(m_links.data() + m_linkStarts[poly], m_linkStarts[poly + 1] - m_linkStarts[poly]);
+}
+
+std::span<const NavWall> NavMesh::walls(uint32_t poly) const
+{
+    assert(poly < polygonCount());
+    return std::span<const NavWall>(m_walls.data() + m_wallStarts[poly], m_wallStarts[poly + 1] - m_wallStarts[poly]);
+}
+
+bool NavMesh::containsXZ(uint32_t poly, float x, float z, float eps) const
+{
+    const uint32_t start = m_polyStarts[poly];
+    const uint32_t n = m_polyStarts[poly + 1] - start;
+    const glm::vec3* prev = &m_vertices[m_indices[start + n - 1]];
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const glm::vec3* cur = &m_vertices[m_indices[start + i]];
+        const float dx = cur->x - prev->x;
+        const float dz = cur->z - prev->z;
+        const float c = dx * (z - prev->z) - dz * (x - prev->x);
+        if (c < 0.0f)
+        {
+            // Signed distance = c / |edge|; compare squared to avoid a sqrt when far inside.
+            if (eps <= 0.0f || c * c > eps * eps * (dx * dx + dz * dz))
+                return false;
+        }
+        prev = cur;
+    }
+    return true;
+}
+
+float NavMesh::heightAt(uint32_t poly, float x, float z) const
+{
+    if (m_is2d)
+        return 0.0f;
+    const uint32_t start = m_polyStarts[poly];
+    const uint32_t n = m_polyStarts[poly + 1] - start;
+    const glm::vec3& v0 = m_vertices[m_indices[start]];
+    // The fan triangle in which the point is deepest (largest smallest barycentric).
+    float bestMin = -1.0e30f;
+    float bestY = v0.y;
+    for (uint32_t i = 1; i + 1 < n; ++i)
+    {
+        const glm::vec3& v1 = m_vertices[m_indices[start + i]];
+        const glm::vec3& v2 = m_vertices[m_indices[start + i + 1]];
+        const double e1x = double(v1.x) - v0.x, e1z = double(v1.z) - v0.z;
+        const double e2x = double(v2.x) - v0.x, e2z = double(v2.z) - v0.z;
+        const double det = e1x * e2z - e1z * e2x;
+        if (!(det > 0.0))
+            continue;
+        const double px = double(x) - v0.x, pz = double(z) - v0.z;
+        const double u = (px * e2z - pz * e2x) / det;
+        const double v = (e1x * pz - e1z * px) / det;
+        const double w = 1.0 - u - v;
+        const float m = static_cast<float>(std::min({u, v, w}));
+        if (m > bestMin)
+        {
+            bestMin = m;
+            const double cu = std::clamp(u, 0.0, 1.0), cv = std::clamp(v, 0.0, 1.0);
+            const double s = cu + cv > 1.0 ? 1.0 / (cu + cv) : 1.0;
+            const double uu = cu * s, vv = cv * s;
+            bestY = static_cast<float>(v0.y + uu * (double(v1.y) - v0.y) + vv * (double(v2.y) - v0.y));
+        }
+    }
+    return bestY;
+}
+
+glm::vec3 NavMesh::closestPointOnPolygon(uint32_t poly, const glm::vec3& p) const
+{
+    if (containsXZ(poly, p.x, p.z, 0.0f))
+        return glm::vec3(p.x, heightAt(poly, p.x, p.z), p.z);
+    const uint32_t start = m_polyStarts[poly];
+    const uint32_t n = m_polyStarts[poly + 1] - start;
+    double best = 1.0e300;
+    glm::vec3 bestPoint = m_vertices[m_indices[start]];
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const glm::vec3& a = m_vertices[m_indices[start + i]];
+        const glm::vec3& b = m_vertices[m_indices[start + (i + 1) % n]];
+        const double t = segmentParamXZ(a, b, p.x, p.z);
+        const glm::vec3 c = lerp3(a, b, t);
+        const double dx = double(c.x) - p.x, dz = double(c.z) - p.z;
+        const double d2 = dx * dx + dz * dz;
+        if (d2 < best)
+        {
+            best = d2;
+            bestPoint = c;
+        }
+    }
+    return bestPoint;
+}
+
+Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
+{
+    SPARK_TRY(validateDef(def));
+    SPARK_TRY(validateSoup(soup, def));
+
+    NavMesh mesh;
+    mesh.m_is2d = def.is2d;
+    mesh.m_settings = def.settings;
+    mesh.m_linkTolerance = def.linkTolerance;
+    mesh.m_maxPolyVerts = def.maxPolyVerts;
+    mesh.m_vertices.reserve(soup.vertices.size());
+    for (const glm::vec3& v : soup.vertices)
+        mesh.m_vertices.emplace_back(foldZero(v.x), foldZero(v.y), foldZero(v.z));
+    mesh.m_indices = soup.indices;
+    mesh.m_polyStarts = soup.polyStarts;
+    mesh.m_areas = soup.areas;
+
+    const uint32_t polys = mesh.polygonCount();
+    mesh.m_polyAreas.resize(polys);
+    mesh.m_areaPrefix.resize(polys);
+    mesh.m_polyBounds.resize(polys);
+    double extentSum = 0.0;
+    for (uint32_t p = 0; p < polys; ++p)
+    {
+        Bounds3 b{mesh.polygonVertex(p, 0), mesh.polygonVertex(p, 0)};
+        const uint32_t n = mesh.polygonVertexCount(p);
+        double area2 = 0.0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const glm::vec3& a = mesh.polygonVertex(p, i);
+            const glm::vec3& c = mesh.polygonVertex(p, (i + 1) % n);
+            b.min = glm::min(b.min, a);
+            b.max = glm::max(b.max, a);
+            area2 += crossXZ(a.x, a.z, c.x, c.z);
+        }
+        mesh.m_polyAreas[p] = static_cast<float>(area2 * 0.5);
+        mesh.m_areaPrefix[p] = (p == 0 ? 0.0 : mesh.m_areaPrefix[p - 1]) + area2 * 0.5;
+        mesh.m_polyBounds[p] = b;
+        if (p == 0)
+            mesh.m_bounds = b;
+        mesh.m_bounds.min = glm::min(mesh.m_bounds.min, b.min);
+        mesh.m_bounds.max = glm::max(mesh.m_bounds.max, b.max);
+        extentSum += std::max(double(b.max.x) - b.min.x, double(b.max.z) - b.min.z);
+    }
+
+    // Spatial grid: cells about the mean polygon size, at most ~4 cells per polygon and 4096 per side.
+    {
+        const double w = std::max(1.0e-3, double(mesh.m_bounds.max.x) - mesh.m_bounds.min.x);
+        const double d = std::max(1.0e-3, double(mesh.m_bounds.max.z) - mesh.m_bounds.min.z);
+        double cell = std::max(extentSum / polys, 1.0e-3);
+        const double maxCells = 4.0 * polys + 16.0;
+        if ((w / cell) * (d / cell) > maxCells)
+            cell = std::sqrt(w * d / maxCells);
+        cell = std::max({cell, w / 4096.0, d / 4096.0});
+        mesh.m_gridCell = static_cast<float>(cell);
+        mesh.m_gridInvCell = static_cast<float>(1.0 / cell);
+        mesh.m_gridOriginX = mesh.m_bounds.min.x;
+        mesh.m_gridOriginZ = mesh.m_bounds.min.z;
+        mesh.m_gridCols = std::clamp(static_cast<int>(std::floor(w / cell)) + 1, 1, 4097);
+        mesh.m_gridRows = std::clamp(static_cast<int>(std::floor(d / cell)) + 1, 1, 4097);
+        const size_t cells = static_cast<size_t>(mesh.m_gridCols) * static_cast<size_t>(mesh.m_gridRows);
+        std::vector<uint32_t> counts(cells + 1, 0);
+        auto forCells = [&](uint32_t p, auto&& f) {
+            const Bounds3& b = mesh.m_polyBounds[p];
+            const int x0 = mesh.cellCoord(b.min.x, mesh.m_gridOriginX, mesh.m_gridCols);
+            const int x1 = mesh.cellCoord(b.max.x, mesh.m_gridOriginX, mesh.m_gridCols);
+            const int z0 = mesh.cellCoord(b.min.z, mesh.m_gridOriginZ, mesh.m_gridRows);
+            const int z1 = mesh.cellCoord(b.max.z, mesh.m_gridOriginZ, mesh.m_gridRows);
+            for (int z = z0; z <= z1; ++z)
+                for (int x = x0; x <= x1; ++x)
+                    f(static_cast<size_t>(z) * static_cast<size_t>(mesh.m_gridCols) + static_cast<size_t>(x));
+        };
+        for (uint32_t p = 0; p < polys; ++p)
+            forCells(p, [&](size_t c) { ++counts[c + 1]; });
+        for (size_t c = 0; c < cells; ++c)
+            counts[c + 1] += counts[c];
+        mesh.m_cellStarts = counts;
+        mesh.m_cellItems.resize(counts[cells]);
+        std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
+        for (uint32_t p = 0; p < polys; ++p)
+            forCells(p, [&](size_t c) { mesh.m_cellItems[fill[c]++] = p; });
+    }
+
+    // Links by edge overlap, each unordered pair of polygons examined once.
+    const double tol = def.linkTolerance;
+    const double step = def.settings.stepHeight;
+    std::vector<std::vector<NavLink>> polyLinks(polys);
+    std::vector<uint32_t> seen(polys, kNoPolygon);
+    for (uint32_t p = 0; p < polys; ++p)
+    {
+        const Bounds3& bp = mesh.m_polyBounds[p];
+        const float ft = static_cast<float>(tol);
+        const uint32_t np = mesh.polygonVertexCount(p);
+        mesh.visitPolygonsInBoxXZ(bp.min.x - ft, bp.min.z - ft, bp.max.x + ft, bp.max.z + ft, [&](uint32_t q) {
+            if (q <= p || seen[q] == p)
+                return;
+            seen[q] = p;
+            const Bounds3& bq = mesh.m_polyBounds[q];
+            if (bq.min.x > bp.max.x + ft || bq.max.x < bp.min.x - ft || bq.min.z > bp.max.z + ft ||
+                bq.max.z < bp.min.z - ft)
+                return;
+            const uint32_t nq = mesh.polygonVertexCount(q);
+            for (uint32_t i = 0; i < np; ++i)
+            {
+                const glm::vec3 a1 = mesh.polygonVertex(p, i);
+                const glm::vec3 b1 = mesh.polygonVertex(p, (i + 1) % np);
+                const double d1x = double(b1.x) - a1.x, d1z = double(b1.z) - a1.z;
+                const double l1 = std::sqrt(d1x * d1x + d1z * d1z);
+                for (uint32_t j = 0; j < nq; ++j)
+                {
+                    const glm::vec3 a2 = mesh.polygonVertex(q, j);
+                    const glm::vec3 b2 = mesh.polygonVertex(q, (j + 1) % nq);
+                    const double d2x = double(b2.x) - a2.x, d2z = double(b2.z) - a2.z;
+                    if (d1x * d2x + d1z * d2z >= 0.0)
+                        continue; // links need opposite directions
+                    const double ea = crossXZ(d1x, d1z, double(a2.x) - a1.x, double(a2.z) - a1.z) / l1;
+                    const double eb = crossXZ(d1x, d1z, double(b2.x) - a1.x, double(b2.z) - a1.z) / l1;
+                    if (std::fabs(ea) > tol || std::fabs(eb) > tol)
+                        continue;
+                    const double sa = ((double(a2.x) - a1.x) * d1x + (double(a2.z) - a1.z) * d1z) / (l1 * l1);
+                    const double sb = ((double(b2.x) - a1.x) * d1x + (double(b2.z) - a1.z) * d1z) / (l1 * l1);
+                    const double lo = std::max(0.0, std::min(sa, sb));
+                    const double hi = std::min(1.0, std::max(sa, sb));
+                    if ((hi - lo) * l1 <= tol)
+                        continue;
+                    const glm::vec3 pa = lerp3(a1, b1, lo);
+                    const glm::vec3 pb = lerp3(a1, b1, hi);
+                    const double ua = segmentParamXZ(a2, b2, pa.x, pa.z);
+                    const double ub = segmentParamXZ(a2, b2, pb.x, pb.z);
+                    const glm::vec3 qa = lerp3(a2, b2, ua);
+                    const glm::vec3 qb = lerp3(a2, b2, ub);
+                    if (std::fabs(double(qa.y) - pa.y) > step || std::fabs(double(qb.y) - pb.y) > step)
+                        continue;
+                    NavLink lp;
+                    lp.neighbour = q;
+                    lp.edge = i;
+                    lp.tMin = static_cast<float>(lo);
+                    lp.tMax = static_cast<float>(hi);
+                    lp.a = pa;
+                    lp.b = pb;
+                    polyLinks[p].push_back(lp);
+                    // On q's edge the stretch runs the other way: pb comes first.
+                    NavLink lq;
+                    lq.neighbour = p;
+                    lq.edge = j;
+                    lq.tMin = static_cast<float>(std::min(ua, ub));
+                    lq.tMax = static_cast<float>(std::max(ua, ub));
+                    lq.a = ub <= ua ? qb : qa;
+                    lq.b = ub <= ua ? qa : qb;
+                    polyLinks[q].push_back(lq);
+                }
+            }
+        });
+    }
+
+    mesh.m_linkStarts.assign(polys + 1, 0);
+    mesh.m_wallStarts.assign(polys + 1, 0);
+    for (uint32_t p = 0; p < polys; ++p)
+    {
+        std::vector<NavLink>& ls = polyLinks[p];
+        std::sort(ls.begin(), ls.end(), [](const NavLink& x, const NavLink& y) {
+            if (x.edge != y.edge)
+                return x.edge < y.edge;
+            if (x.tMin != y.tMin)
+                return x.tMin < y.tMin;
+            if (x.tMax != y.tMax)
+                return x.tMax < y.tMax;
+            return x.neighbour < y.neighbour;
+        });
+        mesh.m_links.insert(mesh.m_links.end(), ls.begin(), ls.end());
+        mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
+
+        // Walls: the stretches of each edge its links leave uncovered.
+        const uint32_t n = mesh.polygonVertexCount(p);
+        size_t k = 0;
+        for (uint32_t e = 0; e < n; ++e)
+        {
+            const glm::vec3 a = mesh.polygonVertex(p, e);
+            const glm::vec3 b = mesh.polygonVertex(p, (e + 1) % n);
+            const double dx = double(b.x) - a.x, dz = double(b.z) - a.z;
+            const double len = std::sqrt(dx * dx + dz * dz);
+            const glm::vec3 normal(static_cast<float>(dz / len), 0.0f, static_cast<float>(-dx / len));
+            double covered = 0.0;
+            auto addWall = [&](double t0, double t1) {
+                if ((t1 - t0) * len <= tol)
+                    return;
+                NavWall w;
+                w.polygon = p;
+                w.edge = e;
+                w.a = t0 <= 0.0 ? a : lerp3(a, b, t0);
+                w.b = t1 >= 1.0 ? b : lerp3(a, b, t1);
+                w.normal = normal;
+                mesh.m_walls.push_back(w);
+            };
+            while (k < ls.size() && ls[k].edge == e)
+            {
+                if (ls[k].tMin > covered)
+                    addWall(covered, ls[k].tMin);
+                covered = std::max(covered, double(ls[k].tMax));
+                ++k;
+            }
+            if (covered < 1.0)
+                addWall(covered, 1.0);
+        }
+        mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
+    }
+    return mesh;
+}
+
+PolySoup toPolySoup(const NavMesh& mesh)
+{
+    PolySoup soup;
+    soup.vertices.assign(mesh.vertices().begin(), mesh.vertices().end());
+    if (mesh.empty())
+        return soup;
+    soup.polyStarts.push_back(0);
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+    {
+        const auto idx = mesh.polygonIndices(p);
+        soup.indices.insert(soup.indices.end(), idx.begin(), idx.end());
+        soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
+        soup.areas.push_back(mesh.area(p));
+    }
+    return soup;
+}
+
+NavMeshDef navMeshDefOf(const NavMesh& mesh)
+{
+    NavMeshDef def;
+    def.settings = mesh.settings();
+    def.is2d = mesh.is2d();
+    def.linkTolerance = mesh.linkTolerance();
+    def.maxPolyVerts = mesh.maxPolyVerts();
+    return def;
+}
+
+} // namespace spark::nav

@@ -1,0 +1,172 @@
+/// \file serialize.cpp
+/// Canonical little-endian serialisation of a NavMesh and its XXH3-64 hash.
+///
+/// Layout (format version 1), every integer and float little-endian:
+///   "SPNM" u32 version u8 is2d
+///   f32 agentRadius agentHeight stepHeight cellSize cellHeight maxSlopeDeg linkTolerance  u32 maxPolyVerts
+///   u32 vertexCount { f32 x y z }
+///   u32 polygonCount { u32 n { u32 index } u8 area }
+/// Links, walls and the grid are derived data and are rebuilt on reading. Since
+/// `buildNavMesh` folds -0 into +0, equal meshes give equal bytes.
+
+#include "spark/core/hash.h"
+#include "spark/nav/navmesh.h"
+
+#include <bit>
+#include <cstring>
+
+namespace spark::nav
+{
+
+namespace
+{
+
+constexpr uint32_t kFormatVersion = 1;
+
+void putU32(std::vector<uint8_t>& out, uint32_t v)
+{
+    for (int i = 0; i < 4; ++i)
+        out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+void putF32(std::vector<uint8_t>& out, float v)
+{
+    putU32(out, std::bit_cast<uint32_t>(v == 0.0f ? 0.0f : v));
+}
+
+/// Bounds-checked little-endian reader.
+struct Reader
+{
+    std::span<const uint8_t> bytes;
+    size_t pos = 0;
+    bool failed = false;
+
+    size_t remaining() const { return bytes.size() - pos; }
+    uint8_t u8()
+    {
+        if (remaining() < 1)
+        {
+            failed = true;
+            return 0;
+        }
+        return bytes[pos++];
+    }
+    uint32_t u32()
+    {
+        if (remaining() < 4)
+        {
+            failed = true;
+            pos = bytes.size();
+            return 0;
+        }
+        uint32_t v = 0;
+        for (int i = 0; i < 4; ++i)
+            v |= static_cast<uint32_t>(bytes[pos + i]) << (8 * i);
+        pos += 4;
+        return v;
+    }
+    float f32() { return std::bit_cast<float>(u32()); }
+};
+
+Error truncated()
+{
+    return makeError("E_NAV_FORMAT", "the serialised navmesh is truncated or corrupt");
+}
+
+} // namespace
+
+std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh)
+{
+    std::vector<uint8_t> out;
+    out.reserve(64 + mesh.vertexCount() * 12 + mesh.polygonCount() * 32);
+    for (char c : {'S', 'P', 'N', 'M'})
+        out.push_back(static_cast<uint8_t>(c));
+    putU32(out, kFormatVersion);
+    out.push_back(mesh.is2d() ? 1 : 0);
+    const NavMeshSettings& s = mesh.settings();
+    putF32(out, s.agentRadius);
+    putF32(out, s.agentHeight);
+    putF32(out, s.stepHeight);
+    putF32(out, s.cellSize);
+    putF32(out, s.cellHeight);
+    putF32(out, s.maxSlopeDeg);
+    putF32(out, mesh.linkTolerance());
+    putU32(out, mesh.maxPolyVerts());
+    putU32(out, mesh.vertexCount());
+    for (const glm::vec3& v : mesh.vertices())
+    {
+        putF32(out, v.x);
+        putF32(out, v.y);
+        putF32(out, v.z);
+    }
+    putU32(out, mesh.polygonCount());
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+    {
+        const auto idx = mesh.polygonIndices(p);
+        putU32(out, static_cast<uint32_t>(idx.size()));
+        for (uint32_t i : idx)
+            putU32(out, i);
+        out.push_back(mesh.area(p));
+    }
+    return out;
+}
+
+Result<NavMesh> deserializeNavMesh(std::span<const uint8_t> bytes)
+{
+    Reader r{bytes};
+    if (bytes.size() < 8 || std::memcmp(bytes.data(), "SPNM", 4) != 0)
+        return makeError("E_NAV_FORMAT", "not a serialised navmesh (bad magic)");
+    r.pos = 4;
+    const uint32_t version = r.u32();
+    if (version != kFormatVersion)
+        return makeError("E_NAV_FORMAT", "unsupported serialised navmesh version " + std::to_string(version));
+    NavMeshDef def;
+    def.is2d = r.u8() != 0;
+    def.settings.agentRadius = r.f32();
+    def.settings.agentHeight = r.f32();
+    def.settings.stepHeight = r.f32();
+    def.settings.cellSize = r.f32();
+    def.settings.cellHeight = r.f32();
+    def.settings.maxSlopeDeg = r.f32();
+    def.linkTolerance = r.f32();
+    def.maxPolyVerts = r.u32();
+    const uint32_t vertexCount = r.u32();
+    if (r.failed || vertexCount > kMaxVertices || size_t(vertexCount) * 12 > r.remaining())
+        return truncated();
+    PolySoup soup;
+    soup.vertices.resize(vertexCount);
+    for (glm::vec3& v : soup.vertices)
+    {
+        v.x = r.f32();
+        v.y = r.f32();
+        v.z = r.f32();
+    }
+    const uint32_t polyCount = r.u32();
+    // Each polygon takes at least 4 + 3 × 4 + 1 bytes.
+    if (r.failed || polyCount > kMaxPolygons || size_t(polyCount) * 17 > r.remaining())
+        return truncated();
+    soup.polyStarts.reserve(polyCount + 1);
+    soup.polyStarts.push_back(0);
+    soup.areas.reserve(polyCount);
+    for (uint32_t p = 0; p < polyCount; ++p)
+    {
+        const uint32_t n = r.u32();
+        if (r.failed || n > kMaxPolyVerts || size_t(n) * 4 + 1 > r.remaining())
+            return truncated();
+        for (uint32_t i = 0; i < n; ++i)
+            soup.indices.push_back(r.u32());
+        soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
+        soup.areas.push_back(r.u8());
+    }
+    if (r.failed || r.remaining() != 0)
+        return truncated();
+    return buildNavMesh(soup, def);
+}
+
+uint64_t hashNavMesh(const NavMesh& mesh)
+{
+    const std::vector<uint8_t> bytes = serializeNavMesh(mesh);
+    return hashBytes(bytes);
+}
+
+} // namespace spark::nav
