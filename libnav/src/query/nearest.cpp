@@ -1,0 +1,124 @@
+/// \file nearest.cpp
+/// Nearest point of the mesh, the query filter and the shared query helpers.
+///
+/// Design note: the nearest point is found as Detour's findNearestPoly does —
+/// gather the polygons whose bounds overlap the search box (here from the
+/// mesh's uniform grid), take each one's closest point (the query point itself
+/// when it lies over the polygon in x–z, else the closest point of its
+/// boundary, with the polygon's height there) and keep the nearest in 3D;
+/// ties go to the lowest polygon id so the answer does not depend on the
+/// order of the grid lists.
+
+#include "query_common.h"
+
+#include <string>
+
+namespace spark::nav
+{
+
+namespace detail
+{
+
+bool locate(const NavMesh& mesh, const glm::vec3& p, const glm::vec3& ext, MeshPoint& out)
+{
+    float best = 0.0f;
+    uint32_t bestPoly = kNoPolygon;
+    glm::vec3 bestPoint{0.0f};
+    mesh.visitPolygonsInBoxXZ(p.x - ext.x, p.z - ext.z, p.x + ext.x, p.z + ext.z, [&](uint32_t poly) {
+        const Bounds3& b = mesh.polygonBounds(poly);
+        if (b.min.x > p.x + ext.x || b.max.x < p.x - ext.x || b.min.z > p.z + ext.z || b.max.z < p.z - ext.z ||
+            b.min.y > p.y + ext.y || b.max.y < p.y - ext.y)
+            return;
+        const glm::vec3 c = mesh.closestPointOnPolygon(poly, p);
+        if (std::fabs(c.x - p.x) > ext.x || std::fabs(c.z - p.z) > ext.z || std::fabs(c.y - p.y) > ext.y)
+            return;
+        const float dx = c.x - p.x, dy = c.y - p.y, dz = c.z - p.z;
+        const float d2 = dx * dx + dy * dy + dz * dz;
+        if (bestPoly == kNoPolygon || d2 < best || (d2 == best && poly < bestPoly))
+        {
+            best = d2;
+            bestPoly = poly;
+            bestPoint = c;
+        }
+    });
+    if (bestPoly == kNoPolygon)
+        return false;
+    out.polygon = bestPoly;
+    out.point = bestPoint;
+    out.distance = std::sqrt(best);
+    return true;
+}
+
+void beginSearch(QueryScratch& s, uint32_t polys)
+{
+    if (s.stamp.size() < polys)
+    {
+        s.stamp.resize(polys, 0);
+        s.cost.resize(polys);
+        s.total.resize(polys);
+        s.parent.resize(polys);
+        s.parentLink.resize(polys);
+        s.position.resize(polys);
+        s.closed.resize(polys);
+        s.heapIndex.resize(polys);
+    }
+    ++s.searchId;
+    if (s.searchId == 0)
+    {
+        std::fill(s.stamp.begin(), s.stamp.end(), 0u);
+        s.searchId = 1;
+    }
+}
+
+Status checkPoint(const glm::vec3& p, const char* field)
+{
+    if (!finiteVec(p))
+        return makeError("E_INVALID_PARAMS", "point coordinates must be finite", field);
+    return Status::success();
+}
+
+Status checkExtents(const glm::vec3& ext)
+{
+    if (!finiteVec(ext) || ext.x < 0.0f || ext.y < 0.0f || ext.z < 0.0f)
+        return makeError("E_INVALID_PARAMS", "search extents must be finite and >= 0", "/extents");
+    return Status::success();
+}
+
+} // namespace detail
+
+QueryFilter defaultQueryFilter()
+{
+    return QueryFilter{};
+}
+
+Status validateQueryFilter(const QueryFilter& filter)
+{
+    for (uint32_t a = 0; a < kAreaCount; ++a)
+    {
+        const float c = filter.areaCosts[a];
+        if (!std::isfinite(c) || !(c > 0.0f) || c > 1.0e6f)
+            return makeError("E_INVALID_PARAMS", "area costs must be finite, > 0 and <= 1e6",
+                             "/area_costs/" + std::to_string(a));
+    }
+    return Status::success();
+}
+
+glm::vec3 defaultQueryExtents(const NavMesh& mesh)
+{
+    const NavMeshSettings& s = mesh.settings();
+    const float h = std::max(2.0f * s.agentRadius, s.cellSize);
+    return glm::vec3(h, s.agentHeight, h);
+}
+
+Result<MeshPoint> findNearest(const NavMesh& mesh, const glm::vec3& point, const glm::vec3& halfExtents)
+{
+    SPARK_TRY(detail::checkPoint(point, "/point"));
+    SPARK_TRY(detail::checkExtents(halfExtents));
+    MeshPoint out;
+    if (!detail::locate(mesh, point, halfExtents, out))
+        return makeError("E_NAV_OFF_MESH", "no point of the mesh lies within the search extents", "/point",
+                         "move the point onto the mesh or widen the extents");
+    return out;
+}
+
+} // namespace spark::nav

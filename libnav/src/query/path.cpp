@@ -1,0 +1,347 @@
+/// \file path.cpp
+/// Path finding: A* over polygons, then string pulling with the funnel.
+///
+/// Design note. The search is A* (Hart, Nilsson & Raphael, 1968) on the
+/// polygon adjacency graph, as in Detour's dtNavMeshQuery::findPath, with two
+/// choices of ours: a node's position is the point where the search entered the
+/// polygon — the point of the portal stretch closest to the previous node's
+/// position (Detour uses portal midpoints, which over-charges the wide
+/// rectangles of a 2D bake) — and a node reached more cheaply later is reopened.
+/// An edge costs its length times the multiplier of the area it crosses; the
+/// heuristic is the straight distance times the cheapest allowed multiplier.
+/// The open list is a binary heap ordered by (f, polygon id), so ties never
+/// depend on insertion history. A goal that cannot be reached yields the path
+/// to the point, over every polygon reached, closest to the goal.
+///
+/// The corner points come from the "simple stupid funnel" (Mononen, 2010,
+/// after Lee & Preparata's funnel algorithm, 1984): the funnel from the apex is
+/// narrowed portal by portal; when a side would cross the other, the other
+/// side's point becomes a corner and the new apex. Portals are the link
+/// stretches, so paths across T-junctions pull tight through the shared part
+/// only.
+
+#include "query_common.h"
+
+#include <algorithm>
+
+namespace spark::nav
+{
+
+namespace
+{
+
+using detail::dist3;
+
+/// Heap order: smaller f first, then smaller polygon id.
+bool heapLess(const QueryScratch& s, uint32_t a, uint32_t b)
+{
+    if (s.total[a] != s.total[b])
+        return s.total[a] < s.total[b];
+    return a < b;
+}
+
+void siftUp(QueryScratch& s, uint32_t i)
+{
+    const uint32_t node = s.heap[i];
+    while (i > 0)
+    {
+        const uint32_t parent = (i - 1) / 2;
+        if (!heapLess(s, node, s.heap[parent]))
+            break;
+        s.heap[i] = s.heap[parent];
+        s.heapIndex[s.heap[i]] = i;
+        i = parent;
+    }
+    s.heap[i] = node;
+    s.heapIndex[node] = i;
+}
+
+void siftDown(QueryScratch& s, uint32_t i)
+{
+    const uint32_t n = static_cast<uint32_t>(s.heap.size());
+    const uint32_t node = s.heap[i];
+    for (;;)
+    {
+        uint32_t child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && heapLess(s, s.heap[child + 1], s.heap[child]))
+            ++child;
+        if (!heapLess(s, s.heap[child], node))
+            break;
+        s.heap[i] = s.heap[child];
+        s.heapIndex[s.heap[i]] = i;
+        i = child;
+    }
+    s.heap[i] = node;
+    s.heapIndex[node] = i;
+}
+
+void heapPush(QueryScratch& s, uint32_t poly)
+{
+    s.heap.push_back(poly);
+    siftUp(s, static_cast<uint32_t>(s.heap.size() - 1));
+}
+
+uint32_t heapPop(QueryScratch& s)
+{
+    const uint32_t top = s.heap.front();
+    s.heapIndex[top] = kNoPolygon;
+    const uint32_t last = s.heap.back();
+    s.heap.pop_back();
+    if (!s.heap.empty())
+    {
+        s.heap[0] = last;
+        siftDown(s, 0);
+    }
+    return top;
+}
+
+float crossXZ(const glm::vec3& o, const glm::vec3& a, const glm::vec3& b)
+{
+    return (a.x - o.x) * (b.z - o.z) - (a.z - o.z) * (b.x - o.x);
+}
+
+bool sameXZ(const glm::vec3& a, const glm::vec3& b)
+{
+    const float dx = a.x - b.x, dz = a.z - b.z;
+    return dx * dx + dz * dz < 1.0e-12f;
+}
+
+void pushPoint(std::vector<glm::vec3>& pts, const glm::vec3& p)
+{
+    if (pts.empty() || !sameXZ(pts.back(), p) || pts.back().y != p.y)
+        pts.push_back(p);
+}
+
+/// The funnel over portals (left[i], right[i]), i = 0 .. n−1, where portal 0 is
+/// the start and portal n−1 the end (both sides equal). Left/right as seen
+/// walking forward: a left point has cross(dir, point) > 0.
+void pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right, std::vector<glm::vec3>& out)
+{
+    const size_t n = left.size();
+    glm::vec3 apex = left[0], portalLeft = left[0], portalRight = right[0];
+    size_t apexIndex = 0, leftIndex = 0, rightIndex = 0;
+    pushPoint(out, apex);
+    for (size_t i = 1; i < n; ++i)
+    {
+        const glm::vec3& l = left[i];
+        const glm::vec3& r = right[i];
+        // Narrow the right side.
+        if (crossXZ(apex, portalRight, r) >= 0.0f)
+        {
+            if (sameXZ(apex, portalRight) || crossXZ(apex, portalLeft, r) < 0.0f)
+            {
+                portalRight = r;
+                rightIndex = i;
+            }
+            else
+            {
+                // The right side crosses the left one: the left point is a corner.
+                apex = portalLeft;
+                apexIndex = leftIndex;
+                pushPoint(out, apex);
+                portalLeft = portalRight = apex;
+                leftIndex = rightIndex = apexIndex;
+                i = apexIndex;
+                continue;
+            }
+        }
+        // Narrow the left side.
+        if (crossXZ(apex, portalLeft, l) <= 0.0f)
+        {
+            if (sameXZ(apex, portalLeft) || crossXZ(apex, portalRight, l) > 0.0f)
+            {
+                portalLeft = l;
+                leftIndex = i;
+            }
+            else
+            {
+                apex = portalRight;
+                apexIndex = rightIndex;
+                pushPoint(out, apex);
+                portalLeft = portalRight = apex;
+                leftIndex = rightIndex = apexIndex;
+                i = apexIndex;
+                continue;
+            }
+        }
+    }
+    pushPoint(out, left[n - 1]);
+}
+
+} // namespace
+
+Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,
+                const QueryFilter& filter, const glm::vec3& halfExtents, PathResult& out)
+{
+    out.points.clear();
+    out.polygons.clear();
+    out.length = 0.0f;
+    out.cost = 0.0f;
+    out.complete = false;
+    SPARK_TRY(detail::checkPoint(from, "/from"));
+    SPARK_TRY(detail::checkPoint(to, "/to"));
+    SPARK_TRY(detail::checkExtents(halfExtents));
+    SPARK_TRY(validateQueryFilter(filter));
+
+    MeshPoint start, goal;
+    if (!detail::locate(mesh, from, halfExtents, start))
+        return makeError("E_NAV_OFF_MESH", "the start is not on the mesh (nothing within the search extents)", "/from");
+    if (!detail::locate(mesh, to, halfExtents, goal))
+        return makeError("E_NAV_OFF_MESH", "the goal is not on the mesh (nothing within the search extents)", "/to");
+
+    float minCost = 1.0e30f;
+    for (uint32_t a = 0; a < kAreaCount; ++a)
+        if (!detail::excluded(filter, static_cast<uint8_t>(a)))
+            minCost = std::min(minCost, filter.areaCosts[a]);
+    if (minCost > 1.0e29f)
+        minCost = 1.0f;
+
+    const uint32_t polys = mesh.polygonCount();
+    detail::beginSearch(s, polys);
+    s.heap.clear();
+    s.list.clear();
+    const uint32_t sid = s.searchId;
+    const std::span<const NavLink> allLinks = mesh.allLinks();
+    const NavLink* linkBase = allLinks.data();
+
+    const uint32_t startPoly = start.polygon;
+    const uint32_t goalPoly = goal.polygon;
+    const bool goalAllowed = !detail::excluded(filter, mesh.area(goalPoly)) || goalPoly == startPoly;
+
+    s.stamp[startPoly] = sid;
+    s.cost[startPoly] = 0.0f;
+    s.parent[startPoly] = kNoPolygon;
+    s.parentLink[startPoly] = kNoPolygon;
+    s.position[startPoly] = start.point;
+    s.closed[startPoly] = 0;
+    s.list.push_back(startPoly);
+    if (startPoly == goalPoly)
+        s.total[startPoly] = dist3(start.point, goal.point) * filter.areaCosts[mesh.area(startPoly)];
+    else
+        s.total[startPoly] = dist3(start.point, goal.point) * minCost;
+    heapPush(s, startPoly);
+
+    bool found = false;
+    while (!s.heap.empty())
+    {
+        const uint32_t cur = heapPop(s);
+        s.closed[cur] = 1;
+        if (cur == goalPoly)
+        {
+            found = true;
+            break;
+        }
+        const glm::vec3 pos = s.position[cur];
+        const float curCost = s.cost[cur];
+        const float areaCost = filter.areaCosts[mesh.area(cur)];
+        const std::span<const NavLink> links = mesh.links(cur);
+        for (const NavLink& link : links)
+        {
+            const uint32_t nb = link.neighbour;
+            if (nb == s.parent[cur])
+                continue;
+            const uint8_t nbArea = mesh.area(nb);
+            if (detail::excluded(filter, nbArea))
+                continue;
+            const glm::vec3 entry = detail::closestOnSegmentXZ(link.a, link.b, pos);
+            float g = curCost + dist3(pos, entry) * areaCost;
+            float h;
+            if (nb == goalPoly)
+            {
+                g += dist3(entry, goal.point) * filter.areaCosts[nbArea];
+                h = 0.0f;
+            }
+            else
+            {
+                h = dist3(entry, goal.point) * minCost;
+            }
+            if (s.stamp[nb] == sid)
+            {
+                if (g >= s.cost[nb])
+                    continue;
+            }
+            else
+            {
+                s.stamp[nb] = sid;
+                s.closed[nb] = 0;
+                s.heapIndex[nb] = kNoPolygon;
+                s.list.push_back(nb);
+            }
+            s.cost[nb] = g;
+            s.total[nb] = g + h;
+            s.parent[nb] = cur;
+            s.parentLink[nb] = static_cast<uint32_t>(&link - linkBase);
+            s.position[nb] = entry;
+            if (s.heapIndex[nb] != kNoPolygon)
+                siftUp(s, s.heapIndex[nb]);
+            else
+            {
+                s.closed[nb] = 0;
+                heapPush(s, nb);
+            }
+        }
+    }
+
+    // The end of the corridor: the goal, or the reached point closest to it.
+    uint32_t endPoly = goalPoly;
+    glm::vec3 endPoint = goal.point;
+    if (!found || !goalAllowed)
+    {
+        float best = 0.0f;
+        endPoly = kNoPolygon;
+        for (uint32_t poly : s.list)
+        {
+            if (poly == goalPoly && !goalAllowed)
+                continue;
+            const glm::vec3 c = mesh.closestPointOnPolygon(poly, goal.point);
+            const float d = dist3(c, goal.point);
+            if (endPoly == kNoPolygon || d < best || (d == best && poly < endPoly))
+            {
+                best = d;
+                endPoly = poly;
+                endPoint = c;
+            }
+        }
+        out.complete = false;
+    }
+    else
+    {
+        out.complete = true;
+    }
+
+    // Corridor, start to end.
+    for (uint32_t p = endPoly; p != kNoPolygon; p = s.parent[p])
+        out.polygons.push_back(p);
+    std::reverse(out.polygons.begin(), out.polygons.end());
+    out.cost = found && out.complete ? s.cost[goalPoly]
+                                     : s.cost[endPoly] + dist3(s.position[endPoly], endPoint) *
+                                                             filter.areaCosts[mesh.area(endPoly)];
+
+    // Portals: start, each link stretch (left = its end, right = its start, seen
+    // walking out of the polygon that owns it), end.
+    s.portalsLeft.clear();
+    s.portalsRight.clear();
+    s.portalsLeft.push_back(start.point);
+    s.portalsRight.push_back(start.point);
+    for (size_t i = 1; i < out.polygons.size(); ++i)
+    {
+        const NavLink& link = allLinks[s.parentLink[out.polygons[i]]];
+        s.portalsLeft.push_back(link.b);
+        s.portalsRight.push_back(link.a);
+    }
+    s.portalsLeft.push_back(endPoint);
+    s.portalsRight.push_back(endPoint);
+    pullString(s.portalsLeft, s.portalsRight, out.points);
+    if (out.points.size() == 1)
+        out.points.push_back(out.points[0]);
+
+    double length = 0.0;
+    for (size_t i = 1; i < out.points.size(); ++i)
+        length += dist3(out.points[i - 1], out.points[i]);
+    out.length = static_cast<float>(length);
+    return Status::success();
+}
+
+} // namespace spark::nav

@@ -1,0 +1,49 @@
+#pragma once
+/// \file query_common.h
+/// Small helpers shared by the query files (private to libnav/src/query).
+
+#include "spark/nav/query.h"
+
+#include <cmath>
+
+namespace spark::nav::detail
+{
+
+inline bool finiteVec(const glm::vec3& v)
+{
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+inline float dist3(const glm::vec3& a, const glm::vec3& b)
+{
+    const float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/// True when area `a` is excluded by the filter.
+inline bool excluded(const QueryFilter& f, uint8_t a)
+{
+    return (f.excludedAreas >> a) & 1u;
+}
+
+/// Point of segment a–b closest to p in x–z (height interpolated along the segment).
+inline glm::vec3 closestOnSegmentXZ(const glm::vec3& a, const glm::vec3& b, const glm::vec3& p)
+{
+    const float dx = b.x - a.x, dz = b.z - a.z;
+    const float l2 = dx * dx + dz * dz;
+    float t = l2 > 0.0f ? ((p.x - a.x) * dx + (p.z - a.z) * dz) / l2 : 0.0f;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    return glm::vec3(a.x + dx * t, a.y + (b.y - a.y) * t, a.z + dz * t);
+}
+
+/// Locates `point` on the mesh within `ext` (the work of findNearest, without building an error).
+bool locate(const NavMesh& mesh, const glm::vec3& point, const glm::vec3& ext, MeshPoint& out);
+
+/// Grows the per-polygon arrays of the scratch to `polys` and starts a new search id.
+void beginSearch(QueryScratch& scratch, uint32_t polys);
+
+/// Checks a query point and extents for finiteness. `field` names the point.
+Status checkPoint(const glm::vec3& p, const char* field);
+Status checkExtents(const glm::vec3& ext);
+
+} // namespace spark::nav::detail

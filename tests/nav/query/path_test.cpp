@@ -1,0 +1,156 @@
+#include "spark/nav/query.h"
+
+#include "../mesh/test_meshes.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace spark;
+using namespace spark::nav;
+using namespace spark::nav::test;
+
+namespace
+{
+
+const glm::vec3 kExt{0.5f, 1.0f, 0.5f};
+
+PathResult path(const NavMesh& mesh, glm::vec3 a, glm::vec3 b, const QueryFilter& f = defaultQueryFilter())
+{
+    QueryScratch s;
+    PathResult out;
+    Status st = findPath(mesh, s, a, b, f, kExt, out);
+    REQUIRE(st.ok());
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("a path in one open polygon is one straight segment")
+{
+    const NavMesh mesh = meshFromRects({{0, 0, 10, 10}});
+    const PathResult p = path(mesh, {1, 0, 1}, {9, 0, 6});
+    CHECK(p.complete);
+    REQUIRE(p.points.size() == 2);
+    CHECK(p.length == doctest::Approx(std::sqrt(64.0 + 25.0)));
+    CHECK(p.polygons.size() == 1);
+}
+
+TEST_CASE("a straight path across T-junctions stays one segment")
+{
+    // Strips of different sizes whose edges meet at T-junctions.
+    const NavMesh mesh = meshFromRects({{0, 0, 2, 6}, {2, 0, 4, 1}, {2, 1, 4, 4}, {2, 4, 4, 6}, {4, 0, 7, 6}});
+    const PathResult p = path(mesh, {0.5f, 0, 2.0f}, {6.5f, 0, 3.0f});
+    CHECK(p.complete);
+    CHECK(p.points.size() == 2);
+    CHECK(p.polygons.size() == 3);
+    CHECK(p.length == doctest::Approx(std::sqrt(36.0 + 1.0)));
+}
+
+TEST_CASE("a path round a corner bends at the inner corner only")
+{
+    // An L: [0,1]×[0,5] and [1,5]×[4,5].
+    const NavMesh mesh = meshFromRects({{0, 0, 1, 5}, {1, 4, 5, 5}});
+    const PathResult p = path(mesh, {0.5f, 0, 0.5f}, {4.5f, 0, 4.5f});
+    CHECK(p.complete);
+    REQUIRE(p.points.size() == 3);
+    CHECK(p.points[1].x == doctest::Approx(1.0));
+    CHECK(p.points[1].z == doctest::Approx(4.0));
+    const double expected = std::sqrt(0.25 + 3.5 * 3.5) * 2.0;
+    CHECK(p.length == doctest::Approx(expected));
+}
+
+TEST_CASE("a goal on another island gives the path to the closest reachable point, incomplete")
+{
+    // Left room [0,4]×[0,4]; island [6,8]×[0,4] not linked.
+    const NavMesh mesh = meshFromRects({{0, 0, 4, 4}, {6, 0, 8, 4}});
+    const PathResult p = path(mesh, {1, 0, 1}, {7, 0, 3});
+    CHECK_FALSE(p.complete);
+    REQUIRE(p.points.size() == 2);
+    CHECK(p.points.back().x == doctest::Approx(4.0));
+    CHECK(p.points.back().z == doctest::Approx(3.0));
+    CHECK(p.polygons == std::vector<uint32_t>{0});
+}
+
+TEST_CASE("an expensive area is avoided and an excluded area never entered")
+{
+    // Three lanes: the straight middle lane (area 2), a detour above (area 0).
+    // [0,2]×[0,6] start room, [2,8]×[2,4] middle (area 2), [2,8]×[4,6] upper, [8,10]×[0,6] goal room.
+    const std::vector<Rect> rects = {{0, 0, 2, 6}, {2, 2, 8, 4, 2}, {2, 4, 8, 6}, {8, 0, 10, 6}};
+    const NavMesh mesh = meshFromRects(rects);
+    const glm::vec3 a{1, 0, 3}, b{9, 0, 3};
+    const PathResult direct = path(mesh, a, b);
+    CHECK(std::find(direct.polygons.begin(), direct.polygons.end(), 1u) != direct.polygons.end());
+    CHECK(direct.points.size() == 2);
+
+    QueryFilter costly = defaultQueryFilter();
+    costly.areaCosts[2] = 10.0f;
+    const PathResult around = path(mesh, a, b, costly);
+    CHECK(around.complete);
+    CHECK(std::find(around.polygons.begin(), around.polygons.end(), 1u) == around.polygons.end());
+    CHECK(around.length > direct.length);
+
+    QueryFilter excluded = defaultQueryFilter();
+    excluded.excludedAreas = 1u << 2;
+    const PathResult ex = path(mesh, a, b, excluded);
+    CHECK(ex.complete);
+    CHECK(std::find(ex.polygons.begin(), ex.polygons.end(), 1u) == ex.polygons.end());
+    for (const glm::vec3& pt : ex.points)
+        CHECK_FALSE((pt.x > 2.001f && pt.x < 7.999f && pt.z < 3.999f));
+
+    // Excluding the goal's area: incomplete.
+    QueryFilter goalOut = defaultQueryFilter();
+    goalOut.excludedAreas = 1u << 0;
+    const PathResult none = path(mesh, {3, 0, 3}, {9, 0, 3}, goalOut);
+    CHECK_FALSE(none.complete);
+}
+
+TEST_CASE("findPath reports off-mesh ends and bad filters with their fields")
+{
+    const NavMesh mesh = meshFromRects({{0, 0, 4, 4}});
+    QueryScratch s;
+    PathResult out;
+    Status st = findPath(mesh, s, {100, 0, 100}, {1, 0, 1}, defaultQueryFilter(), kExt, out);
+    REQUIRE_FALSE(st.ok());
+    CHECK(st.error().code == "E_NAV_OFF_MESH");
+    CHECK(st.error().field == "/from");
+    st = findPath(mesh, s, {1, 0, 1}, {1, 0, 100}, defaultQueryFilter(), kExt, out);
+    CHECK(st.error().field == "/to");
+    st = findPath(mesh, s, {1, 0, std::nanf("")}, {1, 0, 1}, defaultQueryFilter(), kExt, out);
+    CHECK(st.error().code == "E_INVALID_PARAMS");
+    QueryFilter bad = defaultQueryFilter();
+    bad.areaCosts[3] = -1.0f;
+    st = findPath(mesh, s, {1, 0, 1}, {2, 0, 2}, bad, kExt, out);
+    CHECK(st.error().code == "E_INVALID_PARAMS");
+    CHECK(st.error().field == "/area_costs/3");
+    CHECK(out.points.empty());
+}
+
+TEST_CASE("the same scratch serves many searches with identical answers")
+{
+    TestGrid g{30, 30, {}};
+    uint32_t state = 5;
+    for (int i = 0; i < g.width * g.height; ++i)
+    {
+        state = state * 1664525u + 1013904223u;
+        g.blocked.push_back((state >> 24) < 70 ? 1 : 0);
+    }
+    const NavMesh mesh = meshFromRects(rectsFromGrid(g));
+    QueryScratch shared;
+    Rng rng = rngFromSeed(3);
+    for (int i = 0; i < 100; ++i)
+    {
+        auto a = randomPoint(mesh, rng);
+        auto b = randomPoint(mesh, rng);
+        REQUIRE(a.ok());
+        REQUIRE(b.ok());
+        PathResult p1, p2;
+        QueryScratch fresh;
+        REQUIRE(findPath(mesh, shared, a->point, b->point, defaultQueryFilter(), kExt, p1).ok());
+        REQUIRE(findPath(mesh, fresh, a->point, b->point, defaultQueryFilter(), kExt, p2).ok());
+        CHECK(p1.points == p2.points);
+        CHECK(p1.polygons == p2.polygons);
+        CHECK(p1.complete == p2.complete);
+    }
+}
