@@ -7,6 +7,7 @@
 /// so a failed command changes nothing. Every member must therefore be copyable
 /// and must not hold pointers into other members.
 
+#include "spark/scene/nav_state.h"
 #include "spark/scene/scene2d.h"
 
 #include <cstdint>
@@ -20,6 +21,7 @@ struct SessionState
 {
     // Members are added by the parts that own them (navigation, AI, scenes).
     // Keep each one a copyable value.
+    NavState nav;                   ///< Named navigation meshes (nav.*).
     std::optional<Scene2D> scene2d; ///< The session's 2D tile scene (scene2d.*), when one was made or loaded.
     uint64_t commandsRun = 0; ///< Successful mutating commands so far (diagnostics only, not hashed).
 };
