@@ -71,6 +71,16 @@ Dispatcher::Dispatcher(DispatchOptions options, const Registry& registry)
 {
 }
 
+const CommandSchema* Dispatcher::schemaOf(const CommandDef& def)
+{
+    if (def.inlineSchema.is_null())
+        return findCommandSchema(def.id);
+    auto it = m_inlineSchemas.find(def.id);
+    if (it == m_inlineSchemas.end())
+        it = m_inlineSchemas.emplace(def.id, compileCommandSchema(def.id, def.inlineSchema)).first;
+    return it->second.get();
+}
+
 json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& params, bool updateGoldens)
 {
     const CommandDef* def = m_registry.find(id);
@@ -88,7 +98,7 @@ json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& p
         return errorEnvelope("E_UNKNOWN_COMMAND", "no command named '" + std::string(id) + "'",
                              {{"command", id}, {"suggestions", near}}, hint);
     }
-    const CommandSchema* schema = findCommandSchema(id);
+    const CommandSchema* schema = schemaOf(*def);
     if (!schema)
         return errorEnvelope("E_INTERNAL", "the command '" + std::string(id) + "' has no valid schema");
     const json& effective = params.is_null() ? json::object() : params;

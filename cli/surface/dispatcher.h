@@ -11,6 +11,10 @@
 /// failed command changes nothing.
 
 #include "surface/registry.h"
+#include "surface/schemas.h"
+
+#include <map>
+#include <memory>
 
 #include <filesystem>
 #include <string>
@@ -48,8 +52,11 @@ public:
 private:
     json run(scene::SessionState& io, std::string_view id, const json& params, bool updateGoldens);
 
+    const CommandSchema* schemaOf(const CommandDef& def);
+
     DispatchOptions m_options;
     const Registry& m_registry;
+    std::map<std::string, std::unique_ptr<CommandSchema>, std::less<>> m_inlineSchemas;
 };
 
 /// An error envelope.

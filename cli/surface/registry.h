@@ -77,6 +77,9 @@ struct CommandDef
     std::string id;
     Handler handler;
     Mutates mutates = Mutates::Yes;
+    /// The schema document, when not the embedded `schemas/commands/<id>.schema.json`
+    /// (commands an embedding host or a test registers at run time).
+    json inlineSchema = nullptr;
 };
 
 /// The process-wide table of commands, ordered by id.

@@ -144,19 +144,30 @@ const CommandSchema* findCommandSchema(std::string_view id)
     const std::string_view text = findEmbeddedFile(name);
     if (text.empty())
         return nullptr;
-    auto schema = std::make_unique<CommandSchema>();
-    schema->id = std::string(id);
-    schema->document = json::parse(text, nullptr, false);
-    if (schema->document.is_discarded() || !schema->document.is_object())
+    json document = json::parse(text, nullptr, false);
+    if (document.is_discarded())
         return nullptr;
-    std::string err;
-    schema->params = CompiledSchema::compile(schema->document.value("params", json::object()), err);
-    schema->result = CompiledSchema::compile(schema->document.value("result", json::object()), err);
-    if (!schema->params || !schema->result)
+    auto schema = compileCommandSchema(id, document);
+    if (!schema)
         return nullptr;
     const CommandSchema* out = schema.get();
     c.byId.emplace(std::string(id), std::move(schema));
     return out;
+}
+
+std::unique_ptr<CommandSchema> compileCommandSchema(std::string_view id, const json& document)
+{
+    auto schema = std::make_unique<CommandSchema>();
+    schema->id = std::string(id);
+    schema->document = document;
+    std::string err;
+    if (!document.is_object())
+        return nullptr;
+    schema->params = CompiledSchema::compile(document.value("params", json::object()), err);
+    schema->result = CompiledSchema::compile(document.value("result", json::object()), err);
+    if (!schema->params || !schema->result)
+        return nullptr;
+    return schema;
 }
 
 std::vector<std::string> embeddedCommandSchemaIds()

@@ -51,6 +51,9 @@ struct CommandSchema
 /// The schema of a command, compiled on first use; null when there is none.
 const CommandSchema* findCommandSchema(std::string_view id);
 
+/// Compiles a schema document given inline (not embedded); null when invalid.
+std::unique_ptr<CommandSchema> compileCommandSchema(std::string_view id, const json& document);
+
 /// Ids of every embedded command schema file, sorted.
 std::vector<std::string> embeddedCommandSchemaIds();
 

@@ -16,16 +16,18 @@ namespace
 
 json describe(const CommandDef& def)
 {
-    const CommandSchema* schema = findCommandSchema(def.id);
-    json entry = {{"id", def.id}, {"mutates", def.mutates == Mutates::Yes}};
-    if (schema)
+    json document = def.inlineSchema;
+    if (document.is_null())
     {
-        entry["summary"] = schema->document.value("summary", std::string());
-        entry["params"] = schema->document.value("params", json::object());
-        entry["result"] = schema->document.value("result", json::object());
-        entry["errors"] = schema->document.value("errors", json::array());
+        const CommandSchema* schema = findCommandSchema(def.id);
+        document = schema ? schema->document : json::object();
     }
-    return entry;
+    return {{"id", def.id},
+            {"mutates", def.mutates == Mutates::Yes},
+            {"summary", document.value("summary", std::string())},
+            {"params", document.value("params", json::object())},
+            {"result", document.value("result", json::object())},
+            {"errors", document.value("errors", json::array())}};
 }
 
 json systemCommands(Context& ctx, const json& params)

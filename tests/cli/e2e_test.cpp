@@ -1,0 +1,236 @@
+// End-to-end tests: run the real `spark` binary and check exit codes and output.
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace
+{
+
+struct Run
+{
+    int exit = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string quote(const std::string& s)
+{
+    std::string q = "'";
+    for (char c : s)
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string slurp(const fs::path& p)
+{
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Runs spark with `args` (and `input` on stdin) from the project root.
+Run spark(const std::vector<std::string>& args, const std::string& input = "")
+{
+    static int counter = 0;
+    const fs::path dir = fs::temp_directory_path() / ("spark_e2e_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string tag = std::to_string(counter++);
+    const fs::path in = dir / ("in" + tag), out = dir / ("out" + tag), err = dir / ("err" + tag);
+    std::ofstream(in, std::ios::binary) << input;
+    std::string cmd = "cd " + quote(SPARK_SOURCE_DIR) + " && " + quote(SPARK_BIN);
+    for (const auto& a : args)
+        cmd += " " + quote(a);
+    cmd += " <" + quote(in.string()) + " >" + quote(out.string()) + " 2>" + quote(err.string());
+    const int status = std::system(cmd.c_str());
+    Run r;
+    r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+json parsed(const std::string& text)
+{
+    json j = json::parse(text, nullptr, false);
+    REQUIRE_MESSAGE(!j.is_discarded(), "not JSON: " << text);
+    return j;
+}
+
+} // namespace
+
+TEST_CASE("spark commands --prefix system. --json lists the system commands with their schemas")
+{
+    Run r = spark({"commands", "--prefix", "system.", "--json"});
+    REQUIRE(r.exit == 0);
+    json j = parsed(r.out);
+    CHECK(j["ok"] == true);
+    std::vector<std::string> ids;
+    for (const auto& c : j["result"]["commands"])
+    {
+        ids.push_back(c["id"]);
+        CHECK(c["params"]["type"] == "object");
+        CHECK(c.contains("result"));
+        CHECK(c["errors"].is_array());
+    }
+    CHECK(ids == std::vector<std::string>{"system.commands", "system.schema", "system.version"});
+    Run human = spark({"commands", "--prefix", "system."});
+    CHECK(human.exit == 0);
+    CHECK(human.out.find("system.version") != std::string::npos);
+}
+
+TEST_CASE("spark call of an unknown command exits 1 with E_UNKNOWN_COMMAND and a hint")
+{
+    Run r = spark({"call", "system.nope", "{}", "--json"});
+    CHECK(r.exit == 1);
+    json j = parsed(r.out);
+    CHECK(j["error"]["code"] == "E_UNKNOWN_COMMAND");
+    CHECK(j["error"]["hint"].get<std::string>().find("system.") != std::string::npos);
+    Run human = spark({"call", "system.nope", "{}"});
+    CHECK(human.exit == 1);
+    CHECK(human.err.find("error E_UNKNOWN_COMMAND") == 0);
+    CHECK(human.err.find("hint: did you mean") != std::string::npos);
+}
+
+TEST_CASE("spark call with a mistyped param exits 1 with E_INVALID_PARAMS and the path of the field")
+{
+    Run r = spark({"call", "system.schema", "{\"command\": 5}", "--json"});
+    CHECK(r.exit == 1);
+    json j = parsed(r.out);
+    CHECK(j["error"]["code"] == "E_INVALID_PARAMS");
+    CHECK(j["error"]["data"]["problems"][0]["path"] == "/command");
+}
+
+TEST_CASE("usage errors exit 2; success exits 0 with human output by default")
+{
+    CHECK(spark({}).exit == 2);
+    CHECK(spark({"call"}).exit == 2);
+    CHECK(spark({"bogus"}).exit == 2);
+    CHECK(spark({"call", "system.version", "{}", "--nope"}).exit == 2);
+    Run ok = spark({"call", "system.version"});
+    CHECK(ok.exit == 0);
+    CHECK(ok.out.find("name: spark") != std::string::npos);
+    Run viaStdin = spark({"call", "system.schema", "-", "--json"}, "{\"command\": \"system.version\"}");
+    CHECK(viaStdin.exit == 0);
+    CHECK(parsed(viaStdin.out)["result"]["id"] == "system.version");
+    Run schema = spark({"schema", "ai.scenario.run"});
+    CHECK(schema.exit == 0);
+    CHECK(parsed(schema.out)["id"] == "ai.scenario.run");
+    CHECK(spark({"schema", "nope.nope"}).exit == 1);
+}
+
+TEST_CASE("bad input to spark call gets a coded error and never crashes")
+{
+    struct Case
+    {
+        std::vector<std::string> args;
+        const char* code;
+    };
+    const std::vector<Case> cases = {
+        {{"call", "system.version", "{not json"}, "E_INVALID_PARAMS"},
+        {{"call", "system.version", "[1,2]"}, "E_INVALID_PARAMS"},
+        {{"call", "system.version", "\"text\""}, "E_INVALID_PARAMS"},
+        {{"call", "system.version", "{\"a\": NaN}"}, "E_INVALID_PARAMS"},
+        {{"call", "system.version", "{\"a\": Infinity}"}, "E_INVALID_PARAMS"},
+        {{"call", "system.version", "{\"a\": 1e999}"}, "E_INVALID_PARAMS"},
+        {{"call", "system.schema", "{\"command\": 1e308}"}, "E_INVALID_PARAMS"},
+        {{"call", "system.schema", "{\"command\": \"" + std::string(5000, 'x') + "\"}"}, "E_INVALID_PARAMS"},
+        {{"call", "system.schema", "{\"command\": [\"system.version\"]}"}, "E_INVALID_PARAMS"},
+        {{"call", "system.commands", "{\"prefix\": null}"}, "E_INVALID_PARAMS"},
+        {{"call", "", "{}"}, "E_UNKNOWN_COMMAND"},
+        {{"call", "../../etc/passwd", "{}"}, "E_UNKNOWN_COMMAND"},
+        {{"call", "ai.scenario.run", "{\"path\": \"../../etc/passwd\"}"}, "E_PATH"},
+        {{"call", "ai.scenario.run", "{\"path\": \"/etc/passwd\"}"}, "E_PATH"},
+        {{"call", "ai.scenario.run", "{\"path\": \"no/such/file.json\"}"}, "E_IO"},
+        {{"call", "ai.scenario.run", "{\"path\": \"CMakeLists.txt\"}"}, "E_FORMAT"},
+        {{"call", "ai.scenario.run", "{\"doc\": {\"steps\": 5}}"}, "E_FORMAT"},
+        {{"call", "ai.scenario.run", "{}"}, "E_INVALID_PARAMS"},
+    };
+    for (const auto& c : cases)
+    {
+        std::vector<std::string> args = c.args;
+        args.push_back("--json");
+        Run r = spark(args);
+        INFO("args: " << c.args[1] << " " << (c.args.size() > 2 ? c.args[2].substr(0, 80) : ""));
+        CHECK(r.exit == 1);
+        json j = parsed(r.out);
+        CHECK(j["ok"] == false);
+        CHECK(j["error"]["code"] == c.code);
+        CHECK(r.err.find("Sanitizer") == std::string::npos);
+    }
+}
+
+TEST_CASE("spark run answers one JSON line per request line and survives bad lines")
+{
+    const std::string input = "{\"command\": \"system.version\", \"id\": 1}\n"
+                              "this is not json\n"
+                              "\n"
+                              "{\"command\": \"system.nope\"}\n"
+                              "{\"command\": \"system.schema\", \"params\": {\"command\": 7}}\n"
+                              "[]\n"
+                              "{\"command\": \"system.schema\", \"params\": {\"command\": \"system.version\"}, \"id\": \"x\"}\n";
+    Run r = spark({"run"}, input);
+    CHECK(r.exit == 1); // some requests failed
+    std::istringstream lines(r.out);
+    std::vector<json> answers;
+    for (std::string line; std::getline(lines, line);)
+        answers.push_back(parsed(line));
+    REQUIRE(answers.size() == 6);
+    CHECK(answers[0]["ok"] == true);
+    CHECK(answers[0]["id"] == 1);
+    CHECK(answers[1]["error"]["code"] == "E_INVALID_PARAMS");
+    CHECK(answers[2]["error"]["code"] == "E_UNKNOWN_COMMAND");
+    CHECK(answers[3]["error"]["data"]["problems"][0]["path"] == "/command");
+    CHECK(answers[4]["error"]["code"] == "E_INVALID_PARAMS");
+    CHECK(answers[5]["ok"] == true);
+    CHECK(answers[5]["id"] == "x");
+    Run clean = spark({"run", "-"}, "{\"command\": \"system.version\"}\n");
+    CHECK(clean.exit == 0);
+}
+
+TEST_CASE("spark call --session replays the logged commands and appends successful mutating ones")
+{
+    const fs::path log = fs::temp_directory_path() / ("spark_e2e_session_" + std::to_string(::getpid()) + ".jsonl");
+    fs::remove(log);
+    const std::string doc = R"({"doc": {"version": 1, "steps": [{"do": "system.version"}]}})";
+    CHECK(spark({"call", "ai.scenario.run", doc, "--session", log.string()}).exit == 0);
+    CHECK(spark({"call", "system.version", "{}", "--session", log.string()}).exit == 0);
+    CHECK(spark({"call", "ai.scenario.run", "{\"doc\": 5}", "--session", log.string()}).exit == 1);
+    std::istringstream lines(slurp(log));
+    std::vector<std::string> logged;
+    for (std::string line; std::getline(lines, line);)
+        logged.push_back(line);
+    REQUIRE(logged.size() == 1);
+    CHECK(parsed(logged[0])["command"] == "ai.scenario.run");
+    // A corrupted log is reported with its line, not replayed blindly.
+    std::ofstream(log, std::ios::app) << "{\"command\": \"system.nope\"}\n";
+    Run broken = spark({"call", "system.version", "{}", "--session", log.string(), "--json"});
+    CHECK(broken.exit == 1);
+    CHECK(parsed(broken.out)["error"]["data"]["line"] == 2);
+    fs::remove(log);
+}
+
+TEST_CASE("spark test prints a line per test, N passed, N failed last, and exits 1 on failures")
+{
+    Run ok = spark({"test", "tests/cli/data/passing"});
+    CHECK(ok.exit == 0);
+    CHECK(ok.out.ends_with("2 passed, 0 failed\n"));
+    Run bad = spark({"test", "tests/cli/data/failing"});
+    CHECK(bad.exit == 1);
+    CHECK(bad.out.find("FAIL deliberate failures :: a wrong expectation — step 1 (system.version)") != std::string::npos);
+    CHECK(bad.out.ends_with("0 passed, 3 failed\n"));
+    CHECK(spark({"test", "no/such/folder"}).exit == 2);
+    CHECK(spark({"test", "../"}).exit == 2);
+}
