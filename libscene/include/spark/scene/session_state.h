@@ -9,6 +9,7 @@
 
 #include "spark/scene/nav_state.h"
 #include "spark/scene/scene2d.h"
+#include "spark/scene/scene3d.h"
 
 #include <cstdint>
 #include <optional>
@@ -23,6 +24,7 @@ struct SessionState
     // Keep each one a copyable value.
     NavState nav;                   ///< Named navigation meshes (nav.*).
     std::optional<Scene2D> scene2d; ///< The session's 2D tile scene (scene2d.*), when one was made or loaded.
+    std::optional<Scene3D> scene3d; ///< The session's 3D scene document (space3d.*), when one was made or loaded.
     uint64_t commandsRun = 0; ///< Successful mutating commands so far (diagnostics only, not hashed).
 };
 
