@@ -1,0 +1,109 @@
+#pragma once
+/// \file brain.h
+/// Brains and the AI state. A brain is an agent's mind: a tree or a utility
+/// document, a period, a blackboard, the state of every node (running nodes,
+/// memory), its own seeded RNG. `AiState` holds the loaded trees and utility
+/// documents, the brains (by agent name) and the event log. All plain data:
+/// copying an `AiState` and ticking both copies gives the same bits.
+
+#include "spark/ai/blackboard.h"
+#include "spark/ai/events.h"
+#include "spark/ai/tree.h"
+#include "spark/ai/utility.h"
+#include "spark/ai/world.h"
+#include "spark/core/result.h"
+#include "spark/core/rng.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace spark::ai
+{
+
+/// How a brain is made.
+struct BrainDef
+{
+    std::string agent;        ///< Agent name (the host's).
+    std::string tree;         ///< Tree name, or empty when `utility` is used.
+    std::string utility;      ///< Utility document name, or empty when `tree` is used.
+    uint32_t period = 1;      ///< Think every `period` frames. [Limit: 1..100000]
+    Blackboard blackboard = json::object(); ///< Initial blackboard (an object).
+    uint64_t seed = 0;        ///< Seed of the brain's RNG (chance, weighted_random).
+};
+
+/// Default brain def: period 1, empty blackboard, seed 0.
+BrainDef defaultBrainDef();
+
+/// One brain.
+struct Brain
+{
+    std::string agent;
+    std::string tree;          ///< Tree name ("" for a utility brain).
+    std::string utility;       ///< Utility document name ("" for a tree brain).
+    uint32_t period = 1;
+    uint64_t nextFrame = 0;    ///< Next frame at which it thinks.
+    Blackboard blackboard = json::object();
+    std::vector<NodeState> nodes;          ///< One per tree node (a utility brain has one).
+    std::map<uint32_t, UtilityMemory> utilityMemory; ///< Per utility node index.
+    uint64_t treeRevision = 0; ///< Revision of the tree `nodes` belongs to.
+    Rng rng;
+    NodeStatus status = NodeStatus::Idle; ///< Root status after the last tick.
+    uint64_t ticks = 0;        ///< Ticks done.
+    bool enabled = true;       ///< False after a failed tick.
+    Error error;               ///< The failure that disabled it.
+};
+
+/// The AI state of a world.
+struct AiState
+{
+    std::map<std::string, CompiledTree> trees;   ///< By name.
+    std::map<std::string, uint64_t> treeRevisions; ///< Bumped when a tree is (re)loaded.
+    std::map<std::string, UtilityDoc> utilities; ///< By name.
+    std::map<std::string, Brain> brains;         ///< By agent name.
+    EventLog events;
+    Rng rng;                                     ///< Seeds brains that give no seed.
+    uint64_t revisionCounter = 0;
+};
+
+/// Adds (or replaces) a tree.
+void putTree(AiState& io, CompiledTree tree);
+/// Adds (or replaces) a utility document.
+void putUtility(AiState& io, UtilityDoc doc);
+
+/// Creates (or replaces) the brain of `def.agent`. Errors: E_AI_UNKNOWN (no such
+/// tree or utility), E_AI_PARAMS (both or neither of tree/utility, bad period,
+/// blackboard not an object).
+Status attachBrain(AiState& io, const BrainDef& def, uint64_t frame);
+
+/// The simulation clock of a tick: time = frame × dt.
+struct TickClock
+{
+    uint64_t frame = 0; ///< Frame number.
+    double dt = 1.0 / 60.0; ///< Fixed step. [Units: s] [Limit: > 0]
+};
+
+/// Ticks one brain now (ignores its period). A failure disables the brain and
+/// records an error event; the returned status is that failure.
+Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock);
+
+/// Ticks every enabled brain whose period is due, in agent-name order.
+void stepBrains(AiState& io, World& world, const TickClock& clock);
+
+/// Halts whatever the brain is running (its actions are told) and resets its nodes.
+void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock);
+
+/// Running nodes of a brain's tree (index order): the deepest running ones and their ancestors.
+std::vector<uint32_t> runningNodes(const AiState& state, const Brain& brain);
+
+/// Feeds a brain canonically into `io`.
+void hashBrain(Hasher& io, const Brain& brain);
+/// Hash of the whole AI state (trees, utility documents, brains with
+/// blackboards and running nodes, the event log, the RNG).
+uint64_t hashAiState(const AiState& state);
+
+/// Canonical JSON of a brain (status, blackboard, running nodes, memory, error).
+json brainToJson(const AiState& state, const Brain& brain);
+
+} // namespace spark::ai

@@ -1,0 +1,287 @@
+// Brains: ticking a tree (or a utility document) for one agent, the AI state
+// that owns trees, utility documents, brains and the event log, and their
+// canonical hashing. Everything is plain data in ordered containers, so a copy
+// of the state ticks on to the same bits as the original.
+#include "runtime.h"
+#include "spark/core/hash.h"
+
+namespace spark::ai
+{
+using detail::TickCtx;
+
+BrainDef defaultBrainDef() { return BrainDef{}; }
+
+void putTree(AiState& io, CompiledTree tree)
+{
+    const std::string name = tree.name;
+    io.trees[name] = std::move(tree);
+    io.treeRevisions[name] = ++io.revisionCounter;
+}
+
+void putUtility(AiState& io, UtilityDoc doc)
+{
+    const std::string name = doc.name;
+    io.utilities[name] = std::move(doc);
+}
+
+Status attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
+{
+    if (def.agent.empty())
+        return makeError(kCodeParams, "a brain needs an agent name", "/agent");
+    if (def.tree.empty() == def.utility.empty())
+        return makeError(kCodeParams, "a brain needs exactly one of tree or utility", "/tree",
+                         "give \"tree\": name or \"utility\": name");
+    if (!def.tree.empty() && !io.trees.count(def.tree))
+        return makeError(kCodeUnknown, "no tree named '" + def.tree + "'", "/tree", "load it with ai.tree.load");
+    if (!def.utility.empty() && !io.utilities.count(def.utility))
+        return makeError(kCodeUnknown, "no utility document named '" + def.utility + "'", "/utility",
+                         "load it with ai.utility.load");
+    if (def.period < 1 || def.period > 100000)
+        return makeError(kCodeParams, "period must be within 1..100000 frames", "/period");
+    if (!def.blackboard.is_object())
+        return makeError(kCodeParams, "the blackboard must be an object", "/blackboard");
+    Brain b;
+    b.agent = def.agent;
+    b.tree = def.tree;
+    b.utility = def.utility;
+    b.period = def.period;
+    b.nextFrame = frame;
+    b.blackboard = def.blackboard;
+    b.rng = rngFromSeed(def.seed, 0x5eed);
+    io.brains[def.agent] = std::move(b);
+    return Status::success();
+}
+
+namespace
+{
+
+/// The one-node tree a utility brain runs.
+CompiledTree utilityTree(const std::string& utility)
+{
+    CompiledTree t;
+    t.name = utility;
+    Node n;
+    n.type = NodeType::Utility;
+    n.utility = utility;
+    n.label = "utility:" + utility;
+    n.path = "";
+    t.nodes.push_back(std::move(n));
+    t.depth = 1;
+    return t;
+}
+
+/// The tree the brain runs, after bringing its node states in line with it.
+Result<const CompiledTree*> brainTree(AiState& state, Brain& brain, CompiledTree& scratch)
+{
+    const CompiledTree* tree = nullptr;
+    uint64_t revision = 0;
+    if (!brain.tree.empty())
+    {
+        const auto it = state.trees.find(brain.tree);
+        if (it == state.trees.end())
+            return makeError(kCodeUnknown, "no tree named '" + brain.tree + "'", "/tree", "load it with ai.tree.load");
+        tree = &it->second;
+        revision = state.treeRevisions[brain.tree];
+    }
+    else
+    {
+        scratch = utilityTree(brain.utility);
+        tree = &scratch;
+    }
+    if (brain.nodes.size() != tree->nodes.size() || brain.treeRevision != revision)
+    {
+        brain.nodes.assign(tree->nodes.size(), NodeState{});
+        brain.utilityMemory.clear();
+        brain.treeRevision = revision;
+    }
+    return tree;
+}
+
+void disable(AiState& state, Brain& brain, const Error& error, uint64_t frame, double time)
+{
+    brain.enabled = false;
+    brain.error = error;
+    pushEvent(state.events, frame, time, kEventError, brain.agent,
+              {{"code", error.code}, {"message", error.message}, {"path", error.field}, {"hint", error.hint}});
+}
+
+} // namespace
+
+Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock)
+{
+    if (!brain.enabled)
+        return brain.error;
+    const double time = static_cast<double>(clock.frame) * clock.dt;
+    if (!world.agentExists(brain.agent))
+    {
+        const Error e = makeError(kCodeUnknown, "no agent named '" + brain.agent + "'", "/agent");
+        disable(io, brain, e, clock.frame, time);
+        return e;
+    }
+    CompiledTree scratch;
+    auto tree = brainTree(io, brain, scratch);
+    if (!tree.ok())
+    {
+        disable(io, brain, tree.error(), clock.frame, time);
+        return tree.error();
+    }
+    TickCtx ctx{io, brain, world, **tree, clock.frame, time};
+    auto r = detail::tickNode(ctx, 0);
+    if (!r.ok())
+    {
+        detail::haltNode(ctx, 0);
+        brain.status = NodeStatus::Failure;
+        disable(io, brain, r.error(), clock.frame, time);
+        return r.error();
+    }
+    ++brain.ticks;
+    if (*r != brain.status)
+        pushEvent(io.events, clock.frame, time, kEventTreeStatus, brain.agent,
+                  {{"status", nodeStatusName(*r)}, {"previous", nodeStatusName(brain.status)}});
+    brain.status = *r;
+    return Status::success();
+}
+
+void stepBrains(AiState& io, World& world, const TickClock& clock)
+{
+    for (auto& [agent, brain] : io.brains)
+    {
+        if (!brain.enabled || clock.frame < brain.nextFrame)
+            continue;
+        brain.nextFrame = clock.frame + brain.period;
+        (void)tickBrain(io, brain, world, clock);
+    }
+}
+
+void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock)
+{
+    CompiledTree scratch;
+    auto tree = brainTree(io, brain, scratch);
+    if (!tree.ok() || brain.nodes.empty())
+        return;
+    TickCtx ctx{io, brain, world, **tree, clock.frame, static_cast<double>(clock.frame) * clock.dt};
+    detail::haltNode(ctx, 0);
+    brain.status = NodeStatus::Idle;
+}
+
+std::vector<uint32_t> runningNodes(const AiState&, const Brain& brain)
+{
+    std::vector<uint32_t> out;
+    for (uint32_t i = 0; i < brain.nodes.size(); ++i)
+        if (brain.nodes[i].status == NodeStatus::Running)
+            out.push_back(i);
+    return out;
+}
+
+namespace
+{
+void hashNodeState(Hasher& io, const NodeState& s)
+{
+    io.addU8(static_cast<uint8_t>(s.status));
+    io.addI32(s.cursor);
+    io.addI32(s.counter);
+    io.addF64(s.startTime);
+    io.addF64(s.readyAt);
+    io.addBool(s.flag);
+    io.addF64(s.point.x);
+    io.addF64(s.point.y);
+    io.addF64(s.point.z);
+}
+} // namespace
+
+void hashBrain(Hasher& io, const Brain& b)
+{
+    io.addString(b.agent);
+    io.addString(b.tree);
+    io.addString(b.utility);
+    io.addU32(b.period);
+    io.addU64(b.nextFrame);
+    hashJson(io, b.blackboard);
+    io.addU64(b.nodes.size());
+    for (const NodeState& s : b.nodes)
+        hashNodeState(io, s);
+    io.addU64(b.utilityMemory.size());
+    for (const auto& [index, m] : b.utilityMemory)
+    {
+        io.addU32(index);
+        io.addI32(m.last);
+        io.addI32(m.running);
+        io.addU64(m.readyAt.size());
+        for (double r : m.readyAt)
+            io.addF64(r);
+        hashNodeState(io, m.leaf);
+    }
+    io.addU64(b.treeRevision);
+    io.addU64(b.rng.state);
+    io.addU64(b.rng.inc);
+    io.addU8(static_cast<uint8_t>(b.status));
+    io.addU64(b.ticks);
+    io.addBool(b.enabled);
+    io.addString(b.error.code);
+    io.addString(b.error.message);
+    io.addString(b.error.field);
+}
+
+uint64_t hashAiState(const AiState& state)
+{
+    Hasher h;
+    h.addString("spark.ai.v1");
+    h.addU64(state.trees.size());
+    for (const auto& [name, tree] : state.trees)
+        hashTree(h, tree);
+    h.addU64(state.treeRevisions.size());
+    for (const auto& [name, rev] : state.treeRevisions)
+    {
+        h.addString(name);
+        h.addU64(rev);
+    }
+    h.addU64(state.utilities.size());
+    for (const auto& [name, doc] : state.utilities)
+        hashUtility(h, doc);
+    h.addU64(state.brains.size());
+    for (const auto& [name, brain] : state.brains)
+        hashBrain(h, brain);
+    hashEventLog(h, state.events);
+    h.addU64(state.rng.state);
+    h.addU64(state.rng.inc);
+    h.addU64(state.revisionCounter);
+    return h.digest();
+}
+
+json brainToJson(const AiState& state, const Brain& brain)
+{
+    json out = {{"agent", brain.agent},
+                {"period", brain.period},
+                {"status", nodeStatusName(brain.status)},
+                {"enabled", brain.enabled},
+                {"ticks", brain.ticks},
+                {"blackboard", brain.blackboard}};
+    if (!brain.tree.empty())
+        out["tree"] = brain.tree;
+    else
+        out["utility"] = brain.utility;
+    if (!brain.enabled)
+        out["error"] = {{"code", brain.error.code}, {"message", brain.error.message}, {"path", brain.error.field}};
+    json running = json::array();
+    json memory = json::array();
+    const auto treeIt = brain.tree.empty() ? state.trees.end() : state.trees.find(brain.tree);
+    const bool haveTree = treeIt != state.trees.end() && treeIt->second.nodes.size() == brain.nodes.size();
+    for (uint32_t i = 0; i < brain.nodes.size(); ++i)
+    {
+        const NodeState& s = brain.nodes[i];
+        const std::string label = haveTree ? treeIt->second.nodes[i].label : "utility:" + brain.utility;
+        const std::string path = haveTree ? treeIt->second.nodes[i].path : "";
+        if (s.status == NodeStatus::Running)
+            running.push_back({{"id", i}, {"label", label}, {"path", path}});
+        if (s.counter != 0 || s.readyAt != 0 || s.flag)
+            memory.push_back({{"id", i}, {"label", label}, {"waypoint", s.counter}, {"ready_at", s.readyAt},
+                              {"seen", s.flag}});
+    }
+    for (const auto& [index, m] : brain.utilityMemory)
+        memory.push_back({{"id", index}, {"last_choice", m.last}, {"running_choice", m.running}, {"ready_at", m.readyAt}});
+    out["running"] = running;
+    out["memory"] = memory;
+    return out;
+}
+
+} // namespace spark::ai

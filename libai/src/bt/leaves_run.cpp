@@ -1,0 +1,314 @@
+// The built-in leaves at run time. Leaves reach the world only through the
+// host's `World`; parameters are read from their slots (blackboard references
+// resolved now, and type-checked, since the blackboard can hold anything).
+// Distances for arrival are measured in the ground plane (XZ), so an agent
+// whose position is its body centre still arrives at a point on the floor.
+// The view cone compares the cosine of the angle to the target with
+// det::cos(fov/2) (no libm trigonometry, SPEC §7).
+#include "runtime.h"
+#include "spark/core/det_math.h"
+
+#include <cmath>
+
+namespace spark::ai::detail
+{
+namespace
+{
+
+double groundDistance(const Vec3& a, const Vec3& b)
+{
+    const double dx = a.x - b.x, dz = a.z - b.z;
+    return std::sqrt(dx * dx + dz * dz);
+}
+
+double distance3(const Vec3& a, const Vec3& b)
+{
+    const Vec3 d = a - b;
+    return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+}
+
+Vec3 toPoint(const json& p) { return Vec3(p[0].get<double>(), p[1].get<double>(), p[2].get<double>()); }
+
+/// Reads parameter `i` of a call: the literal, or the blackboard value checked
+/// against the declared type. nullptr when absent and not required.
+Result<const json*> param(TickCtx& ctx, const LeafCall& call, size_t i, std::string_view path)
+{
+    const ParamSlot& slot = call.params[i];
+    const ParamDef& def = leafDef(call.leaf).params[i];
+    const std::string field = pointerJoin(pointerJoin(path, "params"), def.name);
+    if (!slot.present)
+    {
+        if (def.required)
+            return makeError(kCodeParams, "parameter '" + def.name + "' is missing", field);
+        return static_cast<const json*>(nullptr);
+    }
+    if (!slot.fromBb)
+        return &slot.literal;
+    const json* v = blackboardFind(ctx.brain.blackboard, slot.bbKey);
+    if (!v)
+        return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' (parameter '" + def.name + "') is missing",
+                         field, "set the key on the blackboard before the leaf runs");
+    std::string expected;
+    if (!paramValueMatches(def, *v, expected))
+        return makeError(kCodeParams,
+                         "blackboard key '" + slot.bbKey + "' does not fit parameter '" + def.name + "' of '" +
+                             leafDef(call.leaf).name + "'",
+                         field, "expected " + expected);
+    return v;
+}
+
+Result<double> numberParam(TickCtx& ctx, const LeafCall& call, size_t i, std::string_view path)
+{
+    auto v = param(ctx, call, i, path);
+    if (!v.ok())
+        return v.error();
+    return *v ? (*v)->get<double>() : 0.0;
+}
+
+/// A target's position; false when a named target does not exist.
+Result<bool> targetParam(TickCtx& ctx, const LeafCall& call, size_t i, std::string_view path, Vec3& out)
+{
+    auto v = param(ctx, call, i, path);
+    if (!v.ok())
+        return v.error();
+    const json& t = **v;
+    if (t.is_string())
+        return ctx.world.findPosition(t.get_ref<const std::string&>(), out);
+    out = toPoint(t);
+    return true;
+}
+
+Vec3 agentPosition(TickCtx& ctx)
+{
+    Vec3 p(0, 0, 0);
+    ctx.world.findPosition(ctx.brain.agent, p);
+    return p;
+}
+
+json pointJson(const Vec3& p) { return json::array({p.x, p.y, p.z}); }
+
+Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+{
+    Vec3 target;
+    auto found = targetParam(ctx, call, 0, path, target);
+    if (!found.ok())
+        return found.error();
+    auto stopDistance = numberParam(ctx, call, 1, path);
+    if (!stopDistance.ok())
+        return stopDistance.error();
+    auto repath = numberParam(ctx, call, 2, path);
+    if (!repath.ok())
+        return repath.error();
+    if (!*found)
+    {
+        if (s.status == NodeStatus::Running)
+            ctx.world.stop(ctx.brain.agent);
+        return NodeStatus::Failure;
+    }
+    const Vec3 pos = agentPosition(ctx);
+    const bool fresh = s.status != NodeStatus::Running;
+    const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.brain.agent);
+    if (groundDistance(pos, target) <= *stopDistance || (!fresh && ms == MoveState::Arrived))
+    {
+        if (!fresh)
+            ctx.world.stop(ctx.brain.agent);
+        emitEvent(ctx, kEventArrived, {{"target", pointJson(target)}});
+        return NodeStatus::Success;
+    }
+    if (!fresh && ms == MoveState::NoPath)
+        return NodeStatus::Failure;
+    if (fresh || ms == MoveState::Idle || distance3(target, s.point) > *repath)
+    {
+        ctx.world.requestMove(ctx.brain.agent, target, *stopDistance);
+        s.point = target;
+        if (ctx.world.moveState(ctx.brain.agent) == MoveState::NoPath)
+            return NodeStatus::Failure;
+    }
+    return NodeStatus::Running;
+}
+
+Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+{
+    auto pointsV = param(ctx, call, 0, path);
+    if (!pointsV.ok())
+        return pointsV.error();
+    auto loopV = param(ctx, call, 1, path);
+    if (!loopV.ok())
+        return loopV.error();
+    auto stopDistance = numberParam(ctx, call, 2, path);
+    if (!stopDistance.ok())
+        return stopDistance.error();
+    const json& points = **pointsV;
+    const bool loop = *loopV ? (*loopV)->get<bool>() : true;
+    const int32_t n = static_cast<int32_t>(points.size());
+    const bool fresh = s.status != NodeStatus::Running;
+    if (s.counter < 0 || s.counter >= n)
+        s.counter = 0;
+    Vec3 waypoint = toPoint(points[static_cast<size_t>(s.counter)]);
+    const Vec3 pos = agentPosition(ctx);
+    const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.brain.agent);
+    bool request = fresh || ms == MoveState::Idle;
+    if (groundDistance(pos, waypoint) <= *stopDistance || (!fresh && ms == MoveState::Arrived && s.point == waypoint))
+    {
+        emitEvent(ctx, kEventWaypoint, {{"index", s.counter}, {"point", pointJson(waypoint)}});
+        s.counter += 1;
+        if (s.counter >= n)
+        {
+            s.counter = 0;
+            if (!loop)
+            {
+                ctx.world.stop(ctx.brain.agent);
+                return NodeStatus::Success;
+            }
+        }
+        waypoint = toPoint(points[static_cast<size_t>(s.counter)]);
+        request = true;
+    }
+    else if (!fresh && ms == MoveState::NoPath)
+        return NodeStatus::Failure;
+    if (request)
+    {
+        ctx.world.requestMove(ctx.brain.agent, waypoint, *stopDistance);
+        s.point = waypoint;
+        if (ctx.world.moveState(ctx.brain.agent) == MoveState::NoPath)
+            return NodeStatus::Failure;
+    }
+    return NodeStatus::Running;
+}
+
+Result<NodeStatus> canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+{
+    Vec3 target;
+    auto found = targetParam(ctx, call, 0, path, target);
+    if (!found.ok())
+        return found.error();
+    auto range = numberParam(ctx, call, 1, path);
+    if (!range.ok())
+        return range.error();
+    auto fov = numberParam(ctx, call, 2, path);
+    if (!fov.ok())
+        return fov.error();
+    auto eye = numberParam(ctx, call, 3, path);
+    if (!eye.ok())
+        return eye.error();
+    bool visible = false;
+    if (*found)
+    {
+        const Vec3 pos = agentPosition(ctx);
+        visible = distance3(pos, target) <= *range;
+        if (visible && *fov < 360.0)
+        {
+            Vec3 dir = target - pos;
+            dir.y = 0;
+            const double len = std::sqrt(dir.x * dir.x + dir.z * dir.z);
+            if (len > 1e-9)
+            {
+                const Vec3 fwd = ctx.world.agentForward(ctx.brain.agent);
+                const double cosAngle = (dir.x * fwd.x + dir.z * fwd.z) / len;
+                visible = cosAngle >= det::cos(det::radians(*fov * 0.5));
+            }
+        }
+        if (visible)
+            visible = ctx.world.lineOfSight(ctx.brain.agent, pos + Vec3(0, *eye, 0), target);
+    }
+    if (visible != s.flag)
+    {
+        const json& t = **param(ctx, call, 0, path);
+        emitEvent(ctx, visible ? kEventSpotted : kEventLostSight, {{"target", t}});
+        s.flag = visible;
+    }
+    return visible ? NodeStatus::Success : NodeStatus::Failure;
+}
+
+} // namespace
+
+Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+{
+    switch (call.leaf)
+    {
+    case LeafId::MoveTo: return moveTo(ctx, call, s, path);
+    case LeafId::Patrol: return patrol(ctx, call, s, path);
+    case LeafId::Stop: ctx.world.stop(ctx.brain.agent); return NodeStatus::Success;
+    case LeafId::Face:
+    {
+        Vec3 target;
+        auto found = targetParam(ctx, call, 0, path, target);
+        if (!found.ok())
+            return found.error();
+        if (!*found)
+            return NodeStatus::Failure;
+        Vec3 dir = target - agentPosition(ctx);
+        dir.y = 0;
+        if (dir.x * dir.x + dir.z * dir.z > 1e-18)
+            ctx.world.face(ctx.brain.agent, dir);
+        return NodeStatus::Success;
+    }
+    case LeafId::SetSpeed:
+    {
+        auto speed = numberParam(ctx, call, 0, path);
+        if (!speed.ok())
+            return speed.error();
+        ctx.world.setSpeed(ctx.brain.agent, *speed);
+        return NodeStatus::Success;
+    }
+    case LeafId::Log:
+    {
+        auto message = param(ctx, call, 0, path);
+        if (!message.ok())
+            return message.error();
+        emitEvent(ctx, kEventLog, {{"message", **message}});
+        return NodeStatus::Success;
+    }
+    case LeafId::Emit:
+    {
+        auto name = param(ctx, call, 0, path);
+        if (!name.ok())
+            return name.error();
+        auto data = param(ctx, call, 1, path);
+        if (!data.ok())
+            return data.error();
+        emitEvent(ctx, kEventEmitted, {{"name", **name}, {"data", *data ? **data : json()}});
+        return NodeStatus::Success;
+    }
+    case LeafId::CanSee: return canSee(ctx, call, s, path);
+    case LeafId::Within:
+    {
+        Vec3 target;
+        auto found = targetParam(ctx, call, 0, path, target);
+        if (!found.ok())
+            return found.error();
+        auto d = numberParam(ctx, call, 1, path);
+        if (!d.ok())
+            return d.error();
+        return *found && distance3(agentPosition(ctx), target) <= *d ? NodeStatus::Success : NodeStatus::Failure;
+    }
+    case LeafId::Arrived:
+        return ctx.world.moveState(ctx.brain.agent) == MoveState::Arrived ? NodeStatus::Success : NodeStatus::Failure;
+    case LeafId::HasPath:
+    {
+        Vec3 target;
+        auto found = targetParam(ctx, call, 0, path, target);
+        if (!found.ok())
+            return found.error();
+        return *found && ctx.world.hasPath(ctx.brain.agent, target) ? NodeStatus::Success : NodeStatus::Failure;
+    }
+    case LeafId::Chance:
+    {
+        auto p = numberParam(ctx, call, 0, path);
+        if (!p.ok())
+            return p.error();
+        return rngNextDouble(ctx.brain.rng) < *p ? NodeStatus::Success : NodeStatus::Failure;
+    }
+    case LeafId::Count: break;
+    }
+    return makeError("E_INTERNAL", "unknown leaf id", std::string(path));
+}
+
+void haltLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s)
+{
+    if (s.status == NodeStatus::Running && (call.leaf == LeafId::MoveTo || call.leaf == LeafId::Patrol))
+        ctx.world.stop(ctx.brain.agent);
+    s.status = NodeStatus::Idle;
+}
+
+} // namespace spark::ai::detail

@@ -1,0 +1,35 @@
+#pragma once
+// The tick context shared by the node semantics, the leaves and the brains (internal).
+#include "spark/ai/brain.h"
+
+namespace spark::ai::detail
+{
+
+/// Everything a tick reaches. Lives for one brain tick.
+struct TickCtx
+{
+    AiState& state;
+    Brain& brain;
+    World& world;
+    const CompiledTree& tree;
+    uint64_t frame = 0;
+    double time = 0; ///< frame × dt. [Units: s]
+};
+
+/// Tolerance of time comparisons (times are frame × dt sums). [Units: s]
+inline constexpr double kTimeEps = 1e-9;
+
+/// Ticks a leaf call. `path` is the JSON pointer of the call (for errors).
+Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& io, std::string_view path);
+/// Tells a running leaf it is halted (move_to/patrol stop the agent).
+void haltLeaf(TickCtx& ctx, const LeafCall& call, NodeState& io);
+
+/// Ticks node `index` of the context's tree.
+Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index);
+/// Halts node `index` and its running descendants.
+void haltNode(TickCtx& ctx, uint32_t index);
+
+/// Records an event for the context's brain.
+void emitEvent(TickCtx& ctx, const char* kind, json data);
+
+} // namespace spark::ai::detail

@@ -1,0 +1,395 @@
+// Behaviour-tree node semantics, one tick at a time (the classic model of
+// Champandard, "Understanding Behavior Trees", AiGameDev 2007, and the
+// reactive control nodes of BehaviorTree.CPP):
+// - sequence/selector keep the running child and resume there; `reactive`
+//   ones start from the first child every tick and halt the previously running
+//   child when an earlier child decides (fails for a sequence, succeeds or runs
+//   for a selector), or when another child now runs.
+// - parallel ticks every child still undecided; `success`/`failure` say whether
+//   one or all children decide. Success is checked first; when every child has
+//   finished without meeting either policy, the parallel fails. On deciding, it
+//   halts the children still running.
+// - repeat/retry complete one child run per tick (a run that finishes returns
+//   running until `count` runs are done), so a loop never spins inside a tick.
+// - timeout/cooldown/wait measure simulation time (frame × dt).
+// A node is started afresh whenever its last status is not `running`.
+#include "runtime.h"
+
+#include <algorithm>
+
+namespace spark::ai::detail
+{
+namespace
+{
+
+NodeStatus setStatus(NodeState& s, NodeStatus status)
+{
+    s.status = status;
+    return status;
+}
+
+uint32_t childAt(const TickCtx& ctx, const Node& n, uint32_t i) { return ctx.tree.children[n.childBegin + i]; }
+
+Result<const json*> slotValue(TickCtx& ctx, const ParamSlot& slot, const std::string& field)
+{
+    if (!slot.fromBb)
+        return &slot.literal;
+    const json* v = blackboardFind(ctx.brain.blackboard, slot.bbKey);
+    if (!v)
+        return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", field,
+                         "set the key on the blackboard before the node runs");
+    return v;
+}
+
+bool compare(const json& a, CheckOp op, const json& b)
+{
+    switch (op)
+    {
+    case CheckOp::Eq: return a == b;
+    case CheckOp::Ne: return a != b;
+    default: break;
+    }
+    if (a.is_number() && b.is_number())
+    {
+        const double x = a.get<double>(), y = b.get<double>();
+        switch (op)
+        {
+        case CheckOp::Lt: return x < y;
+        case CheckOp::Le: return x <= y;
+        case CheckOp::Gt: return x > y;
+        case CheckOp::Ge: return x >= y;
+        default: return false;
+        }
+    }
+    if (a.is_string() && b.is_string())
+    {
+        const auto& x = a.get_ref<const std::string&>();
+        const auto& y = b.get_ref<const std::string&>();
+        switch (op)
+        {
+        case CheckOp::Lt: return x < y;
+        case CheckOp::Le: return x <= y;
+        case CheckOp::Gt: return x > y;
+        case CheckOp::Ge: return x >= y;
+        default: return false;
+        }
+    }
+    return false;
+}
+
+/// Sensors of a brain's agent, read from the world.
+class WorldSensors final : public SensorReader
+{
+public:
+    explicit WorldSensors(TickCtx& ctx) : m_ctx(ctx) {}
+    Result<double> read(Sensor sensor) const override
+    {
+        Vec3 pos(0, 0, 0);
+        m_ctx.world.findPosition(m_ctx.brain.agent, pos);
+        switch (sensor)
+        {
+        case Sensor::Speed:
+        {
+            const Vec3 v = m_ctx.world.agentVelocity(m_ctx.brain.agent);
+            return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
+        }
+        case Sensor::PosX: return pos.x;
+        case Sensor::PosY: return pos.y;
+        case Sensor::PosZ: return pos.z;
+        case Sensor::Time: return m_ctx.time;
+        case Sensor::DistanceToTarget:
+        {
+            const json* t = blackboardFind(m_ctx.brain.blackboard, "target");
+            Vec3 target;
+            if (t && t->is_string())
+            {
+                if (!m_ctx.world.findPosition(t->get_ref<const std::string&>(), target))
+                    return makeError(kCodeUnknown, "the blackboard target '" + t->get<std::string>() + "' does not exist",
+                                     "/blackboard/target");
+            }
+            else if (t && t->is_array() && t->size() == 3 && (*t)[0].is_number() && (*t)[1].is_number() &&
+                     (*t)[2].is_number())
+                target = Vec3((*t)[0].get<double>(), (*t)[1].get<double>(), (*t)[2].get<double>());
+            else
+                return makeError(kCodeParams, "distance_to_target needs blackboard.target (a name or [x, y, z])",
+                                 "/blackboard/target", "set \"target\" on the blackboard");
+            const Vec3 d = target - pos;
+            return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+        }
+        default: break;
+        }
+        return makeError(kCodeParams, "unknown sensor");
+    }
+
+private:
+    TickCtx& m_ctx;
+};
+
+Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
+{
+    const Node& n = ctx.tree.nodes[index];
+    NodeState& s = ctx.brain.nodes[index];
+    const auto docIt = ctx.state.utilities.find(n.utility);
+    if (docIt == ctx.state.utilities.end())
+        return makeError(kCodeUnknown, "no utility document named '" + n.utility + "'", pointerJoin(n.path, "utility"),
+                         "load it with ai.utility.load");
+    const UtilityDoc& doc = docIt->second;
+    UtilityMemory& mem = ctx.brain.utilityMemory[index];
+    mem.readyAt.resize(doc.actions.size(), 0.0);
+    if (mem.running >= static_cast<int32_t>(doc.actions.size()))
+        mem.running = -1;
+    if (s.status != NodeStatus::Running)
+        mem.running = -1;
+    const WorldSensors sensors(ctx);
+    auto eval = evaluateUtility(doc, ctx.brain.blackboard, sensors, mem, ctx.time, ctx.brain.rng);
+    if (!eval.ok())
+        return eval.error();
+    const int32_t choice = eval->choice;
+    if (choice != mem.running && mem.running >= 0)
+    {
+        haltLeaf(ctx, doc.actions[static_cast<size_t>(mem.running)].run, mem.leaf);
+        mem.readyAt[static_cast<size_t>(mem.running)] = ctx.time + doc.actions[static_cast<size_t>(mem.running)].cooldown;
+    }
+    if (choice < 0)
+    {
+        mem.running = -1;
+        return setStatus(s, NodeStatus::Failure);
+    }
+    if (choice != mem.running)
+    {
+        emitEvent(ctx, kEventUtility,
+                  {{"utility", doc.name},
+                   {"choice", doc.actions[static_cast<size_t>(choice)].name},
+                   {"score", eval->actions[static_cast<size_t>(choice)].score},
+                   {"previous", mem.last >= 0 ? json(doc.actions[static_cast<size_t>(mem.last)].name) : json()}});
+        mem.leaf = NodeState{};
+        mem.running = choice;
+    }
+    mem.last = choice;
+    const std::string path = "/actions/" + std::to_string(choice) + "/run";
+    auto r = tickLeaf(ctx, doc.actions[static_cast<size_t>(choice)].run, mem.leaf, path);
+    if (!r.ok())
+        return makeError(r.error().code, r.error().message + " (utility '" + doc.name + "')", r.error().field,
+                         r.error().hint);
+    mem.leaf.status = *r;
+    if (*r != NodeStatus::Running)
+    {
+        mem.readyAt[static_cast<size_t>(choice)] = ctx.time + doc.actions[static_cast<size_t>(choice)].cooldown;
+        mem.running = -1;
+    }
+    return setStatus(s, *r);
+}
+
+} // namespace
+
+void emitEvent(TickCtx& ctx, const char* kind, json data)
+{
+    pushEvent(ctx.state.events, ctx.frame, ctx.time, kind, ctx.brain.agent, std::move(data));
+}
+
+void haltNode(TickCtx& ctx, uint32_t index)
+{
+    const Node& n = ctx.tree.nodes[index];
+    NodeState& s = ctx.brain.nodes[index];
+    if (s.status != NodeStatus::Running)
+    {
+        s.status = NodeStatus::Idle;
+        return;
+    }
+    for (uint32_t i = 0; i < n.childCount; ++i)
+        haltNode(ctx, childAt(ctx, n, i));
+    if (n.type == NodeType::Action || n.type == NodeType::Condition)
+        haltLeaf(ctx, n.call, s);
+    if (n.type == NodeType::Utility)
+    {
+        auto memIt = ctx.brain.utilityMemory.find(index);
+        const auto docIt = ctx.state.utilities.find(n.utility);
+        if (memIt != ctx.brain.utilityMemory.end() && docIt != ctx.state.utilities.end() && memIt->second.running >= 0 &&
+            memIt->second.running < static_cast<int32_t>(docIt->second.actions.size()))
+            haltLeaf(ctx, docIt->second.actions[static_cast<size_t>(memIt->second.running)].run, memIt->second.leaf);
+        if (memIt != ctx.brain.utilityMemory.end())
+            memIt->second.running = -1;
+    }
+    s.status = NodeStatus::Idle;
+    s.cursor = 0;
+}
+
+Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
+{
+    const Node& n = ctx.tree.nodes[index];
+    NodeState& s = ctx.brain.nodes[index];
+    const bool fresh = s.status != NodeStatus::Running;
+    switch (n.type)
+    {
+    case NodeType::Sequence:
+    case NodeType::Selector:
+    {
+        const bool isSequence = n.type == NodeType::Sequence;
+        // The child that stops a sequence (failure) / selector (success).
+        const NodeStatus decisive = isSequence ? NodeStatus::Failure : NodeStatus::Success;
+        const int32_t previous = fresh ? -1 : s.cursor;
+        const uint32_t start = n.reactive || fresh ? 0 : static_cast<uint32_t>(s.cursor);
+        for (uint32_t i = start; i < n.childCount; ++i)
+        {
+            auto r = tickNode(ctx, childAt(ctx, n, i));
+            if (!r.ok())
+                return r;
+            if (*r == NodeStatus::Running || *r == decisive)
+            {
+                if (previous >= 0 && previous != static_cast<int32_t>(i))
+                    haltNode(ctx, childAt(ctx, n, static_cast<uint32_t>(previous)));
+                if (*r == NodeStatus::Running)
+                {
+                    s.cursor = static_cast<int32_t>(i);
+                    return setStatus(s, NodeStatus::Running);
+                }
+                s.cursor = 0;
+                return setStatus(s, decisive);
+            }
+        }
+        s.cursor = 0;
+        return setStatus(s, isSequence ? NodeStatus::Success : NodeStatus::Failure);
+    }
+    case NodeType::Parallel:
+    {
+        uint32_t successes = 0, failures = 0, running = 0;
+        for (uint32_t i = 0; i < n.childCount; ++i)
+        {
+            const uint32_t c = childAt(ctx, n, i);
+            NodeStatus r = ctx.brain.nodes[c].status;
+            if (fresh || r == NodeStatus::Running || r == NodeStatus::Idle)
+            {
+                auto t = tickNode(ctx, c);
+                if (!t.ok())
+                    return t;
+                r = *t;
+            }
+            successes += r == NodeStatus::Success;
+            failures += r == NodeStatus::Failure;
+            running += r == NodeStatus::Running;
+        }
+        const bool succeeded = n.successPolicy == ParallelPolicy::One ? successes >= 1 : successes == n.childCount;
+        const bool failed = n.failurePolicy == ParallelPolicy::One ? failures >= 1 : failures == n.childCount;
+        if (succeeded || failed || running == 0)
+        {
+            if (running > 0)
+                for (uint32_t i = 0; i < n.childCount; ++i)
+                    haltNode(ctx, childAt(ctx, n, i));
+            return setStatus(s, succeeded ? NodeStatus::Success : NodeStatus::Failure);
+        }
+        return setStatus(s, NodeStatus::Running);
+    }
+    case NodeType::Inverter:
+    case NodeType::Succeeder:
+    case NodeType::Failer:
+    {
+        auto r = tickNode(ctx, childAt(ctx, n, 0));
+        if (!r.ok())
+            return r;
+        if (*r == NodeStatus::Running)
+            return setStatus(s, NodeStatus::Running);
+        if (n.type == NodeType::Succeeder)
+            return setStatus(s, NodeStatus::Success);
+        if (n.type == NodeType::Failer)
+            return setStatus(s, NodeStatus::Failure);
+        return setStatus(s, *r == NodeStatus::Success ? NodeStatus::Failure : NodeStatus::Success);
+    }
+    case NodeType::Repeat:
+    case NodeType::Retry:
+    {
+        if (fresh)
+            s.cursor = 0;
+        auto r = tickNode(ctx, childAt(ctx, n, 0));
+        if (!r.ok())
+            return r;
+        if (*r == NodeStatus::Running)
+            return setStatus(s, NodeStatus::Running);
+        // repeat goes on after a success, retry after a failure.
+        const NodeStatus again = n.type == NodeType::Repeat ? NodeStatus::Success : NodeStatus::Failure;
+        if (*r != again)
+        {
+            s.cursor = 0;
+            return setStatus(s, *r);
+        }
+        s.cursor += 1;
+        if (n.count != -1 && s.cursor >= n.count)
+        {
+            s.cursor = 0;
+            return setStatus(s, again);
+        }
+        return setStatus(s, NodeStatus::Running);
+    }
+    case NodeType::Timeout:
+    {
+        if (fresh)
+            s.startTime = ctx.time;
+        if (ctx.time - s.startTime >= n.seconds - kTimeEps)
+        {
+            haltNode(ctx, childAt(ctx, n, 0));
+            return setStatus(s, NodeStatus::Failure);
+        }
+        auto r = tickNode(ctx, childAt(ctx, n, 0));
+        if (!r.ok())
+            return r;
+        return setStatus(s, *r);
+    }
+    case NodeType::Cooldown:
+    {
+        if (fresh && ctx.time < s.readyAt - kTimeEps)
+            return setStatus(s, NodeStatus::Failure);
+        auto r = tickNode(ctx, childAt(ctx, n, 0));
+        if (!r.ok())
+            return r;
+        if (*r != NodeStatus::Running)
+            s.readyAt = ctx.time + n.seconds;
+        return setStatus(s, *r);
+    }
+    case NodeType::Wait:
+    {
+        auto v = slotValue(ctx, n.waitSeconds, pointerJoin(n.path, "seconds"));
+        if (!v.ok())
+            return v.error();
+        const json& sec = **v;
+        if (!sec.is_number() || !std::isfinite(sec.get<double>()) || sec.get<double>() < 0)
+            return makeError(kCodeParams, "wait seconds must be a number >= 0", pointerJoin(n.path, "seconds"),
+                             "expected a number of seconds");
+        if (fresh)
+            s.startTime = ctx.time;
+        return setStatus(s, ctx.time - s.startTime >= sec.get<double>() - kTimeEps ? NodeStatus::Success
+                                                                                   : NodeStatus::Running);
+    }
+    case NodeType::Check:
+    {
+        const json* have = blackboardFind(ctx.brain.blackboard, n.key);
+        if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
+            return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
+                                                                               : NodeStatus::Failure);
+        auto v = slotValue(ctx, n.value, pointerJoin(n.path, "value"));
+        if (!v.ok())
+            return v.error();
+        return setStatus(s, have && compare(*have, n.op, **v) ? NodeStatus::Success : NodeStatus::Failure);
+    }
+    case NodeType::Set:
+    {
+        auto v = slotValue(ctx, n.value, pointerJoin(n.path, "value"));
+        if (!v.ok())
+            return v.error();
+        json copy = **v;
+        ctx.brain.blackboard[n.key] = std::move(copy);
+        return setStatus(s, NodeStatus::Success);
+    }
+    case NodeType::Condition:
+    case NodeType::Action:
+    {
+        auto r = tickLeaf(ctx, n.call, s, n.path);
+        if (!r.ok())
+            return r;
+        return setStatus(s, *r);
+    }
+    case NodeType::Utility: return tickUtility(ctx, index);
+    case NodeType::Count: break;
+    }
+    return makeError("E_INTERNAL", "unknown node type", n.path);
+}
+
+} // namespace spark::ai::detail

@@ -1,0 +1,173 @@
+// Brains: the guard sample end to end, periods, hashing, copy/restore.
+#include "../rig.h"
+#include "spark/core/path.h"
+
+#include <fstream>
+#include <sstream>
+
+using namespace spark;
+using namespace spark::ai;
+using namespace spark::ai::test;
+
+namespace
+{
+std::string readSample(const char* path)
+{
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// The guard at (0, 0, 6) looking along +x, the player far away behind a wall.
+Rig guardRig()
+{
+    Rig rig(readSample("samples/ai/guard.bt.json"), {{"target", "Player"}});
+    rig.agent().position = Vec3(0, 0, 6);
+    rig.agent().forward = Vec3(1, 0, 0);
+    rig.agent().speed = 3;
+    rig.world.objects["Player"] = Vec3(0, 0, -30);
+    return rig;
+}
+} // namespace
+
+TEST_CASE("the guard patrols, chases the player it sees and goes back to patrolling when it loses sight")
+{
+    Rig rig = guardRig();
+    rig.run(60);
+    CHECK(rig.count("waypoint") >= 1);
+    CHECK(rig.count("spotted") == 0);
+    const auto& patrolNode = rig.state.trees.at("guard").nodes.back();
+    CHECK(patrolNode.label == "patrol posts");
+    CHECK(patrolNode.path == "/subtrees/patrol");
+
+    // The player steps in front of the guard: chase.
+    const Vec3 g = rig.agent().position;
+    const Vec3 f = rig.agent().forward;
+    rig.world.objects["Player"] = g + f * 6.0;
+    CHECK(rig.tick() == "running");
+    CHECK(rig.count("spotted") == 1);
+    CHECK(rig.agent().target == rig.world.objects["Player"]);
+    const int stopsBefore = rig.agent().stops;
+    const std::vector<uint32_t> running = runningNodes(rig.state, rig.brain());
+    REQUIRE(running.size() == 3); // selector, chase sequence, move_to
+    CHECK(rig.state.trees.at("guard").nodes[running.back()].label == "chase target");
+    CHECK(stopsBefore >= 1); // the patrol was halted
+
+    // The guard catches up.
+    for (int i = 0; i < 30 && rig.count("arrived") == 0; ++i)
+        rig.tick();
+    CHECK(rig.count("arrived") >= 1);
+
+    // The player hides behind a wall: lost sight, the chase is halted, patrol resumes.
+    const Vec3 p = rig.world.objects["Player"];
+    rig.world.walls.push_back({p.x - 0.6, p.z - 0.6, p.x - 0.3, p.z + 0.6});
+    rig.world.walls.push_back({p.x + 0.3, p.z - 0.6, p.x + 0.6, p.z + 0.6});
+    rig.world.walls.push_back({p.x - 0.6, p.z - 0.6, p.x + 0.6, p.z - 0.3});
+    rig.world.walls.push_back({p.x - 0.6, p.z + 0.3, p.x + 0.6, p.z + 0.6});
+    CHECK(rig.tick() == "running");
+    CHECK(rig.count("lost_sight") == 1);
+    const std::vector<uint32_t> after = runningNodes(rig.state, rig.brain());
+    REQUIRE(after.size() == 2); // selector, patrol
+    CHECK(rig.state.trees.at("guard").nodes[after.back()].label == "patrol posts");
+}
+
+TEST_CASE("a copied AI state ticks on bit for bit like the original")
+{
+    Rig rig = guardRig();
+    rig.run(30);
+    rig.world.objects["Player"] = Vec3(4, 0, 6);
+    rig.run(5);
+    AiState copy = rig.state;
+    FakeWorld copyWorld = rig.world;
+    CHECK(hashAiState(copy) == hashAiState(rig.state));
+    for (int i = 0; i < 100; ++i)
+    {
+        const TickClock clock{rig.frame + static_cast<uint64_t>(i), rig.dt};
+        rig.world.objects["Player"] = Vec3(4 + 0.1 * i, 0, 6 - 0.2 * i);
+        copyWorld.objects["Player"] = rig.world.objects["Player"];
+        stepBrains(rig.state, rig.world, clock);
+        stepBrains(copy, copyWorld, clock);
+        rig.world.step(rig.dt);
+        copyWorld.step(rig.dt);
+        REQUIRE(hashAiState(copy) == hashAiState(rig.state));
+    }
+    CHECK(copy.events.nextSeq == rig.state.events.nextSeq);
+}
+
+TEST_CASE("the AI hash covers blackboards, running nodes and events")
+{
+    Rig rig = guardRig();
+    const uint64_t h0 = hashAiState(rig.state);
+    rig.brain().blackboard["x"] = 1;
+    const uint64_t h1 = hashAiState(rig.state);
+    CHECK(h1 != h0);
+    rig.tick();
+    const uint64_t h2 = hashAiState(rig.state);
+    CHECK(h2 != h1);
+    AiState same = rig.state;
+    CHECK(hashAiState(same) == h2);
+    pushEvent(same.events, 0, 0, "emitted", "A", {{"name", "x"}});
+    CHECK(hashAiState(same) != h2);
+}
+
+TEST_CASE("a brain thinks every period frames")
+{
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "action", "name": "emit", "params": {"event": "e"}}})");
+    rig.brain().period = 3;
+    for (uint64_t f = 0; f < 9; ++f)
+        stepBrains(rig.state, rig.world, TickClock{f, 0.1});
+    CHECK(rig.brain().ticks == 3);
+    CHECK(rig.count("emitted") == 3);
+}
+
+TEST_CASE("attachBrain refuses unknown trees and bad definitions")
+{
+    AiState state;
+    BrainDef def = defaultBrainDef();
+    def.agent = "A";
+    def.tree = "nope";
+    const Status unknown = attachBrain(state, def, 0);
+    REQUIRE_FALSE(unknown.ok());
+    CHECK(unknown.error().code == "E_AI_UNKNOWN");
+    def.tree.clear();
+    CHECK(attachBrain(state, def, 0).error().code == "E_AI_PARAMS");
+}
+
+TEST_CASE("a brain whose agent is gone is disabled with an error event")
+{
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "action", "name": "stop"}})");
+    rig.world.agents.clear();
+    stepBrains(rig.state, rig.world, TickClock{0, 0.1});
+    CHECK_FALSE(rig.brain().enabled);
+    CHECK(rig.brain().error.code == "E_AI_UNKNOWN");
+    const json j = brainToJson(rig.state, rig.brain());
+    CHECK(j["enabled"] == false);
+    CHECK(j["error"]["code"] == "E_AI_UNKNOWN");
+}
+
+TEST_CASE("reloading a tree resets the state of brains that run it")
+{
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "wait", "seconds": 5}})");
+    rig.tick();
+    CHECK(rig.brain().nodes.size() == 1);
+    auto bigger = compileTree(json::parse(
+        R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [{"type": "wait", "seconds": 1}, {"type": "action", "name": "stop"}]}})"));
+    REQUIRE(bigger.ok());
+    putTree(rig.state, std::move(bigger.value()));
+    CHECK(rig.tick() == "running");
+    CHECK(rig.brain().nodes.size() == 3);
+}
+
+TEST_CASE("brainToJson shows the running nodes with label and path")
+{
+    Rig rig = guardRig();
+    rig.tick();
+    const json j = brainToJson(rig.state, rig.brain());
+    CHECK(j["status"] == "running");
+    CHECK(j["tree"] == "guard");
+    REQUIRE(j["running"].size() == 2);
+    CHECK(j["running"][1]["path"] == "/subtrees/patrol");
+    CHECK(j["blackboard"]["target"] == "Player");
+}

@@ -1,0 +1,182 @@
+// The built-in leaves against the fake world.
+#include "../rig.h"
+
+using namespace spark;
+using namespace spark::ai;
+using namespace spark::ai::test;
+
+namespace
+{
+std::string leafTree(const std::string& type, const std::string& name, const std::string& params)
+{
+    return R"({"version": 1, "name": "t", "root": {"type": ")" + type + R"(", "name": ")" + name +
+           R"(", "params": )" + params + "}}";
+}
+std::string action(const std::string& name, const std::string& params) { return leafTree("action", name, params); }
+std::string condition(const std::string& name, const std::string& params)
+{
+    return leafTree("condition", name, params);
+}
+} // namespace
+
+TEST_CASE("move_to runs until the agent arrives, then succeeds with an arrived event")
+{
+    Rig rig(action("move_to", R"({"target": [1, 0, 0], "stop_distance": 0.2})"));
+    rig.agent().speed = 2.0; // 0.2 m per frame
+    std::vector<std::string> statuses = rig.run(8);
+    CHECK(statuses.front() == "running");
+    CHECK(statuses.back() == "success");
+    CHECK(rig.count("arrived") >= 1);
+    CHECK(std::abs(rig.agent().position.x - 1.0) <= 0.2 + 1e-9);
+}
+
+TEST_CASE("move_to to a named object follows it when it moves")
+{
+    Rig rig(action("move_to", R"({"target": "Player", "stop_distance": 0.5, "repath_distance": 1})"));
+    rig.world.objects["Player"] = Vec3(20, 0, 0);
+    rig.tick();
+    rig.world.objects["Player"] = Vec3(20.5, 0, 0); // within repath distance: no new request
+    rig.tick();
+    CHECK(rig.agent().moveRequests == 1);
+    rig.world.objects["Player"] = Vec3(20, 0, 5);
+    rig.tick();
+    CHECK(rig.agent().moveRequests == 2);
+    CHECK(rig.agent().target.z == 5);
+}
+
+TEST_CASE("move_to fails when there is no path or the target does not exist")
+{
+    Rig rig(action("move_to", R"({"target": [500, 0, 0]})"));
+    rig.world.reachLimit = 100;
+    CHECK(rig.tick() == "failure");
+    Rig missing(action("move_to", R"({"target": "Nobody"})"));
+    CHECK(missing.tick() == "failure");
+}
+
+TEST_CASE("patrol walks its points in order with a waypoint event at each, looping")
+{
+    Rig rig(action("patrol", R"({"points": [[2, 0, 0], [2, 0, 2], [0, 0, 0]], "stop_distance": 0.1})"));
+    rig.agent().speed = 10;
+    rig.run(40);
+    CHECK(rig.brain().status == NodeStatus::Running);
+    std::vector<int> order;
+    for (const AiEvent& e : rig.state.events.events)
+        if (e.kind == "waypoint")
+            order.push_back(e.data["index"].get<int>());
+    REQUIRE(order.size() >= 4);
+    for (size_t i = 0; i < order.size(); ++i)
+        CHECK(order[i] == static_cast<int>(i % 3));
+}
+
+TEST_CASE("patrol without loop succeeds after the last point")
+{
+    Rig rig(action("patrol", R"({"points": [[1, 0, 0], [1, 0, 1]], "loop": false, "stop_distance": 0.1})"));
+    rig.agent().speed = 10;
+    std::vector<std::string> statuses = rig.run(10);
+    CHECK(std::find(statuses.begin(), statuses.end(), "success") != statuses.end());
+    CHECK(rig.count("waypoint") >= 2);
+}
+
+TEST_CASE("patrol resumes at its next waypoint after being halted")
+{
+    const std::string doc = R"({"version": 1, "name": "t", "root": {"type": "selector", "reactive": true, "children": [
+        {"type": "check", "key": "pause", "value": true},
+        {"type": "action", "name": "patrol", "params": {"points": [[1, 0, 0], [5, 0, 0], [9, 0, 0]], "stop_distance": 0.1}}]}})";
+    Rig rig(doc, {{"pause", false}});
+    rig.agent().speed = 10;
+    for (int i = 0; i < 40 && rig.count("waypoint") == 0; ++i)
+        rig.tick();
+    REQUIRE(rig.count("waypoint") == 1);
+    rig.brain().blackboard["pause"] = true;
+    CHECK(rig.tick() == "success");
+    CHECK(rig.agent().state == MoveState::Idle); // halted patrol stopped the agent
+    rig.brain().blackboard["pause"] = false;
+    CHECK(rig.tick() == "running");
+    CHECK(rig.agent().target.x == 5); // not back to the first point
+}
+
+TEST_CASE("can_see needs range, the view cone and line of sight, and records spotted and lost_sight")
+{
+    Rig rig(condition("can_see", R"({"target": "Player", "range": 10, "fov_deg": 90})"));
+    rig.agent().forward = Vec3(0, 0, 1);
+    rig.world.objects["Player"] = Vec3(0, 0, 5);
+    CHECK(rig.tick() == "success");
+    CHECK(rig.count("spotted") == 1);
+    CHECK(rig.tick() == "success");
+    CHECK(rig.count("spotted") == 1); // only on a change
+    rig.world.objects["Player"] = Vec3(0, 0, 11); // out of range
+    CHECK(rig.tick() == "failure");
+    CHECK(rig.count("lost_sight") == 1);
+    rig.world.objects["Player"] = Vec3(5, 0, 4.9); // 45.6 degrees off: outside a 90 degree cone
+    CHECK(rig.tick() == "failure");
+    rig.world.objects["Player"] = Vec3(4.9, 0, 5); // 44.4 degrees: inside
+    CHECK(rig.tick() == "success");
+    rig.world.walls.push_back({-1, 2, 6, 3});      // a wall between
+    CHECK(rig.tick() == "failure");
+    CHECK(rig.count("spotted") == 2);
+    CHECK(rig.count("lost_sight") == 2);
+}
+
+TEST_CASE("within, arrived and has_path answer from the world")
+{
+    Rig within(condition("within", R"({"target": [3, 0, 4], "distance": 5})"));
+    CHECK(within.tick() == "success");
+    Rig outside(condition("within", R"({"target": [3, 0, 4], "distance": 4.99})"));
+    CHECK(outside.tick() == "failure");
+    Rig arrived(condition("arrived", "{}"));
+    CHECK(arrived.tick() == "failure");
+    arrived.agent().state = MoveState::Arrived;
+    CHECK(arrived.tick() == "success");
+    Rig path(condition("has_path", R"({"target": [500, 0, 0]})"));
+    CHECK(path.tick() == "success");
+    path.world.reachLimit = 100;
+    CHECK(path.tick() == "failure");
+}
+
+TEST_CASE("chance follows its probability with the brain's seeded generator")
+{
+    auto successes = [](uint64_t seed, double p) {
+        Rig rig(condition("chance", R"({"probability": )" + std::to_string(p) + "}"), json::object(), seed);
+        std::string pattern;
+        for (int i = 0; i < 1000; ++i)
+            pattern += rig.tick() == "success" ? '1' : '0';
+        return pattern;
+    };
+    const std::string a = successes(7, 0.3), b = successes(7, 0.3), c = successes(8, 0.3);
+    CHECK(a == b);
+    CHECK(a != c);
+    const auto ones = std::count(a.begin(), a.end(), '1');
+    CHECK(ones > 240);
+    CHECK(ones < 360);
+    CHECK(successes(1, 0).find('1') == std::string::npos);
+    CHECK(successes(1, 1).find('0') == std::string::npos);
+}
+
+TEST_CASE("stop, face, set_speed, log and emit act at once and succeed")
+{
+    Rig stop(action("stop", "{}"));
+    stop.agent().state = MoveState::Moving;
+    CHECK(stop.tick() == "success");
+    CHECK(stop.agent().state == MoveState::Idle);
+
+    Rig face(action("face", R"({"target": [3, 0, 0]})"));
+    CHECK(face.tick() == "success");
+    CHECK(face.agent().forward.x == doctest::Approx(1.0));
+
+    Rig speed(action("set_speed", R"({"speed": 4.5})"));
+    CHECK(speed.tick() == "success");
+    CHECK(speed.agent().speed == 4.5);
+
+    Rig log(action("log", R"({"message": "hello"})"));
+    CHECK(log.tick() == "success");
+    REQUIRE(log.count("log") == 1);
+
+    Rig emit(action("emit", R"({"event": "alarm", "data": {"bb": "level"}})"), {{"level", 3}});
+    CHECK(emit.tick() == "success");
+    const AiEvent& e = emit.state.events.events.back().kind == "emitted" ? emit.state.events.events.back()
+                                                                         : emit.state.events.events.front();
+    CHECK(e.kind == "emitted");
+    CHECK(e.data["name"] == "alarm");
+    CHECK(e.data["data"] == 3);
+    CHECK(e.agent == "A");
+}
