@@ -1,0 +1,481 @@
+/// \file avoidance.cpp
+/// Design note — the avoidance step (ORCA, van den Berg, Guy, Lin, Manocha,
+/// "Reciprocal n-body collision avoidance", 2011).
+///
+/// Per agent, in index order: gather the obstacle constraints (hard: the agent
+/// takes the whole avoidance, paper §6 with v_opt = 0), the `maxNeighbors`
+/// nearest agents within `neighborDistance` (neighbors.cpp) and one ORCA
+/// half-plane per neighbour it does not ignore (orca_planes.cpp), then solve the
+/// linear program for the velocity nearest the preferred one (lp.cpp).
+///
+/// Hard and soft constraints (our refinement of the paper's fallback). Besides
+/// the full-horizon ORCA half-plane of each neighbour (v_opt = the current
+/// velocities, horizon τ), each neighbour also gives a one-step guard: the same
+/// construction with v_opt = 0, horizon dt and the combined radius shrunk by
+/// `overlapTolerance`. With v_opt = 0 the guard always contains the zero
+/// velocity unless the pair already overlaps past the tolerance, and two
+/// agents that both meet their guards (shares summing to one) cannot come
+/// closer than (1 − tolerance)·(rA + rB) during the step. The obstacle and guard
+/// constraints are hard, the full-horizon ones soft:
+///  1. All constraints feasible: the nearest velocity to the preferred one.
+///  2. Else, if the hard ones are: the velocity meeting them that minimises
+///     the largest violation of the soft ones (the paper's 3D/4D program).
+///  3. Else: minimise the largest violation of the guards, obstacles hard.
+/// The paper's plain fallback trades a neighbour about to be touched this step
+/// against one ten seconds away, so a dense crowd overlaps (the reference gets
+/// 0.78 of 2r on the 250-agent circle); the guards spend the slack on the far
+/// ones first. The tolerance matters: with none, a perfectly symmetric jam
+/// (the circle's centre) reaches a standstill where every agent touches its
+/// neighbours and none may move; 5% lets the jam shear and drain. Positions are
+/// never corrected afterwards: the only output is the velocity.
+///
+/// Every input is validated before anything is written (SPEC §8).
+#include "avoidance_internal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace spark::nav
+{
+
+using namespace detail;
+
+struct Avoidance::Impl
+{
+    AvoidanceDef def;
+    NeighborGrid<2> grid2;
+    NeighborGrid<3> grid3;
+    std::vector<glm::dvec2> positions2;
+    std::vector<glm::dvec3> positions3;
+    std::vector<uint32_t> ids;
+    std::vector<Neighbor> neighbors;
+    std::vector<Constraint2> constraints2, scratch2;
+    std::vector<Constraint3> constraints3, scratch3;
+    std::vector<glm::dvec4> obstacleBounds; ///< (minX, minY, maxX, maxY) per 2D obstacle.
+};
+
+AvoidanceDef defaultAvoidanceDef() { return AvoidanceDef{}; }
+
+Avoidance::Avoidance(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Avoidance::Avoidance(Avoidance&&) noexcept = default;
+Avoidance& Avoidance::operator=(Avoidance&&) noexcept = default;
+Avoidance::~Avoidance() = default;
+
+const AvoidanceDef& Avoidance::def() const { return m_impl->def; }
+
+namespace
+{
+
+constexpr const char* kInput = "E_NAV_AVOIDANCE_INPUT";
+constexpr const char* kLimit = "E_NAV_AVOIDANCE_LIMIT";
+constexpr const char* kConfig = "E_NAV_AVOIDANCE_CONFIG";
+
+std::string at(const char* list, std::size_t index, const char* field)
+{
+    return std::string("/") + list + "/" + std::to_string(index) + "/" + field;
+}
+
+bool finite(double x) { return std::isfinite(x); }
+
+template <class V> bool finiteVec(const V& v)
+{
+    for (int d = 0; d < V::length(); ++d)
+        if (!std::isfinite(v[d]))
+            return false;
+    return true;
+}
+
+template <class V> Status checkPosition(const V& p, const std::string& field)
+{
+    if (!finiteVec(p))
+        return makeError(kInput, "position is not a finite number", field);
+    for (int d = 0; d < V::length(); ++d)
+        if (std::abs(p[d]) > kMaxAvoidanceCoordinate)
+            return makeError(kInput, "coordinate is past kMaxAvoidanceCoordinate (1e6 m)", field);
+    return Status::success();
+}
+
+template <class V> Status checkVelocity(const V& v, const std::string& field)
+{
+    if (!finiteVec(v))
+        return makeError(kInput, "velocity is not a finite number", field);
+    if (glm::dot(v, v) > kMaxAvoidanceSpeed * kMaxAvoidanceSpeed)
+        return makeError(kInput, "speed is past kMaxAvoidanceSpeed (1e3 m/s)", field);
+    return Status::success();
+}
+
+template <class Agent> Status checkAgent(const Agent& a, std::size_t i)
+{
+    SPARK_TRY(checkPosition(a.position, at("agents", i, "position")));
+    SPARK_TRY(checkVelocity(a.velocity, at("agents", i, "velocity")));
+    SPARK_TRY(checkVelocity(a.preferred, at("agents", i, "preferred")));
+    if (!finite(a.radius) || a.radius < kMinAvoidanceRadius || a.radius > kMaxAvoidanceRadius)
+        return makeError(kInput, "radius must lie in [1e-3, 1e3] m", at("agents", i, "radius"));
+    if (!finite(a.maxSpeed) || a.maxSpeed < 0.0 || a.maxSpeed > kMaxAvoidanceSpeed)
+        return makeError(kInput, "max speed must lie in [0, 1e3] m/s", at("agents", i, "maxSpeed"));
+    if (!finite(a.priority) || a.priority <= 0.0 || a.priority > kMaxAvoidancePriority)
+        return makeError(kInput, "priority must lie in (0, 1e6]", at("agents", i, "priority"));
+    return Status::success();
+}
+
+Status checkStep(double dt, std::size_t agentCount, std::size_t outCount, int maxAgents)
+{
+    if (!finite(dt) || dt < kMinAvoidanceTime || dt > kMaxAvoidanceTime)
+        return makeError(kInput, "time step must lie in [1e-4, 60] s", "/dt");
+    if (agentCount > static_cast<std::size_t>(maxAgents))
+        return makeError(kLimit, "more agents than the definition's maxAgents", "/agents");
+    if (outCount != agentCount)
+        return makeError(kInput, "the output holds " + std::to_string(outCount) + " velocities for " +
+                                     std::to_string(agentCount) + " agents",
+                         "/velocities");
+    return Status::success();
+}
+
+Status checkObstacle(const AvoidanceObstacle& o, std::size_t i)
+{
+    SPARK_TRY(checkVelocity(o.velocity, at("obstacles", i, "velocity")));
+    switch (o.shape)
+    {
+    case ObstacleShape::Circle:
+        SPARK_TRY(checkPosition(o.center, at("obstacles", i, "center")));
+        if (!finite(o.radius) || o.radius <= 0.0 || o.radius > kMaxAvoidanceCoordinate)
+            return makeError(kInput, "circle radius must lie in (0, 1e6] m", at("obstacles", i, "radius"));
+        return Status::success();
+    case ObstacleShape::Segment:
+    case ObstacleShape::Polygon: {
+        const bool segment = o.shape == ObstacleShape::Segment;
+        if (segment && o.points.size() != 2)
+            return makeError(kInput, "a segment has exactly 2 points", at("obstacles", i, "points"));
+        if (!segment && o.points.size() < 3)
+            return makeError(kInput, "a polygon has at least 3 points", at("obstacles", i, "points"));
+        for (std::size_t k = 0; k < o.points.size(); ++k)
+            SPARK_TRY(checkPosition(o.points[k], at("obstacles", i, "points") + "/" + std::to_string(k)));
+        double twiceArea = 0.0;
+        for (std::size_t k = 0; k < o.points.size(); ++k)
+        {
+            const glm::dvec2& a = o.points[k];
+            const glm::dvec2& b = o.points[(k + 1) % o.points.size()];
+            if (a == b)
+                return makeError(kInput, "two consecutive points are equal (an edge of no length)",
+                                 at("obstacles", i, "points") + "/" + std::to_string((k + 1) % o.points.size()));
+            twiceArea += a.x * b.y - a.y * b.x;
+        }
+        if (!segment && !(twiceArea > 0.0))
+            return makeError(kInput, "polygon is clockwise or of no area; give its points counter-clockwise",
+                             at("obstacles", i, "points"));
+        return Status::success();
+    }
+    }
+    return makeError(kInput, "unknown obstacle shape", at("obstacles", i, "shape"));
+}
+
+glm::dvec2 closestOnSegment(const glm::dvec2& x, const glm::dvec2& a, const glm::dvec2& b)
+{
+    const glm::dvec2 ab = b - a;
+    const double t = std::clamp(glm::dot(x - a, ab) / glm::dot(ab, ab), 0.0, 1.0);
+    return a + ab * t;
+}
+
+/// Adds the constraint of a convex piece whose nearest point to the agent is
+/// `nearest`; `fallbackToward` is used when the centre lies on the piece.
+void addPiece(const AvoidanceAgent& agent, const glm::dvec2& nearest, double pieceRadius,
+              const glm::dvec2& fallbackToward, const glm::dvec2& velocity, double reach, double horizon, double dt,
+              std::vector<Constraint2>& out)
+{
+    const glm::dvec2 diff = nearest - agent.position;
+    const double dist = std::sqrt(glm::dot(diff, diff));
+    const double gap = dist - pieceRadius - agent.radius;
+    if (gap > reach)
+        return;
+    const glm::dvec2 toward = dist > 0.0 ? diff / dist : fallbackToward;
+    out.push_back(obstaclePlane(toward, gap, velocity, horizon, dt));
+}
+
+void addObstacle(const AvoidanceAgent& agent, const AvoidanceObstacle& o, double horizon, double dt,
+                 std::vector<Constraint2>& out)
+{
+    const double reach = (agent.maxSpeed + std::sqrt(glm::dot(o.velocity, o.velocity))) * horizon;
+    if (o.shape == ObstacleShape::Circle)
+    {
+        addPiece(agent, o.center, o.radius, glm::dvec2(1.0, 0.0), o.velocity, reach, horizon, dt, out);
+        return;
+    }
+    if (o.shape == ObstacleShape::Segment)
+    {
+        const glm::dvec2 e = o.points[1] - o.points[0];
+        const glm::dvec2 side = glm::normalize(glm::dvec2(-e.y, e.x));
+        addPiece(agent, closestOnSegment(agent.position, o.points[0], o.points[1]), 0.0, side, o.velocity, reach,
+                 horizon, dt, out);
+        return;
+    }
+    // Polygon: inside (crossing test) or outside.
+    const std::size_t count = o.points.size();
+    const glm::dvec2 x = agent.position;
+    bool inside = false;
+    double nearestSq = 0.0;
+    glm::dvec2 nearestPoint{};
+    for (std::size_t k = 0; k < count; ++k)
+    {
+        const glm::dvec2& a = o.points[k];
+        const glm::dvec2& b = o.points[(k + 1) % count];
+        if ((a.y > x.y) != (b.y > x.y))
+        {
+            const double cross = a.x + (x.y - a.y) / (b.y - a.y) * (b.x - a.x);
+            if (x.x < cross)
+                inside = !inside;
+        }
+        const glm::dvec2 q = closestOnSegment(x, a, b);
+        const double dSq = glm::dot(q - x, q - x);
+        if (k == 0 || dSq < nearestSq)
+        {
+            nearestSq = dSq;
+            nearestPoint = q;
+        }
+    }
+    if (inside)
+    {
+        // Leave through the nearest edge within the step.
+        const double dist = std::sqrt(nearestSq);
+        const glm::dvec2 out2 = dist > 0.0 ? (nearestPoint - x) / dist : glm::dvec2(1.0, 0.0);
+        out.push_back(obstaclePlane(-out2, -(dist + agent.radius), o.velocity, horizon, dt));
+        return;
+    }
+    for (std::size_t k = 0; k < count; ++k)
+    {
+        const glm::dvec2& a = o.points[k];
+        const glm::dvec2& b = o.points[(k + 1) % count];
+        const glm::dvec2 e = b - a;
+        const glm::dvec2 outward(e.y, -e.x); // counter-clockwise: the outside is on the right
+        if (glm::dot(x - a, outward) < 0.0)
+            continue; // the agent is on the inner side of this edge: it faces away
+        addPiece(agent, closestOnSegment(x, a, b), 0.0, -glm::normalize(outward), o.velocity, reach, horizon, dt,
+                 out);
+    }
+}
+
+/// Solves one agent's program. `constraints` holds `obstacleCount` obstacle
+/// constraints, then the one-step pair constraints (together the `hardCount`
+/// hard ones), then the full-horizon pair constraints.
+template <class V>
+V solveAgent(std::span<const Constraint<V>> constraints, std::size_t obstacleCount, std::size_t hardCount,
+             std::vector<Constraint<V>>& scratch, double maxSpeed, const V& preferred)
+{
+    V result{};
+    const std::size_t met = solveLinearProgram(constraints, maxSpeed, preferred, Objective::Closest, result);
+    if (met == constraints.size())
+        return result;
+    if (met >= hardCount)
+    {
+        // Tier 1: the hard constraints hold; least violation of the others.
+        solveLeastViolation(constraints, hardCount, met, maxSpeed, result, scratch);
+        return result;
+    }
+    // Tier 2: least violation of the one-step constraints, obstacles hard (or,
+    // when the obstacles alone cannot be met, nothing hard).
+    const std::span<const Constraint<V>> hard = constraints.first(hardCount);
+    solveLeastViolation(hard, met >= obstacleCount ? obstacleCount : 0, met, maxSpeed, result, scratch);
+    return result;
+}
+
+} // namespace
+
+Result<Avoidance> createAvoidance(const AvoidanceDef& def)
+{
+    if (def.maxAgents < 1 || def.maxAgents > kMaxAvoidanceCapacity)
+        return makeError(kConfig, "maxAgents must lie in [1, 1048576]", "/maxAgents");
+    if (def.maxObstacles < 0 || def.maxObstacles > kMaxAvoidanceCapacity)
+        return makeError(kConfig, "maxObstacles must lie in [0, 1048576]", "/maxObstacles");
+    if (def.maxObstaclePoints < 0 || def.maxObstaclePoints > kMaxAvoidanceCapacity)
+        return makeError(kConfig, "maxObstaclePoints must lie in [0, 1048576]", "/maxObstaclePoints");
+    if (!finite(def.neighborDistance) || def.neighborDistance <= 0.0 || def.neighborDistance > 1.0e4)
+        return makeError(kConfig, "neighborDistance must lie in (0, 1e4] m", "/neighborDistance");
+    if (def.maxNeighbors < 1 || def.maxNeighbors > 64)
+        return makeError(kConfig, "maxNeighbors must lie in [1, 64]", "/maxNeighbors");
+    if (!finite(def.timeHorizon) || def.timeHorizon <= 0.0 || def.timeHorizon > 1.0e3)
+        return makeError(kConfig, "timeHorizon must lie in (0, 1e3] s", "/timeHorizon");
+    if (!finite(def.overlapTolerance) || def.overlapTolerance < 0.0 || def.overlapTolerance > 0.5)
+        return makeError(kConfig, "overlapTolerance must lie in [0, 0.5]", "/overlapTolerance");
+    if (!finite(def.timeHorizonObstacles) || def.timeHorizonObstacles <= 0.0 || def.timeHorizonObstacles > 1.0e3)
+        return makeError(kConfig, "timeHorizonObstacles must lie in (0, 1e3] s", "/timeHorizonObstacles");
+    auto impl = std::make_unique<Avoidance::Impl>();
+    impl->def = def;
+    const std::size_t agents = static_cast<std::size_t>(std::min(def.maxAgents, 1 << 16));
+    impl->positions2.reserve(agents);
+    impl->ids.reserve(agents);
+    impl->neighbors.reserve(static_cast<std::size_t>(def.maxNeighbors) + 1);
+    return Avoidance(std::move(impl));
+}
+
+Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const AvoidanceObstacle> obstacles,
+                        double dt, std::span<glm::dvec2> outVelocities)
+{
+    Impl& m = *m_impl;
+    const AvoidanceDef& def = m.def;
+    SPARK_TRY(checkStep(dt, agents.size(), outVelocities.size(), def.maxAgents));
+    if (obstacles.size() > static_cast<std::size_t>(def.maxObstacles))
+        return makeError(kLimit, "more obstacles than the definition's maxObstacles", "/obstacles");
+    std::size_t points = 0;
+    for (std::size_t i = 0; i < obstacles.size(); ++i)
+    {
+        SPARK_TRY(checkObstacle(obstacles[i], i));
+        points += obstacles[i].shape == ObstacleShape::Circle ? 1 : obstacles[i].points.size();
+    }
+    if (points > static_cast<std::size_t>(def.maxObstaclePoints))
+        return makeError(kLimit, "more obstacle points than the definition's maxObstaclePoints", "/obstacles");
+    for (std::size_t i = 0; i < agents.size(); ++i)
+        SPARK_TRY(checkAgent(agents[i], i));
+
+    // Neighbour grid.
+    m.positions2.resize(agents.size());
+    m.ids.resize(agents.size());
+    for (std::size_t i = 0; i < agents.size(); ++i)
+    {
+        m.positions2[i] = agents[i].position;
+        m.ids[i] = agents[i].id;
+    }
+    m.grid2.build(m.positions2, def.neighborDistance);
+    // Obstacle bounds for a quick reject.
+    m.obstacleBounds.resize(obstacles.size());
+    for (std::size_t i = 0; i < obstacles.size(); ++i)
+    {
+        const AvoidanceObstacle& o = obstacles[i];
+        glm::dvec4 box(o.center - o.radius, o.center + o.radius);
+        if (o.shape != ObstacleShape::Circle)
+        {
+            box = glm::dvec4(o.points[0], o.points[0]);
+            for (const glm::dvec2& p : o.points)
+                box = glm::dvec4(std::min(box.x, p.x), std::min(box.y, p.y), std::max(box.z, p.x), std::max(box.w, p.y));
+        }
+        m.obstacleBounds[i] = box;
+    }
+
+    const double horizon = def.timeHorizon;
+    const double oneStepHorizon = std::min(dt, horizon);
+    const double guardFactor = 1.0 - def.overlapTolerance;
+    for (std::size_t i = 0; i < agents.size(); ++i)
+    {
+        const AvoidanceAgent& a = agents[i];
+        m.constraints2.clear();
+        std::size_t hardCount = 0;
+        for (std::size_t k = 0; k < obstacles.size(); ++k)
+        {
+            const glm::dvec4& box = m.obstacleBounds[k];
+            const double reach =
+                a.radius + (a.maxSpeed + std::sqrt(glm::dot(obstacles[k].velocity, obstacles[k].velocity))) *
+                               def.timeHorizonObstacles;
+            if (a.position.x < box.x - reach || a.position.x > box.z + reach || a.position.y < box.y - reach ||
+                a.position.y > box.w + reach)
+                continue;
+            addObstacle(a, obstacles[k], def.timeHorizonObstacles, dt, m.constraints2);
+        }
+        const std::size_t obstacleCount = m.constraints2.size();
+        m.grid2.query(i, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors), m.ids, m.neighbors);
+        // One-step constraints (v_opt = 0, horizon dt), then full-horizon ones
+        // (v_opt = current velocity).
+        for (int pass = 0; pass < 2; ++pass)
+        {
+            for (const Neighbor& nb : m.neighbors)
+            {
+                const AvoidanceAgent& b = agents[nb.index];
+                const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
+                if (share == 0.0)
+                    continue;
+                const bool aBeforeB = a.id != b.id ? a.id < b.id : i < nb.index;
+                if (pass == 0)
+                    m.constraints2.push_back(orcaPlane2({b.position - a.position, glm::dvec2(0.0),
+                                                         (a.radius + b.radius) * guardFactor, aBeforeB},
+                                                        glm::dvec2(0.0), share, oneStepHorizon, dt));
+                else
+                    m.constraints2.push_back(orcaPlane2({b.position - a.position, a.velocity - b.velocity,
+                                                         a.radius + b.radius, aBeforeB},
+                                                        a.velocity, share, horizon, dt));
+            }
+            if (pass == 0)
+                hardCount = m.constraints2.size();
+        }
+        outVelocities[i] =
+            solveAgent<glm::dvec2>(m.constraints2, obstacleCount, hardCount, m.scratch2, a.maxSpeed, a.preferred);
+    }
+    return Status::success();
+}
+
+Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<const AvoidanceSphere> spheres,
+                          double dt, std::span<glm::dvec3> outVelocities)
+{
+    Impl& m = *m_impl;
+    const AvoidanceDef& def = m.def;
+    SPARK_TRY(checkStep(dt, agents.size(), outVelocities.size(), def.maxAgents));
+    if (spheres.size() > static_cast<std::size_t>(def.maxObstacles) ||
+        spheres.size() > static_cast<std::size_t>(def.maxObstaclePoints))
+        return makeError(kLimit, "more spheres than the definition's maxObstacles or maxObstaclePoints", "/spheres");
+    for (std::size_t i = 0; i < spheres.size(); ++i)
+    {
+        SPARK_TRY(checkPosition(spheres[i].center, at("spheres", i, "center")));
+        SPARK_TRY(checkVelocity(spheres[i].velocity, at("spheres", i, "velocity")));
+        if (!finite(spheres[i].radius) || spheres[i].radius <= 0.0 || spheres[i].radius > kMaxAvoidanceCoordinate)
+            return makeError(kInput, "sphere radius must lie in (0, 1e6] m", at("spheres", i, "radius"));
+    }
+    for (std::size_t i = 0; i < agents.size(); ++i)
+        SPARK_TRY(checkAgent(agents[i], i));
+
+    m.positions3.resize(agents.size());
+    m.ids.resize(agents.size());
+    for (std::size_t i = 0; i < agents.size(); ++i)
+    {
+        m.positions3[i] = agents[i].position;
+        m.ids[i] = agents[i].id;
+    }
+    m.grid3.build(m.positions3, def.neighborDistance);
+
+    const double horizon = def.timeHorizon;
+    const double oneStepHorizon = std::min(dt, horizon);
+    const double guardFactor = 1.0 - def.overlapTolerance;
+    for (std::size_t i = 0; i < agents.size(); ++i)
+    {
+        const AvoidanceAgent3D& a = agents[i];
+        m.constraints3.clear();
+        std::size_t hardCount = 0;
+        for (const AvoidanceSphere& s : spheres)
+        {
+            const glm::dvec3 diff = s.center - a.position;
+            const double dist = std::sqrt(glm::dot(diff, diff));
+            const double gap = dist - s.radius - a.radius;
+            const double reach = (a.maxSpeed + std::sqrt(glm::dot(s.velocity, s.velocity))) * def.timeHorizonObstacles;
+            if (gap > reach)
+                continue;
+            const glm::dvec3 toward = dist > 0.0 ? diff / dist : glm::dvec3(1.0, 0.0, 0.0);
+            m.constraints3.push_back(obstaclePlane(toward, gap, s.velocity, def.timeHorizonObstacles, dt));
+        }
+        const std::size_t obstacleCount = m.constraints3.size();
+        m.grid3.query(i, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors), m.ids, m.neighbors);
+        // One-step constraints (v_opt = 0, horizon dt), then full-horizon ones
+        // (v_opt = current velocity).
+        for (int pass = 0; pass < 2; ++pass)
+        {
+            for (const Neighbor& nb : m.neighbors)
+            {
+                const AvoidanceAgent3D& b = agents[nb.index];
+                const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
+                if (share == 0.0)
+                    continue;
+                const bool aBeforeB = a.id != b.id ? a.id < b.id : i < nb.index;
+                if (pass == 0)
+                    m.constraints3.push_back(orcaPlane3({b.position - a.position, glm::dvec3(0.0),
+                                                         (a.radius + b.radius) * guardFactor, aBeforeB},
+                                                        glm::dvec3(0.0), share, oneStepHorizon, dt));
+                else
+                    m.constraints3.push_back(orcaPlane3({b.position - a.position, a.velocity - b.velocity,
+                                                         a.radius + b.radius, aBeforeB},
+                                                        a.velocity, share, horizon, dt));
+            }
+            if (pass == 0)
+                hardCount = m.constraints3.size();
+        }
+        outVelocities[i] =
+            solveAgent<glm::dvec3>(m.constraints3, obstacleCount, hardCount, m.scratch3, a.maxSpeed, a.preferred);
+    }
+    return Status::success();
+}
+
+} // namespace spark::nav

@@ -1,0 +1,148 @@
+#pragma once
+/// \file avoidance_internal.h
+/// Shared pieces of the ORCA implementation: the half-plane / half-space
+/// constraint, the incremental linear programs (lp.cpp), the constraint
+/// builders (orca2d.cpp, orca3d.cpp) and the neighbour grid (neighbors.cpp).
+/// See the design notes at the top of each file.
+
+#include "spark/nav/avoidance.h"
+
+#include <glm/geometric.hpp>
+#include <glm/vec4.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace spark::nav::detail
+{
+
+/// The set of velocities {v : (v − point) · normal >= 0}; |normal| = 1.
+template <class V> struct Constraint
+{
+    V point{};
+    V normal{};
+};
+
+using Constraint2 = Constraint<glm::dvec2>;
+using Constraint3 = Constraint<glm::dvec3>;
+
+/// What the linear programs optimise.
+enum class Objective : uint8_t
+{
+    Closest,   ///< The velocity nearest to `target`.
+    Direction, ///< The velocity furthest along the unit vector `target`.
+};
+
+/// Incremental 2D linear program (van den Berg et al. 2011, §5.2; de Berg et al.,
+/// "Computational Geometry", §4.4): the velocity within the disc of radius
+/// `maxSpeed` satisfying every constraint, optimal for `objective`. Returns the
+/// number of constraints processed: `constraints.size()` on success, else the
+/// index of the first one that could not be met (then `ioResult` satisfies the
+/// ones before it).
+std::size_t solveLinearProgram(std::span<const Constraint2> constraints, double maxSpeed, glm::dvec2 target,
+                               Objective objective, glm::dvec2& ioResult);
+/// The same in 3D with half-spaces and the ball of radius `maxSpeed`.
+std::size_t solveLinearProgram(std::span<const Constraint3> constraints, double maxSpeed, glm::dvec3 target,
+                               Objective objective, glm::dvec3& ioResult);
+
+/// The fallback for an infeasible program (the paper's one-dimension-higher
+/// program): keeps constraints [0, hardCount) met and, among the rest, minimises
+/// the largest violation, starting at `firstFailed` with `ioResult` meeting every
+/// constraint before it. `scratch` is reused between calls.
+void solveLeastViolation(std::span<const Constraint2> constraints, std::size_t hardCount, std::size_t firstFailed,
+                         double maxSpeed, glm::dvec2& ioResult, std::vector<Constraint2>& scratch);
+void solveLeastViolation(std::span<const Constraint3> constraints, std::size_t hardCount, std::size_t firstFailed,
+                         double maxSpeed, glm::dvec3& ioResult, std::vector<Constraint3>& scratch);
+
+/// One candidate neighbour: squared centre distance, id, index (the total order).
+struct Neighbor
+{
+    double distanceSquared = 0.0;
+    uint32_t id = 0;
+    uint32_t index = 0;
+};
+
+/// A uniform grid over the agents, rebuilt each step (sorted cell keys, so no
+/// hashing and a fixed order), answering "the k nearest within a distance".
+template <int Dim> class NeighborGrid
+{
+public:
+    using Key = std::array<int64_t, Dim>;
+    using Vec = std::conditional_t<Dim == 2, glm::dvec2, glm::dvec3>;
+
+    /// Rebuilds the grid over `positions` with cells of edge `cellSize`.
+    void build(std::span<const Vec> positions, double cellSize);
+    /// Writes to `out` (cleared first) the at most `maxCount` agents nearest to
+    /// agent `self` whose centre distance is below `range`, in the order
+    /// (distance, id, index). `ids[i]` is agent i's id.
+    void query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
+               std::vector<Neighbor>& out) const;
+
+private:
+    struct Entry
+    {
+        Key key;
+        uint32_t index;
+    };
+    Key keyOf(const Vec& p) const;
+    std::vector<Entry> m_entries;
+    std::span<const Vec> m_positions;
+    double m_invCell = 1.0;
+};
+
+extern template class NeighborGrid<2>;
+extern template class NeighborGrid<3>;
+
+/// Share of the avoidance agent `a` takes against `b`: 0 when `a` ignores `b`,
+/// 1 when only `b` ignores `a`, else pB / (pA + pB).
+inline double avoidanceShare(double priorityA, uint32_t layersA, uint32_t ignoresA, double priorityB,
+                             uint32_t layersB, uint32_t ignoresB)
+{
+    if ((ignoresA & layersB) != 0)
+        return 0.0;
+    if ((ignoresB & layersA) != 0)
+        return 1.0;
+    return priorityB / (priorityA + priorityB);
+}
+
+/// Everything an ORCA pair needs, dimension-free.
+template <class V> struct PairInput
+{
+    V relativePosition; ///< pB − pA.
+    V relativeVelocity; ///< vA − vB.
+    double combinedRadius;
+    bool aBeforeB; ///< (idA, indexA) < (idB, indexB): breaks exact ties.
+};
+
+/// The ORCA half-plane of agent A against B (taking `share` of the avoidance),
+/// seen from A's velocity `velocityA`; `horizon` as the VO's truncation, `dt`
+/// for pairs that already overlap.
+Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA, double share, double horizon,
+                       double dt);
+/// The ORCA half-space in 3D, with the sidestep rule for exact head-on pairs.
+Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, double share, double horizon,
+                       double dt);
+
+/// The constraint keeping an agent (radius included in `gap`) off a convex
+/// obstacle piece: `toward` is the unit vector from the agent's centre to the
+/// piece's nearest point, `gap` the centre distance minus the agent's radius
+/// (negative when overlapping), `obstacleVelocity` the piece's velocity.
+template <class V>
+Constraint<V> obstaclePlane(V toward, double gap, V obstacleVelocity, double horizon, double dt)
+{
+    // The velocity obstacle of a convex piece K is the union of s·K for s >= 1/τ,
+    // itself convex; its point nearest to the relative velocity 0 (the agent
+    // keeping pace with the obstacle, the paper's v_opt = 0) is toward·gap/τ,
+    // and the supporting line there is perpendicular to `toward`. An agent
+    // already overlapping uses τ = dt and must leave within the step.
+    const double limit = gap > 0.0 ? gap / horizon : gap / dt;
+    Constraint<V> c;
+    c.normal = -toward;
+    c.point = obstacleVelocity + toward * limit;
+    return c;
+}
+
+} // namespace spark::nav::detail

@@ -1,0 +1,231 @@
+/// \file lp.cpp
+/// Design note — the linear programs of ORCA.
+///
+/// Source: van den Berg, Guy, Lin, Manocha, "Reciprocal n-body collision
+/// avoidance" (ISRR 2009 / Springer Tracts in Advanced Robotics 70, 2011), §5.2,
+/// which solves "nearest velocity to the preferred one inside every ORCA half-plane
+/// and the max-speed disc" by the randomised incremental algorithm of Seidel /
+/// de Berg et al. ("Computational Geometry", §4.4), run here in the fixed input
+/// order (deterministic; the inputs are few, so the expected-time argument of
+/// random order buys nothing).
+///
+/// Incremental step: keep the optimum of the constraints seen so far; when the
+/// next constraint i excludes it, the new optimum lies on i's boundary, so solve
+/// the problem one dimension lower on that boundary (a line in 2D; a plane in 3D,
+/// which in turn drops to lines), against the constraints before i.
+///
+/// Infeasible case (paper §5.2, last paragraph): when the half-planes leave no
+/// velocity, choose the one that minimises the largest violation
+/// δ = max_i −(v − q_i)·n_i — a program one dimension higher in (v, δ). Solved
+/// incrementally as well: when constraint i is violated by more than the current
+/// δ, the new optimum has δ = δ_i, so maximise (v − q_i)·n_i subject to
+/// δ_j(v) <= δ_i(v) for the earlier j, i.e. v·(n_j − n_i) >= q_j·n_j − q_i·n_i,
+/// a half-plane again (skipped when n_j = n_i: then j never exceeds i). Hard
+/// constraints (obstacles, and in the avoidance's first fallback tier the
+/// one-step constraints) are kept as they are.
+///
+/// All vectors are doubles (see avoidance.h); constraint normals are unit length,
+/// so the tolerances below are in m/s.
+#include "avoidance_internal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+namespace spark::nav::detail
+{
+namespace
+{
+
+/// Two unit vectors whose cross/dot measure falls below this count as parallel.
+constexpr double kParallel = 1.0e-12;
+/// A parallel constraint is "met" when violated by at most this. [Units: m/s]
+constexpr double kSlack = 1.0e-12;
+
+template <class V> double violation(const Constraint<V>& c, const V& v) { return glm::dot(c.point - v, c.normal); }
+
+/// Optimum on the line `origin + t·dir` (|dir| = 1) within the speed ball and the
+/// constraints [0, limit). False when that set is empty.
+template <class V>
+bool solveOnLine(std::span<const Constraint<V>> cs, std::size_t limit, const V& origin, const V& dir, double maxSpeed,
+                 const V& target, Objective objective, V& out)
+{
+    const double b = glm::dot(origin, dir);
+    const double disc = b * b + maxSpeed * maxSpeed - glm::dot(origin, origin);
+    if (disc < 0.0)
+        return false;
+    const double root = std::sqrt(disc);
+    double lo = -b - root;
+    double hi = -b + root;
+    for (std::size_t k = 0; k < limit; ++k)
+    {
+        const double den = glm::dot(dir, cs[k].normal);
+        const double num = glm::dot(cs[k].point - origin, cs[k].normal);
+        if (std::abs(den) <= kParallel)
+        {
+            if (num > kSlack)
+                return false;
+            continue;
+        }
+        const double t = num / den;
+        if (den > 0.0)
+            lo = std::max(lo, t);
+        else
+            hi = std::min(hi, t);
+        if (lo > hi)
+            return false;
+    }
+    double t = 0.0;
+    if (objective == Objective::Direction)
+        t = glm::dot(dir, target) > 0.0 ? hi : lo;
+    else
+        t = std::clamp(glm::dot(target - origin, dir), lo, hi);
+    out = origin + dir * t;
+    return true;
+}
+
+/// The unconstrained optimum inside the speed ball.
+template <class V> V startingPoint(double maxSpeed, const V& target, Objective objective)
+{
+    if (objective == Objective::Direction)
+        return target * maxSpeed;
+    const double len2 = glm::dot(target, target);
+    if (len2 > maxSpeed * maxSpeed)
+        return target * (maxSpeed / std::sqrt(len2));
+    return target;
+}
+
+/// 3D: optimum on the plane of constraint i within the ball and constraints [0, i).
+bool solveOnPlane(std::span<const Constraint3> cs, std::size_t i, double maxSpeed, const glm::dvec3& target,
+                  Objective objective, glm::dvec3& out)
+{
+    const Constraint3& plane = cs[i];
+    const double offset = glm::dot(plane.point, plane.normal);
+    const double discRadius2 = maxSpeed * maxSpeed - offset * offset;
+    if (discRadius2 < 0.0)
+        return false;
+    const double discRadius = std::sqrt(discRadius2);
+    const glm::dvec3 centre = plane.normal * offset; // nearest point of the plane to 0
+    glm::dvec3 result;
+    if (objective == Objective::Direction)
+    {
+        const glm::dvec3 along = target - plane.normal * glm::dot(target, plane.normal);
+        const double len2 = glm::dot(along, along);
+        result = len2 > kParallel * kParallel ? centre + along * (discRadius / std::sqrt(len2)) : centre;
+    }
+    else
+    {
+        result = target - plane.normal * glm::dot(target - plane.point, plane.normal);
+        const glm::dvec3 fromCentre = result - centre;
+        const double len2 = glm::dot(fromCentre, fromCentre);
+        if (len2 > discRadius2)
+            result = centre + fromCentre * (discRadius / std::sqrt(len2));
+    }
+    for (std::size_t j = 0; j < i; ++j)
+    {
+        if (violation(cs[j], result) <= 0.0)
+            continue;
+        glm::dvec3 lineDir = glm::cross(plane.normal, cs[j].normal);
+        const double len2 = glm::dot(lineDir, lineDir);
+        if (len2 <= kParallel * kParallel)
+            return false; // parallel planes: every point of plane i violates j alike
+        lineDir /= std::sqrt(len2);
+        // A point on both planes: from plane.point, move inside plane i
+        // perpendicular to the line until constraint j's boundary is met.
+        const glm::dvec3 across = glm::cross(lineDir, plane.normal);
+        const double s = glm::dot(cs[j].point - plane.point, cs[j].normal) / glm::dot(across, cs[j].normal);
+        const glm::dvec3 origin = plane.point + across * s;
+        if (!solveOnLine<glm::dvec3>(cs, j, origin, lineDir, maxSpeed, target, objective, result))
+            return false;
+    }
+    out = result;
+    return true;
+}
+
+template <class V> std::size_t solveGeneric(std::span<const Constraint<V>> cs, double maxSpeed, const V& target,
+                                            Objective objective, V& ioResult)
+{
+    V result = startingPoint(maxSpeed, target, objective);
+    for (std::size_t i = 0; i < cs.size(); ++i)
+    {
+        if (violation(cs[i], result) <= 0.0)
+            continue;
+        V next = result;
+        bool ok = false;
+        if constexpr (std::is_same_v<V, glm::dvec2>)
+        {
+            const glm::dvec2 dir{-cs[i].normal.y, cs[i].normal.x};
+            ok = solveOnLine<glm::dvec2>(cs, i, cs[i].point, dir, maxSpeed, target, objective, next);
+        }
+        else
+        {
+            ok = solveOnPlane(cs, i, maxSpeed, target, objective, next);
+        }
+        if (!ok)
+        {
+            ioResult = result;
+            return i;
+        }
+        result = next;
+    }
+    ioResult = result;
+    return cs.size();
+}
+
+template <class V>
+void leastViolationGeneric(std::span<const Constraint<V>> cs, std::size_t hardCount, std::size_t firstFailed,
+                           double maxSpeed, V& ioResult, std::vector<Constraint<V>>& scratch)
+{
+    double worst = 0.0;
+    for (std::size_t i = std::max(firstFailed, hardCount); i < cs.size(); ++i)
+    {
+        if (violation(cs[i], ioResult) <= worst)
+            continue;
+        scratch.assign(cs.begin(), cs.begin() + static_cast<std::ptrdiff_t>(hardCount));
+        for (std::size_t j = hardCount; j < i; ++j)
+        {
+            const V diff = cs[j].normal - cs[i].normal;
+            const double len2 = glm::dot(diff, diff);
+            if (len2 <= kParallel * kParallel)
+                continue;
+            const double len = std::sqrt(len2);
+            const double offset = glm::dot(cs[j].point, cs[j].normal) - glm::dot(cs[i].point, cs[i].normal);
+            Constraint<V> c;
+            c.normal = diff / len;
+            c.point = c.normal * (offset / len);
+            scratch.push_back(c);
+        }
+        V candidate = ioResult;
+        if (solveGeneric<V>(scratch, maxSpeed, cs[i].normal, Objective::Direction, candidate) == scratch.size())
+            ioResult = candidate;
+        worst = violation(cs[i], ioResult);
+    }
+}
+
+} // namespace
+
+std::size_t solveLinearProgram(std::span<const Constraint2> constraints, double maxSpeed, glm::dvec2 target,
+                               Objective objective, glm::dvec2& ioResult)
+{
+    return solveGeneric<glm::dvec2>(constraints, maxSpeed, target, objective, ioResult);
+}
+
+std::size_t solveLinearProgram(std::span<const Constraint3> constraints, double maxSpeed, glm::dvec3 target,
+                               Objective objective, glm::dvec3& ioResult)
+{
+    return solveGeneric<glm::dvec3>(constraints, maxSpeed, target, objective, ioResult);
+}
+
+void solveLeastViolation(std::span<const Constraint2> constraints, std::size_t hardCount, std::size_t firstFailed,
+                         double maxSpeed, glm::dvec2& ioResult, std::vector<Constraint2>& scratch)
+{
+    leastViolationGeneric<glm::dvec2>(constraints, hardCount, firstFailed, maxSpeed, ioResult, scratch);
+}
+
+void solveLeastViolation(std::span<const Constraint3> constraints, std::size_t hardCount, std::size_t firstFailed,
+                         double maxSpeed, glm::dvec3& ioResult, std::vector<Constraint3>& scratch)
+{
+    leastViolationGeneric<glm::dvec3>(constraints, hardCount, firstFailed, maxSpeed, ioResult, scratch);
+}
+
+} // namespace spark::nav::detail

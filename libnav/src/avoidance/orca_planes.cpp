@@ -1,0 +1,169 @@
+/// \file orca_planes.cpp
+/// Design note — the ORCA half-plane of a pair of agents, in 2D and 3D.
+///
+/// Source: van den Berg, Guy, Lin, Manocha, "Reciprocal n-body collision
+/// avoidance" (2011), §3–§4. For agents A and B with relative position
+/// p = pB − pA and combined radius R, the velocity obstacle for the horizon τ is
+/// the set of relative velocities that meet the disc (ball) D(p, R) within τ:
+/// a cone from the origin around p, cut off by the disc D(p/τ, R/τ). With the
+/// relative velocity v = vA − vB, let u be the vector from v to the nearest
+/// point of the obstacle's boundary and n the outward normal there. A taking
+/// the share s of the avoidance gets the half-plane
+///     ORCA = { v' : (v' − (vA + s·u)) · n >= 0 }.
+///
+/// Nearest boundary point (our derivation): with w = v − p/τ, the nearest
+/// point lies on the cut-off circle exactly when w points back toward the origin
+/// within the circle's visible arc, i.e. w·p < 0 and (w·p)² > R²|w|²; then
+/// n = w/|w| and u = (R/τ − |w|)·n. Otherwise it lies on a leg of the cone:
+/// the legs make the angle α with p, sin α = R/|p|. In 2D the leg on v's side
+/// (the sign of det(p, w); zero picks the right leg, so a mirror-symmetric
+/// head-on pair both turn right and pass). In 3D the leg lies in the plane
+/// spanned by p and the part ρ of v across p; when ρ is zero (exactly head on)
+/// the sidestep rule picks it: to the right of p with +Y up (p × Y), or, when p
+/// is vertical, toward +X when rising and −X when falling. The mirrored pair
+/// sees −p, −v and so picks the opposite side: the two separate.
+///
+/// Overlapping pairs (|p| <= R) use τ = dt as the paper prescribes: the
+/// obstacle is the disc D(p/dt, R/dt), and u pushes the relative velocity out of
+/// it, so the pair separates within one step if both keep their share.
+#include "avoidance_internal.h"
+
+#include <cmath>
+
+namespace spark::nav::detail
+{
+namespace
+{
+
+/// Unit vector across a pair lying exactly on top of each other: a fixed
+/// axis, signed by the (id, index) order so the two see opposite directions.
+template <class V> V tieAxis(bool aBeforeB)
+{
+    V axis{};
+    axis.x = aBeforeB ? -1.0 : 1.0;
+    return axis;
+}
+
+template <class V>
+bool overlapping(const PairInput<V>& pair, V velocityA, double share, double dt, Constraint<V>& out)
+{
+    const V& p = pair.relativePosition;
+    const double distSq = glm::dot(p, p);
+    const double r = pair.combinedRadius;
+    if (distSq > r * r)
+        return false;
+    const double invDt = 1.0 / dt;
+    const V w = pair.relativeVelocity - p * invDt;
+    const double wLen = std::sqrt(glm::dot(w, w));
+    V n;
+    if (wLen > 0.0)
+        n = w / wLen;
+    else if (distSq > 0.0)
+        n = -p / std::sqrt(distSq);
+    else
+        n = tieAxis<V>(pair.aBeforeB);
+    const V u = n * (r * invDt - wLen);
+    out.normal = n;
+    out.point = velocityA + u * share;
+    return true;
+}
+
+/// The cut-off test; fills n and u when the nearest point is on the cut-off.
+template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V& n, V& u)
+{
+    const V& p = pair.relativePosition;
+    const double r = pair.combinedRadius;
+    const V w = pair.relativeVelocity - p * invHorizon;
+    const double wp = glm::dot(w, p);
+    const double wSq = glm::dot(w, w);
+    if (!(wp < 0.0 && wp * wp > r * r * wSq))
+        return false;
+    const double wLen = std::sqrt(wSq);
+    n = w / wLen;
+    u = n * (r * invHorizon - wLen);
+    return true;
+}
+
+} // namespace
+
+Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA, double share, double horizon,
+                       double dt)
+{
+    Constraint2 c;
+    if (overlapping(pair, velocityA, share, dt, c))
+        return c;
+    const glm::dvec2& p = pair.relativePosition;
+    const glm::dvec2& v = pair.relativeVelocity;
+    const double r = pair.combinedRadius;
+    const double invHorizon = 1.0 / horizon;
+    glm::dvec2 n, u;
+    if (!onCutoff(pair, invHorizon, n, u))
+    {
+        const double distSq = glm::dot(p, p);
+        const double leg = std::sqrt(distSq - r * r);
+        const glm::dvec2 w = v - p * invHorizon;
+        const double side = p.x * w.y - p.y * w.x;
+        glm::dvec2 dir;
+        if (side > 0.0)
+        {
+            // Left leg: p turned counter-clockwise by α; outward normal on its left.
+            dir = glm::dvec2(p.x * leg - p.y * r, p.x * r + p.y * leg) / distSq;
+            n = glm::dvec2(-dir.y, dir.x);
+        }
+        else
+        {
+            // Right leg: p turned clockwise by α; outward normal on its right.
+            dir = glm::dvec2(p.x * leg + p.y * r, -p.x * r + p.y * leg) / distSq;
+            n = glm::dvec2(dir.y, -dir.x);
+        }
+        u = dir * glm::dot(v, dir) - v;
+    }
+    c.normal = n;
+    c.point = velocityA + u * share;
+    return c;
+}
+
+Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, double share, double horizon,
+                       double dt)
+{
+    Constraint3 c;
+    if (overlapping(pair, velocityA, share, dt, c))
+        return c;
+    const glm::dvec3& p = pair.relativePosition;
+    const glm::dvec3& v = pair.relativeVelocity;
+    const double r = pair.combinedRadius;
+    const double invHorizon = 1.0 / horizon;
+    glm::dvec3 n, u;
+    if (!onCutoff(pair, invHorizon, n, u))
+    {
+        const double distSq = glm::dot(p, p);
+        const double dist = std::sqrt(distSq);
+        const glm::dvec3 axis = p / dist;
+        const double sinA = r / dist;
+        const double cosA = std::sqrt(distSq - r * r) / dist;
+        const glm::dvec3 across = v - axis * glm::dot(v, axis);
+        const double acrossSq = glm::dot(across, across);
+        glm::dvec3 side;
+        if (acrossSq > 1.0e-24 * (glm::dot(v, v) + 1.0e-300))
+        {
+            side = across / std::sqrt(acrossSq);
+        }
+        else
+        {
+            // Sidestep rule: exactly head on.
+            const double flat = std::sqrt(axis.x * axis.x + axis.z * axis.z);
+            if (flat > 1.0e-9)
+                side = glm::dvec3(-axis.z, 0.0, axis.x) / flat; // axis × (+Y): the right
+            else
+                side = glm::dvec3(axis.y > 0.0 ? 1.0 : -1.0, 0.0, 0.0);
+        }
+        const glm::dvec3 leg = axis * cosA + side * sinA;
+        n = side * cosA - axis * sinA;
+        u = leg * glm::dot(v, leg) - v;
+    }
+    c.normal = n;
+    c.point = velocityA + u * share;
+    return c;
+}
+
+} // namespace spark::nav::detail
