@@ -30,7 +30,7 @@ struct BakeDef
     float maxSimplificationError = 1.3f; ///< Contour simplification tolerance. [Limit: >= 0] [Units: cells]
     float maxEdgeLen = 12.0f;            ///< Longest contour edge; 0 = no limit. [Limit: >= 0] [Units: m]
     int maxVertsPerPoly = 6;             ///< Vertices per polygon after merging. [Limit: 3..6]
-    float minRegionArea = 0.0f;          ///< Regions smaller than this are dropped. [Limit: >= 0] [Units: m²]
+    float minRegionArea = 0.0f;          ///< Connected walkable islands smaller than this are dropped. [Limit: >= 0] [Units: m²]
 };
 
 /// The default settings of SPEC §2.1.
@@ -42,6 +42,12 @@ struct BakeInput
     std::vector<glm::vec3> vertices; ///< [Units: m]
     std::vector<uint32_t> indices;   ///< Three per triangle; any winding.
     std::vector<uint8_t> areas;      ///< One per triangle, or empty for all 0. [Limit: 0..15]
+    /// False (default): winding is ignored, a triangle's slope is that of its
+    /// plane (closed collider solids). True: a triangle can only be walkable
+    /// when its front faces up, the front being the side from which its corners
+    /// run counter-clockwise (right-hand normal, the OBJ convention), so the
+    /// underside of a ceiling in a mesh of open surfaces is not a floor.
+    bool oneSided = false;
 };
 
 /// Counters of a bake (no timings: those are measured by the caller).

@@ -1,0 +1,159 @@
+#pragma once
+/// \file bake_stages.h
+/// The internal data of the 3D bake and one entry function per stage (each in
+/// its own file under src/bake/). Private to libnav; the unit tests include it
+/// to test every stage on its own. The stage order lives in bake.cpp.
+///
+/// Conventions: cell coordinates (x, z) index columns of the grid; heights are
+/// in cell_height steps above the grid origin. Area codes inside the bake are
+/// `0` for "not walkable" and `areaId + 1` for walkable spans.
+
+#include "spark/core/result.h"
+#include "spark/nav/bake.h"
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace spark::nav::bake
+{
+
+/// Area code of a span nobody may stand on.
+inline constexpr uint8_t kNullArea = 0;
+/// Flag bit set on a walkable span's area by the ledge filter; erosion drops it.
+inline constexpr uint8_t kLedgeFlag = 0x80;
+/// Mask of the area code without flags.
+inline constexpr uint8_t kAreaMask = 0x7f;
+/// Highest span height in cells.
+inline constexpr int kMaxSpanHeight = 0xffff;
+/// "No neighbour" in the packed connections of an open span.
+inline constexpr uint32_t kNoConnection = 0x3f;
+/// Largest number of spans in one column the connections can address.
+inline constexpr int kMaxLayers = 0x3f;
+
+/// Column offsets of the four directions: 0 = -x, 1 = +z, 2 = +x, 3 = -z.
+inline constexpr int kDirX[4] = {-1, 0, 1, 0};
+inline constexpr int kDirZ[4] = {0, 1, 0, -1};
+
+/// The settings of a bake in cell units, derived once from a `BakeDef`.
+struct CellSettings
+{
+    float cellSize = 0.0f;     ///< [Units: m]
+    float cellHeight = 0.0f;   ///< [Units: m]
+    int walkableHeight = 0;    ///< Head room in cells (ceil).
+    int walkableClimb = 0;     ///< Step height in cells (floor).
+    float erodeRadius = 0.0f;  ///< Agent radius in cells (not rounded).
+    float walkableCos = 0.0f;  ///< Cosine of the steepest walkable slope.
+    float maxError = 0.0f;     ///< Contour simplification error in cells.
+    int maxEdgeLen = 0;        ///< Longest contour edge in cells; 0 = no limit.
+    int maxVertsPerPoly = 6;   ///< 3..6.
+    int minRegionCells = 0;    ///< Islands with fewer spans are dropped.
+};
+
+/// Derives the cell settings of `def` (which must have been validated).
+CellSettings cellSettingsOf(const BakeDef& def);
+
+/// The grid the bake works on.
+struct Grid
+{
+    int width = 0;              ///< Columns along x.
+    int depth = 0;              ///< Columns along z.
+    glm::vec3 origin{0.0f};     ///< World position of cell (0, 0) at height 0. [Units: m]
+    float cellSize = 0.0f;      ///< [Units: m]
+    float cellHeight = 0.0f;    ///< [Units: m]
+};
+
+/// A solid span: voxels [bottom, top) of one column, with the area code of its top.
+struct SolidSpan
+{
+    uint16_t bottom = 0;
+    uint16_t top = 0;
+    uint16_t walkTop = 0; ///< Top of the highest walkable surface merged in (while voxelising).
+    uint8_t area = kNullArea;
+    int32_t next = -1; ///< Next span above in the column, or -1.
+};
+
+/// The solid voxels: a sorted, merged list of spans per column, in one pool.
+struct SolidField
+{
+    Grid grid;
+    std::vector<int32_t> columns;  ///< First span of each column (x + z * width), or -1.
+    std::vector<SolidSpan> spans;  ///< Pool; removed spans are chained on `freeList`.
+    int32_t freeList = -1;
+    uint64_t spanCount = 0;        ///< Live spans.
+};
+
+/// The open field: the free space above every walkable solid span, with links
+/// to the neighbouring open spans an agent can step to.
+struct OpenField
+{
+    Grid grid;
+    std::vector<uint32_t> cellFirst;  ///< First span of each column.
+    std::vector<uint8_t> cellCount;   ///< Spans in each column.
+    std::vector<uint16_t> y;          ///< Floor height of each span (cells).
+    std::vector<uint16_t> h;          ///< Head room of each span (cells, clamped).
+    std::vector<uint32_t> con;        ///< 4 × 6 bits: layer index of the neighbour per direction.
+    std::vector<uint8_t> area;        ///< Area code (kNullArea after erosion drops it).
+    std::vector<uint16_t> dist;       ///< Chamfer distance to the nearest border (half cells).
+    std::vector<uint32_t> region;     ///< Region id, 0 = none.
+    uint32_t regionCount = 0;         ///< Regions are 1..regionCount.
+
+    size_t spanCount() const { return y.size(); }
+};
+
+/// The neighbour layer of span `i` in direction `dir`, or kNoConnection.
+inline uint32_t connectionOf(const OpenField& field, uint32_t i, int dir)
+{
+    return (field.con[i] >> (dir * 6)) & 0x3f;
+}
+
+/// One traced, simplified region outline in cell units, positive winding in x–z.
+struct Contour
+{
+    std::vector<int32_t> verts; ///< x, y, z per vertex (cells; y is the corner height).
+    uint32_t region = 0;
+    uint8_t area = kNullArea;
+    bool needsFallback = false; ///< Degenerate or hole-shaped outline: cover the region by row runs.
+};
+
+/// The contours of every region.
+struct ContourSet
+{
+    Grid grid;
+    std::vector<Contour> contours;
+};
+
+// --- Stages, in the order bake.cpp runs them --------------------------------
+
+/// voxelize.cpp: rasterises the triangles into solid spans; a span is walkable
+/// when its triangle's slope is at most the walkable slope. `outField.grid`
+/// must be set by the caller; the rest is rebuilt.
+void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField);
+
+/// filter.cpp: low obstacles under the step height become walkable, ledges are
+/// flagged, spans without head room dropped; then the open field is built with
+/// the neighbour links. `E_NAV_LIMIT` when a column holds too many layers.
+Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& outField);
+
+/// erode.cpp: chamfer distance from every border, then drops the spans nearer
+/// to a border than the agent radius, and every ledge span.
+void erodeWalkable(OpenField& ioField, const CellSettings& cells);
+
+/// regions.cpp: drops islands under the minimum area, then partitions the open
+/// spans into monotone regions (no holes, no overlaps).
+void buildRegions(OpenField& ioField, const CellSettings& cells);
+
+/// contours.cpp: traces, simplifies and splits the outline of every region.
+void buildContours(const OpenField& field, const CellSettings& cells, ContourSet& outSet);
+
+/// polygons.cpp: ear clipping and greedy convex merging per contour; regions
+/// whose contour does not triangulate are covered by row runs instead.
+/// Returns the number of such fallback regions.
+uint32_t buildPolygons(const ContourSet& set, const OpenField& field, const CellSettings& cells, PolySoup& outMesh);
+
+/// Corner height (cells) at the corner of span `i` that starts its edge `dir`:
+/// the highest floor of the up to four spans round the corner.
+int cornerHeight(const OpenField& field, int x, int z, uint32_t i, int dir);
+
+} // namespace spark::nav::bake

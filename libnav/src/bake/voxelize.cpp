@@ -1,0 +1,303 @@
+/// \file voxelize.cpp
+/// Stage 1 of the 3D bake: triangles into solid spans.
+///
+/// Design note. Each triangle is cut into the grid's columns by repeated
+/// polygon splitting against axis-aligned lines (first a row slab along z,
+/// then a cell slab along x), the scheme of Recast's rasteriser (M. Mononen,
+/// Recast Navigation, `RecastRasterization.cpp`). The piece left in a column
+/// gives the vertical extent [floor(ymin), ceil(ymax)) in cell_height units,
+/// which is inserted into the column's sorted span list; overlapping or
+/// touching spans merge. A merged span remembers its highest walkable surface;
+/// it is walkable when that surface lies within the step height of the span's
+/// top (so a floor beats the top edge of a wall ending at the floor, but not a
+/// wall rising above it). Unlike Recast's merge of area flags, this does not
+/// depend on the order in which the pieces of a wall arrive.
+/// The spans live in one pool with a free list: no allocation per span beyond
+/// the pool's amortised growth.
+
+#include "bake_stages.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace spark::nav::bake
+{
+namespace
+{
+
+/// Largest vertex count a triangle reaches after four axis-aligned cuts.
+constexpr int kClipCapacity = 12;
+/// Rounding slack of span heights. [Units: cells]
+constexpr float kSnap = 1.0e-4f;
+
+/// Splits the convex polygon `in` by the plane `coord[axis] = line` into the
+/// part below (`outBelow`) and the part above (`outAbove`). Vertices on the
+/// line go to both parts.
+void splitPolygon(const float* in, int n, float* outBelow, int& nBelow, float* outAbove, int& nAbove, float line,
+                  int axis)
+{
+    float d[kClipCapacity];
+    for (int i = 0; i < n; ++i)
+        d[i] = line - in[i * 3 + axis];
+    nBelow = 0;
+    nAbove = 0;
+    for (int i = 0, j = n - 1; i < n; j = i, ++i)
+    {
+        const bool inI = d[i] >= 0.0f;
+        const bool inJ = d[j] >= 0.0f;
+        if (inI != inJ)
+        {
+            // The edge j -> i crosses the line: both parts get the crossing point.
+            const float s = d[j] / (d[j] - d[i]);
+            float* b = outBelow + nBelow * 3;
+            for (int k = 0; k < 3; ++k)
+                b[k] = in[j * 3 + k] + (in[i * 3 + k] - in[j * 3 + k]) * s;
+            float* a = outAbove + nAbove * 3;
+            a[0] = b[0];
+            a[1] = b[1];
+            a[2] = b[2];
+            ++nBelow;
+            ++nAbove;
+            // Vertex i goes to its own side; a vertex exactly on the line goes to one
+            // side only here, the crossing point already covers the other.
+            if (d[i] > 0.0f)
+            {
+                float* p = outBelow + nBelow * 3;
+                p[0] = in[i * 3];
+                p[1] = in[i * 3 + 1];
+                p[2] = in[i * 3 + 2];
+                ++nBelow;
+            }
+            else if (d[i] < 0.0f)
+            {
+                float* p = outAbove + nAbove * 3;
+                p[0] = in[i * 3];
+                p[1] = in[i * 3 + 1];
+                p[2] = in[i * 3 + 2];
+                ++nAbove;
+            }
+        }
+        else
+        {
+            if (d[i] >= 0.0f)
+            {
+                float* p = outBelow + nBelow * 3;
+                p[0] = in[i * 3];
+                p[1] = in[i * 3 + 1];
+                p[2] = in[i * 3 + 2];
+                ++nBelow;
+                if (d[i] != 0.0f)
+                    continue;
+            }
+            float* p = outAbove + nAbove * 3;
+            p[0] = in[i * 3];
+            p[1] = in[i * 3 + 1];
+            p[2] = in[i * 3 + 2];
+            ++nAbove;
+        }
+    }
+}
+
+int32_t allocateSpan(SolidField& field)
+{
+    if (field.freeList != -1)
+    {
+        const int32_t s = field.freeList;
+        field.freeList = field.spans[s].next;
+        return s;
+    }
+    field.spans.emplace_back();
+    return static_cast<int32_t>(field.spans.size() - 1);
+}
+
+void releaseSpan(SolidField& field, int32_t s)
+{
+    field.spans[s].next = field.freeList;
+    field.freeList = s;
+}
+
+/// Inserts [bottom, top) with `area` into column `col`, merging with every span it touches.
+/// The merged span remembers its highest walkable surface (ties: the larger area code).
+void addSpan(SolidField& field, int col, int bottom, int top, uint8_t area)
+{
+    int walkTop = area != kNullArea ? top : 0;
+    int32_t prev = -1;
+    int32_t cur = field.columns[col];
+    while (cur != -1)
+    {
+        const SolidSpan s = field.spans[cur];
+        if (s.bottom > top)
+            break;
+        if (s.top < bottom)
+        {
+            prev = cur;
+            cur = s.next;
+            continue;
+        }
+        if (s.area != kNullArea)
+        {
+            if (area == kNullArea || s.walkTop > walkTop)
+            {
+                area = s.area;
+                walkTop = s.walkTop;
+            }
+            else if (s.walkTop == walkTop)
+            {
+                area = std::max(area, s.area);
+            }
+        }
+        bottom = std::min<int>(bottom, s.bottom);
+        top = std::max<int>(top, s.top);
+        const int32_t next = s.next;
+        releaseSpan(field, cur);
+        --field.spanCount;
+        if (prev == -1)
+            field.columns[col] = next;
+        else
+            field.spans[prev].next = next;
+        cur = next;
+    }
+    const int32_t n = allocateSpan(field);
+    SolidSpan& span = field.spans[n];
+    span.bottom = static_cast<uint16_t>(bottom);
+    span.top = static_cast<uint16_t>(top);
+    span.walkTop = static_cast<uint16_t>(walkTop);
+    span.area = area;
+    if (prev == -1)
+    {
+        span.next = field.columns[col];
+        field.columns[col] = n;
+    }
+    else
+    {
+        span.next = field.spans[prev].next;
+        field.spans[prev].next = n;
+    }
+    ++field.spanCount;
+}
+
+void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3& v2, uint8_t area,
+                       SolidField& field)
+{
+    const Grid& g = field.grid;
+    const float ics = 1.0f / g.cellSize;
+    const float ich = 1.0f / g.cellHeight;
+    const float minZ = std::min({v0.z, v1.z, v2.z});
+    const float maxZ = std::max({v0.z, v1.z, v2.z});
+    const float minX = std::min({v0.x, v1.x, v2.x});
+    const float maxX = std::max({v0.x, v1.x, v2.x});
+    const float extentX = static_cast<float>(g.width) * g.cellSize;
+    const float extentZ = static_cast<float>(g.depth) * g.cellSize;
+    if (maxX < g.origin.x || minX > g.origin.x + extentX || maxZ < g.origin.z || minZ > g.origin.z + extentZ)
+        return;
+
+    const int z0 = std::clamp(static_cast<int>(std::floor((minZ - g.origin.z) * ics)), 0, g.depth - 1);
+    const int z1 = std::clamp(static_cast<int>(std::floor((maxZ - g.origin.z) * ics)), 0, g.depth - 1);
+
+    float bufA[kClipCapacity * 3], bufB[kClipCapacity * 3], row[kClipCapacity * 3];
+    float cellA[kClipCapacity * 3], cellB[kClipCapacity * 3], cell[kClipCapacity * 3];
+    float* in = bufA;
+    float* rest = bufB;
+    int nIn = 3;
+    in[0] = v0.x, in[1] = v0.y, in[2] = v0.z;
+    in[3] = v1.x, in[4] = v1.y, in[5] = v1.z;
+    in[6] = v2.x, in[7] = v2.y, in[8] = v2.z;
+
+    for (int z = z0; z <= z1 && nIn >= 3; ++z)
+    {
+        int nRow = 0, nRest = 0;
+        const float lineZ = g.origin.z + static_cast<float>(z + 1) * g.cellSize;
+        splitPolygon(in, nIn, row, nRow, rest, nRest, lineZ, 2);
+        std::swap(in, rest);
+        nIn = nRest;
+        if (nRow < 3)
+            continue;
+
+        float rowMinX = row[0], rowMaxX = row[0];
+        for (int i = 1; i < nRow; ++i)
+        {
+            rowMinX = std::min(rowMinX, row[i * 3]);
+            rowMaxX = std::max(rowMaxX, row[i * 3]);
+        }
+        const int x0 = std::clamp(static_cast<int>(std::floor((rowMinX - g.origin.x) * ics)), 0, g.width - 1);
+        const int x1 = std::clamp(static_cast<int>(std::floor((rowMaxX - g.origin.x) * ics)), 0, g.width - 1);
+
+        float* cin = cellA;
+        float* crest = cellB;
+        int nCin = nRow;
+        std::copy(row, row + nRow * 3, cin);
+        for (int x = x0; x <= x1 && nCin >= 3; ++x)
+        {
+            int nCell = 0, nCrest = 0;
+            const float lineX = g.origin.x + static_cast<float>(x + 1) * g.cellSize;
+            splitPolygon(cin, nCin, cell, nCell, crest, nCrest, lineX, 0);
+            std::swap(cin, crest);
+            nCin = nCrest;
+            if (nCell < 3)
+                continue;
+
+            float yMin = cell[1], yMax = cell[1];
+            for (int i = 1; i < nCell; ++i)
+            {
+                yMin = std::min(yMin, cell[i * 3 + 1]);
+                yMax = std::max(yMax, cell[i * 3 + 1]);
+            }
+            const float lo = (yMin - g.origin.y) * ich;
+            const float hi = (yMax - g.origin.y) * ich;
+            if (hi < 0.0f || lo > static_cast<float>(kMaxSpanHeight))
+                continue;
+            // A ten-thousandth of a cell of slack absorbs the rounding of the cuts,
+            // so a surface exactly on a cell boundary stays on it.
+            const int bottom = std::clamp(static_cast<int>(std::floor(lo + kSnap)), 0, kMaxSpanHeight - 1);
+            const int top = std::clamp(static_cast<int>(std::ceil(hi - kSnap)), bottom + 1, kMaxSpanHeight);
+            addSpan(field, x + z * g.width, bottom, top, area);
+        }
+    }
+}
+
+} // namespace
+
+void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField)
+{
+    const Grid& g = outField.grid;
+    outField.columns.assign(static_cast<size_t>(g.width) * static_cast<size_t>(g.depth), -1);
+    outField.spans.clear();
+    outField.spans.reserve(static_cast<size_t>(g.width) * static_cast<size_t>(g.depth) + input.indices.size());
+    outField.freeList = -1;
+    outField.spanCount = 0;
+
+    const float cos2 = cells.walkableCos * cells.walkableCos;
+    const size_t triangles = input.indices.size() / 3;
+    for (size_t t = 0; t < triangles; ++t)
+    {
+        const glm::vec3& a = input.vertices[input.indices[t * 3]];
+        const glm::vec3& b = input.vertices[input.indices[t * 3 + 1]];
+        const glm::vec3& c = input.vertices[input.indices[t * 3 + 2]];
+        const glm::vec3 e0 = b - a;
+        const glm::vec3 e1 = c - a;
+        const float nx = e0.y * e1.z - e0.z * e1.y;
+        const float ny = e0.z * e1.x - e0.x * e1.z;
+        const float nz = e0.x * e1.y - e0.y * e1.x;
+        const float len2 = nx * nx + ny * ny + nz * nz;
+        if (!(len2 > 0.0f))
+            continue; // degenerate: no surface
+        // Two-sided: the slope is the angle between the normal's line and +Y;
+        // one-sided: the front must face up as well.
+        const bool facing = !input.oneSided || ny > 0.0f;
+        const bool walkable = facing && ny * ny >= cos2 * len2;
+        const uint8_t areaId = input.areas.empty() ? uint8_t{0} : input.areas[t];
+        const uint8_t area = walkable ? static_cast<uint8_t>(areaId + 1) : kNullArea;
+        rasterizeTriangle(a, b, c, area, outField);
+    }
+
+    // A span is walkable when its highest walkable surface is within a step of its top.
+    for (int32_t head : outField.columns)
+        for (int32_t s = head; s != -1; s = outField.spans[s].next)
+        {
+            SolidSpan& span = outField.spans[s];
+            if (span.area != kNullArea && span.top - span.walkTop > cells.walkableClimb)
+                span.area = kNullArea;
+        }
+}
+
+} // namespace spark::nav::bake

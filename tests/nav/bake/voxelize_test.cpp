@@ -1,0 +1,168 @@
+/// Tests of libnav/src/bake/voxelize.cpp: triangles into solid spans.
+
+#include "bake_test_util.h"
+
+using namespace spark::nav;
+using namespace spark::nav::bake;
+
+namespace
+{
+
+struct Voxelized
+{
+    SolidField field;
+    CellSettings cells;
+};
+
+Voxelized voxelize(const BakeInput& in, const BakeDef& def, glm::vec3 lo, glm::vec3 hi)
+{
+    Voxelized v;
+    v.cells = cellSettingsOf(def);
+    v.field.grid = test::gridOver(lo, hi, def);
+    voxelizeTriangles(in, v.cells, v.field);
+    return v;
+}
+
+/// The spans of column (x, z), bottom up.
+std::vector<SolidSpan> column(const SolidField& f, int x, int z)
+{
+    std::vector<SolidSpan> out;
+    for (int32_t s = f.columns[static_cast<size_t>(x + z * f.grid.width)]; s != -1; s = f.spans[s].next)
+        out.push_back(f.spans[s]);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("a flat floor becomes one walkable span per column with its top within a cell height above it")
+{
+    BakeInput in;
+    in.vertices = {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}};
+    in.indices = {0, 1, 2, 0, 2, 3};
+    const BakeDef def = test::testDef();
+    const Voxelized v = voxelize(in, def, {0, 0, 0}, {4, 0, 4});
+    REQUIRE(v.field.grid.width == 20);
+    REQUIRE(v.field.grid.depth == 20);
+    CHECK(v.field.spanCount == 400);
+    for (int z = 0; z < 20; ++z)
+        for (int x = 0; x < 20; ++x)
+        {
+            const auto spans = column(v.field, x, z);
+            REQUIRE(spans.size() == 1);
+            CHECK(spans[0].area == 1); // area id 0, walkable
+            const float top = static_cast<float>(spans[0].top) * def.cellHeight;
+            CHECK(top >= 0.0f);
+            CHECK(top <= def.cellHeight + 1e-6f);
+        }
+}
+
+TEST_CASE("a triangle steeper than the slope limit gives spans nobody may stand on")
+{
+    BakeInput in;
+    // A wall in the plane x = 1, 2 m high, plus a floor strip to set the bounds.
+    in.vertices = {{1, 0, 0}, {1, 2, 0}, {1, 2, 2}, {1, 0, 2}};
+    in.indices = {0, 1, 2, 0, 2, 3};
+    const BakeDef def = test::testDef();
+    const Voxelized v = voxelize(in, def, {0, 0, 0}, {2, 2, 2});
+    REQUIRE(v.field.spanCount > 0);
+    for (const auto& s : v.field.spans)
+        CHECK(s.area == kNullArea);
+}
+
+TEST_CASE("a ramp under the slope limit is walkable and one over it is not")
+{
+    const BakeDef def = test::testDef(); // 45 degrees
+    for (const float rise : {1.0f, 3.0f}) // 2 m long: 26.6 and 56.3 degrees
+    {
+        BakeInput in;
+        in.vertices = {{0, 0, 0}, {2, rise, 0}, {2, rise, 2}, {0, 0, 2}};
+        in.indices = {0, 1, 2, 0, 2, 3};
+        const Voxelized v = voxelize(in, def, {0, 0, 0}, {2, rise, 2});
+        size_t walkable = 0;
+        for (int z = 0; z < v.field.grid.depth; ++z)
+            for (int x = 0; x < v.field.grid.width; ++x)
+                for (const auto& s : column(v.field, x, z))
+                    walkable += s.area != kNullArea ? 1 : 0;
+        if (rise < 2.0f)
+            CHECK(walkable == 100);
+        else
+            CHECK(walkable == 0);
+    }
+}
+
+TEST_CASE("the faces of a closed box merge where they touch and its top is walkable")
+{
+    BakeInput in;
+    test::addBox(in, {0, 0, 0}, {2, 1, 2});
+    const BakeDef def = test::testDef();
+    const Voxelized v = voxelize(in, def, {0, 0, 0}, {2, 1, 2});
+    for (int z = 0; z < 10; ++z)
+        for (int x = 0; x < 10; ++x)
+        {
+            const auto spans = column(v.field, x, z);
+            const bool side = x == 0 || z == 0 || x == 9 || z == 9;
+            // Side columns: one span from the bottom face up through the top face.
+            // Inside: the bottom and the top face apart (the box is a shell).
+            REQUIRE(spans.size() == (side ? 1u : 2u));
+            CHECK(spans.front().bottom == 0);
+            CHECK(spans.back().top == 11); // a face on a cell boundary fills the cell above it
+            CHECK(spans.back().area == 1);
+        }
+}
+
+TEST_CASE("a wall rising more than a step above a floor is not walkable in any order of its pieces")
+{
+    const BakeDef def = test::testDef(); // step 0.4 = 4 cells
+    for (const float h : {0.3f, 0.6f, 1.5f})
+    {
+        CAPTURE(h);
+        BakeInput in;
+        in.vertices = {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}, {2.05f, 0, 0}, {2.05f, h, 0}, {2.05f, h, 4},
+                       {2.05f, 0, 4}};
+        for (const bool wallFirst : {false, true})
+        {
+            in.indices = wallFirst ? std::vector<uint32_t>{4, 5, 6, 4, 6, 7, 0, 1, 2, 0, 2, 3}
+                                   : std::vector<uint32_t>{0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7};
+            const Voxelized v = voxelize(in, def, {0, 0, 0}, {4, h, 4});
+            const auto spans = column(v.field, 10, 10);
+            REQUIRE(spans.size() == 1);
+            CHECK((spans[0].area != kNullArea) == (h < def.stepHeight));
+        }
+    }
+}
+
+TEST_CASE("separate surfaces in one column stay separate spans, sorted bottom up")
+{
+    BakeInput in;
+    test::addBox(in, {0, 0, 0}, {1, 0.2f, 1});
+    test::addBox(in, {0, 2, 0}, {1, 2.2f, 1}, 3);
+    const BakeDef def = test::testDef();
+    const Voxelized v = voxelize(in, def, {0, 0, 0}, {1, 2.2f, 1});
+    const auto spans = column(v.field, 2, 2);
+    REQUIRE(spans.size() == 4); // bottom and top face of each shell
+    for (size_t k = 1; k < spans.size(); ++k)
+        CHECK(spans[k - 1].top < spans[k].bottom);
+    CHECK(spans[1].area == 1);
+    CHECK(spans[3].area == 4); // area id 3
+}
+
+TEST_CASE("one-sided triangles are walkable only when their front faces up")
+{
+    BakeInput in;
+    in.vertices = {{0, 0, 0}, {2, 0, 0}, {2, 0, 2}, {0, 0, 2}};
+    in.indices = {0, 2, 1, 0, 3, 2}; // right-hand normal +Y
+    in.oneSided = true;
+    const BakeDef def = test::testDef();
+    const Voxelized up = voxelize(in, def, {0, 0, 0}, {2, 0, 2});
+    for (const auto& s : up.field.spans)
+        CHECK(s.area == 1);
+    in.indices = {0, 1, 2, 0, 2, 3}; // facing down
+    const Voxelized down = voxelize(in, def, {0, 0, 0}, {2, 0, 2});
+    REQUIRE(down.field.spanCount == 100);
+    for (int32_t c : down.field.columns)
+        CHECK(down.field.spans[c].area == kNullArea);
+    in.oneSided = false;
+    const Voxelized both = voxelize(in, def, {0, 0, 0}, {2, 0, 2});
+    for (int32_t c : both.field.columns)
+        CHECK(both.field.spans[c].area == 1);
+}
