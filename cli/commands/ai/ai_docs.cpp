@@ -1,0 +1,340 @@
+// ai.schema, ai.validate, ai.leaves, ai.tree.load/get/list, ai.utility.load,
+// ai.utility.evaluate, ai.hash: the AI documents of the session (SPEC §4).
+// JSON <-> libai conversion lives here; libai validates and compiles.
+
+#include "surface/embedded.h"
+#include "surface/registry.h"
+
+#include "spark/ai/brain.h"
+#include "spark/ai/validate.h"
+#include "spark/core/hash.h"
+#include "spark/core/path.h"
+
+#include <cmath>
+
+namespace spark::cli
+{
+namespace
+{
+
+/// Largest AI document read from a file.
+constexpr size_t kMaxDocumentBytes = 16u * 1024u * 1024u;
+
+const char* kindFile(const std::string& kind)
+{
+    return kind == "utility" ? "ai/utility.schema.json" : "ai/behavior-tree.schema.json";
+}
+
+/// The document of `{doc | path}` params, and where it came from for error data.
+struct SourceDoc
+{
+    json doc;
+    json where = json::object(); ///< {"file": rel} for a file.
+    std::string prefix;          ///< Params pointer prefix of an inline document ("/doc").
+};
+
+SourceDoc readDoc(Context& ctx, const json& params)
+{
+    const bool hasPath = params.contains("path");
+    const bool hasDoc = params.contains("doc");
+    if (hasPath == hasDoc)
+        fail("E_INVALID_PARAMS", "give exactly one of 'doc' and 'path'", {{"path", hasPath ? "/doc" : "/path"}},
+             "pass the document inline as \"doc\" or a project file as \"path\"");
+    SourceDoc out;
+    if (hasDoc)
+    {
+        out.doc = params.at("doc");
+        out.prefix = "/doc";
+        return out;
+    }
+    const std::string rel = params.at("path").get<std::string>();
+    const auto file = ctx.resolvePath(rel, "/path");
+    auto text = readTextFile(file);
+    if (!text.ok())
+        fail(text.error().code, text.error().message, {{"path", "/path"}, {"file", rel}});
+    if (text->size() > kMaxDocumentBytes)
+        fail("E_AI_LIMIT", "the AI document is larger than 16 MiB", {{"path", "/path"}, {"file", rel}});
+    out.doc = json::parse(*text, nullptr, false);
+    if (out.doc.is_discarded())
+        fail("E_FORMAT", "the file is not valid JSON", {{"path", "/path"}, {"file", rel}});
+    out.where = {{"file", rel}};
+    return out;
+}
+
+json problemsJson(const std::vector<ai::Problem>& problems)
+{
+    json out = json::array();
+    for (const ai::Problem& p : problems)
+        out.push_back({{"code", p.code}, {"message", p.message}, {"path", p.path}, {"hint", p.hint}});
+    return out;
+}
+
+/// Fails with the first problem's code, all problems in data.problems.
+[[noreturn]] void failProblems(const SourceDoc& src, const std::vector<ai::Problem>& problems)
+{
+    const ai::Problem& first = problems.front();
+    json data = src.where;
+    data["path"] = src.prefix.empty() ? std::string("/path") : src.prefix + first.path;
+    data["field"] = first.path;
+    data["problems"] = problemsJson(problems);
+    const std::string more =
+        problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more problems in data.problems)" : "";
+    fail(first.code, first.message + more, std::move(data), first.hint);
+}
+
+std::string hex(uint64_t h) { return hashToHex(h); }
+
+json aiSchema(Context&, const json& params)
+{
+    const std::string kind = params.value("kind", std::string("behavior_tree"));
+    const std::string_view text = findEmbeddedFile(kindFile(kind));
+    if (text.empty())
+        fail("E_INTERNAL", "the document schema is not embedded", {{"kind", kind}});
+    return {{"kind", kind}, {"schema", json::parse(text)}};
+}
+
+json aiValidate(Context& ctx, const json& params)
+{
+    const std::string kind = params.value("kind", std::string("behavior_tree"));
+    const SourceDoc src = readDoc(ctx, params);
+    const std::vector<ai::Problem> problems =
+        kind == "utility" ? ai::validateUtilityDoc(src.doc) : ai::validateTreeDoc(src.doc);
+    return {{"kind", kind}, {"valid", problems.empty()}, {"count", problems.size()}, {"problems", problemsJson(problems)}};
+}
+
+json aiLeaves(Context&, const json& params)
+{
+    json leaves = ai::leafManifestJson();
+    if (params.contains("kind"))
+    {
+        json filtered = json::array();
+        for (json& l : leaves)
+            if (l["kind"] == params["kind"])
+                filtered.push_back(std::move(l));
+        leaves = std::move(filtered);
+    }
+    return {{"count", leaves.size()}, {"leaves", std::move(leaves)}};
+}
+
+std::vector<std::string> names(const auto& map)
+{
+    std::vector<std::string> out;
+    for (const auto& [name, value] : map)
+        out.push_back(name);
+    return out;
+}
+
+[[noreturn]] void failUnknown(const char* what, const std::string& name, const std::vector<std::string>& known,
+                              const char* field)
+{
+    const std::string near = ai::nearestName(name, known);
+    fail(ai::kCodeUnknown, std::string("no ") + what + " named '" + name + "'", {{"path", field}},
+         near.empty() ? (known.empty() ? std::string("nothing is loaded yet") : "loaded: " + [&] {
+             std::string s;
+             for (size_t i = 0; i < known.size(); ++i)
+                 s += (i ? ", " : "") + known[i];
+             return s;
+         }())
+                      : "did you mean '" + near + "'?");
+}
+
+json treeSummary(const ai::CompiledTree& tree)
+{
+    Hasher h;
+    ai::hashTree(h, tree);
+    return {{"name", tree.name}, {"nodes", tree.nodes.size()}, {"depth", tree.depth}, {"hash", hex(h.digest())}};
+}
+
+json aiTreeLoad(Context& ctx, const json& params)
+{
+    const SourceDoc src = readDoc(ctx, params);
+    std::vector<ai::Problem> problems;
+    auto tree = ai::compileTree(src.doc, &problems);
+    if (!tree.ok())
+        failProblems(src, problems);
+    json out = treeSummary(*tree);
+    out["replaced"] = ctx.state.ai.trees.count(tree->name) == 1;
+    ai::putTree(ctx.state.ai, std::move(tree.value()));
+    return out;
+}
+
+json aiTreeGet(Context& ctx, const json& params)
+{
+    const std::string name = params.at("name").get<std::string>();
+    const auto it = ctx.state.ai.trees.find(name);
+    if (it == ctx.state.ai.trees.end())
+        failUnknown("tree", name, names(ctx.state.ai.trees), "/name");
+    const ai::CompiledTree& tree = it->second;
+    json nodes = json::array();
+    for (uint32_t i = 0; i < tree.nodes.size(); ++i)
+    {
+        const ai::Node& n = tree.nodes[i];
+        json children = json::array();
+        for (uint32_t c = 0; c < n.childCount; ++c)
+            children.push_back(tree.children[n.childBegin + c]);
+        json node = {{"id", i},
+                     {"type", ai::nodeTypeName(n.type)},
+                     {"label", n.label},
+                     {"path", n.path},
+                     {"depth", n.depth},
+                     {"children", std::move(children)}};
+        node["parent"] = n.parent == UINT32_MAX ? json() : json(n.parent);
+        if (n.type == ai::NodeType::Action || n.type == ai::NodeType::Condition)
+            node["leaf"] = ai::leafDef(n.call.leaf).name;
+        nodes.push_back(std::move(node));
+    }
+    json out = treeSummary(tree);
+    out["node_list"] = std::move(nodes);
+    out["doc"] = tree.doc;
+    return out;
+}
+
+json aiTreeList(Context& ctx, const json&)
+{
+    json trees = json::array();
+    for (const auto& [name, tree] : ctx.state.ai.trees)
+        trees.push_back(treeSummary(tree));
+    json utilities = json::array();
+    for (const auto& [name, doc] : ctx.state.ai.utilities)
+        utilities.push_back({{"name", name}, {"actions", doc.actions.size()}});
+    return {{"count", trees.size()}, {"trees", std::move(trees)}, {"utilities", std::move(utilities)}};
+}
+
+ai::UtilityDoc compileUtilityOrFail(const SourceDoc& src)
+{
+    std::vector<ai::Problem> problems;
+    auto doc = ai::compileUtility(src.doc, &problems);
+    if (!doc.ok())
+        failProblems(src, problems);
+    return std::move(doc).value();
+}
+
+json aiUtilityLoad(Context& ctx, const json& params)
+{
+    const SourceDoc src = readDoc(ctx, params);
+    ai::UtilityDoc doc = compileUtilityOrFail(src);
+    json actions = json::array();
+    for (const ai::UtilityAction& a : doc.actions)
+        actions.push_back(a.name);
+    Hasher h;
+    ai::hashUtility(h, doc);
+    json out = {{"name", doc.name},
+                {"actions", std::move(actions)},
+                {"hash", hex(h.digest())},
+                {"replaced", ctx.state.ai.utilities.count(doc.name) == 1}};
+    ai::putUtility(ctx.state.ai, std::move(doc));
+    return out;
+}
+
+/// Sensors given as numbers in the params (the evaluate command's host).
+class ParamSensors final : public ai::SensorReader
+{
+public:
+    explicit ParamSensors(const json& sensors) : m_sensors(sensors) {}
+    Result<double> read(ai::Sensor sensor) const override
+    {
+        const char* name = ai::sensorName(sensor);
+        if (!m_sensors.is_object() || !m_sensors.contains(name))
+            return makeError(ai::kCodeParams, std::string("sensor '") + name + "' has no value",
+                             std::string("/sensors/") + name, std::string("give \"sensors\": {\"") + name + "\": <number>}");
+        return m_sensors[name].get<double>();
+    }
+
+private:
+    const json& m_sensors;
+};
+
+json aiUtilityEvaluate(Context& ctx, const json& params)
+{
+    const bool hasName = params.contains("name");
+    if (hasName == (params.contains("doc") || params.contains("path")))
+        fail("E_INVALID_PARAMS", "give exactly one of 'name', 'doc' and 'path'", {{"path", "/name"}});
+    ai::UtilityDoc local;
+    const ai::UtilityDoc* doc = nullptr;
+    if (hasName)
+    {
+        const std::string name = params.at("name").get<std::string>();
+        const auto it = ctx.state.ai.utilities.find(name);
+        if (it == ctx.state.ai.utilities.end())
+            failUnknown("utility document", name, names(ctx.state.ai.utilities), "/name");
+        doc = &it->second;
+    }
+    else
+    {
+        local = compileUtilityOrFail(readDoc(ctx, params));
+        doc = &local;
+    }
+    const json blackboard = params.value("blackboard", json::object());
+    const json sensorsJson = params.value("sensors", json::object());
+    const ParamSensors sensors(sensorsJson);
+    ai::UtilityMemory memory;
+    memory.readyAt.assign(doc->actions.size(), 0.0);
+    const double time = params.value("time", 0.0);
+    auto actionIndex = [&](const std::string& name, const std::string& field) {
+        for (size_t i = 0; i < doc->actions.size(); ++i)
+            if (doc->actions[i].name == name)
+                return static_cast<int32_t>(i);
+        std::vector<std::string> known;
+        for (const ai::UtilityAction& a : doc->actions)
+            known.push_back(a.name);
+        failUnknown("action", name, known, field.c_str());
+    };
+    if (params.contains("last"))
+        memory.last = actionIndex(params["last"].get<std::string>(), "/last");
+    if (params.contains("ready_at"))
+        for (auto it = params["ready_at"].begin(); it != params["ready_at"].end(); ++it)
+            memory.readyAt[static_cast<size_t>(actionIndex(it.key(), "/ready_at/" + it.key()))] = it.value().get<double>();
+    Rng rng = rngFromSeed(params.value("seed", uint64_t{0}), 0x5eed);
+    auto eval = ai::evaluateUtility(*doc, blackboard, sensors, memory, time, rng);
+    if (!eval.ok())
+    {
+        const Error& e = eval.error();
+        fail(e.code, e.message, {{"path", e.field.rfind("/sensors", 0) == 0 ? e.field : "/blackboard"}, {"field", e.field}},
+             e.hint);
+    }
+    json actions = json::array();
+    for (const ai::ActionEvidence& a : eval->actions)
+    {
+        json considerations = json::array();
+        for (const ai::ConsiderationEvidence& c : a.considerations)
+            considerations.push_back({{"name", c.name},
+                                      {"input", c.input},
+                                      {"normalized", c.normalized},
+                                      {"curve", c.curve},
+                                      {"weighted", c.weighted},
+                                      {"compensated", c.compensated}});
+        actions.push_back({{"name", a.name},
+                           {"score", a.score},
+                           {"vetoed", a.vetoed},
+                           {"blocked", a.blocked},
+                           {"inertia", a.inertia},
+                           {"considerations", std::move(considerations)}});
+    }
+    return {{"utility", doc->name},
+            {"choice", eval->choice >= 0 ? json(doc->actions[static_cast<size_t>(eval->choice)].name) : json()},
+            {"choice_index", eval->choice},
+            {"actions", std::move(actions)}};
+}
+
+json aiHash(Context& ctx, const json&)
+{
+    const ai::AiState& s = ctx.state.ai;
+    return {{"hash", hex(ai::hashAiState(s))},
+            {"trees", s.trees.size()},
+            {"utilities", s.utilities.size()},
+            {"brains", s.brains.size()},
+            {"events", s.events.events.size()}};
+}
+
+const Registrar kAiSchema{{"ai.schema", aiSchema, Mutates::No}};
+const Registrar kAiValidate{{"ai.validate", aiValidate, Mutates::No}};
+const Registrar kAiLeaves{{"ai.leaves", aiLeaves, Mutates::No}};
+const Registrar kAiTreeLoad{{"ai.tree.load", aiTreeLoad, Mutates::Yes}};
+const Registrar kAiTreeGet{{"ai.tree.get", aiTreeGet, Mutates::No}};
+const Registrar kAiTreeList{{"ai.tree.list", aiTreeList, Mutates::No}};
+const Registrar kAiUtilityLoad{{"ai.utility.load", aiUtilityLoad, Mutates::Yes}};
+const Registrar kAiUtilityEvaluate{{"ai.utility.evaluate", aiUtilityEvaluate, Mutates::No}};
+const Registrar kAiHash{{"ai.hash", aiHash, Mutates::No}};
+
+} // namespace
+} // namespace spark::cli
