@@ -314,3 +314,32 @@ TEST_CASE("collecting twice gives bit-identical triangles")
           0);
     CHECK(a.input.indices == b.input.indices);
 }
+
+TEST_CASE("the OBJ model loader reads project models and refuses paths outside the project")
+{
+    const ModelLoader load = makeObjModelLoader(".");
+    auto pillar = load("samples/space3d/models/pillar.obj");
+    REQUIRE(pillar.ok());
+    CHECK(pillar.value().vertices.size() == 12);
+    CHECK(pillar.value().indices.size() == size_t(3 * 20)); // two hexagons (4 each) and six quads (2 each)
+    auto outside = load("../outside.obj");
+    REQUIRE_FALSE(outside.ok());
+    CHECK(outside.error().code == "E_PATH");
+    auto missing = load("samples/space3d/models/missing.obj");
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().code == "E_IO");
+}
+
+TEST_CASE("the arena sample bakes its fixed colliders with real model triangles and no approximation")
+{
+    auto s = loadScene3DFile("samples/space3d/arena.space3d.json");
+    REQUIRE(s.ok());
+    const ColliderTriangles c = collectColliderTriangles(*s, defaultColliderDef(), makeObjModelLoader("."));
+    // 17 objects less the sensor and the dynamic crate.
+    CHECK(c.colliders == 15);
+    CHECK(c.approximatedColliders == 0);
+    ColliderDef all = defaultColliderDef();
+    all.includeSensors = true;
+    all.includeKinds = {BodyKind::Fixed, BodyKind::Dynamic, BodyKind::Kinematic};
+    CHECK(collectColliderTriangles(*s, all, makeObjModelLoader(".")).colliders == 17);
+}

@@ -52,6 +52,10 @@ glm::vec3 transformPoint(const Transform3D& transform, const glm::vec3& local);
 /// Loads a model's triangles by its path as written in the scene.
 using ModelLoader = std::function<Result<ColliderMesh>(std::string_view path)>;
 
+/// A loader reading OBJ files (model_obj.h) at paths relative to `projectRoot`:
+/// `E_PATH` for a path leaving the project, `E_IO` / `E_FORMAT` from the reader.
+ModelLoader makeObjModelLoader(std::filesystem::path projectRoot);
+
 /// Which colliders to collect.
 struct ColliderDef
 {
