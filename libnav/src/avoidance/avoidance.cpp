@@ -76,6 +76,16 @@ std::string at(const char* list, std::size_t index, const char* field)
     return std::string("/") + list + "/" + std::to_string(index) + "/" + field;
 }
 
+/// A field path built only when an error needs it: /list/index/name[/sub].
+struct Field
+{
+    const char* list;
+    std::size_t index;
+    const char* name;
+    long sub = -1;
+    std::string str() const { return at(list, index, name) + (sub >= 0 ? "/" + std::to_string(sub) : ""); }
+};
+
 bool finite(double x) { return std::isfinite(x); }
 
 template <class V> bool finiteVec(const V& v)
@@ -86,30 +96,30 @@ template <class V> bool finiteVec(const V& v)
     return true;
 }
 
-template <class V> Status checkPosition(const V& p, const std::string& field)
+template <class V> Status checkPosition(const V& p, const Field& field)
 {
     if (!finiteVec(p))
-        return makeError(kInput, "position is not a finite number", field);
+        return makeError(kInput, "position is not a finite number", field.str());
     for (int d = 0; d < V::length(); ++d)
         if (std::abs(p[d]) > kMaxAvoidanceCoordinate)
-            return makeError(kInput, "coordinate is past kMaxAvoidanceCoordinate (1e6 m)", field);
+            return makeError(kInput, "coordinate is past kMaxAvoidanceCoordinate (1e6 m)", field.str());
     return Status::success();
 }
 
-template <class V> Status checkVelocity(const V& v, const std::string& field)
+template <class V> Status checkVelocity(const V& v, const Field& field)
 {
     if (!finiteVec(v))
-        return makeError(kInput, "velocity is not a finite number", field);
+        return makeError(kInput, "velocity is not a finite number", field.str());
     if (glm::dot(v, v) > kMaxAvoidanceSpeed * kMaxAvoidanceSpeed)
-        return makeError(kInput, "speed is past kMaxAvoidanceSpeed (1e3 m/s)", field);
+        return makeError(kInput, "speed is past kMaxAvoidanceSpeed (1e3 m/s)", field.str());
     return Status::success();
 }
 
 template <class Agent> Status checkAgent(const Agent& a, std::size_t i)
 {
-    SPARK_TRY(checkPosition(a.position, at("agents", i, "position")));
-    SPARK_TRY(checkVelocity(a.velocity, at("agents", i, "velocity")));
-    SPARK_TRY(checkVelocity(a.preferred, at("agents", i, "preferred")));
+    SPARK_TRY(checkPosition(a.position, Field{"agents", i, "position"}));
+    SPARK_TRY(checkVelocity(a.velocity, Field{"agents", i, "velocity"}));
+    SPARK_TRY(checkVelocity(a.preferred, Field{"agents", i, "preferred"}));
     if (!finite(a.radius) || a.radius < kMinAvoidanceRadius || a.radius > kMaxAvoidanceRadius)
         return makeError(kInput, "radius must lie in [1e-3, 1e3] m", at("agents", i, "radius"));
     if (!finite(a.maxSpeed) || a.maxSpeed < 0.0 || a.maxSpeed > kMaxAvoidanceSpeed)
@@ -134,11 +144,11 @@ Status checkStep(double dt, std::size_t agentCount, std::size_t outCount, int ma
 
 Status checkObstacle(const AvoidanceObstacle& o, std::size_t i)
 {
-    SPARK_TRY(checkVelocity(o.velocity, at("obstacles", i, "velocity")));
+    SPARK_TRY(checkVelocity(o.velocity, Field{"obstacles", i, "velocity"}));
     switch (o.shape)
     {
     case ObstacleShape::Circle:
-        SPARK_TRY(checkPosition(o.center, at("obstacles", i, "center")));
+        SPARK_TRY(checkPosition(o.center, Field{"obstacles", i, "center"}));
         if (!finite(o.radius) || o.radius <= 0.0 || o.radius > kMaxAvoidanceCoordinate)
             return makeError(kInput, "circle radius must lie in (0, 1e6] m", at("obstacles", i, "radius"));
         return Status::success();
@@ -150,7 +160,7 @@ Status checkObstacle(const AvoidanceObstacle& o, std::size_t i)
         if (!segment && o.points.size() < 3)
             return makeError(kInput, "a polygon has at least 3 points", at("obstacles", i, "points"));
         for (std::size_t k = 0; k < o.points.size(); ++k)
-            SPARK_TRY(checkPosition(o.points[k], at("obstacles", i, "points") + "/" + std::to_string(k)));
+            SPARK_TRY(checkPosition(o.points[k], Field{"obstacles", i, "points", static_cast<long>(k)}));
         double twiceArea = 0.0;
         for (std::size_t k = 0; k < o.points.size(); ++k)
         {
@@ -411,8 +421,8 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
         return makeError(kLimit, "more spheres than the definition's maxObstacles or maxObstaclePoints", "/spheres");
     for (std::size_t i = 0; i < spheres.size(); ++i)
     {
-        SPARK_TRY(checkPosition(spheres[i].center, at("spheres", i, "center")));
-        SPARK_TRY(checkVelocity(spheres[i].velocity, at("spheres", i, "velocity")));
+        SPARK_TRY(checkPosition(spheres[i].center, Field{"spheres", i, "center"}));
+        SPARK_TRY(checkVelocity(spheres[i].velocity, Field{"spheres", i, "velocity"}));
         if (!finite(spheres[i].radius) || spheres[i].radius <= 0.0 || spheres[i].radius > kMaxAvoidanceCoordinate)
             return makeError(kInput, "sphere radius must lie in (0, 1e6] m", at("spheres", i, "radius"));
     }

@@ -70,27 +70,30 @@ struct Neighbor
 template <int Dim> class NeighborGrid
 {
 public:
-    using Key = std::array<int64_t, Dim>;
     using Vec = std::conditional_t<Dim == 2, glm::dvec2, glm::dvec3>;
 
-    /// Rebuilds the grid over `positions` with cells of edge `cellSize`.
-    void build(std::span<const Vec> positions, double cellSize);
+    /// Rebuilds the grid over `positions` for queries of range up to `range`.
+    void build(std::span<const Vec> positions, double range);
     /// Writes to `out` (cleared first) the at most `maxCount` agents nearest to
-    /// agent `self` whose centre distance is below `range`, in the order
-    /// (distance, id, index). `ids[i]` is agent i's id.
+    /// agent `self` whose centre distance is below `range` (<= the build range),
+    /// in the order (distance, id, index). `ids[i]` is agent i's id.
     void query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
                std::vector<Neighbor>& out) const;
 
 private:
     struct Entry
     {
-        Key key;
+        uint64_t key;
         uint32_t index;
     };
-    Key keyOf(const Vec& p) const;
+    /// Cell coordinates per axis, relative to the lowest cell of this step.
+    std::array<int64_t, 3> cellOf(const Vec& p) const;
+    uint64_t pack(const std::array<int64_t, 3>& c) const;
     std::vector<Entry> m_entries;
     std::span<const Vec> m_positions;
+    Vec m_origin{};
     double m_invCell = 1.0;
+    int64_t m_cellCount[3] = {1, 1, 1};
 };
 
 extern template class NeighborGrid<2>;

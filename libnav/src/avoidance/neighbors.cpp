@@ -1,14 +1,21 @@
 /// \file neighbors.cpp
 /// Design note — neighbour search for ORCA.
 ///
-/// A uniform grid with cells of the neighbour distance, rebuilt every step:
-/// each agent gets the integer key floor(position / cell); the (key, index)
-/// pairs are sorted (a total order, so the layout never depends on the input
-/// permutation of equal keys beyond the index), and a query binary-searches the
-/// 3^D cells around the agent. O(n log n) to build, O(log n + local) per query,
-/// no hashing and no allocation once the buffer has grown. The k nearest are
-/// kept in a small sorted array ordered by (squared distance, id, index), the
-/// deterministic neighbour order of SPEC §7.
+/// A uniform grid with cells half the neighbour distance wide (or wider, see
+/// below), rebuilt every step: each agent gets the integer cell of its position relative to the
+/// lowest corner of this step's agents, packed into one 64-bit key (x in the
+/// low bits; 21 bits per axis in 3D, 32 in 2D — the cells grow when the agents
+/// span more cells than that, which keeps the answer exact, only slower). The
+/// (key, index) pairs are sorted, a total order, so the layout never depends on
+/// anything but the input. A query walks the 5^(D−1) rows of x-adjacent cells
+/// around the agent, nearest rows first: the cells of a row have consecutive
+/// keys, so one binary search finds each row, and once k neighbours are found
+/// the k-th distance bounds the rest (rows beyond it are skipped and each row is
+/// clipped to the cells within it), so dense crowds scan little.
+/// O(n log n) to build, O(log n + local) per query, no hashing and no
+/// allocation once the buffer has grown. The k nearest are kept in a small
+/// sorted array ordered by (squared distance, id, index), the deterministic
+/// neighbour order of SPEC §7.
 #include "avoidance_internal.h"
 
 #include <algorithm>
@@ -16,29 +23,15 @@
 
 namespace spark::nav::detail
 {
-
-template <int Dim> typename NeighborGrid<Dim>::Key NeighborGrid<Dim>::keyOf(const Vec& p) const
-{
-    Key k{};
-    for (int d = 0; d < Dim; ++d)
-        k[static_cast<std::size_t>(d)] = static_cast<int64_t>(std::floor(p[d] * m_invCell));
-    return k;
-}
-
-template <int Dim> void NeighborGrid<Dim>::build(std::span<const Vec> positions, double cellSize)
-{
-    m_positions = positions;
-    m_invCell = 1.0 / cellSize;
-    m_entries.resize(positions.size());
-    for (std::size_t i = 0; i < positions.size(); ++i)
-        m_entries[i] = Entry{keyOf(positions[i]), static_cast<uint32_t>(i)};
-    std::sort(m_entries.begin(), m_entries.end(), [](const Entry& a, const Entry& b) {
-        return a.key != b.key ? a.key < b.key : a.index < b.index;
-    });
-}
-
 namespace
 {
+
+template <int Dim> constexpr int kBits = Dim == 2 ? 32 : 21;
+/// Cells per neighbour distance (cells are range / 2 wide).
+constexpr int kCellsPerRange = 2;
+/// Row offsets nearest first.
+constexpr int kRowOrder[2 * kCellsPerRange + 1] = {0, -1, 1, -2, 2};
+
 bool before(const Neighbor& a, const Neighbor& b)
 {
     if (a.distanceSquared != b.distanceSquared)
@@ -47,7 +40,58 @@ bool before(const Neighbor& a, const Neighbor& b)
         return a.id < b.id;
     return a.index < b.index;
 }
+
 } // namespace
+
+template <int Dim> std::array<int64_t, 3> NeighborGrid<Dim>::cellOf(const Vec& p) const
+{
+    std::array<int64_t, 3> c{0, 0, 0};
+    for (int d = 0; d < Dim; ++d)
+    {
+        const int64_t cell = static_cast<int64_t>(std::floor((p[d] - m_origin[d]) * m_invCell));
+        c[static_cast<std::size_t>(d)] = std::clamp<int64_t>(cell, 0, m_cellCount[d] - 1);
+    }
+    return c;
+}
+
+template <int Dim> uint64_t NeighborGrid<Dim>::pack(const std::array<int64_t, 3>& c) const
+{
+    uint64_t key = 0;
+    for (int d = Dim - 1; d >= 0; --d)
+        key = (key << kBits<Dim>) | static_cast<uint64_t>(c[static_cast<std::size_t>(d)]);
+    return key;
+}
+
+template <int Dim> void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range)
+{
+    m_positions = positions;
+    Vec lo(0.0), hi(0.0);
+    if (!positions.empty())
+    {
+        lo = hi = positions[0];
+        for (const Vec& p : positions)
+            for (int d = 0; d < Dim; ++d)
+            {
+                lo[d] = std::min(lo[d], p[d]);
+                hi[d] = std::max(hi[d], p[d]);
+            }
+    }
+    m_origin = lo;
+    // Cells at least `range` wide, and few enough per axis for the packed key.
+    const double maxCells = static_cast<double>((int64_t{1} << kBits<Dim>) - 2);
+    double cell = range / kCellsPerRange;
+    for (int d = 0; d < Dim; ++d)
+        cell = std::max(cell, (hi[d] - lo[d]) / maxCells);
+    m_invCell = 1.0 / cell;
+    for (int d = 0; d < Dim; ++d)
+        m_cellCount[d] = static_cast<int64_t>(std::floor((hi[d] - lo[d]) * m_invCell)) + 1;
+    m_entries.resize(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        m_entries[i] = Entry{pack(cellOf(positions[i])), static_cast<uint32_t>(i)};
+    std::sort(m_entries.begin(), m_entries.end(), [](const Entry& a, const Entry& b) {
+        return a.key != b.key ? a.key < b.key : a.index < b.index;
+    });
+}
 
 template <int Dim>
 void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
@@ -55,27 +99,56 @@ void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCou
 {
     out.clear();
     const Vec& at = m_positions[self];
-    const Key centre = keyOf(at);
-    const double rangeSq = range * range;
-    int offsets[3] = {-1, -1, -1};
-    const int cellCount = Dim == 2 ? 9 : 27;
-    for (int c = 0; c < cellCount; ++c)
+    const std::array<int64_t, 3> centre = cellOf(at);
+    const double cell = 1.0 / m_invCell;
+    // Distance from the agent to the near face of the cell `offset` cells away along axis d.
+    auto gapTo = [&](int d, int offset) {
+        if (offset == 0)
+            return 0.0;
+        const double start = m_origin[d] + static_cast<double>(centre[static_cast<std::size_t>(d)]) * cell;
+        return offset > 0 ? (start + cell - at[d]) + (offset - 1) * cell : (at[d] - start) + (-offset - 1) * cell;
+    };
+    double bound = range * range;
+    const int span = kCellsPerRange;
+    const int rowsPerAxis = 2 * span + 1;
+    const int rows = Dim == 2 ? rowsPerAxis : rowsPerAxis * rowsPerAxis;
+    for (int r = 0; r < rows; ++r)
     {
-        offsets[0] = c % 3 - 1;
-        offsets[1] = (c / 3) % 3 - 1;
-        offsets[2] = c / 9 - 1;
-        Key key = centre;
-        for (int d = 0; d < Dim; ++d)
-            key[static_cast<std::size_t>(d)] += offsets[d];
-        auto first = std::lower_bound(m_entries.begin(), m_entries.end(), key,
-                                      [](const Entry& e, const Key& k) { return e.key < k; });
-        for (auto it = first; it != m_entries.end() && it->key == key; ++it)
+        // Rows in order of distance from the agent's row (a fixed order), so the
+        // k-th distance tightens early in crowds and far rows are skipped.
+        const int oy = kRowOrder[r % rowsPerAxis];
+        const int oz = Dim == 3 ? kRowOrder[r / rowsPerAxis] : 0;
+        std::array<int64_t, 3> first = centre;
+        first[1] += oy;
+        first[2] += oz;
+        if (first[1] < 0 || first[1] >= m_cellCount[1] || (Dim == 3 && (first[2] < 0 || first[2] >= m_cellCount[2])))
+            continue;
+        const double gy = gapTo(1, oy);
+        const double gz = Dim == 3 ? gapTo(2, oz) : 0.0;
+        const double rowGapSq = gy * gy + gz * gz;
+        if (rowGapSq > bound)
+            continue;
+        // The x cells still within reach along this row.
+        const double reach = std::sqrt(bound - rowGapSq);
+        std::array<int64_t, 3> last = first;
+        first[0] = std::max<int64_t>(0, static_cast<int64_t>(std::floor((at[0] - reach - m_origin[0]) * m_invCell)));
+        last[0] = std::min<int64_t>(m_cellCount[0] - 1,
+                                    static_cast<int64_t>(std::floor((at[0] + reach - m_origin[0]) * m_invCell)));
+        first[0] = std::max<int64_t>(first[0], centre[0] - span);
+        last[0] = std::min<int64_t>(last[0], centre[0] + span);
+        if (first[0] > last[0])
+            continue;
+        const uint64_t firstKey = pack(first);
+        const uint64_t lastKey = pack(last);
+        auto it = std::lower_bound(m_entries.begin(), m_entries.end(), firstKey,
+                                   [](const Entry& e, uint64_t k) { return e.key < k; });
+        for (; it != m_entries.end() && it->key <= lastKey; ++it)
         {
             if (it->index == self)
                 continue;
             const Vec diff = m_positions[it->index] - at;
             const double distSq = glm::dot(diff, diff);
-            if (!(distSq < rangeSq))
+            if (!(distSq < range * range) || distSq > bound)
                 continue;
             const Neighbor candidate{distSq, ids[it->index], it->index};
             if (out.size() == maxCount)
@@ -85,6 +158,8 @@ void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCou
                 out.pop_back();
             }
             out.insert(std::upper_bound(out.begin(), out.end(), candidate, before), candidate);
+            if (out.size() == maxCount)
+                bound = out.back().distanceSquared;
         }
     }
 }

@@ -1,0 +1,98 @@
+// The neighbour grid (libnav/src/avoidance/neighbors.cpp) against brute force.
+#include "avoidance_internal.h"
+
+#include "spark/core/rng.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+using namespace spark;
+using namespace spark::nav::detail;
+
+namespace
+{
+
+template <class V> std::vector<Neighbor> bruteForce(const std::vector<V>& p, const std::vector<uint32_t>& ids,
+                                                    std::size_t self, double range, std::size_t k)
+{
+    std::vector<Neighbor> all;
+    for (std::size_t j = 0; j < p.size(); ++j)
+    {
+        if (j == self)
+            continue;
+        const double d = glm::dot(p[j] - p[self], p[j] - p[self]);
+        if (d < range * range)
+            all.push_back({d, ids[j], static_cast<uint32_t>(j)});
+    }
+    std::sort(all.begin(), all.end(), [](const Neighbor& a, const Neighbor& b) {
+        if (a.distanceSquared != b.distanceSquared)
+            return a.distanceSquared < b.distanceSquared;
+        return a.id != b.id ? a.id < b.id : a.index < b.index;
+    });
+    if (all.size() > k)
+        all.resize(k);
+    return all;
+}
+
+bool same(const std::vector<Neighbor>& a, const std::vector<Neighbor>& b)
+{
+    if (a.size() != b.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i].index != b[i].index || a[i].distanceSquared != b[i].distanceSquared)
+            return false;
+    return true;
+}
+
+} // namespace
+
+TEST_CASE("the 2D neighbour grid returns the k nearest in (distance, id, index) order, as brute force does")
+{
+    Rng rng = rngFromSeed(7);
+    std::vector<glm::dvec2> p;
+    std::vector<uint32_t> ids;
+    for (uint32_t i = 0; i < 600; ++i)
+    {
+        // A dense cluster, a sparse field, and exact duplicates (ties by id).
+        if (i < 300)
+            p.push_back({rngNextDouble(rng) * 10.0, rngNextDouble(rng) * 10.0});
+        else if (i < 580)
+            p.push_back({rngNextDouble(rng) * 400.0 - 200.0, rngNextDouble(rng) * 400.0 - 200.0});
+        else
+            p.push_back({5.0, 5.0});
+        ids.push_back(1000 - i);
+    }
+    NeighborGrid<2> grid;
+    grid.build(p, 15.0);
+    std::vector<Neighbor> out;
+    for (std::size_t i = 0; i < p.size(); ++i)
+        for (std::size_t k : {std::size_t{1}, std::size_t{10}, std::size_t{64}})
+        {
+            grid.query(i, 15.0, k, ids, out);
+            CHECK(same(out, bruteForce(p, ids, i, 15.0, k)));
+        }
+}
+
+TEST_CASE("the 3D neighbour grid returns the k nearest, also when the agents span a huge extent")
+{
+    Rng rng = rngFromSeed(11);
+    std::vector<glm::dvec3> p;
+    std::vector<uint32_t> ids;
+    for (uint32_t i = 0; i < 400; ++i)
+    {
+        const double spread = i < 200 ? 20.0 : 2.0e6; // the far ones force wider cells
+        p.push_back({(rngNextDouble(rng) - 0.5) * spread, (rngNextDouble(rng) - 0.5) * spread * 0.5,
+                     (rngNextDouble(rng) - 0.5) * spread});
+        ids.push_back(i);
+    }
+    NeighborGrid<3> grid;
+    grid.build(p, 4.0);
+    std::vector<Neighbor> out;
+    for (std::size_t i = 0; i < p.size(); ++i)
+    {
+        grid.query(i, 4.0, 10, ids, out);
+        CHECK(same(out, bruteForce(p, ids, i, 4.0, 10)));
+    }
+}
