@@ -1,0 +1,208 @@
+// `spark bake`: offline baking into a navmesh document (see runners/bake.h).
+// The .obj path bakes here with nav::bakeTriangles and puts the mesh in a
+// session; scene files go through their load commands and nav.bake. Either
+// way the document is written by nav.export, the one serialiser of the format.
+
+#include "runners/bake.h"
+
+#include "surface/dispatcher.h"
+#include "surface/output.h"
+
+#include "spark/core/hash.h"
+#include "spark/nav/bake.h"
+#include "spark/nav/navmesh.h"
+#include "spark/scene/model_obj.h"
+#include "spark/scene/session_state.h"
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string_view>
+#include <unistd.h>
+
+namespace spark::cli
+{
+namespace
+{
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// Progress on stderr, only for a person watching a terminal.
+void progress(const std::string& line)
+{
+    static const bool tty = isatty(STDERR_FILENO) != 0;
+    if (tty)
+        std::cerr << "spark bake: " << line << "\n";
+}
+
+int printError(const json& envelope)
+{
+    std::cerr << renderHumanError(envelope);
+    return 1;
+}
+
+nav::BakeDef bakeDefOf(const BakeCliOptions& o)
+{
+    nav::BakeDef d = nav::defaultBakeDef();
+    d.cellSize = o.cellSize;
+    d.cellHeight = o.cellHeight;
+    d.agentRadius = o.agentRadius;
+    d.agentHeight = o.agentHeight;
+    d.stepHeight = o.stepHeight;
+    d.maxSlopeDeg = o.maxSlopeDeg;
+    d.maxSimplificationError = o.maxSimplificationError;
+    d.maxEdgeLen = o.maxEdgeLen;
+    d.maxVertsPerPoly = o.maxVertsPerPoly;
+    d.minRegionArea = o.minRegionArea;
+    return d;
+}
+
+json errorOf(const Error& e)
+{
+    json data = json::object();
+    if (!e.field.empty())
+        data["path"] = e.field;
+    return errorEnvelope(e.code, e.message, data, e.hint);
+}
+
+/// Bakes an OBJ into `state` under `name`. Returns an error envelope, or null.
+json bakeObj(const BakeCliOptions& o, scene::SessionState& state, json& outStats)
+{
+    progress("reading " + o.input);
+    auto model = scene::loadObj(o.input);
+    if (!model.ok())
+        return errorOf(model.error());
+
+    nav::BakeInput input;
+    input.vertices = std::move(model.value().vertices);
+    input.indices = std::move(model.value().indices);
+    input.oneSided = true;
+    progress("baking " + std::to_string(input.indices.size() / 3) + " triangles");
+    const auto start = std::chrono::steady_clock::now();
+    auto baked = nav::bakeTriangles(input, bakeDefOf(o));
+    if (!baked.ok())
+        return errorOf(baked.error());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+    nav::NavMeshDef def = nav::defaultNavMeshDef();
+    def.settings.agentRadius = o.agentRadius;
+    def.settings.agentHeight = o.agentHeight;
+    def.settings.stepHeight = o.stepHeight;
+    def.settings.cellSize = o.cellSize;
+    def.settings.cellHeight = o.cellHeight;
+    def.settings.maxSlopeDeg = o.maxSlopeDeg;
+    def.maxPolyVerts = nav::kMaxBakedPolyVerts;
+    auto mesh = nav::buildNavMesh(baked.value().mesh, def);
+    if (!mesh.ok())
+        return errorOf(mesh.error());
+
+    scene::MeshEntry& entry = state.nav.meshes[o.meshName];
+    entry.baseHash = nav::hashNavMesh(mesh.value());
+    entry.mesh = std::move(mesh.value());
+    entry.is2d = false;
+    entry.bakeSettings = def.settings;
+    entry.source = "obj";
+
+    const nav::BakeStats& s = baked.value().stats;
+    outStats = {{"cells", s.cells},
+                {"spans", s.spans},
+                {"regions", s.regions},
+                {"fallback_regions", s.fallbackRegions},
+                {"bake_ms", ms}};
+    return nullptr;
+}
+
+/// Loads a scene file with its load command and bakes it with nav.bake.
+json bakeScene(const BakeCliOptions& o, Dispatcher& dispatcher, scene::SessionState& state, bool is3d,
+               json& outStats)
+{
+    progress("loading " + o.input);
+    json loaded = dispatcher.call(state, is3d ? "space3d.load" : "scene2d.load", {{"path", o.input}});
+    if (!loaded["ok"].get<bool>())
+        return loaded;
+
+    json params = {{"name", o.meshName},
+                   {"source", is3d ? "space3d" : "scene2d"},
+                   {"agent_radius", o.agentRadius},
+                   {"agent_height", o.agentHeight},
+                   {"step_height", o.stepHeight}};
+    if (is3d)
+    {
+        params["cell_size"] = o.cellSize;
+        params["cell_height"] = o.cellHeight;
+        params["max_slope_deg"] = o.maxSlopeDeg;
+        params["max_simplification_error"] = o.maxSimplificationError;
+        params["max_edge_len"] = o.maxEdgeLen;
+    }
+    progress("baking");
+    const auto start = std::chrono::steady_clock::now();
+    json baked = dispatcher.call(state, "nav.bake", params);
+    if (!baked["ok"].get<bool>())
+        return baked;
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    outStats = baked["result"].value("stats", json::object());
+    outStats["bake_ms"] = ms;
+    return nullptr;
+}
+
+} // namespace
+
+BakeCliOptions defaultBakeCliOptions()
+{
+    BakeCliOptions o;
+    const nav::BakeDef d = nav::defaultBakeDef();
+    o.cellSize = d.cellSize;
+    o.cellHeight = d.cellHeight;
+    o.agentRadius = d.agentRadius;
+    o.agentHeight = d.agentHeight;
+    o.stepHeight = d.stepHeight;
+    o.maxSlopeDeg = d.maxSlopeDeg;
+    o.maxSimplificationError = d.maxSimplificationError;
+    o.maxEdgeLen = d.maxEdgeLen;
+    o.maxVertsPerPoly = d.maxVertsPerPoly;
+    o.minRegionArea = d.minRegionArea;
+    return o;
+}
+
+int runBake(const BakeCliOptions& o)
+{
+    const bool isObj = endsWith(o.input, ".obj") || endsWith(o.input, ".OBJ");
+    const bool is3d = endsWith(o.input, ".space3d.json");
+    const bool is2d = endsWith(o.input, ".scene2d.json");
+    if (!isObj && !is3d && !is2d)
+    {
+        std::cerr << "spark bake: INPUT must be an .obj, .space3d.json or .scene2d.json file\n";
+        return 2;
+    }
+    if (o.output.empty())
+    {
+        std::cerr << "spark bake: give the output file with -o OUT\n";
+        return 2;
+    }
+
+    DispatchOptions options;
+    options.projectRoot = o.projectRoot;
+    Dispatcher dispatcher(options);
+    scene::SessionState state;
+    json stats = json::object();
+    json failure = isObj ? bakeObj(o, state, stats) : bakeScene(o, dispatcher, state, is3d, stats);
+    if (!failure.is_null())
+        return printError(failure);
+
+    progress("writing " + o.output);
+    json exported = dispatcher.call(state, "nav.export", {{"mesh", o.meshName}, {"path", o.output}});
+    if (!exported["ok"].get<bool>())
+        return printError(exported);
+
+    const json& r = exported["result"];
+    std::cout << o.output << ": " << r.value("polygons", 0) << " polygons, " << r.value("vertices", 0)
+              << " vertices, hash " << r.value("hash", std::string()) << "\n";
+    if (o.verbose)
+        std::cout << stats.dump() << "\n";
+    return 0;
+}
+
+} // namespace spark::cli

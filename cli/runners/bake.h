@@ -1,0 +1,50 @@
+#pragma once
+/// \file bake.h
+/// `spark bake INPUT -o OUT [settings]`: offline baking of an `.obj`,
+/// `.space3d.json` or `.scene2d.json` into the navmesh document `nav.import`
+/// reads (SPEC §1, "The spark executable").
+///
+/// An `.obj` is read from INPUT as given on the command line (relative to the
+/// working directory, like any file argument) and baked one-sided (its
+/// winding says which side is up). Scene files are loaded with
+/// `space3d.load` / `scene2d.load` and baked with `nav.bake`, so their paths
+/// (and the models they name) are relative to the project and stay inside it.
+/// The document is written by `nav.export` to OUT, relative to the project.
+/// Progress goes to stderr only when stderr is a terminal; the summary (path,
+/// polygons, vertices, hash) to stdout.
+
+#include <filesystem>
+#include <string>
+
+namespace spark::cli
+{
+
+/// Options of `spark bake`. The settings default to SPEC §2.1 (`defaultBakeDef()`).
+struct BakeCliOptions
+{
+    std::string input;                    ///< .obj, .space3d.json or .scene2d.json.
+    std::string output;                   ///< Navmesh document to write, relative to the project.
+    std::filesystem::path projectRoot = "."; ///< Project folder (`--project`).
+    std::string meshName = "default";     ///< Mesh name inside the session (and the answer).
+    bool verbose = false;                 ///< Also print the bake's counters and wall time.
+
+    float cellSize = 0.2f;               ///< [Limit: > 0] [Units: m]
+    float cellHeight = 0.1f;             ///< [Limit: > 0] [Units: m]
+    float agentRadius = 0.4f;            ///< [Limit: >= 0] [Units: m]
+    float agentHeight = 1.8f;            ///< [Limit: > 0] [Units: m]
+    float stepHeight = 0.4f;             ///< [Limit: >= 0] [Units: m]
+    float maxSlopeDeg = 45.0f;           ///< [Limit: 0..90] [Units: degrees]
+    float maxSimplificationError = 1.3f; ///< [Limit: >= 0] [Units: cells]
+    float maxEdgeLen = 12.0f;            ///< 0 = no limit. [Limit: >= 0] [Units: m]
+    int maxVertsPerPoly = 6;             ///< [Limit: 3..6]
+    float minRegionArea = 0.0f;          ///< [Limit: >= 0] [Units: m²]
+};
+
+/// Options with every setting at its SPEC default.
+BakeCliOptions defaultBakeCliOptions();
+
+/// Runs `spark bake`. Returns the exit code: 0 written, 1 a coded error
+/// (printed on stderr), 2 a usage error (unknown input kind).
+int runBake(const BakeCliOptions& options);
+
+} // namespace spark::cli
