@@ -35,11 +35,12 @@ Result<const json*> param(TickCtx& ctx, const LeafCall& call, size_t i, std::str
 {
     const ParamSlot& slot = call.params[i];
     const ParamDef& def = leafDef(call.leaf).params[i];
-    const std::string field = pointerJoin(pointerJoin(path, "params"), def.name);
+    // Built only on the error paths: reading a parameter allocates nothing.
+    auto field = [&] { return pointerJoin(pointerJoin(path, "params"), def.name); };
     if (!slot.present)
     {
         if (def.required)
-            return makeError(kCodeParams, "parameter '" + def.name + "' is missing", field);
+            return makeError(kCodeParams, "parameter '" + def.name + "' is missing", field());
         return static_cast<const json*>(nullptr);
     }
     if (!slot.fromBb)
@@ -47,13 +48,13 @@ Result<const json*> param(TickCtx& ctx, const LeafCall& call, size_t i, std::str
     const json* v = blackboardFind(ctx.brain.blackboard, slot.bbKey);
     if (!v)
         return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' (parameter '" + def.name + "') is missing",
-                         field, "set the key on the blackboard before the leaf runs");
+                         field(), "set the key on the blackboard before the leaf runs");
     std::string expected;
     if (!paramValueMatches(def, *v, expected))
         return makeError(kCodeParams,
                          "blackboard key '" + slot.bbKey + "' does not fit parameter '" + def.name + "' of '" +
                              leafDef(call.leaf).name + "'",
-                         field, "expected " + expected);
+                         field(), "expected " + expected);
     return v;
 }
 

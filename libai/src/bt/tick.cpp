@@ -30,13 +30,14 @@ NodeStatus setStatus(NodeState& s, NodeStatus status)
 
 uint32_t childAt(const TickCtx& ctx, const Node& n, uint32_t i) { return ctx.tree.children[n.childBegin + i]; }
 
-Result<const json*> slotValue(TickCtx& ctx, const ParamSlot& slot, const std::string& field)
+/// The value of a node's slot; `key` names the field for the error path (built only on error).
+Result<const json*> slotValue(TickCtx& ctx, const ParamSlot& slot, const Node& node, const char* key)
 {
     if (!slot.fromBb)
         return &slot.literal;
     const json* v = blackboardFind(ctx.brain.blackboard, slot.bbKey);
     if (!v)
-        return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", field,
+        return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", pointerJoin(node.path, key),
                          "set the key on the blackboard before the node runs");
     return v;
 }
@@ -346,7 +347,7 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
     }
     case NodeType::Wait:
     {
-        auto v = slotValue(ctx, n.waitSeconds, pointerJoin(n.path, "seconds"));
+        auto v = slotValue(ctx, n.waitSeconds, n, "seconds");
         if (!v.ok())
             return v.error();
         const json& sec = **v;
@@ -364,18 +365,19 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
         if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
             return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
                                                                                : NodeStatus::Failure);
-        auto v = slotValue(ctx, n.value, pointerJoin(n.path, "value"));
+        auto v = slotValue(ctx, n.value, n, "value");
         if (!v.ok())
             return v.error();
         return setStatus(s, have && compare(*have, n.op, **v) ? NodeStatus::Success : NodeStatus::Failure);
     }
     case NodeType::Set:
     {
-        auto v = slotValue(ctx, n.value, pointerJoin(n.path, "value"));
+        auto v = slotValue(ctx, n.value, n, "value");
         if (!v.ok())
             return v.error();
-        json copy = **v;
-        ctx.brain.blackboard[n.key] = std::move(copy);
+        json& slot = ctx.brain.blackboard[n.key];
+        if (slot != **v)
+            slot = json(**v);
         return setStatus(s, NodeStatus::Success);
     }
     case NodeType::Condition:

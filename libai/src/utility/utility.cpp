@@ -146,17 +146,18 @@ Result<UtilityEvaluation> evaluateUtility(const UtilityDoc& doc, const Blackboar
             if (c.sensor == Sensor::None)
             {
                 const json* v = blackboardFind(bb, c.bbKey);
-                const std::string field =
-                    "/actions/" + std::to_string(i) + "/considerations/" + std::to_string(j) + "/input/bb";
+                auto field = [&] {
+                    return "/actions/" + std::to_string(i) + "/considerations/" + std::to_string(j) + "/input/bb";
+                };
                 if (!v)
-                    return makeError(kCodeParams, "blackboard key '" + c.bbKey + "' is missing", field,
+                    return makeError(kCodeParams, "blackboard key '" + c.bbKey + "' is missing", field(),
                                      "set it on the blackboard before the brain thinks");
                 if (v->is_boolean())
                     ce.input = v->get<bool>() ? 1.0 : 0.0;
                 else if (v->is_number() && std::isfinite(v->get<double>()))
                     ce.input = v->get<double>();
                 else
-                    return makeError(kCodeParams, "blackboard key '" + c.bbKey + "' is not a number", field,
+                    return makeError(kCodeParams, "blackboard key '" + c.bbKey + "' is not a number", field(),
                                      "expected a number (or a boolean)");
             }
             else
