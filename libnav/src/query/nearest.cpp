@@ -59,6 +59,7 @@ void beginSearch(QueryScratch& s, uint32_t polys)
         s.parent.resize(polys);
         s.parentLink.resize(polys);
         s.position.resize(polys);
+        s.funnel.resize(polys);
         s.closed.resize(polys);
         s.heapIndex.resize(polys);
     }

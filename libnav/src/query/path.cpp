@@ -2,16 +2,27 @@
 /// Path finding: A* over polygons, then string pulling with the funnel.
 ///
 /// Design note. The search is A* (Hart, Nilsson & Raphael, 1968) on the
-/// polygon adjacency graph, as in Detour's dtNavMeshQuery::findPath, with two
-/// choices of ours: a node's position is the point where the search entered the
-/// polygon — the point of the portal stretch closest to the previous node's
-/// position (Detour uses portal midpoints, which over-charges the wide
-/// rectangles of a 2D bake) — and a node reached more cheaply later is reopened.
-/// An edge costs its length times the multiplier of the area it crosses; the
-/// heuristic is the straight distance times the cheapest allowed multiplier.
-/// The open list is a binary heap ordered by (f, polygon id), so ties never
-/// depend on insertion history. A goal that cannot be reached yields the path
-/// to the point, over every polygon reached, closest to the goal.
+/// polygon adjacency graph, as in Detour's dtNavMeshQuery::findPath, but its
+/// edge costs are not measured between fixed portal points (Detour's
+/// midpoints over-charge the wide rectangles of a 2D bake and pick the wrong
+/// corridor). Each node carries the funnel of the route that reached it (the
+/// apex of the string-pulled path so far, the two sides, the length to the
+/// apex), advanced by one step of the funnel algorithm per portal, in the
+/// spirit of funnel-aware searches such as Demyen & Buro's TA* (2006) and
+/// Cui & Harabor's Polyanya (2017). A node's cost is the length to its apex
+/// plus the straight distance from the apex to the node's position, the point
+/// of its entry portal on the way from the apex to the goal; the goal node's
+/// cost is the pulled length to the goal itself. Area multipliers add a
+/// penalty, (multiplier − 1) × the leg crossed in each polygon between entry
+/// points. The heuristic is the straight distance times the cheapest allowed
+/// multiplier. An expanded node is not reopened (the costs are not additive, and this keeps
+/// the parent links acyclic). The open list is
+/// a binary heap ordered by (f, polygon id), so ties never depend on insertion
+/// history. A goal that cannot be reached yields the path to the point, over
+/// every polygon reached, closest to the goal. (With one restart per step the
+/// carried funnel may forget an earlier portal, so a cost can fall short of
+/// the true pulled length; the final path is always pulled over the whole
+/// corridor.)
 ///
 /// The corner points come from the "simple stupid funnel" (Mononen, 2010,
 /// after Lee & Preparata's funnel algorithm, 1984): the funnel from the apex is
@@ -97,6 +108,34 @@ uint32_t heapPop(QueryScratch& s)
     return top;
 }
 
+/// The point of portal a–b that minimises |pos − q| + |q − goal| in x–z (the
+/// straight line to the goal where it crosses the portal, the goal mirrored in
+/// the portal line when both lie on one side, clamped to the stretch).
+glm::vec3 entryToward(const glm::vec3& a, const glm::vec3& b, const glm::vec3& pos, const glm::vec3& goal)
+{
+    const float dx = b.x - a.x, dz = b.z - a.z;
+    const float sp = dx * (pos.z - a.z) - dz * (pos.x - a.x);
+    float gx = goal.x, gz = goal.z;
+    const float sg = dx * (gz - a.z) - dz * (gx - a.x);
+    const float l2 = dx * dx + dz * dz;
+    if ((sp > 0.0f && sg > 0.0f) || (sp < 0.0f && sg < 0.0f))
+    {
+        // Mirror the goal in the portal line.
+        const float k = 2.0f * sg / l2;
+        gx += k * dz;
+        gz -= k * dx;
+    }
+    const float ex = gx - pos.x, ez = gz - pos.z;
+    const float den = dx * ez - dz * ex;
+    float t;
+    if (den == 0.0f)
+        t = ((pos.x - a.x) * dx + (pos.z - a.z) * dz) / l2;
+    else
+        t = ((pos.x - a.x) * ez - (pos.z - a.z) * ex) / den;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    return glm::vec3(a.x + dx * t, a.y + (b.y - a.y) * t, a.z + dz * t);
+}
+
 float crossXZ(const glm::vec3& o, const glm::vec3& a, const glm::vec3& b)
 {
     return (a.x - o.x) * (b.z - o.z) - (a.z - o.z) * (b.x - o.x);
@@ -106,6 +145,38 @@ bool sameXZ(const glm::vec3& a, const glm::vec3& b)
 {
     const float dx = a.x - b.x, dz = a.z - b.z;
     return dx * dx + dz * dz < 1.0e-12f;
+}
+
+/// One step of the funnel algorithm on the carried funnel with the next
+/// portal (l, r). When a side crosses the other, the crossed side's point
+/// becomes the apex and the funnel restarts at this portal.
+void funnelStep(SearchFunnel& f, const glm::vec3& l, const glm::vec3& r)
+{
+    if (crossXZ(f.apex, f.right, r) >= 0.0f)
+    {
+        if (sameXZ(f.apex, f.right) || crossXZ(f.apex, f.left, r) < 0.0f)
+            f.right = r;
+        else
+        {
+            f.apexLength += dist3(f.apex, f.left);
+            f.apex = f.left;
+            f.left = l;
+            f.right = r;
+            return;
+        }
+    }
+    if (crossXZ(f.apex, f.left, l) <= 0.0f)
+    {
+        if (sameXZ(f.apex, f.left) || crossXZ(f.apex, f.right, l) > 0.0f)
+            f.left = l;
+        else
+        {
+            f.apexLength += dist3(f.apex, f.right);
+            f.apex = f.right;
+            f.left = l;
+            f.right = r;
+        }
+    }
 }
 
 void pushPoint(std::vector<glm::vec3>& pts, const glm::vec3& p)
@@ -215,6 +286,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     s.parent[startPoly] = kNoPolygon;
     s.parentLink[startPoly] = kNoPolygon;
     s.position[startPoly] = start.point;
+    s.funnel[startPoly] = SearchFunnel{start.point, start.point, start.point, 0.0f, 0.0f};
     s.closed[startPoly] = 0;
     s.list.push_back(startPoly);
     if (startPoly == goalPoly)
@@ -234,7 +306,6 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
             break;
         }
         const glm::vec3 pos = s.position[cur];
-        const float curCost = s.cost[cur];
         const float areaCost = filter.areaCosts[mesh.area(cur)];
         const std::span<const NavLink> links = mesh.links(cur);
         for (const NavLink& link : links)
@@ -245,21 +316,32 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
             const uint8_t nbArea = mesh.area(nb);
             if (detail::excluded(filter, nbArea))
                 continue;
-            const glm::vec3 entry = detail::closestOnSegmentXZ(link.a, link.b, pos);
-            float g = curCost + dist3(pos, entry) * areaCost;
+            SearchFunnel fn = s.funnel[cur];
+            funnelStep(fn, link.b, link.a);
+            const glm::vec3 entry = entryToward(link.a, link.b, fn.apex, goal.point);
+            fn.penalty += (areaCost - 1.0f) * dist3(pos, entry);
+            float g;
             float h;
             if (nb == goalPoly)
             {
-                g += dist3(entry, goal.point) * filter.areaCosts[nbArea];
+                fn.penalty += (filter.areaCosts[nbArea] - 1.0f) * dist3(entry, goal.point);
+                SearchFunnel end = fn;
+                funnelStep(end, goal.point, goal.point);
+                g = end.apexLength + dist3(end.apex, goal.point) + fn.penalty;
                 h = 0.0f;
             }
             else
             {
+                g = fn.apexLength + dist3(fn.apex, entry) + fn.penalty;
                 h = dist3(entry, goal.point) * minCost;
             }
             if (s.stamp[nb] == sid)
             {
-                if (g >= s.cost[nb])
+                // Closed nodes stay closed: the funnel costs are not additive, so
+                // reopening could loop; a parent is always closed before its child.
+                // Routes into a polygon end at different entry points: compare
+                // their estimated totals, not their costs so far.
+                if (s.closed[nb] || g + h >= s.total[nb])
                     continue;
             }
             else
@@ -274,13 +356,11 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
             s.parent[nb] = cur;
             s.parentLink[nb] = static_cast<uint32_t>(&link - linkBase);
             s.position[nb] = entry;
+            s.funnel[nb] = fn;
             if (s.heapIndex[nb] != kNoPolygon)
                 siftUp(s, s.heapIndex[nb]);
             else
-            {
-                s.closed[nb] = 0;
                 heapPush(s, nb);
-            }
         }
     }
 

@@ -42,6 +42,17 @@ Status validateQueryFilter(const QueryFilter& filter);
 /// still snap points a little off), agent height vertically. [Units: m]
 glm::vec3 defaultQueryExtents(const NavMesh& mesh);
 
+/// The funnel a path search carries to a polygon: the last corner (apex) of
+/// the string-pulled path so far, the funnel's sides, and the costs to the apex.
+struct SearchFunnel
+{
+    glm::vec3 apex{0.0f};   ///< Last corner. [Units: m]
+    glm::vec3 left{0.0f};   ///< Left side point of the funnel. [Units: m]
+    glm::vec3 right{0.0f};  ///< Right side point of the funnel. [Units: m]
+    float apexLength = 0.0f; ///< Length of the pulled path up to the apex. [Units: m]
+    float penalty = 0.0f;    ///< Extra cost of the areas crossed: Σ (multiplier − 1) × leg length.
+};
+
 /// Reusable working memory of the queries. Contents are meaningless between
 /// calls; one scratch per thread. Grows to the largest mesh it served.
 struct QueryScratch
@@ -52,6 +63,7 @@ struct QueryScratch
     std::vector<uint32_t> parent;     ///< Per polygon: predecessor in the search.
     std::vector<uint32_t> parentLink; ///< Per polygon: index (in allLinks) of the link entered through.
     std::vector<glm::vec3> position;  ///< Per polygon: entry point (node position).
+    std::vector<SearchFunnel> funnel; ///< Per polygon: the funnel of the best route found to it.
     std::vector<uint8_t> closed;      ///< Per polygon: 1 = expanded.
     std::vector<uint32_t> heapIndex;  ///< Per polygon: slot in `heap`, or kNoPolygon.
     std::vector<uint32_t> heap;       ///< Open list (binary heap of polygon ids).

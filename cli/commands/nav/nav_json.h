@@ -1,0 +1,59 @@
+#pragma once
+/// \file nav_json.h
+/// JSON ⇄ navigation structs for the nav.* commands: points ([x, y] on a 2D
+/// mesh, [x, y, z] on a 3D one), mesh look-up by the optional `mesh` param,
+/// query filters, and the versioned navmesh document of nav.export/nav.import.
+
+#include "surface/registry.h"
+
+#include "spark/nav/navmesh.h"
+#include "spark/nav/query.h"
+#include "spark/scene/nav_state.h"
+
+#include <string>
+#include <string_view>
+
+namespace spark::cli::navjson
+{
+
+/// A float as a JSON number that prints as the shortest decimal reading back to
+/// the same float (0.1f prints "0.1", not "0.10000000149011612").
+json floatJson(float v);
+
+/// A mesh point as JSON: [x, z] as [x, y] on a 2D mesh, else [x, y, z].
+json pointToJson(const glm::vec3& p, bool is2d);
+
+/// A JSON point to a mesh point: [x, y] → (x, 0, y) on a 2D mesh, [x, y, z] on a
+/// 3D one. Fails with `E_INVALID_PARAMS` at `field` on a wrong arity or a
+/// non-finite coordinate.
+glm::vec3 pointFromJson(const json& j, bool is2d, std::string_view field);
+
+/// Half-extents from JSON: [x, y] (2D: x and z, vertical 1 m) or [x, y, z]; same errors.
+glm::vec3 extentsFromJson(const json& j, bool is2d, std::string_view field);
+
+/// The name of the mesh a command addresses: `params["mesh"]` when given (it must
+/// exist), else the only mesh. Fails with `E_NAV_NO_MESH` (unknown name, no
+/// mesh, or several meshes and no name), data listing the meshes.
+std::string resolveMeshName(const scene::NavState& nav, const json& params);
+
+/// The mesh a command addresses (see `resolveMeshName`).
+const scene::MeshEntry& requireMesh(const Context& ctx, const json& params);
+
+/// `area_costs` ({"1": 3.0}) and `excluded_areas` ([2, 5]) of the params as a filter.
+/// Fails with `E_INVALID_PARAMS` at the bad field.
+nav::QueryFilter filterFromJson(const json& params);
+
+/// The navmesh document (format "spark.navmesh", version 1) of a mesh:
+/// {format, version, dimensions, settings, vertices, polygons, areas, hash}.
+json meshToDocument(const scene::MeshEntry& entry);
+
+/// Reads and validates a navmesh document. Errors: `E_NAV_FORMAT` with the JSON
+/// pointer (inside the document) of the bad field; `E_NAV_LIMIT` for sizes over
+/// the documented limits. The entry's source is "import", its base hash the
+/// mesh's hash.
+Result<scene::MeshEntry> meshFromDocument(const json& doc);
+
+/// A hash as the 16 hex digits of the surface.
+std::string hashHex(uint64_t hash);
+
+} // namespace spark::cli::navjson

@@ -1,0 +1,159 @@
+// nav.info, nav.list, nav.remove, nav.hash, nav.export, nav.import: managing the
+// named meshes of the session and their versioned JSON document (SPEC §2).
+
+#include "commands/nav/nav_json.h"
+
+#include "spark/core/path.h"
+
+namespace spark::cli
+{
+namespace
+{
+
+using namespace navjson;
+
+/// Largest navmesh document nav.import reads from a file.
+constexpr size_t kMaxDocumentBytes = 256u * 1024u * 1024u;
+
+json settingsJson(const nav::NavMesh& mesh)
+{
+    const nav::NavMeshSettings& s = mesh.settings();
+    return {{"agent_radius", floatJson(s.agentRadius)},
+            {"agent_height", floatJson(s.agentHeight)},
+            {"step_height", floatJson(s.stepHeight)},
+            {"cell_size", floatJson(s.cellSize)},
+            {"cell_height", floatJson(s.cellHeight)},
+            {"max_slope_deg", floatJson(s.maxSlopeDeg)},
+            {"link_tolerance", floatJson(mesh.linkTolerance())},
+            {"max_poly_verts", mesh.maxPolyVerts()}};
+}
+
+json navInfo(Context& ctx, const json& params)
+{
+    const std::string name = resolveMeshName(ctx.state.nav, params);
+    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
+    const nav::NavMesh& mesh = entry.mesh;
+    return {{"mesh", name},
+            {"is2d", entry.is2d},
+            {"source", entry.source},
+            {"polygons", mesh.polygonCount()},
+            {"vertices", mesh.vertexCount()},
+            {"links", mesh.allLinks().size()},
+            {"walls", mesh.allWalls().size()},
+            {"area", floatJson(static_cast<float>(mesh.totalArea()))},
+            {"bounds",
+             {{"min", pointToJson(mesh.bounds().min, entry.is2d)}, {"max", pointToJson(mesh.bounds().max, entry.is2d)}}},
+            {"settings", settingsJson(mesh)},
+            {"hash", hashHex(nav::hashNavMesh(mesh))},
+            {"base_hash", hashHex(entry.baseHash)}};
+}
+
+json navList(Context& ctx, const json&)
+{
+    json meshes = json::array();
+    for (const auto& [name, entry] : ctx.state.nav.meshes)
+        meshes.push_back({{"name", name},
+                          {"is2d", entry.is2d},
+                          {"source", entry.source},
+                          {"polygons", entry.mesh.polygonCount()},
+                          {"hash", hashHex(nav::hashNavMesh(entry.mesh))}});
+    return {{"meshes", std::move(meshes)}};
+}
+
+json navRemove(Context& ctx, const json& params)
+{
+    const std::string name = resolveMeshName(ctx.state.nav, params);
+    ctx.state.nav.meshes.erase(name);
+    return {{"removed", name}, {"meshes", ctx.state.nav.meshes.size()}};
+}
+
+json navHash(Context& ctx, const json& params)
+{
+    const std::string name = resolveMeshName(ctx.state.nav, params);
+    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
+    return {{"mesh", name}, {"hash", hashHex(nav::hashNavMesh(entry.mesh))}, {"base_hash", hashHex(entry.baseHash)}};
+}
+
+json navExport(Context& ctx, const json& params)
+{
+    const std::string name = resolveMeshName(ctx.state.nav, params);
+    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
+    json doc = meshToDocument(entry);
+    json out = {{"mesh", name},
+                {"hash", doc["hash"]},
+                {"polygons", entry.mesh.polygonCount()},
+                {"vertices", entry.mesh.vertexCount()}};
+    if (params.contains("path"))
+    {
+        const std::string rel = params.at("path").get<std::string>();
+        const auto path = ctx.resolvePath(rel, "/path");
+        const std::string text = doc.dump(1) + "\n";
+        Status st = writeTextFile(path, text);
+        if (!st.ok())
+            fail(st.error().code, st.error().message, {{"path", "/path"}, {"file", rel}}, st.error().hint);
+        out["path"] = rel;
+        out["bytes"] = text.size();
+    }
+    else
+    {
+        out["document"] = std::move(doc);
+    }
+    return out;
+}
+
+json navImport(Context& ctx, const json& params)
+{
+    const std::string name = params.at("name").get<std::string>();
+    const bool hasPath = params.contains("path");
+    const bool hasDoc = params.contains("document");
+    if (hasPath == hasDoc)
+        fail("E_INVALID_PARAMS", "give exactly one of 'path' and 'document'", {{"path", hasPath ? "/document" : "/path"}});
+    json doc;
+    std::string prefix = "/document";
+    json where = json::object();
+    if (hasPath)
+    {
+        const std::string rel = params.at("path").get<std::string>();
+        const auto path = ctx.resolvePath(rel, "/path");
+        auto text = readTextFile(path);
+        if (!text.ok())
+            fail(text.error().code, text.error().message, {{"path", "/path"}, {"file", rel}});
+        if (text->size() > kMaxDocumentBytes)
+            fail("E_NAV_LIMIT", "the navmesh document is larger than 256 MiB", {{"path", "/path"}, {"file", rel}});
+        doc = json::parse(*text, nullptr, false);
+        if (doc.is_discarded())
+            fail("E_FORMAT", "the file is not valid JSON", {{"path", "/path"}, {"file", rel}});
+        prefix.clear();
+        where = {{"path", "/path"}, {"file", rel}};
+    }
+    else
+    {
+        doc = params.at("document");
+    }
+    auto entry = meshFromDocument(doc);
+    if (!entry.ok())
+    {
+        const Error& e = entry.error();
+        if (hasPath)
+        {
+            where["field"] = e.field;
+            fail(e.code, e.message, where, e.hint);
+        }
+        failWith(e, prefix);
+    }
+    const std::string hash = hashHex(entry->baseHash);
+    const uint32_t polygons = entry->mesh.polygonCount();
+    const bool is2d = entry->is2d;
+    ctx.state.nav.meshes[name] = std::move(entry).value();
+    return {{"mesh", name}, {"hash", hash}, {"polygons", polygons}, {"is2d", is2d}};
+}
+
+const Registrar kNavInfo{{"nav.info", navInfo, Mutates::No}};
+const Registrar kNavList{{"nav.list", navList, Mutates::No}};
+const Registrar kNavRemove{{"nav.remove", navRemove, Mutates::Yes}};
+const Registrar kNavHash{{"nav.hash", navHash, Mutates::No}};
+const Registrar kNavExport{{"nav.export", navExport, Mutates::No}};
+const Registrar kNavImport{{"nav.import", navImport, Mutates::Yes}};
+
+} // namespace
+} // namespace spark::cli
