@@ -268,3 +268,16 @@ TEST_CASE("a definition past its limits is refused with the field named")
         CHECK(made.error().field == c.field);
     }
 }
+
+TEST_CASE("a step with no agents succeeds and a step with no neighbours keeps the preferred velocity")
+{
+    auto made = createAvoidance(defaultAvoidanceDef());
+    REQUIRE(made.ok());
+    CHECK(made->avoid({}, {}, 0.1, {}).ok());
+    CHECK(made->avoid3D({}, {}, 0.1, {}).ok());
+    std::vector<AvoidanceAgent3D> lone(1);
+    lone[0].preferred = {0.5, -0.25, 1.0};
+    std::vector<glm::dvec3> out(1, kSentinel3);
+    REQUIRE(made->avoid3D(lone, {}, 0.1, out).ok());
+    CHECK(out[0] == lone[0].preferred);
+}
