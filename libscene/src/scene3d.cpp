@@ -56,15 +56,21 @@ void hashObject(Hasher& h, const Object3D& o)
         // Only the fields of the shape's type: they are all the document holds.
         switch (s.type)
         {
-        case ShapeType::Box: addVec3(h, s.halfExtents); break;
-        case ShapeType::Sphere: h.addF32(s.radius); break;
+        case ShapeType::Box:
+            addVec3(h, s.halfExtents);
+            break;
+        case ShapeType::Sphere:
+            h.addF32(s.radius);
+            break;
         case ShapeType::Capsule:
             h.addF32(s.radius);
             h.addF32(s.halfHeight);
             break;
         case ShapeType::ConvexHull:
         case ShapeType::TriMesh:
-        case ShapeType::FromMesh: h.addString(s.model); break;
+        case ShapeType::FromMesh:
+            h.addString(s.model);
+            break;
         }
     }
     h.addBool(o.model.has_value());

@@ -49,7 +49,10 @@ std::string child(std::string_view pointer, std::string_view key)
     return out;
 }
 
-std::string child(std::string_view pointer, size_t index) { return std::string(pointer) + "/" + std::to_string(index); }
+std::string child(std::string_view pointer, size_t index)
+{
+    return std::string(pointer) + "/" + std::to_string(index);
+}
 
 Error formatError(std::string message, std::string pointer)
 {
@@ -60,13 +63,20 @@ const char* typeName(const json& v)
 {
     switch (v.type())
     {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::discarded: return "nothing";
-    default: return "a number";
+    case json::value_t::null:
+        return "null";
+    case json::value_t::boolean:
+        return "a boolean";
+    case json::value_t::string:
+        return "a string";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::discarded:
+        return "nothing";
+    default:
+        return "a number";
     }
 }
 
@@ -93,7 +103,8 @@ Status checkKeys(const json& obj, std::string_view pointer, std::initializer_lis
 Status expectObject(const json& v, std::string_view pointer, std::string_view what)
 {
     if (!v.is_object())
-        return formatError(std::string(what) + " must be an object, not " + typeName(v), std::string(pointer));
+        return formatError(std::string(what) + " must be an object, not " + typeName(v),
+                           std::string(pointer));
     return Status::success();
 }
 
@@ -191,7 +202,7 @@ Status checkFreeValue(const json& v, std::string_view pointer, int depth)
 }
 
 // Reads `key` from `obj` into `out` with `reader` when present.
-#define SCENE_READ(obj, pointer, key, out, reader)                                                          \
+#define SCENE_READ(obj, pointer, key, out, reader)                                                           \
     do                                                                                                       \
     {                                                                                                        \
         if (auto it_ = (obj).find(key); it_ != (obj).end())                                                  \
@@ -217,7 +228,8 @@ Result<Transform3D> parseTransform(const json& v, const std::string& p)
         if (!r)
             return r.error();
         const auto& a = *r;
-        const double len2 = double(a[0]) * a[0] + double(a[1]) * a[1] + double(a[2]) * a[2] + double(a[3]) * a[3];
+        const double len2 =
+            double(a[0]) * a[0] + double(a[1]) * a[1] + double(a[2]) * a[2] + double(a[3]) * a[3];
         if (!(len2 > 1e-12))
             return formatError("the rotation quaternion must not be zero", q);
         t.rotation = glm::vec4(a[0], a[1], a[2], a[3]);
@@ -248,13 +260,15 @@ Result<BodyShape> parseShape(const json& v, const std::string& p)
         return typeText.error();
     BodyShape s;
     auto positive = [](const json& x, const std::string& q) { return readBounded(x, q, Bound::Positive); };
-    auto nonNegative = [](const json& x, const std::string& q) { return readBounded(x, q, Bound::NonNegative); };
+    auto nonNegative = [](const json& x, const std::string& q)
+    { return readBounded(x, q, Bound::NonNegative); };
     const std::string& t = *typeText;
     if (t == "box")
     {
         s.type = ShapeType::Box;
         SPARK_TRY(checkKeys(v, p, {"type", "half_extents"}));
-        auto positiveVec3 = [](const json& x, const std::string& q) { return readVec3(x, q, Bound::Positive); };
+        auto positiveVec3 = [](const json& x, const std::string& q)
+        { return readVec3(x, q, Bound::Positive); };
         SCENE_READ(v, p, "half_extents", s.halfExtents, positiveVec3);
     }
     else if (t == "sphere")
@@ -272,13 +286,16 @@ Result<BodyShape> parseShape(const json& v, const std::string& p)
     }
     else if (t == "convex_hull" || t == "trimesh" || t == "from_mesh")
     {
-        s.type = t == "convex_hull" ? ShapeType::ConvexHull : t == "trimesh" ? ShapeType::TriMesh : ShapeType::FromMesh;
+        s.type = t == "convex_hull" ? ShapeType::ConvexHull
+                 : t == "trimesh"   ? ShapeType::TriMesh
+                                    : ShapeType::FromMesh;
         SPARK_TRY(checkKeys(v, p, {"type", "model"}));
         SCENE_READ(v, p, "model", s.model, readString);
     }
     else
     {
-        return formatError("unknown shape type \"" + t + "\" (box, sphere, capsule, convex_hull, trimesh, from_mesh)",
+        return formatError("unknown shape type \"" + t +
+                               "\" (box, sphere, capsule, convex_hull, trimesh, from_mesh)",
                            child(p, "type"));
     }
     return s;
@@ -301,7 +318,8 @@ Result<Body> parseBody(const json& v, const std::string& p)
         else if (*k == "kinematic")
             b.kind = BodyKind::Kinematic;
         else
-            return formatError("unknown body kind \"" + *k + "\" (fixed, dynamic, kinematic)", child(p, "kind"));
+            return formatError("unknown body kind \"" + *k + "\" (fixed, dynamic, kinematic)",
+                               child(p, "kind"));
     }
     auto shapeIt = v.find("shape");
     if (shapeIt == v.end())
@@ -331,7 +349,8 @@ Result<CharacterController> parseController(const json& v, const std::string& p)
     SPARK_TRY(checkKeys(v, p, {"height", "radius", "step_height", "max_slope_deg", "jump_speed"}));
     CharacterController c;
     auto positive = [](const json& x, const std::string& q) { return readBounded(x, q, Bound::Positive); };
-    auto nonNegative = [](const json& x, const std::string& q) { return readBounded(x, q, Bound::NonNegative); };
+    auto nonNegative = [](const json& x, const std::string& q)
+    { return readBounded(x, q, Bound::NonNegative); };
     SCENE_READ(v, p, "height", c.height, positive);
     SCENE_READ(v, p, "radius", c.radius, positive);
     SCENE_READ(v, p, "step_height", c.stepHeight, nonNegative);
@@ -381,7 +400,8 @@ Result<AiAgent> parseAgent(const json& v, const std::string& p)
         a.blackboard = *it;
     }
     auto positive = [](const json& x, const std::string& q) { return readBounded(x, q, Bound::Positive); };
-    auto nonNegative = [](const json& x, const std::string& q) { return readBounded(x, q, Bound::NonNegative); };
+    auto nonNegative = [](const json& x, const std::string& q)
+    { return readBounded(x, q, Bound::NonNegative); };
     SCENE_READ(v, p, "radius", a.radius, positive);
     SCENE_READ(v, p, "height", a.height, positive);
     SCENE_READ(v, p, "max_speed", a.maxSpeed, nonNegative);
@@ -418,7 +438,10 @@ double floatForJson(float f)
     return d;
 }
 
-ojson vec3Json(const glm::vec3& v) { return ojson::array({floatForJson(v.x), floatForJson(v.y), floatForJson(v.z)}); }
+ojson vec3Json(const glm::vec3& v)
+{
+    return ojson::array({floatForJson(v.x), floatForJson(v.y), floatForJson(v.z)});
+}
 
 ojson shapeJson(const BodyShape& s)
 {
@@ -426,8 +449,12 @@ ojson shapeJson(const BodyShape& s)
     out["type"] = shapeTypeName(s.type);
     switch (s.type)
     {
-    case ShapeType::Box: out["half_extents"] = vec3Json(s.halfExtents); break;
-    case ShapeType::Sphere: out["radius"] = floatForJson(s.radius); break;
+    case ShapeType::Box:
+        out["half_extents"] = vec3Json(s.halfExtents);
+        break;
+    case ShapeType::Sphere:
+        out["radius"] = floatForJson(s.radius);
+        break;
     case ShapeType::Capsule:
         out["radius"] = floatForJson(s.radius);
         out["half_height"] = floatForJson(s.halfHeight);
@@ -448,9 +475,12 @@ std::string_view bodyKindName(BodyKind kind)
 {
     switch (kind)
     {
-    case BodyKind::Fixed: return "fixed";
-    case BodyKind::Dynamic: return "dynamic";
-    case BodyKind::Kinematic: return "kinematic";
+    case BodyKind::Fixed:
+        return "fixed";
+    case BodyKind::Dynamic:
+        return "dynamic";
+    case BodyKind::Kinematic:
+        return "kinematic";
     }
     return "fixed";
 }
@@ -459,12 +489,18 @@ std::string_view shapeTypeName(ShapeType type)
 {
     switch (type)
     {
-    case ShapeType::Box: return "box";
-    case ShapeType::Sphere: return "sphere";
-    case ShapeType::Capsule: return "capsule";
-    case ShapeType::ConvexHull: return "convex_hull";
-    case ShapeType::TriMesh: return "trimesh";
-    case ShapeType::FromMesh: return "from_mesh";
+    case ShapeType::Box:
+        return "box";
+    case ShapeType::Sphere:
+        return "sphere";
+    case ShapeType::Capsule:
+        return "capsule";
+    case ShapeType::ConvexHull:
+        return "convex_hull";
+    case ShapeType::TriMesh:
+        return "trimesh";
+    case ShapeType::FromMesh:
+        return "from_mesh";
     }
     return "box";
 }
@@ -473,9 +509,12 @@ std::string_view agentDriveName(AgentDrive drive)
 {
     switch (drive)
     {
-    case AgentDrive::Auto: return "auto";
-    case AgentDrive::Character: return "character";
-    case AgentDrive::Transform: return "transform";
+    case AgentDrive::Auto:
+        return "auto";
+    case AgentDrive::Character:
+        return "character";
+    case AgentDrive::Transform:
+        return "transform";
     }
     return "auto";
 }
@@ -534,7 +573,8 @@ Result<Object3D> parseObject3D(std::string name, const nlohmann::json& component
     if (o.body)
     {
         const ShapeType t = o.body->shape.type;
-        const bool modelShape = t == ShapeType::ConvexHull || t == ShapeType::TriMesh || t == ShapeType::FromMesh;
+        const bool modelShape =
+            t == ShapeType::ConvexHull || t == ShapeType::TriMesh || t == ShapeType::FromMesh;
         if (modelShape && o.body->shape.model.empty() && !o.model)
             return formatError("a " + std::string(shapeTypeName(t)) +
                                    " shape needs a \"model\" (or a Model component on the object)",
@@ -622,7 +662,9 @@ nlohmann::ordered_json componentsToJson(const Object3D& o)
             {"scale", vec3Json(t.scale)}};
     }
     if (o.body)
-        c["Body"] = {{"kind", bodyKindName(o.body->kind)}, {"shape", shapeJson(o.body->shape)}, {"sensor", o.body->sensor}};
+        c["Body"] = {{"kind", bodyKindName(o.body->kind)},
+                     {"shape", shapeJson(o.body->shape)},
+                     {"sensor", o.body->sensor}};
     if (o.model)
         c["Model"] = {{"path", o.model->path}};
     if (o.characterController)
@@ -652,7 +694,8 @@ nlohmann::ordered_json componentsToJson(const Object3D& o)
             j["utility"] = *a.utility;
         j["period"] = a.period;
         j["blackboard"] = ojson(a.blackboard);
-        auto opt = [&j](const char* key, const std::optional<float>& v) {
+        auto opt = [&j](const char* key, const std::optional<float>& v)
+        {
             if (v)
                 j[key] = floatForJson(*v);
         };
@@ -680,7 +723,10 @@ nlohmann::ordered_json scene3DToJson(const Scene3D& scene)
     return doc;
 }
 
-std::string scene3DToText(const Scene3D& scene) { return scene3DToJson(scene).dump(2) + "\n"; }
+std::string scene3DToText(const Scene3D& scene)
+{
+    return scene3DToJson(scene).dump(2) + "\n";
+}
 
 Status saveScene3DFile(const std::filesystem::path& path, const Scene3D& scene)
 {

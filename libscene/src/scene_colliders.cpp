@@ -169,8 +169,8 @@ public:
         auto it = m_models.find(path);
         if (it != m_models.end())
             return it->second;
-        Result<ColliderMesh> loaded = m_loader ? m_loader(path)
-                                               : Result<ColliderMesh>(makeError("E_IO", "no model loader given"));
+        Result<ColliderMesh> loaded =
+            m_loader ? m_loader(path) : Result<ColliderMesh>(makeError("E_IO", "no model loader given"));
         if (loaded)
         {
             Status usable = checkModel(*loaded);
@@ -240,9 +240,15 @@ LocalShape localShape(const Object3D& o, ModelCache& models)
     const std::string& path = !shape.model.empty() ? shape.model : (o.model ? o.model->path : shape.model);
     switch (shape.type)
     {
-    case ShapeType::Box: s.mesh = tessellateBox(shape.halfExtents); break;
-    case ShapeType::Sphere: s.mesh = tessellateSphere(shape.radius); break;
-    case ShapeType::Capsule: s.mesh = tessellateCapsule(shape.radius, shape.halfHeight); break;
+    case ShapeType::Box:
+        s.mesh = tessellateBox(shape.halfExtents);
+        break;
+    case ShapeType::Sphere:
+        s.mesh = tessellateSphere(shape.radius);
+        break;
+    case ShapeType::Capsule:
+        s.mesh = tessellateCapsule(shape.radius, shape.halfHeight);
+        break;
     case ShapeType::ConvexHull:
     case ShapeType::TriMesh:
     {
@@ -268,11 +274,20 @@ LocalShape localShape(const Object3D& o, ModelCache& models)
 
 } // namespace
 
-ColliderMesh tessellateBox(const glm::vec3& halfExtents) { return boxBetween(-halfExtents, halfExtents); }
+ColliderMesh tessellateBox(const glm::vec3& halfExtents)
+{
+    return boxBetween(-halfExtents, halfExtents);
+}
 
-ColliderMesh tessellateSphere(float radius) { return roundShape(radius, 0.0f); }
+ColliderMesh tessellateSphere(float radius)
+{
+    return roundShape(radius, 0.0f);
+}
 
-ColliderMesh tessellateCapsule(float radius, float halfHeight) { return roundShape(radius, std::max(halfHeight, 0.0f)); }
+ColliderMesh tessellateCapsule(float radius, float halfHeight)
+{
+    return roundShape(radius, std::max(halfHeight, 0.0f));
+}
 
 glm::vec3 rotateByQuaternion(const glm::vec4& q, const glm::vec3& v)
 {
@@ -290,9 +305,13 @@ glm::vec3 transformPoint(const Transform3D& transform, const glm::vec3& local)
     return transform.position + rotateByQuaternion(transform.rotation, transform.scale * local);
 }
 
-ColliderDef defaultColliderDef() { return ColliderDef{}; }
+ColliderDef defaultColliderDef()
+{
+    return ColliderDef{};
+}
 
-ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderDef& def, const ModelLoader& loader)
+ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderDef& def,
+                                           const ModelLoader& loader)
 {
     ColliderTriangles out;
     ModelCache models(loader);

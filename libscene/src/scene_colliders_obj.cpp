@@ -9,7 +9,8 @@ namespace spark::scene
 
 ModelLoader makeObjModelLoader(std::filesystem::path projectRoot)
 {
-    return [root = std::move(projectRoot)](std::string_view path) -> Result<ColliderMesh> {
+    return [root = std::move(projectRoot)](std::string_view path) -> Result<ColliderMesh>
+    {
         auto resolved = resolveInProject(root, path);
         if (!resolved.ok())
             return resolved.error();

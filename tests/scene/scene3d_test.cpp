@@ -140,13 +140,15 @@ TEST_CASE("an unknown component is E_SCENE_FORMAT with its pointer")
 TEST_CASE("an unknown field anywhere is E_SCENE_FORMAT with its pointer")
 {
     CHECK(errorWith("/objects/0/components/Body/mass", 3).field == "/objects/0/components/Body/mass");
-    CHECK(errorWith("/objects/0/components/Body/shape/radius", 1).field == "/objects/0/components/Body/shape/radius");
+    CHECK(errorWith("/objects/0/components/Body/shape/radius", 1).field ==
+          "/objects/0/components/Body/shape/radius");
     CHECK(errorWith("/objects/0/components/Transform3D/pos", json::array({0, 0, 0})).field ==
           "/objects/0/components/Transform3D/pos");
     CHECK(errorWith("/objects/6/components/AiAgent/speed", 1).field == "/objects/6/components/AiAgent/speed");
     CHECK(errorWith("/objects/6/components/CharacterController/mass", 1).field ==
           "/objects/6/components/CharacterController/mass");
-    CHECK(errorWith("/objects/5/components/Destructible/pieces", 1).field == "/objects/5/components/Destructible/pieces");
+    CHECK(errorWith("/objects/5/components/Destructible/pieces", 1).field ==
+          "/objects/5/components/Destructible/pieces");
     CHECK(errorWith("/objects/3/components/Model/scale", 1).field == "/objects/3/components/Model/scale");
     CHECK(errorWith("/objects/2/tag", "x").field == "/objects/2/tag");
     CHECK(errorWith("/extra", 1).field == "/extra");
@@ -163,12 +165,15 @@ TEST_CASE("wrong types are E_SCENE_FORMAT with their pointer")
           "/objects/0/components/Transform3D/position/1");
     CHECK(errorWith("/objects/2/components/Body/sensor", 1).field == "/objects/2/components/Body/sensor");
     CHECK(errorWith("/objects/0/components/Body/kind", "static").field == "/objects/0/components/Body/kind");
-    CHECK(errorWith("/objects/0/components/Body/shape/type", "cone").field == "/objects/0/components/Body/shape/type");
+    CHECK(errorWith("/objects/0/components/Body/shape/type", "cone").field ==
+          "/objects/0/components/Body/shape/type");
     CHECK(errorWith("/objects/0/components/Body", json::array()).field == "/objects/0/components/Body");
-    CHECK(errorWith("/objects/6/components/AiAgent/period", 1.5).field == "/objects/6/components/AiAgent/period");
+    CHECK(errorWith("/objects/6/components/AiAgent/period", 1.5).field ==
+          "/objects/6/components/AiAgent/period");
     CHECK(errorWith("/objects/6/components/AiAgent/blackboard", json::array()).field ==
           "/objects/6/components/AiAgent/blackboard");
-    CHECK(errorWith("/objects/6/components/AiAgent/drive", "fly").field == "/objects/6/components/AiAgent/drive");
+    CHECK(errorWith("/objects/6/components/AiAgent/drive", "fly").field ==
+          "/objects/6/components/AiAgent/drive");
     CHECK(errorWith("/objects/3/components/Model/path", 7).field == "/objects/3/components/Model/path");
     CHECK(errorWith("/objects", json::object()).field == "/objects");
     CHECK(errorWith("/gravity", json::array({0, -9.8})).field == "/gravity");
@@ -182,11 +187,13 @@ TEST_CASE("non-finite and out-of-range numbers are E_SCENE_FORMAT")
     const double inf = std::numeric_limits<double>::infinity();
     CHECK(errorWith("/objects/0/components/Transform3D/position/0", nan).field ==
           "/objects/0/components/Transform3D/position/0");
-    CHECK(errorWith("/objects/1/components/Body/shape/radius", inf).field == "/objects/1/components/Body/shape/radius");
+    CHECK(errorWith("/objects/1/components/Body/shape/radius", inf).field ==
+          "/objects/1/components/Body/shape/radius");
     CHECK(errorWith("/objects/6/components/AiAgent/blackboard/x", nan).field ==
           "/objects/6/components/AiAgent/blackboard/x");
     CHECK(errorWith("/gravity/1", 1e300).field == "/gravity/1");
-    CHECK(errorWith("/objects/1/components/Body/shape/radius", 0).field == "/objects/1/components/Body/shape/radius");
+    CHECK(errorWith("/objects/1/components/Body/shape/radius", 0).field ==
+          "/objects/1/components/Body/shape/radius");
     CHECK(errorWith("/objects/0/components/Body/shape/half_extents/2", -1).field ==
           "/objects/0/components/Body/shape/half_extents/2");
     CHECK(errorWith("/objects/0/components/Transform3D/rotation", json::array({0, 0, 0, 0})).field ==
@@ -232,7 +239,8 @@ TEST_CASE("missing required fields are E_SCENE_FORMAT at the field")
     doc["objects"][6]["components"]["AiAgent"].erase("mesh");
     CHECK(loadError(doc).field == "/objects/6/components/AiAgent/mesh");
 
-    CHECK(errorWith("/objects/6/components/AiAgent/utility", "u").field == "/objects/6/components/AiAgent/utility");
+    CHECK(errorWith("/objects/6/components/AiAgent/utility", "u").field ==
+          "/objects/6/components/AiAgent/utility");
 
     doc = fullDocument();
     doc.erase("version");
@@ -276,7 +284,8 @@ TEST_CASE("objects can be added, found and removed, with names kept unique")
 
 TEST_CASE("spawn-style components report errors under the given pointer")
 {
-    auto o = parseObject3D("X", json::parse(R"({"Body": {"shape": {"type": "sphere", "radius": -1}}})"), "/components");
+    auto o = parseObject3D("X", json::parse(R"({"Body": {"shape": {"type": "sphere", "radius": -1}}})"),
+                           "/components");
     REQUIRE_FALSE(o.ok());
     CHECK(o.error().code == "E_SCENE_FORMAT");
     CHECK(o.error().field == "/components/Body/shape/radius");

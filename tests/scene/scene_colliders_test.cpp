@@ -44,7 +44,8 @@ double signedVolume(const ColliderMesh& m)
         const glm::dvec3 a(m.vertices[m.indices[t]]);
         const glm::dvec3 b(m.vertices[m.indices[t + 1]]);
         const glm::dvec3 c(m.vertices[m.indices[t + 2]]);
-        v += (a.x * (b.y * c.z - b.z * c.y) - a.y * (b.x * c.z - b.z * c.x) + a.z * (b.x * c.y - b.y * c.x)) / 6.0;
+        v += (a.x * (b.y * c.z - b.z * c.y) - a.y * (b.x * c.z - b.z * c.x) + a.z * (b.x * c.y - b.y * c.x)) /
+             6.0;
     }
     return v;
 }
@@ -65,7 +66,8 @@ Scene3D sceneFrom(const char* text)
 // A loader serving one tetrahedron model ("models/tet.obj") and failing everything else.
 ModelLoader tetLoader(int* calls = nullptr)
 {
-    return [calls](std::string_view path) -> Result<ColliderMesh> {
+    return [calls](std::string_view path) -> Result<ColliderMesh>
+    {
         if (calls)
             ++*calls;
         if (path != "models/tet.obj")
@@ -289,7 +291,8 @@ TEST_CASE("a loader returning a broken model counts as unloadable")
 {
     const Scene3D s = sceneFrom(R"({"version": 1, "objects": [
       {"name": "Bad", "components": {"Body": {"shape": {"type": "trimesh", "model": "bad.obj"}}}}]})");
-    ModelLoader broken = [](std::string_view) -> Result<ColliderMesh> {
+    ModelLoader broken = [](std::string_view) -> Result<ColliderMesh>
+    {
         ColliderMesh m;
         m.vertices = {{0, 0, 0}};
         m.indices = {0, 1, 2};
@@ -310,8 +313,8 @@ TEST_CASE("collecting twice gives bit-identical triangles")
     const ColliderTriangles a = collectColliderTriangles(s, defaultColliderDef(), tetLoader());
     const ColliderTriangles b = collectColliderTriangles(s, defaultColliderDef(), tetLoader());
     REQUIRE(a.input.vertices.size() == b.input.vertices.size());
-    CHECK(std::memcmp(a.input.vertices.data(), b.input.vertices.data(), a.input.vertices.size() * sizeof(glm::vec3)) ==
-          0);
+    CHECK(std::memcmp(a.input.vertices.data(), b.input.vertices.data(),
+                      a.input.vertices.size() * sizeof(glm::vec3)) == 0);
     CHECK(a.input.indices == b.input.indices);
 }
 

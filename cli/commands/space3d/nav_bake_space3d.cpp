@@ -26,7 +26,8 @@ scene::BodyKind kindFromName(const std::string& name, size_t index)
 
 } // namespace
 
-Space3DBake bakeScene3D(const scene::Scene3D& scene, const std::filesystem::path& projectRoot, const json& params)
+Space3DBake bakeScene3D(const scene::Scene3D& scene, const std::filesystem::path& projectRoot,
+                        const json& params)
 {
     nav::BakeDef def = nav::defaultBakeDef();
     def.agentRadius = params.value("agent_radius", def.agentRadius);
@@ -89,7 +90,9 @@ Space3DBake bakeFromScene(Context& ctx, const json& params)
              "Create one with space3d.new or load one with space3d.load.");
     for (const char* key : {"bounds", "obstacles", "walkable", "solid_rects", "areas", "subdivisions"})
         if (params.contains(key))
-            fail("E_NAV_CONFIG", std::string("'") + key + "' is not a setting of source \"space3d\"; the scene's colliders give the shapes.",
+            fail("E_NAV_CONFIG",
+                 std::string("'") + key +
+                     "' is not a setting of source \"space3d\"; the scene's colliders give the shapes.",
                  {{"path", std::string("/") + key}});
     return bakeScene3D(*ctx.state.scene3d, ctx.projectRoot, params);
 }

@@ -28,7 +28,8 @@ struct Space3DBake
 /// max_edge_len, include_sensors, include_kinds; missing ones take the SPEC
 /// defaults). Models are read relative to `projectRoot`. Fails (through `fail`)
 /// with `E_NAV_CONFIG`, `E_NAV_LIMIT` or `E_NAV_NO_GEOMETRY` and the param path.
-Space3DBake bakeScene3D(const scene::Scene3D& scene, const std::filesystem::path& projectRoot, const json& params);
+Space3DBake bakeScene3D(const scene::Scene3D& scene, const std::filesystem::path& projectRoot,
+                        const json& params);
 
 /// `nav.bake` with `source: "space3d"`: bakes the session's 3D scene
 /// (`E_NAV_NO_GEOMETRY` when there is none; `E_NAV_CONFIG` for params of the

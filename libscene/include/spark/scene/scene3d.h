@@ -10,7 +10,8 @@
 ///     {"version": 1, "gravity": [0, -9.81, 0],
 ///      "objects": [{"name": "Floor", "components": {
 ///          "Transform3D": {"position": [0, -0.5, 0], "rotation": [0, 0, 0, 1], "scale": [1, 1, 1]},
-///          "Body": {"kind": "fixed", "shape": {"type": "box", "half_extents": [20, 0.5, 20]}, "sensor": false}}}]}
+///          "Body": {"kind": "fixed", "shape": {"type": "box", "half_extents": [20, 0.5, 20]},
+///                   "sensor": false}}}]}
 ///
 /// Every field of a component is optional unless marked "required"; missing
 /// fields take the documented default and are written back when saving (so a
@@ -46,9 +47,12 @@ inline constexpr size_t kMaxSceneString = 1024;
 /// Position, orientation and scale of an object.
 struct Transform3D
 {
-    glm::vec3 position{0.0f};              ///< World position. [Units: m]
-    glm::vec4 rotation{0.0f, 0.0f, 0.0f, 1.0f}; ///< Quaternion (x, y, z, w); normalised when used. [Limit: non-zero length]
-    glm::vec3 scale{1.0f};                 ///< Per-axis scale of the object's shape. [Limit: non-zero]
+    /// World position. [Units: m]
+    glm::vec3 position{0.0f};
+    /// Quaternion (x, y, z, w); normalised when used. [Limit: non-zero length]
+    glm::vec4 rotation{0.0f, 0.0f, 0.0f, 1.0f};
+    /// Per-axis scale of the object's shape. [Limit: non-zero]
+    glm::vec3 scale{1.0f};
 
     bool operator==(const Transform3D&) const = default;
 };
@@ -79,7 +83,8 @@ struct BodyShape
     glm::vec3 halfExtents{0.5f}; ///< Box half sizes. [Limit: > 0] [Units: m]
     float radius = 0.5f;         ///< Sphere / capsule radius. [Limit: > 0] [Units: m]
     float halfHeight = 0.5f;     ///< Half the capsule's cylinder length. [Limit: >= 0] [Units: m]
-    std::string model;           ///< OBJ path relative to the project (model shapes; default: the object's `Model.path`).
+    /// OBJ path relative to the project (model shapes; default: the object's `Model.path`).
+    std::string model;
 
     bool operator==(const BodyShape&) const = default;
 };
@@ -140,12 +145,14 @@ struct AiAgent
     std::optional<std::string> utility; ///< Utility document name.
     uint32_t period = 1;                ///< Brain ticks every `period` steps. [Limit: 1..1000000]
     nlohmann::json blackboard = nlohmann::json::object(); ///< Initial blackboard (an object; numbers finite).
-    std::optional<float> radius;        ///< [Limit: > 0] [Units: m] (default: the controller's, else the mesh's)
-    std::optional<float> height;        ///< [Limit: > 0] [Units: m] (default: the controller's, else the mesh's)
-    std::optional<float> maxSpeed;      ///< [Limit: >= 0] [Units: m/s]
-    std::optional<float> maxAccel;      ///< [Limit: >= 0] [Units: m/s²]
-    std::optional<float> stopDistance;  ///< [Limit: >= 0] [Units: m]
-    std::optional<float> eyeHeight;     ///< [Limit: >= 0] [Units: m]
+    /// Agent radius. [Limit: > 0] [Units: m] (default: the controller's, else the mesh's)
+    std::optional<float> radius;
+    /// Agent height. [Limit: > 0] [Units: m] (default: the controller's, else the mesh's)
+    std::optional<float> height;
+    std::optional<float> maxSpeed;     ///< Top speed. [Limit: >= 0] [Units: m/s]
+    std::optional<float> maxAccel;     ///< Top acceleration. [Limit: >= 0] [Units: m/s²]
+    std::optional<float> stopDistance; ///< Arrival distance. [Limit: >= 0] [Units: m]
+    std::optional<float> eyeHeight;    ///< Eye height for line of sight. [Limit: >= 0] [Units: m]
     AgentDrive drive = AgentDrive::Auto;
 
     bool operator==(const AiAgent&) const = default;

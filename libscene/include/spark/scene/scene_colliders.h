@@ -71,17 +71,18 @@ ColliderDef defaultColliderDef();
 /// Why a collider was baked as a box instead of its real shape.
 struct ColliderApproximation
 {
-    std::string object;  ///< Object name.
-    std::string code;    ///< `E_*` code of the cause (the model's load error, or `E_SCENE_APPROXIMATED` for a fracture asset).
+    std::string object; ///< Object name.
+    /// `E_*` code of the cause: the model's load error, or `E_SCENE_APPROXIMATED` for a fracture asset.
+    std::string code;
     std::string message; ///< What happened.
 };
 
 /// The triangles of a scene's colliders, ready for `nav::bakeTriangles`.
 struct ColliderTriangles
 {
-    nav::BakeInput input;                               ///< World-space triangles, area 0.
-    uint32_t colliders = 0;                             ///< Objects that contributed triangles.
-    uint32_t approximatedColliders = 0;                 ///< Of those, baked as a box.
+    nav::BakeInput input;                              ///< World-space triangles, area 0.
+    uint32_t colliders = 0;                            ///< Objects that contributed triangles.
+    uint32_t approximatedColliders = 0;                ///< Of those, baked as a box.
     std::vector<ColliderApproximation> approximations; ///< One per approximated collider, in scene order.
 };
 
@@ -90,6 +91,7 @@ struct ColliderTriangles
 /// is baked as the box of half extents 0.5 scaled by its transform and counted
 /// in `approximatedColliders`, as is a Destructible with a fracture `asset`
 /// (baked as the bounding box of its shape).
-ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderDef& def, const ModelLoader& loader);
+ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderDef& def,
+                                           const ModelLoader& loader);
 
 } // namespace spark::scene
