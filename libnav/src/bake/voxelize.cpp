@@ -205,42 +205,65 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
 
     for (int z = z0; z <= z1 && nIn >= 3; ++z)
     {
+        // The last row takes what is left without a cut.
         int nRow = 0, nRest = 0;
-        const float lineZ = g.origin.z + static_cast<float>(z + 1) * g.cellSize;
-        splitPolygon(in, nIn, row, nRow, rest, nRest, lineZ, 2);
-        std::swap(in, rest);
-        nIn = nRest;
+        const float* rowPoly = in;
+        if (z < z1)
+        {
+            const float lineZ = g.origin.z + static_cast<float>(z + 1) * g.cellSize;
+            splitPolygon(in, nIn, row, nRow, rest, nRest, lineZ, 2);
+            std::swap(in, rest);
+            nIn = nRest;
+            rowPoly = row;
+        }
+        else
+        {
+            nRow = nIn;
+            nIn = 0;
+        }
         if (nRow < 3)
             continue;
 
-        float rowMinX = row[0], rowMaxX = row[0];
+        float rowMinX = rowPoly[0], rowMaxX = rowPoly[0];
         for (int i = 1; i < nRow; ++i)
         {
-            rowMinX = std::min(rowMinX, row[i * 3]);
-            rowMaxX = std::max(rowMaxX, row[i * 3]);
+            rowMinX = std::min(rowMinX, rowPoly[i * 3]);
+            rowMaxX = std::max(rowMaxX, rowPoly[i * 3]);
         }
         const int x0 = std::clamp(static_cast<int>(std::floor((rowMinX - g.origin.x) * ics)), 0, g.width - 1);
         const int x1 = std::clamp(static_cast<int>(std::floor((rowMaxX - g.origin.x) * ics)), 0, g.width - 1);
 
-        float* cin = cellA;
-        float* crest = cellB;
+        const float* cin = rowPoly;
+        float* crest = cellA;
+        float* spare = cellB;
         int nCin = nRow;
-        std::copy(row, row + nRow * 3, cin);
         for (int x = x0; x <= x1 && nCin >= 3; ++x)
         {
+            // The last column takes what is left of the row without a cut.
             int nCell = 0, nCrest = 0;
-            const float lineX = g.origin.x + static_cast<float>(x + 1) * g.cellSize;
-            splitPolygon(cin, nCin, cell, nCell, crest, nCrest, lineX, 0);
-            std::swap(cin, crest);
-            nCin = nCrest;
+            const float* cellPoly = cin;
+            if (x < x1)
+            {
+                const float lineX = g.origin.x + static_cast<float>(x + 1) * g.cellSize;
+                splitPolygon(cin, nCin, cell, nCell, crest, nCrest, lineX, 0);
+                cin = crest;
+                std::swap(crest, spare);
+                nCin = nCrest;
+                cellPoly = cell;
+            }
+            else
+            {
+                nCell = nCin;
+                nCin = 0;
+            }
             if (nCell < 3)
                 continue;
 
-            float yMin = cell[1], yMax = cell[1];
+            float yMin = cellPoly[1], yMax = cellPoly[1];
             for (int i = 1; i < nCell; ++i)
             {
-                yMin = std::min(yMin, cell[i * 3 + 1]);
-                yMax = std::max(yMax, cell[i * 3 + 1]);
+                yMin = std::min(yMin, cellPoly[i * 3 + 1]);
+                yMax = std::max(yMax, cellPoly[i * 3 + 1]);
             }
             const float lo = (yMin - g.origin.y) * ich;
             const float hi = (yMax - g.origin.y) * ich;
