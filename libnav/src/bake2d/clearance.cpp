@@ -8,11 +8,12 @@
 /// is at squared distance F(dx) + F(dy) with F(t) = max(2|t| − 1, 0)², so the
 /// transform is separable, like the classic squared Euclidean distance transform:
 ///
-///   1. per row, G(x, b) = F(distance to the nearest blocked cell of row b);
-///   2. per column, D(x, y) = min_b G(x, b) + F(y − b).
+///   1. per column, G(a, y) = F(distance to the nearest blocked cell of column a);
+///   2. per row, D(x, y) = min_a G(a, y) + F(x − a).
 ///
-/// Step 2 is a lower envelope. F(y − b) is a parabola in y on each side of b:
-/// (2y − (2b + 1))² for b < y and (2y − (2b − 1))² for b > y, and each of the two
+/// (Columns first, swept row by row, so both passes read memory in order.)
+/// Step 2 is a lower envelope. F(x − a) is a parabola in x on each side of a:
+/// (2x − (2a + 1))² for a < x and (2x − (2a − 1))² for a > x, and each of the two
 /// families is >= the true term on the other side. So D = min(G(x, y), lower
 /// envelope of the "+" family, lower envelope of the "−" family), each envelope
 /// computed in linear time with the algorithm of P. F. Felzenszwalb and
@@ -124,33 +125,40 @@ std::vector<uint32_t> computeClearance2D(const Grid2D& grid)
     const int w = grid.width;
     const int h = grid.height;
     assert(w > 0 && h > 0 && grid.blocked.size() == static_cast<size_t>(w) * static_cast<size_t>(h));
+    const size_t cells = static_cast<size_t>(w) * static_cast<size_t>(h);
 
-    // Step 1: per row, the squared half-cell distance to the nearest blocked cell
-    // of that row (the border cells at x = −1 and x = w count as blocked).
-    std::vector<int64_t> rowTerm(static_cast<size_t>(w) * static_cast<size_t>(h));
+    // Step 1 (the separable pass along y, swept row by row so memory is read in
+    // order): per cell, the squared half-cell distance to the nearest blocked
+    // cell of its column (the border rows y = −1 and y = h count as blocked).
+    std::vector<int64_t> colTerm(cells);
+    std::vector<int64_t> last(static_cast<size_t>(w), -1);
     for (int y = 0; y < h; ++y)
     {
         const uint8_t* row = grid.blocked.data() + static_cast<size_t>(y) * w;
-        int64_t* out = rowTerm.data() + static_cast<size_t>(y) * w;
-        int64_t last = -1; // index of the last blocked cell to the left (the border at −1)
+        int64_t* out = colTerm.data() + static_cast<size_t>(y) * w;
         for (int x = 0; x < w; ++x)
         {
             if (row[x] != 0)
-                last = x;
-            out[x] = x - last; // cells to the nearest blocked on the left
+                last[x] = y;
+            out[x] = y - last[x]; // rows to the nearest blocked cell above
         }
-        last = w; // the border at w
-        for (int x = w - 1; x >= 0; --x)
+    }
+    std::fill(last.begin(), last.end(), static_cast<int64_t>(h));
+    for (int y = h - 1; y >= 0; --y)
+    {
+        const uint8_t* row = grid.blocked.data() + static_cast<size_t>(y) * w;
+        int64_t* out = colTerm.data() + static_cast<size_t>(y) * w;
+        for (int x = 0; x < w; ++x)
         {
             if (row[x] != 0)
-                last = x;
-            out[x] = halfCellSquare(std::min<int64_t>(out[x], last - x));
+                last[x] = y;
+            out[x] = halfCellSquare(std::min<int64_t>(out[x], last[x] - y));
         }
     }
 
-    // Step 2: per column, lower envelopes over the rows −1 .. h (the border rows
-    // are blocked everywhere, term 0).
-    const int n = h + 2;
+    // Step 2: per row, lower envelopes over the columns −1 .. w (the border
+    // columns are blocked everywhere, term 0).
+    const int n = w + 2;
     std::vector<int64_t> centresPlus(static_cast<size_t>(n));
     std::vector<int64_t> centresMinus(static_cast<size_t>(n));
     std::vector<int64_t> values(static_cast<size_t>(n));
@@ -162,21 +170,23 @@ std::vector<uint32_t> computeClearance2D(const Grid2D& grid)
     }
     std::vector<int> v;
     std::vector<Breakpoint> z;
-    std::vector<int64_t> column(static_cast<size_t>(h));
-    std::vector<uint32_t> clearance(static_cast<size_t>(w) * static_cast<size_t>(h));
-    for (int x = 0; x < w; ++x)
+    std::vector<int64_t> line(static_cast<size_t>(w));
+    std::vector<uint32_t> clearance(cells);
+    for (int y = 0; y < h; ++y)
     {
+        const int64_t* terms = colTerm.data() + static_cast<size_t>(y) * w;
         values[0] = 0;
         values[static_cast<size_t>(n) - 1] = 0;
-        for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
         {
-            values[static_cast<size_t>(y) + 1] = rowTerm[static_cast<size_t>(y) * w + x];
-            column[y] = rowTerm[static_cast<size_t>(y) * w + x]; // the b = y term, F(0) = 0
+            values[static_cast<size_t>(x) + 1] = terms[x];
+            line[x] = terms[x]; // the a = x term, F(0) = 0
         }
-        lowerEnvelopeMin(centresPlus, values, v, z, column);
-        lowerEnvelopeMin(centresMinus, values, v, z, column);
-        for (int y = 0; y < h; ++y)
-            clearance[static_cast<size_t>(y) * w + x] = static_cast<uint32_t>(column[y]);
+        lowerEnvelopeMin(centresPlus, values, v, z, line);
+        lowerEnvelopeMin(centresMinus, values, v, z, line);
+        uint32_t* out = clearance.data() + static_cast<size_t>(y) * w;
+        for (int x = 0; x < w; ++x)
+            out[x] = static_cast<uint32_t>(line[x]);
     }
     return clearance;
 }

@@ -1,0 +1,115 @@
+// nav.debug.capture: draws a mesh from above with the deterministic software
+// rasteriser (libnav debug_draw.h) and writes a PNG (SPEC §6). The params that
+// choose what is drawn are shared with nav.golden.update / nav.golden.check.
+
+#include "commands/nav/debug_picture.h"
+#include "commands/nav/nav_json.h"
+
+#include "spark/core/hash.h"
+#include "spark/nav/debug_draw.h"
+#include "spark/nav/query.h"
+
+namespace spark::cli
+{
+
+using namespace navjson;
+
+DebugPicture renderDebugPicture(Context& ctx, const json& params)
+{
+    DebugPicture out;
+    out.mesh = resolveMeshName(ctx.state.nav, params);
+    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(out.mesh);
+    const nav::NavMesh& mesh = entry.mesh;
+
+    nav::DebugDrawDef def = nav::defaultDebugDrawDef();
+    def.width = params.value("width", def.width);
+    def.height = params.value("height", def.height);
+    def.margin = params.value("margin", def.margin);
+    if (params.contains("bounds"))
+    {
+        const glm::vec3 mn = pointFromJson(params["bounds"].at("min"), entry.is2d, "/bounds/min");
+        const glm::vec3 mx = pointFromJson(params["bounds"].at("max"), entry.is2d, "/bounds/max");
+        def.hasBounds = true;
+        def.minX = mn.x;
+        def.minZ = mn.z;
+        def.maxX = mx.x;
+        def.maxZ = mx.z;
+    }
+
+    nav::DebugOverlay overlay;
+    if (params.contains("paths"))
+    {
+        const json& paths = params["paths"];
+        for (size_t i = 0; i < paths.size(); ++i)
+        {
+            std::vector<glm::vec3> line;
+            for (size_t k = 0; k < paths[i].size(); ++k)
+                line.push_back(pointFromJson(paths[i][k], entry.is2d, "/paths/" + std::to_string(i) + "/" + std::to_string(k)));
+            overlay.paths.push_back(std::move(line));
+        }
+    }
+    if (params.contains("path_from") != params.contains("path_to"))
+        fail("E_INVALID_PARAMS", "path_from and path_to go together.",
+             {{"path", params.contains("path_from") ? "/path_to" : "/path_from"}});
+    if (params.contains("path_from"))
+    {
+        const glm::vec3 from = pointFromJson(params["path_from"], entry.is2d, "/path_from");
+        const glm::vec3 to = pointFromJson(params["path_to"], entry.is2d, "/path_to");
+        const nav::QueryFilter filter = filterFromJson(params);
+        nav::QueryScratch scratch;
+        nav::PathResult path;
+        const Status st = nav::findPath(mesh, scratch, from, to, filter, nav::defaultQueryExtents(mesh), path);
+        if (!st.ok())
+        {
+            Error e = st.error();
+            if (e.field == "/from" || e.field == "/to")
+                e.field = "/path" + (e.field == "/from" ? std::string("_from") : std::string("_to"));
+            failWith(e);
+        }
+        json points = json::array();
+        for (const glm::vec3& p : path.points)
+            points.push_back(pointToJson(p, entry.is2d));
+        out.pathResult = {{"complete", path.complete}, {"length", floatJson(path.length)}, {"points", points}};
+        overlay.paths.push_back(path.points);
+    }
+    for (const auto& line : overlay.paths)
+    {
+        json points = json::array();
+        for (const glm::vec3& p : line)
+            points.push_back(pointToJson(p, entry.is2d));
+        out.paths.push_back(std::move(points));
+    }
+
+    auto image = nav::drawNavMeshDebug(mesh, overlay, def);
+    if (!image.ok())
+        failWith(image.error());
+    out.image = std::move(image.value());
+    return out;
+}
+
+namespace
+{
+
+json navDebugCapture(Context& ctx, const json& params)
+{
+    const std::string rel = params.at("path").get<std::string>();
+    const auto file = ctx.resolvePath(rel, "/path");
+    DebugPicture picture = renderDebugPicture(ctx, params);
+    const Status written = writePng(file, picture.image);
+    if (!written.ok())
+        fail(written.error().code, written.error().message, {{"path", "/path"}, {"file", rel}});
+    json out = {{"path", rel},
+                {"mesh", picture.mesh},
+                {"width", picture.image.width},
+                {"height", picture.image.height},
+                {"pixels_hash", hashToHex(hashBytes(picture.image.rgba))},
+                {"paths", picture.paths}};
+    if (!picture.pathResult.is_null())
+        out["path_result"] = picture.pathResult;
+    return out;
+}
+
+const Registrar kNavDebugCapture{{"nav.debug.capture", navDebugCapture, Mutates::No}};
+
+} // namespace
+} // namespace spark::cli
