@@ -171,3 +171,16 @@ TEST_CASE("brainToJson shows the running nodes with label and path")
     CHECK(j["running"][1]["path"] == "/subtrees/patrol");
     CHECK(j["blackboard"]["target"] == "Player");
 }
+
+TEST_CASE("haltBrain tells the running actions and leaves no running node")
+{
+    Rig rig = guardRig();
+    rig.run(3);
+    REQUIRE(rig.agent().state == MoveState::Moving);
+    const int stops = rig.agent().stops;
+    haltBrain(rig.state, rig.brain(), rig.world, TickClock{rig.frame, rig.dt});
+    CHECK(rig.agent().stops == stops + 1);
+    CHECK(rig.agent().state == MoveState::Idle);
+    CHECK(runningNodes(rig.state, rig.brain()).empty());
+    CHECK(rig.brain().status == NodeStatus::Idle);
+}
