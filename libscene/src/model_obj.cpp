@@ -112,7 +112,6 @@ Result<ObjModel> parseObj(std::string_view text, std::string_view sourceName)
         std::string_view line = text.substr(pos, eol - pos);
         pos = eol + 1;
         ++lineNo;
-        // Line continuation with a trailing backslash is not supported: treat it as an error below.
         const size_t hash = line.find('#');
         if (hash != std::string_view::npos)
             line = line.substr(0, hash);
