@@ -1,6 +1,8 @@
 // The `spark` executable: a thin CLI11 front over the dispatcher.
 // Exit codes: 0 success, 1 command error (or failed tests), 2 usage error.
 
+#include "runners/bake.h"
+#include "runners/mcp.h"
 #include "runners/session_log.h"
 #include "runners/test_runner.h"
 #include "surface/dispatcher.h"
@@ -174,6 +176,28 @@ int main(int argc, char** argv)
         test->add_flag("--update-goldens", testOptions.updateGoldens, "Write goldens instead of comparing them");
         test->add_option("--junit", testOptions.junitPath, "Write a JUnit XML report");
 
+        auto* bake = app.add_subcommand("bake", "Bake an .obj, .space3d.json or .scene2d.json into a navmesh document");
+        BakeCliOptions bakeOptions = defaultBakeCliOptions();
+        bake->add_option("input", bakeOptions.input, "Input file (.obj, .space3d.json, .scene2d.json)")->required();
+        bake->add_option("-o,--output", bakeOptions.output, "Navmesh document to write (relative to the project)")->required();
+        bake->add_option("--project", project, "Project folder every path is relative to");
+        bake->add_option("--name", bakeOptions.meshName, "Mesh name in the document")->capture_default_str();
+        bake->add_flag("-v,--verbose", bakeOptions.verbose, "Also print the bake's counters and wall time");
+        bake->add_option("--cell-size", bakeOptions.cellSize, "Horizontal voxel size [m]")->capture_default_str();
+        bake->add_option("--cell-height", bakeOptions.cellHeight, "Vertical voxel size [m]")->capture_default_str();
+        bake->add_option("--agent-radius", bakeOptions.agentRadius, "Agent radius: erosion from borders [m]")->capture_default_str();
+        bake->add_option("--agent-height", bakeOptions.agentHeight, "Head room an agent needs [m]")->capture_default_str();
+        bake->add_option("--step-height,--climb", bakeOptions.stepHeight, "Largest step an agent climbs [m]")->capture_default_str();
+        bake->add_option("--max-slope", bakeOptions.maxSlopeDeg, "Steepest walkable slope [degrees]")->capture_default_str();
+        bake->add_option("--max-simplification-error", bakeOptions.maxSimplificationError,
+                         "Contour simplification tolerance [cells]")->capture_default_str();
+        bake->add_option("--max-edge-len", bakeOptions.maxEdgeLen, "Longest contour edge, 0 = no limit [m]")->capture_default_str();
+        bake->add_option("--max-verts-per-poly", bakeOptions.maxVertsPerPoly, "Vertices per polygon (3..6)")->capture_default_str();
+        bake->add_option("--min-region-area", bakeOptions.minRegionArea, "Regions smaller than this are dropped [m²]")->capture_default_str();
+
+        auto* mcp = app.add_subcommand("mcp", "Serve every command as an MCP tool over stdio (JSON-RPC 2.0)");
+        mcp->add_option("--project", project, "Project folder every path is relative to");
+
         try
         {
             app.parse(argc, argv);
@@ -192,6 +216,18 @@ int main(int argc, char** argv)
             return runCommands(prefix, asJson);
         if (*schema)
             return runSchema(schemaId);
+        if (*bake)
+        {
+            bakeOptions.projectRoot = project;
+            return runBake(bakeOptions);
+        }
+        if (*mcp)
+        {
+            DispatchOptions options;
+            options.projectRoot = project;
+            Dispatcher dispatcher(options);
+            return runMcpServer(dispatcher, std::cin, std::cout);
+        }
         if (*test)
         {
             testOptions.projectRoot = project;

@@ -234,3 +234,50 @@ TEST_CASE("spark test prints a line per test, N passed, N failed last, and exits
     CHECK(spark({"test", "no/such/folder"}).exit == 2);
     CHECK(spark({"test", "../"}).exit == 2);
 }
+
+TEST_CASE("spark bake of dungeon.obj writes a document that nav.import reads with the same hash")
+{
+    const fs::path project = fs::temp_directory_path() / ("spark_e2e_bake_" + std::to_string(::getpid()));
+    fs::create_directories(project);
+    Run baked = spark({"bake", "../shared/data/meshes/dungeon.obj", "-o", "dungeon.navmesh.json", "--project", project.string(),
+                       "--cell-size", "0.3", "--cell-height", "0.2", "--agent-height", "2.0", "--agent-radius", "0.6",
+                       "--climb", "0.9", "--max-slope", "45"});
+    REQUIRE_MESSAGE(baked.exit == 0, baked.err);
+    const auto at = baked.out.find("hash ");
+    REQUIRE(at != std::string::npos);
+    const std::string hash = baked.out.substr(at + 5, 16);
+    Run imported = spark({"call", "nav.import", "{\"name\": \"dungeon\", \"path\": \"dungeon.navmesh.json\"}", "--project",
+                          project.string(), "--json"});
+    REQUIRE(imported.exit == 0);
+    json j = parsed(imported.out);
+    CHECK(j["result"]["hash"] == hash);
+    CHECK(j["result"]["polygons"].get<int>() > 100);
+    // Bad input: a missing file, an unknown kind, a nonsense setting, an output outside the project.
+    CHECK(spark({"bake", "no/such.obj", "-o", "x.json", "--project", project.string()}).exit == 1);
+    CHECK(spark({"bake", "README.md", "-o", "x.json", "--project", project.string()}).exit == 2);
+    CHECK(spark({"bake", "../shared/data/meshes/dungeon.obj", "-o", "x.json", "--project", project.string(), "--agent-radius", "-1"})
+              .exit == 1);
+    CHECK(spark({"bake", "../shared/data/meshes/dungeon.obj", "-o", "../x.json", "--project", project.string()}).exit == 1);
+    CHECK(spark({"bake", "../shared/data/meshes/dungeon.obj"}).exit == 2);
+    fs::remove_all(project);
+}
+
+TEST_CASE("spark mcp serves the commands as tools over stdio")
+{
+    const std::string input = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": {}}\n"
+                              "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}\n"
+                              "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/list\"}\n"
+                              "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/call\", \"params\": {\"name\": \"system_version\"}}\n"
+                              "garbage\n";
+    Run r = spark({"mcp"}, input);
+    CHECK(r.exit == 0);
+    std::istringstream lines(r.out);
+    std::vector<json> answers;
+    for (std::string line; std::getline(lines, line);)
+        answers.push_back(parsed(line));
+    REQUIRE(answers.size() == 4);
+    CHECK(answers[0]["result"]["serverInfo"]["name"] == "spark");
+    CHECK(answers[1]["result"]["tools"].size() > 3);
+    CHECK(answers[2]["result"]["isError"] == false);
+    CHECK(answers[3]["error"]["code"] == -32700);
+}
