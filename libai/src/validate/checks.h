@@ -60,4 +60,22 @@ inline void checkKeys(const json& obj, const std::string& path, const std::vecto
     }
 }
 
+/// Checks the fields every AI document shares: `version` (the integer 1), `name`
+/// (a non-empty string of at most 128 characters) and an optional string `description`.
+inline void checkDocumentHeader(const json& doc, std::vector<Problem>& problems)
+{
+    if (!doc.contains("version"))
+        addProblem(problems, kCodeSchema, "the document has no 'version'", "", "add \"version\": 1");
+    else if (!(doc["version"].is_number_integer() && doc["version"].get<int64_t>() == 1))
+        addProblem(problems, kCodeSchema, "'version' must be 1", "/version", "expected the integer 1");
+    if (!doc.contains("name"))
+        addProblem(problems, kCodeSchema, "the document has no 'name'", "", "add \"name\": a non-empty string");
+    else if (!doc["name"].is_string() || doc["name"].get_ref<const std::string&>().empty() ||
+             doc["name"].get_ref<const std::string&>().size() > 128)
+        addProblem(problems, kCodeSchema, "'name' must be a non-empty string (at most 128 characters)", "/name",
+                   "expected a string");
+    if (doc.contains("description") && !doc["description"].is_string())
+        addProblem(problems, kCodeSchema, "'description' must be a string", "/description", "expected a string");
+}
+
 } // namespace spark::ai::detail

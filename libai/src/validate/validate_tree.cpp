@@ -309,18 +309,7 @@ std::vector<Problem> validateTreeDoc(const json& doc)
         return problems;
     }
     checkKeys(doc, "", {"version", "name", "description", "root", "subtrees"}, kCodeSchema, "the document", problems);
-    if (!doc.contains("version"))
-        addProblem(problems, kCodeSchema, "the document has no 'version'", "", "add \"version\": 1");
-    else if (!(doc["version"].is_number_integer() && doc["version"].get<int64_t>() == 1))
-        addProblem(problems, kCodeSchema, "'version' must be 1", "/version", "expected the integer 1");
-    if (!doc.contains("name"))
-        addProblem(problems, kCodeSchema, "the document has no 'name'", "", "add \"name\": a non-empty string");
-    else if (!doc["name"].is_string() || doc["name"].get_ref<const std::string&>().empty() ||
-             doc["name"].get_ref<const std::string&>().size() > 128)
-        addProblem(problems, kCodeSchema, "'name' must be a non-empty string (at most 128 characters)", "/name",
-                   "expected a string");
-    if (doc.contains("description") && !doc["description"].is_string())
-        addProblem(problems, kCodeSchema, "'description' must be a string", "/description", "expected a string");
+    checkDocumentHeader(doc, problems);
 
     Walker walker{problems, {}, {}};
     const json* subtrees = nullptr;

@@ -146,18 +146,7 @@ std::vector<Problem> validateUtilityDoc(const json& doc)
     }
     checkKeys(doc, "", {"version", "name", "description", "selection", "inertia", "compensation", "actions"},
               kCodeSchema, "the document", problems);
-    if (!doc.contains("version"))
-        addProblem(problems, kCodeSchema, "the document has no 'version'", "", "add \"version\": 1");
-    else if (!(doc["version"].is_number_integer() && doc["version"].get<int64_t>() == 1))
-        addProblem(problems, kCodeSchema, "'version' must be 1", "/version", "expected the integer 1");
-    if (!doc.contains("name"))
-        addProblem(problems, kCodeSchema, "the document has no 'name'", "", "add \"name\": a non-empty string");
-    else if (!doc["name"].is_string() || doc["name"].get_ref<const std::string&>().empty() ||
-             doc["name"].get_ref<const std::string&>().size() > 128)
-        addProblem(problems, kCodeSchema, "'name' must be a non-empty string (at most 128 characters)", "/name",
-                   "expected a string");
-    if (doc.contains("description") && !doc["description"].is_string())
-        addProblem(problems, kCodeSchema, "'description' must be a string", "/description", "expected a string");
+    checkDocumentHeader(doc, problems);
     if (doc.contains("selection") && !(doc["selection"] == "best" || doc["selection"] == "weighted_random"))
         addProblem(problems, kCodeSchema, "'selection' must be \"best\" or \"weighted_random\"", "/selection",
                    doc["selection"].is_string()
