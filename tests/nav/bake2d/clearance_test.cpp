@@ -1,5 +1,7 @@
 #include "spark/nav/bake2d.h"
 
+#include "grid_test_util.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -7,19 +9,10 @@
 #include <vector>
 
 using namespace spark::nav;
+using spark::nav::test::makeGrid;
 
 namespace
 {
-
-Grid2D makeGrid(int w, int h, float cell = 1.0f)
-{
-    Grid2D g;
-    g.width = w;
-    g.height = h;
-    g.cellSize = cell;
-    g.blocked.assign(static_cast<size_t>(w) * h, 0);
-    return g;
-}
 
 // Brute force: squared half-cell distance from each free cell centre to every
 // blocked cell square and to the border ring.
