@@ -82,29 +82,18 @@ json bakeObj(const BakeCliOptions& o, scene::SessionState& state, json& outStats
     input.oneSided = true;
     progress("baking " + std::to_string(input.indices.size() / 3) + " triangles");
     const auto start = std::chrono::steady_clock::now();
-    auto baked = nav::bakeTriangles(input, bakeDefOf(o));
+    auto baked = nav::bakeNavMesh(input, bakeDefOf(o));
     if (!baked.ok())
         return errorOf(baked.error());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
-    nav::NavMeshDef def = nav::defaultNavMeshDef();
-    def.settings.agentRadius = o.agentRadius;
-    def.settings.agentHeight = o.agentHeight;
-    def.settings.stepHeight = o.stepHeight;
-    def.settings.cellSize = o.cellSize;
-    def.settings.cellHeight = o.cellHeight;
-    def.settings.maxSlopeDeg = o.maxSlopeDeg;
-    def.maxPolyVerts = nav::kMaxBakedPolyVerts;
-    auto mesh = nav::buildNavMesh(baked.value().mesh, def);
-    if (!mesh.ok())
-        return errorOf(mesh.error());
-
-    scene::MeshEntry& entry = state.nav.meshes[o.meshName];
-    entry.baseHash = nav::hashNavMesh(mesh.value());
-    entry.mesh = std::move(mesh.value());
-    entry.is2d = false;
-    entry.bakeSettings = def.settings;
-    entry.source = "obj";
+    nav::MeshDef def = nav::defaultMeshDef();
+    def.name = o.meshName;
+    def.source = "obj";
+    def.mesh = std::make_shared<const nav::NavMesh>(std::move(baked.value().mesh));
+    auto put = state.nav().putMesh(std::move(def));
+    if (!put.ok())
+        return errorOf(put.error());
 
     const nav::BakeStats& s = baked.value().stats;
     outStats = {{"cells", s.cells},

@@ -192,7 +192,7 @@ json aiScenarioRun(Context& ctx, const json& params)
     return runScenario(*ctx.dispatcher, ctx.state, doc, params.value("update_goldens", false) || ctx.updateGoldens);
 }
 
-const Registrar kScenarioRun{{"ai.scenario.run", aiScenarioRun, Mutates::Yes}};
+const Registrar kScenarioRun{{"ai.scenario.run", aiScenarioRun, Mutates::Composite}};
 
 } // namespace
 } // namespace spark::cli

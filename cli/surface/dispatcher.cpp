@@ -1,4 +1,11 @@
 // The dispatcher: validation, transactions and the single error boundary.
+//
+// Commands change the session state in place: handlers (and the world
+// operations they call) validate everything before they write anything, so a
+// failed command changes nothing without copying the state. A command made of
+// several commands (a scenario) is `Mutates::Composite`: it runs on a snapshot
+// it restores on failure. With `checkResults` (tests), a failing mutating
+// command is also checked to have left the state hash unchanged.
 
 #include "surface/dispatcher.h"
 
@@ -122,18 +129,43 @@ json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& p
 
     Context ctx{io, m_options.projectRoot, this, updateGoldens, m_options.verbose};
     json result;
-    if (def->mutates == Mutates::Yes)
+    if (def->mutates == Mutates::Composite)
     {
-        scene::SessionState working = io; // the transaction: kept only on success
-        Context txn{working, m_options.projectRoot, this, updateGoldens, m_options.verbose};
-        result = def->handler(txn, effective);
-        ++working.commandsRun;
-        io = std::move(working);
+        // Several steps, each of which may change the state: keep a snapshot
+        // (baked meshes are shared, not copied) and bring it back on failure.
+        scene::SessionSnapshot snapshot = io.save();
+        try
+        {
+            result = def->handler(ctx, effective);
+        }
+        catch (...)
+        {
+            io.restore(std::move(snapshot));
+            throw;
+        }
+    }
+    else if (def->mutates == Mutates::Yes && m_options.checkResults)
+    {
+        // Tests hold every mutating command to its promise: validate everything,
+        // then write, so a failure leaves the state bit for bit as it was.
+        const uint64_t before = io.hash();
+        try
+        {
+            result = def->handler(ctx, effective);
+        }
+        catch (const CommandError&)
+        {
+            if (io.hash() != before)
+                fail("E_INTERNAL", "the failed command " + std::string(id) + " changed the session state");
+            throw;
+        }
     }
     else
     {
         result = def->handler(ctx, effective);
     }
+    if (def->mutates != Mutates::No)
+        ++io.commandsRun;
     if (result.is_null())
         result = json::object();
     if (m_options.checkResults)

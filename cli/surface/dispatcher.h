@@ -6,9 +6,9 @@
 ///                                       or  {"ok": false, "error": {"code", "message", "data", "hint"}}
 ///
 /// Params are validated against the command's schema first (`E_INVALID_PARAMS`
-/// listing every problem with its JSON path). A mutating command runs on a copy of
-/// the session state that replaces the state only when the command succeeds, so a
-/// failed command changes nothing.
+/// listing every problem with its JSON path). Mutating commands change the state
+/// in place after validating everything; a composite command (a scenario) runs
+/// on a snapshot restored on failure. Either way a failed command changes nothing.
 
 #include "surface/registry.h"
 #include "surface/schemas.h"
@@ -28,7 +28,8 @@ struct DispatchOptions
 {
     std::filesystem::path projectRoot = "."; ///< Root of every user path.
     bool updateGoldens = false;              ///< Goldens are written instead of compared.
-    bool checkResults = false;               ///< Validate each result against its result schema (tests).
+    bool checkResults = false;               ///< Validate each result against its result schema, and check that a
+                                             ///< failed mutating command left the state hash unchanged (tests).
     bool verbose = false;                    ///< Timings allowed in answers.
 };
 

@@ -13,7 +13,9 @@
 /// Params reach the handler already validated against the schema. A handler
 /// reports a failure by calling `fail(...)` (or `failWith(error)` for a library
 /// `spark::Error`); the dispatcher turns it into the error envelope. Mutating
-/// commands run on a copy of the session state that is kept only on success.
+/// handlers change the state in place and must validate everything before they
+/// write anything, so a failure leaves the state as it was (tests check the
+/// state hash around every failing mutating command).
 
 #include "spark/core/result.h"
 #include "spark/scene/session_state.h"
@@ -52,7 +54,7 @@ struct CommandError
 /// What a handler sees besides its params.
 struct Context
 {
-    scene::SessionState& state;          ///< The session state (a working copy for mutating commands).
+    scene::SessionState& state;          ///< The session state.
     std::filesystem::path projectRoot;   ///< Every user path is relative to this.
     Dispatcher* dispatcher = nullptr;    ///< For commands that run other commands (scenarios).
     bool updateGoldens = false;          ///< Set by `spark test --update-goldens` / `update_goldens: true`.
@@ -65,8 +67,9 @@ struct Context
 /// Whether a command can change the session state.
 enum class Mutates
 {
-    No,
-    Yes
+    No,       ///< Reads only.
+    Yes,      ///< Changes the state in place; validates everything before it writes.
+    Composite ///< Runs other commands: the dispatcher snapshots the state and restores it on failure.
 };
 
 using Handler = std::function<json(Context&, const json& params)>;

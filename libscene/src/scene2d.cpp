@@ -11,6 +11,8 @@
 
 #include "spark/scene/scene2d.h"
 
+#include "spark/core/hash.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -472,6 +474,43 @@ Result<nav::Grid2D> scene2DToGrid(const Scene2D& scene, int subdivisions)
     if (anyArea)
         grid.areas = std::move(areas);
     return grid;
+}
+
+uint64_t hashScene2D(const Scene2D& scene)
+{
+    Hasher h;
+    h.addString("scene2d/1");
+    h.addF32(scene.tileSize);
+    h.addU64(scene.layers.size());
+    for (const TileLayer2D& layer : scene.layers)
+    {
+        h.addString(layer.name);
+        h.addU32(static_cast<uint32_t>(layer.width));
+        h.addU32(static_cast<uint32_t>(layer.height));
+        h.addU64(layer.tiles.size());
+        for (int32_t t : layer.tiles)
+            h.addU32(static_cast<uint32_t>(t));
+        h.addU64(layer.solid.size());
+        for (int32_t t : layer.solid)
+            h.addU32(static_cast<uint32_t>(t));
+        h.addU64(layer.areas.size());
+        for (const auto& [tile, area] : layer.areas)
+        {
+            h.addU32(static_cast<uint32_t>(tile));
+            h.addU8(area);
+        }
+    }
+    h.addU64(scene.boxes.size());
+    for (const Box2D& box : scene.boxes)
+    {
+        h.addString(box.name);
+        h.addF32(box.position.x);
+        h.addF32(box.position.y);
+        h.addF32(box.halfExtents.x);
+        h.addF32(box.halfExtents.y);
+        h.addBool(box.isStatic);
+    }
+    return h.digest();
 }
 
 } // namespace spark::scene

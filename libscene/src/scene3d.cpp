@@ -1,9 +1,11 @@
 // The 3D scene document: object lookup and the canonical scene hash.
 //
-// The hash feeds every field in a fixed order with explicit widths (floats by
-// bit pattern), objects in scene order, optional components and fields behind a
-// presence byte; the blackboard is fed as its canonical JSON text (nlohmann's
-// objects are ordered by key, so equal blackboards give equal text).
+// An object's hash feeds every field in a fixed order with explicit widths
+// (floats by bit pattern), optional components and fields behind a presence
+// byte; the blackboard is fed as its canonical JSON text (nlohmann's objects are
+// ordered by key, so equal blackboards give equal text). The scene hash combines
+// the gravity and the objects' hashes in scene order, so a world that keeps
+// per-object hashes answers it without re-reading every object.
 
 #include "spark/scene/scene3d.h"
 
@@ -33,7 +35,9 @@ void addOptionalString(Hasher& h, const std::optional<std::string>& v)
         h.addString(*v);
 }
 
-void hashObject(Hasher& h, const Object3D& o)
+} // namespace
+
+void hashObject3D(Hasher& h, const Object3D& o)
 {
     h.addString(o.name);
     h.addBool(o.transform.has_value());
@@ -111,7 +115,23 @@ void hashObject(Hasher& h, const Object3D& o)
     }
 }
 
-} // namespace
+uint64_t hashObject3D(const Object3D& object)
+{
+    Hasher h;
+    hashObject3D(h, object);
+    return h.digest();
+}
+
+uint64_t combineSceneHash(const glm::vec3& gravity, std::span<const uint64_t> objectHashes)
+{
+    Hasher h;
+    h.addString("space3d/2");
+    addVec3(h, gravity);
+    h.addU64(objectHashes.size());
+    for (uint64_t v : objectHashes)
+        h.addU64(v);
+    return h.digest();
+}
 
 const Object3D* findObject(const Scene3D& scene, std::string_view name)
 {
@@ -151,18 +171,16 @@ bool removeObject(Scene3D& scene, std::string_view name)
 
 void hashScene3D(Hasher& io, const Scene3D& scene)
 {
-    io.addString("space3d/1");
-    addVec3(io, scene.gravity);
-    io.addU64(scene.objects.size());
-    for (const Object3D& o : scene.objects)
-        hashObject(io, o);
+    io.addU64(hashScene3D(scene));
 }
 
 uint64_t hashScene3D(const Scene3D& scene)
 {
-    Hasher h;
-    hashScene3D(h, scene);
-    return h.digest();
+    std::vector<uint64_t> hashes;
+    hashes.reserve(scene.objects.size());
+    for (const Object3D& o : scene.objects)
+        hashes.push_back(hashObject3D(o));
+    return combineSceneHash(scene.gravity, hashes);
 }
 
 } // namespace spark::scene

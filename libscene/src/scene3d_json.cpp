@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <initializer_list>
+#include <set>
 #include <string>
 
 namespace spark::scene
@@ -608,6 +609,7 @@ Result<Scene3D> parseScene3D(const nlohmann::json& doc)
     if (objectsIt->size() > kMaxSceneObjects)
         return makeError("E_SCENE_LIMIT", "too many objects (at most 100000)", "/objects");
     scene.objects.reserve(objectsIt->size());
+    std::set<std::string_view> names; // views into scene.objects' names (reserved: never reallocated)
     for (size_t i = 0; i < objectsIt->size(); ++i)
     {
         const json& entry = (*objectsIt)[i];
@@ -620,7 +622,7 @@ Result<Scene3D> parseScene3D(const nlohmann::json& doc)
         auto name = readString(*nameIt, child(p, "name"));
         if (!name)
             return name.error();
-        if (findObject(scene, *name))
+        if (names.count(*name))
             return formatError("duplicate object name \"" + *name + "\"", child(p, "name"));
         static const json kNoComponents = json::object();
         auto compIt = entry.find("components");
@@ -629,6 +631,7 @@ Result<Scene3D> parseScene3D(const nlohmann::json& doc)
         if (!object)
             return object.error();
         scene.objects.push_back(std::move(*object));
+        names.insert(scene.objects.back().name);
     }
     return scene;
 }

@@ -1,16 +1,19 @@
 // nav.bake: bakes a navigation mesh under a name from one of the sources
-// (SPEC §2.1, §2.2): "scene2d" and "polygons" here, "space3d" in
-// commands/space3d/nav_bake_space3d.cpp. Each source is one function that turns the params (and the
-// session) into a polygon soup plus its settings and counters; the table
-// `kSources` maps the `source` param to it, so a new source is one more entry.
-// The common tail builds the NavMesh, stores it (a re-bake under an existing
-// name replaces the mesh and keeps the rest of the entry) and answers.
+// (SPEC §2.1, §2.2): "scene2d", "polygons" and "space3d". Each source is one
+// function that turns the params (and the session) into a built mesh plus its
+// counters, through the libraries' bake functions; the table `kSources` maps
+// the `source` param to it, so a new source is one more entry. The params
+// become a `nav::BakeDef` in one place (`bakeDefFromParams`), and libnav turns
+// that into the mesh's settings (`navMeshDefFromBake`). The common tail puts the
+// mesh into the session's navigation world (a re-bake under an existing name
+// replaces the mesh and keeps its handle) and answers.
 
 #include "commands/nav/nav_json.h"
-#include "commands/space3d/nav_bake_space3d.h"
 
+#include "spark/nav/bake.h"
 #include "spark/nav/bake2d.h"
 #include "spark/scene/scene2d.h"
+#include "spark/scene/scene_bake.h"
 
 #include <string>
 
@@ -22,23 +25,27 @@ namespace
 using namespace navjson;
 
 /// What a source hands to the common tail.
-struct BakedSoup
+struct BakedMesh
 {
-    nav::PolySoup soup;
-    nav::NavMeshSettings settings;
-    bool is2d = false;
+    std::shared_ptr<const nav::NavMesh> mesh;
     json stats = json::object(); ///< Source-specific counters (never timings).
 };
 
-using SourceBaker = BakedSoup (*)(Context& ctx, const json& params);
+using SourceBaker = BakedMesh (*)(Context& ctx, const json& params);
 
-nav::NavMeshSettings settingsFromParams(const json& params)
+/// The bake settings of the params (missing ones take the SPEC defaults).
+nav::BakeDef bakeDefFromParams(const json& params)
 {
-    nav::NavMeshSettings s = nav::defaultNavMeshSettings();
-    s.agentRadius = params.value("agent_radius", s.agentRadius);
-    s.agentHeight = params.value("agent_height", s.agentHeight);
-    s.stepHeight = params.value("step_height", s.stepHeight);
-    return s;
+    nav::BakeDef def = nav::defaultBakeDef();
+    def.agentRadius = params.value("agent_radius", def.agentRadius);
+    def.agentHeight = params.value("agent_height", def.agentHeight);
+    def.stepHeight = params.value("step_height", def.stepHeight);
+    def.maxSlopeDeg = params.value("max_slope_deg", def.maxSlopeDeg);
+    def.cellSize = params.value("cell_size", def.cellSize);
+    def.cellHeight = params.value("cell_height", def.cellHeight);
+    def.maxSimplificationError = params.value("max_simplification_error", def.maxSimplificationError);
+    def.maxEdgeLen = params.value("max_edge_len", def.maxEdgeLen);
+    return def;
 }
 
 glm::vec2 vec2At(const json& j, const std::string& field)
@@ -79,27 +86,29 @@ json gridStats(const nav::Bake2DStats& s, const nav::Grid2D& grid)
 constexpr const char* k3DOnlyKeys[] = {"cell_height", "max_slope_deg", "max_simplification_error",
                                        "max_edge_len", "include_sensors", "include_kinds"};
 
-/// The common 2D tail: erode + rectangles.
-BakedSoup bakeGrid(const nav::Grid2D& grid, const json& params)
+/// The common 2D tail: erode + rectangles, then the mesh.
+BakedMesh bakeGrid(const nav::Grid2D& grid, const json& params)
 {
     for (const char* key : k3DOnlyKeys)
         if (params.contains(key))
             fail("E_NAV_CONFIG", std::string("'") + key + "' is a setting of the 3D bake (source \"space3d\").",
                  {{"path", std::string("/") + key}});
-    BakedSoup out;
-    out.settings = settingsFromParams(params);
-    out.settings.cellSize = grid.cellSize;
-    out.is2d = true;
-    auto baked = nav::bakeGrid2DWithStats(grid, out.settings.agentRadius);
+    nav::BakeDef def = bakeDefFromParams(params);
+    def.cellSize = grid.cellSize;
+    auto baked = nav::bakeGrid2DWithStats(grid, def.agentRadius);
     if (!baked.ok())
         failWith(baked.error());
-    out.soup = std::move(baked.value().mesh);
+    auto mesh = nav::buildNavMesh(baked.value().mesh, nav::navMeshDefFromBake(def, true));
+    if (!mesh.ok())
+        failWith(mesh.error());
+    BakedMesh out;
+    out.mesh = std::make_shared<const nav::NavMesh>(std::move(mesh.value()));
     out.stats = gridStats(baked.value().stats, grid);
     return out;
 }
 
 /// source "polygons": shapes given in the params.
-BakedSoup bakePolygons(Context&, const json& params)
+BakedMesh bakePolygons(Context&, const json& params)
 {
     nav::Shapes2D shapes;
     shapes.cellSize = params.value("cell_size", 0.2f);
@@ -134,7 +143,7 @@ BakedSoup bakePolygons(Context&, const json& params)
 }
 
 /// source "scene2d": the session's 2D tile scene, tileSize / subdivisions cells.
-BakedSoup bakeScene2D(Context& ctx, const json& params)
+BakedMesh bakeScene2D(Context& ctx, const json& params)
 {
     if (!ctx.state.scene2d)
         fail("E_NAV_NO_GEOMETRY", "There is no 2D scene to bake.", {{"path", "/source"}},
@@ -146,20 +155,62 @@ BakedSoup bakeScene2D(Context& ctx, const json& params)
     auto grid = scene::scene2DToGrid(*ctx.state.scene2d, params.value("subdivisions", 4));
     if (!grid.ok())
         failWith(grid.error());
-    BakedSoup out = bakeGrid(grid.value(), params);
+    BakedMesh out = bakeGrid(grid.value(), params);
     out.stats["subdivisions"] = params.value("subdivisions", 4);
     return out;
 }
 
-/// source "space3d": the static colliders of the session's 3D scene.
-BakedSoup bakeSpace3D(Context& ctx, const json& params)
+scene::BodyKind kindFromName(const std::string& name, size_t index)
 {
-    Space3DBake baked = bakeFromScene(ctx, params);
-    BakedSoup out;
-    out.soup = std::move(baked.soup);
-    out.settings = baked.settings;
-    out.is2d = false;
-    out.stats = std::move(baked.stats);
+    if (name == "fixed")
+        return scene::BodyKind::Fixed;
+    if (name == "dynamic")
+        return scene::BodyKind::Dynamic;
+    if (name == "kinematic")
+        return scene::BodyKind::Kinematic;
+    fail("E_INVALID_PARAMS", "unknown body kind '" + name + "' (fixed, dynamic, kinematic)",
+         {{"path", "/include_kinds/" + std::to_string(index)}});
+}
+
+/// source "space3d": the static colliders of the session's 3D scene (libscene's bake).
+BakedMesh bakeSpace3D(Context& ctx, const json& params)
+{
+    if (!ctx.state.space.hasScene())
+        fail("E_NAV_NO_GEOMETRY", "There is no 3D scene to bake.", {{"path", "/source"}},
+             "Create one with space3d.new or load one with space3d.load.");
+    for (const char* key : {"bounds", "obstacles", "walkable", "solid_rects", "areas", "subdivisions"})
+        if (params.contains(key))
+            fail("E_NAV_CONFIG",
+                 std::string("'") + key +
+                     "' is not a setting of source \"space3d\"; the scene's colliders give the shapes.",
+                 {{"path", std::string("/") + key}});
+    scene::SceneBakeDef def = scene::defaultSceneBakeDef();
+    def.bake = bakeDefFromParams(params);
+    def.colliders.includeSensors = params.value("include_sensors", false);
+    if (params.contains("include_kinds"))
+    {
+        def.colliders.includeKinds.clear();
+        const json& kinds = params["include_kinds"];
+        for (size_t i = 0; i < kinds.size(); ++i)
+            def.colliders.includeKinds.push_back(kindFromName(kinds[i].get<std::string>(), i));
+    }
+    auto baked = scene::bakeScene3D(ctx.state.space.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
+    if (!baked.ok())
+        failWith(baked.error());
+    json approximations = json::array();
+    for (const scene::ColliderApproximation& a : baked->approximations)
+        approximations.push_back({{"object", a.object}, {"code", a.code}, {"message", a.message}});
+    const nav::BakeStats& s = baked->stats;
+    BakedMesh out;
+    out.mesh = baked->mesh;
+    out.stats = {{"cells", s.cells},
+                 {"spans", s.spans},
+                 {"regions", s.regions},
+                 {"fallback_regions", s.fallbackRegions},
+                 {"colliders", baked->colliders},
+                 {"triangles", baked->triangles},
+                 {"approximated_colliders", baked->approximatedColliders},
+                 {"approximations", std::move(approximations)}};
     return out;
 }
 
@@ -182,7 +233,7 @@ json navBake(Context& ctx, const json& params)
     std::string source;
     if (params.contains("source"))
         source = params["source"].get<std::string>();
-    else if (ctx.state.scene3d)
+    else if (ctx.state.space.hasScene())
         source = "space3d";
     else if (ctx.state.scene2d)
         source = "scene2d";
@@ -198,34 +249,27 @@ json navBake(Context& ctx, const json& params)
             baker = entry.bake;
     if (!baker)
         fail("E_NAV_CONFIG", "Unknown bake source '" + source + "'.", {{"path", "/source"}});
-    BakedSoup baked = baker(ctx, params);
+    BakedMesh baked = baker(ctx, params);
 
-    nav::NavMeshDef def = nav::defaultNavMeshDef();
-    def.settings = baked.settings;
-    def.is2d = baked.is2d;
-    def.maxPolyVerts = nav::kMaxBakedPolyVerts;
-    auto mesh = nav::buildNavMesh(baked.soup, def);
-    if (!mesh.ok())
-        failWith(mesh.error());
+    nav::NavWorld& world = ctx.state.nav();
+    const bool replaced = world.findMesh(name).valid();
+    nav::MeshDef def = nav::defaultMeshDef();
+    def.name = name;
+    def.source = source;
+    def.mesh = baked.mesh;
+    auto put = world.putMesh(std::move(def));
+    if (!put.ok())
+        failWith(put.error());
 
-    const uint64_t hash = nav::hashNavMesh(mesh.value());
-    auto found = ctx.state.nav.meshes.find(name);
-    const bool replaced = found != ctx.state.nav.meshes.end();
-    scene::MeshEntry& entry = replaced ? found->second : ctx.state.nav.meshes[name];
-    entry.mesh = std::move(mesh.value());
-    entry.is2d = baked.is2d;
-    entry.baseHash = hash;
-    entry.bakeSettings = baked.settings;
-    entry.source = source;
-
-    const nav::NavMesh& m = entry.mesh;
+    const nav::NavMesh& m = *baked.mesh;
+    const bool is2d = m.is2d();
     return {{"name", name},
             {"source", source},
             {"replaced", replaced},
-            {"hash", hashHex(hash)},
+            {"hash", hashHex(world.meshRecord(put.value())->baseHash)},
             {"polygons", m.polygonCount()},
             {"vertices", m.vertexCount()},
-            {"bounds", {{"min", pointToJson(m.bounds().min, entry.is2d)}, {"max", pointToJson(m.bounds().max, entry.is2d)}}},
+            {"bounds", {{"min", pointToJson(m.bounds().min, is2d)}, {"max", pointToJson(m.bounds().max, is2d)}}},
             {"stats", baked.stats}};
 }
 

@@ -17,8 +17,8 @@ using namespace navjson;
 DebugPicture renderDebugPicture(Context& ctx, const json& params)
 {
     DebugPicture out;
-    out.mesh = resolveMeshName(ctx.state.nav, params);
-    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(out.mesh);
+    const MeshRef entry = requireMesh(ctx, params);
+    out.mesh = entry.name;
     const nav::NavMesh& mesh = entry.mesh;
 
     nav::DebugDrawDef def = nav::defaultDebugDrawDef();

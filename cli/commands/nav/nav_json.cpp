@@ -17,11 +17,11 @@ namespace
 constexpr const char* kFormat = "spark.navmesh";
 constexpr int kVersion = 1;
 
-json meshList(const scene::NavState& nav)
+json meshList(const nav::NavWorld& world)
 {
     json names = json::array();
-    for (const auto& [name, entry] : nav.meshes)
-        names.push_back(name);
+    for (nav::MeshId id : world.meshesInNameOrder())
+        names.push_back(world.meshRecord(id)->name);
     return names;
 }
 
@@ -86,28 +86,31 @@ glm::vec3 extentsFromJson(const json& j, bool is2d, std::string_view field)
     return e;
 }
 
-std::string resolveMeshName(const scene::NavState& nav, const json& params)
+MeshRef requireMesh(Context& ctx, const json& params)
 {
+    const nav::NavWorld& world = ctx.state.nav();
+    nav::MeshId id;
     if (params.contains("mesh"))
     {
         const std::string name = params.at("mesh").get<std::string>();
-        if (!nav.meshes.count(name))
+        id = world.findMesh(name);
+        if (!id.valid())
             fail("E_NAV_NO_MESH", "There is no navigation mesh named '" + name + "'.",
-                 {{"path", "/mesh"}, {"meshes", meshList(nav)}}, "nav.list shows the meshes of the session.");
-        return name;
+                 {{"path", "/mesh"}, {"meshes", meshList(world)}}, "nav.list shows the meshes of the session.");
     }
-    if (nav.meshes.empty())
-        fail("E_NAV_NO_MESH", "There is no navigation mesh in this session.", {{"meshes", json::array()}},
-             "Bake one with nav.bake or load one with nav.import.");
-    if (nav.meshes.size() > 1)
-        fail("E_NAV_NO_MESH", "There are several navigation meshes: say which one with 'mesh'.",
-             {{"path", "/mesh"}, {"meshes", meshList(nav)}});
-    return nav.meshes.begin()->first;
-}
-
-const scene::MeshEntry& requireMesh(const Context& ctx, const json& params)
-{
-    return ctx.state.nav.meshes.at(resolveMeshName(ctx.state.nav, params));
+    else
+    {
+        if (world.meshCount() == 0)
+            fail("E_NAV_NO_MESH", "There is no navigation mesh in this session.", {{"meshes", json::array()}},
+                 "Bake one with nav.bake or load one with nav.import.");
+        if (world.meshCount() > 1)
+            fail("E_NAV_NO_MESH", "There are several navigation meshes: say which one with 'mesh'.",
+                 {{"path", "/mesh"}, {"meshes", meshList(world)}});
+        id = world.meshesInNameOrder().front();
+    }
+    const nav::WorldMesh& record = *world.meshRecord(id);
+    const nav::NavMesh& mesh = *world.mesh(id);
+    return MeshRef{record.name, id, record, mesh, mesh.is2d()};
 }
 
 nav::QueryFilter filterFromJson(const json& params)
@@ -152,9 +155,8 @@ std::string hashHex(uint64_t hash)
     return spark::hashToHex(hash);
 }
 
-json meshToDocument(const scene::MeshEntry& entry)
+json meshToDocument(const nav::NavMesh& mesh)
 {
-    const nav::NavMesh& mesh = entry.mesh;
     const nav::NavMeshSettings& s = mesh.settings();
     json vertices = json::array();
     for (const glm::vec3& v : mesh.vertices())
@@ -185,7 +187,7 @@ json meshToDocument(const scene::MeshEntry& entry)
             {"hash", hashHex(nav::hashNavMesh(mesh))}};
 }
 
-Result<scene::MeshEntry> meshFromDocument(const json& doc)
+Result<nav::NavMesh> meshFromDocument(const json& doc)
 {
     if (!doc.is_object())
         return formatError("", "a navmesh document is a JSON object");
@@ -313,21 +315,15 @@ Result<scene::MeshEntry> meshFromDocument(const json& doc)
             e.code = "E_NAV_FORMAT";
         return e;
     }
-    scene::MeshEntry entry;
-    entry.mesh = std::move(mesh).value();
-    entry.is2d = is2d;
-    entry.baseHash = nav::hashNavMesh(entry.mesh);
-    entry.bakeSettings = entry.mesh.settings();
-    entry.source = "import";
     if (doc.contains("hash"))
     {
         if (!doc["hash"].is_string())
             return formatError("/hash", "hash is a string of 16 hex digits");
-        if (doc["hash"].get<std::string>() != hashHex(entry.baseHash))
+        if (doc["hash"].get<std::string>() != hashHex(nav::hashNavMesh(mesh.value())))
             return makeError("E_NAV_FORMAT", "the document's hash does not match its content", "/hash",
                              "remove the hash field after editing a document by hand");
     }
-    return entry;
+    return mesh;
 }
 
 } // namespace spark::cli::navjson

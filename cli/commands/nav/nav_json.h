@@ -8,7 +8,7 @@
 
 #include "spark/nav/navmesh.h"
 #include "spark/nav/query.h"
-#include "spark/scene/nav_state.h"
+#include "spark/nav/nav_world.h"
 
 #include <string>
 #include <string_view>
@@ -31,13 +31,21 @@ glm::vec3 pointFromJson(const json& j, bool is2d, std::string_view field);
 /// Half-extents from JSON: [x, y] (2D: x and z, vertical 1 m) or [x, y, z]; same errors.
 glm::vec3 extentsFromJson(const json& j, bool is2d, std::string_view field);
 
-/// The name of the mesh a command addresses: `params["mesh"]` when given (it must
-/// exist), else the only mesh. Fails with `E_NAV_NO_MESH` (unknown name, no
-/// mesh, or several meshes and no name), data listing the meshes.
-std::string resolveMeshName(const scene::NavState& nav, const json& params);
+/// The mesh a command addresses, as found in the session's navigation world.
+struct MeshRef
+{
+    const std::string& name;      ///< Its name.
+    nav::MeshId id;               ///< Its handle.
+    const nav::WorldMesh& record; ///< Source, base hash, baked mesh.
+    const nav::NavMesh& mesh;     ///< The current mesh.
+    bool is2d;                    ///< Points are [x, y].
+};
 
-/// The mesh a command addresses (see `resolveMeshName`).
-const scene::MeshEntry& requireMesh(const Context& ctx, const json& params);
+/// The mesh a command addresses: `params["mesh"]` when given (it must exist),
+/// else the only mesh of the session's navigation world (`SessionState::nav`).
+/// Fails with `E_NAV_NO_MESH` (unknown name, no mesh, or several meshes and no
+/// name), data listing the meshes.
+MeshRef requireMesh(Context& ctx, const json& params);
 
 /// `area_costs` ({"1": 3.0}) and `excluded_areas` ([2, 5]) of the params as a filter.
 /// Fails with `E_INVALID_PARAMS` at the bad field.
@@ -45,13 +53,12 @@ nav::QueryFilter filterFromJson(const json& params);
 
 /// The navmesh document (format "spark.navmesh", version 1) of a mesh:
 /// {format, version, dimensions, settings, vertices, polygons, areas, hash}.
-json meshToDocument(const scene::MeshEntry& entry);
+json meshToDocument(const nav::NavMesh& mesh);
 
 /// Reads and validates a navmesh document. Errors: `E_NAV_FORMAT` with the JSON
 /// pointer (inside the document) of the bad field; `E_NAV_LIMIT` for sizes over
-/// the documented limits. The entry's source is "import", its base hash the
-/// mesh's hash.
-Result<scene::MeshEntry> meshFromDocument(const json& doc);
+/// the documented limits.
+Result<nav::NavMesh> meshFromDocument(const json& doc);
 
 /// A hash as the 16 hex digits of the surface.
 std::string hashHex(uint64_t hash);

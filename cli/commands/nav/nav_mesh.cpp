@@ -30,12 +30,12 @@ json settingsJson(const nav::NavMesh& mesh)
 
 json navInfo(Context& ctx, const json& params)
 {
-    const std::string name = resolveMeshName(ctx.state.nav, params);
-    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string& name = entry.name;
     const nav::NavMesh& mesh = entry.mesh;
     return {{"mesh", name},
             {"is2d", entry.is2d},
-            {"source", entry.source},
+            {"source", entry.record.source},
             {"polygons", mesh.polygonCount()},
             {"vertices", mesh.vertexCount()},
             {"links", mesh.allLinks().size()},
@@ -45,40 +45,49 @@ json navInfo(Context& ctx, const json& params)
              {{"min", pointToJson(mesh.bounds().min, entry.is2d)}, {"max", pointToJson(mesh.bounds().max, entry.is2d)}}},
             {"settings", settingsJson(mesh)},
             {"hash", hashHex(nav::hashNavMesh(mesh))},
-            {"base_hash", hashHex(entry.baseHash)}};
+            {"base_hash", hashHex(entry.record.baseHash)}};
 }
 
 json navList(Context& ctx, const json&)
 {
     json meshes = json::array();
-    for (const auto& [name, entry] : ctx.state.nav.meshes)
-        meshes.push_back({{"name", name},
-                          {"is2d", entry.is2d},
-                          {"source", entry.source},
-                          {"polygons", entry.mesh.polygonCount()},
-                          {"hash", hashHex(nav::hashNavMesh(entry.mesh))}});
+    const nav::NavWorld& world = ctx.state.nav();
+    for (nav::MeshId id : world.meshesInNameOrder())
+    {
+        const nav::WorldMesh& record = *world.meshRecord(id);
+        const nav::NavMesh& mesh = *world.mesh(id);
+        meshes.push_back({{"name", record.name},
+                          {"is2d", mesh.is2d()},
+                          {"source", record.source},
+                          {"polygons", mesh.polygonCount()},
+                          {"hash", hashHex(nav::hashNavMesh(mesh))}});
+    }
     return {{"meshes", std::move(meshes)}};
 }
 
 json navRemove(Context& ctx, const json& params)
 {
-    const std::string name = resolveMeshName(ctx.state.nav, params);
-    ctx.state.nav.meshes.erase(name);
-    return {{"removed", name}, {"meshes", ctx.state.nav.meshes.size()}};
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string name = entry.name;
+    nav::NavWorld& world = ctx.state.nav();
+    const Status st = world.removeMesh(entry.id);
+    if (!st.ok())
+        failWith(st.error());
+    return {{"removed", name}, {"meshes", world.meshCount()}};
 }
 
 json navHash(Context& ctx, const json& params)
 {
-    const std::string name = resolveMeshName(ctx.state.nav, params);
-    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
-    return {{"mesh", name}, {"hash", hashHex(nav::hashNavMesh(entry.mesh))}, {"base_hash", hashHex(entry.baseHash)}};
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string& name = entry.name;
+    return {{"mesh", name}, {"hash", hashHex(nav::hashNavMesh(entry.mesh))}, {"base_hash", hashHex(entry.record.baseHash)}};
 }
 
 json navExport(Context& ctx, const json& params)
 {
-    const std::string name = resolveMeshName(ctx.state.nav, params);
-    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
-    json doc = meshToDocument(entry);
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string& name = entry.name;
+    json doc = meshToDocument(entry.mesh);
     json out = {{"mesh", name},
                 {"hash", doc["hash"]},
                 {"polygons", entry.mesh.polygonCount()},
@@ -130,10 +139,10 @@ json navImport(Context& ctx, const json& params)
     {
         doc = params.at("document");
     }
-    auto entry = meshFromDocument(doc);
-    if (!entry.ok())
+    auto mesh = meshFromDocument(doc);
+    if (!mesh.ok())
     {
-        const Error& e = entry.error();
+        const Error& e = mesh.error();
         if (hasPath)
         {
             where["field"] = e.field;
@@ -141,10 +150,16 @@ json navImport(Context& ctx, const json& params)
         }
         failWith(e, prefix);
     }
-    const std::string hash = hashHex(entry->baseHash);
-    const uint32_t polygons = entry->mesh.polygonCount();
-    const bool is2d = entry->is2d;
-    ctx.state.nav.meshes[name] = std::move(entry).value();
+    const uint32_t polygons = mesh->polygonCount();
+    const bool is2d = mesh->is2d();
+    nav::MeshDef def = nav::defaultMeshDef();
+    def.name = name;
+    def.source = "import";
+    def.mesh = std::make_shared<const nav::NavMesh>(std::move(mesh).value());
+    auto put = ctx.state.nav().putMesh(std::move(def));
+    if (!put.ok())
+        failWith(put.error());
+    const std::string hash = hashHex(ctx.state.nav().meshRecord(put.value())->baseHash);
     return {{"mesh", name}, {"hash", hash}, {"polygons", polygons}, {"is2d", is2d}};
 }
 

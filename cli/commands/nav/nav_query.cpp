@@ -31,8 +31,8 @@ json meshPointJson(const nav::MeshPoint& p, bool is2d)
 
 json navNearest(Context& ctx, const json& params)
 {
-    const std::string name = resolveMeshName(ctx.state.nav, params);
-    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string& name = entry.name;
     const glm::vec3 point = pointFromJson(params.at("point"), entry.is2d, "/point");
     const glm::vec3 ext = params.contains("extents") ? extentsFromJson(params.at("extents"), entry.is2d, "/extents")
                                                      : nav::defaultQueryExtents(entry.mesh);
@@ -46,8 +46,8 @@ json navNearest(Context& ctx, const json& params)
 
 json navPath(Context& ctx, const json& params)
 {
-    const std::string name = resolveMeshName(ctx.state.nav, params);
-    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string& name = entry.name;
     const glm::vec3 from = pointFromJson(params.at("from"), entry.is2d, "/from");
     const glm::vec3 to = pointFromJson(params.at("to"), entry.is2d, "/to");
     const nav::QueryFilter filter = filterFromJson(params);
@@ -79,8 +79,8 @@ json navPath(Context& ctx, const json& params)
 
 json navRaycast(Context& ctx, const json& params)
 {
-    const std::string name = resolveMeshName(ctx.state.nav, params);
-    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string& name = entry.name;
     const glm::vec3 from = pointFromJson(params.at("from"), entry.is2d, "/from");
     const glm::vec3 to = pointFromJson(params.at("to"), entry.is2d, "/to");
     const nav::QueryFilter filter = filterFromJson(params);
@@ -98,8 +98,8 @@ json navRaycast(Context& ctx, const json& params)
 
 json navRandomPoint(Context& ctx, const json& params)
 {
-    const std::string name = resolveMeshName(ctx.state.nav, params);
-    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string& name = entry.name;
     const uint64_t seed = params.at("seed").get<uint64_t>();
     const int count = params.value("count", 1);
     if (count < 1 || count > kMaxRandomPoints)
@@ -120,8 +120,8 @@ json navRandomPoint(Context& ctx, const json& params)
 
 json navWalls(Context& ctx, const json& params)
 {
-    const std::string name = resolveMeshName(ctx.state.nav, params);
-    const scene::MeshEntry& entry = ctx.state.nav.meshes.at(name);
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string& name = entry.name;
     const glm::vec3 point = pointFromJson(params.at("point"), entry.is2d, "/point");
     const float range = params.at("range").get<float>();
     const int maxWalls = params.value("max_walls", kMaxWallsDefault);

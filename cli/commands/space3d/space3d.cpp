@@ -9,6 +9,7 @@
 #include "spark/core/hash.h"
 #include "spark/core/path.h"
 #include "spark/scene/scene3d.h"
+#include "spark/scene/world.h"
 
 #include <string>
 
@@ -18,33 +19,45 @@ namespace
 {
 
 using scene::Object3D;
+using scene::ObjectId;
 using scene::Scene3D;
+using scene::World;
 
-scene::Scene3D& requireScene(Context& ctx)
+World& requireScene(Context& ctx)
 {
-    if (!ctx.state.scene3d)
+    if (!ctx.state.space.hasScene())
         fail("E_SCENE_NONE", "There is no 3D scene in this session.", json::object(),
              "Create one with space3d.new or load one with space3d.load.");
-    return *ctx.state.scene3d;
+    return ctx.state.space;
 }
 
-const Object3D& requireObject(const Scene3D& s, const std::string& name)
+ObjectId requireObject(const World& world, const std::string& name)
 {
-    const Object3D* o = scene::findObject(s, name);
-    if (!o)
+    const ObjectId id = world.findObject(name);
+    if (!id.valid())
         fail("E_SCENE_UNKNOWN_OBJECT", "There is no object named \"" + name + "\".", {{"path", "/name"}},
              "space3d.list shows the objects.");
-    return *o;
+    return id;
 }
 
-json summary(const Scene3D& s)
+json summary(const World& world)
 {
-    return {{"objects", s.objects.size()}, {"hash", hashToHex(scene::hashScene3D(s))}};
+    return {{"objects", world.objectCount()}, {"hash", hashToHex(world.sceneHash())}};
 }
 
-json gravityJson(const Scene3D& s)
+json gravityJson(const World& world)
 {
-    return json(scene::scene3DToJson(s)["gravity"]);
+    const nlohmann::ordered_json g = scene::scene3DToJson(Scene3D{world.gravity(), {}})["gravity"];
+    return json(g);
+}
+
+/// Replaces the session's 3D world with one built from `scene` (the scene's
+/// navigation and AI state start empty, SPEC §5).
+void loadWorld(Context& ctx, Scene3D scene, std::string_view field)
+{
+    const Status st = ctx.state.space.loadScene(std::move(scene));
+    if (!st.ok())
+        failWith(st.error(), field);
 }
 
 json space3dNew(Context& ctx, const json& params)
@@ -55,9 +68,9 @@ json space3dNew(Context& ctx, const json& params)
         const json& g = params["gravity"];
         s.gravity = {g[0].get<float>(), g[1].get<float>(), g[2].get<float>()};
     }
-    ctx.state.scene3d = std::move(s);
-    json out = summary(*ctx.state.scene3d);
-    out["gravity"] = gravityJson(*ctx.state.scene3d);
+    loadWorld(ctx, std::move(s), {});
+    json out = summary(ctx.state.space);
+    out["gravity"] = gravityJson(ctx.state.space);
     return out;
 }
 
@@ -75,65 +88,66 @@ json space3dLoad(Context& ctx, const json& params)
             data["field"] = e.field;
         fail(e.code, e.message, std::move(data), e.hint);
     }
-    ctx.state.scene3d = std::move(loaded.value());
-    json out = summary(*ctx.state.scene3d);
+    loadWorld(ctx, std::move(loaded.value()), {});
+    json out = summary(ctx.state.space);
     out["path"] = rel;
-    out["gravity"] = gravityJson(*ctx.state.scene3d);
+    out["gravity"] = gravityJson(ctx.state.space);
     return out;
 }
 
 json space3dSave(Context& ctx, const json& params)
 {
-    const Scene3D& s = requireScene(ctx);
+    const World& world = requireScene(ctx);
     const std::string rel = params.at("path").get<std::string>();
     const auto path = ctx.resolvePath(rel, "/path");
-    const Status st = scene::saveScene3DFile(path, s);
+    const Status st = scene::saveScene3DFile(path, world.document());
     if (!st.ok())
         fail(st.error().code, st.error().message, {{"path", "/path"}, {"file", rel}});
-    json out = summary(s);
+    json out = summary(world);
     out["path"] = rel;
     return out;
 }
 
 json space3dSpawn(Context& ctx, const json& params)
 {
-    Scene3D& s = requireScene(ctx);
+    World& world = requireScene(ctx);
     const std::string name = params.at("name").get<std::string>();
     auto object = scene::parseObject3D(name, params.value("components", json::object()), "/components");
     if (!object.ok())
         failWith(object.error());
-    const Status st = scene::addObject(s, std::move(object.value()));
-    if (!st.ok())
-        failWith(st.error());
-    json out = summary(s);
+    auto spawned = world.spawn(std::move(object.value()));
+    if (!spawned.ok())
+        failWith(spawned.error());
+    json out = summary(world);
     out["name"] = name;
     return out;
 }
 
 json space3dDespawn(Context& ctx, const json& params)
 {
-    Scene3D& s = requireScene(ctx);
+    World& world = requireScene(ctx);
     const std::string name = params.at("name").get<std::string>();
-    requireObject(s, name);
-    scene::removeObject(s, name);
-    json out = summary(s);
+    const Status st = world.despawn(requireObject(world, name));
+    if (!st.ok())
+        failWith(st.error());
+    json out = summary(world);
     out["name"] = name;
     return out;
 }
 
 json space3dGet(Context& ctx, const json& params)
 {
-    const Scene3D& s = requireScene(ctx);
+    const World& world = requireScene(ctx);
     const std::string name = params.at("name").get<std::string>();
-    const Object3D& o = requireObject(s, name);
+    const Object3D& o = *world.object(requireObject(world, name));
     return {{"name", o.name}, {"components", json(scene::componentsToJson(o))}};
 }
 
 json space3dList(Context& ctx, const json&)
 {
-    const Scene3D& s = requireScene(ctx);
+    const World& world = requireScene(ctx);
     json objects = json::array();
-    for (const Object3D& o : s.objects)
+    for (const Object3D& o : world.document().objects)
     {
         json components = json::array();
         // Component names in the canonical order of the document.
@@ -149,9 +163,9 @@ json space3dList(Context& ctx, const json&)
         }
         objects.push_back(std::move(entry));
     }
-    return {{"count", s.objects.size()},
-            {"hash", hashToHex(scene::hashScene3D(s))},
-            {"gravity", gravityJson(s)},
+    return {{"count", world.objectCount()},
+            {"hash", hashToHex(world.sceneHash())},
+            {"gravity", gravityJson(world)},
             {"objects", std::move(objects)}};
 }
 

@@ -23,7 +23,7 @@ json describe(const CommandDef& def)
         document = schema ? schema->document : json::object();
     }
     return {{"id", def.id},
-            {"mutates", def.mutates == Mutates::Yes},
+            {"mutates", def.mutates != Mutates::No},
             {"summary", document.value("summary", std::string())},
             {"params", document.value("params", json::object())},
             {"result", document.value("result", json::object())},

@@ -49,6 +49,20 @@ BakeDef defaultBakeDef()
     return BakeDef{};
 }
 
+NavMeshDef navMeshDefFromBake(const BakeDef& def, bool is2d)
+{
+    NavMeshDef out = defaultNavMeshDef();
+    out.settings.agentRadius = def.agentRadius;
+    out.settings.agentHeight = def.agentHeight;
+    out.settings.stepHeight = def.stepHeight;
+    out.settings.cellSize = def.cellSize;
+    out.settings.cellHeight = def.cellHeight;
+    out.settings.maxSlopeDeg = def.maxSlopeDeg;
+    out.is2d = is2d;
+    out.maxPolyVerts = kMaxBakedPolyVerts;
+    return out;
+}
+
 namespace bake
 {
 
@@ -190,6 +204,17 @@ Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
         return makeError("E_NAV_NO_GEOMETRY", "nothing is walkable with these settings", {},
                          "check max_slope_deg, agent_height and agent_radius against the geometry");
     return out;
+}
+
+Result<BakedNavMesh> bakeNavMesh(const BakeInput& input, const BakeDef& def)
+{
+    auto baked = bakeTriangles(input, def);
+    if (!baked.ok())
+        return baked.error();
+    auto mesh = buildNavMesh(baked.value().mesh, navMeshDefFromBake(def, false));
+    if (!mesh.ok())
+        return mesh.error();
+    return BakedNavMesh{std::move(mesh.value()), baked.value().stats};
 }
 
 } // namespace spark::nav

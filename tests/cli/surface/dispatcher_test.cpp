@@ -1,5 +1,7 @@
 #include "surface/dispatcher.h"
 
+#include "spark/scene/scene2d.h"
+
 #include <doctest/doctest.h>
 
 #include <set>
@@ -31,6 +33,31 @@ Registry makeTestRegistry()
                return {{"total", ctx.state.commandsRun}};
            },
            Mutates::Yes, schema});
+    // Writes a 2D scene (part of the hashed state) and then fails when asked:
+    // as a plain mutating command this breaks the rule the dispatcher checks in
+    // tests; as a composite command the dispatcher rolls it back.
+    auto writeThenFail = [](Context& ctx, const json& p) -> json {
+        ctx.state.scene2d = spark::scene::makeScene2D(1.0f, 1 + p["n"].get<int>(), 1).value();
+        if (p.value("fail", false))
+            fail("E_TEST", "asked to fail after changing the state", {{"path", "/fail"}});
+        return {{"total", p["n"]}};
+    };
+    json breaksRule = schema;
+    breaksRule["id"] = "test.breaks_rule";
+    r.add({"test.breaks_rule", writeThenFail, Mutates::Yes, breaksRule});
+    json composite = schema;
+    composite["id"] = "test.composite";
+    r.add({"test.composite", writeThenFail, Mutates::Composite, composite});
+    json validatesFirst = schema;
+    validatesFirst["id"] = "test.validates_first";
+    r.add({"test.validates_first",
+           [](Context& ctx, const json& p) -> json {
+               if (p.value("fail", false))
+                   fail("E_TEST", "refused before writing", {{"path", "/fail"}});
+               ctx.state.scene2d = spark::scene::makeScene2D(1.0f, 1 + p["n"].get<int>(), 1).value();
+               return {{"total", p["n"]}};
+           },
+           Mutates::Yes, validatesFirst});
     json badResult = schema;
     badResult["id"] = "test.bad_result";
     r.add({"test.bad_result", [](Context&, const json&) -> json { return {{"total", "not a number"}}; }, Mutates::No,
@@ -42,19 +69,61 @@ Registry makeTestRegistry()
 }
 } // namespace
 
-TEST_CASE("a failed mutating command leaves the session state exactly as it was")
+TEST_CASE("a mutating command that validates before it writes leaves the state unchanged when it fails")
+{
+    Registry registry = makeTestRegistry();
+    DispatchOptions checking;
+    checking.checkResults = true;
+    Dispatcher d(checking, registry);
+    spark::scene::SessionState state;
+    REQUIRE(d.call(state, "test.validates_first", {{"n", 1}})["ok"] == true);
+    const uint64_t before = state.hash();
+    const uint64_t runs = state.commandsRun;
+    json bad = d.call(state, "test.validates_first", {{"n", 2}, {"fail", true}});
+    CHECK(bad["error"]["code"] == "E_TEST");
+    CHECK(bad["error"]["data"]["path"] == "/fail");
+    CHECK(state.hash() == before);
+    CHECK(state.commandsRun == runs);
+}
+
+TEST_CASE("in tests, a failing mutating command that changed the state is reported as a bug")
+{
+    Registry registry = makeTestRegistry();
+    DispatchOptions checking;
+    checking.checkResults = true;
+    Dispatcher d(checking, registry);
+    spark::scene::SessionState state;
+    json bad = d.call(state, "test.breaks_rule", {{"n", 2}, {"fail", true}});
+    CHECK(bad["error"]["code"] == "E_INTERNAL");
+    CHECK(bad["error"]["message"].get<std::string>().find("changed the session state") != std::string::npos);
+}
+
+TEST_CASE("a failed composite command is rolled back to its snapshot; a successful one keeps its changes")
+{
+    Registry registry = makeTestRegistry();
+    Dispatcher d(DispatchOptions{}, registry);
+    spark::scene::SessionState state;
+    REQUIRE(d.call(state, "test.composite", {{"n", 1}})["ok"] == true);
+    REQUIRE(state.scene2d);
+    CHECK(state.scene2d->layers[0].width == 2);
+    const uint64_t before = state.hash();
+    json bad = d.call(state, "test.composite", {{"n", 5}, {"fail", true}});
+    CHECK(bad["error"]["code"] == "E_TEST");
+    CHECK(state.hash() == before);
+    CHECK(state.scene2d->layers[0].width == 2);
+}
+
+TEST_CASE("the dispatcher does not copy the state: a plain mutating command's writes are the state")
 {
     Registry registry = makeTestRegistry();
     Dispatcher d(DispatchOptions{}, registry);
     spark::scene::SessionState state;
     json ok = d.call(state, "test.add", {{"n", 1}});
     REQUIRE(ok["ok"] == true);
-    const uint64_t before = state.commandsRun;
+    CHECK(state.commandsRun == 1002); // the handler's 1001 plus the dispatcher's count of the success
     json bad = d.call(state, "test.add", {{"n", 2}, {"fail", true}});
-    CHECK(bad["ok"] == false);
     CHECK(bad["error"]["code"] == "E_TEST");
-    CHECK(bad["error"]["data"]["path"] == "/fail");
-    CHECK(state.commandsRun == before);
+    CHECK(state.commandsRun == 2004); // written in place: commandsRun is diagnostics, outside the hashed state
 }
 
 TEST_CASE("invalid params are E_INVALID_PARAMS listing every problem with its JSON path")

@@ -8,6 +8,7 @@
 /// are the contract the scene, the CLI and `spark bake` build on.
 
 #include "spark/core/result.h"
+#include "spark/nav/navmesh.h"
 #include "spark/nav/poly_soup.h"
 
 #include <glm/vec3.hpp>
@@ -35,6 +36,12 @@ struct BakeDef
 
 /// The default settings of SPEC §2.1.
 BakeDef defaultBakeDef();
+
+/// The def a mesh baked with `def` is built with: the bake's settings (agent
+/// radius and height, step height — which is also the height tolerance of
+/// linking —, cell sizes, slope), `is2d`, and the baked polygon vertex limit.
+/// The one place a bake's settings become a mesh's; never copy them by hand.
+NavMeshDef navMeshDefFromBake(const BakeDef& def, bool is2d);
 
 /// Triangles to bake, with an area id per triangle (0 = walkable default).
 struct BakeInput
@@ -72,5 +79,17 @@ struct BakeOutput
 /// their limits, with the field), `E_NAV_LIMIT` (more than 4096 × 4096 cells),
 /// `E_NAV_NO_GEOMETRY` (nothing walkable).
 Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def);
+
+/// A baked navigation mesh and the counters of its bake.
+struct BakedNavMesh
+{
+    NavMesh mesh;    ///< Built with `navMeshDefFromBake(def, false)`.
+    BakeStats stats; ///< Counters of the bake.
+};
+
+/// The whole 3D bake: `bakeTriangles`, then `buildNavMesh` with the def
+/// `navMeshDefFromBake` makes. Every host (`nav.bake`, `spark bake`, a game)
+/// bakes through this one function. Errors: those of both.
+Result<BakedNavMesh> bakeNavMesh(const BakeInput& input, const BakeDef& def);
 
 } // namespace spark::nav

@@ -101,6 +101,10 @@ Status setTiles2D(Scene2D& scene, std::string_view layer, int x, int y, int w, i
 /// `E_SCENE_LIMIT` (too many boxes).
 Status addBox2D(Scene2D& scene, const Box2D& box);
 
+/// XXH3-64 of the scene (tile size, layers with tiles, solid and area tables,
+/// boxes), canonical field by field.
+uint64_t hashScene2D(const Scene2D& scene);
+
 /// Rasterises the scene for the 2D bake on cells of tileSize / subdivisions:
 /// a cell is blocked when it lies in a solid tile of any layer or a static box
 /// overlaps its interior; its area is that of its tile in the last layer that

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -224,9 +225,15 @@ std::string_view agentDriveName(AgentDrive drive);
 // ---------------------------------------------------------------------------
 // Hashing
 
-/// Feeds the whole scene document into a hasher (canonical, field by field).
+/// Feeds one object canonically (field by field) into a hasher.
+void hashObject3D(Hasher& io, const Object3D& object);
+/// XXH3-64 of one object.
+uint64_t hashObject3D(const Object3D& object);
+/// The scene hash from the gravity and the objects' `hashObject3D` in scene order.
+uint64_t combineSceneHash(const glm::vec3& gravity, std::span<const uint64_t> objectHashes);
+/// Feeds the scene hash (`hashScene3D(scene)`) into a hasher.
 void hashScene3D(Hasher& io, const Scene3D& scene);
-/// XXH3-64 of the scene document.
+/// XXH3-64 of the scene document: `combineSceneHash` of its gravity and objects.
 uint64_t hashScene3D(const Scene3D& scene);
 
 } // namespace spark::scene

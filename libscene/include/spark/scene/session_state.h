@@ -1,16 +1,19 @@
 #pragma once
 /// \file session_state.h
-/// Everything one session owns: the detached navigation state (2D meshes,
-/// crowds), the AI state, the 2D scene and (later) the 3D scene with its own
-/// navigation state. Plain value semantics: the command dispatcher copies it
-/// before a mutating command and keeps the copy only when the command succeeds,
-/// so a failed command changes nothing. Every member must therefore be copyable
-/// and must not hold pointers into other members.
+/// Everything one session owns: the 3D scene's runtime world (objects, its
+/// navigation world, its AI state), the detached state used when there is no
+/// 3D scene (2D meshes, AI documents), and the 2D scene document.
+///
+/// Commands change it in place: every operation validates before it writes, so
+/// a failed command changes nothing without a copy. A command made of several
+/// steps (a scenario) takes a `save()` snapshot first and `restore()`s it on
+/// failure; snapshots share the immutable baked meshes.
 
 #include "spark/ai/brain.h"
-#include "spark/scene/nav_state.h"
+#include "spark/core/hash.h"
+#include "spark/nav/nav_world.h"
 #include "spark/scene/scene2d.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world.h"
 
 #include <cstdint>
 #include <optional>
@@ -18,16 +21,40 @@
 namespace spark::scene
 {
 
+/// A saved session (see `SessionState::save`).
+struct SessionSnapshot
+{
+    WorldState space;                  ///< The 3D world.
+    nav::NavWorldState detachedNav;    ///< The detached navigation world.
+    ai::AiState detachedAi;            ///< The detached AI state.
+    std::optional<Scene2D> scene2d;    ///< The 2D scene.
+};
+
 /// The state of one session.
 struct SessionState
 {
-    // Members are added by the parts that own them (navigation, AI, scenes).
-    // Keep each one a copyable value.
-    NavState nav;                   ///< Named navigation meshes (nav.*).
-    ai::AiState ai;                 ///< Trees, utility documents, brains and the AI event log (ai.*).
+    World space;                    ///< The 3D scene's world (`space.hasScene()` once made or loaded).
+    nav::NavWorld detachedNav;      ///< Meshes when there is no 3D scene (2D and polygon bakes).
+    ai::AiState detachedAi;         ///< AI documents and brains when there is no 3D scene.
     std::optional<Scene2D> scene2d; ///< The session's 2D tile scene (scene2d.*), when one was made or loaded.
-    std::optional<Scene3D> scene3d; ///< The session's 3D scene document (space3d.*), when one was made or loaded.
-    uint64_t commandsRun = 0; ///< Successful mutating commands so far (diagnostics only, not hashed).
+    uint64_t commandsRun = 0;       ///< Successful mutating commands so far (diagnostics only, not hashed).
+
+    /// The navigation world commands address: the 3D scene's when there is one, else the detached one.
+    nav::NavWorld& nav() { return space.hasScene() ? space.nav() : detachedNav; }
+    /// The navigation world commands address.
+    const nav::NavWorld& nav() const { return space.hasScene() ? space.nav() : detachedNav; }
+    /// The AI state commands address: the 3D scene's when there is one, else the detached one.
+    ai::AiState& ai() { return space.hasScene() ? space.ai() : detachedAi; }
+    /// The AI state commands address.
+    const ai::AiState& ai() const { return space.hasScene() ? space.ai() : detachedAi; }
+
+    /// The whole state as a value (baked meshes shared).
+    SessionSnapshot save() const;
+    /// Brings back a snapshot taken by `save`.
+    void restore(SessionSnapshot snapshot);
+    /// Hash of everything `save` keeps (the transaction tests compare it before
+    /// and after a failed command).
+    uint64_t hash() const;
 };
 
 } // namespace spark::scene

@@ -1,0 +1,156 @@
+#pragma once
+/// \file nav_world.h
+/// The navigation world: the meshes of one simulation (and, as they land, their
+/// obstacles, off-mesh links and crowds), each reached by a typed generational
+/// handle. Names exist for the command surface and for a fixed iteration order
+/// (meshes are visited in name order); inside, everything is a handle.
+///
+/// A baked mesh is immutable and shared (`std::shared_ptr<const NavMesh>`):
+/// snapshots and copies of the world share it instead of copying polygons.
+/// What changes a mesh after its bake (carving) is an overlay on top of it, so
+/// removing every change gives back the baked mesh by construction.
+///
+/// Polygons are referred to from outside a mesh (paths, corridors) by
+/// `PolyRef{index, generation}`; a re-bake (and, later, carving) gives the
+/// polygons it renumbers a new generation, so a reference kept across the change
+/// is refused (`E_NAV_STALE_POLY`) instead of silently naming another polygon.
+///
+/// Every operation validates before it writes: a call that returns an error
+/// leaves the world as it was. The persistent state is one value
+/// (`NavWorldState`), so `saveState`/`restoreState` are a copy (meshes shared)
+/// and `hashState` covers exactly what they save.
+
+#include "spark/core/handle_pool.h"
+#include "spark/core/hash.h"
+#include "spark/core/id.h"
+#include "spark/core/result.h"
+#include "spark/nav/navmesh.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace spark::nav
+{
+
+struct MeshTag;
+struct AgentTag;
+struct ObstacleTag;
+struct LinkTag;
+/// A mesh of a `NavWorld`.
+using MeshId = Id<MeshTag>;
+/// A crowd agent of a `NavWorld`.
+using AgentId = Id<AgentTag>;
+/// A carved obstacle of a `NavWorld`.
+using ObstacleId = Id<ObstacleTag>;
+/// An off-mesh link of a `NavWorld`.
+using LinkId = Id<LinkTag>;
+
+/// A polygon of a world mesh as seen from outside it: its index in the current
+/// mesh and the generation that index had when the reference was made.
+/// Zero generation = null.
+struct PolyRef
+{
+    uint32_t index = kNoPolygon; ///< Polygon index in the mesh when the reference was made.
+    uint32_t generation = 0;     ///< Generation of that polygon; 0 means null.
+
+    /// True when this reference names a polygon (it may still be stale).
+    bool valid() const { return generation != 0; }
+    friend auto operator<=>(const PolyRef&, const PolyRef&) = default;
+};
+
+/// Longest mesh name. [Units: bytes]
+inline constexpr size_t kMaxMeshName = 256;
+/// Most meshes of one world. [Limit]
+inline constexpr size_t kMaxWorldMeshes = 4096;
+
+/// How a mesh enters the world.
+struct MeshDef
+{
+    /// Unique name. [Limit: 1..kMaxMeshName bytes]
+    std::string name;
+    /// Where it came from (free text shown by listings: "scene2d", "polygons", "space3d", "import").
+    std::string source;
+    /// The baked (or imported) mesh. [Limit: non-null, at least one polygon]
+    std::shared_ptr<const NavMesh> mesh;
+};
+
+/// The defaults: no name, no source, no mesh.
+MeshDef defaultMeshDef();
+
+/// One mesh of the world.
+struct WorldMesh
+{
+    std::string name;                     ///< Unique name.
+    std::string source;                   ///< Where it came from.
+    std::shared_ptr<const NavMesh> baked; ///< The mesh as baked or imported (shared, never changed).
+    uint64_t baseHash = 0;                ///< `hashNavMesh(*baked)`.
+    uint32_t polyGeneration = 1;          ///< Generation of the baked polygons; bumped by each re-bake.
+};
+
+/// Everything a `NavWorld` saves, restores and hashes. A plain value: copying it
+/// shares the baked meshes.
+struct NavWorldState
+{
+    HandlePool<MeshTag, WorldMesh> meshes;               ///< Meshes by handle.
+    std::map<std::string, MeshId, std::less<>> byName;   ///< Name → handle (ordered: the iteration order).
+    uint32_t nextPolyGeneration = 1;                     ///< Next polygon generation handed out (world-wide).
+};
+
+/// The navigation world.
+class NavWorld
+{
+public:
+    NavWorld() = default;
+
+    // -- Meshes ---------------------------------------------------------------
+
+    /// Adds the mesh `def.name`, or, when a mesh by that name exists, replaces
+    /// its baked mesh and keeps its handle (and what lives on it). Every polygon
+    /// gets a new generation either way. Errors (nothing changes):
+    /// `E_NAV_CONFIG` (empty or too long name, field `/name`; no mesh, `/mesh`),
+    /// `E_NAV_NO_GEOMETRY` (a mesh with no polygons), `E_NAV_LIMIT` (too many meshes).
+    [[nodiscard]] Result<MeshId> putMesh(MeshDef def);
+    /// Removes a mesh. `E_NAV_NO_MESH` for a stale handle (nothing changes).
+    [[nodiscard]] Status removeMesh(MeshId mesh);
+    /// The mesh named `name`, or a null handle.
+    MeshId findMesh(std::string_view name) const;
+    /// Every mesh, in name order.
+    std::vector<MeshId> meshesInNameOrder() const;
+    /// Number of meshes.
+    size_t meshCount() const { return m_state.meshes.size(); }
+    /// The record of a mesh (name, source, baked mesh, base hash), or null when stale.
+    const WorldMesh* meshRecord(MeshId mesh) const { return m_state.meshes.get(mesh); }
+    /// The current mesh (the baked one plus what changed it), or null when stale.
+    const NavMesh* mesh(MeshId mesh) const;
+
+    // -- Polygon references ---------------------------------------------------
+
+    /// A reference to polygon `poly` of the current mesh. `E_NAV_NO_MESH` for a
+    /// stale mesh, `E_NAV_STALE_POLY` for an index past the polygon count.
+    [[nodiscard]] Result<PolyRef> polyRef(MeshId mesh, uint32_t poly) const;
+    /// The index a reference names in the current mesh. `E_NAV_NO_MESH` for a
+    /// stale mesh; `E_NAV_STALE_POLY` when the polygon was renumbered or removed
+    /// since the reference was made (re-bake, carving) or the reference is null.
+    [[nodiscard]] Result<uint32_t> resolvePoly(MeshId mesh, PolyRef ref) const;
+
+    // -- State ----------------------------------------------------------------
+
+    /// The persistent state (a copy; meshes are shared, not copied).
+    NavWorldState saveState() const { return m_state; }
+    /// Brings back a state saved by `saveState` of this or another world.
+    void restoreState(NavWorldState state) { m_state = std::move(state); }
+    /// Feeds the persistent state into `io` canonically: meshes in name order
+    /// (name, source, base hash, polygon generation), then the generation counter.
+    void hashState(Hasher& io) const;
+    /// XXH3-64 of `hashState`.
+    uint64_t hashState() const;
+
+private:
+    NavWorldState m_state;
+};
+
+} // namespace spark::nav

@@ -1,0 +1,47 @@
+#pragma once
+/// \file scene_bake.h
+/// The 3D bake of a scene (SPEC §2.1): the static colliders of a `Scene3D` as
+/// triangles (`collectColliderTriangles`), through libnav's one bake path
+/// (`nav::bakeNavMesh`), into a navigation mesh with the counters a host shows.
+
+#include "spark/core/result.h"
+#include "spark/nav/bake.h"
+#include "spark/nav/navmesh.h"
+#include "spark/scene/scene3d.h"
+#include "spark/scene/scene_colliders.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace spark::scene
+{
+
+/// How a scene is baked.
+struct SceneBakeDef
+{
+    nav::BakeDef bake = nav::defaultBakeDef();          ///< Voxel and agent settings.
+    ColliderDef colliders = defaultColliderDef();      ///< Which bodies are baked.
+};
+
+/// The defaults: `nav::defaultBakeDef()` over fixed, non-sensor bodies.
+SceneBakeDef defaultSceneBakeDef();
+
+/// A baked scene.
+struct SceneBake
+{
+    std::shared_ptr<const nav::NavMesh> mesh;           ///< The mesh (immutable, ready for a `NavWorld`).
+    nav::BakeStats stats;                              ///< Counters of the bake.
+    uint32_t colliders = 0;                            ///< Objects that contributed triangles.
+    uint64_t triangles = 0;                            ///< Triangles voxelised.
+    uint32_t approximatedColliders = 0;                ///< Colliders baked as a box.
+    std::vector<ColliderApproximation> approximations; ///< Why, one per approximated collider.
+};
+
+/// Bakes the colliders of `scene` selected by `def` (models read through
+/// `loader`). Errors: `E_NAV_NO_GEOMETRY` (field `/source`) when no collider is
+/// selected, and those of `nav::bakeNavMesh` (`E_NAV_CONFIG` with the setting's
+/// field, `E_NAV_LIMIT`, `E_NAV_NO_GEOMETRY`).
+Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader);
+
+} // namespace spark::scene

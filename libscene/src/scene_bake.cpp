@@ -1,0 +1,32 @@
+// The 3D bake of a scene: colliders → triangles → nav::bakeNavMesh.
+
+#include "spark/scene/scene_bake.h"
+
+namespace spark::scene
+{
+
+SceneBakeDef defaultSceneBakeDef()
+{
+    return SceneBakeDef{};
+}
+
+Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader)
+{
+    ColliderTriangles triangles = collectColliderTriangles(scene, def.colliders, loader);
+    if (triangles.input.indices.empty())
+        return makeError("E_NAV_NO_GEOMETRY", "The 3D scene has no colliders to bake.", "/source",
+                         "Add fixed bodies, or include other kinds with include_kinds / include_sensors.");
+    auto baked = nav::bakeNavMesh(triangles.input, def.bake);
+    if (!baked.ok())
+        return baked.error();
+    SceneBake out;
+    out.mesh = std::make_shared<const nav::NavMesh>(std::move(baked.value().mesh));
+    out.stats = baked.value().stats;
+    out.colliders = triangles.colliders;
+    out.triangles = triangles.input.indices.size() / 3;
+    out.approximatedColliders = triangles.approximatedColliders;
+    out.approximations = std::move(triangles.approximations);
+    return out;
+}
+
+} // namespace spark::scene

@@ -1,0 +1,176 @@
+// The runtime world of a 3D scene: objects by handle with an ordered name
+// index and per-object hashes, the scene's navigation world and AI state, the
+// step in SPEC §5's stage order, and the state as one value.
+//
+// Mutations build what they write on the side and swap it in last, so an error
+// return leaves the world as it was.
+
+#include "spark/scene/world.h"
+
+#include <cmath>
+
+namespace spark::scene
+{
+namespace
+{
+
+Status checkName(std::string_view name, const std::string& field)
+{
+    if (name.empty())
+        return makeError("E_SCENE_FORMAT", "an object needs a non-empty name", field);
+    if (name.size() > kMaxSceneString)
+        return makeError("E_SCENE_FORMAT", "object name too long (at most 1024 bytes)", field);
+    return Status::success();
+}
+
+} // namespace
+
+Status World::loadScene(Scene3D scene)
+{
+    if (scene.objects.size() > kMaxSceneObjects)
+        return makeError("E_SCENE_LIMIT", "too many objects (at most 100000)", "/objects");
+    WorldObjects built;
+    built.order.reserve(scene.objects.size());
+    built.hashes.reserve(scene.objects.size());
+    for (size_t i = 0; i < scene.objects.size(); ++i)
+    {
+        const Object3D& o = scene.objects[i];
+        const std::string field = "/objects/" + std::to_string(i) + "/name";
+        SPARK_TRY(checkName(o.name, field));
+        if (built.byName.count(o.name))
+            return makeError("E_SCENE_FORMAT", "duplicate object name \"" + o.name + "\"", field);
+        const ObjectId id = built.positions.insert(static_cast<uint32_t>(i));
+        built.byName.emplace(o.name, id);
+        built.order.push_back(id);
+        built.hashes.push_back(hashObject3D(o));
+    }
+    built.document = std::move(scene);
+    // Commit: nothing below can fail.
+    m_objects = std::move(built);
+    m_nav = nav::NavWorld();
+    m_ai = ai::AiState();
+    m_frame = 0;
+    m_hasScene = true;
+    return Status::success();
+}
+
+Result<ObjectId> World::spawn(Object3D object)
+{
+    SPARK_TRY(checkName(object.name, "/name"));
+    if (m_objects.byName.count(object.name))
+        return makeError("E_SCENE_FORMAT", "an object named \"" + object.name + "\" already exists", "/name",
+                         "despawn it first or pick another name");
+    if (m_objects.order.size() >= kMaxSceneObjects)
+        return makeError("E_SCENE_LIMIT", "the scene is full (at most 100000 objects)");
+    const uint64_t hash = hashObject3D(object);
+    std::string name = object.name;
+    // Reserve first so the pushes below cannot throw halfway through.
+    m_objects.document.objects.reserve(m_objects.document.objects.size() + 1);
+    m_objects.order.reserve(m_objects.order.size() + 1);
+    m_objects.hashes.reserve(m_objects.hashes.size() + 1);
+    const ObjectId id = m_objects.positions.insert(static_cast<uint32_t>(m_objects.order.size()));
+    m_objects.byName.emplace(std::move(name), id);
+    m_objects.document.objects.push_back(std::move(object));
+    m_objects.order.push_back(id);
+    m_objects.hashes.push_back(hash);
+    return id;
+}
+
+Status World::despawn(ObjectId object)
+{
+    const uint32_t* position = m_objects.positions.get(object);
+    if (!position)
+        return makeError("E_SCENE_UNKNOWN_OBJECT", "no such object (the handle is stale)");
+    const uint32_t at = *position;
+    m_objects.byName.erase(m_objects.document.objects[at].name);
+    m_objects.document.objects.erase(m_objects.document.objects.begin() + at);
+    m_objects.order.erase(m_objects.order.begin() + at);
+    m_objects.hashes.erase(m_objects.hashes.begin() + at);
+    m_objects.positions.remove(object);
+    for (size_t i = at; i < m_objects.order.size(); ++i)
+        *m_objects.positions.get(m_objects.order[i]) = static_cast<uint32_t>(i);
+    return Status::success();
+}
+
+ObjectId World::findObject(std::string_view name) const
+{
+    auto it = m_objects.byName.find(name);
+    return it == m_objects.byName.end() ? ObjectId{} : it->second;
+}
+
+const Object3D* World::object(ObjectId object) const
+{
+    const uint32_t* position = m_objects.positions.get(object);
+    return position ? &m_objects.document.objects[*position] : nullptr;
+}
+
+uint64_t World::sceneHash() const
+{
+    return combineSceneHash(m_objects.document.gravity, m_objects.hashes);
+}
+
+Status World::step(double dt)
+{
+    if (!m_hasScene)
+        return makeError("E_SCENE_NONE", "there is no 3D scene to step");
+    if (!std::isfinite(dt) || dt <= 0.0 || dt > kMaxStep)
+        return makeError("E_SCENE_RANGE", "the step must be a finite time in (0, 1] seconds", "/dt");
+    createAgentsFromComponents();
+    moveFollowingObstacles();
+    readAgentPositions();
+    tickBrains(dt);
+    steerCrowds(dt);
+    driveObjects(dt);
+    stepPhysics(dt);
+    ++m_frame;
+    return Status::success();
+}
+
+// The stages. The parts that fill them (crowds, carving, physics, AI agents)
+// have not landed; until they do, a stage has nothing to act on.
+void World::createAgentsFromComponents() {}
+void World::moveFollowingObstacles() {}
+void World::readAgentPositions() {}
+void World::tickBrains(double) {}
+void World::steerCrowds(double) {}
+void World::driveObjects(double) {}
+void World::stepPhysics(double) {}
+
+WorldState World::saveState() const
+{
+    WorldState s;
+    s.hasScene = m_hasScene;
+    s.objects = m_objects;
+    s.nav = m_nav.saveState();
+    s.ai = m_ai;
+    s.frame = m_frame;
+    return s;
+}
+
+void World::restoreState(WorldState state)
+{
+    m_hasScene = state.hasScene;
+    m_objects = std::move(state.objects);
+    m_nav.restoreState(std::move(state.nav));
+    m_ai = std::move(state.ai);
+    m_frame = state.frame;
+}
+
+void World::hashState(Hasher& io) const
+{
+    io.addString("world/1");
+    io.addBool(m_hasScene);
+    io.addU64(sceneHash());
+    m_nav.hashState(io);
+    io.addU64(ai::hashAiState(m_ai));
+    io.addU64(m_frame);
+}
+
+uint64_t World::hashState() const
+{
+    Hasher h;
+    hashState(h);
+    return h.digest();
+}
+
+} // namespace spark::scene
