@@ -128,8 +128,9 @@ uint64_t combineSceneHash(const glm::vec3& gravity, std::span<const uint64_t> ob
     h.addString("space3d/2");
     addVec3(h, gravity);
     h.addU64(objectHashes.size());
-    for (uint64_t v : objectHashes)
-        h.addU64(v);
+    // The same bytes as one addU64 per object (the hasher's words are native,
+    // little-endian), fed in one call.
+    h.addBytes(objectHashes.data(), objectHashes.size() * sizeof(uint64_t));
     return h.digest();
 }
 

@@ -56,7 +56,7 @@ DebugPicture renderDebugPicture(Context& ctx, const json& params)
         const glm::vec3 from = pointFromJson(params["path_from"], entry.is2d, "/path_from");
         const glm::vec3 to = pointFromJson(params["path_to"], entry.is2d, "/path_to");
         const nav::QueryFilter filter = filterFromJson(params);
-        nav::QueryScratch scratch;
+        nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
         nav::PathResult path;
         const Status st = nav::findPath(mesh, scratch, from, to, filter, nav::defaultQueryExtents(mesh), path);
         if (!st.ok())

@@ -53,7 +53,7 @@ json navPath(Context& ctx, const json& params)
     const nav::QueryFilter filter = filterFromJson(params);
     const glm::vec3 ext = params.contains("extents") ? extentsFromJson(params.at("extents"), entry.is2d, "/extents")
                                                      : nav::defaultQueryExtents(entry.mesh);
-    nav::QueryScratch scratch;
+    nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
     nav::PathResult path;
     Status st = nav::findPath(entry.mesh, scratch, from, to, filter, ext, path);
     if (!st.ok())
@@ -84,7 +84,7 @@ json navRaycast(Context& ctx, const json& params)
     const glm::vec3 from = pointFromJson(params.at("from"), entry.is2d, "/from");
     const glm::vec3 to = pointFromJson(params.at("to"), entry.is2d, "/to");
     const nav::QueryFilter filter = filterFromJson(params);
-    nav::QueryScratch scratch;
+    nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
     auto r = nav::raycast(entry.mesh, scratch, from, to, filter, nav::defaultQueryExtents(entry.mesh));
     if (!r.ok())
         failQuery(r.error());
@@ -125,7 +125,7 @@ json navWalls(Context& ctx, const json& params)
     const glm::vec3 point = pointFromJson(params.at("point"), entry.is2d, "/point");
     const float range = params.at("range").get<float>();
     const int maxWalls = params.value("max_walls", kMaxWallsDefault);
-    nav::QueryScratch scratch;
+    nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
     std::vector<nav::WallHit> hits;
     Status st = nav::findWalls(entry.mesh, scratch, point, range, hits);
     if (!st.ok())

@@ -25,6 +25,7 @@
 #include "spark/core/id.h"
 #include "spark/core/result.h"
 #include "spark/nav/navmesh.h"
+#include "spark/nav/query.h"
 
 #include <cstdint>
 #include <map>
@@ -137,6 +138,13 @@ public:
     /// since the reference was made (re-bake, carving) or the reference is null.
     [[nodiscard]] Result<uint32_t> resolvePoly(MeshId mesh, PolyRef ref) const;
 
+    // -- Queries ----------------------------------------------------------------
+
+    /// The scratch memory the world's queries share (sized to the largest mesh
+    /// queried, reused by every query: no allocation per query after warm-up).
+    /// Not part of the state; one query at a time.
+    QueryScratch& queryScratch() const { return m_scratch; }
+
     // -- State ----------------------------------------------------------------
 
     /// The persistent state (a copy; meshes are shared, not copied).
@@ -151,6 +159,7 @@ public:
 
 private:
     NavWorldState m_state;
+    mutable QueryScratch m_scratch;
 };
 
 } // namespace spark::nav
