@@ -1,6 +1,7 @@
 // The built-in leaves at run time. Leaves reach the world only through the
-// host's `World`; parameters are read from their slots (blackboard references
-// resolved now, and type-checked, since the blackboard can hold anything).
+// host's `World`; parameters are read from their slots by the leaf's parameter
+// enum (blackboard references resolved now, and type-checked, since the
+// blackboard can hold anything).
 // Distances for arrival are measured in the ground plane (XZ), so an agent
 // whose position is its body centre still arrives at a point on the floor.
 // The view cone compares the cosine of the angle to the target with
@@ -29,12 +30,12 @@ double distance3(const Vec3& a, const Vec3& b)
 
 Vec3 toPoint(const json& p) { return Vec3(p[0].get<double>(), p[1].get<double>(), p[2].get<double>()); }
 
-/// Reads parameter `i` of a call: the literal, or the blackboard value checked
-/// against the declared type. nullptr when absent and not required.
-Result<const json*> param(TickCtx& ctx, const LeafCall& call, size_t i, std::string_view path)
+/// Reads a parameter slot of `leaf` declared by `def`: the literal, or the
+/// blackboard value checked against the declared type. nullptr when absent and
+/// not required.
+Result<const json*> readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const ParamSlot& slot,
+                             std::string_view path)
 {
-    const ParamSlot& slot = call.params[i];
-    const ParamDef& def = leafDef(call.leaf).params[i];
     // Built only on the error paths: reading a parameter allocates nothing.
     auto field = [&] { return pointerJoin(pointerJoin(path, "params"), def.name); };
     if (!slot.present)
@@ -52,24 +53,32 @@ Result<const json*> param(TickCtx& ctx, const LeafCall& call, size_t i, std::str
     std::string expected;
     if (!paramValueMatches(def, *v, expected))
         return makeError(kCodeParams,
-                         "blackboard key '" + slot.bbKey + "' does not fit parameter '" + def.name + "' of '" +
-                             leafDef(call.leaf).name + "'",
+                         "blackboard key '" + slot.bbKey + "' does not fit parameter '" + def.name +
+                             "' of '" + leaf.name + "'",
                          field(), "expected " + expected);
     return v;
 }
 
-Result<double> numberParam(TickCtx& ctx, const LeafCall& call, size_t i, std::string_view path)
+/// Reads parameter `p` of a built-in leaf's call (see readSlot).
+template <class E> Result<const json*> param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path)
 {
-    auto v = param(ctx, call, i, path);
+    const LeafDef& leaf = leafDef(call.leaf);
+    return readSlot(ctx, leaf, paramDef(leaf, p), slot(call, p), path);
+}
+
+template <class E> Result<double> numberParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path)
+{
+    Result<const json*> v = param(ctx, call, p, path);
     if (!v.ok())
         return v.error();
     return *v ? (*v)->get<double>() : 0.0;
 }
 
 /// A target's position; false when a named target does not exist.
-Result<bool> targetParam(TickCtx& ctx, const LeafCall& call, size_t i, std::string_view path, Vec3& out)
+template <class E>
+Result<bool> targetParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, Vec3& out)
 {
-    auto v = param(ctx, call, i, path);
+    Result<const json*> v = param(ctx, call, p, path);
     if (!v.ok())
         return v.error();
     const json& t = **v;
@@ -91,13 +100,13 @@ json pointJson(const Vec3& p) { return json::array({p.x, p.y, p.z}); }
 Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
     Vec3 target;
-    auto found = targetParam(ctx, call, 0, path, target);
+    auto found = targetParam(ctx, call, MoveToParam::Target, path, target);
     if (!found.ok())
         return found.error();
-    auto stopDistance = numberParam(ctx, call, 1, path);
+    auto stopDistance = numberParam(ctx, call, MoveToParam::StopDistance, path);
     if (!stopDistance.ok())
         return stopDistance.error();
-    auto repath = numberParam(ctx, call, 2, path);
+    auto repath = numberParam(ctx, call, MoveToParam::RepathDistance, path);
     if (!repath.ok())
         return repath.error();
     if (!*found)
@@ -130,13 +139,13 @@ Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
 
 Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
-    auto pointsV = param(ctx, call, 0, path);
+    auto pointsV = param(ctx, call, PatrolParam::Points, path);
     if (!pointsV.ok())
         return pointsV.error();
-    auto loopV = param(ctx, call, 1, path);
+    auto loopV = param(ctx, call, PatrolParam::Loop, path);
     if (!loopV.ok())
         return loopV.error();
-    auto stopDistance = numberParam(ctx, call, 2, path);
+    auto stopDistance = numberParam(ctx, call, PatrolParam::StopDistance, path);
     if (!stopDistance.ok())
         return stopDistance.error();
     const json& points = **pointsV;
@@ -180,16 +189,16 @@ Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
 Result<NodeStatus> canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
     Vec3 target;
-    auto found = targetParam(ctx, call, 0, path, target);
+    auto found = targetParam(ctx, call, CanSeeParam::Target, path, target);
     if (!found.ok())
         return found.error();
-    auto range = numberParam(ctx, call, 1, path);
+    auto range = numberParam(ctx, call, CanSeeParam::Range, path);
     if (!range.ok())
         return range.error();
-    auto fov = numberParam(ctx, call, 2, path);
+    auto fov = numberParam(ctx, call, CanSeeParam::FovDeg, path);
     if (!fov.ok())
         return fov.error();
-    auto eye = numberParam(ctx, call, 3, path);
+    auto eye = numberParam(ctx, call, CanSeeParam::EyeHeight, path);
     if (!eye.ok())
         return eye.error();
     bool visible = false;
@@ -214,7 +223,7 @@ Result<NodeStatus> canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     }
     if (visible != s.flag)
     {
-        const json& t = **param(ctx, call, 0, path);
+        const json& t = **param(ctx, call, CanSeeParam::Target, path);
         emitEvent(ctx, visible ? kEventSpotted : kEventLostSight, {{"target", t}});
         s.flag = visible;
     }
@@ -233,7 +242,7 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
     case LeafId::Face:
     {
         Vec3 target;
-        auto found = targetParam(ctx, call, 0, path, target);
+        auto found = targetParam(ctx, call, FaceParam::Target, path, target);
         if (!found.ok())
             return found.error();
         if (!*found)
@@ -246,7 +255,7 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
     }
     case LeafId::SetSpeed:
     {
-        auto speed = numberParam(ctx, call, 0, path);
+        auto speed = numberParam(ctx, call, SetSpeedParam::Speed, path);
         if (!speed.ok())
             return speed.error();
         ctx.world.setSpeed(ctx.brain.agent, *speed);
@@ -254,7 +263,7 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
     }
     case LeafId::Log:
     {
-        auto message = param(ctx, call, 0, path);
+        auto message = param(ctx, call, LogParam::Message, path);
         if (!message.ok())
             return message.error();
         emitEvent(ctx, kEventLog, {{"message", **message}});
@@ -262,10 +271,10 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
     }
     case LeafId::Emit:
     {
-        auto name = param(ctx, call, 0, path);
+        auto name = param(ctx, call, EmitParam::Event, path);
         if (!name.ok())
             return name.error();
-        auto data = param(ctx, call, 1, path);
+        auto data = param(ctx, call, EmitParam::Data, path);
         if (!data.ok())
             return data.error();
         emitEvent(ctx, kEventEmitted, {{"name", **name}, {"data", *data ? **data : json()}});
@@ -275,10 +284,10 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
     case LeafId::Within:
     {
         Vec3 target;
-        auto found = targetParam(ctx, call, 0, path, target);
+        auto found = targetParam(ctx, call, WithinParam::Target, path, target);
         if (!found.ok())
             return found.error();
-        auto d = numberParam(ctx, call, 1, path);
+        auto d = numberParam(ctx, call, WithinParam::Distance, path);
         if (!d.ok())
             return d.error();
         return *found && distance3(agentPosition(ctx), target) <= *d ? NodeStatus::Success : NodeStatus::Failure;
@@ -288,14 +297,14 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
     case LeafId::HasPath:
     {
         Vec3 target;
-        auto found = targetParam(ctx, call, 0, path, target);
+        auto found = targetParam(ctx, call, HasPathParam::Target, path, target);
         if (!found.ok())
             return found.error();
         return *found && ctx.world.hasPath(ctx.brain.agent, target) ? NodeStatus::Success : NodeStatus::Failure;
     }
     case LeafId::Chance:
     {
-        auto p = numberParam(ctx, call, 0, path);
+        auto p = numberParam(ctx, call, ChanceParam::Probability, path);
         if (!p.ok())
             return p.error();
         return rngNextDouble(ctx.brain.rng) < *p ? NodeStatus::Success : NodeStatus::Failure;

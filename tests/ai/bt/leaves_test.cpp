@@ -180,3 +180,28 @@ TEST_CASE("stop, face, set_speed, log and emit act at once and succeed")
     CHECK(e.data["data"] == 3);
     CHECK(e.agent == "A");
 }
+
+TEST_CASE("every built-in leaf's parameter enum names its manifest parameters in order")
+{
+    // The static_asserts in leaves.cpp check the constant table; this checks the built manifest.
+    const Status s = checkBuiltinParamEnums();
+    if (!s.ok())
+        MESSAGE(s.error().message);
+    CHECK(s.ok());
+    CHECK(paramDef(leafDef(LeafId::CanSee), CanSeeParam::EyeHeight).name == "eye_height");
+    CHECK(paramDef(leafDef(LeafId::MoveTo), MoveToParam::RepathDistance).name == "repath_distance");
+
+    // A reordered or shorter declaration is refused, naming the first difference.
+    LeafDef reordered = leafDef(LeafId::MoveTo);
+    std::swap(reordered.params[1], reordered.params[2]);
+    const Status swapped = checkParamEnum<MoveToParam>(reordered);
+    REQUIRE_FALSE(swapped.ok());
+    CHECK(swapped.error().code == kCodeParams);
+    CHECK(swapped.error().field == "/params/1");
+    LeafDef shorter = leafDef(LeafId::CanSee);
+    shorter.params.pop_back();
+    const Status missing = checkParamEnum<CanSeeParam>(shorter);
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().field == "/params/3");
+    CHECK_FALSE(checkParamEnum<PatrolParam>(leafDef(LeafId::MoveTo)).ok());
+}

@@ -4,13 +4,22 @@
 /// The manifest is what `ai.leaves` lists and what validation checks leaf
 /// parameters against. Every parameter may also be given as `{"bb": "key"}`,
 /// read from the blackboard when the leaf runs.
+///
+/// Leaf code reads a parameter by its named index, never by position: each
+/// built-in leaf has an enum of its parameters (`MoveToParam::Target`), tied to
+/// the manifest by `ParamEnumNames` and checked at compile time (leaves.cpp)
+/// and by `checkBuiltinParamEnums()`.
 
 #include "spark/ai/blackboard.h"
+#include "spark/core/result.h"
 
+#include <array>
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace spark::ai
@@ -78,9 +87,9 @@ struct LeafDef
 
 /// Every built-in leaf, in a fixed order (by LeafId).
 std::span<const LeafDef> leafManifest();
-/// The leaf named `name`, or nullptr.
+/// The built-in leaf named `name`, or nullptr.
 const LeafDef* findLeaf(std::string_view name);
-/// The leaf with id `id`.
+/// The built-in leaf with id `id`. [Limit: id < LeafId::Count]
 const LeafDef& leafDef(LeafId id);
 /// The name of a parameter type ("number", "point", ...).
 const char* paramTypeName(ParamType type);
@@ -106,10 +115,203 @@ struct ParamSlot
 struct LeafCall
 {
     LeafId leaf = LeafId::Stop;
-    std::vector<ParamSlot> params; ///< Same order as the leaf's `ParamDef`s.
+    std::vector<ParamSlot> params; ///< In `ParamDef` order; read with `slot(call, MoveToParam::Target)`.
 };
 
 /// Builds a call from a (validated) `params` object; unknown keys are ignored.
 LeafCall makeLeafCall(const LeafDef& def, const json& params);
+
+// ---------------------------------------------------------------------------
+// Parameters by named index.
+
+/// Parameters of `move_to`, in manifest order.
+enum class MoveToParam : uint8_t
+{
+    Target,
+    StopDistance,
+    RepathDistance,
+    Count
+};
+/// Parameters of `patrol`, in manifest order.
+enum class PatrolParam : uint8_t
+{
+    Points,
+    Loop,
+    StopDistance,
+    Count
+};
+/// Parameters of `stop` (none).
+enum class StopParam : uint8_t
+{
+    Count
+};
+/// Parameters of `face`, in manifest order.
+enum class FaceParam : uint8_t
+{
+    Target,
+    Count
+};
+/// Parameters of `set_speed`, in manifest order.
+enum class SetSpeedParam : uint8_t
+{
+    Speed,
+    Count
+};
+/// Parameters of `log`, in manifest order.
+enum class LogParam : uint8_t
+{
+    Message,
+    Count
+};
+/// Parameters of `emit`, in manifest order.
+enum class EmitParam : uint8_t
+{
+    Event,
+    Data,
+    Count
+};
+/// Parameters of `can_see`, in manifest order.
+enum class CanSeeParam : uint8_t
+{
+    Target,
+    Range,
+    FovDeg,
+    EyeHeight,
+    Count
+};
+/// Parameters of `within`, in manifest order.
+enum class WithinParam : uint8_t
+{
+    Target,
+    Distance,
+    Count
+};
+/// Parameters of `arrived` (none).
+enum class ArrivedParam : uint8_t
+{
+    Count
+};
+/// Parameters of `has_path`, in manifest order.
+enum class HasPathParam : uint8_t
+{
+    Target,
+    Count
+};
+/// Parameters of `chance`, in manifest order.
+enum class ChanceParam : uint8_t
+{
+    Probability,
+    Count
+};
+
+/// Ties a parameter enum to its leaf: `leaf` is the built-in leaf and `names[i]`
+/// the manifest name of enumerator `i` (exactly `E::Count` entries).
+template <class E> struct ParamEnumNames;
+
+/// `leaf` and manifest `names` of `MoveToParam`.
+template <> struct ParamEnumNames<MoveToParam>
+{
+    static constexpr LeafId leaf = LeafId::MoveTo;
+    static constexpr std::array<std::string_view, 3> names = {"target", "stop_distance", "repath_distance"};
+};
+/// `leaf` and manifest `names` of `PatrolParam`.
+template <> struct ParamEnumNames<PatrolParam>
+{
+    static constexpr LeafId leaf = LeafId::Patrol;
+    static constexpr std::array<std::string_view, 3> names = {"points", "loop", "stop_distance"};
+};
+/// `leaf` and manifest `names` of `StopParam`.
+template <> struct ParamEnumNames<StopParam>
+{
+    static constexpr LeafId leaf = LeafId::Stop;
+    static constexpr std::array<std::string_view, 0> names{};
+};
+/// `leaf` and manifest `names` of `FaceParam`.
+template <> struct ParamEnumNames<FaceParam>
+{
+    static constexpr LeafId leaf = LeafId::Face;
+    static constexpr std::array<std::string_view, 1> names = {"target"};
+};
+/// `leaf` and manifest `names` of `SetSpeedParam`.
+template <> struct ParamEnumNames<SetSpeedParam>
+{
+    static constexpr LeafId leaf = LeafId::SetSpeed;
+    static constexpr std::array<std::string_view, 1> names = {"speed"};
+};
+/// `leaf` and manifest `names` of `LogParam`.
+template <> struct ParamEnumNames<LogParam>
+{
+    static constexpr LeafId leaf = LeafId::Log;
+    static constexpr std::array<std::string_view, 1> names = {"message"};
+};
+/// `leaf` and manifest `names` of `EmitParam`.
+template <> struct ParamEnumNames<EmitParam>
+{
+    static constexpr LeafId leaf = LeafId::Emit;
+    static constexpr std::array<std::string_view, 2> names = {"event", "data"};
+};
+/// `leaf` and manifest `names` of `CanSeeParam`.
+template <> struct ParamEnumNames<CanSeeParam>
+{
+    static constexpr LeafId leaf = LeafId::CanSee;
+    static constexpr std::array<std::string_view, 4> names = {"target", "range", "fov_deg", "eye_height"};
+};
+/// `leaf` and manifest `names` of `WithinParam`.
+template <> struct ParamEnumNames<WithinParam>
+{
+    static constexpr LeafId leaf = LeafId::Within;
+    static constexpr std::array<std::string_view, 2> names = {"target", "distance"};
+};
+/// `leaf` and manifest `names` of `ArrivedParam`.
+template <> struct ParamEnumNames<ArrivedParam>
+{
+    static constexpr LeafId leaf = LeafId::Arrived;
+    static constexpr std::array<std::string_view, 0> names{};
+};
+/// `leaf` and manifest `names` of `HasPathParam`.
+template <> struct ParamEnumNames<HasPathParam>
+{
+    static constexpr LeafId leaf = LeafId::HasPath;
+    static constexpr std::array<std::string_view, 1> names = {"target"};
+};
+/// `leaf` and manifest `names` of `ChanceParam`.
+template <> struct ParamEnumNames<ChanceParam>
+{
+    static constexpr LeafId leaf = LeafId::Chance;
+    static constexpr std::array<std::string_view, 1> names = {"probability"};
+};
+
+/// The slot of parameter `p` in a call of `p`'s leaf.
+template <class E> const ParamSlot& slot(const LeafCall& call, E p)
+{
+    static_assert(std::is_enum_v<E>, "parameters are read by their enum");
+    assert(call.leaf == ParamEnumNames<E>::leaf);
+    assert(static_cast<size_t>(p) < call.params.size());
+    return call.params[static_cast<size_t>(p)];
+}
+
+/// The declaration of parameter `p` of `def` (`p`'s leaf).
+template <class E> const ParamDef& paramDef(const LeafDef& def, E p)
+{
+    static_assert(std::is_enum_v<E>, "parameters are read by their enum");
+    assert(static_cast<size_t>(p) < def.params.size());
+    return def.params[static_cast<size_t>(p)];
+}
+
+/// Checks that `names` are exactly the names of `def`'s parameters, in order.
+/// Error E_AI_PARAMS naming the first difference (field `/params/<i>`).
+Status checkParamNames(const LeafDef& def, std::span<const std::string_view> names);
+
+/// Checks a parameter enum against a leaf's manifest entry (names and count, in order).
+template <class E> Status checkParamEnum(const LeafDef& def)
+{
+    static_assert(ParamEnumNames<E>::names.size() == static_cast<size_t>(E::Count),
+                  "ParamEnumNames<E>::names must name every enumerator");
+    return checkParamNames(def, ParamEnumNames<E>::names);
+}
+
+/// Checks every built-in leaf's parameter enum against the built manifest (a
+/// start-up check behind the compile-time one; run by the unit tests).
+Status checkBuiltinParamEnums();
 
 } // namespace spark::ai
