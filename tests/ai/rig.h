@@ -1,7 +1,9 @@
 #pragma once
-// A test rig: one agent "A" in a fake world, one brain, ticked frame by frame.
+// A test rig: one agent "A" in a fake world, one brain, ticked frame by frame
+// (with the built-in leaves, or a registry with the game's leaves too).
 #include "fake_world.h"
 #include "spark/ai/brain.h"
+#include "spark/ai/leaf_registry.h"
 
 #include <doctest/doctest.h>
 
@@ -15,14 +17,22 @@ struct Rig
 {
     FakeWorld world;
     AiState state;
+    const LeafRegistry& leaves;
     double dt = 0.1;
     uint64_t frame = 0;
 
     explicit Rig(const std::string& treeJson, json blackboard = json::object(), uint64_t seed = 1)
+        : Rig(builtinLeafRegistry(), treeJson, std::move(blackboard), seed)
+    {
+    }
+
+    Rig(const LeafRegistry& registry, const std::string& treeJson, json blackboard = json::object(),
+        uint64_t seed = 1)
+        : leaves(registry)
     {
         world.agents["A"] = FakeAgent{};
         std::vector<Problem> problems;
-        auto tree = compileTree(json::parse(treeJson), &problems);
+        auto tree = compileTree(json::parse(treeJson), leaves, &problems);
         if (!tree.ok())
             for (const Problem& p : problems)
                 MESSAGE(p.code << " " << p.path << " " << p.message);
@@ -44,7 +54,7 @@ struct Rig
     /// Ticks the brain once, then moves the world by dt.
     std::string tick()
     {
-        const Status s = tickBrain(state, brain(), world, TickClock{frame, dt});
+        const Status s = tickBrain(state, brain(), world, TickClock{frame, dt}, leaves);
         if (!s.ok())
             MESSAGE(s.error().code << " " << s.error().message);
         REQUIRE(s.ok());

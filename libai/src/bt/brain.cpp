@@ -107,7 +107,7 @@ void disable(AiState& state, Brain& brain, const Error& error, uint64_t frame, d
 
 } // namespace
 
-Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock)
+Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
     if (!brain.enabled)
         return brain.error;
@@ -125,7 +125,7 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         disable(io, brain, tree.error(), clock.frame, time);
         return tree.error();
     }
-    TickCtx ctx{io, brain, world, **tree, clock.frame, time};
+    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock};
     auto r = detail::tickNode(ctx, 0);
     if (!r.ok())
     {
@@ -142,24 +142,25 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
     return Status::success();
 }
 
-void stepBrains(AiState& io, World& world, const TickClock& clock)
+void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
     for (auto& [agent, brain] : io.brains)
     {
         if (!brain.enabled || clock.frame < brain.nextFrame)
             continue;
         brain.nextFrame = clock.frame + brain.period;
-        (void)tickBrain(io, brain, world, clock);
+        (void)tickBrain(io, brain, world, clock, leaves);
     }
 }
 
-void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock)
+void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
     CompiledTree scratch;
     auto tree = brainTree(io, brain, scratch);
     if (!tree.ok() || brain.nodes.empty())
         return;
-    TickCtx ctx{io, brain, world, **tree, clock.frame, static_cast<double>(clock.frame) * clock.dt};
+    const double time = static_cast<double>(clock.frame) * clock.dt;
+    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock};
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }

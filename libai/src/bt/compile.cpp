@@ -2,7 +2,7 @@
 // subtree references are replaced by a copy of the subtree (inlining), each
 // node's children become an index range, leaf parameters become slots. The
 // result holds no pointers, so the tree and every brain's state are plain data.
-#include "spark/ai/tree.h"
+#include "spark/ai/leaf_registry.h"
 #include "spark/core/hash.h"
 
 namespace spark::ai
@@ -64,6 +64,7 @@ ParamSlot slotOf(const json& v)
 
 struct Compiler
 {
+    const LeafRegistry& leaves;
     const json& subtrees;
     CompiledTree& out;
 
@@ -111,7 +112,7 @@ struct Compiler
             if (n.contains("utility"))
                 d.utility = n["utility"].get<std::string>();
             if (d.type == NodeType::Condition || d.type == NodeType::Action)
-                d.call = makeLeafCall(*findLeaf(n["name"].get<std::string>()),
+                d.call = makeLeafCall(leaves, leaves.indexOf(n["name"].get<std::string>()),
                                       n.contains("params") ? n["params"] : json::object());
             if (n.contains("label"))
                 d.label = n["label"].get<std::string>();
@@ -151,7 +152,13 @@ struct Compiler
 
 Result<CompiledTree> compileTree(const json& doc, std::vector<Problem>* outProblems)
 {
-    std::vector<Problem> problems = validateTreeDoc(doc);
+    return compileTree(doc, builtinLeafRegistry(), outProblems);
+}
+
+Result<CompiledTree> compileTree(const json& doc, const LeafRegistry& leaves,
+                                 std::vector<Problem>* outProblems)
+{
+    std::vector<Problem> problems = validateTreeDoc(doc, leaves);
     if (!problems.empty())
     {
         const Problem first = problems.front();
@@ -164,7 +171,7 @@ Result<CompiledTree> compileTree(const json& doc, std::vector<Problem>* outProbl
     CompiledTree tree;
     tree.name = doc["name"].get<std::string>();
     static const json kEmpty = json::object();
-    Compiler compiler{doc.contains("subtrees") ? doc["subtrees"] : kEmpty, tree};
+    Compiler compiler{leaves, doc.contains("subtrees") ? doc["subtrees"] : kEmpty, tree};
     compiler.node(doc["root"], "/root", UINT32_MAX, 1);
     tree.doc = doc;
     return tree;

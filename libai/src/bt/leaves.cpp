@@ -4,8 +4,7 @@
 // manifest is a table of constants so that each leaf's parameter enum can be
 // checked against it by static_assert: reordering, adding or renaming a
 // parameter without its enum does not compile.
-#include "spark/ai/leaves.h"
-#include "spark/ai/validate.h"
+#include "spark/ai/leaf_registry.h"
 
 #include <algorithm>
 #include <cassert>
@@ -371,6 +370,14 @@ json leafManifestJson()
     return out;
 }
 
+json leafManifestJson(const LeafRegistry& leaves)
+{
+    json out = json::array();
+    for (size_t i = 0; i < leaves.size(); ++i)
+        out.push_back(leafJson(leaves.leaf(i)));
+    return out;
+}
+
 Status checkParamNames(const LeafDef& def, std::span<const std::string_view> names)
 {
     const size_t n = std::min(names.size(), def.params.size());
@@ -415,6 +422,8 @@ LeafCall makeLeafCall(const LeafDef& def, const json& params)
 {
     LeafCall call;
     call.leaf = def.id;
+    call.index = def.id == LeafId::Count ? 0 : static_cast<uint32_t>(def.id);
+    call.name = def.name;
     call.params.resize(def.params.size());
     for (size_t i = 0; i < def.params.size(); ++i)
     {

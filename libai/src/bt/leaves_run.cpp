@@ -1,7 +1,8 @@
-// The built-in leaves at run time. Leaves reach the world only through the
-// host's `World`; parameters are read from their slots by the leaf's parameter
-// enum (blackboard references resolved now, and type-checked, since the
-// blackboard can hold anything).
+// The leaves at run time: the built-ins, and the leaves a game registered (run
+// through their callbacks). Leaves reach the world only through the host's
+// `World`; parameters are read from their slots by the leaf's parameter enum
+// (blackboard references resolved now, and type-checked, since the blackboard
+// can hold anything).
 // Distances for arrival are measured in the ground plane (XZ), so an agent
 // whose position is its body centre still arrives at a point on the floor.
 // The view cone compares the cosine of the angle to the target with
@@ -9,6 +10,7 @@
 #include "runtime.h"
 #include "spark/core/det_math.h"
 
+#include <array>
 #include <cmath>
 
 namespace spark::ai::detail
@@ -230,6 +232,92 @@ Result<NodeStatus> canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     return visible ? NodeStatus::Success : NodeStatus::Failure;
 }
 
+/// What a registered leaf's callbacks see.
+LeafContext leafContext(TickCtx& ctx, const LeafParams& params, NodeState& s, std::string_view path)
+{
+    return LeafContext{.params = params,
+                       .agent = ctx.brain.agent,
+                       .world = ctx.world,
+                       .blackboard = ctx.brain.blackboard,
+                       .clock = ctx.clock,
+                       .time = ctx.time,
+                       .memory = s,
+                       .rng = ctx.brain.rng,
+                       .events = ctx.state.events,
+                       .path = path};
+}
+
+/// The registry index of a registered leaf's call: the compiled index while it
+/// still names the leaf, else the leaf found by name (another registry).
+Result<size_t> registeredIndex(const TickCtx& ctx, const LeafCall& call, std::string_view path)
+{
+    const LeafRegistry& leaves = ctx.leaves;
+    size_t index = call.index;
+    if (!leaves.game(index) || leaves.leaf(index).name != call.name)
+        index = leaves.indexOf(call.name);
+    if (index == LeafRegistry::kNotFound || !leaves.game(index))
+        return makeError(kCodeUnknownLeaf, "no leaf named '" + call.name + "' is registered",
+                         pointerJoin(path, "name"),
+                         "register the leaf in the LeafRegistry the brains tick with");
+    if (leaves.leaf(index).params.size() != call.params.size())
+        return makeError(kCodeParams,
+                         "leaf '" + call.name + "' declares " +
+                             std::to_string(leaves.leaf(index).params.size()) +
+                             " parameters, the tree was compiled with " + std::to_string(call.params.size()),
+                         pointerJoin(path, "params"), "compile the tree against the registry it ticks with");
+    return index;
+}
+
+/// Ticks a registered leaf: resolves its parameters, runs its callback and
+/// checks that the answer fits its kind.
+Result<NodeStatus> tickRegistered(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+{
+    auto index = registeredIndex(ctx, call, path);
+    if (!index.ok())
+        return index.error();
+    const LeafDef& def = ctx.leaves.leaf(*index);
+    std::array<const json*, kMaxLeafParams> values{};
+    for (size_t i = 0; i < def.params.size(); ++i)
+    {
+        auto v = readSlot(ctx, def, def.params[i], call.params[i], path);
+        if (!v.ok())
+            return v.error();
+        values[i] = *v;
+    }
+    const LeafParams params{&def, std::span<const json* const>(values.data(), def.params.size())};
+    LeafContext leafCtx = leafContext(ctx, params, s, path);
+    auto r = ctx.leaves.game(*index)->run(leafCtx);
+    if (!r.ok())
+        return r;
+    if (*r == NodeStatus::Idle || (*r == NodeStatus::Running && def.kind == LeafKind::Condition))
+        return makeError(kCodeLeafResult,
+                         std::string(def.kind == LeafKind::Condition ? "condition '" : "action '") +
+                             def.name + "' answered " + nodeStatusName(*r),
+                         std::string(path),
+                         def.kind == LeafKind::Condition ? "a condition answers success or failure at once"
+                                                         : "an action answers running, success or failure");
+    return r;
+}
+
+/// Tells a registered action it is halted: its halt callback, with the
+/// parameters that can still be resolved (the others nullptr).
+void haltRegistered(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+{
+    auto index = registeredIndex(ctx, call, path);
+    if (!index.ok() || !ctx.leaves.game(*index)->halt)
+        return;
+    const LeafDef& def = ctx.leaves.leaf(*index);
+    std::array<const json*, kMaxLeafParams> values{};
+    for (size_t i = 0; i < def.params.size(); ++i)
+    {
+        auto v = readSlot(ctx, def, def.params[i], call.params[i], path);
+        values[i] = v.ok() ? *v : nullptr;
+    }
+    const LeafParams params{&def, std::span<const json* const>(values.data(), def.params.size())};
+    LeafContext leafCtx = leafContext(ctx, params, s, path);
+    ctx.leaves.game(*index)->halt(leafCtx);
+}
+
 } // namespace
 
 Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
@@ -309,15 +397,18 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
             return p.error();
         return rngNextDouble(ctx.brain.rng) < *p ? NodeStatus::Success : NodeStatus::Failure;
     }
-    case LeafId::Count: break;
+    case LeafId::Count: // A leaf a game registered.
+        return tickRegistered(ctx, call, s, path);
     }
     return makeError("E_INTERNAL", "unknown leaf id", std::string(path));
 }
 
-void haltLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s)
+void haltLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
     if (s.status == NodeStatus::Running && (call.leaf == LeafId::MoveTo || call.leaf == LeafId::Patrol))
         ctx.world.stop(ctx.brain.agent);
+    if (s.status == NodeStatus::Running && call.leaf == LeafId::Count)
+        haltRegistered(ctx, call, s, path);
     s.status = NodeStatus::Idle;
 }
 

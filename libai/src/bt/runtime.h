@@ -1,6 +1,7 @@
 #pragma once
 // The tick context shared by the node semantics, the leaves and the brains (internal).
 #include "spark/ai/brain.h"
+#include "spark/ai/leaf_registry.h"
 
 namespace spark::ai::detail
 {
@@ -12,8 +13,10 @@ struct TickCtx
     Brain& brain;
     World& world;
     const CompiledTree& tree;
+    const LeafRegistry& leaves; ///< Every leaf the tree may call.
     uint64_t frame = 0;
     double time = 0; ///< frame × dt. [Units: s]
+    TickClock clock; ///< The tick's clock (frame and dt).
 };
 
 /// Tolerance of time comparisons (times are frame × dt sums). [Units: s]
@@ -21,8 +24,9 @@ inline constexpr double kTimeEps = 1e-9;
 
 /// Ticks a leaf call. `path` is the JSON pointer of the call (for errors).
 Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& io, std::string_view path);
-/// Tells a running leaf it is halted (move_to/patrol stop the agent).
-void haltLeaf(TickCtx& ctx, const LeafCall& call, NodeState& io);
+/// Tells a running leaf it is halted (move_to/patrol stop the agent, a
+/// registered action's halt callback runs).
+void haltLeaf(TickCtx& ctx, const LeafCall& call, NodeState& io, std::string_view path);
 
 /// Ticks node `index` of the context's tree.
 Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index);

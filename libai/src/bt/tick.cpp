@@ -148,7 +148,8 @@ Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
     const int32_t choice = eval->choice;
     if (choice != mem.running && mem.running >= 0)
     {
-        haltLeaf(ctx, doc.actions[static_cast<size_t>(mem.running)].run, mem.leaf);
+        haltLeaf(ctx, doc.actions[static_cast<size_t>(mem.running)].run, mem.leaf,
+                 "/actions/" + std::to_string(mem.running) + "/run");
         mem.readyAt[static_cast<size_t>(mem.running)] = ctx.time + doc.actions[static_cast<size_t>(mem.running)].cooldown;
     }
     if (choice < 0)
@@ -200,14 +201,15 @@ void haltNode(TickCtx& ctx, uint32_t index)
     for (uint32_t i = 0; i < n.childCount; ++i)
         haltNode(ctx, childAt(ctx, n, i));
     if (n.type == NodeType::Action || n.type == NodeType::Condition)
-        haltLeaf(ctx, n.call, s);
+        haltLeaf(ctx, n.call, s, n.path);
     if (n.type == NodeType::Utility)
     {
         auto memIt = ctx.brain.utilityMemory.find(index);
         const auto docIt = ctx.state.utilities.find(n.utility);
         if (memIt != ctx.brain.utilityMemory.end() && docIt != ctx.state.utilities.end() && memIt->second.running >= 0 &&
             memIt->second.running < static_cast<int32_t>(docIt->second.actions.size()))
-            haltLeaf(ctx, docIt->second.actions[static_cast<size_t>(memIt->second.running)].run, memIt->second.leaf);
+            haltLeaf(ctx, docIt->second.actions[static_cast<size_t>(memIt->second.running)].run,
+                     memIt->second.leaf, "/actions/" + std::to_string(memIt->second.running) + "/run");
         if (memIt != ctx.brain.utilityMemory.end())
             memIt->second.running = -1;
     }

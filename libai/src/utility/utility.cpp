@@ -3,7 +3,7 @@
 // Dave Mark's make-up factor (s + (1 − s)(1 − 1/n)s, "Building a Better
 // Centaur", GDC 2015) so that actions with many considerations are not
 // punished for it, times the action's weight. A zero anywhere vetoes.
-#include "spark/ai/utility.h"
+#include "spark/ai/leaf_registry.h"
 #include "spark/core/det_math.h"
 #include "spark/core/hash.h"
 
@@ -62,7 +62,13 @@ Curve compileCurve(const json& c)
 
 Result<UtilityDoc> compileUtility(const json& doc, std::vector<Problem>* outProblems)
 {
-    std::vector<Problem> problems = validateUtilityDoc(doc);
+    return compileUtility(doc, builtinLeafRegistry(), outProblems);
+}
+
+Result<UtilityDoc> compileUtility(const json& doc, const LeafRegistry& leaves,
+                                  std::vector<Problem>* outProblems)
+{
+    std::vector<Problem> problems = validateUtilityDoc(doc, leaves);
     if (!problems.empty())
     {
         const Problem first = problems.front();
@@ -83,7 +89,7 @@ Result<UtilityDoc> compileUtility(const json& doc, std::vector<Problem>* outProb
         action.weight = a.value("weight", 1.0);
         action.cooldown = a.value("cooldown", 0.0);
         const json& run = a["run"];
-        action.run = makeLeafCall(*findLeaf(run["name"].get<std::string>()),
+        action.run = makeLeafCall(leaves, leaves.indexOf(run["name"].get<std::string>()),
                                   run.contains("params") ? run["params"] : json::object());
         if (a.contains("considerations"))
             for (size_t j = 0; j < a["considerations"].size(); ++j)

@@ -5,8 +5,7 @@
 // references, cycles (depth-first search with three colours) and the size and
 // depth limits after inlining (memoised per subtree, saturating counts).
 #include "checks.h"
-#include "spark/ai/leaves.h"
-#include "spark/ai/tree.h"
+#include "spark/ai/leaf_registry.h"
 
 #include <algorithm>
 #include <map>
@@ -63,6 +62,7 @@ struct SubtreeRef
 
 struct Walker
 {
+    const LeafRegistry& leaves;
     std::vector<Problem>& problems;
     std::set<std::string> subtreeNames;
     /// References found while walking: owner ("" for the root) → refs.
@@ -198,7 +198,8 @@ struct Walker
                 addProblem(problems, kCodeSchema, "a " + type + " needs a 'name'", path,
                            "add \"name\": the " + type + " leaf (see ai.leaves)");
             else
-                validateLeafCall(n["name"], n.contains("params") ? &n["params"] : nullptr, path, type, problems);
+                validateLeafCall(n["name"], n.contains("params") ? &n["params"] : nullptr, path, type, leaves,
+                                 problems);
         }
         else if (type == "subtree")
         {
@@ -301,6 +302,11 @@ const std::vector<std::string>& nodeTypeNames()
 
 std::vector<Problem> validateTreeDoc(const json& doc)
 {
+    return validateTreeDoc(doc, builtinLeafRegistry());
+}
+
+std::vector<Problem> validateTreeDoc(const json& doc, const LeafRegistry& leaves)
+{
     std::vector<Problem> problems;
     if (!doc.is_object())
     {
@@ -311,7 +317,7 @@ std::vector<Problem> validateTreeDoc(const json& doc)
     checkKeys(doc, "", {"version", "name", "description", "root", "subtrees"}, kCodeSchema, "the document", problems);
     checkDocumentHeader(doc, problems);
 
-    Walker walker{problems, {}, {}};
+    Walker walker{leaves, problems, {}, {}};
     const json* subtrees = nullptr;
     if (doc.contains("subtrees"))
     {
@@ -392,6 +398,12 @@ std::vector<Problem> validateTreeDoc(const json& doc)
 void validateLeafCall(const json& name, const json* params, std::string_view path, std::string_view wantKind,
                       std::vector<Problem>& io)
 {
+    validateLeafCall(name, params, path, wantKind, builtinLeafRegistry(), io);
+}
+
+void validateLeafCall(const json& name, const json* params, std::string_view path, std::string_view wantKind,
+                      const LeafRegistry& leaves, std::vector<Problem>& io)
+{
     const std::string base(path);
     if (!name.is_string())
     {
@@ -400,13 +412,16 @@ void validateLeafCall(const json& name, const json* params, std::string_view pat
         return;
     }
     const std::string& leafName = name.get_ref<const std::string&>();
-    const LeafDef* def = findLeaf(leafName);
+    const LeafDef* def = leaves.find(leafName);
     if (!def)
     {
         std::vector<std::string> candidates;
-        for (const LeafDef& d : leafManifest())
+        for (size_t i = 0; i < leaves.size(); ++i)
+        {
+            const LeafDef& d = leaves.leaf(i);
             if (wantKind.empty() || (wantKind == "action") == (d.kind == LeafKind::Action))
                 candidates.push_back(d.name);
+        }
         addProblem(io, kCodeUnknownLeaf,
                    "no " + (wantKind.empty() ? std::string("leaf") : std::string(wantKind)) + " named '" + leafName + "'",
                    pointerJoin(base, "name"), suggestName(leafName, candidates));

@@ -2,7 +2,7 @@
 // approach): every action, consideration, input, range, curve and leaf call is
 // checked and every problem reported.
 #include "checks.h"
-#include "spark/ai/utility.h"
+#include "spark/ai/leaf_registry.h"
 
 #include <algorithm>
 #include <set>
@@ -137,6 +137,11 @@ void checkConsideration(const json& c, const std::string& path, std::vector<Prob
 
 std::vector<Problem> validateUtilityDoc(const json& doc)
 {
+    return validateUtilityDoc(doc, builtinLeafRegistry());
+}
+
+std::vector<Problem> validateUtilityDoc(const json& doc, const LeafRegistry& leaves)
+{
     std::vector<Problem> problems;
     if (!doc.is_object())
     {
@@ -226,7 +231,8 @@ std::vector<Problem> validateUtilityDoc(const json& doc)
                 if (!run.contains("name"))
                     addProblem(problems, kCodeSchema, "'run' needs a 'name'", at, "add \"name\": a leaf (see ai.leaves)");
                 else
-                    validateLeafCall(run["name"], run.contains("params") ? &run["params"] : nullptr, at, "", problems);
+                    validateLeafCall(run["name"], run.contains("params") ? &run["params"] : nullptr, at, "",
+                                     leaves, problems);
             }
         }
     }

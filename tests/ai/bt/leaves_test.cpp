@@ -205,3 +205,13 @@ TEST_CASE("every built-in leaf's parameter enum names its manifest parameters in
     CHECK(missing.error().field == "/params/3");
     CHECK_FALSE(checkParamEnum<PatrolParam>(leafDef(LeafId::MoveTo)).ok());
 }
+
+TEST_CASE("a compiled call names its leaf and its index in the built-in registry")
+{
+    Rig rig(action("set_speed", R"({"speed": 3})"));
+    const LeafCall& call = rig.state.trees.at("t").nodes[0].call;
+    CHECK(call.leaf == LeafId::SetSpeed);
+    CHECK(call.name == "set_speed");
+    CHECK(call.index == static_cast<uint32_t>(LeafId::SetSpeed));
+    CHECK(slot(call, SetSpeedParam::Speed).literal == 3);
+}

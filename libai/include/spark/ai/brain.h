@@ -85,14 +85,18 @@ struct TickClock
 };
 
 /// Ticks one brain now (ignores its period). A failure disables the brain and
-/// records an error event; the returned status is that failure.
-Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock);
+/// records an error event; the returned status is that failure. `leaves` must
+/// hold every leaf its tree (or utility document) calls (see leaf_registry.h).
+Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock,
+                 const LeafRegistry& leaves = builtinLeafRegistry());
 
 /// Ticks every enabled brain whose period is due, in agent-name order.
-void stepBrains(AiState& io, World& world, const TickClock& clock);
+void stepBrains(AiState& io, World& world, const TickClock& clock,
+                const LeafRegistry& leaves = builtinLeafRegistry());
 
 /// Halts whatever the brain is running (its actions are told) and resets its nodes.
-void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock);
+void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock,
+               const LeafRegistry& leaves = builtinLeafRegistry());
 
 /// Running nodes of a brain's tree (index order): the deepest running ones and their ancestors.
 std::vector<uint32_t> runningNodes(const AiState& state, const Brain& brain);

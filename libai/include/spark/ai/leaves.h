@@ -7,8 +7,9 @@
 ///
 /// Leaf code reads a parameter by its named index, never by position: each
 /// built-in leaf has an enum of its parameters (`MoveToParam::Target`), tied to
-/// the manifest by `ParamEnumNames` and checked at compile time (leaves.cpp)
-/// and by `checkBuiltinParamEnums()`.
+/// the manifest by `ParamEnumNames` and checked at compile time (leaves.cpp) and
+/// by `checkBuiltinParamEnums()`. Games add their own leaves beside these with a
+/// `LeafRegistry` (leaf_registry.h).
 
 #include "spark/ai/blackboard.h"
 #include "spark/core/result.h"
@@ -32,7 +33,7 @@ enum class LeafKind : uint8_t
     Condition,
 };
 
-/// The built-in leaves.
+/// The built-in leaves. `Count` marks a leaf registered by a game (`LeafCall::leaf`).
 enum class LeafId : uint8_t
 {
     MoveTo,
@@ -75,10 +76,10 @@ struct ParamDef
     std::string description; ///< One line.
 };
 
-/// One built-in leaf.
+/// One leaf of the manifest: a built-in, or one a game registered.
 struct LeafDef
 {
-    LeafId id = LeafId::Stop;
+    LeafId id = LeafId::Stop;  ///< The built-in leaf; `LeafId::Count` for a registered one.
     std::string name;          ///< e.g. "move_to".
     LeafKind kind = LeafKind::Action;
     std::string description;   ///< One line.
@@ -95,8 +96,17 @@ const LeafDef& leafDef(LeafId id);
 const char* paramTypeName(ParamType type);
 /// A JSON Schema (draft-07) for one parameter (including the `{"bb"}` form).
 json paramSchema(const ParamDef& def);
-/// The manifest as JSON: [{name, kind, description, params: {name: {...}}}].
+/// The built-in manifest as JSON: [{name, kind, description, params: {name: {...}}, required}].
 json leafManifestJson();
+
+/// The built-in leaves plus a game's own (leaf_registry.h).
+class LeafRegistry;
+/// The manifest of a registry as JSON (built-ins first, then the registered
+/// leaves in registration order), each entry shaped as in `leafManifestJson()`.
+json leafManifestJson(const LeafRegistry& leaves);
+/// The registry of the built-in leaves only: what every function taking a
+/// registry uses when none is given.
+const LeafRegistry& builtinLeafRegistry();
 
 /// Checks a literal value against a parameter's declared type; on failure
 /// returns false and sets `outExpected` to what was expected.
@@ -112,13 +122,18 @@ struct ParamSlot
 };
 
 /// A compiled call of a leaf: the leaf and one slot per declared parameter.
+/// Plain data: a registered leaf is referred to by name and registry index,
+/// its callbacks stay in the `LeafRegistry` passed in when ticking.
 struct LeafCall
 {
-    LeafId leaf = LeafId::Stop;
+    LeafId leaf = LeafId::Stop;    ///< The built-in leaf; `LeafId::Count` for a registered one.
+    uint32_t index = 0;            ///< Position in the registry compiled against (a built-in: its LeafId).
+    std::string name;              ///< The leaf's name (finds a registered leaf when `index` is stale).
     std::vector<ParamSlot> params; ///< In `ParamDef` order; read with `slot(call, MoveToParam::Target)`.
 };
 
 /// Builds a call from a (validated) `params` object; unknown keys are ignored.
+/// `index` is set to the built-in's LeafId (registries set their own).
 LeafCall makeLeafCall(const LeafDef& def, const json& params);
 
 // ---------------------------------------------------------------------------
@@ -204,8 +219,10 @@ enum class ChanceParam : uint8_t
     Count
 };
 
-/// Ties a parameter enum to its leaf: `leaf` is the built-in leaf and `names[i]`
-/// the manifest name of enumerator `i` (exactly `E::Count` entries).
+/// Ties a parameter enum to its leaf: `leaf` is the built-in leaf (`LeafId::Count`
+/// for a game's leaf) and `names[i]` the manifest name of enumerator `i` (exactly
+/// `E::Count` entries). Specialised for every built-in leaf below; a game may
+/// specialise it for the enum of its own leaf and check it with `checkParamEnum`.
 template <class E> struct ParamEnumNames;
 
 /// `leaf` and manifest `names` of `MoveToParam`.
@@ -285,7 +302,8 @@ template <> struct ParamEnumNames<ChanceParam>
 template <class E> const ParamSlot& slot(const LeafCall& call, E p)
 {
     static_assert(std::is_enum_v<E>, "parameters are read by their enum");
-    assert(call.leaf == ParamEnumNames<E>::leaf);
+    if constexpr (ParamEnumNames<E>::leaf != LeafId::Count)
+        assert(call.leaf == ParamEnumNames<E>::leaf);
     assert(static_cast<size_t>(p) < call.params.size());
     return call.params[static_cast<size_t>(p)];
 }

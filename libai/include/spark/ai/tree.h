@@ -110,10 +110,14 @@ struct CompiledTree
     json doc;                      ///< The source document (for ai.tree.get).
 };
 
-/// Validates and compiles a tree document. On failure the error is the first
-/// problem (code, message, path as field, hint) and `outProblems` (when given)
-/// receives all of them.
+/// Validates and compiles a tree document against the built-in leaves. On
+/// failure the error is the first problem (code, message, path as field, hint)
+/// and `outProblems` (when given) receives all of them.
 Result<CompiledTree> compileTree(const json& doc, std::vector<Problem>* outProblems = nullptr);
+/// Validates and compiles a tree document whose leaves may be any of `leaves`
+/// (built-in or registered); errors as above.
+Result<CompiledTree> compileTree(const json& doc, const LeafRegistry& leaves,
+                                 std::vector<Problem>* outProblems = nullptr);
 
 /// Feeds a compiled tree canonically into `io` (its source document and name).
 void hashTree(Hasher& io, const CompiledTree& tree);

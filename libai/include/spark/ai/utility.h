@@ -116,6 +116,9 @@ struct UtilityDoc
 
 /// Validates and compiles a utility document (errors as in `compileTree`).
 Result<UtilityDoc> compileUtility(const json& doc, std::vector<Problem>* outProblems = nullptr);
+/// Validates and compiles a utility document whose actions may run any leaf of `leaves`.
+Result<UtilityDoc> compileUtility(const json& doc, const LeafRegistry& leaves,
+                                  std::vector<Problem>* outProblems = nullptr);
 /// Feeds a utility document canonically into `io`.
 void hashUtility(Hasher& io, const UtilityDoc& doc);
 

@@ -37,14 +37,24 @@ struct Problem
     std::string hint;    ///< Suggested fix, or empty.
 };
 
-/// Every problem of a behaviour-tree document (empty when it is valid).
+class LeafRegistry;
+
+/// Every problem of a behaviour-tree document (empty when it is valid); leaves
+/// are the built-in ones.
 std::vector<Problem> validateTreeDoc(const json& doc);
-/// Every problem of a utility document (empty when it is valid).
+/// Every problem of a behaviour-tree document whose leaves may be any of `leaves`.
+std::vector<Problem> validateTreeDoc(const json& doc, const LeafRegistry& leaves);
+/// Every problem of a utility document (empty when it is valid); leaves are the built-in ones.
 std::vector<Problem> validateUtilityDoc(const json& doc);
-/// Every problem of the `{name, params}` of a leaf at `path` (appended to `io`).
-/// `wantKind` restricts the leaf kind: "action", "condition" or "" for either.
+/// Every problem of a utility document whose leaves may be any of `leaves`.
+std::vector<Problem> validateUtilityDoc(const json& doc, const LeafRegistry& leaves);
+/// Every problem of the `{name, params}` of a built-in leaf at `path` (appended
+/// to `io`). `wantKind` restricts the leaf kind: "action", "condition" or "" for either.
 void validateLeafCall(const json& name, const json* params, std::string_view path, std::string_view wantKind,
                       std::vector<Problem>& io);
+/// As above, for a leaf of `leaves` (built-in or registered).
+void validateLeafCall(const json& name, const json* params, std::string_view path, std::string_view wantKind,
+                      const LeafRegistry& leaves, std::vector<Problem>& io);
 
 /// Levenshtein distance between two names.
 size_t editDistance(std::string_view a, std::string_view b);
