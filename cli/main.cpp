@@ -6,9 +6,14 @@
 #include "runners/session_log.h"
 #include "runners/test_runner.h"
 #include "surface/dispatcher.h"
+#include "surface/lines.h"
 #include "surface/output.h"
 
+#include "spark/core/path.h"
+
 #include <CLI/CLI.hpp>
+
+#include <sys/stat.h>
 
 #include <cstdio>
 #include <fstream>
@@ -21,14 +26,31 @@ using namespace spark::cli;
 namespace
 {
 
-std::string readAll(std::istream& in) { return std::string(std::istreambuf_iterator<char>(in), {}); }
+/// Resolves a path option (`--session`, `--junit`) inside the project; prints the error and returns false when it leaves it.
+bool resolveOption(const std::string& project, const std::string& value, const char* option, std::string& out,
+                   bool asJson)
+{
+    auto resolved = spark::resolveInProject(project, value);
+    if (!resolved.ok())
+    {
+        json answer = errorEnvelope("E_PATH", std::string(option) + ": " + resolved.error().message,
+                                    {{"path", option}}, "give a path inside the project folder, relative to it");
+        if (asJson)
+            std::cout << dumpJson(answer, 2) << "\n";
+        else
+            std::cerr << renderHumanError(answer);
+        return false;
+    }
+    out = resolved.value().string();
+    return true;
+}
 
 // Prints an answer envelope; returns the exit code.
 int printAnswer(const json& answer, bool asJson)
 {
     const bool ok = answer["ok"].get<bool>();
     if (asJson)
-        std::cout << answer.dump(2) << "\n";
+        std::cout << dumpJson(answer, 2) << "\n";
     else if (ok)
         std::cout << renderHuman(answer["result"]);
     else
@@ -45,8 +67,9 @@ int runCall(const std::string& id, const std::string& paramsText, const std::str
     spark::scene::SessionState state;
 
     std::string text = paramsText.empty() ? "{}" : paramsText;
-    if (text == "-")
-        text = readAll(std::cin);
+    if (text == "-" && !readAllBounded(std::cin, text))
+        return printAnswer(errorEnvelope("E_INVALID_PARAMS", "the params on stdin are larger than 64 MiB", {{"path", ""}}),
+                           asJson);
     json params;
     std::string message;
     if (!parseJsonText(text, params, message))
@@ -56,17 +79,20 @@ int runCall(const std::string& id, const std::string& paramsText, const std::str
     if (!params.is_object())
         return printAnswer(errorEnvelope("E_INVALID_PARAMS", "the params must be a JSON object", {{"path", ""}}), asJson);
 
-    if (!sessionFile.empty())
+    std::string sessionPath;
+    if (!sessionFile.empty() && !resolveOption(project, sessionFile, "--session", sessionPath, asJson))
+        return 1;
+    if (!sessionPath.empty())
     {
-        json replayError = replaySessionLog(dispatcher, state, sessionFile);
+        json replayError = replaySessionLog(dispatcher, state, sessionPath);
         if (!replayError.is_null())
             return printAnswer(replayError, asJson);
     }
     const uint64_t before = state.commandsRun;
     json answer = dispatcher.call(state, id, params);
-    if (!sessionFile.empty() && answer["ok"].get<bool>() && state.commandsRun != before)
+    if (!sessionPath.empty() && answer["ok"].get<bool>() && state.commandsRun != before)
     {
-        json logError = appendSessionLog(sessionFile, id, params);
+        json logError = appendSessionLog(sessionPath, id, params);
         if (!logError.is_null())
             return printAnswer(logError, asJson);
     }
@@ -83,23 +109,43 @@ int runLines(const std::string& file, const std::string& project)
     std::istream* in = &std::cin;
     if (!file.empty() && file != "-")
     {
+        // Regular files only: a directory or a device is refused before reading.
+        struct stat st{};
+        if (::stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        {
+            json answer = errorEnvelope("E_IO",
+                                        ::stat(file.c_str(), &st) != 0 ? "no such file: '" + file + "'"
+                                        : S_ISDIR(st.st_mode)          ? "'" + file + "' is a directory, not a file of JSON lines"
+                                                                       : "'" + file + "' is not a regular file",
+                                        {{"path", "FILE"}}, "give a file of JSON lines, or - for stdin");
+            std::cout << dumpJson(answer) << "\n";
+            return 1;
+        }
         fileIn.open(file, std::ios::binary);
         if (!fileIn)
         {
-            std::cerr << "error E_IO: cannot read " << file << "\n";
+            std::cout << dumpJson(errorEnvelope("E_IO", "cannot read '" + file + "'", {{"path", "FILE"}})) << "\n";
             return 1;
         }
         in = &fileIn;
     }
     bool allOk = true;
     std::string line;
-    while (std::getline(*in, line))
+    for (;;)
     {
-        if (line.find_first_not_of(" \t\r") == std::string::npos)
+        const LineRead read = readBoundedLine(*in, line);
+        if (read == LineRead::End)
+            break;
+        json answer;
+        if (read == LineRead::TooLong)
+            answer = errorEnvelope("E_INVALID_PARAMS", "the request line is longer than 64 MiB", {{"path", ""}},
+                                   "send one request per line, each at most 64 MiB");
+        else if (line.find_first_not_of(" \t\r") == std::string::npos)
             continue;
-        json answer = dispatcher.executeText(state, line);
+        else
+            answer = dispatcher.executeText(state, line);
         allOk = allOk && answer["ok"].get<bool>();
-        std::cout << answer.dump() << "\n";
+        std::cout << dumpJson(answer) << "\n";
         std::cout.flush();
     }
     return allOk ? 0 : 1;
@@ -130,7 +176,7 @@ int runSchema(const std::string& id)
     json answer = dispatcher.call(state, "system.schema", {{"command", id}});
     if (!answer["ok"].get<bool>())
         return printAnswer(answer, false);
-    std::cout << answer["result"].dump(2) << "\n";
+    std::cout << dumpJson(answer["result"], 2) << "\n";
     return 0;
 }
 

@@ -99,8 +99,6 @@ void checkScenarioDocument(const json& doc, const std::string& p)
             fail("E_FORMAT", "\"expect_error\" must be an error code", {{"path", sp + "/expect_error"}});
         if (step.contains("tolerance") && (!step["tolerance"].is_number() || step["tolerance"].get<double>() < 0))
             fail("E_FORMAT", "\"tolerance\" must be a number >= 0", {{"path", sp + "/tolerance"}});
-        if (step.contains("expect") && step.contains("expect_error"))
-            fail("E_FORMAT", "a step expects a result or an error, not both", {{"path", sp}});
     }
 }
 
@@ -152,6 +150,10 @@ json runScenario(Dispatcher& dispatcher, scene::SessionState& io, const json& do
             else if (step["expect_error"].get<std::string>() != code)
                 why = "expected the error " + step["expect_error"].get<std::string>() + ", got " + code + ": " +
                       answer["error"].value("message", std::string());
+            else if (step.contains("expect") &&
+                     !containsSubset(answer["error"].value("data", json::object()), step["expect"],
+                                     step.value("tolerance", 1e-9), why))
+                why = "error data mismatch at " + why;
         }
         results.push_back(std::move(entry));
         if (!why.empty())
@@ -166,6 +168,33 @@ json runScenario(Dispatcher& dispatcher, scene::SessionState& io, const json& do
     return out;
 }
 
+ScenarioFrame::ScenarioFrame(Dispatcher& dispatcher, std::string canonicalPath, const std::string& field)
+    : m_dispatcher(dispatcher)
+{
+    std::vector<std::string>& chain = dispatcher.scenarioChain();
+    if (!canonicalPath.empty())
+        for (const std::string& running : chain)
+            if (running == canonicalPath)
+            {
+                json files = json::array();
+                for (const std::string& c : chain)
+                    if (!c.empty())
+                        files.push_back(c.substr(c.find_last_of('/') + 1));
+                files.push_back(canonicalPath.substr(canonicalPath.find_last_of('/') + 1));
+                fail("E_SCENARIO_CYCLE", "the scenario runs itself through the chain " + files.dump(),
+                     {{"path", field}, {"chain", files}}, "break the cycle: a scenario may not run one that runs it");
+            }
+    if (chain.size() >= kMaxScenarioDepth)
+        fail("E_SCENARIO_LIMIT", "scenarios nest deeper than " + std::to_string(kMaxScenarioDepth) + " runs",
+             {{"path", field}}, "run the inner scenarios one after the other instead");
+    chain.push_back(std::move(canonicalPath));
+}
+
+ScenarioFrame::~ScenarioFrame()
+{
+    m_dispatcher.scenarioChain().pop_back();
+}
+
 namespace
 {
 
@@ -173,6 +202,7 @@ json aiScenarioRun(Context& ctx, const json& params)
 {
     json doc;
     std::string prefix;
+    std::string canonical;
     if (params.contains("doc"))
     {
         doc = params["doc"];
@@ -181,7 +211,11 @@ json aiScenarioRun(Context& ctx, const json& params)
     else
     {
         const auto path = ctx.resolvePath(params["path"].get<std::string>(), "/path");
-        auto text = spark::readTextFile(path);
+        canonical = path.string();
+        FileReadDef def = defaultFileReadDef();
+        def.maxBytes = kMaxScenarioFileBytes;
+        def.limitCode = "E_FORMAT";
+        auto text = spark::readTextFile(path, def);
         if (!text.ok())
             fail(text.error().code, text.error().message, {{"path", "/path"}});
         std::string message;
@@ -189,7 +223,18 @@ json aiScenarioRun(Context& ctx, const json& params)
             fail("E_FORMAT", "the scenario file is not valid JSON: " + message, {{"path", "/path"}});
     }
     checkScenarioDocument(doc, prefix);
-    return runScenario(*ctx.dispatcher, ctx.state, doc, params.value("update_goldens", false) || ctx.updateGoldens);
+    ScenarioFrame frame(*ctx.dispatcher, canonical, params.contains("doc") ? "/doc" : "/path");
+    json report = runScenario(*ctx.dispatcher, ctx.state, doc, params.value("update_goldens", false) || ctx.updateGoldens);
+    if (!report["passed"].get<bool>())
+    {
+        const json& f = report["failed"];
+        fail("E_SCENARIO_FAILED",
+             "the scenario" + (report.value("name", std::string()).empty() ? std::string() : " '" + report["name"].get<std::string>() + "'") +
+                 " failed at step " + std::to_string(f["index"].get<size_t>()) + " (" + f["do"].get<std::string>() +
+                 "): " + f["why"].get<std::string>(),
+             report, "data.failed names the step and why; the session is as it was before the run");
+    }
+    return report;
 }
 
 const Registrar kScenarioRun{{"ai.scenario.run", aiScenarioRun, Mutates::Composite}};

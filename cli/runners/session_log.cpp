@@ -1,6 +1,9 @@
 #include "runners/session_log.h"
 
-#include <fstream>
+#include "spark/core/path.h"
+
+#include <cerrno>
+#include <sys/stat.h>
 #include <string>
 
 namespace spark::cli
@@ -8,18 +11,25 @@ namespace spark::cli
 
 json replaySessionLog(Dispatcher& dispatcher, scene::SessionState& io, const std::filesystem::path& log)
 {
-    std::error_code ec;
-    if (!std::filesystem::exists(log, ec))
+    struct stat st{};
+    if (::lstat(log.c_str(), &st) != 0 && errno == ENOENT)
         return nullptr; // a new session
-    std::ifstream in(log, std::ios::binary);
-    if (!in)
-        return errorEnvelope("E_IO", "cannot read the session log " + log.string());
-    std::string line;
+    FileReadDef def = defaultFileReadDef();
+    def.maxBytes = kMaxSessionLogBytes;
+    def.limitCode = "E_IO";
+    auto text = readTextFile(log, def);
+    if (!text.ok())
+        return errorEnvelope(text.error().code, "cannot read the session log: " + text.error().message,
+                             {{"path", "--session"}}, "give a regular file inside the project, or a new name");
     size_t number = 0;
-    while (std::getline(in, line))
+    std::string_view rest = text.value();
+    while (!rest.empty())
     {
+        const size_t end = rest.find('\n');
+        std::string_view line = rest.substr(0, end);
+        rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
         ++number;
-        if (line.find_first_not_of(" \t\r") == std::string::npos)
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos)
             continue;
         json answer = dispatcher.executeText(io, line);
         if (!answer["ok"].get<bool>())
@@ -36,12 +46,9 @@ json replaySessionLog(Dispatcher& dispatcher, scene::SessionState& io, const std
 
 json appendSessionLog(const std::filesystem::path& log, const std::string& id, const json& params)
 {
-    std::ofstream out(log, std::ios::binary | std::ios::app);
-    if (!out)
-        return errorEnvelope("E_IO", "cannot write the session log " + log.string());
-    out << json{{"command", id}, {"params", params}}.dump() << "\n";
-    if (!out)
-        return errorEnvelope("E_IO", "cannot write the session log " + log.string());
+    const Status st = appendTextFile(log, dumpJson(json{{"command", id}, {"params", params}}) + "\n");
+    if (!st.ok())
+        return errorEnvelope("E_IO", "cannot write the session log: " + st.error().message, {{"path", "--session"}});
     return nullptr;
 }
 

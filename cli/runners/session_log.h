@@ -11,7 +11,10 @@
 namespace spark::cli
 {
 
-/// Replays the log into `io`. Returns an error envelope when a line cannot be
+/// Largest session log replayed. [Units: bytes]
+inline constexpr size_t kMaxSessionLogBytes = 256u * 1024u * 1024u;
+
+/// Replays the log into `io` (a regular file, at most `kMaxSessionLogBytes`; none yet is a new session). Returns an error envelope when a line cannot be
 /// replayed (the file is edited or a referenced file changed), else null.
 json replaySessionLog(Dispatcher& dispatcher, scene::SessionState& io, const std::filesystem::path& log);
 

@@ -103,14 +103,39 @@ TestOutcome runOne(const TestRunOptions& options, const std::string& suite, cons
         outcome.why = e.code + ": " + e.message + " at " + e.data.value("path", std::string("/"));
         return outcome;
     }
-    json result = runScenario(dispatcher, state, scenario, options.updateGoldens);
+    json result;
+    try
+    {
+        std::string canonical;
+        if (test.contains("scenario"))
+            if (auto p = spark::resolveInProject(options.projectRoot, test["scenario"].get<std::string>()); p.ok())
+                canonical = p.value().string();
+        ScenarioFrame frame(dispatcher, canonical, "/scenario");
+        result = runScenario(dispatcher, state, scenario, options.updateGoldens);
+    }
+    catch (const CommandError& e)
+    {
+        outcome.why = e.code + ": " + e.message;
+        return outcome;
+    }
     outcome.passed = result["passed"].get<bool>();
     if (!outcome.passed)
     {
         const auto& f = result["failed"];
         outcome.why = "step " + std::to_string(f["index"].get<size_t>()) + " (" + f["do"].get<std::string>() +
                       "): " + f["why"].get<std::string>();
+        return outcome;
     }
+    // Every error a command answers carries a hint and a message (SPEC §8).
+    for (const json& step : result["steps"])
+        if (step.contains("error") &&
+            (step["error"].value("hint", std::string()).empty() || step["error"].value("message", std::string()).empty()))
+        {
+            outcome.passed = false;
+            outcome.why = "step " + std::to_string(step["index"].get<size_t>()) + " (" + step["do"].get<std::string>() +
+                          "): the error " + step["error"].value("code", std::string()) + " has no hint or no message";
+            break;
+        }
     return outcome;
 }
 
@@ -153,7 +178,8 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
     if (files.empty())
     {
         err << "error E_IO: no .test.json files found\n";
-        return 2;
+        out << "0 passed, 0 failed (no tests found)\n";
+        return 1;
     }
 
     std::vector<TestOutcome> outcomes;
@@ -201,6 +227,12 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
         auto path = spark::resolveInProject(options.projectRoot, options.junitPath);
         if (!path.ok() || !spark::writeTextFile(path.value(), xml).ok())
             err << "error E_IO: cannot write the JUnit report " << options.junitPath << "\n";
+    }
+    if (outcomes.empty())
+    {
+        err << "error: the test files hold no tests\n";
+        out << "0 passed, 0 failed (no tests found)\n";
+        return 1;
     }
     out << passed << " passed, " << failed << " failed\n";
     return failed == 0 ? 0 : 1;

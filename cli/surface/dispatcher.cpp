@@ -12,42 +12,122 @@
 #include "surface/schemas.h"
 #include "surface/suggest.h"
 
+#include "spark/core/text.h"
+
 #include <cmath>
 #include <exception>
 
 namespace spark::cli
 {
 
+namespace
+{
+
+/// The hint an error gets when its handler gave none: what to do about the code.
+struct CodeHint
+{
+    const char* code;
+    const char* hint;
+};
+constexpr CodeHint kDefaultHints[] = {
+    {"E_INVALID_PARAMS", "`spark schema <command>` shows the params"},
+    {"E_IO", "check that the file exists, is a regular file and is readable (paths are relative to the project)"},
+    {"E_PATH", "give a path inside the project folder, relative to it"},
+    {"E_FORMAT", "check the file's syntax; the message says where"},
+    {"E_INTERNAL", "this is a bug in spark: please report it with the command that caused it"},
+    {"E_UNKNOWN_COMMAND", "list the commands with `spark commands`"},
+    {"E_ASSERT_FAILED", "compare data.expected with data.actual"},
+    {"E_NAV_CONFIG", "the limits of each setting are in `spark schema nav.bake`"},
+    {"E_NAV_LIMIT", "reduce the size (fewer cells, polygons or items) or split the work"},
+    {"E_NAV_FORMAT", "data.path points at the bad field of the navmesh document"},
+    {"E_NAV_NO_MESH", "nav.list shows the meshes; bake one with nav.bake or load one with nav.import"},
+    {"E_NAV_NO_GEOMETRY", "add walkable geometry (colliders, tiles or shapes) before baking"},
+    {"E_NAV_OFF_MESH", "move the point closer to the mesh or give larger extents"},
+    {"E_NAV_STALE_POLY", "find the polygon again (nav.nearest) or re-plan"},
+    {"E_SCENE_NONE", "create a scene with space3d.new / scene2d.new or load one"},
+    {"E_SCENE_FORMAT", "data.field (or data.path) points at the bad value"},
+    {"E_SCENE_RANGE", "the value's limits are in the schema of the command (`spark schema <command>`)"},
+    {"E_SCENE_LIMIT", "the scene's limits are documented in the README; split the scene"},
+    {"E_SCENE_UNKNOWN", "list what exists with the scene's list command"},
+    {"E_SCENE_UNKNOWN_OBJECT", "space3d.list shows the objects"},
+    {"E_SCENE_DUPLICATE", "pick another name"},
+    {"E_SCENARIO_FAILED", "data.failed names the step and why; data.steps has every step's answer"},
+    {"E_SCENARIO_CYCLE", "data.chain shows the files that include each other; break the cycle"},
+};
+
+std::string defaultHint(const std::string& code)
+{
+    for (const CodeHint& h : kDefaultHints)
+        if (code == h.code)
+            return h.hint;
+    if (code.rfind("E_AI_", 0) == 0)
+        return "ai.validate lists every problem of a document with its path and hint";
+    if (code.rfind("E_NAV_", 0) == 0)
+        return "`spark schema <command>` documents the params and their limits";
+    return "`spark schema <command>` documents the params and the errors";
+}
+
+/// An error message may quote input: escape what is not valid UTF-8 (and control
+/// characters) so the answer always serialises.
+std::string safeMessage(const std::string& text)
+{
+    bool plain = isValidUtf8(text);
+    for (char c : text)
+        plain = plain && (static_cast<unsigned char>(c) >= 0x20 || c == '\t' || c == '\n');
+    return plain ? text : escapeText(text, 4096);
+}
+
+} // namespace
+
 json errorEnvelope(const std::string& code, const std::string& message, json data, const std::string& hint)
 {
-    json error = {{"code", code}, {"message", message}, {"data", data.is_null() ? json::object() : data}};
-    if (!hint.empty())
-        error["hint"] = hint;
+    json error = {{"code", code},
+                  {"message", safeMessage(message)},
+                  {"data", data.is_null() ? json::object() : std::move(data)},
+                  {"hint", safeMessage(hint.empty() ? defaultHint(code) : hint)}};
     return {{"ok", false}, {"error", std::move(error)}};
+}
+
+std::string dumpJson(const json& j, int indent) noexcept
+{
+    try
+    {
+        return j.dump(indent, ' ', false, json::error_handler_t::replace);
+    }
+    catch (...)
+    {
+        return R"({"ok":false,"error":{"code":"E_INTERNAL","message":"the answer could not be written","data":{},"hint":"this is a bug in spark: please report it"}})";
+    }
 }
 
 namespace
 {
 // JSON numbers that overflow a double parse to infinity in some parsers; refuse any
-// non-finite number anywhere in a document.
-bool findNonFinite(const json& j, std::string& outPath, const std::string& at)
+// non-finite number anywhere in a document. Iterative: no depth can overflow the stack.
+bool findNonFinite(const json& root, std::string& outPath)
 {
-    if (j.is_number_float() && !std::isfinite(j.get<double>()))
+    std::vector<std::pair<const json*, std::string>> stack{{&root, ""}};
+    while (!stack.empty())
     {
-        outPath = at;
-        return true;
-    }
-    if (j.is_object())
-    {
-        for (auto it = j.begin(); it != j.end(); ++it)
-            if (findNonFinite(it.value(), outPath, at + "/" + it.key()))
-                return true;
-    }
-    else if (j.is_array())
-    {
-        for (size_t i = 0; i < j.size(); ++i)
-            if (findNonFinite(j[i], outPath, at + "/" + std::to_string(i)))
-                return true;
+        auto [j, at] = std::move(stack.back());
+        stack.pop_back();
+        if (j->is_number_float() && !std::isfinite(j->get<double>()))
+        {
+            outPath = at;
+            return true;
+        }
+        if (j->is_object())
+        {
+            for (auto it = j->begin(); it != j->end(); ++it)
+                if (!it.value().is_primitive() || it.value().is_number_float())
+                    stack.push_back({&it.value(), at + "/" + it.key()});
+        }
+        else if (j->is_array())
+        {
+            for (size_t i = 0; i < j->size(); ++i)
+                if (!(*j)[i].is_primitive() || (*j)[i].is_number_float())
+                    stack.push_back({&(*j)[i], at + "/" + std::to_string(i)});
+        }
     }
     return false;
 }
@@ -55,6 +135,12 @@ bool findNonFinite(const json& j, std::string& outPath, const std::string& at)
 
 bool parseJsonText(std::string_view text, json& out, std::string& outMessage)
 {
+    const Status checked = checkJsonText(text);
+    if (!checked.ok())
+    {
+        outMessage = checked.error().message;
+        return false;
+    }
     try
     {
         out = json::parse(text.begin(), text.end(), nullptr, true, false);
@@ -65,7 +151,7 @@ bool parseJsonText(std::string_view text, json& out, std::string& outMessage)
         return false;
     }
     std::string where;
-    if (findNonFinite(out, where, ""))
+    if (findNonFinite(out, where))
     {
         outMessage = "a number at " + (where.empty() ? std::string("/") : where) + " is not finite";
         return false;
@@ -110,7 +196,7 @@ json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& p
         return errorEnvelope("E_INTERNAL", "the command '" + std::string(id) + "' has no valid schema");
     const json& effective = params.is_null() ? json::object() : params;
     std::string nonFinitePath;
-    if (findNonFinite(effective, nonFinitePath, ""))
+    if (findNonFinite(effective, nonFinitePath))
         return errorEnvelope("E_INVALID_PARAMS", "a number is not finite",
                              {{"problems", json::array({{{"path", nonFinitePath}, {"message", "not a finite number"}}})}});
     auto problems = schema->params->validate(effective);
@@ -127,7 +213,7 @@ json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& p
                              "see `spark schema " + std::string(id) + "`");
     }
 
-    Context ctx{io, m_options.projectRoot, this, updateGoldens, m_options.verbose};
+    Context ctx{io, m_options.projectRoot, this, updateGoldens, m_options.verbose, m_options.leafRegistry};
     json result;
     if (def->mutates == Mutates::Composite)
     {

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace spark::cli
 {
@@ -31,6 +32,9 @@ struct DispatchOptions
     bool checkResults = false;               ///< Validate each result against its result schema, and check that a
                                              ///< failed mutating command left the state hash unchanged (tests).
     bool verbose = false;                    ///< Timings allowed in answers.
+    /// The host's leaves for trees and utility documents (null: the built-ins).
+    /// An embedding host registers its game leaves here; `ai.leaves` lists them.
+    const ai::LeafRegistry* leafRegistry = nullptr;
 };
 
 /// Runs commands against one session state.
@@ -49,6 +53,8 @@ public:
     const DispatchOptions& options() const { return m_options; }
     DispatchOptions& options() { return m_options; }
     const Registry& registry() const { return m_registry; }
+    /// The scenario files running now, outermost first ("" for an inline document).
+    std::vector<std::string>& scenarioChain() { return m_scenarioChain; }
 
 private:
     json run(scene::SessionState& io, std::string_view id, const json& params, bool updateGoldens);
@@ -58,14 +64,19 @@ private:
     DispatchOptions m_options;
     const Registry& m_registry;
     std::map<std::string, std::unique_ptr<CommandSchema>, std::less<>> m_inlineSchemas;
+    std::vector<std::string> m_scenarioChain;
 };
 
 /// An error envelope.
 json errorEnvelope(const std::string& code, const std::string& message, json data = json::object(),
                    const std::string& hint = {});
 
-/// Parses JSON text strictly (no comments, finite numbers only). On failure returns
-/// false and sets `outMessage` (with the byte offset).
+/// Serialises an answer; never throws (text that is not UTF-8 is replaced).
+std::string dumpJson(const json& j, int indent = -1) noexcept;
+
+/// Parses JSON text strictly: first `checkJsonText` (UTF-8, nesting at most
+/// 256, size), then the parser (no comments), then finite numbers only. On
+/// failure returns false and sets `outMessage` (with the byte offset).
 bool parseJsonText(std::string_view text, json& out, std::string& outMessage);
 
 } // namespace spark::cli

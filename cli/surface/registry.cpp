@@ -31,6 +31,11 @@ std::filesystem::path Context::resolvePath(std::string_view relative, std::strin
     return resolved.value();
 }
 
+const ai::LeafRegistry& Context::leaves() const
+{
+    return leafRegistry ? *leafRegistry : ai::builtinLeafRegistry();
+}
+
 Registry& Registry::global()
 {
     static Registry registry;

@@ -17,6 +17,7 @@
 /// write anything, so a failure leaves the state as it was (tests check the
 /// state hash around every failing mutating command).
 
+#include "spark/ai/leaf_registry.h"
 #include "spark/core/result.h"
 #include "spark/scene/session_state.h"
 
@@ -59,6 +60,10 @@ struct Context
     Dispatcher* dispatcher = nullptr;    ///< For commands that run other commands (scenarios).
     bool updateGoldens = false;          ///< Set by `spark test --update-goldens` / `update_goldens: true`.
     bool verbose = false;                ///< CLI verbose mode (timings allowed in answers).
+    const ai::LeafRegistry* leafRegistry = nullptr; ///< The host's leaves (null: the built-ins).
+
+    /// The leaves trees and utility documents may use: the host's registry, else the built-ins.
+    const ai::LeafRegistry& leaves() const;
 
     /// Resolves a user path inside the project; fails with `E_PATH` naming `field`.
     std::filesystem::path resolvePath(std::string_view relative, std::string_view field) const;

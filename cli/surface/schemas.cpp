@@ -83,8 +83,109 @@ std::string contextToPointer(const std::vector<std::string>& context)
 }
 } // namespace
 
+namespace
+{
+
+/// Most problems one validation reports.
+constexpr size_t kMaxProblems = 100;
+
+/// Finds an array longer than its schema's `maxItems` before any per-item
+/// validation runs, so a huge array costs one comparison instead of a check (or,
+/// with `uniqueItems`, a pair comparison) per item. Walks the schema and the
+/// document together without recursion through `properties`, `items`,
+/// `additionalProperties`, the `allOf`/`anyOf`/`oneOf` branches and local
+/// `$ref`s; an array is measured at every schema that describes it.
+bool findOversizedArray(const json& root, const json& doc, SchemaProblem& out)
+{
+    struct Item
+    {
+        const json* schema;
+        const json* value;
+        std::string path;
+        int refs;
+    };
+    std::vector<Item> stack{{&root, &doc, "", 0}};
+    while (!stack.empty())
+    {
+        Item item = std::move(stack.back());
+        stack.pop_back();
+        const json& schema = *item.schema;
+        const json& value = *item.value;
+        if (!schema.is_object())
+            continue;
+        if (auto ref = schema.find("$ref"); ref != schema.end() && ref->is_string() && item.refs < 16)
+        {
+            const std::string pointer = ref->get<std::string>();
+            if (pointer.rfind("#", 0) == 0)
+            {
+                try
+                {
+                    const json& target = root.at(json::json_pointer(pointer.substr(1)));
+                    stack.push_back({&target, &value, item.path, item.refs + 1});
+                }
+                catch (const json::exception&)
+                {
+                }
+            }
+        }
+        for (const char* branch : {"allOf", "anyOf", "oneOf"})
+            if (auto b = schema.find(branch); b != schema.end() && b->is_array())
+                for (const json& sub : *b)
+                    stack.push_back({&sub, &value, item.path, item.refs});
+        if (value.is_array())
+        {
+            if (auto max = schema.find("maxItems"); max != schema.end() && max->is_number_unsigned() &&
+                                                    value.size() > max->get<size_t>())
+            {
+                out = {item.path, "has " + std::to_string(value.size()) + " items; at most " +
+                                      std::to_string(max->get<size_t>()) + " are allowed"};
+                return true;
+            }
+            if (auto items = schema.find("items"); items != schema.end() && items->is_object())
+                for (size_t i = 0; i < value.size(); ++i)
+                    stack.push_back({&*items, &value[i], item.path + "/" + std::to_string(i), item.refs});
+        }
+        else if (value.is_object())
+        {
+            const auto props = schema.find("properties");
+            const auto extra = schema.find("additionalProperties");
+            for (auto it = value.begin(); it != value.end(); ++it)
+            {
+                const json* sub = nullptr;
+                if (props != schema.end() && props->is_object())
+                    if (auto p = props->find(it.key()); p != props->end())
+                        sub = &*p;
+                if (!sub && extra != schema.end() && extra->is_object())
+                    sub = &*extra;
+                if (sub)
+                    stack.push_back({sub, &it.value(), item.path + "/" + it.key(), item.refs});
+            }
+        }
+    }
+    return false;
+}
+
+/// valijson names an unknown property only in its message; the pointer should end with it.
+std::string unknownPropertyPath(const SchemaProblem& p)
+{
+    const std::string marker = "constraints: '";
+    const size_t at = p.message.find(marker);
+    if (at == std::string::npos || p.message.find("could not be validated") == std::string::npos)
+        return p.path;
+    const size_t start = at + marker.size();
+    const size_t end = p.message.rfind('\'');
+    if (end == std::string::npos || end <= start)
+        return p.path;
+    return p.path + "/" + p.message.substr(start, end - start);
+}
+
+} // namespace
+
 std::vector<SchemaProblem> CompiledSchema::validate(const json& doc) const
 {
+    SchemaProblem oversized;
+    if (findOversizedArray(m_impl->document, doc, oversized))
+        return {oversized};
     valijson::Validator validator(valijson::Validator::kStrongTypes);
     valijson::ValidationResults results;
     valijson::adapters::NlohmannJsonAdapter target(doc);
@@ -92,28 +193,35 @@ std::vector<SchemaProblem> CompiledSchema::validate(const json& doc) const
     if (validator.validate(m_impl->schema, target, &results))
         return problems;
     // valijson reports the leaf problem and then each enclosing failure; keep the
-    // most specific message per path and drop the generic roll-ups.
-    std::set<std::pair<std::string, std::string>> seen;
+    // most specific message per path and drop the generic roll-ups (those with a
+    // specific problem below them: found through the sorted set of their paths).
     valijson::ValidationResults::Error error;
     std::vector<SchemaProblem> all;
     while (results.popError(error))
         all.push_back({contextToPointer(error.context), error.description});
+    auto isRollUp = [](const SchemaProblem& p) {
+        return p.message.rfind("Failed to validate against child schema", 0) == 0 ||
+               p.message.rfind("Failed to validate item #", 0) == 0 ||
+               p.message.rfind("Failed to validate against schema associated with property", 0) == 0;
+    };
+    std::set<std::string> specificPaths;
+    for (const auto& p : all)
+        if (p.message.rfind("Failed to validate", 0) != 0)
+            specificPaths.insert(p.path);
+    std::set<std::pair<std::string, std::string>> seen;
     for (const auto& p : all)
     {
-        const bool rollUp = p.message.rfind("Failed to validate against child schema", 0) == 0 ||
-                            p.message.rfind("Failed to validate item #", 0) == 0 ||
-                            p.message.rfind("Failed to validate against schema associated with property", 0) == 0;
-        if (rollUp)
+        if (isRollUp(p))
         {
-            const bool hasDeeper = std::any_of(all.begin(), all.end(), [&](const SchemaProblem& q) {
-                return &q != &p && q.path.size() >= p.path.size() && q.path.rfind(p.path, 0) == 0 &&
-                       q.message.rfind("Failed to validate", 0) != 0;
-            });
-            if (hasDeeper)
+            auto below = specificPaths.lower_bound(p.path);
+            if (below != specificPaths.end() && below->rfind(p.path, 0) == 0)
                 continue;
         }
-        if (seen.insert({p.path, p.message}).second)
-            problems.push_back(p);
+        SchemaProblem shown{unknownPropertyPath(p), p.message};
+        if (seen.insert({shown.path, shown.message}).second)
+            problems.push_back(std::move(shown));
+        if (problems.size() >= kMaxProblems)
+            break;
     }
     if (problems.empty() && !all.empty())
         problems.push_back(all.front());

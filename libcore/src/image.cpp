@@ -2,6 +2,8 @@
 
 #include "spark/core/image.h"
 
+#include "spark/core/path.h"
+
 #include <lodepng.h>
 
 #include <algorithm>
@@ -43,6 +45,14 @@ Result<Image> decodePng(const std::vector<uint8_t>& bytes)
 {
     std::vector<unsigned char> pixels;
     unsigned w = 0, h = 0;
+    // Read the header first: a small file can claim a huge picture.
+    {
+        lodepng::State state;
+        if (lodepng_inspect(&w, &h, &state, bytes.data(), bytes.size()) != 0)
+            return makeError("E_FORMAT", "not a readable PNG");
+        if (static_cast<uint64_t>(w) * h > kMaxPngPixels)
+            return makeError("E_FORMAT", "the PNG is larger than " + std::to_string(kMaxPngPixels) + " pixels");
+    }
     const unsigned err = lodepng::decode(pixels, w, h, bytes);
     if (err != 0)
         return makeError("E_FORMAT", std::string("not a readable PNG: ") + lodepng_error_text(err));
@@ -58,24 +68,18 @@ Status writePng(const std::filesystem::path& path, const Image& image)
     auto bytes = encodePng(image);
     if (!bytes.ok())
         return bytes.error();
-    std::error_code ec;
-    if (path.has_parent_path())
-        std::filesystem::create_directories(path.parent_path(), ec);
-    const unsigned err = lodepng::save_file(bytes.value(), path.string());
-    if (err != 0)
-        return makeError("E_IO", "cannot write " + path.string());
-    return {};
+    return writeBinaryFile(path, bytes.value().data(), bytes.value().size());
 }
 
 Result<Image> readPng(const std::filesystem::path& path)
 {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        return makeError("E_IO", "no such file: " + path.string());
-    std::vector<unsigned char> bytes;
-    if (lodepng::load_file(bytes, path.string()) != 0)
-        return makeError("E_IO", "cannot read " + path.string());
-    return decodePng(bytes);
+    FileReadDef def = defaultFileReadDef();
+    def.maxBytes = kMaxPngFileBytes;
+    def.limitCode = "E_FORMAT";
+    auto bytes = readBinaryFile(path, def);
+    if (!bytes.ok())
+        return bytes.error();
+    return decodePng(bytes.value());
 }
 
 ImageDiff compareImages(const Image& expected, const Image& actual, const ImageCompareDef& def)

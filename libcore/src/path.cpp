@@ -1,9 +1,15 @@
-// Path containment for user-supplied paths.
+// Path containment for user-supplied paths, and the one reader and writer of
+// files (regular files only, opened without blocking, size-limited reads,
+// writes that never follow a symbolic link).
 
 #include "spark/core/path.h"
 
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace spark
 {
@@ -53,33 +59,164 @@ Result<fs::path> resolveInProject(const fs::path& projectRoot, std::string_view 
     return real;
 }
 
-Result<std::string> readTextFile(const fs::path& path)
+FileReadDef defaultFileReadDef()
 {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-        return makeError("E_IO", "no such file: " + path.string());
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeError("E_IO", "cannot open " + path.string());
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad())
-        return makeError("E_IO", "cannot read " + path.string());
-    return ss.str();
+    return FileReadDef{};
 }
 
-Status writeTextFile(const fs::path& path, std::string_view text)
+namespace
+{
+
+std::string shownName(const fs::path& path)
+{
+    const std::string name = path.filename().string();
+    return name.empty() ? std::string("the file") : "'" + name + "'";
+}
+
+/// What a file descriptor is, for messages; empty for a regular file.
+std::string notRegular(const struct stat& st)
+{
+    if (S_ISREG(st.st_mode))
+        return {};
+    if (S_ISDIR(st.st_mode))
+        return "a directory";
+    if (S_ISFIFO(st.st_mode))
+        return "a FIFO";
+    if (S_ISSOCK(st.st_mode))
+        return "a socket";
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        return "a device";
+    return "not a regular file";
+}
+
+class Fd
+{
+public:
+    explicit Fd(int fd) : m_fd(fd) {}
+    ~Fd()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return m_fd; }
+
+private:
+    int m_fd;
+};
+
+template <class Buffer> Status readInto(const fs::path& path, const FileReadDef& def, Buffer& out)
+{
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; regular files ignore it.
+    Fd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (fd.get() < 0)
+    {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return makeError("E_IO", "no such file: " + shownName(path));
+        return makeError("E_IO", "cannot open " + shownName(path) + ": " + std::strerror(errno));
+    }
+    struct stat st{};
+    if (::fstat(fd.get(), &st) != 0)
+        return makeError("E_IO", "cannot read " + shownName(path));
+    const std::string kind = notRegular(st);
+    if (!kind.empty())
+        return makeError("E_IO", shownName(path) + " is " + kind + ", not a regular file", {},
+                         "give the path of a file");
+    if (static_cast<uint64_t>(st.st_size) > def.maxBytes)
+        return makeError(def.limitCode,
+                         shownName(path) + " is larger than the limit of " + std::to_string(def.maxBytes) + " bytes");
+    out.resize(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < out.size())
+    {
+        const ssize_t n = ::read(fd.get(), out.data() + done, out.size() - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return makeError("E_IO", "cannot read " + shownName(path) + ": " + std::strerror(errno));
+        if (n == 0)
+            break; // the file shrank while reading
+        done += static_cast<size_t>(n);
+    }
+    out.resize(done);
+    return Status::success();
+}
+
+Status writeBytes(const fs::path& path, const void* data, size_t size, bool append)
 {
     std::error_code ec;
     if (path.has_parent_path())
         fs::create_directories(path.parent_path(), ec);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out)
-        return makeError("E_IO", "cannot write " + path.string());
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out)
-        return makeError("E_IO", "cannot write " + path.string());
-    return {};
+    struct stat lst{};
+    if (::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode))
+        return makeError("E_IO", shownName(path) + " is a symbolic link; it is not written through", {},
+                         "remove the link or write to another name");
+    // O_NOFOLLOW closes the race with the check above; O_NONBLOCK makes a FIFO
+    // without a reader fail (ENXIO) instead of blocking.
+    const int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | (append ? O_APPEND : 0);
+    Fd fd(::open(path.c_str(), flags, 0644));
+    if (fd.get() < 0)
+    {
+        if (errno == ELOOP)
+            return makeError("E_IO", shownName(path) + " is a symbolic link; it is not written through");
+        if (errno == EISDIR)
+            return makeError("E_IO", shownName(path) + " is a directory, not a regular file");
+        if (errno == ENXIO)
+            return makeError("E_IO", shownName(path) + " is a FIFO, not a regular file");
+        return makeError("E_IO", "cannot write " + shownName(path) + ": " + std::strerror(errno));
+    }
+    struct stat st{};
+    if (::fstat(fd.get(), &st) != 0)
+        return makeError("E_IO", "cannot write " + shownName(path));
+    const std::string kind = notRegular(st);
+    if (!kind.empty())
+        return makeError("E_IO", shownName(path) + " is " + kind + ", not a regular file");
+    if (!append && ::ftruncate(fd.get(), 0) != 0)
+        return makeError("E_IO", "cannot write " + shownName(path) + ": " + std::strerror(errno));
+    const char* p = static_cast<const char*>(data);
+    size_t done = 0;
+    while (done < size)
+    {
+        const ssize_t n = ::write(fd.get(), p + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return makeError("E_IO", "cannot write " + shownName(path) + ": " + std::strerror(errno));
+        done += static_cast<size_t>(n);
+    }
+    return Status::success();
+}
+
+} // namespace
+
+Result<std::string> readTextFile(const fs::path& path, const FileReadDef& def)
+{
+    std::string out;
+    SPARK_TRY(readInto(path, def, out));
+    return out;
+}
+
+Result<std::vector<unsigned char>> readBinaryFile(const fs::path& path, const FileReadDef& def)
+{
+    std::vector<unsigned char> out;
+    SPARK_TRY(readInto(path, def, out));
+    return out;
+}
+
+Status writeTextFile(const fs::path& path, std::string_view text)
+{
+    return writeBytes(path, text.data(), text.size(), false);
+}
+
+Status writeBinaryFile(const fs::path& path, const void* data, size_t size)
+{
+    return writeBytes(path, data, size, false);
+}
+
+Status appendTextFile(const fs::path& path, std::string_view text)
+{
+    return writeBytes(path, text.data(), text.size(), true);
 }
 
 } // namespace spark

@@ -202,8 +202,15 @@ TEST_CASE("spark run answers one JSON line per request line and survives bad lin
 
 TEST_CASE("spark call --session replays the logged commands and appends successful mutating ones")
 {
-    const fs::path log = fs::temp_directory_path() / ("spark_e2e_session_" + std::to_string(::getpid()) + ".jsonl");
+    // Session logs live inside the project like every other path.
+    fs::create_directories("build/test-output/e2e");
+    const fs::path log = fs::path("build/test-output/e2e") / ("session_" + std::to_string(::getpid()) + ".jsonl");
     fs::remove(log);
+    const fs::path outside = fs::temp_directory_path() / ("spark_e2e_session_" + std::to_string(::getpid()) + ".jsonl");
+    Run refused = spark({"call", "system.version", "{}", "--session", outside.string(), "--json"});
+    CHECK(refused.exit == 1);
+    CHECK(parsed(refused.out)["error"]["code"] == "E_PATH");
+    CHECK_FALSE(fs::exists(outside));
     const std::string doc = R"({"doc": {"version": 1, "steps": [{"do": "system.version"}]}})";
     CHECK(spark({"call", "ai.scenario.run", doc, "--session", log.string()}).exit == 0);
     CHECK(spark({"call", "system.version", "{}", "--session", log.string()}).exit == 0);

@@ -6,6 +6,7 @@
 #include "surface/registry.h"
 
 #include "spark/ai/brain.h"
+#include "spark/ai/leaf_registry.h"
 #include "spark/ai/validate.h"
 #include "spark/core/hash.h"
 #include "spark/core/path.h"
@@ -98,13 +99,13 @@ json aiValidate(Context& ctx, const json& params)
     const std::string kind = params.value("kind", std::string("behavior_tree"));
     const SourceDoc src = readDoc(ctx, params);
     const std::vector<ai::Problem> problems =
-        kind == "utility" ? ai::validateUtilityDoc(src.doc) : ai::validateTreeDoc(src.doc);
+        kind == "utility" ? ai::validateUtilityDoc(src.doc, ctx.leaves()) : ai::validateTreeDoc(src.doc, ctx.leaves());
     return {{"kind", kind}, {"valid", problems.empty()}, {"count", problems.size()}, {"problems", problemsJson(problems)}};
 }
 
-json aiLeaves(Context&, const json& params)
+json aiLeaves(Context& ctx, const json& params)
 {
-    json leaves = ai::leafManifestJson();
+    json leaves = ai::leafManifestJson(ctx.leaves());
     if (params.contains("kind"))
     {
         json filtered = json::array();
@@ -149,7 +150,7 @@ json aiTreeLoad(Context& ctx, const json& params)
 {
     const SourceDoc src = readDoc(ctx, params);
     std::vector<ai::Problem> problems;
-    auto tree = ai::compileTree(src.doc, &problems);
+    auto tree = ai::compileTree(src.doc, ctx.leaves(), &problems);
     if (!tree.ok())
         failProblems(src, problems);
     json out = treeSummary(*tree);
@@ -180,7 +181,7 @@ json aiTreeGet(Context& ctx, const json& params)
                      {"children", std::move(children)}};
         node["parent"] = n.parent == UINT32_MAX ? json() : json(n.parent);
         if (n.type == ai::NodeType::Action || n.type == ai::NodeType::Condition)
-            node["leaf"] = ai::leafDef(n.call.leaf).name;
+            node["leaf"] = n.call.name;
         nodes.push_back(std::move(node));
     }
     json out = treeSummary(tree);
@@ -200,10 +201,10 @@ json aiTreeList(Context& ctx, const json&)
     return {{"count", trees.size()}, {"trees", std::move(trees)}, {"utilities", std::move(utilities)}};
 }
 
-ai::UtilityDoc compileUtilityOrFail(const SourceDoc& src)
+ai::UtilityDoc compileUtilityOrFail(const Context& ctx, const SourceDoc& src)
 {
     std::vector<ai::Problem> problems;
-    auto doc = ai::compileUtility(src.doc, &problems);
+    auto doc = ai::compileUtility(src.doc, ctx.leaves(), &problems);
     if (!doc.ok())
         failProblems(src, problems);
     return std::move(doc).value();
@@ -212,7 +213,7 @@ ai::UtilityDoc compileUtilityOrFail(const SourceDoc& src)
 json aiUtilityLoad(Context& ctx, const json& params)
 {
     const SourceDoc src = readDoc(ctx, params);
-    ai::UtilityDoc doc = compileUtilityOrFail(src);
+    ai::UtilityDoc doc = compileUtilityOrFail(ctx, src);
     json actions = json::array();
     for (const ai::UtilityAction& a : doc.actions)
         actions.push_back(a.name);
@@ -261,7 +262,7 @@ json aiUtilityEvaluate(Context& ctx, const json& params)
     }
     else
     {
-        local = compileUtilityOrFail(readDoc(ctx, params));
+        local = compileUtilityOrFail(ctx, readDoc(ctx, params));
         doc = &local;
     }
     const json blackboard = params.value("blackboard", json::object());

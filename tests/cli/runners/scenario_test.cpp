@@ -51,17 +51,57 @@ TEST_CASE("runScenario checks expected errors both ways")
     CHECK(runScenario(d, state, noError, false)["passed"] == false);
 }
 
-TEST_CASE("a step result saying passed: false fails the step unless expected")
+TEST_CASE("a nested scenario that does not pass is E_SCENARIO_FAILED with its report, rolled back")
 {
     Dispatcher d(DispatchOptions{});
     spark::scene::SessionState state;
-    json inner = {{"version", 1}, {"steps", {{{"do", "nope.nope"}}}}};
+    json inner = {{"version", 1},
+                  {"steps", {{{"do", "scene2d.new"}, {"width", 4}, {"height", 4}}, {{"do", "nope.nope"}}}}};
     json outer = {{"steps", {{{"do", "ai.scenario.run"}, {"doc", inner}}}}};
     json r = runScenario(d, state, outer, false);
     CHECK(r["passed"] == false);
-    CHECK(r["failed"]["why"] == "the result says passed: false");
-    json expectingIt = {{"steps", {{{"do", "ai.scenario.run"}, {"doc", inner}, {"expect", {{"passed", false}}}}}}};
+    CHECK(r["steps"][0]["error"]["code"] == "E_SCENARIO_FAILED");
+    CHECK(r["steps"][0]["error"]["data"]["failed"]["index"] == 1);
+    CHECK_FALSE(state.scene2d); // the inner scene2d.new was rolled back with the failed run
+    json expectingIt = {{"steps",
+                         {{{"do", "ai.scenario.run"},
+                           {"doc", inner},
+                           {"expect_error", "E_SCENARIO_FAILED"},
+                           {"expect", {{"passed", false}, {"failed", {{"do", "nope.nope"}}}}}}}}};
     CHECK(runScenario(d, state, expectingIt, false)["passed"] == true);
+    json wrongData = {{"steps",
+                       {{{"do", "ai.scenario.run"},
+                         {"doc", inner},
+                         {"expect_error", "E_SCENARIO_FAILED"},
+                         {"expect", {{"failed", {{"index", 0}}}}}}}}};
+    CHECK(runScenario(d, state, wrongData, false)["passed"] == false);
+}
+
+TEST_CASE("a scenario that runs itself is E_SCENARIO_CYCLE with the chain; nesting is bounded")
+{
+    DispatchOptions options;
+    options.projectRoot = SPARK_SOURCE_DIR;
+    Dispatcher d(options);
+    spark::scene::SessionState state;
+    json self = d.call(state, "ai.scenario.run", {{"path", "tests/cli/data/cycle/self.scenario.json"}});
+    REQUIRE(self["ok"] == false);
+    CHECK(self["error"]["code"] == "E_SCENARIO_FAILED");
+    const json& inner = self["error"]["data"]["steps"][0]["error"];
+    CHECK(inner["code"] == "E_SCENARIO_CYCLE");
+    CHECK(inner["data"]["chain"] == json::array({"self.scenario.json", "self.scenario.json"}));
+    json pair = d.call(state, "ai.scenario.run", {{"path", "tests/cli/data/cycle/a.scenario.json"}});
+    REQUIRE(pair["ok"] == false);
+    const json& deepest = pair["error"]["data"]["steps"][0]["error"]["data"]["steps"][0]["error"];
+    CHECK(deepest["code"] == "E_SCENARIO_CYCLE");
+    CHECK(deepest["data"]["chain"] == json::array({"a.scenario.json", "b.scenario.json", "a.scenario.json"}));
+    // Inline documents nested past the limit.
+    json doc = {{"version", 1}, {"steps", {{{"do", "system.version"}}}}};
+    for (size_t i = 0; i < kMaxScenarioDepth + 1; ++i)
+        doc = {{"version", 1}, {"steps", {{{"do", "ai.scenario.run"}, {"doc", doc}}}}};
+    json deep = d.call(state, "ai.scenario.run", {{"doc", doc}});
+    CHECK(deep["ok"] == false);
+    CHECK(deep.dump().find("E_SCENARIO_LIMIT") != std::string::npos);
+    CHECK(d.call(state, "system.version", json::object())["ok"] == true);
 }
 
 TEST_CASE("checkScenarioDocument refuses malformed scenarios with the path")

@@ -13,6 +13,11 @@
 namespace spark
 {
 
+/// Largest PNG file `readPng` reads. [Units: bytes]
+inline constexpr size_t kMaxPngFileBytes = 64u * 1024u * 1024u;
+/// Largest picture `decodePng` decodes (16384 × 16384). [Units: px]
+inline constexpr uint64_t kMaxPngPixels = 16384ull * 16384ull;
+
 /// An RGBA8 image, rows top to bottom.
 struct Image
 {
@@ -30,7 +35,8 @@ Result<std::vector<uint8_t>> encodePng(const Image& image);
 Result<Image> decodePng(const std::vector<uint8_t>& bytes);
 /// Writes a PNG file (`E_IO` when it cannot be written).
 Status writePng(const std::filesystem::path& path, const Image& image);
-/// Reads a PNG file (`E_IO` when missing, `E_FORMAT` when not a PNG).
+/// Reads a PNG file (`E_IO` when missing or not a regular file, `E_FORMAT` when
+/// not a PNG or larger than `kMaxPngFileBytes` / `kMaxPngPixels`).
 Result<Image> readPng(const std::filesystem::path& path);
 
 /// Golden comparison settings (SPEC §6 defaults).
