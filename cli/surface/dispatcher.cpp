@@ -103,15 +103,42 @@ std::string dumpJson(const json& j, int indent) noexcept
 namespace
 {
 // JSON numbers that overflow a double parse to infinity in some parsers; refuse any
-// non-finite number anywhere in a document. Iterative: no depth can overflow the stack.
+// non-finite number anywhere in a document. Iterative, so no depth can overflow
+// the stack; the first pass keeps only pointers, and the path of the bad number
+// is worked out only when there is one.
 bool findNonFinite(const json& root, std::string& outPath)
 {
-    std::vector<std::pair<const json*, std::string>> stack{{&root, ""}};
-    while (!stack.empty())
+    auto bad = [](const json& j) { return j.is_number_float() && !std::isfinite(j.get<double>()); };
+    if (bad(root))
     {
-        auto [j, at] = std::move(stack.back());
+        outPath = "";
+        return true;
+    }
+    std::vector<const json*> stack{&root};
+    bool found = false;
+    while (!stack.empty() && !found)
+    {
+        const json* j = stack.back();
         stack.pop_back();
-        if (j->is_number_float() && !std::isfinite(j->get<double>()))
+        if (!j->is_structured())
+            continue;
+        for (const json& child : *j)
+        {
+            if (bad(child))
+                found = true;
+            else if (child.is_structured())
+                stack.push_back(&child);
+        }
+    }
+    if (!found)
+        return false;
+    // Slow path, taken once: the pointer of the first non-finite number.
+    std::vector<std::pair<const json*, std::string>> paths{{&root, ""}};
+    while (!paths.empty())
+    {
+        auto [j, at] = std::move(paths.back());
+        paths.pop_back();
+        if (bad(*j))
         {
             outPath = at;
             return true;
@@ -119,14 +146,14 @@ bool findNonFinite(const json& root, std::string& outPath)
         if (j->is_object())
         {
             for (auto it = j->begin(); it != j->end(); ++it)
-                if (!it.value().is_primitive() || it.value().is_number_float())
-                    stack.push_back({&it.value(), at + "/" + it.key()});
+                if (it.value().is_structured() || bad(it.value()))
+                    paths.push_back({&it.value(), at + "/" + it.key()});
         }
         else if (j->is_array())
         {
             for (size_t i = 0; i < j->size(); ++i)
-                if (!(*j)[i].is_primitive() || (*j)[i].is_number_float())
-                    stack.push_back({&(*j)[i], at + "/" + std::to_string(i)});
+                if ((*j)[i].is_structured() || bad((*j)[i]))
+                    paths.push_back({&(*j)[i], at + "/" + std::to_string(i)});
         }
     }
     return false;
@@ -194,7 +221,8 @@ json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& p
     const CommandSchema* schema = schemaOf(*def);
     if (!schema)
         return errorEnvelope("E_INTERNAL", "the command '" + std::string(id) + "' has no valid schema");
-    const json& effective = params.is_null() ? json::object() : params;
+    static const json kEmptyParams = json::object();
+    const json& effective = params.is_null() ? kEmptyParams : params; // a reference: params are never copied
     std::string nonFinitePath;
     if (findNonFinite(effective, nonFinitePath))
         return errorEnvelope("E_INVALID_PARAMS", "a number is not finite",
@@ -306,7 +334,8 @@ json Dispatcher::execute(scene::SessionState& io, const json& request) noexcept
             if (it.key() != "command" && it.key() != "params" && it.key() != "id")
                 return errorEnvelope("E_INVALID_PARAMS", "unknown request field '" + it.key() + "'",
                                      {{"path", "/" + it.key()}}, "a request has command, params and an optional id");
-        json params = request.contains("params") ? request["params"] : json::object();
+        static const json kNoParams = json::object();
+        const json& params = request.contains("params") ? request["params"] : kNoParams;
         if (!params.is_object())
             return errorEnvelope("E_INVALID_PARAMS", "\"params\" must be an object", {{"path", "/params"}});
         return call(io, request["command"].get<std::string>(), params);

@@ -5,6 +5,7 @@
 #include "spark/scene/model_obj.h"
 
 #include "spark/core/path.h"
+#include "spark/core/text.h"
 
 #include <array>
 #include <charconv>
@@ -39,7 +40,8 @@ std::string_view nextToken(std::string_view line, size_t& pos)
 
 Error formatError(std::string_view source, size_t lineNo, const std::string& what)
 {
-    return makeError("E_FORMAT", std::string(source) + ":" + std::to_string(lineNo) + ": " + what, {},
+    // `what` may quote the file: escaped, so the message is always valid UTF-8.
+    return makeError("E_FORMAT", escapeText(source) + ":" + std::to_string(lineNo) + ": " + escapeText(what), {},
                      "the file is not a valid Wavefront OBJ mesh");
 }
 
@@ -176,7 +178,10 @@ Result<ObjModel> parseObj(std::string_view text, std::string_view sourceName)
 
 Result<ObjModel> loadObj(const std::filesystem::path& path)
 {
-    Result<std::string> text = readTextFile(path);
+    FileReadDef def = defaultFileReadDef();
+    def.maxBytes = kMaxObjFileBytes;
+    def.limitCode = "E_SCENE_LIMIT";
+    Result<std::string> text = readTextFile(path, def);
     if (!text)
         return text.error();
     return parseObj(*text, path.filename().string());

@@ -12,6 +12,7 @@
 #include "spark/scene/scene2d.h"
 
 #include "spark/core/hash.h"
+#include "spark/core/text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -258,6 +259,7 @@ Result<Scene2D> scene2DFromJson(const json& doc)
 
 Result<Scene2D> parseScene2D(std::string_view text)
 {
+    SPARK_TRY(checkJsonText(text));
     json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded())
         return makeError("E_FORMAT", "The 2D scene is not valid JSON.");

@@ -8,6 +8,7 @@
 #include "spark/scene/scene3d.h"
 
 #include "spark/core/path.h"
+#include "spark/core/text.h"
 
 #include <array>
 #include <charconv>
@@ -638,6 +639,7 @@ Result<Scene3D> parseScene3D(const nlohmann::json& doc)
 
 Result<Scene3D> parseScene3DText(std::string_view text)
 {
+    SPARK_TRY(checkJsonText(text));
     json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded())
         return makeError("E_FORMAT", "the scene file is not valid JSON");
@@ -646,7 +648,10 @@ Result<Scene3D> parseScene3DText(std::string_view text)
 
 Result<Scene3D> loadScene3DFile(const std::filesystem::path& path)
 {
-    auto text = readTextFile(path);
+    FileReadDef def = defaultFileReadDef();
+    def.maxBytes = kMaxSceneFileBytes;
+    def.limitCode = "E_SCENE_LIMIT";
+    auto text = readTextFile(path, def);
     if (!text)
         return text.error();
     return parseScene3DText(*text);

@@ -2,6 +2,7 @@
 // ai.utility.evaluate, ai.hash: the AI documents of the session (SPEC §4).
 // JSON <-> libai conversion lives here; libai validates and compiles.
 
+#include "surface/dispatcher.h"
 #include "surface/embedded.h"
 #include "surface/registry.h"
 
@@ -50,14 +51,15 @@ SourceDoc readDoc(Context& ctx, const json& params)
     }
     const std::string rel = params.at("path").get<std::string>();
     const auto file = ctx.resolvePath(rel, "/path");
-    auto text = readTextFile(file);
+    FileReadDef def = defaultFileReadDef();
+    def.maxBytes = kMaxDocumentBytes;
+    def.limitCode = "E_AI_LIMIT";
+    auto text = readTextFile(file, def);
     if (!text.ok())
         fail(text.error().code, text.error().message, {{"path", "/path"}, {"file", rel}});
-    if (text->size() > kMaxDocumentBytes)
-        fail("E_AI_LIMIT", "the AI document is larger than 16 MiB", {{"path", "/path"}, {"file", rel}});
-    out.doc = json::parse(*text, nullptr, false);
-    if (out.doc.is_discarded())
-        fail("E_FORMAT", "the file is not valid JSON", {{"path", "/path"}, {"file", rel}});
+    std::string message;
+    if (!parseJsonText(*text, out.doc, message))
+        fail("E_FORMAT", "the file is not valid JSON: " + message, {{"path", "/path"}, {"file", rel}});
     out.where = {{"file", rel}};
     return out;
 }

@@ -2,6 +2,7 @@
 // named meshes of the session and their versioned JSON document (SPEC §2).
 
 #include "commands/nav/nav_json.h"
+#include "surface/dispatcher.h"
 
 #include "spark/core/path.h"
 
@@ -124,14 +125,15 @@ json navImport(Context& ctx, const json& params)
     {
         const std::string rel = params.at("path").get<std::string>();
         const auto path = ctx.resolvePath(rel, "/path");
-        auto text = readTextFile(path);
+        FileReadDef def = defaultFileReadDef();
+        def.maxBytes = kMaxDocumentBytes;
+        def.limitCode = "E_NAV_LIMIT";
+        auto text = readTextFile(path, def);
         if (!text.ok())
             fail(text.error().code, text.error().message, {{"path", "/path"}, {"file", rel}});
-        if (text->size() > kMaxDocumentBytes)
-            fail("E_NAV_LIMIT", "the navmesh document is larger than 256 MiB", {{"path", "/path"}, {"file", rel}});
-        doc = json::parse(*text, nullptr, false);
-        if (doc.is_discarded())
-            fail("E_FORMAT", "the file is not valid JSON", {{"path", "/path"}, {"file", rel}});
+        std::string message;
+        if (!parseJsonText(*text, doc, message))
+            fail("E_FORMAT", "the file is not valid JSON: " + message, {{"path", "/path"}, {"file", rel}});
         prefix.clear();
         where = {{"path", "/path"}, {"file", rel}};
     }

@@ -23,6 +23,9 @@ namespace spark::scene
 /// Largest number of vertices or triangles an OBJ file may hold.
 inline constexpr size_t kMaxObjElements = 16u * 1024u * 1024u;
 
+/// Largest OBJ file read. [Units: bytes]
+inline constexpr size_t kMaxObjFileBytes = 512u * 1024u * 1024u;
+
 /// A triangle mesh read from an OBJ file.
 struct ObjModel
 {
@@ -39,7 +42,8 @@ struct ObjModel
 /// `kMaxObjElements` vertices or triangles.
 Result<ObjModel> parseObj(std::string_view text, std::string_view sourceName = "obj");
 
-/// Reads and parses an OBJ file: `E_IO` when it cannot be read, else as `parseObj`.
+/// Reads and parses an OBJ file: `E_IO` when it cannot be read or is not a
+/// regular file, `E_SCENE_LIMIT` past `kMaxObjFileBytes`, else as `parseObj`.
 Result<ObjModel> loadObj(const std::filesystem::path& path);
 
 } // namespace spark::scene

@@ -42,6 +42,8 @@ namespace spark::scene
 inline constexpr double kMaxSceneNumber = 1.0e6;
 /// Most objects in one scene (`E_SCENE_LIMIT` beyond).
 inline constexpr size_t kMaxSceneObjects = 100000;
+/// Largest scene file read. [Units: bytes]
+inline constexpr size_t kMaxSceneFileBytes = 256u * 1024u * 1024u;
 /// Longest object name, model path or other string. [Units: bytes]
 inline constexpr size_t kMaxSceneString = 1024;
 
