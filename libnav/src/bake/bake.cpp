@@ -60,6 +60,7 @@ NavMeshDef navMeshDefFromBake(const BakeDef& def, bool is2d)
     out.settings.maxSlopeDeg = def.maxSlopeDeg;
     out.is2d = is2d;
     out.maxPolyVerts = kMaxBakedPolyVerts;
+    out.refuseOverlaps = false; // a bake partitions the walkable space
     return out;
 }
 

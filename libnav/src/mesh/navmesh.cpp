@@ -288,6 +288,8 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
 {
     SPARK_TRY(validateDef(def));
     SPARK_TRY(validateSoup(soup, def));
+    if (def.refuseOverlaps)
+        SPARK_TRY(checkPolygonOverlaps(soup, def));
 
     NavMesh mesh;
     mesh.m_is2d = def.is2d;
@@ -517,6 +519,7 @@ NavMeshDef navMeshDefOf(const NavMesh& mesh)
     def.is2d = mesh.is2d();
     def.linkTolerance = mesh.linkTolerance();
     def.maxPolyVerts = mesh.maxPolyVerts();
+    def.refuseOverlaps = false; // the mesh was checked when it was built
     return def;
 }
 

@@ -129,8 +129,13 @@ TEST_CASE("edges apart by more than the tolerance, touching at a corner, or runn
     CHECK(meshFromRects({{0, 0, 1, 1}, {1.01f, 0, 2, 1}}).allLinks().empty());
     // Diagonal neighbours touching at one point.
     CHECK(meshFromRects({{0, 0, 1, 1}, {1, 1, 2, 2}}).allLinks().empty());
-    // Overlapping squares (same-direction edges are not portals).
-    CHECK(meshFromRects({{0, 0, 1, 1}, {0, 0, 1, 1}}).allLinks().empty());
+    // Overlapping squares (same-direction edges are not portals), with the overlap check off.
+    NavMeshDef lenient = defaultNavMeshDef();
+    lenient.is2d = true;
+    lenient.refuseOverlaps = false;
+    auto overlapping = buildNavMesh(soupFromRects({{0, 0, 1, 1}, {0, 0, 1, 1}}), lenient);
+    REQUIRE(overlapping.ok());
+    CHECK(overlapping->allLinks().empty());
     // Within the tolerance they link.
     CHECK(meshFromRects({{0, 0, 1, 1}, {1.0005f, 0, 2, 1}}).allLinks().size() == 2);
 }
@@ -364,4 +369,39 @@ TEST_CASE("a copied mesh is an independent equal value")
     a = meshFromRects({{0, 0, 1, 1}});
     CHECK(b.polygonCount() == 2);
     CHECK(a.polygonCount() == 1);
+}
+
+TEST_CASE("polygons that share area are refused with the later one's field; shared edges and separate floors are not")
+{
+    NavMeshDef def2d = defaultNavMeshDef();
+    def2d.is2d = true;
+    auto same = buildNavMesh(soupFromRects({{0, 0, 1, 1}, {2, 0, 3, 1}, {0, 0, 1, 1}}), def2d);
+    REQUIRE_FALSE(same.ok());
+    CHECK(same.error().code == "E_NAV_FORMAT");
+    CHECK(same.error().field == "/polygons/2");
+    auto partly = buildNavMesh(soupFromRects({{0, 0, 2, 2}, {1, 1, 3, 3}}), def2d);
+    REQUIRE_FALSE(partly.ok());
+    CHECK(partly.error().field == "/polygons/1");
+    // Neighbours sharing an edge or a corner are fine.
+    CHECK(buildNavMesh(soupFromRects({{0, 0, 1, 1}, {1, 0, 2, 1}, {1, 1, 2, 2}}), def2d).ok());
+    // 3D: a floor and a bridge 3 m above it overlap in x–z but are separate layers;
+    // two floors 0.1 m apart (within the step height) are one overlapping floor.
+    NavMeshDef def3d = defaultNavMeshDef();
+    Rect floor{0, 0, 4, 4};
+    Rect bridge{1, 1, 3, 3};
+    bridge.y = 3.0f;
+    CHECK(buildNavMesh(soupFromRects({floor, bridge}), def3d).ok());
+    Rect thin = bridge;
+    thin.y = 0.1f;
+    CHECK_FALSE(buildNavMesh(soupFromRects({floor, thin}), def3d).ok());
+}
+
+TEST_CASE("50,000 copies of one polygon are refused at once, not linked pair by pair")
+{
+    std::vector<Rect> copies(50000, Rect{0, 0, 1, 1});
+    NavMeshDef def = defaultNavMeshDef();
+    def.is2d = true;
+    auto mesh = buildNavMesh(soupFromRects(copies), def);
+    REQUIRE_FALSE(mesh.ok());
+    CHECK(mesh.error().field == "/polygons/1");
 }

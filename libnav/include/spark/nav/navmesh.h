@@ -70,6 +70,9 @@ struct NavMeshDef
     bool is2d = false;                 ///< A 2D mesh: every vertex has y == 0; points are (x, 0, y).
     float linkTolerance = 1.0e-3f;     ///< Largest distance of an edge end from the other edge's line (x–z) for a link; overlaps shorter than this do not link. [Limit: > 0, <= 1] [Units: m]
     uint32_t maxPolyVerts = kMaxPolyVerts; ///< Most vertices per polygon accepted (6 for bakes). [Limit: 3..kMaxPolyVerts]
+    /// Refuse polygons that share area (`checkPolygonOverlaps`) before linking.
+    /// On for documents from outside; bakes partition space and switch it off.
+    bool refuseOverlaps = true;
 };
 
 /// The defaults: `defaultNavMeshSettings()`, 3D, tolerance 1 mm, up to `kMaxPolyVerts` vertices.
@@ -236,6 +239,14 @@ private:
 /// `E_NAV_LIMIT` (too many polygons, vertices or polygon vertices),
 /// `E_NAV_CONFIG` (bad def), `E_NAV_NO_GEOMETRY` (no polygons).
 Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
+
+/// Checks that no two polygons of a (validated: convex, counter-clockwise)
+/// soup share area in the x–z plane while lying within `def.settings.stepHeight`
+/// of each other vertically (any two, for a 2D mesh). `E_NAV_FORMAT` naming the
+/// later polygon (`/polygons/i`); `E_NAV_LIMIT` when so many polygons crowd one
+/// area that checking them would take minutes. O(n log n) for polygons of about
+/// even size.
+Status checkPolygonOverlaps(const PolySoup& soup, const NavMeshDef& def);
 
 /// The mesh's polygons as a soup (vertices, indices, areas), as it was built.
 PolySoup toPolySoup(const NavMesh& mesh);
