@@ -13,6 +13,12 @@ SceneBakeDef defaultSceneBakeDef()
 Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader)
 {
     ColliderTriangles triangles = collectColliderTriangles(scene, def.colliders, loader);
+    if (!def.allowApproximations)
+        for (const ColliderApproximation& a : triangles.approximations)
+            if (a.code != "E_SCENE_APPROXIMATED") // a model that failed to load, not a fracture asset
+                return makeError(a.code, "the model of object \"" + a.object + "\" cannot be baked: " + a.message,
+                                 "/objects/" + a.object,
+                                 "fix the model, or pass allow_approximations: true to bake it as a box");
     if (triangles.input.indices.empty())
         return makeError("E_NAV_NO_GEOMETRY", "The 3D scene has no colliders to bake.", "/source",
                          "Add fixed bodies, or include other kinds with include_kinds / include_sensors.");

@@ -84,7 +84,7 @@ json gridStats(const nav::Bake2DStats& s, const nav::Grid2D& grid)
 
 /// Settings of the 3D bake only, refused by the 2D sources.
 constexpr const char* k3DOnlyKeys[] = {"cell_height", "max_slope_deg", "max_simplification_error",
-                                       "max_edge_len", "include_sensors", "include_kinds"};
+                                       "max_edge_len", "include_sensors", "include_kinds", "allow_approximations"};
 
 /// The common 2D tail: erode + rectangles, then the mesh.
 BakedMesh bakeGrid(const nav::Grid2D& grid, const json& params)
@@ -187,6 +187,7 @@ BakedMesh bakeSpace3D(Context& ctx, const json& params)
     scene::SceneBakeDef def = scene::defaultSceneBakeDef();
     def.bake = bakeDefFromParams(params);
     def.colliders.includeSensors = params.value("include_sensors", false);
+    def.allowApproximations = params.value("allow_approximations", false);
     if (params.contains("include_kinds"))
     {
         def.colliders.includeKinds.clear();

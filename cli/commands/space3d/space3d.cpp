@@ -11,7 +11,9 @@
 #include "spark/scene/scene3d.h"
 #include "spark/scene/world.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace spark::cli
 {
@@ -51,6 +53,28 @@ json gravityJson(const World& world)
     return json(g);
 }
 
+/// The first model path of `o` (Model.path, or a shape's model) that leaves the
+/// project: its field under `componentsPointer` and the containment error; null when all stay inside.
+std::optional<std::pair<std::string, Error>> modelPathOutside(const Context& ctx, const Object3D& o,
+                                                              const std::string& componentsPointer)
+{
+    auto check = [&](const std::string& path, const char* field) -> std::optional<std::pair<std::string, Error>> {
+        if (path.empty())
+            return std::nullopt;
+        auto resolved = resolveInProject(ctx.projectRoot, path);
+        if (resolved.ok())
+            return std::nullopt;
+        return std::make_pair(componentsPointer + field, resolved.error());
+    };
+    if (o.model)
+        if (auto bad = check(o.model->path, "/Model/path"))
+            return bad;
+    if (o.body)
+        if (auto bad = check(o.body->shape.model, "/Body/shape/model"))
+            return bad;
+    return std::nullopt;
+}
+
 /// Replaces the session's 3D world with one built from `scene` (the scene's
 /// navigation and AI state start empty, SPEC §5).
 void loadWorld(Context& ctx, Scene3D scene, std::string_view field)
@@ -88,6 +112,11 @@ json space3dLoad(Context& ctx, const json& params)
             data["field"] = e.field;
         fail(e.code, e.message, std::move(data), e.hint);
     }
+    for (size_t i = 0; i < loaded.value().objects.size(); ++i)
+        if (auto bad = modelPathOutside(ctx, loaded.value().objects[i], "/objects/" + std::to_string(i) + "/components"))
+            fail("E_PATH", "a model path leaves the project: " + bad->second.message,
+                 {{"path", "/path"}, {"file", rel}, {"field", bad->first}},
+                 "model paths are relative to the project folder and stay inside it");
     loadWorld(ctx, std::move(loaded.value()), {});
     json out = summary(ctx.state.space);
     out["path"] = rel;
@@ -115,6 +144,9 @@ json space3dSpawn(Context& ctx, const json& params)
     auto object = scene::parseObject3D(name, params.value("components", json::object()), "/components");
     if (!object.ok())
         failWith(object.error());
+    if (auto bad = modelPathOutside(ctx, object.value(), "/components"))
+        fail("E_PATH", "a model path leaves the project: " + bad->second.message, {{"path", bad->first}},
+             "model paths are relative to the project folder and stay inside it");
     auto spawned = world.spawn(std::move(object.value()));
     if (!spawned.ok())
         failWith(spawned.error());

@@ -22,6 +22,9 @@ struct SceneBakeDef
 {
     nav::BakeDef bake = nav::defaultBakeDef();          ///< Voxel and agent settings.
     ColliderDef colliders = defaultColliderDef();      ///< Which bodies are baked.
+    /// Bake a collider whose model cannot be loaded as a box (counted in
+    /// `approximations`) instead of failing with the model's error.
+    bool allowApproximations = false;
 };
 
 /// The defaults: `nav::defaultBakeDef()` over fixed, non-sensor bodies.
@@ -39,7 +42,9 @@ struct SceneBake
 };
 
 /// Bakes the colliders of `scene` selected by `def` (models read through
-/// `loader`). Errors: `E_NAV_NO_GEOMETRY` (field `/source`) when no collider is
+/// `loader`). Errors: the model's own error (`E_IO`, `E_PATH`, `E_FORMAT`,
+/// `E_SCENE_LIMIT`; field `/objects/<name>`) when a model cannot be loaded and
+/// `def.allowApproximations` is false; `E_NAV_NO_GEOMETRY` (field `/source`) when no collider is
 /// selected, and those of `nav::bakeNavMesh` (`E_NAV_CONFIG` with the setting's
 /// field, `E_NAV_LIMIT`, `E_NAV_NO_GEOMETRY`).
 Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader);
