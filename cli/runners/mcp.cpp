@@ -2,6 +2,8 @@
 
 #include "runners/mcp.h"
 
+#include "surface/lines.h"
+
 #include <istream>
 #include <ostream>
 #include <string>
@@ -58,46 +60,54 @@ std::string handleMcpMessage(Dispatcher& dispatcher, scene::SessionState& io, st
         json message;
         std::string why;
         if (!parseJsonText(line, message, why))
-            return rpcError(nullptr, -32700, "parse error: " + why).dump();
-        if (!message.is_object() || message.value("jsonrpc", std::string()) != "2.0" || !message.contains("method") ||
-            !message["method"].is_string())
-            return rpcError(message.is_object() && message.contains("id") ? message["id"] : json(nullptr), -32600,
-                            "not a JSON-RPC 2.0 request")
-                .dump();
+            return dumpJson(rpcError(nullptr, -32700, "parse error: " + why));
+        // The request's id, when it is one JSON-RPC allows (string, number or null).
+        json requestId = nullptr;
+        if (message.is_object() && message.contains("id") &&
+            (message["id"].is_string() || message["id"].is_number() || message["id"].is_null()))
+            requestId = message["id"];
+        if (!message.is_object() || !message.contains("jsonrpc") || message["jsonrpc"] != "2.0" ||
+            !message.contains("method") || !message["method"].is_string())
+            return dumpJson(rpcError(requestId, -32600,
+                                     "not a JSON-RPC 2.0 request: it needs \"jsonrpc\": \"2.0\" and a string \"method\""));
+        if (message.contains("id") && requestId.is_null() && !message["id"].is_null())
+            return dumpJson(rpcError(nullptr, -32600, "the id must be a string, a number or null"));
+        if (message.contains("params") && !message["params"].is_object() && !message["params"].is_array())
+            return dumpJson(rpcError(requestId, -32602, "params must be an object"));
         const std::string method = message["method"].get<std::string>();
         if (!message.contains("id"))
             return {}; // a notification (notifications/initialized, cancellations): nothing to answer
         const json id = message["id"];
-        const json params = message.value("params", json::object());
+        const json params = message.contains("params") ? message["params"] : json::object();
         if (method == "initialize")
-            return rpcResult(id, {{"protocolVersion", kProtocolVersion},
+            return dumpJson(rpcResult(id, {{"protocolVersion", kProtocolVersion},
                                   {"capabilities", {{"tools", {{"listChanged", false}}}}},
-                                  {"serverInfo", {{"name", "spark"}, {"version", SPARK_VERSION}}}})
-                .dump();
+                                  {"serverInfo", {{"name", "spark"}, {"version", SPARK_VERSION}}}}));
         if (method == "ping")
-            return rpcResult(id, json::object()).dump();
+            return dumpJson(rpcResult(id, json::object()));
         if (method == "tools/list")
-            return rpcResult(id, listTools(dispatcher, io)).dump();
+            return dumpJson(rpcResult(id, listTools(dispatcher, io)));
         if (method == "tools/call")
         {
             if (!params.is_object() || !params.contains("name") || !params["name"].is_string())
-                return rpcError(id, -32602, "tools/call needs a tool name").dump();
+                return dumpJson(rpcError(id, -32602, "tools/call needs a tool name"));
             const std::string command = commandForTool(dispatcher, params["name"].get<std::string>());
             if (command.empty())
-                return rpcError(id, -32602, "unknown tool '" + params["name"].get<std::string>() + "'").dump();
-            const json arguments = params.value("arguments", json::object());
+                return dumpJson(rpcError(id, -32602, "unknown tool '" + params["name"].get<std::string>() + "'"));
+            const json arguments = params.contains("arguments") ? params["arguments"] : json::object();
+            if (!arguments.is_object() && !arguments.is_null())
+                return dumpJson(rpcError(id, -32602, "tools/call arguments must be an object"));
             json answer = dispatcher.call(io, command, arguments.is_null() ? json::object() : arguments);
             const bool ok = answer["ok"].get<bool>();
             const json& payload = ok ? answer["result"] : answer;
-            return rpcResult(id, {{"content", json::array({{{"type", "text"}, {"text", payload.dump()}}})},
-                                  {"isError", !ok}})
-                .dump();
+            return dumpJson(rpcResult(id, {{"content", json::array({{{"type", "text"}, {"text", dumpJson(payload)}}})},
+                                  {"isError", !ok}}));
         }
-        return rpcError(id, -32601, "method not found: " + method).dump();
+        return dumpJson(rpcError(id, -32601, "method not found: " + method));
     }
     catch (...)
     {
-        return rpcError(nullptr, -32603, "internal error").dump();
+        return dumpJson(rpcError(nullptr, -32603, "internal error"));
     }
 }
 
@@ -105,11 +115,16 @@ int runMcpServer(Dispatcher& dispatcher, std::istream& in, std::ostream& out)
 {
     scene::SessionState state;
     std::string line;
-    while (std::getline(in, line))
+    for (;;)
     {
-        if (line.find_first_not_of(" \t\r") == std::string::npos)
+        const LineRead read = readBoundedLine(in, line);
+        if (read == LineRead::End)
+            break;
+        if (read == LineRead::Line && line.find_first_not_of(" \t\r") == std::string::npos)
             continue;
-        const std::string response = handleMcpMessage(dispatcher, state, line);
+        const std::string response = read == LineRead::TooLong
+                                         ? dumpJson(rpcError(nullptr, -32700, "the message is longer than 64 MiB"))
+                                         : handleMcpMessage(dispatcher, state, line);
         if (!response.empty())
         {
             out << response << "\n";

@@ -1,75 +1,8 @@
 // End-to-end tests: run the real `spark` binary and check exit codes and output.
 
-#include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
+#include "e2e_util.h"
 
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <string>
-#include <vector>
-
-using json = nlohmann::json;
-namespace fs = std::filesystem;
-
-namespace
-{
-
-struct Run
-{
-    int exit = -1;
-    std::string out;
-    std::string err;
-};
-
-std::string quote(const std::string& s)
-{
-    std::string q = "'";
-    for (char c : s)
-        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-std::string slurp(const fs::path& p)
-{
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-// Runs spark with `args` (and `input` on stdin) from the project root.
-Run spark(const std::vector<std::string>& args, const std::string& input = "")
-{
-    static int counter = 0;
-    const fs::path dir = fs::temp_directory_path() / ("spark_e2e_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const std::string tag = std::to_string(counter++);
-    const fs::path in = dir / ("in" + tag), out = dir / ("out" + tag), err = dir / ("err" + tag);
-    std::ofstream(in, std::ios::binary) << input;
-    std::string cmd = "cd " + quote(SPARK_SOURCE_DIR) + " && " + quote(SPARK_BIN);
-    for (const auto& a : args)
-        cmd += " " + quote(a);
-    cmd += " <" + quote(in.string()) + " >" + quote(out.string()) + " 2>" + quote(err.string());
-    const int status = std::system(cmd.c_str());
-    Run r;
-    r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
-}
-
-json parsed(const std::string& text)
-{
-    json j = json::parse(text, nullptr, false);
-    REQUIRE_MESSAGE(!j.is_discarded(), "not JSON: " << text);
-    return j;
-}
-
-} // namespace
+using namespace e2e;
 
 TEST_CASE("spark commands --prefix system. --json lists the system commands with their schemas")
 {
