@@ -7,6 +7,7 @@
 
 #include "spark/scene/world.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace spark::scene
@@ -64,10 +65,15 @@ Result<ObjectId> World::spawn(Object3D object)
         return makeError("E_SCENE_LIMIT", "the scene is full (at most 100000 objects)");
     const uint64_t hash = hashObject3D(object);
     std::string name = object.name;
-    // Reserve first so the pushes below cannot throw halfway through.
-    m_objects.document.objects.reserve(m_objects.document.objects.size() + 1);
-    m_objects.order.reserve(m_objects.order.size() + 1);
-    m_objects.hashes.reserve(m_objects.hashes.size() + 1);
+    // Make room first (growing geometrically: reserving one more would copy
+    // every object on every spawn) so the pushes below cannot throw halfway.
+    auto room = [](auto& v) {
+        if (v.size() == v.capacity())
+            v.reserve(std::max<size_t>(16, v.capacity() * 2));
+    };
+    room(m_objects.document.objects);
+    room(m_objects.order);
+    room(m_objects.hashes);
     const ObjectId id = m_objects.positions.insert(static_cast<uint32_t>(m_objects.order.size()));
     m_objects.byName.emplace(std::move(name), id);
     m_objects.document.objects.push_back(std::move(object));

@@ -320,6 +320,12 @@ Result<Avoidance> createAvoidance(const AvoidanceDef& def)
 Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const AvoidanceObstacle> obstacles,
                         double dt, std::span<glm::dvec2> outVelocities)
 {
+    return avoid(agents, obstacles, {}, dt, outVelocities);
+}
+
+Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const AvoidanceObstacle> obstacles,
+                        std::span<const ObstacleRange> perAgent, double dt, std::span<glm::dvec2> outVelocities)
+{
     Impl& m = *m_impl;
     const AvoidanceDef& def = m.def;
     SPARK_TRY(checkStep(dt, agents.size(), outVelocities.size(), def.maxAgents));
@@ -334,7 +340,17 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
     if (points > static_cast<std::size_t>(def.maxObstaclePoints))
         return makeError(kLimit, "more obstacle points than the definition's maxObstaclePoints", "/obstacles");
     for (std::size_t i = 0; i < agents.size(); ++i)
+    {
         SPARK_TRY(checkAgent(agents[i], i));
+        if (agents[i].maxNeighbors < 0 || agents[i].maxNeighbors > def.maxNeighbors)
+            return makeError(kInput, "maxNeighbors is 0..the definition's maxNeighbors",
+                             "/agents/" + std::to_string(i) + "/maxNeighbors");
+    }
+    if (!perAgent.empty() && perAgent.size() != agents.size())
+        return makeError(kInput, "give one obstacle range per agent, or none", "/perAgent");
+    for (std::size_t i = 0; i < perAgent.size(); ++i)
+        if (static_cast<uint64_t>(perAgent[i].first) + perAgent[i].count > obstacles.size())
+            return makeError(kInput, "the obstacle range runs past the obstacles", "/perAgent/" + std::to_string(i));
 
     // Neighbour grid.
     m.positions2.resize(agents.size());
@@ -368,7 +384,9 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         const AvoidanceAgent& a = agents[i];
         m.constraints2.clear();
         std::size_t hardCount = 0;
-        for (std::size_t k = 0; k < obstacles.size(); ++k)
+        const std::size_t firstObstacle = perAgent.empty() ? 0 : perAgent[i].first;
+        const std::size_t endObstacle = perAgent.empty() ? obstacles.size() : firstObstacle + perAgent[i].count;
+        for (std::size_t k = firstObstacle; k < endObstacle; ++k)
         {
             const glm::dvec4& box = m.obstacleBounds[k];
             const double reach =
@@ -380,7 +398,9 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
             addObstacle(a, obstacles[k], def.timeHorizonObstacles, dt, m.constraints2);
         }
         const std::size_t obstacleCount = m.constraints2.size();
-        m.grid2.query(i, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors), m.ids, m.neighbors);
+        m.grid2.query(i, def.neighborDistance,
+                      static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors), m.ids,
+                      m.neighbors);
         // One-step constraints (v_opt = 0, horizon dt), then full-horizon ones
         // (v_opt = current velocity).
         for (int pass = 0; pass < 2; ++pass)

@@ -185,10 +185,13 @@ void pushPoint(std::vector<glm::vec3>& pts, const glm::vec3& p)
         pts.push_back(p);
 }
 
+} // namespace
+
 /// The funnel over portals (left[i], right[i]), i = 0 .. n−1, where portal 0 is
 /// the start and portal n−1 the end (both sides equal). Left/right as seen
 /// walking forward: a left point has cross(dir, point) > 0.
-void pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right, std::vector<glm::vec3>& out)
+void detail::pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right,
+                        std::vector<glm::vec3>& out)
 {
     const size_t n = left.size();
     glm::vec3 apex = left[0], portalLeft = left[0], portalRight = right[0];
@@ -240,8 +243,6 @@ void pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>
     }
     pushPoint(out, left[n - 1]);
 }
-
-} // namespace
 
 Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,
                 const QueryFilter& filter, const glm::vec3& halfExtents, PathResult& out)
@@ -413,7 +414,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     }
     s.portalsLeft.push_back(endPoint);
     s.portalsRight.push_back(endPoint);
-    pullString(s.portalsLeft, s.portalsRight, out.points);
+    detail::pullString(s.portalsLeft, s.portalsRight, out.points);
     if (out.points.size() == 1)
         out.points.push_back(out.points[0]);
 

@@ -46,4 +46,9 @@ void beginSearch(QueryScratch& scratch, uint32_t polys);
 Status checkPoint(const glm::vec3& p, const char* field);
 Status checkExtents(const glm::vec3& ext);
 
+/// The funnel (string pulling) over portals (left[i], right[i]), i = 0 .. n−1,
+/// where portal 0 is the start and portal n−1 the end (both sides equal);
+/// appends the corner points to `out` (path.cpp).
+void pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right, std::vector<glm::vec3>& out);
+
 } // namespace spark::nav::detail

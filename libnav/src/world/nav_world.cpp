@@ -55,6 +55,14 @@ Status NavWorld::removeMesh(MeshId mesh)
         return makeError("E_NAV_NO_MESH", "no such mesh (the handle is stale)");
     m_state.byName.erase(record->name);
     m_state.meshes.remove(mesh);
+    // Its agents go with it.
+    std::vector<AgentId> gone;
+    m_state.agents.forEach([&](AgentId id, const CrowdAgent& a) {
+        if (a.mesh == mesh)
+            gone.push_back(id);
+    });
+    for (AgentId id : gone)
+        m_state.agents.remove(id);
     return Status::success();
 }
 
@@ -115,8 +123,13 @@ void NavWorld::hashState(Hasher& io) const
         io.addString(m.source);
         io.addU64(m.baseHash);
         io.addU32(m.polyGeneration);
+        io.addU64(m_state.agents.size() == 0 ? 0 : 1);
+        if (m_state.agents.size() != 0)
+            hashCrowd(io, id);
     }
     io.addU32(m_state.nextPolyGeneration);
+    io.addU64(m_state.agents.size());
+    io.addU64(m_state.crowdSteps);
 }
 
 uint64_t NavWorld::hashState() const

@@ -91,6 +91,14 @@ struct AvoidanceAgent
     uint32_t id = 0;                ///< Tie-break in neighbour order (then the index).
     uint32_t layers = 0;            ///< Bits this agent is on.
     uint32_t ignores = 0;           ///< An agent ignores another when `ignores & other.layers` != 0.
+    int maxNeighbors = 0;           ///< Most neighbours this agent avoids; 0 = the definition's. [Limit: 0..def.maxNeighbors]
+};
+
+/// The obstacles one agent avoids: `obstacles[first .. first + count)` of the call.
+struct ObstacleRange
+{
+    uint32_t first = 0; ///< Index of the first obstacle.
+    uint32_t count = 0; ///< Number of obstacles.
 };
 
 /// Shape of a 2D obstacle.
@@ -154,6 +162,13 @@ public:
     /// `E_NAV_AVOIDANCE_LIMIT` (more agents, obstacles or points than the capacities).
     Status avoid(std::span<const AvoidanceAgent> agents, std::span<const AvoidanceObstacle> obstacles, double dt,
                  std::span<glm::dvec2> outVelocities);
+
+    /// As `avoid`, but agent i avoids only the obstacles of `perAgent[i]` (one
+    /// range per agent): walls near each agent, pushed out by its own radius,
+    /// as a crowd gathers them. Extra error: `E_NAV_AVOIDANCE_INPUT` for a range
+    /// past the obstacles or a wrong number of ranges (`/perAgent/i`).
+    Status avoid(std::span<const AvoidanceAgent> agents, std::span<const AvoidanceObstacle> obstacles,
+                 std::span<const ObstacleRange> perAgent, double dt, std::span<glm::dvec2> outVelocities);
 
     /// One step in space for fliers: as `avoid`, with spheres as obstacles. A flier
     /// held back head-on sidesteps to its right (+Y up); one rising or falling

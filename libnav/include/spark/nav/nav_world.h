@@ -24,12 +24,15 @@
 #include "spark/core/hash.h"
 #include "spark/core/id.h"
 #include "spark/core/result.h"
+#include "spark/nav/avoidance.h"
+#include "spark/nav/crowd.h"
 #include "spark/nav/navmesh.h"
 #include "spark/nav/query.h"
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +102,14 @@ struct NavWorldState
     HandlePool<MeshTag, WorldMesh> meshes;               ///< Meshes by handle.
     std::map<std::string, MeshId, std::less<>> byName;   ///< Name → handle (ordered: the iteration order).
     uint32_t nextPolyGeneration = 1;                     ///< Next polygon generation handed out (world-wide).
+    HandlePool<AgentTag, CrowdAgent> agents;             ///< Crowd agents by handle (every mesh's).
+    uint64_t crowdSteps = 0;                             ///< Crowd steps taken.
+};
+
+/// Counts of agents per state after a step.
+struct CrowdCounts
+{
+    uint32_t idle = 0, moving = 0, arrived = 0, noPath = 0, offMesh = 0;
 };
 
 /// The navigation world.
@@ -138,6 +149,46 @@ public:
     /// since the reference was made (re-bake, carving) or the reference is null.
     [[nodiscard]] Result<uint32_t> resolvePoly(MeshId mesh, PolyRef ref) const;
 
+    // -- Crowds -----------------------------------------------------------------
+
+    /// Adds an agent on `mesh` at `def.position` (snapped onto the mesh within
+    /// its radius × 2 horizontally and its height vertically). Errors (nothing
+    /// changes): `E_NAV_NO_MESH`, `E_INVALID_PARAMS` (a def field out of its
+    /// limits, field `/<name>`), `E_NAV_OFF_MESH` (field `/position`),
+    /// `E_NAV_LIMIT` (`kMaxCrowdAgents`).
+    [[nodiscard]] Result<AgentId> addAgent(MeshId mesh, const CrowdAgentDef& def);
+    /// Removes an agent. `E_NAV_UNKNOWN_AGENT` for a stale handle.
+    [[nodiscard]] Status removeAgent(AgentId agent);
+    /// The agent of a handle, or null when the handle is stale.
+    const CrowdAgent* agent(AgentId agent) const { return m_state.agents.get(agent); }
+    /// Every agent, in handle (slot) order.
+    std::vector<AgentId> agentsInOrder() const;
+    /// Number of agents.
+    size_t agentCount() const { return m_state.agents.size(); }
+    /// Sends an agent to `target` (located on its mesh): plans its corridor now,
+    /// or, when a corridor exists and the target moved no more than the agent's
+    /// `repathDistance`, keeps it. A target that cannot be reached leaves the
+    /// agent in `no_path`. Errors (nothing changes): `E_NAV_UNKNOWN_AGENT`,
+    /// `E_NAV_OFF_MESH` (field `/target`), `E_INVALID_PARAMS`.
+    [[nodiscard]] Status setAgentTarget(AgentId agent, const glm::vec3& target);
+    /// Moves an agent at a velocity set by hand (x–z; avoidance still applies)
+    /// until a target is set or it is stopped. Errors: `E_NAV_UNKNOWN_AGENT`,
+    /// `E_INVALID_PARAMS` (non-finite or faster than its max speed, field `/velocity`).
+    [[nodiscard]] Status setAgentVelocity(AgentId agent, const glm::vec3& velocity);
+    /// Drops an agent's target or velocity: it stands (`idle`). `E_NAV_UNKNOWN_AGENT`.
+    [[nodiscard]] Status stopAgent(AgentId agent);
+    /// Changes an agent's settings (all but `position`, which stays where the
+    /// agent is). Errors: `E_NAV_UNKNOWN_AGENT`, `E_INVALID_PARAMS` (field `/<name>`).
+    [[nodiscard]] Status setAgentDef(AgentId agent, const CrowdAgentDef& def);
+    /// Advances every crowd by `dt` seconds: meshes in name order, agents in
+    /// handle order (see crowd.h). `E_INVALID_PARAMS` for a step that is not
+    /// finite or not in (0, 1] (nothing changes).
+    [[nodiscard]] Status stepCrowds(double dt);
+    /// Agents per state.
+    CrowdCounts crowdCounts() const;
+    /// Checks an agent def; the error names the field (`/radius`, …).
+    static Status validateAgentDef(const CrowdAgentDef& def);
+
     // -- Queries ----------------------------------------------------------------
 
     /// The scratch memory the world's queries share (sized to the largest mesh
@@ -152,14 +203,29 @@ public:
     /// Brings back a state saved by `saveState` of this or another world.
     void restoreState(NavWorldState state) { m_state = std::move(state); }
     /// Feeds the persistent state into `io` canonically: meshes in name order
-    /// (name, source, base hash, polygon generation), then the generation counter.
+    /// (name, source, base hash, polygon generation), the generation counter,
+    /// then the agents in handle order (settings, position, velocity, state,
+    /// target, corridor).
     void hashState(Hasher& io) const;
     /// XXH3-64 of `hashState`.
     uint64_t hashState() const;
 
+    /// Feeds the agents of `mesh` (handle order) into `io`: the crowd part of the state.
+    void hashCrowd(Hasher& io, MeshId mesh) const;
+
 private:
+    void stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t generation, double dt);
+
     NavWorldState m_state;
     mutable QueryScratch m_scratch;
+    // Working memory of the crowd step (not state).
+    std::optional<Avoidance> m_avoidance;
+    std::vector<AgentId> m_stepAgents;
+    std::vector<AvoidanceAgent> m_avoidAgents;
+    std::vector<AvoidanceObstacle> m_avoidObstacles;
+    std::vector<ObstacleRange> m_avoidRanges;
+    std::vector<glm::dvec2> m_avoidVelocities;
+    std::vector<WallHit> m_wallHits;
 };
 
 } // namespace spark::nav

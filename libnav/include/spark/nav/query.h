@@ -70,7 +70,8 @@ struct QueryScratch
     std::vector<uint32_t> corridor;   ///< Working corridor.
     std::vector<glm::vec3> portalsLeft;  ///< Funnel input.
     std::vector<glm::vec3> portalsRight; ///< Funnel input.
-    std::vector<uint32_t> list;       ///< General polygon list (raycast vertex hops, wall search).
+    std::vector<uint32_t> list;       ///< General polygon list (raycast vertex hops, wall search, corridor moves).
+    std::vector<glm::vec3> pulled;    ///< String-pulled points (corridor corners).
     uint32_t searchId = 0;            ///< Current search id (stamps older than it are stale).
 };
 

@@ -1,0 +1,93 @@
+#pragma once
+/// \file crowd.h
+/// Crowd agents: the data a `NavWorld` keeps per agent, and the defs and
+/// limits of the crowd the world steps (`NavWorld::addAgent`, `stepCrowds`).
+///
+/// Each step, per mesh in name order and per agent in handle order: a corridor
+/// that a mesh change broke is re-planned; the next corners give the steering
+/// velocity (follow, arrive, stop); the walls near the agent (found again after
+/// it moved a quarter of the range, pushed out by its radius) and up to
+/// `maxNeighbors` neighbours go to ORCA (`Avoidance`); the change of velocity
+/// is limited by `maxAccel`; the corridor moves along the surface.
+/// Agents that are arrived or idle stand still and are avoided by the others
+/// (who take the whole avoidance).
+
+#include "spark/core/id.h"
+#include "spark/nav/corridor.h"
+
+#include <glm/vec2.hpp>
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace spark::nav
+{
+
+struct MeshTag;
+struct AgentTag;
+
+/// Most agents of one world. [Limit]
+inline constexpr uint32_t kMaxCrowdAgents = 4096;
+/// Most neighbours an agent avoids. [Limit]
+inline constexpr int kMaxAgentNeighbors = 32;
+/// Corners an agent looks ahead.
+inline constexpr uint32_t kAgentCorners = 4;
+
+/// What an agent is doing.
+enum class AgentState : uint8_t
+{
+    Idle,    ///< No target.
+    Moving,  ///< Following its corridor (or a velocity set by hand).
+    Arrived, ///< Within `stopDistance` of its target.
+    NoPath,  ///< Its target cannot be reached from where it stands.
+    OffMesh, ///< It stands where no polygon is (the mesh changed under it).
+};
+
+/// Text of a state, as the commands write it: idle, moving, arrived, no_path, off_mesh.
+std::string_view agentStateName(AgentState state);
+
+/// How an agent is made (and changed).
+struct CrowdAgentDef
+{
+    glm::vec3 position{0.0f};   ///< Where it starts (snapped onto the mesh). [Units: m]
+    float radius = 0.4f;        ///< [Limit: > 0, <= 100] [Units: m]
+    float height = 1.8f;        ///< [Limit: > 0, <= 100] [Units: m]
+    float maxSpeed = 3.5f;      ///< [Limit: 0..100] [Units: m/s]
+    float maxAccel = 8.0f;      ///< Largest change of velocity per second. [Limit: > 0, <= 1000] [Units: m/s²]
+    float stopDistance = 0.2f;  ///< Within this of the target it has arrived. [Limit: 0..100] [Units: m]
+    float slowRadius = 1.5f;    ///< It slows down linearly within this of the target. [Limit: 0..1000] [Units: m]
+    int maxNeighbors = 10;      ///< Most neighbours it avoids. [Limit: 1..kMaxAgentNeighbors]
+    float priority = 1.0f;      ///< Share of avoidance: each of a pair takes other / (sum). [Limit: > 0, <= 1e6]
+    uint32_t layers = 0;        ///< Bits it is on.
+    uint32_t ignores = 0;       ///< It ignores agents whose layers share a bit.
+    float repathDistance = 0.5f; ///< A target moved further than this is planned again. [Limit: 0..1e6] [Units: m]
+};
+
+/// The defaults above.
+CrowdAgentDef defaultCrowdAgentDef();
+
+/// One agent of a world.
+struct CrowdAgent
+{
+    Id<MeshTag> mesh;                       ///< The mesh it walks.
+    CrowdAgentDef def;                      ///< Its settings (`position` is where it was added).
+    glm::vec3 position{0.0f};               ///< Where it is. [Units: m]
+    glm::vec3 velocity{0.0f};               ///< Its velocity after the last step. [Units: m/s]
+    glm::vec3 desired{0.0f};                ///< The velocity steering wanted in the last step. [Units: m/s]
+    AgentState state = AgentState::Idle;    ///< What it is doing.
+    bool hasTarget = false;                 ///< A target was set.
+    glm::vec3 target{0.0f};                 ///< The target asked for. [Units: m]
+    glm::vec3 plannedTarget{0.0f};          ///< The target the corridor was planned to.
+    bool manualVelocity = false;            ///< Moving at `manual` instead of following a corridor.
+    glm::vec3 manual{0.0f};                 ///< The velocity set by hand. [Units: m/s]
+    Corridor corridor;                      ///< From `position` to the target (one polygon when idle).
+    uint32_t corridorGeneration = 0;        ///< Polygon generation of the mesh the corridor was made on.
+    std::vector<CorridorCorner> corners;    ///< The corners of the last step.
+    glm::vec3 wallCenter{0.0f};             ///< Where the walls were last gathered.
+    uint32_t wallGeneration = 0;            ///< Polygon generation they were gathered on (0: never).
+    std::vector<glm::dvec2> walls;          ///< Wall segments (pairs of points), pushed out by the radius.
+};
+
+} // namespace spark::nav

@@ -1,0 +1,257 @@
+// Path corridors (after Detour's dtPathCorridor, written here).
+//
+// Corners: the portals between consecutive corridor polygons (the link stretch
+// from one to the next, as the path search uses them) go through the same
+// funnel as `findPath`, from the position to the target.
+//
+// Moving: a breadth-first search from the position's polygon over the links
+// whose stretch lies within reach of the move (the circle round the segment
+// from the position to the wanted point), at most 16 polygons. The wanted point
+// itself, when a visited polygon holds it, else the point of the visited
+// polygons' walls nearest to it, is where the agent ends up; so a move into a
+// wall slides along it. The visited chain to that polygon is merged into the
+// corridor: the furthest corridor polygon the chain touched becomes the join,
+// polygons before it are dropped, and a chain that left the corridor is
+// prepended (Detour's "merge corridor start moved").
+
+#include "spark/nav/corridor.h"
+
+#include "../query/query_common.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace spark::nav
+{
+
+using namespace detail;
+
+namespace
+{
+
+constexpr uint32_t kMaxMoveVisited = 16;
+constexpr float kCornerSkip = 1.0e-3f;
+
+/// The link of `from` into `to`, or null.
+const NavLink* linkBetween(const NavMesh& mesh, uint32_t from, uint32_t to)
+{
+    for (const NavLink& l : mesh.links(from))
+        if (l.neighbour == to)
+            return &l;
+    return nullptr;
+}
+
+float distXZ2(const glm::vec3& a, const glm::vec3& b)
+{
+    const float dx = a.x - b.x, dz = a.z - b.z;
+    return dx * dx + dz * dz;
+}
+
+/// Squared x–z distance from p to segment a–b.
+float segDist2XZ(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b)
+{
+    return distXZ2(p, closestOnSegmentXZ(a, b, p));
+}
+
+} // namespace
+
+Status planCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& start, const glm::vec3& goal,
+                    const QueryFilter& filter, const glm::vec3& halfExtents, Corridor& out)
+{
+    PathResult path;
+    SPARK_TRY(findPath(mesh, scratch, start, goal, filter, halfExtents, path));
+    out.polygons.assign(path.polygons.begin(),
+                        path.polygons.begin() + std::min<size_t>(path.polygons.size(), kMaxCorridorPolygons));
+    out.position = path.points.front();
+    out.target = path.polygons.size() > kMaxCorridorPolygons
+                     ? mesh.closestPointOnPolygon(out.polygons.back(), path.points.back())
+                     : path.points.back();
+    out.complete = path.complete && path.polygons.size() <= kMaxCorridorPolygons;
+    return Status::success();
+}
+
+Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor& corridor, uint32_t maxCorners,
+                           std::vector<CorridorCorner>& out)
+{
+    out.clear();
+    if (corridor.polygons.empty())
+        return makeError("E_INVALID_PARAMS", "the corridor is empty", "/polygons");
+    if (maxCorners < 1 || maxCorners > kMaxCorridorCorners)
+        return makeError("E_INVALID_PARAMS", "maxCorners is 1..16", "/maxCorners");
+    s.portalsLeft.clear();
+    s.portalsRight.clear();
+    s.portalsLeft.push_back(corridor.position);
+    s.portalsRight.push_back(corridor.position);
+    // Only the portals up to the (maxCorners)-th bend matter, but the funnel
+    // needs them all to place the last one; corridors are short after trimming.
+    size_t usable = corridor.polygons.size();
+    for (size_t i = 1; i < corridor.polygons.size(); ++i)
+    {
+        const NavLink* link = linkBetween(mesh, corridor.polygons[i - 1], corridor.polygons[i]);
+        if (!link)
+        {
+            usable = i; // a broken corridor: the corners end at the last good polygon
+            break;
+        }
+        s.portalsLeft.push_back(link->b);
+        s.portalsRight.push_back(link->a);
+    }
+    const bool reachesTarget = usable == corridor.polygons.size();
+    const glm::vec3 end =
+        reachesTarget ? corridor.target : mesh.closestPointOnPolygon(corridor.polygons[usable - 1], corridor.target);
+    s.portalsLeft.push_back(end);
+    s.portalsRight.push_back(end);
+    std::vector<glm::vec3>& points = s.pulled;
+    points.clear();
+    pullString(s.portalsLeft, s.portalsRight, points);
+    // points[0] is the position; the rest are corners, the last the end.
+    for (size_t i = 1; i < points.size() && out.size() < maxCorners; ++i)
+    {
+        const bool last = i + 1 == points.size();
+        if (!last && distXZ2(points[i], corridor.position) < kCornerSkip * kCornerSkip)
+            continue;
+        CorridorCorner c;
+        c.point = points[i];
+        c.polygon = last ? corridor.polygons[usable - 1] : kNoPolygon;
+        c.flags = last && reachesTarget ? kCornerEnd : 0;
+        out.push_back(c);
+    }
+    return Status::success();
+}
+
+Status moveCorridor(const NavMesh& mesh, QueryScratch& s, Corridor& io, const glm::vec3& wanted,
+                    const QueryFilter& filter)
+{
+    if (io.polygons.empty())
+        return makeError("E_INVALID_PARAMS", "the corridor is empty", "/polygons");
+    if (!finiteVec(wanted))
+        return makeError("E_INVALID_PARAMS", "the wanted position is not finite", "/wanted");
+    const uint32_t startPoly = io.polygons.front();
+    const glm::vec3 start = io.position;
+    const glm::vec3 mid = (start + wanted) * 0.5f;
+    const float reach = std::sqrt(distXZ2(start, wanted)) * 0.5f + 1.0e-3f;
+    const float reach2 = reach * reach;
+
+    // Breadth-first over nearby polygons; s.list holds the visit order, s.parent the chain.
+    beginSearch(s, mesh.polygonCount());
+    s.list.clear();
+    s.list.push_back(startPoly);
+    s.stamp[startPoly] = s.searchId;
+    s.parent[startPoly] = kNoPolygon;
+    const float eps = mesh.linkTolerance();
+    uint32_t bestPoly = startPoly;
+    glm::vec3 best = start;
+    float bestD2 = distXZ2(start, wanted);
+    bool inside = false;
+    for (size_t head = 0; head < s.list.size(); ++head)
+    {
+        const uint32_t poly = s.list[head];
+        if (mesh.containsXZ(poly, wanted.x, wanted.z, eps))
+        {
+            bestPoly = poly;
+            best = wanted;
+            inside = true;
+            break;
+        }
+        for (const NavWall& w : mesh.walls(poly))
+        {
+            const glm::vec3 c = closestOnSegmentXZ(w.a, w.b, wanted);
+            const float d2 = distXZ2(c, wanted);
+            if (d2 < bestD2)
+            {
+                bestD2 = d2;
+                best = c;
+                bestPoly = poly;
+            }
+        }
+        for (const NavLink& l : mesh.links(poly))
+        {
+            if (s.list.size() >= kMaxMoveVisited)
+                break;
+            const uint32_t n = l.neighbour;
+            if (s.stamp[n] == s.searchId)
+                continue;
+            if (excluded(filter, mesh.area(n)))
+            {
+                // An excluded neighbour is a wall: its stretch bounds the move.
+                const glm::vec3 c = closestOnSegmentXZ(l.a, l.b, wanted);
+                const float d2 = distXZ2(c, wanted);
+                if (d2 < bestD2)
+                {
+                    bestD2 = d2;
+                    best = c;
+                    bestPoly = poly;
+                }
+                continue;
+            }
+            if (segDist2XZ(mid, l.a, l.b) > reach2)
+                continue;
+            s.stamp[n] = s.searchId;
+            s.parent[n] = poly;
+            s.list.push_back(n);
+        }
+    }
+    (void)inside;
+
+    // The chain from the start polygon to the end polygon (reversed into s.corridor).
+    s.corridor.clear();
+    for (uint32_t p = bestPoly; p != kNoPolygon; p = s.parent[p])
+        s.corridor.push_back(p); // end ... start
+    // Join: the furthest corridor polygon that the chain touches.
+    size_t joinCorridor = 0, joinChain = s.corridor.size() - 1; // the start polygon at least
+    const size_t scan = std::min<size_t>(io.polygons.size(), 64);
+    for (size_t j = scan; j-- > 0;)
+    {
+        bool found = false;
+        for (size_t c = 0; c < s.corridor.size(); ++c)
+            if (s.corridor[c] == io.polygons[j])
+            {
+                joinCorridor = j;
+                joinChain = c;
+                found = true;
+                break;
+            }
+        if (found)
+            break;
+    }
+    // New corridor: chain from the end polygon down to the join (exclusive of
+    // the join's duplicate), then the corridor from the join on.
+    std::vector<uint32_t>& polys = io.polygons;
+    polys.erase(polys.begin(), polys.begin() + static_cast<std::ptrdiff_t>(joinCorridor));
+    if (joinChain > 0)
+        polys.insert(polys.begin(), s.corridor.begin(), s.corridor.begin() + static_cast<std::ptrdiff_t>(joinChain));
+    if (polys.size() > kMaxCorridorPolygons)
+        polys.resize(kMaxCorridorPolygons);
+    best.y = mesh.heightAt(bestPoly, best.x, best.z);
+    io.position = best;
+    return Status::success();
+}
+
+bool checkCorridor(const NavMesh& mesh, const Corridor& corridor, const QueryFilter& filter)
+{
+    if (corridor.polygons.empty())
+        return false;
+    for (size_t i = 0; i < corridor.polygons.size(); ++i)
+    {
+        const uint32_t p = corridor.polygons[i];
+        if (p >= mesh.polygonCount() || (i > 0 && excluded(filter, mesh.area(p))))
+            return false;
+        if (i > 0 && !linkBetween(mesh, corridor.polygons[i - 1], p))
+            return false;
+    }
+    return mesh.containsXZ(corridor.polygons.front(), corridor.position.x, corridor.position.z, 0.05f);
+}
+
+Status replanCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, const QueryFilter& filter,
+                      const glm::vec3& halfExtents)
+{
+    Corridor planned;
+    SPARK_TRY(planCorridor(mesh, scratch, io.position, io.target, filter, halfExtents, planned));
+    io.polygons.swap(planned.polygons);
+    io.position = planned.position;
+    io.complete = planned.complete;
+    io.target = planned.target;
+    return Status::success();
+}
+
+} // namespace spark::nav
