@@ -29,6 +29,22 @@ json settingsJson(const nav::NavMesh& mesh)
             {"max_poly_verts", mesh.maxPolyVerts()}};
 }
 
+size_t agentCount(Context& ctx, nav::MeshId mesh)
+{
+    const nav::NavWorld& world = ctx.state.nav();
+    size_t n = 0;
+    for (nav::AgentId id : world.agentsInOrder())
+        n += world.agent(id)->mesh == mesh ? 1 : 0;
+    return n;
+}
+
+std::string crowdHash(Context& ctx, nav::MeshId mesh)
+{
+    Hasher h;
+    ctx.state.nav().hashCrowd(h, mesh);
+    return hashHex(h.digest());
+}
+
 json navInfo(Context& ctx, const json& params)
 {
     const MeshRef entry = requireMesh(ctx, params);
@@ -46,7 +62,9 @@ json navInfo(Context& ctx, const json& params)
              {{"min", pointToJson(mesh.bounds().min, entry.is2d)}, {"max", pointToJson(mesh.bounds().max, entry.is2d)}}},
             {"settings", settingsJson(mesh)},
             {"hash", hashHex(nav::hashNavMesh(mesh))},
-            {"base_hash", hashHex(entry.record.baseHash)}};
+            {"base_hash", hashHex(entry.record.baseHash)},
+            {"agents", agentCount(ctx, entry.id)},
+            {"crowd_hash", crowdHash(ctx, entry.id)}};
 }
 
 json navList(Context& ctx, const json&)
@@ -81,7 +99,11 @@ json navHash(Context& ctx, const json& params)
 {
     const MeshRef entry = requireMesh(ctx, params);
     const std::string& name = entry.name;
-    return {{"mesh", name}, {"hash", hashHex(nav::hashNavMesh(entry.mesh))}, {"base_hash", hashHex(entry.record.baseHash)}};
+    return {{"mesh", name},
+            {"hash", hashHex(nav::hashNavMesh(entry.mesh))},
+            {"base_hash", hashHex(entry.record.baseHash)},
+            {"agents", agentCount(ctx, entry.id)},
+            {"crowd_hash", crowdHash(ctx, entry.id)}};
 }
 
 json navExport(Context& ctx, const json& params)

@@ -68,6 +68,10 @@ struct CrowdAgentDef
 /// The defaults above.
 CrowdAgentDef defaultCrowdAgentDef();
 
+/// The box within which an agent's position and targets are found on the mesh:
+/// radius × 2 + 0.5 m horizontally, its height vertically. [Units: m]
+glm::vec3 agentSearchExtents(const CrowdAgentDef& def);
+
 /// One agent of a world.
 struct CrowdAgent
 {

@@ -1,0 +1,230 @@
+// nav.agent.add, nav.agent.set, nav.agent.get, nav.agent.remove,
+// nav.agent.list, nav.step: the crowds of the session's navigation world
+// (SPEC §3). Agents are named at the surface by an opaque integer made from
+// their handle (generation × 2^20 + index), so a removed agent's number is
+// refused even when its slot is reused.
+
+#include "commands/nav/nav_json.h"
+
+#include "spark/core/hash.h"
+#include "spark/nav/crowd.h"
+#include "spark/nav/nav_world.h"
+
+namespace spark::cli
+{
+namespace
+{
+
+using namespace navjson;
+
+constexpr uint64_t kIndexBits = 20;
+
+uint64_t agentNumber(nav::AgentId id)
+{
+    return (static_cast<uint64_t>(id.generation) << kIndexBits) | id.index;
+}
+
+nav::AgentId agentFromNumber(uint64_t n)
+{
+    return nav::AgentId{static_cast<uint32_t>(n & ((1u << kIndexBits) - 1)), static_cast<uint32_t>(n >> kIndexBits)};
+}
+
+/// The agent a command names; `E_NAV_UNKNOWN_AGENT` at /agent when there is none.
+nav::AgentId requireAgent(const nav::NavWorld& world, const json& params)
+{
+    const uint64_t n = params.at("agent").get<uint64_t>();
+    const nav::AgentId id = agentFromNumber(n);
+    if (n >> (kIndexBits + 32) != 0 || !world.agent(id))
+        fail("E_NAV_UNKNOWN_AGENT", "there is no agent " + std::to_string(n) + " (never made, or removed)",
+             {{"path", "/agent"}}, "nav.agent.list shows the agents");
+    return id;
+}
+
+/// The settings fields of the params over `def`.
+nav::CrowdAgentDef defFromParams(nav::CrowdAgentDef def, const json& params)
+{
+    def.radius = params.value("radius", def.radius);
+    def.height = params.value("height", def.height);
+    def.maxSpeed = params.value("max_speed", def.maxSpeed);
+    def.maxAccel = params.value("max_accel", def.maxAccel);
+    def.stopDistance = params.value("stop_distance", def.stopDistance);
+    def.slowRadius = params.value("slow_radius", def.slowRadius);
+    def.maxNeighbors = params.value("max_neighbors", def.maxNeighbors);
+    def.priority = params.value("priority", def.priority);
+    def.layers = params.value("layers", def.layers);
+    def.ignores = params.value("ignores", def.ignores);
+    def.repathDistance = params.value("repath_distance", def.repathDistance);
+    return def;
+}
+
+json settingsJson(const nav::CrowdAgentDef& d)
+{
+    return {{"radius", floatJson(d.radius)},
+            {"height", floatJson(d.height)},
+            {"max_speed", floatJson(d.maxSpeed)},
+            {"max_accel", floatJson(d.maxAccel)},
+            {"stop_distance", floatJson(d.stopDistance)},
+            {"slow_radius", floatJson(d.slowRadius)},
+            {"max_neighbors", d.maxNeighbors},
+            {"priority", floatJson(d.priority)},
+            {"layers", d.layers},
+            {"ignores", d.ignores},
+            {"repath_distance", floatJson(d.repathDistance)}};
+}
+
+const std::string& meshNameOf(const nav::NavWorld& world, nav::MeshId mesh)
+{
+    return world.meshRecord(mesh)->name;
+}
+
+json summaryJson(const nav::NavWorld& world, nav::AgentId id)
+{
+    const nav::CrowdAgent& a = *world.agent(id);
+    const bool is2d = world.mesh(a.mesh)->is2d();
+    return {{"agent", agentNumber(id)},
+            {"mesh", meshNameOf(world, a.mesh)},
+            {"position", pointToJson(a.position, is2d)},
+            {"state", std::string(nav::agentStateName(a.state))}};
+}
+
+/// A velocity from the params: [vx, vz] on a 2D mesh, [vx, vy, vz] on a 3D one.
+glm::vec3 velocityFromJson(const json& j, bool is2d)
+{
+    return pointFromJson(j, is2d, "/velocity");
+}
+
+json navAgentAdd(Context& ctx, const json& params)
+{
+    const MeshRef mesh = requireMesh(ctx, params);
+    nav::NavWorld& world = ctx.state.nav();
+    const nav::NavMeshSettings& s = mesh.mesh.settings();
+    nav::CrowdAgentDef def = nav::defaultCrowdAgentDef();
+    if (s.agentRadius > 0.0f)
+        def.radius = s.agentRadius;
+    def.height = s.agentHeight;
+    def = defFromParams(def, params);
+    def.position = pointFromJson(params.at("position"), mesh.is2d, "/position");
+    glm::vec3 target{0.0f};
+    if (params.contains("target"))
+    {
+        // Checked before the agent exists, so a bad target adds nothing.
+        target = pointFromJson(params.at("target"), mesh.is2d, "/target");
+        if (!nav::findNearest(mesh.mesh, target, nav::agentSearchExtents(def)).ok())
+            fail("E_NAV_OFF_MESH", "the target is not on the mesh", {{"path", "/target"}},
+                 "nav.nearest finds the closest point of the mesh");
+    }
+    auto added = world.addAgent(mesh.id, def);
+    if (!added.ok())
+        failWith(added.error());
+    if (params.contains("target"))
+        (void)world.setAgentTarget(added.value(), target); // on the mesh (checked), from a point on it
+    return summaryJson(world, added.value());
+}
+
+json navAgentSet(Context& ctx, const json& params)
+{
+    nav::NavWorld& world = ctx.state.nav();
+    const nav::AgentId id = requireAgent(world, params);
+    const nav::CrowdAgent& a = *world.agent(id);
+    const bool is2d = world.mesh(a.mesh)->is2d();
+    const int actions = params.contains("target") + params.contains("velocity") + params.contains("stop");
+    if (actions > 1)
+        fail("E_INVALID_PARAMS", "give at most one of target, velocity and stop",
+             {{"path", params.contains("stop") ? "/stop" : "/velocity"}});
+    // Validate everything before writing anything.
+    nav::CrowdAgentDef def = defFromParams(a.def, params);
+    const Status valid = nav::NavWorld::validateAgentDef(def);
+    if (!valid.ok())
+        failWith(valid.error());
+    if (params.contains("target"))
+    {
+        const Status st = world.setAgentTarget(id, pointFromJson(params.at("target"), is2d, "/target"));
+        if (!st.ok())
+            failWith(st.error());
+    }
+    else if (params.contains("velocity"))
+    {
+        glm::vec3 v = velocityFromJson(params.at("velocity"), is2d);
+        if (std::sqrt(v.x * v.x + v.z * v.z) > def.maxSpeed * 1.0001f)
+            fail("E_INVALID_PARAMS", "the velocity is faster than max_speed", {{"path", "/velocity"}});
+        // The def first, so the velocity is checked against the new max speed.
+        (void)world.setAgentDef(id, def);
+        const Status st = world.setAgentVelocity(id, v);
+        if (!st.ok())
+            failWith(st.error());
+    }
+    else if (params.contains("stop"))
+        (void)world.stopAgent(id);
+    (void)world.setAgentDef(id, def); // validated above: cannot fail
+    return summaryJson(world, id);
+}
+
+json navAgentGet(Context& ctx, const json& params)
+{
+    const nav::NavWorld& world = ctx.state.nav();
+    const nav::AgentId id = requireAgent(world, params);
+    const nav::CrowdAgent& a = *world.agent(id);
+    const bool is2d = world.mesh(a.mesh)->is2d();
+    json corners = json::array();
+    for (const nav::CorridorCorner& c : a.corners)
+        corners.push_back(pointToJson(c.point, is2d));
+    json out = summaryJson(world, id);
+    out["velocity"] = pointToJson(a.velocity, is2d);
+    if (a.hasTarget)
+        out["target"] = pointToJson(a.target, is2d);
+    out["corners"] = std::move(corners);
+    out["corridor"] = a.corridor.polygons.size();
+    out["settings"] = settingsJson(a.def);
+    return out;
+}
+
+json navAgentRemove(Context& ctx, const json& params)
+{
+    nav::NavWorld& world = ctx.state.nav();
+    const nav::AgentId id = requireAgent(world, params);
+    const Status st = world.removeAgent(id);
+    if (!st.ok())
+        failWith(st.error());
+    return {{"removed", agentNumber(id)}, {"agents", world.agentCount()}};
+}
+
+json navAgentList(Context& ctx, const json& params)
+{
+    const nav::NavWorld& world = ctx.state.nav();
+    nav::MeshId only;
+    if (params.contains("mesh"))
+        only = requireMesh(ctx, params).id;
+    json agents = json::array();
+    for (nav::AgentId id : world.agentsInOrder())
+        if (!only.valid() || world.agent(id)->mesh == only)
+            agents.push_back(summaryJson(world, id));
+    return {{"agents", std::move(agents)}};
+}
+
+json navStep(Context& ctx, const json& params)
+{
+    nav::NavWorld& world = ctx.state.nav();
+    const int frames = params.value("frames", 1);
+    const double dt = params.value("dt", 1.0 / 60.0);
+    for (int f = 0; f < frames; ++f)
+    {
+        const Status st = world.stepCrowds(dt);
+        if (!st.ok())
+            failWith(st.error()); // only a bad dt, refused before the first step changes anything
+    }
+    const nav::CrowdCounts c = world.crowdCounts();
+    return {{"frames", frames},
+            {"counts",
+             {{"idle", c.idle}, {"moving", c.moving}, {"arrived", c.arrived}, {"no_path", c.noPath}, {"off_mesh", c.offMesh}}},
+            {"hash", hashHex(world.hashState())}};
+}
+
+const Registrar kAdd{{"nav.agent.add", navAgentAdd, Mutates::Yes}};
+const Registrar kSet{{"nav.agent.set", navAgentSet, Mutates::Yes}};
+const Registrar kGet{{"nav.agent.get", navAgentGet, Mutates::No}};
+const Registrar kRemove{{"nav.agent.remove", navAgentRemove, Mutates::Yes}};
+const Registrar kList{{"nav.agent.list", navAgentList, Mutates::No}};
+const Registrar kStep{{"nav.step", navStep, Mutates::Yes}};
+
+} // namespace
+} // namespace spark::cli
