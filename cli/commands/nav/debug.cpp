@@ -80,6 +80,24 @@ DebugPicture renderDebugPicture(Context& ctx, const json& params)
         out.paths.push_back(std::move(points));
     }
 
+    // The mesh's crowd: each agent as a disc with a heading line, and what is
+    // left of its path (position, then its next corners).
+    const nav::NavWorld& world = ctx.state.nav();
+    for (nav::AgentId id : world.agentsInOrder())
+    {
+        const nav::CrowdAgent& a = *world.agent(id);
+        if (a.mesh != entry.id)
+            continue;
+        overlay.agents.push_back(nav::DebugAgent{a.position, a.def.radius, a.velocity});
+        if (a.state == nav::AgentState::Moving && !a.corners.empty())
+        {
+            std::vector<glm::vec3> rest{a.position};
+            for (const nav::CorridorCorner& c : a.corners)
+                rest.push_back(c.point);
+            overlay.paths.push_back(std::move(rest));
+        }
+    }
+
     auto image = nav::drawNavMeshDebug(mesh, overlay, def);
     if (!image.ok())
         failWith(image.error());
