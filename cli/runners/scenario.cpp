@@ -237,7 +237,11 @@ json aiScenarioRun(Context& ctx, const json& params)
     return report;
 }
 
-const Registrar kScenarioRun{{"ai.scenario.run", aiScenarioRun, Mutates::Composite}};
+const Registrar kScenarioRun{{"ai.scenario.run",
+                              aiScenarioRun,
+                              Mutates::Composite,
+                              nullptr,
+                              {.destructive = true, .writesFiles = true}}};
 
 } // namespace
 } // namespace spark::cli

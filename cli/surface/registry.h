@@ -79,6 +79,19 @@ enum class Mutates
 
 using Handler = std::function<json(Context&, const json& params)>;
 
+/// What a command does besides `Mutates`, for clients that ask before they call
+/// (the MCP tool annotations). The defaults claim nothing.
+struct CommandHints
+{
+    /// Replaces or drops state (a scene, a mesh, an agent, an object) or overwrites
+    /// a file the user may care about, rather than only adding to it.
+    bool destructive = false;
+    /// Calling it again with the same params changes nothing more.
+    bool idempotent = false;
+    /// Writes files in the project even when it leaves the session state alone.
+    bool writesFiles = false;
+};
+
 /// One registered command.
 struct CommandDef
 {
@@ -88,6 +101,8 @@ struct CommandDef
     /// The schema document, when not the embedded `schemas/commands/<id>.schema.json`
     /// (commands an embedding host or a test registers at run time).
     json inlineSchema = nullptr;
+    /// Destructive / idempotent / writes files (MCP annotations).
+    CommandHints hints = {};
 };
 
 /// The process-wide table of commands, ordered by id.

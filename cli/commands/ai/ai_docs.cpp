@@ -332,10 +332,12 @@ json aiHash(Context& ctx, const json&)
 const Registrar kAiSchema{{"ai.schema", aiSchema, Mutates::No}};
 const Registrar kAiValidate{{"ai.validate", aiValidate, Mutates::No}};
 const Registrar kAiLeaves{{"ai.leaves", aiLeaves, Mutates::No}};
-const Registrar kAiTreeLoad{{"ai.tree.load", aiTreeLoad, Mutates::Yes}};
+const Registrar kAiTreeLoad{
+    {"ai.tree.load", aiTreeLoad, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 const Registrar kAiTreeGet{{"ai.tree.get", aiTreeGet, Mutates::No}};
 const Registrar kAiTreeList{{"ai.tree.list", aiTreeList, Mutates::No}};
-const Registrar kAiUtilityLoad{{"ai.utility.load", aiUtilityLoad, Mutates::Yes}};
+const Registrar kAiUtilityLoad{
+    {"ai.utility.load", aiUtilityLoad, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 const Registrar kAiUtilityEvaluate{{"ai.utility.evaluate", aiUtilityEvaluate, Mutates::No}};
 const Registrar kAiHash{{"ai.hash", aiHash, Mutates::No}};
 

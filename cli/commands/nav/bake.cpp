@@ -274,7 +274,8 @@ json navBake(Context& ctx, const json& params)
             {"stats", baked.stats}};
 }
 
-const Registrar kNavBake{{"nav.bake", navBake, Mutates::Yes}};
+const Registrar kNavBake{
+    {"nav.bake", navBake, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 
 } // namespace
 } // namespace spark::cli

@@ -127,7 +127,8 @@ json navDebugCapture(Context& ctx, const json& params)
     return out;
 }
 
-const Registrar kNavDebugCapture{{"nav.debug.capture", navDebugCapture, Mutates::No}};
+const Registrar kNavDebugCapture{
+    {"nav.debug.capture", navDebugCapture, Mutates::No, nullptr, {.idempotent = true, .writesFiles = true}}};
 
 } // namespace
 } // namespace spark::cli

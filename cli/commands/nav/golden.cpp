@@ -93,8 +93,13 @@ json navGoldenCheck(Context& ctx, const json& params)
     return out;
 }
 
-const Registrar kNavGoldenUpdate{{"nav.golden.update", navGoldenUpdate, Mutates::No}};
-const Registrar kNavGoldenCheck{{"nav.golden.check", navGoldenCheck, Mutates::No}};
+const Registrar kNavGoldenUpdate{{"nav.golden.update",
+                                  navGoldenUpdate,
+                                  Mutates::No,
+                                  nullptr,
+                                  {.destructive = true, .idempotent = true, .writesFiles = true}}};
+const Registrar kNavGoldenCheck{
+    {"nav.golden.check", navGoldenCheck, Mutates::No, nullptr, {.writesFiles = true}}};
 
 } // namespace
 } // namespace spark::cli

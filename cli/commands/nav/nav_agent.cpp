@@ -220,9 +220,10 @@ json navStep(Context& ctx, const json& params)
 }
 
 const Registrar kAdd{{"nav.agent.add", navAgentAdd, Mutates::Yes}};
-const Registrar kSet{{"nav.agent.set", navAgentSet, Mutates::Yes}};
+const Registrar kSet{{"nav.agent.set", navAgentSet, Mutates::Yes, nullptr, {.idempotent = true}}};
 const Registrar kGet{{"nav.agent.get", navAgentGet, Mutates::No}};
-const Registrar kRemove{{"nav.agent.remove", navAgentRemove, Mutates::Yes}};
+const Registrar kRemove{
+    {"nav.agent.remove", navAgentRemove, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 const Registrar kList{{"nav.agent.list", navAgentList, Mutates::No}};
 const Registrar kStep{{"nav.step", navStep, Mutates::Yes}};
 

@@ -189,10 +189,13 @@ json navImport(Context& ctx, const json& params)
 
 const Registrar kNavInfo{{"nav.info", navInfo, Mutates::No}};
 const Registrar kNavList{{"nav.list", navList, Mutates::No}};
-const Registrar kNavRemove{{"nav.remove", navRemove, Mutates::Yes}};
+const Registrar kNavRemove{
+    {"nav.remove", navRemove, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 const Registrar kNavHash{{"nav.hash", navHash, Mutates::No}};
-const Registrar kNavExport{{"nav.export", navExport, Mutates::No}};
-const Registrar kNavImport{{"nav.import", navImport, Mutates::Yes}};
+const Registrar kNavExport{
+    {"nav.export", navExport, Mutates::No, nullptr, {.idempotent = true, .writesFiles = true}}};
+const Registrar kNavImport{
+    {"nav.import", navImport, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 
 } // namespace
 } // namespace spark::cli

@@ -101,9 +101,12 @@ json scene2dBoxAdd(Context& ctx, const json& params)
     return {{"name", box.name}, {"boxes", s.boxes.size()}};
 }
 
-const Registrar kNew{{"scene2d.new", scene2dNew, Mutates::Yes}};
-const Registrar kLoad{{"scene2d.load", scene2dLoad, Mutates::Yes}};
-const Registrar kTilesSet{{"scene2d.tiles.set", scene2dTilesSet, Mutates::Yes}};
+const Registrar kNew{
+    {"scene2d.new", scene2dNew, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
+const Registrar kLoad{
+    {"scene2d.load", scene2dLoad, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
+const Registrar kTilesSet{
+    {"scene2d.tiles.set", scene2dTilesSet, Mutates::Yes, nullptr, {.idempotent = true}}};
 const Registrar kBoxAdd{{"scene2d.box.add", scene2dBoxAdd, Mutates::Yes}};
 
 } // namespace

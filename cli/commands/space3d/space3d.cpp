@@ -201,11 +201,18 @@ json space3dList(Context& ctx, const json&)
             {"objects", std::move(objects)}};
 }
 
-const Registrar kNew{{"space3d.new", space3dNew, Mutates::Yes}};
-const Registrar kLoad{{"space3d.load", space3dLoad, Mutates::Yes}};
-const Registrar kSave{{"space3d.save", space3dSave, Mutates::No}};
+const Registrar kNew{
+    {"space3d.new", space3dNew, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
+const Registrar kLoad{
+    {"space3d.load", space3dLoad, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
+const Registrar kSave{{"space3d.save",
+                       space3dSave,
+                       Mutates::No,
+                       nullptr,
+                       {.destructive = true, .idempotent = true, .writesFiles = true}}};
 const Registrar kSpawn{{"space3d.spawn", space3dSpawn, Mutates::Yes}};
-const Registrar kDespawn{{"space3d.despawn", space3dDespawn, Mutates::Yes}};
+const Registrar kDespawn{
+    {"space3d.despawn", space3dDespawn, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 const Registrar kGet{{"space3d.get", space3dGet, Mutates::No}};
 const Registrar kList{{"space3d.list", space3dList, Mutates::No}};
 
