@@ -1,9 +1,15 @@
-// The MCP server: JSON-RPC 2.0 over stdio with initialize, ping, tools/list and tools/call.
+// The MCP server: JSON-RPC 2.0 over stdio with initialize (version negotiation), ping,
+// tools/list (schemas, output schemas, annotations) and tools/call (text, structured
+// content, pictures).
 
 #include "runners/mcp.h"
 
 #include "surface/lines.h"
+#include "surface/schemas.h"
 
+#include "spark/core/path.h"
+
+#include <algorithm>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -13,14 +19,27 @@ namespace spark::cli
 namespace
 {
 
-constexpr const char* kProtocolVersion = "2024-11-05";
+/// First version with tool annotations; first with titles, output schemas and structured content.
+constexpr std::string_view kAnnotationsSince = "2025-03-26";
+constexpr std::string_view kStructuredSince = "2025-06-18";
+/// Largest picture attached to a tool result (a 4096 × 4096 capture is well below). [Units: bytes]
+constexpr size_t kMaxPictureBytes = 64u * 1024u * 1024u;
+
+// ISO dates compare as text.
+bool atLeast(std::string_view version, std::string_view since)
+{
+    return version >= since;
+}
 
 json rpcError(const json& id, int code, const std::string& message)
 {
     return {{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}};
 }
 
-json rpcResult(const json& id, json result) { return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}; }
+json rpcResult(const json& id, json result)
+{
+    return {{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
 
 std::string toolName(const std::string& id)
 {
@@ -31,29 +50,178 @@ std::string toolName(const std::string& id)
     return name;
 }
 
-json listTools(Dispatcher& dispatcher, scene::SessionState& io)
+// "nav.debug.capture" -> "Navigation: debug capture".
+std::string toolTitle(const std::string& id)
 {
-    json answer = dispatcher.call(io, "system.commands", json::object());
+    static const std::pair<const char*, const char*> kAreas[] = {{"nav", "Navigation"},
+                                                                 {"ai", "AI"},
+                                                                 {"space3d", "3D space"},
+                                                                 {"scene2d", "2D scene"},
+                                                                 {"system", "System"}};
+    const size_t dot = id.find('.');
+    std::string area = id.substr(0, dot);
+    for (const auto& [prefix, name] : kAreas)
+        if (area == prefix)
+            area = name;
+    if (dot == std::string::npos)
+        return area;
+    std::string rest = id.substr(dot + 1);
+    for (char& c : rest)
+        if (c == '.' || c == '_')
+            c = ' ';
+    return area + ": " + rest;
+}
+
+// The command's schema document (embedded, or given inline by the host).
+json schemaDocument(const CommandDef& def)
+{
+    if (!def.inlineSchema.is_null())
+        return def.inlineSchema;
+    const CommandSchema* schema = findCommandSchema(def.id);
+    return schema ? schema->document : json::object();
+}
+
+bool isObjectSchema(const json& schema)
+{
+    return schema.is_object() && schema.contains("type") && schema["type"] == "object";
+}
+
+// An MCP output schema must be an object schema: an object result schema is used
+// as it is (without `$schema`, which clients' validators may not know); any other
+// is wrapped as `{"result": ...}`, with its definitions lifted to the top so that
+// `#/definitions/...` references still resolve.
+json outputSchemaOf(const json& resultSchema)
+{
+    json schema = resultSchema.is_object() ? resultSchema : json::object();
+    schema.erase("$schema");
+    if (isObjectSchema(schema))
+        return schema;
+    json wrapper = {{"type", "object"}, {"required", {"result"}}, {"additionalProperties", false}};
+    for (const char* key : {"definitions", "$defs"})
+        if (schema.contains(key))
+        {
+            wrapper[key] = schema[key];
+            schema.erase(key);
+        }
+    wrapper["properties"] = {{"result", schema}};
+    return wrapper;
+}
+
+// The input schema: the params schema, always an object schema.
+json inputSchemaOf(const json& paramsSchema)
+{
+    json schema = paramsSchema.is_object() ? paramsSchema : json::object();
+    schema.erase("$schema");
+    if (!schema.contains("type"))
+        schema["type"] = "object";
+    return schema;
+}
+
+const CommandDef* commandForTool(const Dispatcher& dispatcher, const std::string& name)
+{
+    // Ids may themselves contain `_`, so compare the mapped names.
+    for (const auto& [id, def] : dispatcher.registry().all())
+        if (toolName(id) == name)
+            return &def;
+    return nullptr;
+}
+
+json listTools(const Dispatcher& dispatcher, std::string_view version)
+{
     json tools = json::array();
-    for (const auto& c : answer["result"]["commands"])
-        tools.push_back({{"name", toolName(c["id"].get<std::string>())},
-                         {"description", c.value("summary", std::string())},
-                         {"inputSchema", c.value("params", json::object())}});
+    for (const auto& [id, def] : dispatcher.registry().all())
+        tools.push_back(mcpToolFor(def, version));
     return {{"tools", tools}};
 }
 
-// Finds the command whose tool name is `name` (ids may themselves contain `_`).
-std::string commandForTool(const Dispatcher& dispatcher, const std::string& name)
+std::string base64(const std::vector<unsigned char>& bytes)
 {
-    for (const auto& [id, def] : dispatcher.registry().all())
-        if (toolName(id) == name)
-            return id;
+    static constexpr char kDigits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    out.reserve((bytes.size() + 2) / 3 * 4);
+    size_t i = 0;
+    for (; i + 2 < bytes.size(); i += 3)
+    {
+        const unsigned v = (unsigned(bytes[i]) << 16) | (unsigned(bytes[i + 1]) << 8) | bytes[i + 2];
+        out += kDigits[(v >> 18) & 63];
+        out += kDigits[(v >> 12) & 63];
+        out += kDigits[(v >> 6) & 63];
+        out += kDigits[v & 63];
+    }
+    if (i + 1 == bytes.size())
+    {
+        const unsigned v = unsigned(bytes[i]) << 16;
+        out += kDigits[(v >> 18) & 63];
+        out += kDigits[(v >> 12) & 63];
+        out += "==";
+    }
+    else if (i + 2 == bytes.size())
+    {
+        const unsigned v = (unsigned(bytes[i]) << 16) | (unsigned(bytes[i + 1]) << 8);
+        out += kDigits[(v >> 18) & 63];
+        out += kDigits[(v >> 12) & 63];
+        out += kDigits[(v >> 6) & 63];
+        out += '=';
+    }
+    return out;
+}
+
+// The project-relative path of the picture a successful answer of `id` points at, if any.
+std::string pictureOf(const std::string& id, const json& result)
+{
+    if (!result.is_object())
+        return {};
+    if (id == "nav.debug.capture" && result.contains("path") && result["path"].is_string())
+        return result["path"].get<std::string>();
+    if (id == "nav.golden.check" && result.value("equal", true) == false && result.contains("diff") &&
+        result["diff"].is_string())
+        return result["diff"].get<std::string>();
     return {};
 }
 
-} // namespace
+// The PNG at `relative` (inside the project) as MCP image content; a text note when it cannot be read.
+json pictureContent(const Dispatcher& dispatcher, const std::string& relative)
+{
+    static constexpr unsigned char kPngSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    const auto path = resolveInProject(dispatcher.options().projectRoot, relative);
+    if (!path.ok())
+        return {{"type", "text"},
+                {"text", "the picture " + relative + " is not attached: " + path.error().message}};
+    FileReadDef def;
+    def.maxBytes = kMaxPictureBytes;
+    const auto bytes = readBinaryFile(path.value(), def);
+    if (!bytes.ok())
+        return {{"type", "text"},
+                {"text", "the picture " + relative + " is not attached: " + bytes.error().message}};
+    if (bytes.value().size() < 8 || !std::equal(kPngSignature, kPngSignature + 8, bytes.value().begin()))
+        return {{"type", "text"}, {"text", "the picture " + relative + " is not attached: not a PNG file"}};
+    return {{"type", "image"}, {"data", base64(bytes.value())}, {"mimeType", "image/png"}};
+}
 
-std::string handleMcpMessage(Dispatcher& dispatcher, scene::SessionState& io, std::string_view line) noexcept
+json callTool(Dispatcher& dispatcher, scene::SessionState& io, const CommandDef& def, const json& arguments,
+              std::string_view version)
+{
+    json answer = dispatcher.call(io, def.id, arguments);
+    const bool ok = answer["ok"].get<bool>();
+    if (!ok)
+        return {{"content", json::array({{{"type", "text"}, {"text", dumpJson(answer)}}})},
+                {"isError", true}};
+    const json& result = answer["result"];
+    json content = json::array({{{"type", "text"}, {"text", dumpJson(result)}}});
+    const std::string picture = pictureOf(def.id, result);
+    if (!picture.empty())
+        content.push_back(pictureContent(dispatcher, picture));
+    json out = {{"content", std::move(content)}, {"isError", false}};
+    if (atLeast(version, kStructuredSince))
+    {
+        const json resultSchema = schemaDocument(def).value("result", json::object());
+        out["structuredContent"] = isObjectSchema(resultSchema) ? result : json{{"result", result}};
+    }
+    return out;
+}
+
+std::string handle(Dispatcher& dispatcher, scene::SessionState& io, std::string* negotiated,
+                   std::string_view line) noexcept
 {
     try
     {
@@ -68,8 +236,9 @@ std::string handleMcpMessage(Dispatcher& dispatcher, scene::SessionState& io, st
             requestId = message["id"];
         if (!message.is_object() || !message.contains("jsonrpc") || message["jsonrpc"] != "2.0" ||
             !message.contains("method") || !message["method"].is_string())
-            return dumpJson(rpcError(requestId, -32600,
-                                     "not a JSON-RPC 2.0 request: it needs \"jsonrpc\": \"2.0\" and a string \"method\""));
+            return dumpJson(rpcError(
+                requestId, -32600,
+                "not a JSON-RPC 2.0 request: it needs \"jsonrpc\": \"2.0\" and a string \"method\""));
         if (message.contains("id") && requestId.is_null() && !message["id"].is_null())
             return dumpJson(rpcError(nullptr, -32600, "the id must be a string, a number or null"));
         if (message.contains("params") && !message["params"].is_object() && !message["params"].is_array())
@@ -79,29 +248,49 @@ std::string handleMcpMessage(Dispatcher& dispatcher, scene::SessionState& io, st
             return {}; // a notification (notifications/initialized, cancellations): nothing to answer
         const json id = message["id"];
         const json params = message.contains("params") ? message["params"] : json::object();
+        const std::string version =
+            negotiated && !negotiated->empty() ? *negotiated : std::string(kMcpProtocolVersions.front());
         if (method == "initialize")
-            return dumpJson(rpcResult(id, {{"protocolVersion", kProtocolVersion},
-                                  {"capabilities", {{"tools", {{"listChanged", false}}}}},
-                                  {"serverInfo", {{"name", "spark"}, {"version", SPARK_VERSION}}}}));
+        {
+            std::string requested;
+            if (params.is_object() && params.contains("protocolVersion") &&
+                params["protocolVersion"].is_string())
+                requested = params["protocolVersion"].get<std::string>();
+            const std::string answer = negotiateMcpVersion(requested);
+            if (negotiated)
+                *negotiated = answer;
+            json serverInfo = {{"name", "spark"}, {"version", SPARK_VERSION}};
+            if (atLeast(answer, kStructuredSince))
+                serverInfo["title"] = "Spark navigation and game AI";
+            json result = {{"protocolVersion", answer},
+                           {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                           {"serverInfo", serverInfo}};
+            if (atLeast(answer, kAnnotationsSince))
+                result["instructions"] =
+                    "Every Spark command is a tool named with _ for . (nav.bake -> nav_bake). Tools share "
+                    "one "
+                    "session: bake a mesh, then query it. Paths are relative to the project folder. "
+                    "nav_debug_capture answers with the picture it drew.";
+            return dumpJson(rpcResult(id, std::move(result)));
+        }
         if (method == "ping")
             return dumpJson(rpcResult(id, json::object()));
         if (method == "tools/list")
-            return dumpJson(rpcResult(id, listTools(dispatcher, io)));
+            return dumpJson(rpcResult(id, listTools(dispatcher, version)));
         if (method == "tools/call")
         {
             if (!params.is_object() || !params.contains("name") || !params["name"].is_string())
                 return dumpJson(rpcError(id, -32602, "tools/call needs a tool name"));
-            const std::string command = commandForTool(dispatcher, params["name"].get<std::string>());
-            if (command.empty())
-                return dumpJson(rpcError(id, -32602, "unknown tool '" + params["name"].get<std::string>() + "'"));
+            const CommandDef* def = commandForTool(dispatcher, params["name"].get<std::string>());
+            if (!def)
+                return dumpJson(
+                    rpcError(id, -32602, "unknown tool '" + params["name"].get<std::string>() + "'"));
             const json arguments = params.contains("arguments") ? params["arguments"] : json::object();
             if (!arguments.is_object() && !arguments.is_null())
                 return dumpJson(rpcError(id, -32602, "tools/call arguments must be an object"));
-            json answer = dispatcher.call(io, command, arguments.is_null() ? json::object() : arguments);
-            const bool ok = answer["ok"].get<bool>();
-            const json& payload = ok ? answer["result"] : answer;
-            return dumpJson(rpcResult(id, {{"content", json::array({{{"type", "text"}, {"text", dumpJson(payload)}}})},
-                                  {"isError", !ok}}));
+            return dumpJson(
+                rpcResult(id, callTool(dispatcher, io, *def, arguments.is_null() ? json::object() : arguments,
+                                       version)));
         }
         return dumpJson(rpcError(id, -32601, "method not found: " + method));
     }
@@ -111,9 +300,54 @@ std::string handleMcpMessage(Dispatcher& dispatcher, scene::SessionState& io, st
     }
 }
 
+} // namespace
+
+std::string negotiateMcpVersion(std::string_view requested)
+{
+    for (std::string_view v : kMcpProtocolVersions)
+        if (v == requested)
+            return std::string(v);
+    return std::string(kMcpProtocolVersions.front());
+}
+
+json mcpToolFor(const CommandDef& def, std::string_view version)
+{
+    const json document = schemaDocument(def);
+    json tool = {{"name", toolName(def.id)},
+                 {"description", document.value("summary", std::string())},
+                 {"inputSchema", inputSchemaOf(document.value("params", json::object()))}};
+    const std::string title = toolTitle(def.id);
+    if (atLeast(version, kStructuredSince))
+    {
+        tool["title"] = title;
+        tool["outputSchema"] = outputSchemaOf(document.value("result", json::object()));
+    }
+    if (atLeast(version, kAnnotationsSince))
+    {
+        const bool readOnly = def.mutates == Mutates::No && !def.hints.writesFiles;
+        // A command that changes nothing is trivially idempotent and never destructive.
+        tool["annotations"] = {{"title", title},
+                               {"readOnlyHint", readOnly},
+                               {"destructiveHint", !readOnly && def.hints.destructive},
+                               {"idempotentHint", readOnly || def.hints.idempotent},
+                               {"openWorldHint", false}};
+    }
+    return tool;
+}
+
+std::string handleMcpMessage(Dispatcher& dispatcher, McpSession& session, std::string_view line) noexcept
+{
+    return handle(dispatcher, session.state, &session.protocolVersion, line);
+}
+
+std::string handleMcpMessage(Dispatcher& dispatcher, scene::SessionState& io, std::string_view line) noexcept
+{
+    return handle(dispatcher, io, nullptr, line);
+}
+
 int runMcpServer(Dispatcher& dispatcher, std::istream& in, std::ostream& out)
 {
-    scene::SessionState state;
+    McpSession session;
     std::string line;
     for (;;)
     {
@@ -122,9 +356,10 @@ int runMcpServer(Dispatcher& dispatcher, std::istream& in, std::ostream& out)
             break;
         if (read == LineRead::Line && line.find_first_not_of(" \t\r") == std::string::npos)
             continue;
-        const std::string response = read == LineRead::TooLong
-                                         ? dumpJson(rpcError(nullptr, -32700, "the message is longer than 64 MiB"))
-                                         : handleMcpMessage(dispatcher, state, line);
+        const std::string response =
+            read == LineRead::TooLong
+                ? dumpJson(rpcError(nullptr, -32700, "the message is longer than 64 MiB"))
+                : handleMcpMessage(dispatcher, session, line);
         if (!response.empty())
         {
             out << response << "\n";

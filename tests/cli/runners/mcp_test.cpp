@@ -1,6 +1,13 @@
 #include "runners/mcp.h"
 
+#include "surface/schemas.h"
+
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <functional>
 
 using namespace spark::cli;
 
@@ -11,18 +18,166 @@ json ask(Dispatcher& d, spark::scene::SessionState& s, const std::string& line)
     const std::string text = handleMcpMessage(d, s, line);
     return text.empty() ? json() : json::parse(text);
 }
+
+json ask(Dispatcher& d, McpSession& s, const json& request)
+{
+    const std::string text = handleMcpMessage(d, s, request.dump());
+    return text.empty() ? json() : json::parse(text);
+}
+
+json initialize(Dispatcher& d, McpSession& s, const std::string& version)
+{
+    return ask(d, s,
+               json{{"jsonrpc", "2.0"},
+                    {"id", 1},
+                    {"method", "initialize"},
+                    {"params",
+                     {{"protocolVersion", version},
+                      {"capabilities", json::object()},
+                      {"clientInfo", {{"name", "t"}, {"version", "0"}}}}}});
+}
+
+json callTool(Dispatcher& d, McpSession& s, const std::string& name, const json& arguments)
+{
+    static int id = 100;
+    return ask(d, s,
+               json{{"jsonrpc", "2.0"},
+                    {"id", ++id},
+                    {"method", "tools/call"},
+                    {"params", {{"name", name}, {"arguments", arguments}}}})["result"];
+}
+
+json toolsByName(Dispatcher& d, McpSession& s)
+{
+    json r = ask(d, s, json{{"jsonrpc", "2.0"}, {"id", "list"}, {"method", "tools/list"}});
+    json byName = json::object();
+    for (const auto& t : r["result"]["tools"])
+        byName[t["name"].get<std::string>()] = t;
+    return byName;
+}
+
+// A project folder of its own for the tests that write pictures.
+std::filesystem::path scratchProject(const std::string& name)
+{
+    const auto dir = std::filesystem::temp_directory_path() / ("spark_mcp_test_" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+const json kBake = {{"name", "m"},
+                    {"source", "polygons"},
+                    {"agent_radius", 0},
+                    {"cell_size", 1},
+                    {"bounds", {{"min", {0, 0}}, {"max", {20, 20}}}},
+                    {"solid_rects", json::array({{{"min", {5, 0}}, {"max", {6, 15}}}})}};
+
+std::string decodeBase64(const std::string& text)
+{
+    std::string out;
+    unsigned value = 0;
+    int bits = -8;
+    for (char c : text)
+    {
+        const char* digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        const char* at = std::strchr(digits, c);
+        if (c == '=' || !at)
+            break;
+        value = (value << 6) | unsigned(at - digits);
+        bits += 6;
+        if (bits >= 0)
+        {
+            out += char((value >> bits) & 0xff);
+            bits -= 8;
+        }
+    }
+    return out;
+}
+
+bool isPng(const std::string& bytes)
+{
+    return bytes.size() > 8 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
+}
+
 } // namespace
 
 TEST_CASE("MCP initialize answers the protocol version and the tools capability")
 {
     Dispatcher d(DispatchOptions{});
     spark::scene::SessionState s;
-    json r = ask(d, s, R"({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2024-11-05"}})");
+    json r = ask(
+        d, s,
+        R"({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2024-11-05"}})");
     CHECK(r["id"] == 1);
     CHECK(r["result"]["protocolVersion"] == "2024-11-05");
     CHECK(r["result"]["capabilities"].contains("tools"));
     CHECK(r["result"]["serverInfo"]["name"] == "spark");
     CHECK(ask(d, s, R"({"jsonrpc": "2.0", "method": "notifications/initialized"})").is_null());
+}
+
+TEST_CASE("MCP version negotiation: the client's version when supported, else the latest")
+{
+    CHECK(negotiateMcpVersion("2025-11-25") == "2025-11-25");
+    CHECK(negotiateMcpVersion("2025-06-18") == "2025-06-18");
+    CHECK(negotiateMcpVersion("2025-03-26") == "2025-03-26");
+    CHECK(negotiateMcpVersion("2024-11-05") == "2024-11-05");
+    CHECK(negotiateMcpVersion("2024-10-07") == "2025-11-25");
+    CHECK(negotiateMcpVersion("2099-01-01") == "2025-11-25");
+    CHECK(negotiateMcpVersion("") == "2025-11-25");
+
+    Dispatcher d(DispatchOptions{});
+    for (const std::string v : {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"})
+    {
+        McpSession s;
+        CHECK(initialize(d, s, v)["result"]["protocolVersion"] == v);
+        CHECK(s.protocolVersion == v);
+    }
+    McpSession unknown;
+    CHECK(initialize(d, unknown, "1.0")["result"]["protocolVersion"] == "2025-11-25");
+    McpSession missing;
+    CHECK(ask(d, missing,
+              json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}})["result"]["protocolVersion"] ==
+          "2025-11-25");
+}
+
+TEST_CASE(
+    "MCP behaves per the negotiated version: annotations from 2025-03-26, output schemas from 2025-06-18")
+{
+    Dispatcher d(DispatchOptions{});
+    const json version = {{"command", "system.version"}};
+
+    McpSession old;
+    initialize(d, old, "2024-11-05");
+    json tool = toolsByName(d, old)["system_schema"];
+    CHECK_FALSE(tool.contains("annotations"));
+    CHECK_FALSE(tool.contains("outputSchema"));
+    CHECK_FALSE(tool.contains("title"));
+    json r = callTool(d, old, "system_schema", version);
+    CHECK(r["isError"] == false);
+    CHECK_FALSE(r.contains("structuredContent"));
+
+    McpSession mid;
+    initialize(d, mid, "2025-03-26");
+    tool = toolsByName(d, mid)["system_schema"];
+    CHECK(tool.contains("annotations"));
+    CHECK_FALSE(tool.contains("outputSchema"));
+    CHECK_FALSE(callTool(d, mid, "system_schema", version).contains("structuredContent"));
+
+    for (const std::string v : {"2025-06-18", "2025-11-25"})
+    {
+        McpSession now;
+        initialize(d, now, v);
+        tool = toolsByName(d, now)["system_schema"];
+        CHECK(tool.contains("annotations"));
+        CHECK(tool["outputSchema"]["type"] == "object");
+        CHECK(tool["title"].is_string());
+        CHECK(callTool(d, now, "system_schema", version)["structuredContent"]["id"] == "system.version");
+    }
+
+    // Without initialize (and through the connectionless entry point) the server speaks the latest version.
+    spark::scene::SessionState s;
+    json list = ask(d, s, R"({"jsonrpc": "2.0", "id": "a", "method": "tools/list"})");
+    CHECK(list["result"]["tools"][0].contains("outputSchema"));
 }
 
 TEST_CASE("MCP tools/list names every command with _ for . and its params schema")
@@ -42,18 +197,263 @@ TEST_CASE("MCP tools/list names every command with _ for . and its params schema
     CHECK(r["result"]["tools"].size() == Registry::global().all().size());
 }
 
+TEST_CASE("MCP every tool declares an object input schema and an object output schema that compiles")
+{
+    Dispatcher d(DispatchOptions{});
+    McpSession s;
+    initialize(d, s, "2025-06-18");
+    const json tools = toolsByName(d, s);
+    CHECK(tools.size() == Registry::global().all().size());
+    for (const auto& [name, tool] : tools.items())
+    {
+        INFO(name);
+        CHECK(tool["inputSchema"]["type"] == "object");
+        REQUIRE(tool.contains("outputSchema"));
+        CHECK(tool["outputSchema"]["type"] == "object");
+        CHECK_FALSE(tool["outputSchema"].contains("$schema"));
+        std::string why;
+        CHECK(CompiledSchema::compile(tool["outputSchema"], why) != nullptr);
+    }
+}
+
+TEST_CASE("MCP a result schema that is not an object is wrapped as {result}")
+{
+    Registry registry;
+    registry.add({"test.count", [](Context&, const json&) { return json(3); }, Mutates::No,
+                  json{{"id", "test.count"},
+                       {"summary", "Counts."},
+                       {"params", {{"type", "object"}}},
+                       {"result", {{"type", "integer"}}},
+                       {"errors", json::array()}}});
+    Dispatcher d(DispatchOptions{}, registry);
+    McpSession s;
+    initialize(d, s, "2025-06-18");
+    const json tool = toolsByName(d, s)["test_count"];
+    CHECK(tool["outputSchema"]["type"] == "object");
+    CHECK(tool["outputSchema"]["properties"]["result"]["type"] == "integer");
+    const json r = callTool(d, s, "test_count", json::object());
+    CHECK(r["structuredContent"] == json{{"result", 3}});
+    std::string why;
+    CHECK(CompiledSchema::compile(tool["outputSchema"], why)->validate(r["structuredContent"]).empty());
+}
+
 TEST_CASE("MCP tools/call runs the command; command errors come back with isError")
 {
     Dispatcher d(DispatchOptions{});
     spark::scene::SessionState s;
-    json ok = ask(d, s, R"({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "system_schema", "arguments": {"command": "system.version"}}})");
+    json ok = ask(
+        d, s,
+        R"({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "system_schema", "arguments": {"command": "system.version"}}})");
     CHECK(ok["result"]["isError"] == false);
     CHECK(json::parse(ok["result"]["content"][0]["text"].get<std::string>())["id"] == "system.version");
-    json bad = ask(d, s, R"({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "system_schema", "arguments": {"command": 5}}})");
+    json bad = ask(
+        d, s,
+        R"({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "system_schema", "arguments": {"command": 5}}})");
     CHECK(bad["result"]["isError"] == true);
-    CHECK(json::parse(bad["result"]["content"][0]["text"].get<std::string>())["error"]["code"] == "E_INVALID_PARAMS");
-    json unknown = ask(d, s, R"({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "nope"}})");
+    CHECK(json::parse(bad["result"]["content"][0]["text"].get<std::string>())["error"]["code"] ==
+          "E_INVALID_PARAMS");
+    CHECK_FALSE(bad["result"].contains("structuredContent"));
+    json unknown =
+        ask(d, s, R"({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "nope"}})");
     CHECK(unknown["error"]["code"] == -32602);
+}
+
+TEST_CASE(
+    "MCP structuredContent is the result, the text is the same JSON, and it validates against outputSchema")
+{
+    Dispatcher d(DispatchOptions{});
+    McpSession s;
+    initialize(d, s, "2025-06-18");
+    const json tools = toolsByName(d, s);
+    auto check = [&](const std::string& tool, const json& arguments)
+    {
+        INFO(tool);
+        const json r = callTool(d, s, tool, arguments);
+        REQUIRE(r["isError"] == false);
+        REQUIRE(r.contains("structuredContent"));
+        CHECK(json::parse(r["content"][0]["text"].get<std::string>()) == r["structuredContent"]);
+        std::string why;
+        auto schema = CompiledSchema::compile(tools[tool]["outputSchema"], why);
+        REQUIRE(schema);
+        CHECK(schema->validate(r["structuredContent"]).empty());
+        return r["structuredContent"];
+    };
+    check("system_version", json::object());
+    check("system_commands", {{"prefix", "nav."}});
+    check("nav_bake", kBake);
+    CHECK(check("nav_path", {{"from", {2, 2}}, {"to", {8, 2}}})["complete"] == true);
+    check("nav_info", json::object());
+    const json failed = callTool(d, s, "nav_path", {{"mesh", "nope"}, {"from", {2, 2}}, {"to", {8, 2}}});
+    CHECK(failed["isError"] == true);
+    CHECK_FALSE(failed.contains("structuredContent"));
+    CHECK(json::parse(failed["content"][0]["text"].get<std::string>())["error"]["code"]
+              .get<std::string>()
+              .rfind("E_", 0) == 0);
+}
+
+TEST_CASE("MCP annotations come from the registry: read-only, destructive, idempotent, title")
+{
+    Dispatcher d(DispatchOptions{});
+    McpSession s;
+    initialize(d, s, "2025-06-18");
+    const json tools = toolsByName(d, s);
+    auto hints = [&](const std::string& name) { return tools[name]["annotations"]; };
+    for (const auto& [name, tool] : tools.items())
+    {
+        INFO(name);
+        const json& a = tool["annotations"];
+        CHECK(a["title"].is_string());
+        CHECK(a["title"] == tool["title"]);
+        CHECK(a["readOnlyHint"].is_boolean());
+        CHECK(a["destructiveHint"].is_boolean());
+        CHECK(a["idempotentHint"].is_boolean());
+        CHECK(a["openWorldHint"] == false);
+    }
+    // Every command that changes no state and writes no file is read-only.
+    for (const auto& [id, def] : Registry::global().all())
+    {
+        std::string name = id;
+        std::replace(name.begin(), name.end(), '.', '_');
+        INFO(id);
+        CHECK(hints(name)["readOnlyHint"] == (def.mutates == Mutates::No && !def.hints.writesFiles));
+    }
+    for (const char* name :
+         {"nav_path", "nav_info", "nav_raycast", "system_version", "space3d_get", "ai_validate"})
+    {
+        INFO(name);
+        CHECK(hints(name)["readOnlyHint"] == true);
+        CHECK(hints(name)["destructiveHint"] == false);
+        CHECK(hints(name)["idempotentHint"] == true);
+    }
+    for (const char* name : {"space3d_new", "space3d_load", "nav_remove", "scene2d_new", "scene2d_load",
+                             "nav_agent_remove", "space3d_despawn", "nav_import", "space3d_save"})
+    {
+        INFO(name);
+        CHECK(hints(name)["readOnlyHint"] == false);
+        CHECK(hints(name)["destructiveHint"] == true);
+        CHECK(hints(name)["idempotentHint"] == true);
+    }
+    for (const char* name : {"nav_agent_add", "nav_step", "space3d_spawn", "scene2d_box_add"})
+    {
+        INFO(name);
+        CHECK(hints(name)["readOnlyHint"] == false);
+        CHECK(hints(name)["destructiveHint"] == false);
+        CHECK(hints(name)["idempotentHint"] == false);
+    }
+    // Writing a picture is not read-only, but it is idempotent and destroys nothing of the session.
+    CHECK(hints("nav_debug_capture")["readOnlyHint"] == false);
+    CHECK(hints("nav_debug_capture")["destructiveHint"] == false);
+    CHECK(hints("nav_debug_capture")["idempotentHint"] == true);
+    CHECK(tools["nav_debug_capture"]["title"] == "Navigation: debug capture");
+    CHECK(tools["space3d_new"]["title"] == "3D space: new");
+}
+
+TEST_CASE("MCP nav.debug.capture answers with the PNG it wrote as image content")
+{
+    DispatchOptions options;
+    options.projectRoot = scratchProject("capture");
+    Dispatcher d(options);
+    McpSession s;
+    initialize(d, s, "2025-06-18");
+    REQUIRE(callTool(d, s, "nav_bake", kBake)["isError"] == false);
+    const json r = callTool(d, s, "nav_debug_capture",
+                            {{"path", "out/capture.png"},
+                             {"width", 64},
+                             {"height", 64},
+                             {"path_from", {2, 2}},
+                             {"path_to", {8, 2}}});
+    REQUIRE(r["isError"] == false);
+    REQUIRE(r["content"].size() == 2);
+    CHECK(r["content"][0]["type"] == "text");
+    const json& image = r["content"][1];
+    CHECK(image["type"] == "image");
+    CHECK(image["mimeType"] == "image/png");
+    const std::string png = decodeBase64(image["data"].get<std::string>());
+    CHECK(isPng(png));
+    CHECK(png.size() == std::filesystem::file_size(options.projectRoot / "out/capture.png"));
+    CHECK(r["structuredContent"]["path"] == "out/capture.png");
+
+    // A failed capture has no picture.
+    const json bad = callTool(d, s, "nav_debug_capture", {{"path", "../outside.png"}});
+    CHECK(bad["isError"] == true);
+    CHECK(bad["content"].size() == 1);
+    // Other commands carry no picture.
+    CHECK(callTool(d, s, "nav_info", json::object())["content"].size() == 1);
+    std::filesystem::remove_all(options.projectRoot);
+}
+
+TEST_CASE("MCP a failed nav.golden.check answers with its diff image; a passing one with none")
+{
+    DispatchOptions options;
+    options.projectRoot = scratchProject("golden");
+    Dispatcher d(options);
+    McpSession s;
+    initialize(d, s, "2025-06-18");
+    REQUIRE(callTool(d, s, "nav_bake", kBake)["isError"] == false);
+    const json size = {{"name", "mcp"}, {"width", 64}, {"height", 64}};
+    REQUIRE(callTool(d, s, "nav_golden_update", size)["isError"] == false);
+    const json same = callTool(d, s, "nav_golden_check", size);
+    REQUIRE(same["isError"] == false);
+    CHECK(same["structuredContent"]["equal"] == true);
+    CHECK(same["content"].size() == 1);
+
+    json other = kBake;
+    other["solid_rects"] = json::array({{{"min", {12, 5}}, {"max", {13, 20}}}});
+    REQUIRE(callTool(d, s, "nav_bake", other)["isError"] == false);
+    const json differs = callTool(d, s, "nav_golden_check", size);
+    REQUIRE(differs["isError"] == false);
+    CHECK(differs["structuredContent"]["equal"] == false);
+    REQUIRE(differs["content"].size() == 2);
+    CHECK(differs["content"][1]["type"] == "image");
+    CHECK(differs["content"][1]["mimeType"] == "image/png");
+    CHECK(isPng(decodeBase64(differs["content"][1]["data"].get<std::string>())));
+    std::filesystem::remove_all(options.projectRoot);
+}
+
+// ajv's strict mode (what MCP clients compile schemas with) refuses a `required`
+// naming a property that the same schema object does not define. The same check
+// over every params and result schema, in every nested schema object.
+TEST_CASE("every command schema names in `required` only properties the same schema object defines")
+{
+    std::function<void(const json&, const std::string&)> walk =
+        [&](const json& schema, const std::string& where)
+    {
+        if (schema.is_array())
+        {
+            for (size_t i = 0; i < schema.size(); ++i)
+                walk(schema[i], where + "/" + std::to_string(i));
+            return;
+        }
+        if (!schema.is_object())
+            return;
+        if (schema.contains("required") && schema["required"].is_array())
+            for (const auto& name : schema["required"])
+            {
+                INFO(where);
+                INFO(name.dump());
+                CHECK((schema.contains("properties") &&
+                       schema["properties"].contains(name.get<std::string>())));
+            }
+        for (const auto& [key, value] : schema.items())
+        {
+            if (key == "properties" || key == "patternProperties" || key == "definitions" || key == "$defs")
+            {
+                if (value.is_object())
+                    for (const auto& [name, sub] : value.items())
+                        walk(sub, where + "/" + key + "/" + name);
+            }
+            else if (key != "enum" && key != "const" && key != "default" && key != "examples" &&
+                     key != "required")
+                walk(value, where + "/" + key);
+        }
+    };
+    for (const std::string& id : embeddedCommandSchemaIds())
+    {
+        const CommandSchema* schema = findCommandSchema(id);
+        REQUIRE(schema);
+        walk(schema->document["params"], id + "#/params");
+        walk(schema->document["result"], id + "#/result");
+    }
 }
 
 TEST_CASE("MCP protocol errors: parse error, invalid request, unknown method")
@@ -62,6 +462,6 @@ TEST_CASE("MCP protocol errors: parse error, invalid request, unknown method")
     spark::scene::SessionState s;
     CHECK(ask(d, s, "{oops")["error"]["code"] == -32700);
     CHECK(ask(d, s, R"({"id": 1, "method": "ping"})")["error"]["code"] == -32600);
-    CHECK(ask(d, s, R"({"jsonrpc": "2.0", "id": 5, "method": "resources/list"})")["error"]["code"] == -32601);
+    CHECK(ask(d, s, R"({"jsonrpc": "2.0", "id": 5, "method": "nothing/here"})")["error"]["code"] == -32601);
     CHECK(ask(d, s, R"({"jsonrpc": "2.0", "id": 6, "method": "ping"})")["result"] == json::object());
 }
