@@ -10,9 +10,11 @@
 #include "spark/core/path.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <istream>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace spark::cli
 {
@@ -220,6 +222,86 @@ json callTool(Dispatcher& dispatcher, scene::SessionState& io, const CommandDef&
     return out;
 }
 
+// Resources: the project's samples, scenario files and goldens, as `spark://project/<path>`.
+constexpr std::string_view kResourcePrefix = "spark://project/";
+constexpr const char* kResourceFolders[] = {"samples", "tests/scenarios", "goldens"};
+constexpr size_t kMaxResources = 2000;
+constexpr size_t kMaxResourceBytes = 16u * 1024u * 1024u;
+
+std::string mimeTypeOf(const std::filesystem::path& path)
+{
+    const std::string ext = path.extension().string();
+    if (ext == ".json")
+        return "application/json";
+    if (ext == ".png")
+        return "image/png";
+    if (ext == ".obj")
+        return "model/obj";
+    return {};
+}
+
+json listResources(const Dispatcher& dispatcher)
+{
+    namespace fs = std::filesystem;
+    const fs::path root = dispatcher.options().projectRoot;
+    std::vector<std::string> found;
+    for (const char* folder : kResourceFolders)
+    {
+        std::error_code ec;
+        const fs::path base = root / folder;
+        if (!fs::is_directory(fs::symlink_status(base, ec)))
+            continue;
+        // Symbolic links are neither followed nor listed: nothing outside the project.
+        for (fs::recursive_directory_iterator it(base, fs::directory_options::skip_permission_denied, ec),
+             end;
+             !ec && it != end && found.size() < kMaxResources; it.increment(ec))
+        {
+            if (!it->is_regular_file(ec) || it->is_symlink(ec) || mimeTypeOf(it->path()).empty())
+                continue;
+            found.push_back(it->path().lexically_relative(root).generic_string());
+        }
+    }
+    std::sort(found.begin(), found.end());
+    json resources = json::array();
+    for (const std::string& rel : found)
+        resources.push_back(
+            {{"uri", std::string(kResourcePrefix) + rel}, {"name", rel}, {"mimeType", mimeTypeOf(rel)}});
+    return {{"resources", resources}};
+}
+
+// `resources/read`: the file under the same path rules as the commands; a JSON-RPC error otherwise.
+json readResource(const Dispatcher& dispatcher, const json& id, const json& params)
+{
+    if (!params.is_object() || !params.contains("uri") || !params["uri"].is_string())
+        return rpcError(id, -32602, "resources/read needs a uri");
+    const std::string uri = params["uri"].get<std::string>();
+    if (uri.rfind(kResourcePrefix, 0) != 0)
+        return rpcError(id, -32602,
+                        "not a Spark resource: the uri must start with " + std::string(kResourcePrefix));
+    const std::string rel = uri.substr(kResourcePrefix.size());
+    const std::string mime = mimeTypeOf(rel);
+    if (mime.empty())
+        return rpcError(id, -32602, "only .json, .obj and .png files are resources");
+    const auto path = resolveInProject(dispatcher.options().projectRoot, rel);
+    if (!path.ok())
+        return rpcError(id, -32602, path.error().message);
+    FileReadDef def;
+    def.maxBytes = kMaxResourceBytes;
+    const auto bytes = readBinaryFile(path.value(), def);
+    if (!bytes.ok())
+    {
+        json error = rpcError(id, -32002, "resource not found: " + bytes.error().message);
+        error["error"]["data"] = {{"uri", uri}};
+        return error;
+    }
+    json content = {{"uri", uri}, {"mimeType", mime}};
+    if (mime == "image/png")
+        content["blob"] = base64(bytes.value());
+    else
+        content["text"] = std::string(bytes.value().begin(), bytes.value().end());
+    return rpcResult(id, {{"contents", json::array({content})}});
+}
+
 std::string handle(Dispatcher& dispatcher, scene::SessionState& io, std::string* negotiated,
                    std::string_view line) noexcept
 {
@@ -263,18 +345,27 @@ std::string handle(Dispatcher& dispatcher, scene::SessionState& io, std::string*
             if (atLeast(answer, kStructuredSince))
                 serverInfo["title"] = "Spark navigation and game AI";
             json result = {{"protocolVersion", answer},
-                           {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                           {"capabilities",
+                            {{"tools", {{"listChanged", false}}}, {"resources", {{"listChanged", false}}}}},
                            {"serverInfo", serverInfo}};
             if (atLeast(answer, kAnnotationsSince))
                 result["instructions"] =
                     "Every Spark command is a tool named with _ for . (nav.bake -> nav_bake). Tools share "
                     "one "
                     "session: bake a mesh, then query it. Paths are relative to the project folder. "
-                    "nav_debug_capture answers with the picture it drew.";
+                    "nav_debug_capture answers with the picture it drew. The project's samples, scenario "
+                    "files and "
+                    "goldens are resources.";
             return dumpJson(rpcResult(id, std::move(result)));
         }
         if (method == "ping")
             return dumpJson(rpcResult(id, json::object()));
+        if (method == "resources/list")
+            return dumpJson(rpcResult(id, listResources(dispatcher)));
+        if (method == "resources/read")
+            return dumpJson(readResource(dispatcher, id, params));
+        if (method == "resources/templates/list")
+            return dumpJson(rpcResult(id, {{"resourceTemplates", json::array()}}));
         if (method == "tools/list")
             return dumpJson(rpcResult(id, listTools(dispatcher, version)));
         if (method == "tools/call")

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
+#include <vector>
 
 using namespace spark::cli;
 
@@ -464,4 +466,54 @@ TEST_CASE("MCP protocol errors: parse error, invalid request, unknown method")
     CHECK(ask(d, s, R"({"id": 1, "method": "ping"})")["error"]["code"] == -32600);
     CHECK(ask(d, s, R"({"jsonrpc": "2.0", "id": 5, "method": "nothing/here"})")["error"]["code"] == -32601);
     CHECK(ask(d, s, R"({"jsonrpc": "2.0", "id": 6, "method": "ping"})")["result"] == json::object());
+}
+
+TEST_CASE(
+    "MCP resources: the project's samples, scenarios and goldens, listed and read inside the project only")
+{
+    namespace fs = std::filesystem;
+    DispatchOptions options;
+    options.projectRoot = scratchProject("resources");
+    const fs::path root = options.projectRoot;
+    fs::create_directories(root / "samples/space3d");
+    fs::create_directories(root / "tests/scenarios");
+    fs::create_directories(root / "goldens/nav");
+    fs::create_directories(root / "elsewhere");
+    auto write = [&](const fs::path& rel, const std::string& text)
+    { std::ofstream(root / rel, std::ios::binary) << text; };
+    write("samples/space3d/room.json", R"({"a": 1})");
+    write("tests/scenarios/t.test.json", R"({"version": 1})");
+    write("goldens/nav/m.png", std::string("\x89PNG\r\n\x1a\n", 8) + "rest");
+    write("samples/notes.txt", "not a resource");
+    write("elsewhere/secret.json", "{}");
+    fs::create_symlink(root / "elsewhere/secret.json", root / "samples/link.json");
+
+    Dispatcher d(options);
+    McpSession s;
+    CHECK(initialize(d, s, "2025-06-18")["result"]["capabilities"].contains("resources"));
+    const json list = ask(d, s, json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "resources/list"}})["result"];
+    std::vector<std::string> uris;
+    for (const auto& r : list["resources"])
+        uris.push_back(r["uri"].get<std::string>());
+    CHECK(uris == std::vector<std::string>{"spark://project/goldens/nav/m.png",
+                                           "spark://project/samples/space3d/room.json",
+                                           "spark://project/tests/scenarios/t.test.json"});
+
+    auto read = [&](const std::string& uri)
+    {
+        return ask(
+            d, s,
+            json{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "resources/read"}, {"params", {{"uri", uri}}}});
+    };
+    const json room = read("spark://project/samples/space3d/room.json")["result"]["contents"][0];
+    CHECK(room["mimeType"] == "application/json");
+    CHECK(room["text"] == R"({"a": 1})");
+    const json png = read("spark://project/goldens/nav/m.png")["result"]["contents"][0];
+    CHECK(png["mimeType"] == "image/png");
+    CHECK(isPng(decodeBase64(png["blob"].get<std::string>())));
+    CHECK(read("spark://project/../outside.json")["error"]["code"] == -32602);
+    CHECK(read("spark://project/samples/missing.json")["error"]["code"] == -32002);
+    CHECK(read("file:///etc/passwd")["error"]["code"] == -32602);
+    CHECK(read("spark://project/samples/notes.txt")["error"]["code"] == -32602);
+    fs::remove_all(root);
 }
