@@ -1,0 +1,1102 @@
+/// \file crowd_bench.cpp
+/// Spark's crowd (nav::NavWorld::stepCrowds on Spark's bake) against DetourCrowd
+/// (dtCrowd::update on Recast's bake, Debian's librecast-dev, a comparison only)
+/// on ../shared/data/meshes/dungeon.obj, 100, 500 and 1,000 agents (issue 11).
+///
+/// The meshes (same agent: radius 0.6, height 2.0, climb 0.9, slope 45; cells 0.3 × 0.2):
+///  - Spark: nav::bakeNavMesh of the OBJ triangles, oneSided (as `spark bake` bakes
+///    an OBJ), the settings of bench/bake_bench.cpp.
+///  - Detour: Recast as RecastDemo's Sample_SoloMesh runs it with its default
+///    settings (watershed regions, min region 8 cells, merge 20, edge 12 m /
+///    1.3 cells, 6 verts per polygon, detail sample distance 6 cells, error 1
+///    cell height): rcBuildPolyMesh + rcBuildPolyMeshDetail + dtCreateNavMeshData,
+///    a single-tile dtNavMesh, polygons flagged walkable.
+///
+/// The agents, the same on both sides: max speed 3.5, max acceleration 8,
+/// 6 neighbours (DT_CROWDAGENT_MAX_NEIGHBOURS is 6 in Detour; Spark's def is set
+/// to 6 too), the rest each side's defaults. Detour's agent parameters are
+/// RecastDemo's CrowdTool defaults: collisionQueryRange 12 r,
+/// pathOptimizationRange 30 r, anticipate turns + optimise visibility +
+/// optimise topology + obstacle avoidance, no separation, obstacle avoidance
+/// type 3 ("high": velBias 0.5, 7 divisions, 3 rings, depth 3), targets placed
+/// with findNearestPoly within the crowd's query half-extents. Spark's agent:
+/// CrowdAgentDef defaults (stop distance 0.2, slow radius 1.5, walls within 12 r).
+///
+/// Start/goal pairs: seeded nav::randomPoint on Spark's mesh; a pair is kept
+/// when Detour finds both points on its mesh within 0.1 m horizontally
+/// (findNearestPoly, half-extents 0.1 × 1.0 × 0.1), both Spark's findPath and
+/// Detour's findPath (65,535 nodes) give complete paths, and its start (goal)
+/// is at least 0.9 × 2r from every other start (goal) on the same level
+/// (|dy| < agent height): 1,000 discs of r 0.6 cover 70 % of the dungeon's
+/// ~1,600 m², more than random sequential placement reaches at 2r apart (it
+/// stalls at ~840). A start is drawn until it fits, then goals for it (100
+/// draws, else a new start). N agents use the first N pairs.
+///
+/// Per side and agent count, --repeats timed runs, alternating which side runs first:
+///  - ms per update: thread CPU time (CLOCK_THREAD_CPUTIME_ID) of each
+///    stepCrowds(dt) / dtCrowd::update(dt) call, nothing else between the updates;
+///    the median over the updates of a run, then the median over the runs.
+///    dt = 1/60 s (nav.step's default), 600 updates (10 s of simulation).
+///    Setting the targets (Spark plans at setAgentTarget; Detour plans inside its
+///    updates through its path queue) is timed apart and shown in the second table.
+/// Then one more, untimed run per side with the checks after every update gives
+/// the quality figures (its end state must equal the timed runs': Spark's
+/// NavWorld::hashState, a hash of Detour's positions):
+///  - arrived@600: agents within 1.0 m (x–z) of their goal and within the agent
+///    height vertically after the last update (the same test on both sides).
+///  - min dist/2r: the smallest x–z centre distance between two agents on the
+///    same level (|dy| < agent height) over the start and every update, / 1.2 m.
+///  - left mesh: agents that at some update were not on their side's mesh:
+///    Spark, findNearest within half-extents 0.05 × 1.0 × 0.05 fails (or finds a
+///    point more than 0.05 m away in x–z) or the state is off_mesh; Detour,
+///    findNearestPoly within the same extents fails (same distance test) or
+///    the agent's state is DT_CROWDAGENT_STATE_INVALID.
+/// The second table adds the mean ms per update, the setup time, the smallest
+/// distance at the start (the floor the placement sets), the pairs on one level
+/// closer than 0.9 × 2r summed over the updates / updates (sustained overlap),
+/// and each side's own end states.
+///
+/// Last, for the largest crowd, nav.step through `spark run` against the
+/// library's step (see cliComparison), when the binary lists nav.agent.add,
+/// nav.agent.set and nav.step; else it says it skipped.
+///
+/// Options: --agents=100,500,1000 --repeats=3 --updates=600 --side=both|spark|detour
+///          --spacing=0.9 (× 2r) --spark=<spark binary> (default
+///          <source>/build/release/cli/spark) --no-cli (skip the `spark run`
+///          part) --keep-cli-files (keep its request files in /tmp).
+/// Run from the project root: build/<dir>/bench/crowd_bench
+/// Instruction counts: valgrind --tool=callgrind --collect-atstart=no
+///   --toggle-collect='spark::nav::NavWorld::stepCrowds(double)' (or
+///   'dtCrowd::update(float, dtCrowdAgentDebugInfo*)') crowd_bench --side=spark
+///   --agents=1000 --repeats=1 --no-cli
+
+#include "spark/core/rng.h"
+#include "spark/nav/bake.h"
+#include "spark/nav/nav_world.h"
+#include "spark/nav/query.h"
+#include "spark/scene/model_obj.h"
+
+#include <recastnavigation/DetourCrowd.h>
+#include <recastnavigation/DetourNavMesh.h>
+#include <recastnavigation/DetourNavMeshBuilder.h>
+#include <recastnavigation/DetourNavMeshQuery.h>
+#include <recastnavigation/Recast.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace spark;
+
+namespace
+{
+
+constexpr const char* kMeshPath = "../shared/data/meshes/dungeon.obj";
+constexpr float kRadius = 0.6f;
+constexpr float kHeight = 2.0f;
+constexpr float kClimb = 0.9f;
+constexpr float kSlope = 45.0f;
+constexpr float kCell = 0.3f;
+constexpr float kCellHeight = 0.2f;
+constexpr float kMaxSpeed = 3.5f;
+constexpr float kMaxAccel = 8.0f;
+constexpr int kNeighbours = DT_CROWDAGENT_MAX_NEIGHBOURS; // 6: Detour's fixed limit
+constexpr double kDt = 1.0 / 60.0;
+constexpr float kArriveDistance = 1.0f;
+constexpr float kOnMeshExtent = 0.05f;
+constexpr float kPairExtent = 0.1f;
+constexpr uint64_t kSeed = 11;
+
+struct Options
+{
+    std::vector<int> agents{100, 500, 1000};
+    int repeats = 3;
+    int updates = 600;
+    float spacing = 0.9f; // × 2r: 1,000 agents do not fit at 2r apart (random sequential placement)
+    bool spark = true, detour = true, cli = true, keepCliFiles = false;
+    std::string sparkBinary;
+};
+
+double threadSeconds()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0.0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+float distXZ(const glm::vec3& a, const glm::vec3& b)
+{
+    return std::hypot(a.x - b.x, a.z - b.z);
+}
+
+// --- The input ---------------------------------------------------------------
+
+std::filesystem::path meshPath()
+{
+    std::filesystem::path path = kMeshPath;
+    if (!std::filesystem::exists(path))
+        path = std::filesystem::path(SPARK_SOURCE_DIR) / kMeshPath;
+    return path;
+}
+
+const nav::BakeInput& benchInput()
+{
+    static const nav::BakeInput input = [] {
+        nav::BakeInput in;
+        auto model = scene::loadObj(meshPath());
+        if (!model)
+        {
+            std::fprintf(stderr, "cannot load %s: %s\n", kMeshPath, model.error().message.c_str());
+            std::exit(1);
+        }
+        in.vertices = model->vertices;
+        in.indices = model->indices;
+        in.oneSided = true; // as `spark bake` (cli/runners/bake.cpp bakeObj) bakes an OBJ
+        return in;
+    }();
+    return input;
+}
+
+/// The settings of bench/bake_bench.cpp (RecastDemo's numbers in Spark's terms).
+nav::BakeDef sparkBakeDef()
+{
+    nav::BakeDef def = nav::defaultBakeDef();
+    def.cellSize = kCell;
+    def.cellHeight = kCellHeight;
+    def.agentHeight = kHeight;
+    def.agentRadius = kRadius;
+    def.stepHeight = kClimb;
+    def.maxSlopeDeg = kSlope;
+    def.maxEdgeLen = 12.0f;
+    def.maxSimplificationError = 1.3f;
+    def.maxVertsPerPoly = 6;
+    def.minRegionArea = 8.0f * 8.0f * kCell * kCell;
+    return def;
+}
+
+// --- Recast's bake as RecastDemo's Sample_SoloMesh::handleBuild does it --------
+
+struct DetourMesh
+{
+    dtNavMesh* nav = nullptr;
+    dtNavMeshQuery* query = nullptr; // 65,535 nodes: for choosing the pairs and the checks
+    int polygons = 0;
+    double area = 0.0;
+    ~DetourMesh()
+    {
+        dtFreeNavMeshQuery(query);
+        dtFreeNavMesh(nav);
+    }
+};
+
+enum : unsigned short
+{
+    kPolyFlagWalk = 0x01, // SAMPLE_POLYFLAGS_WALK
+};
+
+void buildDetour(DetourMesh& out)
+{
+    const nav::BakeInput& input = benchInput();
+    const std::vector<int> tris(input.indices.begin(), input.indices.end());
+    const float* verts = &input.vertices[0].x;
+    const int nverts = static_cast<int>(input.vertices.size());
+    const int ntris = static_cast<int>(tris.size() / 3);
+    rcContext ctx(false);
+
+    // Sample::resetCommonSettings defaults.
+    const float regionMinSize = 8, regionMergeSize = 20, edgeMaxLen = 12, edgeMaxError = 1.3f;
+    const float detailSampleDist = 6, detailSampleMaxError = 1;
+    rcConfig cfg{};
+    cfg.cs = kCell;
+    cfg.ch = kCellHeight;
+    cfg.walkableSlopeAngle = kSlope;
+    cfg.walkableHeight = static_cast<int>(std::ceil(kHeight / cfg.ch));
+    cfg.walkableClimb = static_cast<int>(std::floor(kClimb / cfg.ch));
+    cfg.walkableRadius = static_cast<int>(std::ceil(kRadius / cfg.cs));
+    cfg.maxEdgeLen = static_cast<int>(edgeMaxLen / cfg.cs);
+    cfg.maxSimplificationError = edgeMaxError;
+    cfg.minRegionArea = static_cast<int>(regionMinSize * regionMinSize);
+    cfg.mergeRegionArea = static_cast<int>(regionMergeSize * regionMergeSize);
+    cfg.maxVertsPerPoly = 6;
+    cfg.detailSampleDist = detailSampleDist < 0.9f ? 0 : cfg.cs * detailSampleDist;
+    cfg.detailSampleMaxError = cfg.ch * detailSampleMaxError;
+    rcCalcBounds(verts, nverts, cfg.bmin, cfg.bmax);
+    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
+
+    auto fail = [](const char* what) {
+        std::fprintf(stderr, "Recast: %s failed\n", what);
+        std::exit(1);
+    };
+    rcHeightfield* solid = rcAllocHeightfield();
+    if (!rcCreateHeightfield(&ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch))
+        fail("rcCreateHeightfield");
+    std::vector<unsigned char> areas(static_cast<size_t>(ntris), 0);
+    rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, verts, nverts, tris.data(), ntris, areas.data());
+    if (!rcRasterizeTriangles(&ctx, verts, nverts, tris.data(), areas.data(), ntris, *solid, cfg.walkableClimb))
+        fail("rcRasterizeTriangles");
+    rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid);
+    rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
+    rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid);
+    rcCompactHeightfield* chf = rcAllocCompactHeightfield();
+    if (!rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
+        fail("rcBuildCompactHeightfield");
+    rcFreeHeightField(solid);
+    if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf))
+        fail("rcErodeWalkableArea");
+    // SAMPLE_PARTITION_WATERSHED, the sample's default.
+    if (!rcBuildDistanceField(&ctx, *chf))
+        fail("rcBuildDistanceField");
+    if (!rcBuildRegions(&ctx, *chf, 0, cfg.minRegionArea, cfg.mergeRegionArea))
+        fail("rcBuildRegions");
+    rcContourSet* cset = rcAllocContourSet();
+    if (!rcBuildContours(&ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset))
+        fail("rcBuildContours");
+    rcPolyMesh* pmesh = rcAllocPolyMesh();
+    if (!rcBuildPolyMesh(&ctx, *cset, cfg.maxVertsPerPoly, *pmesh))
+        fail("rcBuildPolyMesh");
+    rcPolyMeshDetail* dmesh = rcAllocPolyMeshDetail();
+    if (!rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, cfg.detailSampleDist, cfg.detailSampleMaxError, *dmesh))
+        fail("rcBuildPolyMeshDetail");
+    rcFreeCompactHeightfield(chf);
+    rcFreeContourSet(cset);
+
+    // Areas and flags as the sample sets them (every polygon is ground here).
+    for (int i = 0; i < pmesh->npolys; ++i)
+    {
+        if (pmesh->areas[i] == RC_WALKABLE_AREA)
+            pmesh->areas[i] = 0; // SAMPLE_POLYAREA_GROUND
+        pmesh->flags[i] = kPolyFlagWalk;
+    }
+    out.polygons = pmesh->npolys;
+    for (int p = 0; p < pmesh->npolys; ++p)
+    {
+        const unsigned short* poly = &pmesh->polys[p * pmesh->nvp * 2];
+        int n = 0;
+        while (n < pmesh->nvp && poly[n] != RC_MESH_NULL_IDX)
+            ++n;
+        double twice = 0.0;
+        for (int k = 0; k < n; ++k)
+        {
+            const unsigned short* a = &pmesh->verts[poly[k] * 3];
+            const unsigned short* c = &pmesh->verts[poly[(k + 1) % n] * 3];
+            twice += static_cast<double>(a[0]) * c[2] - static_cast<double>(c[0]) * a[2];
+        }
+        out.area += std::abs(twice) * 0.5 * static_cast<double>(cfg.cs) * cfg.cs;
+    }
+
+    dtNavMeshCreateParams params;
+    std::memset(&params, 0, sizeof(params));
+    params.verts = pmesh->verts;
+    params.vertCount = pmesh->nverts;
+    params.polys = pmesh->polys;
+    params.polyAreas = pmesh->areas;
+    params.polyFlags = pmesh->flags;
+    params.polyCount = pmesh->npolys;
+    params.nvp = pmesh->nvp;
+    params.detailMeshes = dmesh->meshes;
+    params.detailVerts = dmesh->verts;
+    params.detailVertsCount = dmesh->nverts;
+    params.detailTris = dmesh->tris;
+    params.detailTriCount = dmesh->ntris;
+    params.walkableHeight = kHeight;
+    params.walkableRadius = kRadius;
+    params.walkableClimb = kClimb;
+    rcVcopy(params.bmin, pmesh->bmin);
+    rcVcopy(params.bmax, pmesh->bmax);
+    params.cs = cfg.cs;
+    params.ch = cfg.ch;
+    params.buildBvTree = true;
+    unsigned char* data = nullptr;
+    int dataSize = 0;
+    if (!dtCreateNavMeshData(&params, &data, &dataSize))
+        fail("dtCreateNavMeshData");
+    rcFreePolyMesh(pmesh);
+    rcFreePolyMeshDetail(dmesh);
+    out.nav = dtAllocNavMesh();
+    if (dtStatusFailed(out.nav->init(data, dataSize, DT_TILE_FREE_DATA)))
+        fail("dtNavMesh::init");
+    out.query = dtAllocNavMeshQuery();
+    if (dtStatusFailed(out.query->init(out.nav, 65535)))
+        fail("dtNavMeshQuery::init");
+}
+
+// --- Start/goal pairs ----------------------------------------------------------
+
+struct Pair
+{
+    glm::vec3 start, goal;
+    float sparkLength = 0.0f; // Spark's path length
+};
+
+bool onDetour(const DetourMesh& d, const glm::vec3& p, float extent, dtPolyRef* ref = nullptr,
+              glm::vec3* nearest = nullptr)
+{
+    const dtQueryFilter filter;
+    const float ext[3] = {extent, 1.0f, extent};
+    dtPolyRef r = 0;
+    float q[3];
+    if (dtStatusFailed(d.query->findNearestPoly(&p.x, ext, &filter, &r, q)) || r == 0)
+        return false;
+    if (std::hypot(q[0] - p.x, q[2] - p.z) > extent)
+        return false;
+    if (ref)
+        *ref = r;
+    if (nearest)
+        *nearest = glm::vec3(q[0], q[1], q[2]);
+    return true;
+}
+
+bool onSpark(const nav::NavMesh& mesh, const glm::vec3& p, float extent)
+{
+    auto at = nav::findNearest(mesh, p, glm::vec3(extent, 1.0f, extent));
+    return at.ok() && distXZ(at->point, p) <= extent;
+}
+
+bool spacedFrom(const std::vector<glm::vec3>& others, const glm::vec3& p, float spacing)
+{
+    for (const glm::vec3& o : others)
+        if (std::fabs(o.y - p.y) < kHeight && distXZ(o, p) < spacing)
+            return false;
+    return true;
+}
+
+std::vector<Pair> makePairs(const nav::NavMesh& mesh, const DetourMesh& d, int count, float spacing, int& tried)
+{
+    std::vector<Pair> pairs;
+    std::vector<glm::vec3> starts, goals;
+    Rng rng = rngFromSeed(kSeed, 1);
+    nav::QueryScratch scratch;
+    nav::PathResult path;
+    const dtQueryFilter filter;
+    std::vector<dtPolyRef> dpath(65535);
+    tried = 0;
+    auto draw = [&] {
+        if (++tried > count * 10000)
+        {
+            std::fprintf(stderr, "could only find %zu start/goal pairs\n", pairs.size());
+            std::exit(1);
+        }
+        auto a = nav::randomPoint(mesh, rng);
+        if (!a.ok())
+            std::exit(1);
+        return a->point;
+    };
+    while (static_cast<int>(pairs.size()) < count)
+    {
+        // A start: spaced from the other starts, on Detour's mesh.
+        glm::vec3 s, sp;
+        dtPolyRef sr = 0;
+        do
+            s = draw();
+        while (!spacedFrom(starts, s, spacing) || !onDetour(d, s, kPairExtent, &sr, &sp));
+        // Its goal: spaced from the other goals, on Detour's mesh, complete paths on both
+        // (a start that finds no goal in 100 draws is dropped).
+        for (int k = 0; k < 100; ++k)
+        {
+            const glm::vec3 g = draw();
+            dtPolyRef gr = 0;
+            glm::vec3 gp;
+            if (!spacedFrom(goals, g, spacing) || !onDetour(d, g, kPairExtent, &gr, &gp))
+                continue;
+            if (!nav::findPath(mesh, scratch, s, g, nav::defaultQueryFilter(),
+                               glm::vec3(kPairExtent, 1.0f, kPairExtent), path)
+                     .ok() ||
+                !path.complete)
+                continue;
+            int n = 0;
+            const dtStatus st = d.query->findPath(sr, gr, &sp.x, &gp.x, &filter, dpath.data(), &n, 65535);
+            if (dtStatusFailed(st) || dtStatusDetail(st, DT_PARTIAL_RESULT) || n == 0 || dpath[n - 1] != gr)
+                continue;
+            pairs.push_back({s, g, path.length});
+            starts.push_back(s);
+            goals.push_back(g);
+            break;
+        }
+    }
+    return pairs;
+}
+
+// --- Quality figures -------------------------------------------------------------
+
+constexpr float kOverlap = 0.9f; // pairs closer than this × 2r are counted
+
+/// Smallest x–z centre distance between two agents on the same level (|dy| <
+/// height), and the number of such pairs closer than kOverlap × 2r.
+float minPairDistance(std::vector<glm::vec3>& pos, long long& overlaps)
+{
+    std::sort(pos.begin(), pos.end(), [](const glm::vec3& a, const glm::vec3& b) { return a.x < b.x; });
+    const float close = kOverlap * 2.0f * kRadius;
+    float best = 1e30f;
+    for (size_t i = 0; i < pos.size(); ++i)
+        for (size_t j = i + 1; j < pos.size() && pos[j].x - pos[i].x < std::max(best, close); ++j)
+            if (std::fabs(pos[j].y - pos[i].y) < kHeight)
+            {
+                const float dd = distXZ(pos[i], pos[j]);
+                best = std::min(best, dd);
+                overlaps += dd < close;
+            }
+    return best;
+}
+
+struct RunResult
+{
+    std::vector<double> updateMs; // per update
+    double setupMs = 0.0;         // adding the agents and setting their targets
+    int arrived = 0;
+    float minDist = 1e30f; // centre distance, m
+    float startMinDist = 0.0f; // the same at the start
+    long long overlaps = 0;    // pairs closer than kOverlap × 2r, summed over the updates
+    int leftMesh = 0;
+    std::string states;    // the side's own end states
+    uint64_t worldHash = 0; // Spark: NavWorld::hashState() after the last update; Detour: FNV-1a of the positions
+};
+
+// --- Spark ---------------------------------------------------------------------
+
+RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::vector<Pair>& pairs, int n,
+                   int updates, bool quality)
+{
+    RunResult r;
+    nav::NavWorld world;
+    nav::MeshDef md = nav::defaultMeshDef();
+    md.name = "dungeon";
+    md.source = "import"; // as nav.import names it, so the hash can be compared with `spark run`'s
+    md.mesh = mesh;
+    auto meshId = world.putMesh(md);
+    if (!meshId.ok())
+        std::exit(1);
+    std::vector<nav::AgentId> ids;
+    const double t0 = threadSeconds();
+    for (int i = 0; i < n; ++i)
+    {
+        nav::CrowdAgentDef def = nav::defaultCrowdAgentDef();
+        def.position = pairs[static_cast<size_t>(i)].start;
+        def.radius = kRadius;
+        def.height = kHeight;
+        def.maxSpeed = kMaxSpeed;
+        def.maxAccel = kMaxAccel;
+        def.maxNeighbors = kNeighbours;
+        auto id = world.addAgent(*meshId, def);
+        if (!id.ok())
+        {
+            std::fprintf(stderr, "spark addAgent: %s\n", id.error().message.c_str());
+            std::exit(1);
+        }
+        ids.push_back(*id);
+        if (!world.setAgentTarget(*id, pairs[static_cast<size_t>(i)].goal).ok())
+        {
+            std::fprintf(stderr, "spark setAgentTarget failed\n");
+            std::exit(1);
+        }
+    }
+    r.setupMs = (threadSeconds() - t0) * 1000.0;
+
+    std::vector<glm::vec3> pos(static_cast<size_t>(n));
+    std::vector<char> left(static_cast<size_t>(n), 0);
+    auto observe = [&] {
+        if (!quality)
+            return;
+        for (int i = 0; i < n; ++i)
+        {
+            const nav::CrowdAgent& a = *world.agent(ids[static_cast<size_t>(i)]);
+            pos[static_cast<size_t>(i)] = a.position;
+            if (!left[static_cast<size_t>(i)] &&
+                (a.state == nav::AgentState::OffMesh || !onSpark(*mesh, a.position, kOnMeshExtent)))
+                left[static_cast<size_t>(i)] = 1;
+        }
+        long long o = 0;
+        r.minDist = std::min(r.minDist, minPairDistance(pos, o));
+        r.overlaps += o;
+    };
+    observe();
+    r.startMinDist = r.minDist;
+    r.overlaps = 0;
+    r.updateMs.reserve(static_cast<size_t>(updates));
+    for (int u = 0; u < updates; ++u)
+    {
+        const double t = threadSeconds();
+        const Status st = world.stepCrowds(kDt);
+        r.updateMs.push_back((threadSeconds() - t) * 1000.0);
+        if (!st.ok())
+            std::exit(1);
+        observe();
+    }
+    for (int i = 0; i < n; ++i)
+    {
+        const nav::CrowdAgent& a = *world.agent(ids[static_cast<size_t>(i)]);
+        const glm::vec3& g = pairs[static_cast<size_t>(i)].goal;
+        if (distXZ(a.position, g) <= kArriveDistance && std::fabs(a.position.y - g.y) < kHeight)
+            ++r.arrived;
+        r.leftMesh += left[static_cast<size_t>(i)];
+    }
+    r.worldHash = world.hashState();
+    const nav::CrowdCounts c = world.crowdCounts();
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "arrived %u, moving %u, no_path %u, off_mesh %u, idle %u", c.arrived, c.moving,
+                  c.noPath, c.offMesh, c.idle);
+    r.states = buf;
+    return r;
+}
+
+// --- DetourCrowd, as RecastDemo's CrowdTool sets it up ---------------------------
+
+RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, int updates, bool quality)
+{
+    RunResult r;
+    dtCrowd* crowd = dtAllocCrowd();
+    const double t0 = threadSeconds();
+    if (!crowd->init(n, kRadius, d.nav))
+    {
+        std::fprintf(stderr, "dtCrowd::init failed\n");
+        std::exit(1);
+    }
+    // CrowdToolState::init: the filter and the four avoidance qualities.
+    crowd->getEditableFilter(0)->setExcludeFlags(0);
+    dtObstacleAvoidanceParams params;
+    std::memcpy(&params, crowd->getObstacleAvoidanceParams(0), sizeof(dtObstacleAvoidanceParams));
+    params.velBias = 0.5f; // low (11)
+    params.adaptiveDivs = 5;
+    params.adaptiveRings = 2;
+    params.adaptiveDepth = 1;
+    crowd->setObstacleAvoidanceParams(0, &params);
+    params.velBias = 0.5f; // medium (22)
+    params.adaptiveDivs = 5;
+    params.adaptiveRings = 2;
+    params.adaptiveDepth = 2;
+    crowd->setObstacleAvoidanceParams(1, &params);
+    params.velBias = 0.5f; // good (45)
+    params.adaptiveDivs = 7;
+    params.adaptiveRings = 2;
+    params.adaptiveDepth = 3;
+    crowd->setObstacleAvoidanceParams(2, &params);
+    params.velBias = 0.5f; // high (66)
+    params.adaptiveDivs = 7;
+    params.adaptiveRings = 3;
+    params.adaptiveDepth = 3;
+    crowd->setObstacleAvoidanceParams(3, &params);
+
+    // CrowdToolState::addAgent and setMoveTarget with the tool's default options.
+    dtCrowdAgentParams ap;
+    std::memset(&ap, 0, sizeof(ap));
+    ap.radius = kRadius;
+    ap.height = kHeight;
+    ap.maxAcceleration = kMaxAccel;
+    ap.maxSpeed = kMaxSpeed;
+    ap.collisionQueryRange = ap.radius * 12.0f;
+    ap.pathOptimizationRange = ap.radius * 30.0f;
+    ap.updateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS | DT_CROWD_OPTIMIZE_TOPO |
+                     DT_CROWD_OBSTACLE_AVOIDANCE;
+    ap.obstacleAvoidanceType = 3;
+    ap.separationWeight = 2.0f;
+    std::vector<int> idx(static_cast<size_t>(n));
+    dtNavMeshQuery* q = d.query;
+    for (int i = 0; i < n; ++i)
+    {
+        idx[static_cast<size_t>(i)] = crowd->addAgent(&pairs[static_cast<size_t>(i)].start.x, &ap);
+        if (idx[static_cast<size_t>(i)] < 0)
+        {
+            std::fprintf(stderr, "dtCrowd::addAgent failed\n");
+            std::exit(1);
+        }
+        dtPolyRef ref = 0;
+        float nearest[3];
+        q->findNearestPoly(&pairs[static_cast<size_t>(i)].goal.x, crowd->getQueryHalfExtents(), crowd->getFilter(0),
+                           &ref, nearest);
+        if (ref == 0 || !crowd->requestMoveTarget(idx[static_cast<size_t>(i)], ref, nearest))
+        {
+            std::fprintf(stderr, "dtCrowd::requestMoveTarget failed\n");
+            std::exit(1);
+        }
+    }
+    r.setupMs = (threadSeconds() - t0) * 1000.0;
+
+    std::vector<glm::vec3> pos(static_cast<size_t>(n));
+    std::vector<char> left(static_cast<size_t>(n), 0);
+    auto observe = [&] {
+        if (!quality)
+            return;
+        for (int i = 0; i < n; ++i)
+        {
+            const dtCrowdAgent* a = crowd->getAgent(idx[static_cast<size_t>(i)]);
+            const glm::vec3 p(a->npos[0], a->npos[1], a->npos[2]);
+            pos[static_cast<size_t>(i)] = p;
+            if (!left[static_cast<size_t>(i)] &&
+                (a->state == DT_CROWDAGENT_STATE_INVALID || !onDetour(d, p, kOnMeshExtent)))
+                left[static_cast<size_t>(i)] = 1;
+        }
+        long long o = 0;
+        r.minDist = std::min(r.minDist, minPairDistance(pos, o));
+        r.overlaps += o;
+    };
+    observe();
+    r.startMinDist = r.minDist;
+    r.overlaps = 0;
+    r.updateMs.reserve(static_cast<size_t>(updates));
+    for (int u = 0; u < updates; ++u)
+    {
+        const double t = threadSeconds();
+        crowd->update(static_cast<float>(kDt), nullptr);
+        r.updateMs.push_back((threadSeconds() - t) * 1000.0);
+        observe();
+    }
+    int valid = 0, failed = 0, waiting = 0, invalid = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        const dtCrowdAgent* a = crowd->getAgent(idx[static_cast<size_t>(i)]);
+        const glm::vec3 p(a->npos[0], a->npos[1], a->npos[2]);
+        const glm::vec3& g = pairs[static_cast<size_t>(i)].goal;
+        if (distXZ(p, g) <= kArriveDistance && std::fabs(p.y - g.y) < kHeight)
+            ++r.arrived;
+        r.leftMesh += left[static_cast<size_t>(i)];
+        invalid += a->state == DT_CROWDAGENT_STATE_INVALID;
+        if (a->targetState == DT_CROWDAGENT_TARGET_VALID)
+            ++valid;
+        else if (a->targetState == DT_CROWDAGENT_TARGET_FAILED)
+            ++failed;
+        else
+            ++waiting;
+    }
+    uint64_t h = 1469598103934665603ull; // FNV-1a over the end positions: the same crowd, run after run
+    for (int i = 0; i < n; ++i)
+        for (const unsigned char* b = reinterpret_cast<const unsigned char*>(crowd->getAgent(idx[size_t(i)])->npos),
+                                 *e = b + 3 * sizeof(float);
+             b != e; ++b)
+            h = (h ^ *b) * 1099511628211ull;
+    r.worldHash = h;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "target valid %d, failed %d, still requesting %d; state invalid %d", valid, failed,
+                  waiting, invalid);
+    r.states = buf;
+    dtFreeCrowd(crowd);
+    return r;
+}
+
+// --- nav.step through `spark run` ----------------------------------------------
+
+/// The library figures the surface is compared with.
+struct SideRowsView
+{
+    double mean = 0.0; // ms per update
+    uint64_t hash = 0; // NavWorld::hashState() after the last update
+};
+
+std::string runCapture(const std::string& cmd)
+{
+    std::string out;
+    if (FILE* p = popen(cmd.c_str(), "r"))
+    {
+        char buf[4096];
+        size_t k;
+        while ((k = fread(buf, 1, sizeof buf, p)) > 0)
+            out.append(buf, k);
+        pclose(p);
+    }
+    return out;
+}
+
+bool cliHasCrowdCommands(const std::string& binary)
+{
+    const std::string list = runCapture("'" + binary + "' commands --prefix nav. 2>/dev/null");
+    return list.find("nav.agent.add") != std::string::npos && list.find("nav.agent.set") != std::string::npos &&
+           list.find("nav.step") != std::string::npos;
+}
+
+/// Runs `binary args...` with stdout to `outPath`; answers its CPU time (user +
+/// system, from wait4) in milliseconds, or a negative number when it failed.
+double runChild(const std::vector<std::string>& args, const std::string& outPath)
+{
+    const pid_t pid = fork();
+    if (pid < 0)
+        return -1.0;
+    if (pid == 0)
+    {
+        const int fd = open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0)
+            _exit(127);
+        dup2(fd, 1);
+        close(fd);
+        std::vector<char*> argv;
+        for (const std::string& a : args)
+            argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    rusage ru{};
+    if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1.0;
+    return (static_cast<double>(ru.ru_utime.tv_sec) + static_cast<double>(ru.ru_stime.tv_sec)) * 1000.0 +
+           (static_cast<double>(ru.ru_utime.tv_usec) + static_cast<double>(ru.ru_stime.tv_usec)) / 1000.0;
+}
+
+std::string lastLine(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line, last;
+    while (std::getline(in, line))
+        if (!line.empty())
+            last = line;
+    return last;
+}
+
+/// The value of `"key":"..."` in a JSON line (first occurrence), or "".
+std::string jsonString(const std::string& line, const std::string& key)
+{
+    const std::string k = "\"" + key + "\":\"";
+    const size_t at = line.find(k);
+    if (at == std::string::npos)
+        return {};
+    const size_t b = at + k.size(), e = line.find('"', b);
+    return e == std::string::npos ? std::string() : line.substr(b, e - b);
+}
+
+std::string hex16(uint64_t h)
+{
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+/// nav.step of `n` agents through `spark run` against the library step.
+/// Three request files on one session each: A = import the mesh (a document
+/// `spark bake` wrote with the bench's settings) + n × nav.agent.add with the
+/// target; B = A + one nav.step {frames: updates}; C = A + updates × nav.step
+/// {frames: 1}. Process CPU time (user + system) of each, median of `repeats`
+/// runs; the per-update cost through the surface is (B − A) / updates and
+/// (C − A) / updates. Between them, in rotating order, the library's own run
+/// of the same crowd (L: the thread CPU time of its updates, back to back).
+void cliComparison(const Options& opt, const std::shared_ptr<const nav::NavMesh>& meshPtr,
+                   const std::vector<Pair>& pairs, int n)
+{
+    const nav::NavMesh& mesh = *meshPtr;
+    char dirTemplate[] = "/tmp/crowd_bench_XXXXXX";
+    if (!mkdtemp(dirTemplate))
+        return;
+    const std::string dir = dirTemplate;
+    const std::string obj = std::filesystem::absolute(meshPath()).string();
+    const std::string bake = "'" + opt.sparkBinary + "' bake '" + obj + "' -o mesh.json --project '" + dir +
+                             "' --name dungeon --cell-size 0.3 --cell-height 0.2 --agent-radius 0.6 "
+                             "--agent-height 2.0 --climb 0.9 --max-slope 45 --max-simplification-error 1.3 "
+                             "--max-edge-len 12 --max-verts-per-poly 6 --min-region-area 5.76";
+    const std::string baked = runCapture(bake + " 2>&1");
+    const std::string wantHash = hex16(nav::hashNavMesh(mesh));
+    std::printf("\nnav.step through `spark run` (%s), %d agents, %d updates at dt 1/60\n", opt.sparkBinary.c_str(), n,
+                opt.updates);
+    std::printf("mesh document by `spark bake` with the bench's settings: %s", baked.c_str());
+    if (baked.find(wantHash) == std::string::npos)
+        std::printf("  (NOT the library mesh: its hash is %s; the comparison below is on a different mesh)\n",
+                    wantHash.c_str());
+    else
+        std::printf("  (the same mesh as the library run: hash %s)\n", wantHash.c_str());
+
+    std::string setup = "{\"id\":0,\"command\":\"nav.import\",\"params\":{\"name\":\"dungeon\",\"path\":\"mesh.json\"}}\n";
+    char line[512];
+    for (int i = 0; i < n; ++i)
+    {
+        const Pair& p = pairs[static_cast<size_t>(i)];
+        std::snprintf(line, sizeof line,
+                      "{\"id\":%d,\"command\":\"nav.agent.add\",\"params\":{\"mesh\":\"dungeon\",\"position\":[%.9g,%.9g,%.9g],"
+                      "\"target\":[%.9g,%.9g,%.9g],\"radius\":%.9g,\"height\":%.9g,\"max_speed\":%.9g,\"max_accel\":%.9g,"
+                      "\"max_neighbors\":%d}}\n",
+                      i + 1, p.start.x, p.start.y, p.start.z, p.goal.x, p.goal.y, p.goal.z, kRadius, kHeight,
+                      kMaxSpeed, kMaxAccel, kNeighbours);
+        setup += line;
+    }
+    std::snprintf(line, sizeof line, "\"dt\":%.17g", kDt);
+    const std::string dtField = line;
+    {
+        std::ofstream(dir + "/a.jsonl") << setup;
+        std::ofstream b(dir + "/b.jsonl");
+        b << setup << "{\"id\":-1,\"command\":\"nav.step\",\"params\":{\"frames\":" << opt.updates << "," << dtField
+          << "}}\n";
+        std::ofstream c(dir + "/c.jsonl");
+        c << setup;
+        for (int u = 0; u < opt.updates; ++u)
+            c << "{\"id\":-1,\"command\":\"nav.step\",\"params\":{\"frames\":1," << dtField << "}}\n";
+    }
+    const char* names[3] = {"a", "b", "c"};
+    std::vector<double> ms[4];
+    SideRowsView lib;
+    bool failed = false;
+    for (int rep = 0; rep < opt.repeats && !failed; ++rep)
+        for (int k = 0; k < 4; ++k)
+        {
+            const int f = (k + rep) % 4;
+            if (f == 3)
+            {
+                RunResult r = runSpark(meshPtr, pairs, n, opt.updates, false);
+                double sum = 0.0;
+                for (double t : r.updateMs)
+                    sum += t;
+                ms[3].push_back(sum / opt.updates);
+                lib.hash = r.worldHash;
+                continue;
+            }
+            const double t = runChild({opt.sparkBinary, "run", "--project", dir, dir + "/" + names[f] + ".jsonl"},
+                                      dir + "/" + names[f] + ".out");
+            if (t < 0.0)
+                failed = true;
+            ms[f].push_back(t);
+        }
+    lib.mean = median(ms[3]);
+    if (failed)
+    {
+        std::printf("a `spark run` failed (see %s)\n", dir.c_str());
+        return;
+    }
+    const std::string lastB = lastLine(dir + "/b.out"), lastC = lastLine(dir + "/c.out");
+    const std::string hashB = jsonString(lastB, "hash"), hashC = jsonString(lastC, "hash");
+    const double a = median(ms[0]), b = median(ms[1]), c = median(ms[2]);
+    std::printf("process CPU ms, median of %d: setup only %.1f | setup + nav.step{frames:%d} %.1f | setup + %d x "
+                "nav.step{frames:1} %.1f\n",
+                opt.repeats, a, opt.updates, b, opt.updates, c);
+    std::printf("\n| way | ms/update | vs library |\n|---|---:|---:|\n");
+    std::printf("| library NavWorld::stepCrowds, thread CPU (mean over the updates, median of %d runs between "
+                "those) | %.3f | 1.00 |\n",
+                opt.repeats, lib.mean);
+    std::printf("| spark run, one nav.step {frames: %d}: (B - A) / %d | %.3f | %.2f |\n", opt.updates, opt.updates,
+                (b - a) / opt.updates, (b - a) / opt.updates / lib.mean);
+    std::printf("| spark run, %d x nav.step {frames: 1}: (C - A) / %d | %.3f | %.2f |\n", opt.updates, opt.updates,
+                (c - a) / opt.updates, (c - a) / opt.updates / lib.mean);
+    std::printf("\nend state: library hash %s | spark run (one step command) %s | spark run (per-frame commands) %s -> "
+                "%s\n",
+                hex16(lib.hash).c_str(), hashB.c_str(), hashC.c_str(),
+                hashB == hex16(lib.hash) && hashC == hashB ? "the same crowd" : "DIFFERENT crowds");
+    std::fflush(stdout);
+    if (opt.keepCliFiles)
+        std::printf("request files kept in %s (a.jsonl, b.jsonl, c.jsonl, mesh.json)\n", dir.c_str());
+    else
+        std::filesystem::remove_all(dir);
+}
+
+// --- Main ----------------------------------------------------------------------
+
+Options parseOptions(int argc, char** argv)
+{
+    Options o;
+    o.sparkBinary = (std::filesystem::path(SPARK_SOURCE_DIR) / "build/release/cli/spark").string();
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string a = argv[i];
+        auto value = [&](const char* key) -> const char* {
+            const size_t k = std::strlen(key);
+            return a.compare(0, k, key) == 0 ? a.c_str() + k : nullptr;
+        };
+        if (const char* v = value("--agents="))
+        {
+            o.agents.clear();
+            for (const char* p = v; *p;)
+            {
+                char* end = nullptr;
+                o.agents.push_back(static_cast<int>(std::strtol(p, &end, 10)));
+                p = *end == ',' ? end + 1 : end;
+            }
+        }
+        else if (const char* v = value("--repeats="))
+            o.repeats = std::max(1, std::atoi(v));
+        else if (const char* v = value("--spacing="))
+            o.spacing = static_cast<float>(std::atof(v));
+        else if (const char* v = value("--updates="))
+            o.updates = std::max(1, std::atoi(v));
+        else if (const char* v = value("--side="))
+        {
+            o.spark = std::strcmp(v, "detour") != 0;
+            o.detour = std::strcmp(v, "spark") != 0;
+        }
+        else if (const char* v = value("--spark="))
+            o.sparkBinary = v;
+        else if (a == "--no-cli")
+            o.cli = false;
+        else if (a == "--keep-cli-files")
+            o.keepCliFiles = true;
+        else
+        {
+            std::fprintf(stderr, "unknown option %s\n", a.c_str());
+            std::exit(2);
+        }
+    }
+    return o;
+}
+
+struct SideRows
+{
+    std::vector<double> medians, means, setups;
+    std::vector<uint64_t> hashes;
+    RunResult last;
+};
+
+void printRow(int n, const char* side, const SideRows& s)
+{
+    std::printf("| %d | %s | %.3f | %d / %d | %.3f | %d |\n", n, side, median(s.medians), s.last.arrived, n,
+                s.last.minDist / (2.0f * kRadius), s.last.leftMesh);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const Options opt = parseOptions(argc, argv);
+    const int maxAgents = *std::max_element(opt.agents.begin(), opt.agents.end());
+
+    const nav::BakeInput& input = benchInput();
+    auto baked = nav::bakeNavMesh(input, sparkBakeDef());
+    if (!baked.ok())
+    {
+        std::fprintf(stderr, "spark bake: %s\n", baked.error().message.c_str());
+        return 1;
+    }
+    auto sparkMesh = std::make_shared<const nav::NavMesh>(std::move(baked.value().mesh));
+    DetourMesh detour;
+    buildDetour(detour);
+    int tried = 0;
+    const std::vector<Pair> pairs = makePairs(*sparkMesh, detour, maxAgents, opt.spacing * 2.0f * kRadius, tried);
+    int within = 0;
+    double lengthSum = 0.0;
+    for (const Pair& p : pairs)
+    {
+        lengthSum += p.sparkLength;
+        within += p.sparkLength <= kMaxSpeed * kDt * opt.updates;
+    }
+
+    std::printf("dungeon.obj: %zu triangles; agent r %.1f h %.1f, max speed %.1f, max accel %.0f, %d neighbours; "
+                "dt 1/60 s, %d updates\n",
+                input.indices.size() / 3, kRadius, kHeight, kMaxSpeed, kMaxAccel, kNeighbours, opt.updates);
+    std::printf("meshes: spark %u polygons %.1f m2 | recast/detour %d polygons %.1f m2\n", sparkMesh->polygonCount(),
+                sparkMesh->totalArea(), detour.polygons, detour.area);
+    std::printf("pairs: %zu kept of %d points drawn (seed %llu), starts (goals) >= %.2f x 2r apart on a level; "
+                "mean spark path %.1f m; %d of them no longer than %.0f m (reachable at max speed in %d updates)\n\n",
+                pairs.size(), tried, static_cast<unsigned long long>(kSeed), opt.spacing, lengthSum / pairs.size(),
+                within, kMaxSpeed * kDt * opt.updates, opt.updates);
+    std::fflush(stdout);
+
+    std::vector<SideRows> sparkRows(opt.agents.size()), detourRows(opt.agents.size());
+    bool deterministic = true;
+    auto record = [&](SideRows& rows, RunResult r) {
+        rows.medians.push_back(median(r.updateMs));
+        double sum = 0.0;
+        for (double t : r.updateMs)
+            sum += t;
+        rows.means.push_back(sum / r.updateMs.size());
+        rows.setups.push_back(r.setupMs);
+        if (!rows.hashes.empty() && rows.hashes.back() != r.worldHash)
+            deterministic = false;
+        rows.hashes.push_back(r.worldHash);
+    };
+    // Timed runs: nothing but the updates between the clock reads and nothing else between updates.
+    for (int rep = 0; rep < opt.repeats; ++rep)
+        for (size_t k = 0; k < opt.agents.size(); ++k)
+        {
+            const int n = opt.agents[k];
+            const bool sparkFirst = rep % 2 == 0;
+            std::fprintf(stderr, "repeat %d, %d agents (%s first)\n", rep + 1, n, sparkFirst ? "spark" : "detour");
+            for (int s = 0; s < 2; ++s)
+            {
+                if ((s == 0) == sparkFirst && opt.spark)
+                    record(sparkRows[k], runSpark(sparkMesh, pairs, n, opt.updates, false));
+                if ((s == 0) != sparkFirst && opt.detour)
+                    record(detourRows[k], runDetour(detour, pairs, n, opt.updates, false));
+            }
+        }
+    // One more run per side, untimed, with the checks after every update: the quality figures
+    // (the same trajectory as the timed runs: the end states must agree).
+    for (size_t k = 0; k < opt.agents.size(); ++k)
+    {
+        std::fprintf(stderr, "quality run, %d agents\n", opt.agents[k]);
+        if (opt.spark)
+        {
+            sparkRows[k].last = runSpark(sparkMesh, pairs, opt.agents[k], opt.updates, true);
+            deterministic = deterministic && sparkRows[k].last.worldHash == sparkRows[k].hashes.back();
+        }
+        if (opt.detour)
+        {
+            detourRows[k].last = runDetour(detour, pairs, opt.agents[k], opt.updates, true);
+            deterministic = deterministic && detourRows[k].last.worldHash == detourRows[k].hashes.back();
+        }
+    }
+
+    std::printf("thread CPU time of each update; medians over %d updates per repeat, then over %d repeats (alternating "
+                "first side); the quality figures from one more run with checks after every update%s\n",
+                opt.updates, opt.repeats,
+                deterministic ? " (every run of a side ended in the same state)" : " (RUNS DIFFERED: NOT DETERMINISTIC)");
+    std::printf("arrived: within %.1f m (x-z) of the goal after the last update; min dist: smallest x-z centre "
+                "distance of two agents on one level over the run / 2r\n\n",
+                kArriveDistance);
+    std::printf("| agents | side | ms/update median | arrived@%d | min dist/2r | left mesh |\n", opt.updates);
+    std::printf("|---:|---|---:|---:|---:|---:|\n");
+    for (size_t k = 0; k < opt.agents.size(); ++k)
+    {
+        if (opt.spark)
+            printRow(opt.agents[k], "spark", sparkRows[k]);
+        if (opt.detour)
+            printRow(opt.agents[k], "detour", detourRows[k]);
+    }
+    std::printf("\n| agents | side | ms/update mean | setup ms (add + targets) | total ms (setup + %d updates) | "
+                "min dist/2r at start | pairs < %.1f x 2r per update | end states |\n",
+                opt.updates, kOverlap);
+    std::printf("|---:|---|---:|---:|---:|---:|---:|---|\n");
+    for (size_t k = 0; k < opt.agents.size(); ++k)
+        for (int s = 0; s < 2; ++s)
+        {
+            if ((s == 0 && !opt.spark) || (s == 1 && !opt.detour))
+                continue;
+            const SideRows& rows = s == 0 ? sparkRows[k] : detourRows[k];
+            const double mean = median(rows.means), setup = median(rows.setups);
+            std::printf("| %d | %s | %.3f | %.2f | %.1f | %.3f | %.2f | %s |\n", opt.agents[k], s == 0 ? "spark" : "detour",
+                        mean, setup, setup + mean * opt.updates, rows.last.startMinDist / (2.0f * kRadius),
+                        static_cast<double>(rows.last.overlaps) / opt.updates, rows.last.states.c_str());
+        }
+    if (opt.spark && opt.detour)
+    {
+        std::printf("\nratio spark / detour (ms/update median):");
+        for (size_t k = 0; k < opt.agents.size(); ++k)
+            std::printf("  %d agents %.2f", opt.agents[k],
+                        median(sparkRows[k].medians) / std::max(1e-9, median(detourRows[k].medians)));
+        std::printf("\n");
+    }
+    std::fflush(stdout);
+
+    if (opt.cli)
+    {
+        if (!std::filesystem::exists(opt.sparkBinary))
+            std::printf("\nnav.step through `spark run`: skipped (no binary at %s)\n", opt.sparkBinary.c_str());
+        else if (!cliHasCrowdCommands(opt.sparkBinary))
+            std::printf("\nnav.step through `spark run`: skipped (%s does not list nav.agent.add, nav.agent.set and "
+                        "nav.step yet)\n",
+                        opt.sparkBinary.c_str());
+        else
+        {
+            // The largest crowd of the run (the library figures of that row).
+            size_t k = static_cast<size_t>(
+                std::max_element(opt.agents.begin(), opt.agents.end()) - opt.agents.begin());
+            if (!opt.spark)
+                std::printf("\nnav.step through `spark run`: skipped (needs the spark side)\n");
+            else
+                cliComparison(opt, sparkMesh, pairs, opt.agents[k]);
+        }
+    }
+    return 0;
+}
