@@ -7,12 +7,13 @@
 // Moving: a breadth-first search from the position's polygon over the links
 // whose stretch lies within reach of the move (the circle round the segment
 // from the position to the wanted point), at most 16 polygons. The wanted point
-// itself, when a visited polygon holds it, else the point of the visited
-// polygons' walls nearest to it, is where the agent ends up; so a move into a
-// wall slides along it. The visited chain to that polygon is merged into the
-// corridor: the furthest corridor polygon the chain touched becomes the join,
-// polygons before it are dropped, and a chain that left the corridor is
-// prepended (Detour's "merge corridor start moved").
+// itself, when a visited polygon holds it (within the link tolerance, and then
+// clamped onto the polygon), else the point of the visited polygons' walls
+// nearest to it, is where the agent ends up; so a move into a wall slides along
+// it, and the position never leaves the mesh. The visited chain to that polygon
+// is merged into the corridor: the furthest corridor polygon the chain touched
+// becomes the join, polygons before it are dropped, and a chain that left the
+// corridor is prepended (Detour's "merge corridor start moved").
 
 #include "spark/nav/corridor.h"
 
@@ -142,15 +143,14 @@ Status moveCorridor(const NavMesh& mesh, QueryScratch& s, Corridor& io, const gl
     uint32_t bestPoly = startPoly;
     glm::vec3 best = start;
     float bestD2 = distXZ2(start, wanted);
-    bool inside = false;
     for (size_t head = 0; head < s.list.size(); ++head)
     {
         const uint32_t poly = s.list[head];
         if (mesh.containsXZ(poly, wanted.x, wanted.z, eps))
         {
+            // Within the link tolerance of the polygon: onto it (never off the mesh).
             bestPoly = poly;
-            best = wanted;
-            inside = true;
+            best = mesh.closestPointOnPolygon(poly, wanted);
             break;
         }
         for (const NavWall& w : mesh.walls(poly))
@@ -191,8 +191,6 @@ Status moveCorridor(const NavMesh& mesh, QueryScratch& s, Corridor& io, const gl
             s.list.push_back(n);
         }
     }
-    (void)inside;
-
     // The chain from the start polygon to the end polygon (reversed into s.corridor).
     s.corridor.clear();
     for (uint32_t p = bestPoly; p != kNoPolygon; p = s.parent[p])

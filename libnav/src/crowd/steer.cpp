@@ -1,6 +1,9 @@
 // Steering from corridor corners: seek the first corner at the cruising speed,
 // slow down linearly within the slow radius of the target (arrive), stop within
-// the stop distance. Distances are measured in the x–z plane.
+// the stop distance. A corner that starts an off-mesh link is arrived at like a
+// target (slow down, then `atLink` within the stop distance), as Detour's crowd
+// slows down for its off-mesh connections. Distances are measured along the
+// corners in the x–z plane.
 
 #include "spark/nav/steer.h"
 
@@ -25,13 +28,17 @@ Result<Steering> steer(const glm::vec3& position, std::span<const CorridorCorner
     Steering out;
     if (corners.empty())
         return out;
-    // Distance along the corners to the last one.
+    // Distances along the corners: to the last one, and to the first corner
+    // that starts an off-mesh link (the agent must be able to stop there).
     float along = 0.0f;
+    float toLink = -1.0f;
     glm::vec3 prev = position;
     for (const CorridorCorner& c : corners)
     {
         const float dx = c.point.x - prev.x, dz = c.point.z - prev.z;
         along += std::sqrt(dx * dx + dz * dz);
+        if ((c.flags & kCornerOffMeshStart) && toLink < 0.0f)
+            toLink = along;
         prev = c.point;
     }
     const bool endVisible = (corners.back().flags & kCornerEnd) != 0;
@@ -40,7 +47,7 @@ Result<Steering> steer(const glm::vec3& position, std::span<const CorridorCorner
     const CorridorCorner& next = corners.front();
     const float dx = next.point.x - position.x, dz = next.point.z - position.z;
     const float toNext = std::sqrt(dx * dx + dz * dz);
-    if ((next.flags & kCornerOffMeshStart) && toNext <= std::max(def.stopDistance, 0.3f))
+    if ((next.flags & kCornerOffMeshStart) && toNext <= def.stopDistance)
     {
         out.atLink = true;
         return out;
@@ -52,9 +59,13 @@ Result<Steering> steer(const glm::vec3& position, std::span<const CorridorCorner
     }
     if (toNext <= 0.0f)
         return out;
+    // Arrive: slow down linearly toward the target or a link's start.
+    float stopAt = endVisible ? along : -1.0f;
+    if (toLink >= 0.0f && (stopAt < 0.0f || toLink < stopAt))
+        stopAt = toLink;
     float speed = def.maxSpeed;
-    if (endVisible && def.slowRadius > 0.0f && along < def.slowRadius)
-        speed = def.maxSpeed * (along / def.slowRadius);
+    if (stopAt >= 0.0f && def.slowRadius > 0.0f && stopAt < def.slowRadius)
+        speed = def.maxSpeed * (stopAt / def.slowRadius);
     out.velocity = glm::vec3(dx / toNext * speed, 0.0f, dz / toNext * speed);
     return out;
 }

@@ -67,8 +67,9 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& scratch, const Cor
 /// Moves the position toward `wanted` along the surface: the reachable point
 /// of the polygons around the position closest to `wanted` (so a move into a
 /// wall slides along it), found by a search of at most 16 polygons; the height
-/// is the surface's. The corridor is trimmed of the polygons passed and, when
-/// the move ends in a polygon off the corridor, extended through it.
+/// is the surface's, and the position never leaves the mesh. The corridor is
+/// trimmed of the polygons passed and, when the move ends in a polygon off the
+/// corridor, extended through it.
 /// Errors: `E_INVALID_PARAMS` (an empty corridor or a non-finite point).
 Status moveCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, const glm::vec3& wanted,
                     const QueryFilter& filter);

@@ -2,7 +2,9 @@
 /// \file steer.h
 /// Steering: from the next corners of a corridor, the velocity an agent wants —
 /// follow the path, slow down linearly within `slowRadius` of the target, stop
-/// within `stopDistance`, and say when the next corner starts an off-mesh link.
+/// within `stopDistance`, and say when the next corner starts an off-mesh link
+/// (the agent slows down toward a link's start as toward a target, measured
+/// along the corners, so it can stop there).
 
 #include "spark/core/result.h"
 #include "spark/nav/corridor.h"
