@@ -11,20 +11,41 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace spark::nav
 {
 namespace
 {
 
-/// Walls within this many radii of an agent are avoided.
-constexpr float kWallRangeRadii = 12.0f;
-/// ORCA settings of crowds.
-constexpr double kNeighborDistanceRadii = 12.0;
-constexpr double kTimeHorizon = 2.5;
-constexpr double kTimeHorizonWalls = 1.0;
 /// Priority that makes the others take the whole avoidance of a standing agent.
 constexpr double kStandingPriority = 1.0e6;
+/// "Gives way to no one" in the step's scratch.
+constexpr uint32_t kNoAgent = 0xffffffffu;
+
+/// ORCA: how far ahead agents avoid each other (long horizons make crowds stiff
+/// and slow at doorways; short ones swerve late). [Units: s]
+constexpr double kTimeHorizon = 1.5;
+/// ORCA: how far ahead agents avoid walls. An agent heading for a corner of its
+/// path slows down within max_speed × this of the wall behind the corner, so it
+/// is short: walls are also enforced by the move along the surface. [Units: s]
+constexpr double kTimeHorizonWalls = 0.5;
+/// Keep right: of an agent walking toward it within this many of its radii of touching. [Units: radii]
+constexpr double kSideRange = 6.0;
+/// Keep right: how far it turns, as a fraction of its speed sideways.
+constexpr double kSideWeight = 0.5;
+/// Give way: two agents within this many radii of touching can conflict. [Units: radii]
+constexpr double kGiveWayRange = 1.0;
+/// Give way: they conflict when their wanted velocities close in faster than this fraction of the max speed.
+constexpr double kGiveWayClosing = 0.3;
+/// Give way: the agent giving way steps back from the other at this fraction of its speed ...
+constexpr double kGiveWayBack = 0.3;
+/// ... and to its right at this fraction.
+constexpr double kGiveWaySide = 0.5;
+/// Give way: its avoidance priority is multiplied by this (the others take less of the avoidance of it).
+constexpr double kGiveWayPriority = 0.3;
+/// Arrival against the arrived: touching means centres within this × (ri + rj).
+constexpr double kContact = 1.1;
 
 bool finite3(const glm::vec3& v)
 {
@@ -37,12 +58,66 @@ float distXZ(const glm::vec3& a, const glm::vec3& b)
     return std::sqrt(dx * dx + dz * dz);
 }
 
-glm::vec3 agentExtents(const CrowdAgentDef& def)
-{
-    return glm::vec3(def.radius * 2.0f + 0.5f, def.height, def.radius * 2.0f + 0.5f);
-}
+// Plane helpers on (x, z), in double.
+glm::dvec2 xz(const glm::vec3& v) { return glm::dvec2(v.x, v.z); }
+double dot2(const glm::dvec2& a, const glm::dvec2& b) { return a.x * b.x + a.y * b.y; }
+double len2(const glm::dvec2& v) { return v.x * v.x + v.y * v.y; }
+double square(double v) { return v * v; }
+/// The right of a heading (x, z), +Y up: (−z, x).
+glm::dvec2 rightOf(const glm::dvec2& d) { return glm::dvec2(-d.y, d.x); }
+/// Squared distance within which two wall ends are the same point. [Units: m²]
+constexpr double kSameEnd2 = 1.0e-8;
 
 } // namespace
+
+// A wall is where an agent's centre may go; the obstacle is r further out.
+// At an outside corner the two moved walls overlap past the corner, over ground
+// the centre may cross (an agent walking along one toward the corner would stop
+// there), so each is cut back to where the moved walls meet: the moved walls
+// cross at at + r·n + s·along with s = r(1 − n·on)/(along·on). Ends closer
+// than 0.1 mm are one (a wall's ends at a T-junction are interpolated).
+bool wallObstacle(std::span<const WallHit> walls, size_t k, double r, glm::dvec2& p0, glm::dvec2& p1)
+{
+    const NavWall& w = walls[k].wall;
+    const glm::dvec2 a(w.a.x, w.a.z), b(w.b.x, w.b.z);
+    const glm::dvec2 n(w.normal.x, w.normal.z);
+    const double length = std::sqrt(len2(b - a));
+    if (!(length > 0.0) || len2(n) == 0.0)
+        return false;
+    // How far to cut back from each end (0: a, 1: b).
+    double cut[2] = {0.0, 0.0};
+    for (int end = 0; end < 2; ++end)
+    {
+        const glm::dvec2 at = end == 0 ? a : b;
+        const glm::dvec2 along = (end == 0 ? b - a : a - b) / length; // from the end into the wall
+        for (size_t m = 0; m < walls.size(); ++m)
+        {
+            if (m == k)
+                continue;
+            const NavWall& o = walls[m].wall;
+            const glm::dvec2 oa(o.a.x, o.a.z), ob(o.b.x, o.b.z), on(o.normal.x, o.normal.z);
+            glm::dvec2 far;
+            if (len2(oa - at) <= kSameEnd2)
+                far = ob;
+            else if (len2(ob - at) <= kSameEnd2)
+                far = oa;
+            else
+                continue;
+            if (dot2(far - at, n) <= 1.0e-9 * length)
+                continue; // not an outside corner
+            const double den = dot2(along, on);
+            if (den <= 0.0)
+                continue;
+            cut[end] = std::max(cut[end], r * (1.0 - dot2(n, on)) / den);
+        }
+    }
+    if (cut[0] + cut[1] >= length)
+        return false;
+    const glm::dvec2 dir = (b - a) / length;
+    p0 = a + n * r + dir * cut[0];
+    p1 = b + n * r - dir * cut[1];
+    return true;
+}
 
 std::string_view agentStateName(AgentState state)
 {
@@ -93,7 +168,7 @@ Result<AgentId> NavWorld::addAgent(MeshId mesh, const CrowdAgentDef& def)
     if (m_state.agents.size() >= kMaxCrowdAgents)
         return makeError("E_NAV_LIMIT", "the world has 4096 agents already", "", "remove agents first");
     const NavMesh& navmesh = *record->baked;
-    auto at = findNearest(navmesh, def.position, agentExtents(def));
+    auto at = findNearest(navmesh, def.position, agentSearchExtents(def));
     if (!at.ok())
         return makeError("E_NAV_OFF_MESH", "the position is not on the mesh (nothing within the agent's reach)",
                          "/position", "place the agent on the mesh: nav.nearest finds the closest point");
@@ -107,6 +182,7 @@ Result<AgentId> NavWorld::addAgent(MeshId mesh, const CrowdAgentDef& def)
     a.corridor.complete = true;
     a.corridorGeneration = record->polyGeneration;
     a.target = a.plannedTarget = at->point;
+    a.corners.reserve(kAgentCorners); // its steps then fill it without allocating
     return m_state.agents.insert(std::move(a));
 }
 
@@ -139,7 +215,7 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
         a->corridorGeneration == record->polyGeneration && distXZ(target, a->plannedTarget) <= a->def.repathDistance &&
         std::fabs(target.y - a->plannedTarget.y) <= a->def.height)
     {
-        auto at = findNearest(navmesh, target, agentExtents(a->def));
+        auto at = findNearest(navmesh, target, agentSearchExtents(a->def));
         if (!at.ok())
             return makeError("E_NAV_OFF_MESH", "the target is not on the mesh", "/target");
         if (at->polygon == a->corridor.polygons.back())
@@ -151,7 +227,7 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
     }
     Corridor planned;
     const Status st = planCorridor(navmesh, m_scratch, a->position, target, defaultQueryFilter(),
-                                   agentExtents(a->def), planned);
+                                   agentSearchExtents(a->def), planned);
     if (!st.ok())
     {
         if (st.error().field == "/to")
@@ -273,8 +349,42 @@ Status NavWorld::stepCrowds(double dt)
     return Status::success();
 }
 
+// The crowd step of one mesh. Design note.
+//
+// Per agent, in handle order: (1) a corridor a mesh change broke is checked
+// and planned again; (2) the corners give the steering velocity (`steer`);
+// (3) the walls near the agent (on its floor: within its height vertically)
+// are gathered again after it moved a quarter of the range (`wallObstacle`).
+// Then, over a grid of the agents (cells as wide as the widest range used),
+// three traffic rules turn the steering velocity into the velocity ORCA
+// prefers, because ORCA alone is local and symmetric: two groups meeting in a
+// doorway, or agents pressing into a crowd at their goal, come to a standstill
+// in it (a known weakness of reciprocal avoidance; Detour's avoidance biases a
+// side for the same reason):
+//  - Arrival against the arrived: an agent walking into an arrived agent whose
+//    target lies within their radii of its own has arrived too, so a crowd sent
+//    to one point settles round it instead of pressing forever.
+//  - Give way: of two agents not going to the same place, within
+//    `kGiveWayRange` radii of touching, whose wanted velocities close in
+//    faster than `kGiveWayClosing` of the max speed, the later in handle order
+//    gives way, unless its priority is the higher or the earlier one gives way
+//    itself (so giving way never goes round in a circle): it steps back from
+//    the other and to its right, and avoids with `kGiveWayPriority` of its
+//    priority, so the other gets past.
+//  - Keep right: an agent meeting another that walks toward it turns to its
+//    right (up to `kSideWeight` of its speed), so opposite flows pass on their
+//    right instead of pressing head on.
+// ORCA then gives each agent a velocity clear of its neighbours and walls;
+// the change of velocity is limited by `maxAccel`, unless the limited
+// velocities would bring a pair closer than the avoidance allows in the step
+// (then both take the avoidance's velocity: separation before smoothness);
+// the corridor moves along the surface and the velocity is what the move did.
+// The constants were chosen on the doorway, crossing, head-on and shared-goal
+// scenes of tests/nav/crowd, where every one of them can move by a third
+// either way and all four scenes still finish.
 void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t generation, double dt)
 {
+    CrowdStepScratch& cs = m_crowdScratch;
     m_stepAgents.clear();
     m_state.agents.forEach([&](AgentId id, const CrowdAgent& a) {
         if (a.mesh == mesh)
@@ -282,19 +392,23 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
     });
     if (m_stepAgents.empty())
         return;
+    const size_t n = m_stepAgents.size();
+    auto agentAt = [&](size_t i) -> CrowdAgent& { return *m_state.agents.get(m_stepAgents[i]); };
     const QueryFilter filter = defaultQueryFilter();
     m_avoidAgents.clear();
     m_avoidObstacles.clear();
     m_avoidRanges.clear();
-    double maxRadius = 0.0;
-    for (AgentId id : m_stepAgents)
+    cs.standing.assign(n, 0);
+    double maxRadius = 0.0, maxSpeed = 0.0;
+    for (size_t i = 0; i < n; ++i)
     {
-        CrowdAgent& a = *m_state.agents.get(id);
+        CrowdAgent& a = agentAt(i);
         maxRadius = std::max(maxRadius, static_cast<double>(a.def.radius));
+        maxSpeed = std::max(maxSpeed, static_cast<double>(a.def.maxSpeed));
         // 1. A mesh change: check the corridor, find the agent again, re-plan.
         if (a.corridorGeneration != generation || !checkCorridor(navmesh, a.corridor, filter))
         {
-            auto at = findNearest(navmesh, a.position, agentExtents(a.def));
+            auto at = findNearest(navmesh, a.position, agentSearchExtents(a.def));
             if (!at.ok())
             {
                 a.state = AgentState::OffMesh;
@@ -307,12 +421,11 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
                 a.corridor.polygons.assign(1, at->polygon);
                 a.corridor.target = at->point;
                 if (a.state == AgentState::OffMesh)
-                    a.state = a.hasTarget ? AgentState::Moving : AgentState::Idle;
-                if (a.hasTarget && (a.state == AgentState::Moving || a.state == AgentState::NoPath ||
-                                    a.state == AgentState::Arrived))
+                    a.state = a.hasTarget || a.manualVelocity ? AgentState::Moving : AgentState::Idle;
+                if (a.hasTarget)
                 {
                     Corridor planned;
-                    if (planCorridor(navmesh, m_scratch, a.position, a.target, filter, agentExtents(a.def), planned).ok() &&
+                    if (planCorridor(navmesh, m_scratch, a.position, a.target, filter, agentSearchExtents(a.def), planned).ok() &&
                         planned.complete)
                     {
                         a.corridor = std::move(planned);
@@ -328,51 +441,231 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         // 2. Corners and steering.
         a.desired = glm::vec3(0.0f);
         a.corners.clear();
-        bool standing = a.state != AgentState::Moving;
         if (a.state == AgentState::Moving && a.manualVelocity)
             a.desired = a.manual;
-        else if (a.state == AgentState::Moving)
+        else if (a.state == AgentState::Moving &&
+                 findCorridorCorners(navmesh, m_scratch, a.corridor, kAgentCorners, a.corners).ok())
         {
-            if (findCorridorCorners(navmesh, m_scratch, a.corridor, kAgentCorners, a.corners).ok())
+            SteerDef sd = defaultSteerDef();
+            sd.maxSpeed = a.def.maxSpeed;
+            sd.slowRadius = a.def.slowRadius;
+            sd.stopDistance = a.def.stopDistance;
+            auto st = steer(a.position, a.corners, sd);
+            if (st.ok() && st->arrived)
             {
-                SteerDef sd;
-                sd.maxSpeed = a.def.maxSpeed;
-                sd.slowRadius = a.def.slowRadius;
-                sd.stopDistance = a.def.stopDistance;
-                auto st = steer(a.position, a.corners, sd);
-                if (st.ok() && st->arrived)
-                {
-                    a.state = AgentState::Arrived;
-                    a.velocity = glm::vec3(0.0f);
-                    standing = true;
-                }
-                else if (st.ok())
-                    a.desired = st->velocity;
+                a.state = AgentState::Arrived;
+                a.velocity = glm::vec3(0.0f);
             }
+            else if (st.ok())
+                a.desired = st->velocity;
         }
+        cs.standing[i] = a.state != AgentState::Moving ? 1 : 0;
         // 3. Walls near the agent, gathered again after a quarter of the range.
-        const float range = a.def.radius * kWallRangeRadii;
+        // The range covers every wall ORCA can reach (the radius plus max_speed
+        // × its wall horizon) until they are gathered again: a third more.
+        const float range = static_cast<float>(
+            (a.def.radius * 2.0 + static_cast<double>(a.def.maxSpeed) * kTimeHorizonWalls) * (4.0 / 3.0));
         if (a.state != AgentState::OffMesh &&
             (a.wallGeneration != generation || distXZ(a.position, a.wallCenter) > range * 0.25f))
         {
             a.walls.clear();
             if (findWalls(navmesh, m_scratch, a.position, range, m_wallHits).ok())
-                for (const WallHit& h : m_wallHits)
+            {
+                // Walls a floor above or below (as far as its height) are not in its way.
+                std::erase_if(m_wallHits,
+                              [&](const WallHit& h) { return std::fabs(h.closest.y - a.position.y) >= a.def.height; });
+                for (size_t k = 0; k < m_wallHits.size(); ++k)
                 {
-                    const float nx = h.wall.normal.x, nz = h.wall.normal.z;
-                    if (nx == 0.0f && nz == 0.0f)
-                        continue; // no length
-                    const glm::dvec2 push(static_cast<double>(nx) * a.def.radius, static_cast<double>(nz) * a.def.radius);
-                    const glm::dvec2 p0(h.wall.a.x, h.wall.a.z), p1(h.wall.b.x, h.wall.b.z);
-                    if (p0 == p1)
-                        continue;
-                    a.walls.push_back(p0 + push);
-                    a.walls.push_back(p1 + push);
+                    glm::dvec2 p0, p1;
+                    if (wallObstacle(m_wallHits, k, a.def.radius, p0, p1))
+                    {
+                        a.walls.push_back(p0);
+                        a.walls.push_back(p1);
+                    }
                 }
+            }
             a.wallCenter = a.position;
             a.wallGeneration = generation;
         }
-        // 4. The avoidance input.
+    }
+
+    // 4. The neighbour grid: agents sorted by (cell, index); cells at least as
+    //    wide as every range below (the keep-right range, and the reach of two
+    //    agents within one step).
+    const double cellSize = std::max({maxRadius * (2.0 + std::max(kSideRange, kGiveWayRange)),
+                                      2.0 * maxRadius + 2.0 * maxSpeed * dt * 1.01, 1.0e-2});
+    const double invCell = 1.0 / cellSize;
+    auto cellOf = [&](const glm::vec3& p) {
+        const int64_t cx = static_cast<int64_t>(std::floor(static_cast<double>(p.x) * invCell));
+        const int64_t cz = static_cast<int64_t>(std::floor(static_cast<double>(p.z) * invCell));
+        return std::pair<int64_t, int64_t>(cx, cz);
+    };
+    auto packCell = [](int64_t cx, int64_t cz) {
+        return (static_cast<uint64_t>(static_cast<uint32_t>(static_cast<int32_t>(cx))) << 32) |
+               static_cast<uint64_t>(static_cast<uint32_t>(static_cast<int32_t>(cz)));
+    };
+    cs.grid.clear();
+    for (size_t i = 0; i < n; ++i)
+    {
+        const auto [cx, cz] = cellOf(agentAt(i).position);
+        cs.grid.push_back({packCell(cx, cz), static_cast<uint32_t>(i)});
+    }
+    std::sort(cs.grid.begin(), cs.grid.end(), [](const CrowdStepScratch::Cell& l, const CrowdStepScratch::Cell& r) {
+        return l.cell != r.cell ? l.cell < r.cell : l.index < r.index;
+    });
+    // Per agent, the stretches of `grid` of the 3 × 3 cells round it (found once per step).
+    cs.near.resize(n * 18);
+    for (size_t i = 0; i < n; ++i)
+    {
+        const auto [cx, cz] = cellOf(agentAt(i).position);
+        for (int64_t dz = -1, c = 0; dz <= 1; ++dz)
+            for (int64_t dx = -1; dx <= 1; ++dx, ++c)
+            {
+                const uint64_t key = packCell(cx + dx, cz + dz);
+                auto first = std::lower_bound(cs.grid.begin(), cs.grid.end(), key,
+                                              [](const CrowdStepScratch::Cell& l, uint64_t k) { return l.cell < k; });
+                auto last = first;
+                while (last != cs.grid.end() && last->cell == key)
+                    ++last;
+                cs.near[i * 18 + c * 2] = static_cast<uint32_t>(first - cs.grid.begin());
+                cs.near[i * 18 + c * 2 + 1] = static_cast<uint32_t>(last - cs.grid.begin());
+            }
+    }
+    // Calls visit(j) for every other agent of the 3 × 3 cells round agent i, in a fixed order.
+    auto forEachNear = [&](size_t i, auto&& visit) {
+        for (size_t c = 0; c < 9; ++c)
+            for (uint32_t k = cs.near[i * 18 + c * 2], end = cs.near[i * 18 + c * 2 + 1]; k < end; ++k)
+                if (cs.grid[k].index != i)
+                    visit(static_cast<size_t>(cs.grid[k].index));
+    };
+    auto ignores = [](const CrowdAgent& a, const CrowdAgent& b) { return (a.def.ignores & b.def.layers) != 0; };
+    auto sameGoal = [](const CrowdAgent& a, const CrowdAgent& b) {
+        if (!a.hasTarget || !b.hasTarget)
+            return false;
+        const double reach = static_cast<double>(a.def.radius) + b.def.radius;
+        return len2(xz(a.corridor.target) - xz(b.corridor.target)) <= reach * reach;
+    };
+    // The unit direction each agent wants to walk in, when it follows its corridor.
+    cs.heading.assign(n, glm::dvec2(0.0));
+    cs.walking.assign(n, 0);
+    for (size_t i = 0; i < n; ++i)
+    {
+        const CrowdAgent& a = agentAt(i);
+        const glm::dvec2 d = xz(a.desired);
+        const double len = std::sqrt(len2(d));
+        if (!cs.standing[i] && !a.manualVelocity && len > 0.0)
+        {
+            cs.heading[i] = d / len;
+            cs.walking[i] = 1;
+        }
+    }
+    auto wantDir = [&](size_t i, glm::dvec2& out) {
+        out = cs.heading[i];
+        return cs.walking[i] != 0;
+    };
+
+    // 5. Arrival against the arrived.
+    for (size_t i = 0; i < n; ++i)
+    {
+        CrowdAgent& a = agentAt(i);
+        glm::dvec2 di;
+        if (!wantDir(i, di))
+            continue;
+        bool stop = false;
+        forEachNear(i, [&](size_t j) {
+            const CrowdAgent& b = agentAt(j);
+            if (stop || b.state != AgentState::Arrived || !sameGoal(a, b))
+                return;
+            const glm::dvec2 rel = xz(b.position) - xz(a.position);
+            const double touch = (static_cast<double>(a.def.radius) + b.def.radius) * kContact;
+            stop = len2(rel) <= touch * touch && dot2(rel, di) >= 0.0;
+        });
+        if (stop)
+        {
+            a.state = AgentState::Arrived;
+            a.velocity = a.desired = glm::vec3(0.0f);
+            cs.standing[i] = 1;
+            cs.walking[i] = 0;
+        }
+    }
+
+    // 6. Give way: to the nearest earlier agent in conflict that does not give way itself.
+    cs.givesWayTo.assign(n, kNoAgent);
+    for (size_t i = 0; i < n; ++i)
+    {
+        const CrowdAgent& a = agentAt(i);
+        glm::dvec2 di;
+        if (!wantDir(i, di))
+            continue;
+        double best = std::numeric_limits<double>::infinity();
+        forEachNear(i, [&](size_t j) {
+            glm::dvec2 dj;
+            if (j > i || cs.givesWayTo[j] != kNoAgent || !wantDir(j, dj))
+                return;
+            const CrowdAgent& b = agentAt(j);
+            if (ignores(a, b) || sameGoal(a, b) || b.def.priority < a.def.priority)
+                return;
+            const glm::dvec2 rel = xz(b.position) - xz(a.position);
+            const double d2 = len2(rel);
+            const double touch = static_cast<double>(a.def.radius) + b.def.radius;
+            if (dot2(rel, di) <= 0.0 || d2 >= square(touch + a.def.radius * kGiveWayRange) || d2 >= best)
+                return; // behind, too far, or not the nearest
+            const double closing = -dot2(xz(b.desired) - xz(a.desired), rel) / std::sqrt(d2);
+            if (closing < kGiveWayClosing * a.def.maxSpeed)
+                return;
+            best = d2;
+            cs.givesWayTo[i] = static_cast<uint32_t>(j);
+        });
+    }
+
+    // 7. The avoidance input: the preferred velocity after the rules above.
+    for (size_t i = 0; i < n; ++i)
+    {
+        const AgentId id = m_stepAgents[i];
+        const CrowdAgent& a = agentAt(i);
+        const bool standing = cs.standing[i] != 0;
+        glm::dvec2 preferred = xz(a.desired);
+        glm::dvec2 di;
+        if (wantDir(i, di))
+        {
+            const double want = std::sqrt(len2(preferred));
+            if (cs.givesWayTo[i] != kNoAgent)
+            {
+                // Step back from the agent it gives way to, and to its right.
+                const glm::dvec2 rel = xz(a.position) - xz(agentAt(cs.givesWayTo[i]).position);
+                const double len = std::sqrt(len2(rel));
+                const glm::dvec2 away = len > 0.0 ? rel / len : -di;
+                preferred = (rightOf(di) * kGiveWaySide + away * kGiveWayBack) * want;
+            }
+            else
+            {
+                // Keep right of the nearest-facing agent walking toward it.
+                double side = 0.0;
+                forEachNear(i, [&](size_t j) {
+                    glm::dvec2 dj;
+                    if (!wantDir(j, dj))
+                        return;
+                    const CrowdAgent& b = agentAt(j);
+                    if (ignores(a, b) || sameGoal(a, b))
+                        return;
+                    const double facing = -dot2(di, dj);
+                    const glm::dvec2 rel = xz(b.position) - xz(a.position);
+                    if (facing <= 0.0 || dot2(rel, di) <= 0.0)
+                        return; // not walking toward it, or behind
+                    const double dist = std::sqrt(len2(rel));
+                    const double touch = static_cast<double>(a.def.radius) + b.def.radius;
+                    const double range = static_cast<double>(a.def.radius) * kSideRange;
+                    if (dist >= touch + range)
+                        return;
+                    side = std::max(side, facing * (dist <= touch ? 1.0 : 1.0 - (dist - touch) / range));
+                });
+                if (side > 0.0)
+                {
+                    const glm::dvec2 turned = di + rightOf(di) * (kSideWeight * side);
+                    preferred = turned * (want / std::sqrt(len2(turned)));
+                }
+            }
+        }
         ObstacleRange r;
         r.first = static_cast<uint32_t>(m_avoidObstacles.size());
         if (!standing)
@@ -386,12 +679,13 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         r.count = static_cast<uint32_t>(m_avoidObstacles.size()) - r.first;
         m_avoidRanges.push_back(r);
         AvoidanceAgent av;
-        av.position = glm::dvec2(a.position.x, a.position.z);
-        av.velocity = standing ? glm::dvec2(0.0) : glm::dvec2(a.velocity.x, a.velocity.z);
-        av.preferred = glm::dvec2(a.desired.x, a.desired.z);
+        av.position = xz(a.position);
+        av.velocity = standing ? glm::dvec2(0.0) : xz(a.velocity);
+        av.preferred = preferred;
         av.radius = a.def.radius;
         av.maxSpeed = standing ? 0.0 : a.def.maxSpeed;
-        av.priority = standing ? kStandingPriority : a.def.priority;
+        av.priority = standing ? kStandingPriority
+                               : a.def.priority * (cs.givesWayTo[i] != kNoAgent ? kGiveWayPriority : 1.0);
         av.id = id.index;
         av.layers = a.def.layers;
         av.ignores = a.def.ignores;
@@ -399,31 +693,90 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         // Speeds past the avoidance limits cannot happen: max_speed <= 100.
         m_avoidAgents.push_back(av);
     }
-    // 5. ORCA for the whole mesh, each agent with its own walls.
-    m_avoidVelocities.assign(m_avoidAgents.size(), glm::dvec2(0.0));
+
+    // 8. ORCA for the whole mesh, each agent with its own walls.
+    m_avoidVelocities.assign(n, glm::dvec2(0.0));
     const Status avoided = m_avoidance->avoid(m_avoidAgents, m_avoidObstacles, m_avoidRanges, dt, m_avoidVelocities);
-    // 6. Acceleration limit and the move along the surface.
-    for (size_t i = 0; i < m_stepAgents.size(); ++i)
+    if (!avoided.ok())
+        for (size_t i = 0; i < n; ++i)
+            m_avoidVelocities[i] = m_avoidAgents[i].preferred;
+
+    // 9. The acceleration limit: each moving agent's change of velocity is at
+    //    most max_accel × dt. The avoidance keeps two agents apart only when
+    //    both move at its velocities, so a pair that the limited velocities
+    //    would bring within (1 − the avoidance's overlap tolerance) × (ri + rj)
+    //    during the step (or closer, when already nearer) takes the
+    //    avoidance's velocities instead, until no pair does.
+    cs.velocity.assign(n, glm::dvec2(0.0));
+    cs.avoided.assign(n, 1);
+    for (size_t i = 0; i < n; ++i)
     {
-        CrowdAgent& a = *m_state.agents.get(m_stepAgents[i]);
+        const CrowdAgent& a = agentAt(i);
+        if (a.state != AgentState::Moving)
+            continue; // stands: zero, as the avoidance gave it
+        const glm::dvec2 v = m_avoidVelocities[i];
+        const glm::dvec2 old = xz(a.velocity);
+        const glm::dvec2 dv = v - old;
+        const double maxDv = static_cast<double>(a.def.maxAccel) * dt;
+        const double dvLen = std::sqrt(len2(dv));
+        cs.velocity[i] = v;
+        if (dvLen > maxDv)
+        {
+            cs.velocity[i] = old + dv * (maxDv / dvLen);
+            cs.avoided[i] = 0;
+        }
+    }
+    const double guardRatio = 1.0 - m_avoidance->def().overlapTolerance;
+    // Only pairs with an agent at a limited velocity can be unsafe: each such
+    // agent checks its neighbours, in order, until a round changes nothing.
+    for (bool changed = true; changed;)
+    {
+        changed = false;
+        for (size_t i = 0; i < n; ++i)
+        {
+            if (cs.avoided[i])
+                continue;
+            const CrowdAgent& a = agentAt(i);
+            forEachNear(i, [&](size_t j) {
+                if (cs.avoided[i])
+                    return; // already at the avoidance's velocity
+                const CrowdAgent& b = agentAt(j);
+                if (ignores(a, b) && ignores(b, a))
+                    return;
+                const glm::dvec2 rel = xz(b.position) - xz(a.position);
+                const glm::dvec2 w = cs.velocity[j] - cs.velocity[i];
+                const double ww = len2(w);
+                const double t = ww > 0.0 ? std::clamp(-dot2(rel, w) / ww, 0.0, dt) : 0.0;
+                const double guard = guardRatio * (static_cast<double>(a.def.radius) + b.def.radius);
+                if (len2(rel + w * t) >= std::min(guard * guard, len2(rel)))
+                    return;
+                for (size_t k : {i, j})
+                    if (!cs.avoided[k])
+                    {
+                        cs.avoided[k] = 1;
+                        cs.velocity[k] = m_avoidVelocities[k];
+                        changed = true;
+                    }
+            });
+        }
+    }
+
+    // 10. The move along the surface; the velocity is what the move achieved.
+    const float invDt = static_cast<float>(1.0 / dt);
+    for (size_t i = 0; i < n; ++i)
+    {
+        CrowdAgent& a = agentAt(i);
         if (a.state != AgentState::Moving)
         {
             a.velocity = glm::vec3(0.0f);
             continue;
         }
-        glm::dvec2 v = avoided.ok() ? m_avoidVelocities[i] : glm::dvec2(a.desired.x, a.desired.z);
-        const glm::dvec2 old(a.velocity.x, a.velocity.z);
-        glm::dvec2 dv = v - old;
-        const double maxDv = static_cast<double>(a.def.maxAccel) * dt;
-        const double dvLen = std::sqrt(dv.x * dv.x + dv.y * dv.y);
-        if (dvLen > maxDv)
-            v = old + dv * (maxDv / dvLen);
+        const glm::dvec2 v = cs.velocity[i];
         const glm::vec3 wanted(a.position.x + static_cast<float>(v.x * dt), a.position.y,
                                a.position.z + static_cast<float>(v.y * dt));
         const glm::vec3 before = a.position;
         if (moveCorridor(navmesh, m_scratch, a.corridor, wanted, filter).ok())
             a.position = a.corridor.position;
-        const float invDt = static_cast<float>(1.0 / dt);
         a.velocity = glm::vec3((a.position.x - before.x) * invDt, 0.0f, (a.position.z - before.z) * invDt);
     }
 }

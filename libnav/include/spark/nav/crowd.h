@@ -5,20 +5,30 @@
 ///
 /// Each step, per mesh in name order and per agent in handle order: a corridor
 /// that a mesh change broke is re-planned; the next corners give the steering
-/// velocity (follow, arrive, stop); the walls near the agent (found again after
-/// it moved a quarter of the range, pushed out by its radius) and up to
+/// velocity (follow, arrive, stop); three traffic rules adjust it — an agent
+/// walking into an arrived agent that shares its target has arrived too; of
+/// two agents closing in on each other, the later in handle order (unless its
+/// priority is the higher) gives way, stepping back and to its right; an agent
+/// meeting another that walks toward it keeps to its right. The walls near the
+/// agent on its floor (found again after it moved a quarter of the range,
+/// pushed out by its radius and cut back at outside corners) and up to
 /// `maxNeighbors` neighbours go to ORCA (`Avoidance`); the change of velocity
-/// is limited by `maxAccel`; the corridor moves along the surface.
+/// is limited by `maxAccel` unless the limited velocity would bring two agents
+/// closer than the avoidance allows within the step (then both take the
+/// avoidance's velocity: separation before smoothness); the corridor moves
+/// along the surface. The design note in src/crowd/crowd.cpp says why.
 /// Agents that are arrived or idle stand still and are avoided by the others
 /// (who take the whole avoidance).
 
 #include "spark/core/id.h"
 #include "spark/nav/corridor.h"
+#include "spark/nav/query.h"
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -40,7 +50,7 @@ enum class AgentState : uint8_t
 {
     Idle,    ///< No target.
     Moving,  ///< Following its corridor (or a velocity set by hand).
-    Arrived, ///< Within `stopDistance` of its target.
+    Arrived, ///< Within `stopDistance` of its target, or stopped against an arrived agent sharing its target.
     NoPath,  ///< Its target cannot be reached from where it stands.
     OffMesh, ///< It stands where no polygon is (the mesh changed under it).
 };
@@ -92,6 +102,44 @@ struct CrowdAgent
     glm::vec3 wallCenter{0.0f};             ///< Where the walls were last gathered.
     uint32_t wallGeneration = 0;            ///< Polygon generation they were gathered on (0: never).
     std::vector<glm::dvec2> walls;          ///< Wall segments (pairs of points), pushed out by the radius.
+};
+
+/// Wall `k` of `walls` (as `findWalls` gives them) as a two-point obstacle for
+/// an agent of radius `radius`: moved out along its normal by the radius and,
+/// at an end where the boundary turns round an outside corner (another of
+/// `walls` shares the end and runs off to this wall's outer side), cut back to
+/// where the two moved walls meet, so the obstacles keep the agent's centre on
+/// the walls' side of the mesh without blocking the corner. False for a wall
+/// of no length or one the cuts use up (skip it). [Units: m]
+bool wallObstacle(std::span<const WallHit> walls, size_t k, double radius, glm::dvec2& out0,
+                  glm::dvec2& out1);
+
+/// Working memory of a crowd step (not state: `NavWorld` keeps one and reuses
+/// it, so a step allocates nothing once it has grown to the crowd).
+struct CrowdStepScratch
+{
+    /// An agent in the neighbour grid: its cell (x and z cell coordinates packed) and its index in the step.
+    struct Cell
+    {
+        uint64_t cell = 0;
+        uint32_t index = 0;
+    };
+    /// Agents sorted by (cell, index).
+    std::vector<Cell> grid;
+    /// Per agent: 9 (begin, end) stretches of `grid`, the cells round it.
+    std::vector<uint32_t> near;
+    /// Per agent: the unit direction it wants to walk in (x, z), when `walking`.
+    std::vector<glm::dvec2> heading;
+    /// Per agent: 1 = follows its corridor and wants to move.
+    std::vector<uint8_t> walking;
+    /// Per agent of the step: 1 = stands (not moving), 0 = moves.
+    std::vector<uint8_t> standing;
+    /// Per agent: the index of the agent it gives way to this step, or 0xffffffff.
+    std::vector<uint32_t> givesWayTo;
+    /// Per agent: the velocity it moves at this step. [Units: m/s]
+    std::vector<glm::dvec2> velocity;
+    /// Per agent: 1 = moves at the avoidance's velocity (no acceleration limit, or the limit was unsafe).
+    std::vector<uint8_t> avoided;
 };
 
 } // namespace spark::nav

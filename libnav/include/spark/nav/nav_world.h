@@ -226,6 +226,7 @@ private:
     std::vector<ObstacleRange> m_avoidRanges;
     std::vector<glm::dvec2> m_avoidVelocities;
     std::vector<WallHit> m_wallHits;
+    CrowdStepScratch m_crowdScratch;
 };
 
 } // namespace spark::nav
