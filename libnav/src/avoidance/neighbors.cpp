@@ -1,13 +1,13 @@
 /// \file neighbors.cpp
 /// Design note — neighbour search for ORCA.
 ///
-/// A uniform grid with cells half the neighbour distance wide (or wider, see
+/// A uniform grid with cells a quarter of the neighbour distance wide (or wider, see
 /// below), rebuilt every step: each agent gets the integer cell of its position relative to the
 /// lowest corner of this step's agents, packed into one 64-bit key (x in the
 /// low bits; 21 bits per axis in 3D, 32 in 2D — the cells grow when the agents
 /// span more cells than that, which keeps the answer exact, only slower). The
 /// (key, index) pairs are sorted, a total order, so the layout never depends on
-/// anything but the input. A query walks the 5^(D−1) rows of x-adjacent cells
+/// anything but the input. A query walks the 9^(D−1) rows of x-adjacent cells
 /// around the agent, nearest rows first: the cells of a row have consecutive
 /// keys, so one binary search finds each row, and once k neighbours are found
 /// the k-th distance bounds the rest (rows beyond it are skipped and each row is
@@ -27,10 +27,12 @@ namespace
 {
 
 template <int Dim> constexpr int kBits = Dim == 2 ? 32 : 21;
-/// Cells per neighbour distance (cells are range / 2 wide).
-constexpr int kCellsPerRange = 2;
+/// Cells per neighbour distance (cells are range / 4 wide): in a crowd the
+/// k nearest come from the agent's cell and the next ones; in open space a
+/// query costs one search per row of cells.
+constexpr int kCellsPerRange = 4;
 /// Row offsets nearest first.
-constexpr int kRowOrder[2 * kCellsPerRange + 1] = {0, -1, 1, -2, 2};
+constexpr int kRowOrder[2 * kCellsPerRange + 1] = {0, -1, 1, -2, 2, -3, 3, -4, 4};
 
 bool before(const Neighbor& a, const Neighbor& b)
 {
@@ -128,38 +130,66 @@ void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCou
         const double rowGapSq = gy * gy + gz * gz;
         if (rowGapSq > bound)
             continue;
-        // The x cells still within reach along this row.
-        const double reach = std::sqrt(bound - rowGapSq);
-        std::array<int64_t, 3> last = first;
-        first[0] = std::max<int64_t>(0, static_cast<int64_t>(std::floor((at[0] - reach - m_origin[0]) * m_invCell)));
-        last[0] = std::min<int64_t>(m_cellCount[0] - 1,
-                                    static_cast<int64_t>(std::floor((at[0] + reach - m_origin[0]) * m_invCell)));
-        first[0] = std::max<int64_t>(first[0], centre[0] - span);
-        last[0] = std::min<int64_t>(last[0], centre[0] + span);
-        if (first[0] > last[0])
-            continue;
-        const uint64_t firstKey = pack(first);
-        const uint64_t lastKey = pack(last);
-        auto it = std::lower_bound(m_entries.begin(), m_entries.end(), firstKey,
-                                   [](const Entry& e, uint64_t k) { return e.key < k; });
-        for (; it != m_entries.end() && it->key <= lastKey; ++it)
-        {
-            if (it->index == self)
-                continue;
-            const Vec diff = m_positions[it->index] - at;
+        // Along the row, from the agent's cell outward to both sides (one
+        // search finds the agent's cell; the cells of a row have consecutive
+        // keys), each side ending at the first cell beyond the k-th distance
+        // found so far: in a crowd the k nearest come from the agent's own
+        // cell and the rest is skipped. The k nearest under the total order
+        // do not depend on the order the candidates come in.
+        std::array<int64_t, 3> lo = first, hi = first;
+        lo[0] = std::max<int64_t>(0, centre[0] - span);
+        hi[0] = std::min<int64_t>(m_cellCount[0] - 1, centre[0] + span);
+        const uint64_t loKey = pack(lo), hiKey = pack(hi);
+        first[0] = centre[0];
+        const auto start = std::lower_bound(m_entries.begin(), m_entries.end(), pack(first),
+                                            [](const Entry& e, uint64_t k) { return e.key < k; });
+        constexpr uint64_t kXMask = (uint64_t{1} << kBits<Dim>) - 1;
+        // Whether the cells at x cell `cx` may still hold one of the k nearest.
+        auto inReach = [&](uint64_t key) {
+            const int64_t cx = static_cast<int64_t>(key & kXMask);
+            const double gx = gapTo(0, static_cast<int>(cx - centre[0]));
+            return rowGapSq + gx * gx <= bound;
+        };
+        auto consider = [&](const Entry& e) {
+            if (e.index == self)
+                return;
+            const Vec diff = m_positions[e.index] - at;
             const double distSq = glm::dot(diff, diff);
             if (!(distSq < range * range) || distSq > bound)
-                continue;
-            const Neighbor candidate{distSq, ids[it->index], it->index};
+                return;
+            const Neighbor candidate{distSq, ids[e.index], e.index};
             if (out.size() == maxCount)
             {
                 if (!before(candidate, out.back()))
-                    continue;
+                    return;
                 out.pop_back();
             }
             out.insert(std::upper_bound(out.begin(), out.end(), candidate, before), candidate);
             if (out.size() == maxCount)
                 bound = out.back().distanceSquared;
+        };
+        uint64_t cellKey = ~uint64_t{0};
+        for (auto it = start; it != m_entries.end() && it->key <= hiKey; ++it)
+        {
+            if (it->key != cellKey)
+            {
+                if (!inReach(it->key))
+                    break;
+                cellKey = it->key;
+            }
+            consider(*it);
+        }
+        cellKey = ~uint64_t{0};
+        for (auto it = start; it != m_entries.begin() && std::prev(it)->key >= loKey;)
+        {
+            --it;
+            if (it->key != cellKey)
+            {
+                if (!inReach(it->key))
+                    break;
+                cellKey = it->key;
+            }
+            consider(*it);
         }
     }
 }

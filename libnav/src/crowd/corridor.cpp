@@ -32,6 +32,8 @@ namespace
 
 constexpr uint32_t kMaxMoveVisited = 16;
 constexpr float kCornerSkip = 1.0e-3f;
+/// Polygons whose portals the corner search tries first.
+constexpr size_t kCornerLookahead = 24;
 
 /// The link of `from` into `to`, or null.
 const NavLink* linkBetween(const NavMesh& mesh, uint32_t from, uint32_t to)
@@ -79,44 +81,68 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor&
         return makeError("E_INVALID_PARAMS", "the corridor is empty", "/polygons");
     if (maxCorners < 1 || maxCorners > kMaxCorridorCorners)
         return makeError("E_INVALID_PARAMS", "maxCorners is 1..16", "/maxCorners");
-    s.portalsLeft.clear();
-    s.portalsRight.clear();
-    s.portalsLeft.push_back(corridor.position);
-    s.portalsRight.push_back(corridor.position);
-    // Only the portals up to the (maxCorners)-th bend matter, but the funnel
-    // needs them all to place the last one; corridors are short after trimming.
-    size_t usable = corridor.polygons.size();
-    for (size_t i = 1; i < corridor.polygons.size(); ++i)
-    {
-        const NavLink* link = linkBetween(mesh, corridor.polygons[i - 1], corridor.polygons[i]);
-        if (!link)
+    // The corners found while the funnel walks the portals depend on no later
+    // portal: first try the portals of the next few polygons only, stopping
+    // one point past the corners wanted; on a long corridor with few bends
+    // (or when the corridor ends first) walk them all.
+    std::vector<glm::vec3>& points = s.pulled;
+    auto portalsUpTo = [&](size_t count) {
+        s.portalsLeft.clear();
+        s.portalsRight.clear();
+        s.portalsLeft.push_back(corridor.position);
+        s.portalsRight.push_back(corridor.position);
+        for (size_t i = 1; i < count; ++i)
         {
-            usable = i; // a broken corridor: the corners end at the last good polygon
-            break;
+            const NavLink* link = linkBetween(mesh, corridor.polygons[i - 1], corridor.polygons[i]);
+            if (!link)
+                return i; // a broken corridor: the corners end at the last good polygon
+            s.portalsLeft.push_back(link->b);
+            s.portalsRight.push_back(link->a);
         }
-        s.portalsLeft.push_back(link->b);
-        s.portalsRight.push_back(link->a);
+        return count;
+    };
+    auto skipped = [&](const glm::vec3& p) { return distXZ2(p, corridor.position) < kCornerSkip * kCornerSkip; };
+    if (corridor.polygons.size() > kCornerLookahead)
+    {
+        const size_t good = portalsUpTo(kCornerLookahead);
+        points.clear();
+        if (good == kCornerLookahead && pullString(s.portalsLeft, s.portalsRight, points, maxCorners + 2))
+        {
+            // points[0] is the position, the last one may be the end in the whole string: not used.
+            for (size_t i = 1; i + 1 < points.size() && out.size() < maxCorners; ++i)
+                if (!skipped(points[i]))
+                    out.push_back(CorridorCorner{points[i], kNoPolygon, 0});
+            if (out.size() == maxCorners)
+                return Status::success();
+            out.clear();
+        }
     }
+    const size_t usable = portalsUpTo(corridor.polygons.size());
     const bool reachesTarget = usable == corridor.polygons.size();
     const glm::vec3 end =
         reachesTarget ? corridor.target : mesh.closestPointOnPolygon(corridor.polygons[usable - 1], corridor.target);
     s.portalsLeft.push_back(end);
     s.portalsRight.push_back(end);
-    std::vector<glm::vec3>& points = s.pulled;
-    points.clear();
-    pullString(s.portalsLeft, s.portalsRight, points);
-    // points[0] is the position; the rest are corners, the last the end.
-    for (size_t i = 1; i < points.size() && out.size() < maxCorners; ++i)
-    {
-        const bool last = i + 1 == points.size();
-        if (!last && distXZ2(points[i], corridor.position) < kCornerSkip * kCornerSkip)
-            continue;
-        CorridorCorner c;
-        c.point = points[i];
-        c.polygon = last ? corridor.polygons[usable - 1] : kNoPolygon;
-        c.flags = last && reachesTarget ? kCornerEnd : 0;
-        out.push_back(c);
-    }
+    // points[0] is the position; the rest are corners, the last the end (when the funnel got there).
+    auto collect = [&](size_t maxPoints) {
+        points.clear();
+        out.clear();
+        const bool stopped = pullString(s.portalsLeft, s.portalsRight, points, maxPoints);
+        for (size_t i = 1; i < points.size() && out.size() < maxCorners; ++i)
+        {
+            const bool last = !stopped && i + 1 == points.size();
+            if (!last && skipped(points[i]))
+                continue;
+            CorridorCorner c;
+            c.point = points[i];
+            c.polygon = last ? corridor.polygons[usable - 1] : kNoPolygon;
+            c.flags = last && reachesTarget ? kCornerEnd : 0;
+            out.push_back(c);
+        }
+        return stopped;
+    };
+    if (collect(maxCorners + 2) && out.size() < maxCorners)
+        collect(static_cast<size_t>(-1)); // corners within kCornerSkip of the position took places
     return Status::success();
 }
 

@@ -393,7 +393,11 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
     if (m_stepAgents.empty())
         return;
     const size_t n = m_stepAgents.size();
-    auto agentAt = [&](size_t i) -> CrowdAgent& { return *m_state.agents.get(m_stepAgents[i]); };
+    // The agents do not move in memory during the step: look each one up once.
+    cs.agents.resize(n);
+    for (size_t i = 0; i < n; ++i)
+        cs.agents[i] = m_state.agents.get(m_stepAgents[i]);
+    auto agentAt = [&](size_t i) -> CrowdAgent& { return *cs.agents[i]; };
     const QueryFilter filter = defaultQueryFilter();
     m_avoidAgents.clear();
     m_avoidObstacles.clear();
@@ -405,8 +409,10 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         CrowdAgent& a = agentAt(i);
         maxRadius = std::max(maxRadius, static_cast<double>(a.def.radius));
         maxSpeed = std::max(maxSpeed, static_cast<double>(a.def.maxSpeed));
-        // 1. A mesh change: check the corridor, find the agent again, re-plan.
-        if (a.corridorGeneration != generation || !checkCorridor(navmesh, a.corridor, filter))
+        // 1. A mesh change (a new polygon generation; the polygons of one
+        //    generation never change, so a corridor made on it stays valid):
+        //    find the agent again and re-plan.
+        if (a.corridorGeneration != generation)
         {
             auto at = findNearest(navmesh, a.position, agentSearchExtents(a.def));
             if (!at.ok())
@@ -513,30 +519,39 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
     std::sort(cs.grid.begin(), cs.grid.end(), [](const CrowdStepScratch::Cell& l, const CrowdStepScratch::Cell& r) {
         return l.cell != r.cell ? l.cell < r.cell : l.index < r.index;
     });
-    // Per agent, the stretches of `grid` of the 3 × 3 cells round it (found once per step).
-    cs.near.resize(n * 18);
+    // Per agent, once per step: the other agents of the 3 × 3 cells round it
+    // that are within one cell width (every rule below looks no further), in
+    // the order of the grid (cell, index), a fixed order.
+    cs.position.resize(n);
+    for (size_t i = 0; i < n; ++i)
+        cs.position[i] = xz(agentAt(i).position);
+    const double reach2 = cellSize * cellSize;
+    cs.nearStart.resize(n + 1);
+    cs.nearList.clear();
     for (size_t i = 0; i < n; ++i)
     {
+        cs.nearStart[i] = static_cast<uint32_t>(cs.nearList.size());
         const auto [cx, cz] = cellOf(agentAt(i).position);
-        for (int64_t dz = -1, c = 0; dz <= 1; ++dz)
-            for (int64_t dx = -1; dx <= 1; ++dx, ++c)
+        const glm::dvec2 pi = cs.position[i];
+        for (int64_t dz = -1; dz <= 1; ++dz)
+            for (int64_t dx = -1; dx <= 1; ++dx)
             {
                 const uint64_t key = packCell(cx + dx, cz + dz);
-                auto first = std::lower_bound(cs.grid.begin(), cs.grid.end(), key,
-                                              [](const CrowdStepScratch::Cell& l, uint64_t k) { return l.cell < k; });
-                auto last = first;
-                while (last != cs.grid.end() && last->cell == key)
-                    ++last;
-                cs.near[i * 18 + c * 2] = static_cast<uint32_t>(first - cs.grid.begin());
-                cs.near[i * 18 + c * 2 + 1] = static_cast<uint32_t>(last - cs.grid.begin());
+                auto it = std::lower_bound(cs.grid.begin(), cs.grid.end(), key,
+                                           [](const CrowdStepScratch::Cell& l, uint64_t k) { return l.cell < k; });
+                for (; it != cs.grid.end() && it->cell == key; ++it)
+                {
+                    const uint32_t j = it->index;
+                    if (j != i && len2(cs.position[j] - pi) <= reach2)
+                        cs.nearList.push_back(j);
+                }
             }
     }
-    // Calls visit(j) for every other agent of the 3 × 3 cells round agent i, in a fixed order.
+    cs.nearStart[n] = static_cast<uint32_t>(cs.nearList.size());
+    // Calls visit(j) for every other agent near agent i, in that order.
     auto forEachNear = [&](size_t i, auto&& visit) {
-        for (size_t c = 0; c < 9; ++c)
-            for (uint32_t k = cs.near[i * 18 + c * 2], end = cs.near[i * 18 + c * 2 + 1]; k < end; ++k)
-                if (cs.grid[k].index != i)
-                    visit(static_cast<size_t>(cs.grid[k].index));
+        for (uint32_t k = cs.nearStart[i], end = cs.nearStart[i + 1]; k < end; ++k)
+            visit(static_cast<size_t>(cs.nearList[k]));
     };
     auto ignores = [](const CrowdAgent& a, const CrowdAgent& b) { return (a.def.ignores & b.def.layers) != 0; };
     auto sameGoal = [](const CrowdAgent& a, const CrowdAgent& b) {

@@ -189,9 +189,11 @@ void pushPoint(std::vector<glm::vec3>& pts, const glm::vec3& p)
 
 /// The funnel over portals (left[i], right[i]), i = 0 .. n−1, where portal 0 is
 /// the start and portal n−1 the end (both sides equal). Left/right as seen
-/// walking forward: a left point has cross(dir, point) > 0.
-void detail::pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right,
-                        std::vector<glm::vec3>& out)
+/// walking forward: a left point has cross(dir, point) > 0. A corner, once
+/// found, depends on no later portal, so stopping at `maxPoints` points gives
+/// the first points of the whole string.
+bool detail::pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right,
+                        std::vector<glm::vec3>& out, size_t maxPoints)
 {
     const size_t n = left.size();
     glm::vec3 apex = left[0], portalLeft = left[0], portalRight = right[0];
@@ -215,6 +217,8 @@ void detail::pullString(const std::vector<glm::vec3>& left, const std::vector<gl
                 apex = portalLeft;
                 apexIndex = leftIndex;
                 pushPoint(out, apex);
+                if (out.size() >= maxPoints)
+                    return true;
                 portalLeft = portalRight = apex;
                 leftIndex = rightIndex = apexIndex;
                 i = apexIndex;
@@ -234,6 +238,8 @@ void detail::pullString(const std::vector<glm::vec3>& left, const std::vector<gl
                 apex = portalRight;
                 apexIndex = rightIndex;
                 pushPoint(out, apex);
+                if (out.size() >= maxPoints)
+                    return true;
                 portalLeft = portalRight = apex;
                 leftIndex = rightIndex = apexIndex;
                 i = apexIndex;
@@ -242,6 +248,7 @@ void detail::pullString(const std::vector<glm::vec3>& left, const std::vector<gl
         }
     }
     pushPoint(out, left[n - 1]);
+    return false;
 }
 
 Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,

@@ -48,7 +48,10 @@ Status checkExtents(const glm::vec3& ext);
 
 /// The funnel (string pulling) over portals (left[i], right[i]), i = 0 .. n−1,
 /// where portal 0 is the start and portal n−1 the end (both sides equal);
-/// appends the corner points to `out` (path.cpp).
-void pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right, std::vector<glm::vec3>& out);
+/// appends the corner points to `out` (path.cpp). With `maxPoints`, stops
+/// (true) once `out` holds that many points: they are the first points of the
+/// whole string, and the portals after the last one found need not exist yet.
+bool pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right, std::vector<glm::vec3>& out,
+                size_t maxPoints = static_cast<size_t>(-1));
 
 } // namespace spark::nav::detail

@@ -6,6 +6,7 @@
 /// successes carrying a flag in their value, not errors.
 
 #include <cassert>
+#include <memory>
 #include <string>
 #include <utility>
 #include <variant>
@@ -30,31 +31,41 @@ inline Error makeError(std::string code, std::string message, std::string field 
     return Error{std::move(code), std::move(message), std::move(field), std::move(hint)};
 }
 
-/// Success, or an `Error`.
+/// Success, or an `Error`. A success is one null pointer (checks on hot paths
+/// return it cheaply); the error lives on the heap.
 class [[nodiscard]] Status
 {
 public:
     /// A success.
     Status() = default;
     /// A failure.
-    Status(Error error) : m_error(std::move(error)), m_ok(false) {}
+    Status(Error error) : m_error(std::make_unique<Error>(std::move(error))) {}
+    Status(const Status& other) : m_error(other.m_error ? std::make_unique<Error>(*other.m_error) : nullptr) {}
+    Status(Status&&) noexcept = default;
+    Status& operator=(const Status& other)
+    {
+        if (this != &other)
+            m_error = other.m_error ? std::make_unique<Error>(*other.m_error) : nullptr;
+        return *this;
+    }
+    Status& operator=(Status&&) noexcept = default;
+    ~Status() = default;
 
     /// A success.
     static Status success() { return Status(); }
 
     /// True on success.
-    bool ok() const { return m_ok; }
-    explicit operator bool() const { return m_ok; }
+    bool ok() const { return !m_error; }
+    explicit operator bool() const { return ok(); }
     /// The error. Only valid when `!ok()`.
     const Error& error() const
     {
-        assert(!m_ok);
-        return m_error;
+        assert(m_error);
+        return *m_error;
     }
 
 private:
-    Error m_error;
-    bool m_ok = true;
+    std::unique_ptr<Error> m_error;
 };
 
 /// A value of type `T`, or an `Error`.

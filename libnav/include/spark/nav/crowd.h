@@ -126,8 +126,14 @@ struct CrowdStepScratch
     };
     /// Agents sorted by (cell, index).
     std::vector<Cell> grid;
-    /// Per agent: 9 (begin, end) stretches of `grid`, the cells round it.
-    std::vector<uint32_t> near;
+    /// Per agent: the agents of the step (pointers into the world, valid during the step).
+    std::vector<CrowdAgent*> agents;
+    /// Per agent: its position (x, z). [Units: m]
+    std::vector<glm::dvec2> position;
+    /// Per agent i: the other agents within one cell width of it, in grid order,
+    /// are `nearList[nearStart[i] .. nearStart[i + 1])`.
+    std::vector<uint32_t> nearStart;
+    std::vector<uint32_t> nearList;
     /// Per agent: the unit direction it wants to walk in (x, z), when `walking`.
     std::vector<glm::dvec2> heading;
     /// Per agent: 1 = follows its corridor and wants to move.
