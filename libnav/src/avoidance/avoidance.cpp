@@ -96,6 +96,19 @@ template <class V> bool finiteVec(const V& v)
     return true;
 }
 
+template <class V> bool positionOk(const V& p)
+{
+    for (int d = 0; d < V::length(); ++d)
+        if (!(std::abs(p[d]) <= kMaxAvoidanceCoordinate)) // false for NaN too
+            return false;
+    return true;
+}
+
+template <class V> bool velocityOk(const V& v)
+{
+    return finiteVec(v) && glm::dot(v, v) <= kMaxAvoidanceSpeed * kMaxAvoidanceSpeed;
+}
+
 template <class V> Status checkPosition(const V& p, const Field& field)
 {
     if (!finiteVec(p))
@@ -113,6 +126,14 @@ template <class V> Status checkVelocity(const V& v, const Field& field)
     if (glm::dot(v, v) > kMaxAvoidanceSpeed * kMaxAvoidanceSpeed)
         return makeError(kInput, "speed is past kMaxAvoidanceSpeed (1e3 m/s)", field.str());
     return Status::success();
+}
+
+/// True when `checkAgent` would accept `a` (the cheap test run first).
+template <class Agent> bool agentOk(const Agent& a)
+{
+    return positionOk(a.position) && velocityOk(a.velocity) && velocityOk(a.preferred) &&
+           a.radius >= kMinAvoidanceRadius && a.radius <= kMaxAvoidanceRadius && a.maxSpeed >= 0.0 &&
+           a.maxSpeed <= kMaxAvoidanceSpeed && a.priority > 0.0 && a.priority <= kMaxAvoidancePriority;
 }
 
 template <class Agent> Status checkAgent(const Agent& a, std::size_t i)
@@ -140,6 +161,32 @@ Status checkStep(double dt, std::size_t agentCount, std::size_t outCount, int ma
                                      std::to_string(agentCount) + " agents",
                          "/velocities");
     return Status::success();
+}
+
+/// True when `checkObstacle` would accept `o` (the cheap test run first; the
+/// detailed check runs only to say what is wrong).
+bool obstacleOk(const AvoidanceObstacle& o)
+{
+    if (!velocityOk(o.velocity))
+        return false;
+    if (o.shape == ObstacleShape::Circle)
+        return positionOk(o.center) && o.radius > 0.0 && o.radius <= kMaxAvoidanceCoordinate;
+    if (o.shape != ObstacleShape::Segment && o.shape != ObstacleShape::Polygon)
+        return false;
+    const bool segment = o.shape == ObstacleShape::Segment;
+    const std::size_t n = o.points.size();
+    if (segment ? n != 2 : n < 3)
+        return false;
+    double twiceArea = 0.0;
+    for (std::size_t k = 0; k < n; ++k)
+    {
+        const glm::dvec2& a = o.points[k];
+        const glm::dvec2& b = o.points[k + 1 == n ? 0 : k + 1];
+        if (!positionOk(a) || a == b)
+            return false;
+        twiceArea += a.x * b.y - a.y * b.x;
+    }
+    return segment || twiceArea > 0.0;
 }
 
 Status checkObstacle(const AvoidanceObstacle& o, std::size_t i)
@@ -334,14 +381,16 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
     std::size_t points = 0;
     for (std::size_t i = 0; i < obstacles.size(); ++i)
     {
-        SPARK_TRY(checkObstacle(obstacles[i], i));
+        if (!obstacleOk(obstacles[i]))
+            SPARK_TRY(checkObstacle(obstacles[i], i));
         points += obstacles[i].shape == ObstacleShape::Circle ? 1 : obstacles[i].points.size();
     }
     if (points > static_cast<std::size_t>(def.maxObstaclePoints))
         return makeError(kLimit, "more obstacle points than the definition's maxObstaclePoints", "/obstacles");
     for (std::size_t i = 0; i < agents.size(); ++i)
     {
-        SPARK_TRY(checkAgent(agents[i], i));
+        if (!agentOk(agents[i]))
+            SPARK_TRY(checkAgent(agents[i], i));
         if (agents[i].maxNeighbors < 0 || agents[i].maxNeighbors > def.maxNeighbors)
             return makeError(kInput, "maxNeighbors is 0..the definition's maxNeighbors",
                              "/agents/" + std::to_string(i) + "/maxNeighbors");
@@ -447,7 +496,8 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
             return makeError(kInput, "sphere radius must lie in (0, 1e6] m", at("spheres", i, "radius"));
     }
     for (std::size_t i = 0; i < agents.size(); ++i)
-        SPARK_TRY(checkAgent(agents[i], i));
+        if (!agentOk(agents[i]))
+            SPARK_TRY(checkAgent(agents[i], i));
 
     m.positions3.resize(agents.size());
     m.ids.resize(agents.size());

@@ -164,7 +164,10 @@ void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCou
                     return;
                 out.pop_back();
             }
-            out.insert(std::upper_bound(out.begin(), out.end(), candidate, before), candidate);
+            // Insertion into the short sorted list (no allocation: it holds maxCount + 1).
+            out.push_back(candidate);
+            for (std::size_t k = out.size() - 1; k > 0 && before(candidate, out[k - 1]); --k)
+                std::swap(out[k], out[k - 1]);
             if (out.size() == maxCount)
                 bound = out.back().distanceSquared;
         };

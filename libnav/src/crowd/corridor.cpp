@@ -82,7 +82,7 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor&
     if (maxCorners < 1 || maxCorners > kMaxCorridorCorners)
         return makeError("E_INVALID_PARAMS", "maxCorners is 1..16", "/maxCorners");
     // The corners found while the funnel walks the portals depend on no later
-    // portal: first try the portals of the next few polygons only, stopping
+    // portal: first try the portals of the next 24 polygons only, stopping
     // one point past the corners wanted; on a long corridor with few bends
     // (or when the corridor ends first) walk them all.
     std::vector<glm::vec3>& points = s.pulled;
