@@ -1,0 +1,96 @@
+#pragma once
+/// \file carve.h
+/// Obstacle footprints and the geometry of carving them out of convex
+/// polygons (SPEC §2.4), in the x–z plane: the footprint of an obstacle —
+/// a circle, a box (half extents and an angle) or a convex polygon — grown by
+/// the mesh's agent radius, and a convex polygon minus such footprints as
+/// convex pieces of at most `kMaxBakedPolyVerts` vertices.
+///
+/// Conventions: points are (x, z); polygons run counter-clockwise in that
+/// plane (positive signed area, as `NavMesh` polygons do); angles turn from
+/// +x toward +z. The grown footprint always covers every point within the
+/// agent radius of the footprint (it is a polygon round the exact rounded
+/// shape), so an agent's centre kept outside it keeps the agent clear.
+/// Arithmetic is in double with fixed operation order and no libm
+/// trigonometry (core's det_math), so the same input gives the same pieces
+/// on every machine.
+
+#include "spark/core/result.h"
+
+#include <glm/vec2.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace spark::nav
+{
+
+/// The kinds of footprint.
+enum class FootprintShape : uint8_t
+{
+    Circle,  ///< `radius` round the position.
+    Box,     ///< `halfExtents` (x, z) turned by `angleDeg` round the position.
+    Polygon, ///< `points` (relative to the position, convex, counter-clockwise).
+};
+
+/// Most points of a polygon footprint. [Limit]
+inline constexpr uint32_t kMaxFootprintPoints = 32;
+/// Sides of the polygon a circle footprint becomes (round the circle).
+inline constexpr uint32_t kCircleFootprintSides = 12;
+/// Largest footprint size: radius, half extent or point distance. [Limit] [Units: m]
+inline constexpr float kMaxFootprintSize = 1.0e4f;
+/// Carved pieces smaller than this are dropped (slivers a footprint edge
+/// leaves along a polygon edge). [Units: m²]
+inline constexpr double kMinCarvedPieceArea = 1.0e-6;
+
+/// An obstacle's footprint.
+struct FootprintDef
+{
+    FootprintShape shape = FootprintShape::Circle; ///< Which of the fields below apply.
+    float radius = 0.5f;                           ///< Circle radius. [Limit: > 0, <= kMaxFootprintSize] [Units: m]
+    glm::vec2 halfExtents{0.5f, 0.5f};             ///< Box half extents (x, z). [Limit: > 0, <= kMaxFootprintSize] [Units: m]
+    float angleDeg = 0.0f;                         ///< Box turn from +x toward +z. [Limit: finite, |a| <= 1e6] [Units: degrees]
+    std::vector<glm::vec2> points;                 ///< Polygon: 3..kMaxFootprintPoints points, convex, counter-clockwise, relative to the position. [Units: m]
+};
+
+/// Checks a footprint: E_INVALID_PARAMS with the field (`/shape/radius`,
+/// `/shape/half_extents`, `/shape/angle_deg`, `/shape/points` or
+/// `/shape/points/<i>`) for a bad size, a non-finite number, too few or too
+/// many points, a repeated point, a clockwise or non-convex polygon.
+Status validateFootprint(const FootprintDef& def);
+
+/// The footprint at `position` (x, z), grown by `grow` (>= 0, the agent
+/// radius), as a convex counter-clockwise polygon covering every point within
+/// `grow` of the footprint: each edge moved out by `grow`, a corner whose
+/// mitre would reach past 2 × grow cut by the tangent across its bisector.
+/// Validates the footprint first. [Units: m]
+Result<std::vector<glm::dvec2>> footprintPolygon(const FootprintDef& def, const glm::dvec2& position, double grow);
+
+/// Twice the signed area of a polygon (x, z). [Units: m²]
+double twiceSignedArea(std::span<const glm::dvec2> polygon);
+
+/// The part of convex polygon `polygon` on the left of the directed line
+/// a → b (points within 1e-9 m of the line count as on it), written to `out`
+/// without repeated or collinear points; empty when nothing of area is left.
+void clipConvexLeft(std::span<const glm::dvec2> polygon, const glm::dvec2& a, const glm::dvec2& b,
+                    std::vector<glm::dvec2>& out);
+
+/// Convex polygon `polygon` minus convex polygon `cut` (both counter-clockwise):
+/// appends the convex, counter-clockwise, pairwise disjoint pieces (one per
+/// edge of `cut` at most; those under `minArea` dropped) to `out`.
+void subtractConvex(std::span<const glm::dvec2> polygon, std::span<const glm::dvec2> cut, double minArea,
+                    std::vector<std::vector<glm::dvec2>>& out);
+
+/// Splits a convex counter-clockwise polygon into convex pieces of at most
+/// `maxVerts` (>= 3) vertices by diagonals, appending them to `out`.
+void splitConvex(std::span<const glm::dvec2> polygon, uint32_t maxVerts, std::vector<std::vector<glm::dvec2>>& out);
+
+/// Convex polygon `polygon` minus every footprint of `cuts`: the convex,
+/// counter-clockwise pieces of at most `maxVerts` vertices that remain,
+/// pieces under `kMinCarvedPieceArea` dropped, in a fixed order (the order of
+/// the cuts, then of their edges). `out` is replaced.
+void carveConvex(std::span<const glm::dvec2> polygon, std::span<const std::vector<glm::dvec2>> cuts,
+                 uint32_t maxVerts, std::vector<std::vector<glm::dvec2>>& out);
+
+} // namespace spark::nav
