@@ -9,6 +9,7 @@
 /// Run from the project root: build-*/bench/bake_bench
 
 #include "bake_stages.h"
+#include "recast_area.h"
 
 #include "spark/nav/bake.h"
 #include "spark/scene/model_obj.h"
@@ -239,21 +240,7 @@ RecastRun runRecast(const spark::nav::BakeInput& input, const std::vector<int>& 
     run.times[6] = msSince(total0);
 
     run.polygons = pmesh->npolys;
-    for (int p = 0; p < pmesh->npolys; ++p)
-    {
-        const unsigned short* poly = &pmesh->polys[p * pmesh->nvp * 2];
-        int n = 0;
-        while (n < pmesh->nvp && poly[n] != RC_MESH_NULL_IDX)
-            ++n;
-        double twice = 0.0;
-        for (int k = 0; k < n; ++k)
-        {
-            const unsigned short* a = &pmesh->verts[poly[k] * 3];
-            const unsigned short* c = &pmesh->verts[poly[(k + 1) % n] * 3];
-            twice += static_cast<double>(a[0]) * c[2] - static_cast<double>(c[0]) * a[2];
-        }
-        run.area += std::abs(twice) * 0.5 * static_cast<double>(cfg.cs) * cfg.cs;
-    }
+    run.area = spark::bench::recastPolyMeshArea(*pmesh, cfg.cs);
     rcFreePolyMesh(pmesh);
     rcFreeContourSet(cset);
     rcFreeCompactHeightfield(chf);

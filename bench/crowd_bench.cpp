@@ -76,6 +76,8 @@
 #include "spark/nav/query.h"
 #include "spark/scene/model_obj.h"
 
+#include "recast_area.h"
+
 #include <recastnavigation/DetourCrowd.h>
 #include <recastnavigation/DetourNavMesh.h>
 #include <recastnavigation/DetourNavMeshBuilder.h>
@@ -291,21 +293,7 @@ void buildDetour(DetourMesh& out)
         pmesh->flags[i] = kPolyFlagWalk;
     }
     out.polygons = pmesh->npolys;
-    for (int p = 0; p < pmesh->npolys; ++p)
-    {
-        const unsigned short* poly = &pmesh->polys[p * pmesh->nvp * 2];
-        int n = 0;
-        while (n < pmesh->nvp && poly[n] != RC_MESH_NULL_IDX)
-            ++n;
-        double twice = 0.0;
-        for (int k = 0; k < n; ++k)
-        {
-            const unsigned short* a = &pmesh->verts[poly[k] * 3];
-            const unsigned short* c = &pmesh->verts[poly[(k + 1) % n] * 3];
-            twice += static_cast<double>(a[0]) * c[2] - static_cast<double>(c[0]) * a[2];
-        }
-        out.area += std::abs(twice) * 0.5 * static_cast<double>(cfg.cs) * cfg.cs;
-    }
+    out.area = spark::bench::recastPolyMeshArea(*pmesh, cfg.cs);
 
     dtNavMeshCreateParams params;
     std::memset(&params, 0, sizeof(params));
