@@ -102,32 +102,16 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor&
         return count;
     };
     auto skipped = [&](const glm::vec3& p) { return distXZ2(p, corridor.position) < kCornerSkip * kCornerSkip; };
-    if (corridor.polygons.size() > kCornerLookahead)
-    {
-        const size_t good = portalsUpTo(kCornerLookahead);
-        points.clear();
-        if (good == kCornerLookahead && pullString(s.portalsLeft, s.portalsRight, points, maxCorners + 2))
-        {
-            // points[0] is the position, the last one may be the end in the whole string: not used.
-            for (size_t i = 1; i + 1 < points.size() && out.size() < maxCorners; ++i)
-                if (!skipped(points[i]))
-                    out.push_back(CorridorCorner{points[i], kNoPolygon, 0});
-            if (out.size() == maxCorners)
-                return Status::success();
-            out.clear();
-        }
-    }
-    const size_t usable = portalsUpTo(corridor.polygons.size());
-    const bool reachesTarget = usable == corridor.polygons.size();
-    const glm::vec3 end =
-        reachesTarget ? corridor.target : mesh.closestPointOnPolygon(corridor.polygons[usable - 1], corridor.target);
-    s.portalsLeft.push_back(end);
-    s.portalsRight.push_back(end);
-    // points[0] is the position; the rest are corners, the last the end (when the funnel got there).
-    auto collect = [&](size_t maxPoints) {
+    // Pulls the string over the portals built, stopping at `maxPoints`, and
+    // takes the corners. points[0] is the position; when the funnel reached
+    // the end of the portals, the last point is the end (of the corridor when
+    // `usable` covers it). A stopped funnel's points are all corners, the
+    // same as the whole corridor's first ones.
+    auto collect = [&](size_t maxPoints, size_t usable) {
         points.clear();
         out.clear();
         const bool stopped = pullString(s.portalsLeft, s.portalsRight, points, maxPoints);
+        const bool reachesTarget = usable == corridor.polygons.size();
         for (size_t i = 1; i < points.size() && out.size() < maxCorners; ++i)
         {
             const bool last = !stopped && i + 1 == points.size();
@@ -141,8 +125,19 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor&
         }
         return stopped;
     };
-    if (collect(maxCorners + 2) && out.size() < maxCorners)
-        collect(static_cast<size_t>(-1)); // corners within kCornerSkip of the position took places
+    // Stopping one point past the corners wanted keeps every corner taken off
+    // the end of the string (the end may fall on the last point found).
+    if (corridor.polygons.size() > kCornerLookahead && portalsUpTo(kCornerLookahead) == kCornerLookahead &&
+        collect(maxCorners + 2, kCornerLookahead) && out.size() == maxCorners)
+        return Status::success();
+    const size_t usable = portalsUpTo(corridor.polygons.size());
+    const glm::vec3 end = usable == corridor.polygons.size()
+                              ? corridor.target
+                              : mesh.closestPointOnPolygon(corridor.polygons[usable - 1], corridor.target);
+    s.portalsLeft.push_back(end);
+    s.portalsRight.push_back(end);
+    if (collect(maxCorners + 2, usable) && out.size() < maxCorners)
+        collect(static_cast<size_t>(-1), usable); // corners within kCornerSkip of the position took places
     return Status::success();
 }
 
