@@ -462,6 +462,26 @@ struct RunResult
     uint64_t worldHash = 0; // Spark: NavWorld::hashState() after the last update; Detour: FNV-1a of the positions
 };
 
+/// The timed loop of both sides: the start observed (its smallest distance
+/// kept apart), then per update the thread CPU time of `step` alone (false:
+/// the step failed, the bench stops) and the observation after it.
+template <class Step, class Observe> void timeUpdates(RunResult& r, int updates, Step&& step, Observe&& observe)
+{
+    observe();
+    r.startMinDist = r.minDist;
+    r.overlaps = 0;
+    r.updateMs.reserve(static_cast<size_t>(updates));
+    for (int u = 0; u < updates; ++u)
+    {
+        const double t = threadSeconds();
+        const bool ok = step();
+        r.updateMs.push_back((threadSeconds() - t) * 1000.0);
+        if (!ok)
+            std::exit(1);
+        observe();
+    }
+}
+
 // --- Spark ---------------------------------------------------------------------
 
 RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::vector<Pair>& pairs, int n,
@@ -519,19 +539,7 @@ RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::v
         r.minDist = std::min(r.minDist, minPairDistance(pos, o));
         r.overlaps += o;
     };
-    observe();
-    r.startMinDist = r.minDist;
-    r.overlaps = 0;
-    r.updateMs.reserve(static_cast<size_t>(updates));
-    for (int u = 0; u < updates; ++u)
-    {
-        const double t = threadSeconds();
-        const Status st = world.stepCrowds(kDt);
-        r.updateMs.push_back((threadSeconds() - t) * 1000.0);
-        if (!st.ok())
-            std::exit(1);
-        observe();
-    }
+    timeUpdates(r, updates, [&] { return world.stepCrowds(kDt).ok(); }, observe);
     for (int i = 0; i < n; ++i)
     {
         const nav::CrowdAgent& a = *world.agent(ids[static_cast<size_t>(i)]);
@@ -639,17 +647,7 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
         r.minDist = std::min(r.minDist, minPairDistance(pos, o));
         r.overlaps += o;
     };
-    observe();
-    r.startMinDist = r.minDist;
-    r.overlaps = 0;
-    r.updateMs.reserve(static_cast<size_t>(updates));
-    for (int u = 0; u < updates; ++u)
-    {
-        const double t = threadSeconds();
-        crowd->update(static_cast<float>(kDt), nullptr);
-        r.updateMs.push_back((threadSeconds() - t) * 1000.0);
-        observe();
-    }
+    timeUpdates(r, updates, [&] { crowd->update(static_cast<float>(kDt), nullptr); return true; }, observe);
     int valid = 0, failed = 0, waiting = 0, invalid = 0;
     for (int i = 0; i < n; ++i)
     {
