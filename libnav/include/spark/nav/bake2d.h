@@ -27,7 +27,13 @@ namespace spark::nav
 {
 
 /// Largest grid edge of a 2D bake (cells per axis); above it `E_NAV_LIMIT`.
+/// Fuzz builds (libFuzzer's FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION) use a
+/// smaller bound so one input stays fast; the limit path is the same.
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+inline constexpr int kMaxGrid2DCells = 512;
+#else
 inline constexpr int kMaxGrid2DCells = 4096;
+#endif
 /// Largest vertex count of one shape polygon given to `rasterizeShapes2D`.
 inline constexpr int kMaxShapePolygonVertices = 1024;
 /// Largest vertex count of all shape polygons of one `Shapes2D` together.

@@ -25,7 +25,11 @@ namespace spark::nav
 
 /// Smallest and largest picture edge. [Units: px]
 inline constexpr int kMinDebugImageSize = 16;
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+inline constexpr int kMaxDebugImageSize = 1024; // fuzz builds: one input stays fast
+#else
 inline constexpr int kMaxDebugImageSize = 4096;
+#endif
 
 /// An agent to draw.
 struct DebugAgent

@@ -27,7 +27,11 @@ namespace spark::nav
 {
 
 /// Hard upper bound for `FlightVolumeDef::maxVoxels`.
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+inline constexpr int64_t kMaxFlightVoxels = int64_t{1} << 22; // fuzz builds: one input stays fast
+#else
 inline constexpr int64_t kMaxFlightVoxels = int64_t{1} << 27;
+#endif
 /// Largest accepted |coordinate| of bounds, geometry and queries. [Units: m]
 inline constexpr double kMaxFlightCoordinate = 1.0e6;
 /// Largest flier radius in voxels (the erosion kernel's reach).
