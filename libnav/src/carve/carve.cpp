@@ -145,10 +145,7 @@ Status validateFootprint(const FootprintDef& def)
     case FootprintShape::Box:
         if (!sizeOk(def.halfExtents.x) || !sizeOk(def.halfExtents.y))
             return makeError("E_INVALID_PARAMS", "half extents are numbers in (0, 1e4] m", "/shape/half_extents");
-        if (!std::isfinite(def.angleDeg) || std::fabs(def.angleDeg) > 1.0e6f)
-            return makeError("E_INVALID_PARAMS", "the angle is a finite number of degrees, at most 1e6",
-                             "/shape/angle_deg");
-        return Status::success();
+        break;
     case FootprintShape::Polygon: {
         const size_t n = def.points.size();
         if (n < 3 || n > kMaxFootprintPoints)
@@ -174,10 +171,14 @@ Status validateFootprint(const FootprintDef& def)
                 if (cross(d, p[k] - a) < -1.0e-9 * length(d))
                     return makeError("E_INVALID_PARAMS", "the polygon is not convex", "/shape/points");
         }
-        return Status::success();
+        break;
     }
+    default:
+        return makeError("E_INVALID_PARAMS", "unknown footprint shape", "/shape/type");
     }
-    return makeError("E_INVALID_PARAMS", "unknown footprint shape", "/shape/type");
+    if (!std::isfinite(def.angleDeg) || std::fabs(def.angleDeg) > 1.0e6f)
+        return makeError("E_INVALID_PARAMS", "the angle is a finite number of degrees, at most 1e6", "/shape/angle_deg");
+    return Status::success();
 }
 
 Result<std::vector<glm::dvec2>> footprintPolygon(const FootprintDef& def, const glm::dvec2& position, double grow)
@@ -204,16 +205,21 @@ Result<std::vector<glm::dvec2>> footprintPolygon(const FootprintDef& def, const 
         return shape;
     }
     case FootprintShape::Box: {
-        double s = 0.0, c = 0.0;
-        det::sinCos(static_cast<double>(def.angleDeg) * (det::kPi / 180.0), s, c);
         const double hx = def.halfExtents.x, hz = def.halfExtents.y;
         for (const glm::dvec2 corner : {glm::dvec2(-hx, -hz), glm::dvec2(hx, -hz), glm::dvec2(hx, hz), glm::dvec2(-hx, hz)})
-            shape.push_back(glm::dvec2(corner.x * c - corner.y * s, corner.x * s + corner.y * c));
+            shape.push_back(corner);
         break;
     }
     case FootprintShape::Polygon:
         shape.assign(def.points.begin(), def.points.end());
         break;
+    }
+    if (def.angleDeg != 0.0f)
+    {
+        double s = 0.0, c = 0.0;
+        det::sinCos(static_cast<double>(def.angleDeg) * (det::kPi / 180.0), s, c);
+        for (glm::dvec2& p : shape)
+            p = glm::dvec2(p.x * c - p.y * s, p.x * s + p.y * c);
     }
     std::vector<glm::dvec2> grown = growConvex(shape, grow);
     for (glm::dvec2& p : grown)

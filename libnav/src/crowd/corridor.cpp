@@ -253,7 +253,7 @@ bool checkCorridor(const NavMesh& mesh, const Corridor& corridor, const QueryFil
     for (size_t i = 0; i < corridor.polygons.size(); ++i)
     {
         const uint32_t p = corridor.polygons[i];
-        if (p >= mesh.polygonCount() || (i > 0 && excluded(filter, mesh.area(p))))
+        if (p >= mesh.polygonCount() || mesh.disabled(p) || (i > 0 && excluded(filter, mesh.area(p))))
             return false;
         if (i > 0 && !linkBetween(mesh, corridor.polygons[i - 1], p))
             return false;

@@ -167,7 +167,7 @@ Result<AgentId> NavWorld::addAgent(MeshId mesh, const CrowdAgentDef& def)
     SPARK_TRY(validateAgentDef(def));
     if (m_state.agents.size() >= kMaxCrowdAgents)
         return makeError("E_NAV_LIMIT", "the world has 4096 agents already", "", "remove agents first");
-    const NavMesh& navmesh = *record->baked;
+    const NavMesh& navmesh = currentMesh(*record);
     auto at = findNearest(navmesh, def.position, agentSearchExtents(def));
     if (!at.ok())
         return makeError("E_NAV_OFF_MESH", "the position is not on the mesh (nothing within the agent's reach)",
@@ -180,7 +180,7 @@ Result<AgentId> NavWorld::addAgent(MeshId mesh, const CrowdAgentDef& def)
     a.corridor.target = at->point;
     a.corridor.polygons.assign(1, at->polygon);
     a.corridor.complete = true;
-    a.corridorGeneration = record->polyGeneration;
+    a.corridorGeneration = record->meshGeneration;
     a.target = a.plannedTarget = at->point;
     a.corners.reserve(kAgentCorners); // its steps then fill it without allocating
     return m_state.agents.insert(std::move(a));
@@ -209,10 +209,10 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
     if (!finite3(target))
         return makeError("E_INVALID_PARAMS", "the target must be finite", "/target");
     const WorldMesh* record = m_state.meshes.get(a->mesh);
-    const NavMesh& navmesh = *record->baked;
+    const NavMesh& navmesh = currentMesh(*record);
     // A small move of the target keeps the corridor (re-planned past repath_distance).
     if (a->hasTarget && !a->manualVelocity && a->state == AgentState::Moving &&
-        a->corridorGeneration == record->polyGeneration && distXZ(target, a->plannedTarget) <= a->def.repathDistance &&
+        a->corridorGeneration == record->meshGeneration && distXZ(target, a->plannedTarget) <= a->def.repathDistance &&
         std::fabs(target.y - a->plannedTarget.y) <= a->def.height)
     {
         auto at = findNearest(navmesh, target, agentSearchExtents(a->def));
@@ -240,7 +240,7 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
     a->manualVelocity = false;
     a->target = target;
     a->plannedTarget = target;
-    a->corridorGeneration = record->polyGeneration;
+    a->corridorGeneration = record->meshGeneration;
     if (planned.complete)
     {
         a->corridor = std::move(planned);
@@ -343,7 +343,7 @@ Status NavWorld::stepCrowds(double dt)
     for (const auto& [name, id] : m_state.byName)
     {
         const WorldMesh& record = *m_state.meshes.get(id);
-        stepMeshCrowd(id, *record.baked, record.polyGeneration, dt);
+        stepMeshCrowd(id, currentMesh(record), record.meshGeneration, dt);
     }
     ++m_state.crowdSteps;
     return Status::success();
@@ -409,9 +409,15 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         CrowdAgent& a = agentAt(i);
         maxRadius = std::max(maxRadius, static_cast<double>(a.def.radius));
         maxSpeed = std::max(maxSpeed, static_cast<double>(a.def.maxSpeed));
-        // 1. A mesh change (a new polygon generation; the polygons of one
-        //    generation never change, so a corridor made on it stays valid):
-        //    find the agent again and re-plan.
+        // 1. A mesh change (a new generation: a re-bake, or carving, which
+        //    gives new generations only to the polygon slots it changed): a
+        //    corridor whose polygons all kept their generation stays
+        //    (`checkCorridor`); otherwise find the agent again and re-plan.
+        if (a.corridorGeneration != generation && corridorStillValid(mesh, a))
+        {
+            a.corridorGeneration = generation;
+            a.wallGeneration = 0; // walls near it may have changed
+        }
         if (a.corridorGeneration != generation)
         {
             auto at = findNearest(navmesh, a.position, agentSearchExtents(a.def));

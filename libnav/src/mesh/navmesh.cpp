@@ -18,6 +18,8 @@
 
 #include "spark/nav/navmesh.h"
 
+#include "navmesh_access.h"
+
 #include <glm/common.hpp>
 
 #include <algorithm>
@@ -284,25 +286,8 @@ glm::vec3 NavMesh::closestPointOnPolygon(uint32_t poly, const glm::vec3& p) cons
     return bestPoint;
 }
 
-Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
+void NavMeshAccess::assemble(NavMesh& mesh)
 {
-    SPARK_TRY(validateDef(def));
-    SPARK_TRY(validateSoup(soup, def));
-    if (def.refuseOverlaps)
-        SPARK_TRY(checkPolygonOverlaps(soup, def));
-
-    NavMesh mesh;
-    mesh.m_is2d = def.is2d;
-    mesh.m_settings = def.settings;
-    mesh.m_linkTolerance = def.linkTolerance;
-    mesh.m_maxPolyVerts = def.maxPolyVerts;
-    mesh.m_vertices.reserve(soup.vertices.size());
-    for (const glm::vec3& v : soup.vertices)
-        mesh.m_vertices.emplace_back(foldZero(v.x), foldZero(v.y), foldZero(v.z));
-    mesh.m_indices = soup.indices;
-    mesh.m_polyStarts = soup.polyStarts;
-    mesh.m_areas = soup.areas;
-
     const uint32_t polys = mesh.polygonCount();
     mesh.m_polyAreas.resize(polys);
     mesh.m_areaPrefix.resize(polys);
@@ -321,6 +306,8 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
             b.max = glm::max(b.max, a);
             area2 += crossXZ(a.x, a.z, c.x, c.z);
         }
+        if (mesh.disabled(p))
+            area2 = 0.0; // no area: random points and area sums skip it
         mesh.m_polyAreas[p] = static_cast<float>(area2 * 0.5);
         mesh.m_areaPrefix[p] = (p == 0 ? 0.0 : mesh.m_areaPrefix[p - 1]) + area2 * 0.5;
         mesh.m_polyBounds[p] = b;
@@ -359,23 +346,27 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
                     f(static_cast<size_t>(z) * static_cast<size_t>(mesh.m_gridCols) + static_cast<size_t>(x));
         };
         for (uint32_t p = 0; p < polys; ++p)
-            forCells(p, [&](size_t c) { ++counts[c + 1]; });
+            if (!mesh.disabled(p))
+                forCells(p, [&](size_t c) { ++counts[c + 1]; });
         for (size_t c = 0; c < cells; ++c)
             counts[c + 1] += counts[c];
         mesh.m_cellStarts = counts;
         mesh.m_cellItems.resize(counts[cells]);
         std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
         for (uint32_t p = 0; p < polys; ++p)
-            forCells(p, [&](size_t c) { mesh.m_cellItems[fill[c]++] = p; });
+            if (!mesh.disabled(p))
+                forCells(p, [&](size_t c) { mesh.m_cellItems[fill[c]++] = p; });
     }
 
     // Links by edge overlap, each unordered pair of polygons examined once.
-    const double tol = def.linkTolerance;
-    const double step = def.settings.stepHeight;
+    const double tol = mesh.m_linkTolerance;
+    const double step = mesh.m_settings.stepHeight;
     std::vector<std::vector<NavLink>> polyLinks(polys);
     std::vector<uint32_t> seen(polys, kNoPolygon);
     for (uint32_t p = 0; p < polys; ++p)
     {
+        if (mesh.disabled(p))
+            continue; // in no grid cell, so no other polygon meets it either
         const Bounds3& bp = mesh.m_polyBounds[p];
         const float ft = static_cast<float>(tol);
         const uint32_t np = mesh.polygonVertexCount(p);
@@ -459,7 +450,7 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
         mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
 
         // Walls: the stretches of each edge its links leave uncovered.
-        const uint32_t n = mesh.polygonVertexCount(p);
+        const uint32_t n = mesh.disabled(p) ? 0 : mesh.polygonVertexCount(p);
         size_t k = 0;
         for (uint32_t e = 0; e < n; ++e)
         {
@@ -492,6 +483,47 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
         }
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
+}
+
+NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> vertices, std::vector<uint32_t> indices,
+                                  std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas,
+                                  std::vector<uint8_t> disabled)
+{
+    NavMesh mesh;
+    mesh.m_is2d = base.m_is2d;
+    mesh.m_settings = base.m_settings;
+    mesh.m_linkTolerance = base.m_linkTolerance;
+    mesh.m_maxPolyVerts = base.m_maxPolyVerts;
+    mesh.m_vertices = std::move(vertices);
+    mesh.m_indices = std::move(indices);
+    mesh.m_polyStarts = std::move(polyStarts);
+    mesh.m_areas = std::move(areas);
+    mesh.m_disabledCount = static_cast<uint32_t>(std::count_if(disabled.begin(), disabled.end(), [](uint8_t d) { return d != 0; }));
+    if (mesh.m_disabledCount != 0)
+        mesh.m_disabled = std::move(disabled);
+    assemble(mesh);
+    return mesh;
+}
+
+Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
+{
+    SPARK_TRY(validateDef(def));
+    SPARK_TRY(validateSoup(soup, def));
+    if (def.refuseOverlaps)
+        SPARK_TRY(checkPolygonOverlaps(soup, def));
+
+    NavMesh mesh;
+    mesh.m_is2d = def.is2d;
+    mesh.m_settings = def.settings;
+    mesh.m_linkTolerance = def.linkTolerance;
+    mesh.m_maxPolyVerts = def.maxPolyVerts;
+    mesh.m_vertices.reserve(soup.vertices.size());
+    for (const glm::vec3& v : soup.vertices)
+        mesh.m_vertices.emplace_back(foldZero(v.x), foldZero(v.y), foldZero(v.z));
+    mesh.m_indices = soup.indices;
+    mesh.m_polyStarts = soup.polyStarts;
+    mesh.m_areas = soup.areas;
+    NavMeshAccess::assemble(mesh);
     return mesh;
 }
 
@@ -504,6 +536,8 @@ PolySoup toPolySoup(const NavMesh& mesh)
     soup.polyStarts.push_back(0);
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
     {
+        if (mesh.disabled(p))
+            continue;
         const auto idx = mesh.polygonIndices(p);
         soup.indices.insert(soup.indices.end(), idx.begin(), idx.end());
         soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));

@@ -108,6 +108,14 @@ std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh)
             putU32(out, i);
         out.push_back(mesh.area(p));
     }
+    if (mesh.disabledCount() != 0)
+    {
+        out.insert(out.end(), {'D', 'S', 'B', 'L'});
+        putU32(out, mesh.disabledCount());
+        for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+            if (mesh.disabled(p))
+                putU32(out, p);
+    }
     return out;
 }
 

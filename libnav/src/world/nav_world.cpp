@@ -33,6 +33,27 @@ Result<MeshId> NavWorld::putMesh(MeshDef def)
         existing->baked = std::move(def.mesh);
         existing->baseHash = hash;
         existing->polyGeneration = m_state.nextPolyGeneration++;
+        existing->meshGeneration = existing->polyGeneration;
+        existing->carved.reset();
+        // Its obstacles carve the new bake (footprints grown by its agent radius).
+        std::vector<CarveRegion> regions;
+        for (ObstacleId o : obstaclesInOrder())
+        {
+            WorldObstacle& obstacle = *m_state.obstacles.get(o);
+            if (obstacle.mesh != found->second)
+                continue;
+            const NavMeshSettings& s = existing->baked->settings();
+            auto grown = footprintPolygon(obstacle.def.shape,
+                                          glm::dvec2(obstacle.def.position.x, obstacle.def.position.z), s.agentRadius);
+            const float height = obstacle.def.height > 0.0f ? obstacle.def.height : s.agentHeight;
+            obstacle.cut = existing->baked->is2d()
+                               ? makeCarveCut(std::move(grown.value()), -1.0e30f, 1.0e30f)
+                               : makeCarveCut(std::move(grown.value()), obstacle.def.position.y - s.stepHeight,
+                                              obstacle.def.position.y + height);
+            regions.push_back(carveRegionOf(obstacle.cut));
+        }
+        if (!regions.empty())
+            recarve(found->second, regions);
         return found->second;
     }
     if (m_state.meshes.size() >= kMaxWorldMeshes)
@@ -43,6 +64,7 @@ Result<MeshId> NavWorld::putMesh(MeshDef def)
     record.baked = std::move(def.mesh);
     record.baseHash = hash;
     record.polyGeneration = m_state.nextPolyGeneration++;
+    record.meshGeneration = record.polyGeneration;
     const MeshId id = m_state.meshes.insert(std::move(record));
     m_state.byName.emplace(std::move(def.name), id);
     return id;
@@ -63,6 +85,14 @@ Status NavWorld::removeMesh(MeshId mesh)
     });
     for (AgentId id : gone)
         m_state.agents.remove(id);
+    // And its obstacles.
+    std::vector<ObstacleId> carved;
+    m_state.obstacles.forEach([&](ObstacleId id, const WorldObstacle& o) {
+        if (o.mesh == mesh)
+            carved.push_back(id);
+    });
+    for (ObstacleId id : carved)
+        m_state.obstacles.remove(id);
     return Status::success();
 }
 
@@ -84,7 +114,7 @@ std::vector<MeshId> NavWorld::meshesInNameOrder() const
 const NavMesh* NavWorld::mesh(MeshId mesh) const
 {
     const WorldMesh* record = m_state.meshes.get(mesh);
-    return record ? record->baked.get() : nullptr;
+    return record ? &currentMesh(*record) : nullptr;
 }
 
 Result<PolyRef> NavWorld::polyRef(MeshId mesh, uint32_t poly) const
@@ -92,10 +122,13 @@ Result<PolyRef> NavWorld::polyRef(MeshId mesh, uint32_t poly) const
     const WorldMesh* record = m_state.meshes.get(mesh);
     if (!record)
         return makeError("E_NAV_NO_MESH", "no such mesh (the handle is stale)");
-    if (poly >= record->baked->polygonCount())
-        return makeError("E_NAV_STALE_POLY", "polygon " + std::to_string(poly) + " is past the mesh's " +
-                                                 std::to_string(record->baked->polygonCount()) + " polygons");
-    return PolyRef{poly, record->polyGeneration};
+    const NavMesh& current = currentMesh(*record);
+    if (poly >= current.polygonCount() || current.disabled(poly))
+        return makeError("E_NAV_STALE_POLY",
+                         "polygon " + std::to_string(poly) + " is not a walkable polygon of the mesh's " +
+                             std::to_string(current.polygonCount()) + " polygon slots",
+                         std::string(), "find the polygon with nav.nearest");
+    return PolyRef{poly, polyGenerationOf(mesh, poly)};
 }
 
 Result<uint32_t> NavWorld::resolvePoly(MeshId mesh, PolyRef ref) const
@@ -105,7 +138,7 @@ Result<uint32_t> NavWorld::resolvePoly(MeshId mesh, PolyRef ref) const
         return makeError("E_NAV_NO_MESH", "no such mesh (the handle is stale)");
     if (!ref.valid())
         return makeError("E_NAV_STALE_POLY", "the polygon reference is null");
-    if (ref.generation != record->polyGeneration || ref.index >= record->baked->polygonCount())
+    if (ref.generation != polyGenerationOf(mesh, ref.index) || currentMesh(*record).disabled(ref.index))
         return makeError("E_NAV_STALE_POLY",
                          "polygon " + std::to_string(ref.index) + " changed since the reference was made",
                          std::string(), "find the polygon again (nearest point) or re-plan the path");
@@ -123,11 +156,46 @@ void NavWorld::hashState(Hasher& io) const
         io.addString(m.source);
         io.addU64(m.baseHash);
         io.addU32(m.polyGeneration);
+        if (m.carved) // only once an obstacle touched the mesh: older pinned hashes stay
+        {
+            io.addString("carved");
+            io.addU32(m.meshGeneration);
+            io.addU64(hashNavMesh(m.carved->mesh));
+            io.addU64(m.carved->generations.size());
+            for (uint32_t g : m.carved->generations)
+                io.addU32(g);
+        }
         io.addU64(m_state.agents.size() == 0 ? 0 : 1);
         if (m_state.agents.size() != 0)
             hashCrowd(io, id);
     }
     io.addU32(m_state.nextPolyGeneration);
+    if (m_state.obstacles.size() != 0)
+    {
+        io.addString("obstacles");
+        io.addU64(m_state.obstacles.size());
+        m_state.obstacles.forEach([&](ObstacleId id, const WorldObstacle& o) {
+            io.addU32(id.index);
+            io.addU32(id.generation);
+            io.addString(m_state.meshes.get(o.mesh)->name);
+            io.addU32(static_cast<uint32_t>(o.def.shape.shape));
+            io.addF32(o.def.shape.radius);
+            io.addF32(o.def.shape.halfExtents.x);
+            io.addF32(o.def.shape.halfExtents.y);
+            io.addF32(o.def.shape.angleDeg);
+            io.addU64(o.def.shape.points.size());
+            for (const glm::vec2& p : o.def.shape.points)
+            {
+                io.addF32(p.x);
+                io.addF32(p.y);
+            }
+            io.addF32(o.def.position.x);
+            io.addF32(o.def.position.y);
+            io.addF32(o.def.position.z);
+            io.addF32(o.def.height);
+            io.addString(o.def.follow);
+        });
+    }
     io.addU64(m_state.agents.size());
     io.addU64(m_state.crowdSteps);
 }

@@ -16,6 +16,7 @@
 /// on every machine.
 
 #include "spark/core/result.h"
+#include "spark/nav/navmesh.h"
 
 #include <glm/vec2.hpp>
 
@@ -50,7 +51,7 @@ struct FootprintDef
     FootprintShape shape = FootprintShape::Circle; ///< Which of the fields below apply.
     float radius = 0.5f;                           ///< Circle radius. [Limit: > 0, <= kMaxFootprintSize] [Units: m]
     glm::vec2 halfExtents{0.5f, 0.5f};             ///< Box half extents (x, z). [Limit: > 0, <= kMaxFootprintSize] [Units: m]
-    float angleDeg = 0.0f;                         ///< Box turn from +x toward +z. [Limit: finite, |a| <= 1e6] [Units: degrees]
+    float angleDeg = 0.0f;                         ///< Box and polygon turn from +x toward +z (circles ignore it). [Limit: finite, |a| <= 1e6] [Units: degrees]
     std::vector<glm::vec2> points;                 ///< Polygon: 3..kMaxFootprintPoints points, convex, counter-clockwise, relative to the position. [Units: m]
 };
 
@@ -92,5 +93,60 @@ void splitConvex(std::span<const glm::dvec2> polygon, uint32_t maxVerts, std::ve
 /// the cuts, then of their edges). `out` is replaced.
 void carveConvex(std::span<const glm::dvec2> polygon, std::span<const std::vector<glm::dvec2>> cuts,
                  uint32_t maxVerts, std::vector<std::vector<glm::dvec2>>& out);
+
+// -- Carving a mesh -------------------------------------------------------------
+
+/// A grown footprint as carving uses it: the polygon, its x–z bounds and the
+/// heights of the polygons it carves.
+struct CarveCut
+{
+    std::vector<glm::dvec2> polygon; ///< Convex, counter-clockwise (x, z). [Units: m]
+    glm::dvec2 min{0.0};             ///< Low corner of the polygon's bounds. [Units: m]
+    glm::dvec2 max{0.0};             ///< High corner of the polygon's bounds. [Units: m]
+    float minY = -1.0e30f;           ///< Polygons whose heights reach into [minY, maxY] are carved. [Units: m]
+    float maxY = 1.0e30f;            ///< See `minY`. [Units: m]
+};
+
+/// A cut from a grown footprint and a height range (bounds computed).
+CarveCut makeCarveCut(std::vector<glm::dvec2> polygon, float minY, float maxY);
+
+/// A mesh minus cuts. Polygon slots 0..base.polygonCount() - 1 are the base
+/// polygons, in place: those no cut meets are the base's own, carved ones are
+/// disabled (they keep their id and geometry for stale-reference checks).
+/// Then come the pieces of the carved polygons, base polygon by base polygon
+/// (increasing id), each base polygon's pieces in `carveConvex` order. So the
+/// mesh is a function of the base and the cuts alone, whatever their history.
+struct CarvedMesh
+{
+    NavMesh mesh;                       ///< The carved mesh.
+    std::vector<uint32_t> carvedBases;  ///< The carved base polygons, increasing.
+    std::vector<uint32_t> pieceStarts;  ///< carvedBases.size() + 1 entries: the pieces of carvedBases[i] are slots base + [pieceStarts[i], pieceStarts[i + 1]).
+    std::vector<uint32_t> generations;  ///< The generation of each polygon slot of `mesh`.
+};
+
+/// The x–z box and heights a change of cuts touches (an obstacle's old or new cut).
+struct CarveRegion
+{
+    glm::dvec2 min{0.0};   ///< Low corner. [Units: m]
+    glm::dvec2 max{0.0};   ///< High corner. [Units: m]
+    float minY = -1.0e30f; ///< Lowest height. [Units: m]
+    float maxY = 1.0e30f;  ///< Highest height. [Units: m]
+};
+
+/// The region of a cut.
+CarveRegion carveRegionOf(const CarveCut& cut);
+
+/// Carves `base` again after the cuts changed inside `regions`: each base
+/// polygon whose bounds meet a region is cut by every cut of `cuts` (in that
+/// order) that overlaps it with area and reaches its heights; the other base
+/// polygons keep their pieces from `previous` (null: nothing carved before).
+/// Pieces take their base polygon's area id and heights (`heightAt`); pieces
+/// under `kMinCarvedPieceArea` are dropped. Slots whose content changed or
+/// moved get `generation`; the others keep theirs (base slots never carved:
+/// `baseGeneration`). With no carved polygon left the mesh is `base` bit for
+/// bit. Cost: the cut of the polygons in the regions, plus a linear pass to
+/// lay out the mesh and its links.
+CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::span<const CarveCut* const> cuts,
+                          std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation);
 
 } // namespace spark::nav

@@ -74,8 +74,8 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& scratch, const Cor
 Status moveCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, const glm::vec3& wanted,
                     const QueryFilter& filter);
 
-/// True when every polygon of the corridor exists in `mesh`, is not excluded
-/// by `filter`, and is linked to the next one.
+/// True when every polygon of the corridor exists in `mesh`, is not disabled
+/// (carved away), is not excluded by `filter`, and is linked to the next one.
 bool checkCorridor(const NavMesh& mesh, const Corridor& corridor, const QueryFilter& filter);
 
 /// Plans again from the corridor's position to its target (after the mesh

@@ -25,6 +25,7 @@
 #include "spark/core/id.h"
 #include "spark/core/result.h"
 #include "spark/nav/avoidance.h"
+#include "spark/nav/carve.h"
 #include "spark/nav/crowd.h"
 #include "spark/nav/navmesh.h"
 #include "spark/nav/query.h"
@@ -33,6 +34,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -85,6 +87,34 @@ struct MeshDef
 /// The defaults: no name, no source, no mesh.
 MeshDef defaultMeshDef();
 
+/// Most obstacles of one world. [Limit]
+inline constexpr size_t kMaxWorldObstacles = 4096;
+/// Largest obstacle height. [Units: m]
+inline constexpr float kMaxObstacleHeight = 1.0e4f;
+
+/// An obstacle carved into a mesh (SPEC §2.4).
+struct ObstacleDef
+{
+    FootprintDef shape;        ///< Footprint (grown by the mesh's agent radius when carved).
+    glm::vec3 position{0.0f};  ///< Base of the obstacle; a 2D mesh's point (x, y) is (x, 0, y). [Limit: |c| <= kMaxCoordinate] [Units: m]
+    /// Reach above `position.y`: the obstacle carves the polygons whose heights
+    /// meet [position.y - stepHeight, position.y + height]; 0 = the mesh's agent
+    /// height. 2D meshes: every polygon under the footprint. [Limit: 0..kMaxObstacleHeight] [Units: m]
+    float height = 0.0f;
+    std::string follow;        ///< Name of a scene object the obstacle tracks (kept; the stepping scene moves it). [Limit: <= kMaxMeshName bytes]
+};
+
+/// The defaults: a circle of radius 0.5 at the origin, agent height, following nothing.
+ObstacleDef defaultObstacleDef();
+
+/// One obstacle of the world.
+struct WorldObstacle
+{
+    MeshId mesh;     ///< The mesh it carves.
+    ObstacleDef def; ///< Its footprint, position, height and follow target.
+    CarveCut cut;    ///< Its footprint grown by the mesh's agent radius, where it is now.
+};
+
 /// One mesh of the world.
 struct WorldMesh
 {
@@ -93,6 +123,11 @@ struct WorldMesh
     std::shared_ptr<const NavMesh> baked; ///< The mesh as baked or imported (shared, never changed).
     uint64_t baseHash = 0;                ///< `hashNavMesh(*baked)`.
     uint32_t polyGeneration = 1;          ///< Generation of the baked polygons; bumped by each re-bake.
+    /// The baked mesh minus its obstacles (shared, replaced on each change);
+    /// null until an obstacle first touches the mesh and after a re-bake.
+    std::shared_ptr<const CarvedMesh> carved;
+    /// The newest generation any polygon of the current mesh has (>= polyGeneration).
+    uint32_t meshGeneration = 1;
 };
 
 /// Everything a `NavWorld` saves, restores and hashes. A plain value: copying it
@@ -103,6 +138,7 @@ struct NavWorldState
     std::map<std::string, MeshId, std::less<>> byName;   ///< Name → handle (ordered: the iteration order).
     uint32_t nextPolyGeneration = 1;                     ///< Next polygon generation handed out (world-wide).
     HandlePool<AgentTag, CrowdAgent> agents;             ///< Crowd agents by handle (every mesh's).
+    HandlePool<ObstacleTag, WorldObstacle> obstacles;    ///< Carved obstacles by handle (every mesh's).
     uint64_t crowdSteps = 0;                             ///< Crowd steps taken.
 };
 
@@ -136,8 +172,13 @@ public:
     size_t meshCount() const { return m_state.meshes.size(); }
     /// The record of a mesh (name, source, baked mesh, base hash), or null when stale.
     const WorldMesh* meshRecord(MeshId mesh) const { return m_state.meshes.get(mesh); }
-    /// The current mesh (the baked one plus what changed it), or null when stale.
+    /// The current mesh (the baked one minus its obstacles), or null when stale.
     const NavMesh* mesh(MeshId mesh) const;
+    /// The current mesh of a record.
+    static const NavMesh& currentMesh(const WorldMesh& record)
+    {
+        return record.carved ? record.carved->mesh : *record.baked;
+    }
 
     // -- Polygon references ---------------------------------------------------
 
@@ -148,6 +189,31 @@ public:
     /// stale mesh; `E_NAV_STALE_POLY` when the polygon was renumbered or removed
     /// since the reference was made (re-bake, carving) or the reference is null.
     [[nodiscard]] Result<uint32_t> resolvePoly(MeshId mesh, PolyRef ref) const;
+
+    /// The generation of polygon `poly` of the current mesh (0 past its end).
+    uint32_t polyGenerationOf(MeshId mesh, uint32_t poly) const;
+
+    // -- Obstacles (carving, SPEC §2.4) ------------------------------------------
+
+    /// Carves an obstacle into `mesh`: its footprint grown by the mesh's agent
+    /// radius is cut out of every polygon it covers, at once. Errors (nothing
+    /// changes): `E_NAV_NO_MESH`, `E_INVALID_PARAMS` (field `/shape/...`,
+    /// `/position`, `/height`, `/follow`), `E_NAV_LIMIT` (kMaxWorldObstacles).
+    [[nodiscard]] Result<ObstacleId> addObstacle(MeshId mesh, const ObstacleDef& def);
+    /// Moves (and, for boxes and polygons, turns) an obstacle; only the
+    /// polygons under its old and new footprints are cut again. Errors:
+    /// `E_NAV_UNKNOWN_OBSTACLE`, `E_INVALID_PARAMS` (`/position`, `/angle_deg`).
+    [[nodiscard]] Status moveObstacle(ObstacleId obstacle, const glm::vec3& position,
+                                      std::optional<float> angleDeg = std::nullopt);
+    /// Removes an obstacle; with the last one gone the mesh is the baked one
+    /// again, bit for bit. `E_NAV_UNKNOWN_OBSTACLE` for a stale handle.
+    [[nodiscard]] Status removeObstacle(ObstacleId obstacle);
+    /// The obstacle of a handle, or null when the handle is stale.
+    const WorldObstacle* obstacle(ObstacleId obstacle) const { return m_state.obstacles.get(obstacle); }
+    /// Every obstacle, in handle (slot) order.
+    std::vector<ObstacleId> obstaclesInOrder() const;
+    /// Number of obstacles.
+    size_t obstacleCount() const { return m_state.obstacles.size(); }
 
     // -- Crowds -----------------------------------------------------------------
 
@@ -214,6 +280,13 @@ public:
     void hashCrowd(Hasher& io, MeshId mesh) const;
 
 private:
+    /// Carves `mesh` again under `regions` with all of its obstacles (cannot fail).
+    void recarve(MeshId mesh, std::span<const CarveRegion> regions);
+
+    /// True when every polygon of the agent's corridor kept the generation it
+    /// had when the corridor was made (carving elsewhere leaves it valid).
+    bool corridorStillValid(MeshId mesh, const CrowdAgent& agent) const;
+
     void stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t generation, double dt);
 
     NavWorldState m_state;

@@ -117,8 +117,16 @@ public:
     /// An empty mesh (no polygons). Use `buildNavMesh` for a real one.
     NavMesh() = default;
 
-    /// Number of polygons.
+    /// Number of polygon slots, disabled ones included (ids run 0..polygonCount() - 1).
     uint32_t polygonCount() const { return static_cast<uint32_t>(m_areas.size()); }
+    /// Number of walkable (not disabled) polygons.
+    uint32_t activePolygonCount() const { return polygonCount() - m_disabledCount; }
+    /// True when polygon slot `poly` is disabled: a polygon carving replaced by
+    /// pieces (SPEC §2.4). It keeps its id and geometry but has no area, links
+    /// or walls and is in no spatial look-up. Baked and imported meshes have none.
+    bool disabled(uint32_t poly) const { return m_disabledCount != 0 && m_disabled[poly] != 0; }
+    /// Number of disabled polygon slots.
+    uint32_t disabledCount() const { return m_disabledCount; }
     /// Number of vertices.
     uint32_t vertexCount() const { return static_cast<uint32_t>(m_vertices.size()); }
     /// True when the mesh has no polygons.
@@ -192,6 +200,7 @@ public:
 
 private:
     friend Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
+    friend struct NavMeshAccess; // libnav's carving builds meshes from pieces (src/mesh)
 
     int cellCoord(float v, float origin, int count) const
     {
@@ -207,6 +216,8 @@ private:
     std::vector<uint32_t> m_indices;
     std::vector<uint32_t> m_polyStarts; // polygons + 1 entries (or empty)
     std::vector<uint8_t> m_areas;
+    std::vector<uint8_t> m_disabled; // one per polygon when any is disabled, else empty
+    uint32_t m_disabledCount = 0;
     std::vector<float> m_polyAreas;
     std::vector<double> m_areaPrefix;
     std::vector<Bounds3> m_polyBounds;
@@ -248,19 +259,23 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
 /// even size.
 Status checkPolygonOverlaps(const PolySoup& soup, const NavMeshDef& def);
 
-/// The mesh's polygons as a soup (vertices, indices, areas), as it was built.
+/// The mesh's polygons as a soup (vertices, indices, areas), as it was built;
+/// disabled polygons (carving) are left out, so the soup is the walkable mesh.
 PolySoup toPolySoup(const NavMesh& mesh);
 
 /// The def the mesh was built with (settings, is2d, tolerance, vertex limit).
 NavMeshDef navMeshDefOf(const NavMesh& mesh);
 
 /// Canonical little-endian serialisation: magic "SPNM", format version, the def,
-/// vertices, polygons and areas. Equal meshes give equal bytes.
+/// vertices, polygons and areas, then, only for a carved mesh, "DSBL" and the
+/// ids of its disabled polygons. Equal meshes give equal bytes; a mesh with no
+/// disabled polygon serialises exactly as before carving existed.
 std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh);
 
 /// Reads bytes written by `serializeNavMesh` and rebuilds (and re-validates)
 /// the mesh. Errors: `E_NAV_FORMAT` (truncated, bad magic or version, bad
-/// content), plus those of `buildNavMesh`.
+/// content, trailing bytes — a carved mesh is not read back: the world keeps
+/// its base and obstacles), plus those of `buildNavMesh`.
 Result<NavMesh> deserializeNavMesh(std::span<const uint8_t> bytes);
 
 /// XXH3-64 of `serializeNavMesh(mesh)`.

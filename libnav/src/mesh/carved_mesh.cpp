@@ -1,0 +1,317 @@
+/// \file carved_mesh.cpp
+/// A baked mesh minus obstacle cuts (SPEC §2.4).
+///
+/// Design note. The carved mesh keeps every base polygon in its slot, so ids
+/// of polygons no obstacle touches never change and corridors through them
+/// stay valid; a carved polygon's slot is disabled and its pieces follow the
+/// base slots in a canonical order (by base polygon, then `carveConvex`
+/// order). The layout is therefore a function of the base and the set of
+/// cuts, not of the order of changes: moving an obstacle away and back gives
+/// the same bytes, and with no cut left the mesh is the base itself. A change
+/// re-cuts only the base polygons under the changed regions (the old and new
+/// footprints of a moved obstacle); the pieces of other polygons are copied
+/// from the previous carving. This is the overlay Detour's tile cache builds
+/// per tile, done per polygon: no re-rasterisation, only convex clipping.
+
+#include "spark/nav/carve.h"
+
+#include "navmesh_access.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace spark::nav
+{
+
+namespace
+{
+
+/// The pieces of one carved base polygon: 3D points per piece.
+struct CarvedEntry
+{
+    uint32_t base = 0;
+    std::vector<std::vector<glm::vec3>> pieces;
+};
+
+double cross2(const glm::dvec2& a, const glm::dvec2& b)
+{
+    return a.x * b.y - a.y * b.x;
+}
+
+/// True when no edge of `a` separates `b` from it (with a margin): the convex
+/// polygons overlap with area rather than touch.
+bool separatedByEdgeOf(std::span<const glm::dvec2> a, std::span<const glm::dvec2> b)
+{
+    constexpr double kMargin = 1.0e-9;
+    const size_t n = a.size();
+    for (size_t i = 0; i < n; ++i)
+    {
+        const glm::dvec2 p = a[i], d = a[(i + 1) % n] - a[i];
+        const double len = std::sqrt(d.x * d.x + d.y * d.y);
+        if (!(len > 0.0))
+            continue;
+        bool allRight = true;
+        for (const glm::dvec2& q : b)
+            if (cross2(d, q - p) / len > -kMargin)
+            {
+                allRight = false;
+                break;
+            }
+        if (allRight)
+            return true;
+    }
+    return false;
+}
+
+bool overlapsWithArea(std::span<const glm::dvec2> a, std::span<const glm::dvec2> b)
+{
+    return !separatedByEdgeOf(a, b) && !separatedByEdgeOf(b, a);
+}
+
+bool boundsMeet(const Bounds3& pb, const glm::dvec2& min, const glm::dvec2& max, float minY, float maxY)
+{
+    return !(double(pb.max.x) < min.x || double(pb.min.x) > max.x || double(pb.max.z) < min.y ||
+             double(pb.min.z) > max.y || pb.max.y < minY || pb.min.y > maxY);
+}
+
+/// The pieces of base polygon `poly` under `cuts` (empty `entry.pieces` with
+/// `carved` true when covered whole); `carved` false when no cut overlaps it.
+bool cutPolygon(const NavMesh& base, uint32_t poly, std::span<const CarveCut* const> cuts, CarvedEntry& entry,
+                std::vector<std::vector<glm::dvec2>>& scratchCuts, std::vector<std::vector<glm::dvec2>>& scratchPieces)
+{
+    const Bounds3& pb = base.polygonBounds(poly);
+    const uint32_t n = base.polygonVertexCount(poly);
+    std::vector<glm::dvec2> polygon(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const glm::vec3 v = base.polygonVertex(poly, i);
+        polygon[i] = glm::dvec2(v.x, v.z);
+    }
+    scratchCuts.clear();
+    for (const CarveCut* cut : cuts)
+        if (boundsMeet(pb, cut->min, cut->max, cut->minY, cut->maxY) && overlapsWithArea(polygon, cut->polygon))
+            scratchCuts.push_back(cut->polygon);
+    if (scratchCuts.empty())
+        return false;
+    carveConvex(polygon, scratchCuts, std::min<uint32_t>(base.maxPolyVerts(), kMaxBakedPolyVerts), scratchPieces);
+    entry.base = poly;
+    entry.pieces.clear();
+    for (const std::vector<glm::dvec2>& piece : scratchPieces)
+    {
+        std::vector<glm::vec3> out;
+        out.reserve(piece.size());
+        for (const glm::dvec2& q : piece)
+        {
+            const float x = static_cast<float>(q.x), z = static_cast<float>(q.y);
+            const glm::vec3 v(x == 0.0f ? 0.0f : x, base.heightAt(poly, x, z), z == 0.0f ? 0.0f : z);
+            if (!out.empty() && out.back().x == v.x && out.back().z == v.z)
+                continue; // two points the float rounding made one
+            out.push_back(v);
+        }
+        while (out.size() > 1 && out.front().x == out.back().x && out.front().z == out.back().z)
+            out.pop_back();
+        if (out.size() < 3)
+            continue;
+        double area2 = 0.0;
+        for (size_t i = 0; i < out.size(); ++i)
+        {
+            const glm::vec3& a = out[i];
+            const glm::vec3& b = out[(i + 1) % out.size()];
+            area2 += double(a.x) * b.z - double(b.x) * a.z;
+        }
+        if (!(area2 * 0.5 >= kMinCarvedPieceArea))
+            continue;
+        entry.pieces.push_back(std::move(out));
+    }
+    return true;
+}
+
+/// The carved entries of `previous` (its pieces read back from its mesh).
+std::vector<CarvedEntry> entriesOf(const NavMesh& base, const CarvedMesh& previous)
+{
+    std::vector<CarvedEntry> entries(previous.carvedBases.size());
+    const uint32_t baseCount = base.polygonCount();
+    for (size_t i = 0; i < entries.size(); ++i)
+    {
+        entries[i].base = previous.carvedBases[i];
+        for (uint32_t s = previous.pieceStarts[i]; s < previous.pieceStarts[i + 1]; ++s)
+        {
+            const uint32_t slot = baseCount + s;
+            std::vector<glm::vec3> piece(previous.mesh.polygonVertexCount(slot));
+            for (uint32_t k = 0; k < piece.size(); ++k)
+                piece[k] = previous.mesh.polygonVertex(slot, k);
+            entries[i].pieces.push_back(std::move(piece));
+        }
+    }
+    return entries;
+}
+
+} // namespace
+
+CarveCut makeCarveCut(std::vector<glm::dvec2> polygon, float minY, float maxY)
+{
+    CarveCut cut;
+    cut.polygon = std::move(polygon);
+    if (!cut.polygon.empty())
+    {
+        cut.min = cut.max = cut.polygon.front();
+        for (const glm::dvec2& p : cut.polygon)
+        {
+            cut.min = glm::dvec2(std::min(cut.min.x, p.x), std::min(cut.min.y, p.y));
+            cut.max = glm::dvec2(std::max(cut.max.x, p.x), std::max(cut.max.y, p.y));
+        }
+    }
+    cut.minY = minY;
+    cut.maxY = maxY;
+    return cut;
+}
+
+CarveRegion carveRegionOf(const CarveCut& cut)
+{
+    return CarveRegion{cut.min, cut.max, cut.minY, cut.maxY};
+}
+
+CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::span<const CarveCut* const> cuts,
+                          std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation)
+{
+    const uint32_t baseCount = base.polygonCount();
+
+    // The base polygons to cut again: those whose bounds meet a region.
+    std::vector<uint32_t> recut;
+    for (const CarveRegion& r : regions)
+        base.visitPolygonsInBoxXZ(static_cast<float>(r.min.x), static_cast<float>(r.min.y), static_cast<float>(r.max.x),
+                                  static_cast<float>(r.max.y), [&](uint32_t p) {
+                                      if (boundsMeet(base.polygonBounds(p), r.min, r.max, r.minY, r.maxY))
+                                          recut.push_back(p);
+                                  });
+    std::sort(recut.begin(), recut.end());
+    recut.erase(std::unique(recut.begin(), recut.end()), recut.end());
+
+    std::vector<CarvedEntry> old = previous ? entriesOf(base, *previous) : std::vector<CarvedEntry>{};
+    std::vector<CarvedEntry> fresh;
+    std::vector<std::vector<glm::dvec2>> scratchCuts, scratchPieces;
+    for (uint32_t p : recut)
+    {
+        CarvedEntry entry;
+        if (cutPolygon(base, p, cuts, entry, scratchCuts, scratchPieces))
+            fresh.push_back(std::move(entry));
+    }
+
+    // Merge: the old entries outside `recut`, and the fresh ones, by base id.
+    struct Merged
+    {
+        const CarvedEntry* entry;
+        bool changed;          // its pieces differ from the previous carving's
+        int64_t previousIndex; // index of the same base in `old`, or -1
+    };
+    std::vector<Merged> merged;
+    size_t io = 0, ifr = 0;
+    auto inRecut = [&](uint32_t b) { return std::binary_search(recut.begin(), recut.end(), b); };
+    auto findOld = [&](uint32_t b) -> int64_t {
+        auto it = std::lower_bound(old.begin(), old.end(), b, [](const CarvedEntry& e, uint32_t v) { return e.base < v; });
+        return it != old.end() && it->base == b ? static_cast<int64_t>(it - old.begin()) : -1;
+    };
+    while (io < old.size() || ifr < fresh.size())
+    {
+        if (io < old.size() && inRecut(old[io].base))
+        {
+            ++io; // replaced by a fresh entry or uncarved
+            continue;
+        }
+        const bool takeOld = ifr >= fresh.size() || (io < old.size() && old[io].base < fresh[ifr].base);
+        if (takeOld)
+        {
+            merged.push_back(Merged{&old[io], false, static_cast<int64_t>(io)});
+            ++io;
+        }
+        else
+        {
+            const int64_t prev = findOld(fresh[ifr].base);
+            const bool same = prev >= 0 && old[static_cast<size_t>(prev)].pieces == fresh[ifr].pieces;
+            merged.push_back(Merged{&fresh[ifr], !same, prev});
+            ++ifr;
+        }
+    }
+
+    CarvedMesh out;
+    const uint32_t previousGenerationOf0 = baseGeneration;
+    auto previousSlotGeneration = [&](uint32_t slot) {
+        return previous && slot < previous->generations.size() ? previous->generations[slot] : previousGenerationOf0;
+    };
+
+    if (merged.empty())
+    {
+        out.mesh = base;
+        out.pieceStarts.push_back(0);
+        out.generations.resize(baseCount);
+        for (uint32_t p = 0; p < baseCount; ++p)
+        {
+            const bool wasCarved = previous && previous->mesh.disabled(p);
+            out.generations[p] = wasCarved ? generation : previousSlotGeneration(p);
+        }
+        return out;
+    }
+
+    // Lay out: base slots, then pieces.
+    std::vector<glm::vec3> vertices(base.vertices().begin(), base.vertices().end());
+    std::vector<uint32_t> indices;
+    std::vector<uint32_t> polyStarts;
+    std::vector<uint8_t> areas;
+    std::vector<uint8_t> disabled(baseCount, 0);
+    indices.reserve(size_t(baseCount) * 4);
+    polyStarts.reserve(baseCount + 1);
+    polyStarts.push_back(0);
+    for (uint32_t p = 0; p < baseCount; ++p)
+    {
+        const auto idx = base.polygonIndices(p);
+        indices.insert(indices.end(), idx.begin(), idx.end());
+        polyStarts.push_back(static_cast<uint32_t>(indices.size()));
+        areas.push_back(base.area(p));
+    }
+    out.pieceStarts.push_back(0);
+    for (const Merged& m : merged)
+    {
+        disabled[m.entry->base] = 1;
+        out.carvedBases.push_back(m.entry->base);
+        for (const std::vector<glm::vec3>& piece : m.entry->pieces)
+        {
+            for (const glm::vec3& v : piece)
+            {
+                indices.push_back(static_cast<uint32_t>(vertices.size()));
+                vertices.push_back(v);
+            }
+            polyStarts.push_back(static_cast<uint32_t>(indices.size()));
+            areas.push_back(base.area(m.entry->base));
+        }
+        out.pieceStarts.push_back(static_cast<uint32_t>(polyStarts.size() - 1 - baseCount));
+    }
+
+    // Generations: a slot keeps its generation when it names the same polygon as before.
+    const uint32_t total = static_cast<uint32_t>(polyStarts.size() - 1);
+    out.generations.resize(total);
+    for (uint32_t p = 0; p < baseCount; ++p)
+    {
+        const bool wasCarved = previous && previous->mesh.disabled(p);
+        out.generations[p] = wasCarved == (disabled[p] != 0) ? previousSlotGeneration(p) : generation;
+    }
+    for (size_t i = 0; i < merged.size(); ++i)
+    {
+        const Merged& m = merged[i];
+        for (uint32_t s = out.pieceStarts[i]; s < out.pieceStarts[i + 1]; ++s)
+        {
+            uint32_t g = generation;
+            if (!m.changed && m.previousIndex >= 0)
+            {
+                const uint32_t oldSlot = previous->pieceStarts[static_cast<size_t>(m.previousIndex)] + (s - out.pieceStarts[i]);
+                if (oldSlot == s)
+                    g = previousSlotGeneration(baseCount + s);
+            }
+            out.generations[baseCount + s] = g;
+        }
+    }
+    out.mesh = NavMeshAccess::fromParts(base, std::move(vertices), std::move(indices), std::move(polyStarts),
+                                        std::move(areas), std::move(disabled));
+    return out;
+}
+
+} // namespace spark::nav
