@@ -141,7 +141,7 @@ Status validateFootprint(const FootprintDef& def)
     case FootprintShape::Circle:
         if (!sizeOk(def.radius))
             return makeError("E_INVALID_PARAMS", "the radius is a number in (0, 1e4] m", "/shape/radius");
-        return Status::success();
+        break;
     case FootprintShape::Box:
         if (!sizeOk(def.halfExtents.x) || !sizeOk(def.halfExtents.y))
             return makeError("E_INVALID_PARAMS", "half extents are numbers in (0, 1e4] m", "/shape/half_extents");

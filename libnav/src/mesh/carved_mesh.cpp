@@ -288,6 +288,7 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
 
     // Generations: a slot keeps its generation when it names the same polygon as before.
     const uint32_t total = static_cast<uint32_t>(polyStarts.size() - 1);
+    disabled.resize(total, 0); // pieces are walkable
     out.generations.resize(total);
     for (uint32_t p = 0; p < baseCount; ++p)
     {

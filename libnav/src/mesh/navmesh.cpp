@@ -23,6 +23,7 @@
 #include <glm/common.hpp>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <string>
 
@@ -498,6 +499,7 @@ NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> ver
     mesh.m_indices = std::move(indices);
     mesh.m_polyStarts = std::move(polyStarts);
     mesh.m_areas = std::move(areas);
+    assert(disabled.empty() || disabled.size() == mesh.m_areas.size());
     mesh.m_disabledCount = static_cast<uint32_t>(std::count_if(disabled.begin(), disabled.end(), [](uint8_t d) { return d != 0; }));
     if (mesh.m_disabledCount != 0)
         mesh.m_disabled = std::move(disabled);

@@ -19,7 +19,7 @@ struct NavMeshAccess
 
     /// A mesh with `base`'s settings and the given polygons (valid: convex,
     /// counter-clockwise, at most base.maxPolyVerts() vertices), `disabled`
-    /// empty or one flag per polygon, assembled.
+    /// empty or exactly one flag per polygon, assembled.
     static NavMesh fromParts(const NavMesh& base, std::vector<glm::vec3> vertices, std::vector<uint32_t> indices,
                              std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas, std::vector<uint8_t> disabled);
 };
