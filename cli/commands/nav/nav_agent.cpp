@@ -17,24 +17,17 @@ namespace
 
 using namespace navjson;
 
-constexpr uint64_t kIndexBits = 20;
-
 uint64_t agentNumber(nav::AgentId id)
 {
-    return (static_cast<uint64_t>(id.generation) << kIndexBits) | id.index;
-}
-
-nav::AgentId agentFromNumber(uint64_t n)
-{
-    return nav::AgentId{static_cast<uint32_t>(n & ((1u << kIndexBits) - 1)), static_cast<uint32_t>(n >> kIndexBits)};
+    return handleNumber(id);
 }
 
 /// The agent a command names; `E_NAV_UNKNOWN_AGENT` at /agent when there is none.
 nav::AgentId requireAgent(const nav::NavWorld& world, const json& params)
 {
     const uint64_t n = params.at("agent").get<uint64_t>();
-    const nav::AgentId id = agentFromNumber(n);
-    if (n >> (kIndexBits + 32) != 0 || !world.agent(id))
+    const nav::AgentId id = handleFromNumber<nav::AgentTag>(n);
+    if (!world.agent(id))
         fail("E_NAV_UNKNOWN_AGENT", "there is no agent " + std::to_string(n) + " (never made, or removed)",
              {{"path", "/agent"}}, "nav.agent.list shows the agents");
     return id;

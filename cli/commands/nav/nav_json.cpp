@@ -155,8 +155,11 @@ std::string hashHex(uint64_t hash)
     return spark::hashToHex(hash);
 }
 
-json meshToDocument(const nav::NavMesh& mesh)
+json meshToDocument(const nav::NavMesh& carved)
 {
+    // A carved mesh is written as its walkable polygons (renumbered).
+    const nav::NavMesh walkable = carved.disabledCount() != 0 ? nav::walkableMesh(carved) : nav::NavMesh{};
+    const nav::NavMesh& mesh = carved.disabledCount() != 0 ? walkable : carved;
     const nav::NavMeshSettings& s = mesh.settings();
     json vertices = json::array();
     for (const glm::vec3& v : mesh.vertices())

@@ -52,13 +52,29 @@ MeshRef requireMesh(Context& ctx, const json& params);
 nav::QueryFilter filterFromJson(const json& params);
 
 /// The navmesh document (format "spark.navmesh", version 1) of a mesh:
-/// {format, version, dimensions, settings, vertices, polygons, areas, hash}.
+/// {format, version, dimensions, settings, vertices, polygons, areas, hash};
+/// a carved mesh is written as its walkable polygons (`nav::walkableMesh`).
 json meshToDocument(const nav::NavMesh& mesh);
 
 /// Reads and validates a navmesh document. Errors: `E_NAV_FORMAT` with the JSON
 /// pointer (inside the document) of the bad field; `E_NAV_LIMIT` for sizes over
 /// the documented limits.
 Result<nav::NavMesh> meshFromDocument(const json& doc);
+
+/// A world handle as the opaque integer of the surface (generation × 2^20 +
+/// index), so a removed object's number is refused even when its slot is reused.
+template <class Tag> uint64_t handleNumber(Id<Tag> id)
+{
+    return (static_cast<uint64_t>(id.generation) << 20) | id.index;
+}
+
+/// The handle an opaque number names (null-generation when out of range).
+template <class Tag> Id<Tag> handleFromNumber(uint64_t n)
+{
+    if (n >> 52 != 0)
+        return Id<Tag>{};
+    return Id<Tag>{static_cast<uint32_t>(n & ((1u << 20) - 1)), static_cast<uint32_t>(n >> 20)};
+}
 
 /// A hash as the 16 hex digits of the surface.
 std::string hashHex(uint64_t hash);

@@ -53,7 +53,7 @@ json navInfo(Context& ctx, const json& params)
     return {{"mesh", name},
             {"is2d", entry.is2d},
             {"source", entry.record.source},
-            {"polygons", mesh.polygonCount()},
+            {"polygons", mesh.activePolygonCount()},
             {"vertices", mesh.vertexCount()},
             {"links", mesh.allLinks().size()},
             {"walls", mesh.allWalls().size()},
@@ -78,7 +78,7 @@ json navList(Context& ctx, const json&)
         meshes.push_back({{"name", record.name},
                           {"is2d", mesh.is2d()},
                           {"source", record.source},
-                          {"polygons", mesh.polygonCount()},
+                          {"polygons", mesh.activePolygonCount()},
                           {"hash", hashHex(nav::hashNavMesh(mesh))}});
     }
     return {{"meshes", std::move(meshes)}};

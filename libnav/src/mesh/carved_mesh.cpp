@@ -166,6 +166,35 @@ CarveCut makeCarveCut(std::vector<glm::dvec2> polygon, float minY, float maxY)
     return cut;
 }
 
+NavMesh walkableMesh(const NavMesh& mesh)
+{
+    if (mesh.disabledCount() == 0)
+        return mesh;
+    std::vector<uint32_t> remap(mesh.vertexCount(), kNoPolygon);
+    std::vector<glm::vec3> vertices;
+    std::vector<uint32_t> indices;
+    std::vector<uint32_t> polyStarts{0};
+    std::vector<uint8_t> areas;
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+    {
+        if (mesh.disabled(p))
+            continue;
+        for (uint32_t v : mesh.polygonIndices(p))
+        {
+            if (remap[v] == kNoPolygon)
+            {
+                remap[v] = static_cast<uint32_t>(vertices.size());
+                vertices.push_back(mesh.vertices()[v]);
+            }
+            indices.push_back(remap[v]);
+        }
+        polyStarts.push_back(static_cast<uint32_t>(indices.size()));
+        areas.push_back(mesh.area(p));
+    }
+    return NavMeshAccess::fromParts(mesh, std::move(vertices), std::move(indices), std::move(polyStarts),
+                                    std::move(areas), {});
+}
+
 CarveRegion carveRegionOf(const CarveCut& cut)
 {
     return CarveRegion{cut.min, cut.max, cut.minY, cut.maxY};

@@ -133,6 +133,11 @@ struct CarveRegion
     float maxY = 1.0e30f;  ///< Highest height. [Units: m]
 };
 
+/// A carved mesh as a plain mesh: its walkable polygons only (disabled slots
+/// and the vertices only they used left out), renumbered in slot order; what
+/// `nav.export` writes. A mesh with no disabled polygon comes back unchanged.
+NavMesh walkableMesh(const NavMesh& mesh);
+
 /// The region of a cut.
 CarveRegion carveRegionOf(const CarveCut& cut);
 
