@@ -80,9 +80,25 @@ DebugPicture renderDebugPicture(Context& ctx, const json& params)
         out.paths.push_back(std::move(points));
     }
 
+    // The mesh's obstacles: their footprints (the carved hole round each
+    // shows the agent radius it was grown by).
+    const nav::NavWorld& world = ctx.state.nav();
+    for (nav::ObstacleId id : world.obstaclesInOrder())
+    {
+        const nav::WorldObstacle& o = *world.obstacle(id);
+        if (o.mesh != entry.id)
+            continue;
+        auto outline = nav::footprintPolygon(o.def.shape, glm::dvec2(o.def.position.x, o.def.position.z), 0.0);
+        if (!outline.ok())
+            continue; // validated when added: cannot happen
+        std::vector<glm::vec3> points;
+        for (const glm::dvec2& q : outline.value())
+            points.emplace_back(static_cast<float>(q.x), o.def.position.y, static_cast<float>(q.y));
+        overlay.obstacles.push_back(std::move(points));
+    }
+
     // The mesh's crowd: each agent as a disc with a heading line, and what is
     // left of its path (position, then its next corners).
-    const nav::NavWorld& world = ctx.state.nav();
     for (nav::AgentId id : world.agentsInOrder())
     {
         const nav::CrowdAgent& a = *world.agent(id);

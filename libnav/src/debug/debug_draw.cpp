@@ -346,6 +346,8 @@ Result<Image> drawNavMeshDebug(const NavMesh& mesh, const DebugOverlay& overlay,
     const double lowY = mesh.bounds().min.y, highY = mesh.bounds().max.y;
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
     {
+        if (mesh.disabled(p))
+            continue; // carved away: its pieces are drawn
         const uint32_t n = mesh.polygonVertexCount(p);
         poly.clear();
         double sumY = 0.0;
@@ -363,6 +365,8 @@ Result<Image> drawNavMeshDebug(const NavMesh& mesh, const DebugOverlay& overlay,
     // Polygon edges, darker.
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
     {
+        if (mesh.disabled(p))
+            continue;
         const uint32_t n = mesh.polygonVertexCount(p);
         const uint32_t edge = shade(debugAreaColor(mesh.area(p)), 45, 100);
         for (uint32_t i = 0; i < n; ++i)
