@@ -58,27 +58,27 @@
 /// count of the carved mesh (Spark: NavMesh::activePolygonCount; TileCache: the
 /// polygons of every tile of the dtNavMesh; both as baked beside them: the two
 /// bakes differ before any carving, TileCache's layers are partitioned
-/// differently and cut at tile borders), and one path per subject across it: from 3 m before to 3 m past the obstacle's
-/// centre along a drawn direction (both ends on both baked meshes and complete
-/// baked paths both sides). Spark: nav::findPath (half-extents 0.1 × 1 × 0.1),
-/// its length; TileCache: findNearestPoly (same half-extents) + findPath
-/// (65,535 nodes) + findStraightPath with the default dtQueryFilter, the length
-/// of the straight path; complete = the path reaches the end's polygon. The
-/// lengths are summed over the queries complete on both sides. Only with
+/// differently and cut at tile borders), and one path per subject across it:
+/// from 3 m before to 3 m past the obstacle's centre along a drawn direction
+/// (both ends on both baked meshes, complete baked paths on both sides).
+/// Spark: nav::findPath (half-extents 0.1 × 1 × 0.1), its length; TileCache:
+/// findNearestPoly (same half-extents) + findPath (65,535 nodes) +
+/// findStraightPath with the default dtQueryFilter, the length of the straight
+/// path; complete = the path reaches the end's polygon. The lengths are summed
+/// over the queries complete on both sides. Only with
 /// --side=both.
 ///
 /// Options: --repeats=5 --subjects=16 --others=0,10,100 --side=both|spark|tilecache
 ///          --tilecache-radius=grown|bare
 /// Run from the project root: build/<dir>/bench/carve_bench
-/// Instruction counts of the timed operations alone (not the placing of the
-/// others, which also adds obstacles and updates): valgrind --tool=callgrind
-///   --collect-atstart=no --toggle-collect='*TileCacheSide::run*' carve_bench
-///   --side=tilecache --repeats=1 --others=100 (Spark: --toggle-collect='*SparkSide::run*'
-///   --side=spark); the run functions are kept out of line for this. Per
-///   operation: --toggle-collect='spark::nav::NavWorld::addObstacle*' (moveObstacle,
-///   removeObstacle) inside them; TileCache's per-operation split needs the
-///   three toggles on dtTileCache::addObstacle/removeObstacle + update, which the
-///   placing also calls, so use --others=0 for it.
+/// Instruction counts of the timed operations alone (the run functions are
+/// kept out of line for this; the placing of the others and the quality pass
+/// stay out): valgrind --tool=callgrind --collect-atstart=no
+///   --toggle-collect='*TileCacheSide::run*' carve_bench --side=tilecache
+///   --repeats=1 --others=100 (Spark: --toggle-collect='*SparkSide::run*'
+///   --side=spark); divide by 3 × --subjects for one operation, and see
+///   NavWorld::addObstacle / moveObstacle / removeObstacle (dtTileCache::update)
+///   inside for each kind.
 
 #include "spark/core/rng.h"
 #include "spark/nav/bake.h"
@@ -117,17 +117,17 @@ constexpr float kClimb = 0.9f;
 constexpr float kSlope = 45.0f;
 constexpr float kCell = 0.3f;
 constexpr float kCellHeight = 0.2f;
-constexpr float kEdgeError = 1.3f;          // cells: Sample::resetCommonSettings' edge max error
-constexpr int kTileSize = 48;               // cells: Sample_TempObstacles' default tile size
-constexpr int kExpectedLayersPerTile = 4;   // Sample_TempObstacles' EXPECTED_LAYERS_PER_TILE
-constexpr int kMaxLayers = 32;              // Sample_TempObstacles' MAX_LAYERS
-constexpr int kMaxObstacles = 128;          // Sample_TempObstacles' tcparams.maxObstacles
-constexpr size_t kTileAllocBytes = 32000;   // Sample_TempObstacles' LinearAllocator
+constexpr float kEdgeError = 1.3f;        // cells: Sample::resetCommonSettings' edge max error
+constexpr int kTileSize = 48;             // cells: Sample_TempObstacles' default tile size
+constexpr int kExpectedLayersPerTile = 4; // Sample_TempObstacles' EXPECTED_LAYERS_PER_TILE
+constexpr int kMaxLayers = 32;            // Sample_TempObstacles' MAX_LAYERS
+constexpr int kMaxObstacles = 128;        // Sample_TempObstacles' tcparams.maxObstacles
+constexpr size_t kTileAllocBytes = 32000; // Sample_TempObstacles' LinearAllocator
 constexpr float kObstacleRadius = 0.5f;
 constexpr float kObstacleHeight = 2.0f;
-constexpr float kTileCacheBaseDrop = 0.5f;  // Sample_TempObstacles::addTempObstacle: p[1] -= 0.5
+constexpr float kTileCacheBaseDrop = 0.5f; // Sample_TempObstacles::addTempObstacle: p[1] -= 0.5
 constexpr float kMoveDistance = 1.0f;
-constexpr float kQueryReach = 3.0f;         // query ends this far before and past the obstacle centre
+constexpr float kQueryReach = 3.0f; // query ends this far before and past the obstacle centre
 constexpr float kOnMeshExtent = 0.1f;
 constexpr int kOtherCount = 100;
 constexpr int kQualitySubjects = 8;
@@ -181,7 +181,8 @@ std::filesystem::path meshPath()
 
 const nav::BakeInput& benchInput()
 {
-    static const nav::BakeInput input = [] {
+    static const nav::BakeInput input = []
+    {
         nav::BakeInput in;
         auto model = scene::loadObj(meshPath());
         if (!model)
@@ -350,7 +351,8 @@ int rasterizeTileLayers(int tx, int tz, const rcConfig& cfg, dtTileCacheCompress
         fail("rcCreateHeightfield");
     std::vector<unsigned char> areas(static_cast<size_t>(ntris), 0);
     rcMarkWalkableTriangles(&ctx, tcfg.walkableSlopeAngle, verts, nverts, tris.data(), ntris, areas.data());
-    if (!rcRasterizeTriangles(&ctx, verts, nverts, tris.data(), areas.data(), ntris, *solid, tcfg.walkableClimb))
+    if (!rcRasterizeTriangles(&ctx, verts, nverts, tris.data(), areas.data(), ntris, *solid,
+                              tcfg.walkableClimb))
         fail("rcRasterizeTriangles");
     rcFilterLowHangingWalkableObstacles(&ctx, tcfg.walkableClimb, *solid);
     rcFilterLedgeSpans(&ctx, tcfg.walkableHeight, tcfg.walkableClimb, *solid);
@@ -388,8 +390,8 @@ int rasterizeTileLayers(int tx, int tz, const rcConfig& cfg, dtTileCacheCompress
         header.hmax = static_cast<unsigned short>(layer->hmax);
         unsigned char* data = nullptr;
         int size = 0;
-        if (dtStatusFailed(
-                dtBuildTileCacheLayer(&comp, &header, layer->heights, layer->areas, layer->cons, &data, &size)))
+        if (dtStatusFailed(dtBuildTileCacheLayer(&comp, &header, layer->heights, layer->areas, layer->cons,
+                                                 &data, &size)))
             fail("dtBuildTileCacheLayer");
         out.emplace_back(data, size);
         ++n;
@@ -451,8 +453,8 @@ void buildTileCache(TileCacheMesh& out)
         fail("dtTileCache::init");
 
     // Sample_TempObstacles::handleSettings: 22 bits for the tile and polygon ids.
-    const int tileBits =
-        std::min(static_cast<int>(dtIlog2(dtNextPow2(static_cast<unsigned>(tw * th * kExpectedLayersPerTile)))), 14);
+    const int tileBits = std::min(
+        static_cast<int>(dtIlog2(dtNextPow2(static_cast<unsigned>(tw * th * kExpectedLayersPerTile)))), 14);
     const int polyBits = 22 - tileBits;
     dtNavMeshParams params;
     std::memset(&params, 0, sizeof(params));
@@ -574,15 +576,16 @@ float tileCachePathLength(const TileCacheMesh& tc, const glm::vec3& a, const glm
         return -1.0f;
     complete = path[static_cast<size_t>(n - 1)] == rb;
     int ns = 0;
-    if (dtStatusFailed(tc.query->findStraightPath(&pa.x, &pb.x, path.data(), n, straight.data(), nullptr, nullptr,
-                                                  &ns, 2048)))
+    if (dtStatusFailed(tc.query->findStraightPath(&pa.x, &pb.x, path.data(), n, straight.data(), nullptr,
+                                                  nullptr, &ns, 2048)))
         return -1.0f;
     float length = 0.0f;
     for (int i = 1; i < ns; ++i)
     {
         const float* p = &straight[static_cast<size_t>(3 * (i - 1))];
         const float* q = &straight[static_cast<size_t>(3 * i)];
-        length += std::sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) + (q[2] - p[2]) * (q[2] - p[2]));
+        length += std::sqrt((q[0] - p[0]) * (q[0] - p[0]) + (q[1] - p[1]) * (q[1] - p[1]) +
+                            (q[2] - p[2]) * (q[2] - p[2]));
     }
     return length;
 }
@@ -663,10 +666,12 @@ std::vector<Subject> makeSubjects(const nav::NavMesh& mesh, const TileCacheMesh&
         {
             const double a = rngNextRange(rng, 0.0, 6.283185307179586);
             const glm::vec3 u(std::cos(a), 0.0f, std::sin(a));
-            if (!spotAt(mesh, tc, c - kQueryReach * u, s.queryFrom) || !spotAt(mesh, tc, c + kQueryReach * u, s.queryTo))
+            if (!spotAt(mesh, tc, c - kQueryReach * u, s.queryFrom) ||
+                !spotAt(mesh, tc, c + kQueryReach * u, s.queryTo))
                 continue;
             bool complete = false;
-            if (tileCachePathLength(tc, s.queryFrom.tilecache, s.queryTo.tilecache, complete) < 0.0f || !complete)
+            if (tileCachePathLength(tc, s.queryFrom.tilecache, s.queryTo.tilecache, complete) < 0.0f ||
+                !complete)
                 continue;
             if (!nav::findPath(mesh, scratch, s.queryFrom.spark, s.queryTo.spark, nav::defaultQueryFilter(),
                                glm::vec3(kOnMeshExtent, 1.0f, kOnMeshExtent), path)
@@ -699,7 +704,7 @@ struct Row
 
 class TileCacheSide
 {
-public:
+  public:
     TileCacheSide(TileCacheMesh& tc, const std::vector<Spot>& others) : m_tc(tc), m_others(others) {}
 
     /// Places the first n others (untimed); the cache must hold no obstacles.
@@ -760,7 +765,7 @@ public:
         ++rows.ops;
     }
 
-private:
+  private:
     TileCacheMesh& m_tc;
     const std::vector<Spot>& m_others;
     std::vector<dtObstacleRef> m_refs;
@@ -768,7 +773,7 @@ private:
 
 class SparkSide
 {
-public:
+  public:
     SparkSide(std::shared_ptr<const nav::NavMesh> mesh, const std::vector<Spot>& others)
         : m_baked(std::move(mesh)), m_others(others)
     {
@@ -838,14 +843,14 @@ public:
     {
         complete = false;
         const Status st = nav::findPath(mesh(), m_world->queryScratch(), a, b, nav::defaultQueryFilter(),
-                                             glm::vec3(kOnMeshExtent, 1.0f, kOnMeshExtent), m_path);
+                                        glm::vec3(kOnMeshExtent, 1.0f, kOnMeshExtent), m_path);
         if (!st.ok())
             return -1.0f;
         complete = m_path.complete;
         return m_path.length;
     }
 
-private:
+  private:
     std::shared_ptr<const nav::NavMesh> m_baked;
     const std::vector<Spot>& m_others;
     std::unique_ptr<nav::NavWorld> m_world;
@@ -885,7 +890,8 @@ Options parseOptions(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
     {
         const std::string a = argv[i];
-        auto value = [&](const char* key) -> const char* {
+        auto value = [&](const char* key) -> const char*
+        {
             const size_t k = std::strlen(key);
             return a.compare(0, k, key) == 0 ? a.c_str() + k : nullptr;
         };
@@ -942,22 +948,25 @@ int main(int argc, char** argv)
 
     std::printf("dungeon.obj: %zu triangles; agent r %.1f h %.1f climb %.1f slope %.0f; cells %.1f x %.1f\n",
                 input.indices.size() / 3, kRadius, kHeight, kClimb, kSlope, kCell, kCellHeight);
-    std::printf("meshes as baked: spark %u polygons %.1f m2 | tilecache %d polygons %.1f m2 in %d x %d tiles of %d "
-                "cells, %d layers\n",
-                sparkMesh->activePolygonCount(), sparkMesh->totalArea(), bakedTileCachePolygons, tileCacheArea(tc),
-                tc.tilesX, tc.tilesZ, kTileSize, tc.layers);
-    std::printf("obstacles: circle r %.1f m, h %.1f m (spark, grown by the agent radius %.1f when carved) | cylinder "
-                "r %.1f m, h %.1f m, base %.1f m under the floor point (tilecache)%s; move %.1f m; %d subjects, seed "
-                "%llu\n",
-                kObstacleRadius, kObstacleHeight, kRadius, tc.radius, kObstacleHeight, kTileCacheBaseDrop,
-                opt.grownTileCacheRadius ? "" : " (BARE radius: agents may cut into it)", kMoveDistance,
-                opt.subjects, static_cast<unsigned long long>(kSeed));
+    std::printf(
+        "meshes as baked: spark %u polygons %.1f m2 | tilecache %d polygons %.1f m2 in %d x %d tiles of %d "
+        "cells, %d layers\n",
+        sparkMesh->activePolygonCount(), sparkMesh->totalArea(), bakedTileCachePolygons, tileCacheArea(tc),
+        tc.tilesX, tc.tilesZ, kTileSize, tc.layers);
+    std::printf(
+        "obstacles: circle r %.1f m, h %.1f m (spark, grown by the agent radius %.1f when carved) | cylinder "
+        "r %.1f m, h %.1f m, base %.1f m under the floor point (tilecache)%s; move %.1f m; %d subjects, seed "
+        "%llu\n",
+        kObstacleRadius, kObstacleHeight, kRadius, tc.radius, kObstacleHeight, kTileCacheBaseDrop,
+        opt.grownTileCacheRadius ? "" : " (BARE radius: agents may cut into it)", kMoveDistance, opt.subjects,
+        static_cast<unsigned long long>(kSeed));
     {
         const double t0 = threadSeconds();
         for (int i = 0; i < 1000; ++i)
             (void)threadSeconds();
-        std::printf("clock: one CLOCK_THREAD_CPUTIME_ID read costs %.2f us (inside every figure below once)\n\n",
-                    (threadSeconds() - t0) * 1e3);
+        std::printf(
+            "clock: one CLOCK_THREAD_CPUTIME_ID read costs %.2f us (inside every figure below once)\n\n",
+            (threadSeconds() - t0) * 1e3);
     }
     std::fflush(stdout);
 
@@ -970,7 +979,8 @@ int main(int argc, char** argv)
         {
             const int n = opt.others[k];
             const bool sparkFirst = rep % 2 == 0;
-            std::fprintf(stderr, "repeat %d, %d others (%s first)\n", rep + 1, n, sparkFirst ? "spark" : "tilecache");
+            std::fprintf(stderr, "repeat %d, %d others (%s first)\n", rep + 1, n,
+                         sparkFirst ? "spark" : "tilecache");
             OpTimes sparkTimes, tcTimes;
             if (opt.spark)
                 sparkSide.placeOthers(n);
@@ -988,7 +998,8 @@ int main(int argc, char** argv)
                 sparkSide.clearOthers();
             if (opt.tilecache)
                 tcSide.clearOthers();
-            auto record = [](Row& row, const OpTimes& t) {
+            auto record = [](Row& row, const OpTimes& t)
+            {
                 row.add.push_back(median(t.add));
                 row.move.push_back(median(t.move));
                 row.remove.push_back(median(t.remove));
@@ -1001,6 +1012,21 @@ int main(int argc, char** argv)
     std::vector<Quality> sparkQuality(opt.others.size()), tcQuality(opt.others.size());
     Quality sparkBaked, tcBaked; // the same queries without obstacles
     const bool quality = opt.spark && opt.tilecache;
+    if (quality)
+    {
+        sparkSide.placeOthers(0);
+        for (const Subject& s : subjects)
+            if (s.hasQuery)
+            {
+                bool complete = false;
+                const float ls = sparkSide.pathLength(s.queryFrom.spark, s.queryTo.spark, complete);
+                sparkBaked.lengths.push_back(complete ? ls : -1.0f);
+                const float lt =
+                    tileCachePathLength(tc, s.queryFrom.tilecache, s.queryTo.tilecache, complete);
+                tcBaked.lengths.push_back(complete ? lt : -1.0f);
+            }
+        sparkSide.clearOthers();
+    }
     for (size_t k = 0; k < opt.others.size() && quality; ++k)
     {
         const int n = opt.others[k];
@@ -1011,11 +1037,6 @@ int main(int argc, char** argv)
             if (!s.hasQuery)
                 continue;
             bool complete = false;
-            if (k == 0)
-            {
-                sparkBaked.lengths.push_back(sparkSide.pathLength(s.queryFrom.spark, s.queryTo.spark, complete));
-                tcBaked.lengths.push_back(tileCachePathLength(tc, s.queryFrom.tilecache, s.queryTo.tilecache, complete));
-            }
             const nav::ObstacleId sid = sparkSide.add(s.at);
             const dtObstacleRef tref = tcSide.add(s.at);
             updateTileCache(tc);
@@ -1041,10 +1062,11 @@ int main(int argc, char** argv)
         tcSide.clearOthers();
     }
 
-    std::printf("thread CPU time per operation (TileCache: the call(s) + update until up to date); median over %d "
-                "subjects per repeat, then over %d repeats (alternating first side); ratio = spark / tilecache; "
-                "tiles = TileCache tile layers rebuilt per operation (mean)\n\n",
-                opt.subjects, opt.repeats);
+    std::printf(
+        "thread CPU time per operation (TileCache: the call(s) + update until up to date); median over %d "
+        "subjects per repeat, then over %d repeats (alternating first side); ratio = spark / tilecache; "
+        "tiles = TileCache tile layers rebuilt per operation (mean)\n\n",
+        opt.subjects, opt.repeats);
     std::printf("| N others | op | Spark us | TileCache us | ratio | tiles |\n");
     std::printf("|---:|---|---:|---:|---:|---:|\n");
     const char* opNames[3] = {"add", "move", "remove"};
@@ -1081,14 +1103,17 @@ int main(int argc, char** argv)
     int both = 0;
     const double sparkBakedSum = sumBoth(sparkBaked, tcBaked, both);
     const double tcBakedSum = sumBoth(tcBaked, sparkBaked, both);
-    std::printf("\nquality: N others + one subject at a time (%d subjects), each side's own mesh; polygons = walkable "
-                "polygons (mean); paths from %.0f m before to %.0f m past the obstacle centre; length = sum over the "
-                "queries complete on both sides (as baked, no obstacles: spark %.1f m, tilecache %.1f m over %d)\n\n",
-                sparkQuality.empty() ? 0 : sparkQuality[0].queries, kQueryReach, kQueryReach, sparkBakedSum,
-                tcBakedSum, both);
-    std::printf("| N others | polygons spark (baked %u) | polygons tilecache (baked %d) | complete spark | complete "
-                "tilecache | length spark m | length tilecache m | ratio |\n",
-                sparkMesh->activePolygonCount(), bakedTileCachePolygons);
+    std::printf(
+        "\nquality: N others + one subject at a time (%d subjects), each side's own mesh; polygons = "
+        "walkable "
+        "polygons (mean); paths from %.0f m before to %.0f m past the obstacle centre; length = sum over the "
+        "queries complete on both sides (as baked, no obstacles: spark %.1f m, tilecache %.1f m over %d)\n\n",
+        sparkQuality.empty() ? 0 : sparkQuality[0].queries, kQueryReach, kQueryReach, sparkBakedSum,
+        tcBakedSum, both);
+    std::printf(
+        "| N others | polygons spark (baked %u) | polygons tilecache (baked %d) | complete spark | complete "
+        "tilecache | length spark m | length tilecache m | ratio |\n",
+        sparkMesh->activePolygonCount(), bakedTileCachePolygons);
     std::printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t k = 0; k < opt.others.size(); ++k)
     {
@@ -1096,8 +1121,9 @@ int main(int argc, char** argv)
         const Quality& tq = tcQuality[k];
         int count = 0;
         const double ls = sumBoth(sq, tq, count), lt = sumBoth(tq, sq, count);
-        std::printf("| %d | %.1f | %.1f | %d / %d | %d / %d | %.2f | %.2f | %.3f |\n", opt.others[k], sq.polygons,
-                    tq.polygons, sq.complete, sq.queries, tq.complete, tq.queries, ls, lt, ls / std::max(1e-9, lt));
+        std::printf("| %d | %.1f | %.1f | %d / %d | %d / %d | %.2f | %.2f | %.3f |\n", opt.others[k],
+                    sq.polygons, tq.polygons, sq.complete, sq.queries, tq.complete, tq.queries, ls, lt,
+                    ls / std::max(1e-9, lt));
     }
     return 0;
 }

@@ -112,6 +112,8 @@ SessionState makeSession(Dispatcher& d, Session kind)
     must(d, s, "nav.import", {{"name", "pad-copy"}, {"document", exported["document"]}});
     must(d, s, "ai.tree.load", {{"path", "samples/ai/guard.bt.json"}});
     must(d, s, "ai.utility.load", {{"path", "samples/ai/rest-patrol-flee.utility.json"}});
+    must(d, s, "nav.obstacle.add",
+         {{"mesh", "pad"}, {"shape", {{"type", "circle"}, {"radius", 0.5}}}, {"position", {2, 2}}}); // id 1048576
     must(d, s, "space3d.spawn",
          {{"name", "Guard"},
           {"components",
@@ -358,6 +360,24 @@ std::vector<ErrorCase> errorCases()
         {"nav.agent.set", parse(R"({"agent": 1048576, "stop": false})"), "E_INVALID_PARAMS"},
         {"nav.agent.remove", parse(R"({"agent": 1048576})"), "E_NAV_UNKNOWN_AGENT"},
         {"nav.agent.remove", parse(R"({})"), "E_INVALID_PARAMS"},
+        // -- nav.obstacle.*: the rich session has obstacle 1048576 on "pad" ----------
+        {"nav.obstacle.add", parse(R"({"mesh": "pad", "shape": {"type": "circle"}, "position": [1, 1]})"), "E_INVALID_PARAMS"},
+        {"nav.obstacle.add", parse(R"({"mesh": "pad", "shape": {"type": "circle", "radius": 0.5}, "position": [1, 1, 1]})"),
+         "E_INVALID_PARAMS"},
+        {"nav.obstacle.add",
+         parse(R"({"mesh": "pad", "shape": {"type": "polygon", "points": [[0, 0], [0, 1], [1, 0]]}, "position": [1, 1]})"),
+         "E_INVALID_PARAMS"},
+        {"nav.obstacle.add", parse(R"({"mesh": "pad", "shape": {"type": "box", "half_extents": [1, 1]}, "position": [1, 1], "height": -1})"),
+         "E_INVALID_PARAMS"},
+        {"nav.obstacle.add", parse(R"({"mesh": "nope", "shape": {"type": "circle", "radius": 0.5}, "position": [1, 1]})"),
+         "E_NAV_NO_MESH"},
+        {"nav.obstacle.add", parse(R"({"shape": {"type": "circle", "radius": 0.5}, "position": [1, 1]})"), "E_NAV_NO_MESH",
+         Session::Empty},
+        {"nav.obstacle.move", parse(R"({"id": 1048576, "position": [1, 1], "angle_deg": 30})"), "E_INVALID_PARAMS"},
+        {"nav.obstacle.move", parse(R"({"id": 1048576, "position": [1]})"), "E_INVALID_PARAMS"},
+        {"nav.obstacle.move", parse(R"({"id": 7, "position": [1, 1]})"), "E_NAV_UNKNOWN_OBSTACLE"},
+        {"nav.obstacle.remove", parse(R"({"id": 2097152})"), "E_NAV_UNKNOWN_OBSTACLE"},
+        {"nav.obstacle.remove", parse(R"({"id": "1048576"})"), "E_INVALID_PARAMS"},
         {"nav.step", parse(R"({"frames": 0})"), "E_INVALID_PARAMS"},
         {"nav.step", parse(R"({"dt": 0})"), "E_INVALID_PARAMS"},
         {"nav.step", parse(R"({"dt": 2})"), "E_INVALID_PARAMS"},
