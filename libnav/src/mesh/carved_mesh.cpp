@@ -339,8 +339,27 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
             out.generations[baseCount + s] = g;
         }
     }
-    out.mesh = NavMeshAccess::fromParts(base, std::move(vertices), std::move(indices), std::move(polyStarts),
-                                        std::move(areas), std::move(disabled));
+    // Links: found again only round the re-cut polygons; elsewhere copied
+    // from the previous carving (or the base), renumbered.
+    const NavMesh& before = previous ? previous->mesh : base;
+    std::vector<uint32_t> remap(before.polygonCount(), kNoPolygon);
+    for (uint32_t p = 0; p < baseCount; ++p)
+        remap[p] = p;
+    for (size_t i = 0; i < merged.size(); ++i)
+    {
+        const Merged& m = merged[i];
+        if (m.changed || m.previousIndex < 0)
+            continue;
+        const uint32_t oldStart = previous->pieceStarts[static_cast<size_t>(m.previousIndex)];
+        for (uint32_t s = out.pieceStarts[i]; s < out.pieceStarts[i + 1]; ++s)
+            remap[baseCount + oldStart + (s - out.pieceStarts[i])] = baseCount + s;
+    }
+    std::vector<Bounds3> dirtyBoxes;
+    dirtyBoxes.reserve(recut.size());
+    for (uint32_t p : recut)
+        dirtyBoxes.push_back(base.polygonBounds(p));
+    out.mesh = NavMeshAccess::fromPartsIncremental(base, before, remap, dirtyBoxes, std::move(vertices), std::move(indices),
+                                                   std::move(polyStarts), std::move(areas), std::move(disabled));
     return out;
 }
 

@@ -289,6 +289,236 @@ glm::vec3 NavMesh::closestPointOnPolygon(uint32_t poly, const glm::vec3& p) cons
 
 void NavMeshAccess::assemble(NavMesh& mesh)
 {
+    assembleGeometry(mesh);
+    const uint32_t polys = mesh.polygonCount();
+    // Links by edge overlap, each unordered pair of polygons examined once.
+    std::vector<std::vector<NavLink>> polyLinks(polys);
+    std::vector<uint32_t> seen(polys, kNoPolygon);
+    for (uint32_t p = 0; p < polys; ++p)
+    {
+        if (mesh.disabled(p))
+            continue; // in no grid cell, so no other polygon meets it either
+        visitLinkCandidates(mesh, p, [&](uint32_t q) {
+            if (q <= p || seen[q] == p)
+                return;
+            seen[q] = p;
+            linkPair(mesh, p, q, &polyLinks[p], &polyLinks[q]);
+        });
+    }
+    mesh.m_links.clear();
+    mesh.m_walls.clear();
+    mesh.m_linkStarts.assign(polys + 1, 0);
+    mesh.m_wallStarts.assign(polys + 1, 0);
+    for (uint32_t p = 0; p < polys; ++p)
+    {
+        std::vector<NavLink>& ls = polyLinks[p];
+        sortLinks(ls);
+        mesh.m_links.insert(mesh.m_links.end(), ls.begin(), ls.end());
+        mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
+        appendWalls(mesh, p, ls);
+        mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
+    }
+}
+
+template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit)
+{
+    const Bounds3& bp = mesh.m_polyBounds[p];
+    const float ft = mesh.m_linkTolerance;
+    mesh.visitPolygonsInBoxXZ(bp.min.x - ft, bp.min.z - ft, bp.max.x + ft, bp.max.z + ft, [&](uint32_t q) {
+        const Bounds3& bq = mesh.m_polyBounds[q];
+        if (bq.min.x > bp.max.x + ft || bq.max.x < bp.min.x - ft || bq.min.z > bp.max.z + ft || bq.max.z < bp.min.z - ft)
+            return;
+        visit(q);
+    });
+}
+
+void NavMeshAccess::linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::vector<NavLink>* outP,
+                             std::vector<NavLink>* outQ)
+{
+    // Always measured from the lower id, so a pair gives the same links however it is reached.
+    if (q < p)
+    {
+        std::swap(p, q);
+        std::swap(outP, outQ);
+    }
+    const double tol = mesh.m_linkTolerance;
+    const double step = mesh.m_settings.stepHeight;
+    const uint32_t np = mesh.polygonVertexCount(p);
+    const uint32_t nq = mesh.polygonVertexCount(q);
+    for (uint32_t i = 0; i < np; ++i)
+    {
+        const glm::vec3 a1 = mesh.polygonVertex(p, i);
+        const glm::vec3 b1 = mesh.polygonVertex(p, (i + 1) % np);
+        const double d1x = double(b1.x) - a1.x, d1z = double(b1.z) - a1.z;
+        const double l1 = std::sqrt(d1x * d1x + d1z * d1z);
+        for (uint32_t j = 0; j < nq; ++j)
+        {
+            const glm::vec3 a2 = mesh.polygonVertex(q, j);
+            const glm::vec3 b2 = mesh.polygonVertex(q, (j + 1) % nq);
+            const double d2x = double(b2.x) - a2.x, d2z = double(b2.z) - a2.z;
+            if (d1x * d2x + d1z * d2z >= 0.0)
+                continue; // links need opposite directions
+            const double ea = crossXZ(d1x, d1z, double(a2.x) - a1.x, double(a2.z) - a1.z) / l1;
+            const double eb = crossXZ(d1x, d1z, double(b2.x) - a1.x, double(b2.z) - a1.z) / l1;
+            if (std::fabs(ea) > tol || std::fabs(eb) > tol)
+                continue;
+            const double sa = ((double(a2.x) - a1.x) * d1x + (double(a2.z) - a1.z) * d1z) / (l1 * l1);
+            const double sb = ((double(b2.x) - a1.x) * d1x + (double(b2.z) - a1.z) * d1z) / (l1 * l1);
+            const double lo = std::max(0.0, std::min(sa, sb));
+            const double hi = std::min(1.0, std::max(sa, sb));
+            if ((hi - lo) * l1 <= tol)
+                continue;
+            const glm::vec3 pa = lerp3(a1, b1, lo);
+            const glm::vec3 pb = lerp3(a1, b1, hi);
+            const double ua = segmentParamXZ(a2, b2, pa.x, pa.z);
+            const double ub = segmentParamXZ(a2, b2, pb.x, pb.z);
+            const glm::vec3 qa = lerp3(a2, b2, ua);
+            const glm::vec3 qb = lerp3(a2, b2, ub);
+            if (std::fabs(double(qa.y) - pa.y) > step || std::fabs(double(qb.y) - pb.y) > step)
+                continue;
+            if (outP)
+            {
+                NavLink lp;
+                lp.neighbour = q;
+                lp.edge = i;
+                lp.tMin = static_cast<float>(lo);
+                lp.tMax = static_cast<float>(hi);
+                lp.a = pa;
+                lp.b = pb;
+                outP->push_back(lp);
+            }
+            if (outQ)
+            {
+                // On q's edge the stretch runs the other way: pb comes first.
+                NavLink lq;
+                lq.neighbour = p;
+                lq.edge = j;
+                lq.tMin = static_cast<float>(std::min(ua, ub));
+                lq.tMax = static_cast<float>(std::max(ua, ub));
+                lq.a = ub <= ua ? qb : qa;
+                lq.b = ub <= ua ? qa : qb;
+                outQ->push_back(lq);
+            }
+        }
+    }
+}
+
+void NavMeshAccess::sortLinks(std::vector<NavLink>& ls)
+{
+    std::sort(ls.begin(), ls.end(), [](const NavLink& x, const NavLink& y) {
+        if (x.edge != y.edge)
+            return x.edge < y.edge;
+        if (x.tMin != y.tMin)
+            return x.tMin < y.tMin;
+        if (x.tMax != y.tMax)
+            return x.tMax < y.tMax;
+        return x.neighbour < y.neighbour;
+    });
+}
+
+void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLink> ls)
+{
+    // Walls: the stretches of each edge its links leave uncovered.
+    const double tol = mesh.m_linkTolerance;
+    const uint32_t n = mesh.disabled(p) ? 0 : mesh.polygonVertexCount(p);
+    size_t k = 0;
+    for (uint32_t e = 0; e < n; ++e)
+    {
+        const glm::vec3 a = mesh.polygonVertex(p, e);
+        const glm::vec3 b = mesh.polygonVertex(p, (e + 1) % n);
+        const double dx = double(b.x) - a.x, dz = double(b.z) - a.z;
+        const double len = std::sqrt(dx * dx + dz * dz);
+        const glm::vec3 normal(static_cast<float>(dz / len), 0.0f, static_cast<float>(-dx / len));
+        double covered = 0.0;
+        auto addWall = [&](double t0, double t1) {
+            if ((t1 - t0) * len <= tol)
+                return;
+            NavWall w;
+            w.polygon = p;
+            w.edge = e;
+            w.a = t0 <= 0.0 ? a : lerp3(a, b, t0);
+            w.b = t1 >= 1.0 ? b : lerp3(a, b, t1);
+            w.normal = normal;
+            mesh.m_walls.push_back(w);
+        };
+        while (k < ls.size() && ls[k].edge == e)
+        {
+            if (ls[k].tMin > covered)
+                addWall(covered, ls[k].tMin);
+            covered = std::max(covered, double(ls[k].tMax));
+            ++k;
+        }
+        if (covered < 1.0)
+            addWall(covered, 1.0);
+    }
+}
+
+void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
+                                        std::span<const Bounds3> dirtyBoxes)
+{
+    assembleGeometry(mesh);
+    const uint32_t polys = mesh.polygonCount();
+    // Dirty: a polygon whose bounds meet a changed region (it may have gained
+    // or lost a neighbour). Every other polygon kept its geometry and its
+    // neighbours, so its links and walls are the previous ones, renumbered.
+    std::vector<uint8_t> dirty(polys, 0);
+    const float ft = mesh.m_linkTolerance;
+    for (const Bounds3& box : dirtyBoxes)
+        mesh.visitPolygonsInBoxXZ(box.min.x - ft, box.min.z - ft, box.max.x + ft, box.max.z + ft,
+                                  [&](uint32_t q) { dirty[q] = 1; });
+    std::vector<uint32_t> oldOf(polys, kNoPolygon); // new id → previous id
+    for (uint32_t o = 0; o < remap.size(); ++o)
+        if (remap[o] != kNoPolygon)
+            oldOf[remap[o]] = o;
+    mesh.m_links.clear();
+    mesh.m_walls.clear();
+    mesh.m_linkStarts.assign(polys + 1, 0);
+    mesh.m_wallStarts.assign(polys + 1, 0);
+    std::vector<NavLink> ls;
+    for (uint32_t p = 0; p < polys; ++p)
+    {
+        ls.clear();
+        const uint32_t o = oldOf[p];
+        if (!mesh.disabled(p) && (dirty[p] || o == kNoPolygon))
+        {
+            visitLinkCandidates(mesh, p, [&](uint32_t q) {
+                if (q != p)
+                    linkPair(mesh, p, q, &ls, nullptr);
+            });
+            // A polygon listed in several cells is visited more than once.
+            sortLinks(ls);
+            ls.erase(std::unique(ls.begin(), ls.end(),
+                                 [](const NavLink& x, const NavLink& y) {
+                                     return x.neighbour == y.neighbour && x.edge == y.edge && x.tMin == y.tMin &&
+                                            x.tMax == y.tMax;
+                                 }),
+                     ls.end());
+            mesh.m_links.insert(mesh.m_links.end(), ls.begin(), ls.end());
+            mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
+            appendWalls(mesh, p, ls);
+        }
+        else if (!mesh.disabled(p))
+        {
+            for (NavLink l : previous.links(o))
+            {
+                l.neighbour = remap[l.neighbour];
+                mesh.m_links.push_back(l);
+            }
+            mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
+            for (NavWall w : previous.walls(o))
+            {
+                w.polygon = p;
+                mesh.m_walls.push_back(w);
+            }
+        }
+        else
+            mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
+        mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
+    }
+}
+
+void NavMeshAccess::assembleGeometry(NavMesh& mesh)
+{
     const uint32_t polys = mesh.polygonCount();
     mesh.m_polyAreas.resize(polys);
     mesh.m_areaPrefix.resize(polys);
@@ -359,131 +589,6 @@ void NavMeshAccess::assemble(NavMesh& mesh)
                 forCells(p, [&](size_t c) { mesh.m_cellItems[fill[c]++] = p; });
     }
 
-    // Links by edge overlap, each unordered pair of polygons examined once.
-    const double tol = mesh.m_linkTolerance;
-    const double step = mesh.m_settings.stepHeight;
-    std::vector<std::vector<NavLink>> polyLinks(polys);
-    std::vector<uint32_t> seen(polys, kNoPolygon);
-    for (uint32_t p = 0; p < polys; ++p)
-    {
-        if (mesh.disabled(p))
-            continue; // in no grid cell, so no other polygon meets it either
-        const Bounds3& bp = mesh.m_polyBounds[p];
-        const float ft = static_cast<float>(tol);
-        const uint32_t np = mesh.polygonVertexCount(p);
-        mesh.visitPolygonsInBoxXZ(bp.min.x - ft, bp.min.z - ft, bp.max.x + ft, bp.max.z + ft, [&](uint32_t q) {
-            if (q <= p || seen[q] == p)
-                return;
-            seen[q] = p;
-            const Bounds3& bq = mesh.m_polyBounds[q];
-            if (bq.min.x > bp.max.x + ft || bq.max.x < bp.min.x - ft || bq.min.z > bp.max.z + ft ||
-                bq.max.z < bp.min.z - ft)
-                return;
-            const uint32_t nq = mesh.polygonVertexCount(q);
-            for (uint32_t i = 0; i < np; ++i)
-            {
-                const glm::vec3 a1 = mesh.polygonVertex(p, i);
-                const glm::vec3 b1 = mesh.polygonVertex(p, (i + 1) % np);
-                const double d1x = double(b1.x) - a1.x, d1z = double(b1.z) - a1.z;
-                const double l1 = std::sqrt(d1x * d1x + d1z * d1z);
-                for (uint32_t j = 0; j < nq; ++j)
-                {
-                    const glm::vec3 a2 = mesh.polygonVertex(q, j);
-                    const glm::vec3 b2 = mesh.polygonVertex(q, (j + 1) % nq);
-                    const double d2x = double(b2.x) - a2.x, d2z = double(b2.z) - a2.z;
-                    if (d1x * d2x + d1z * d2z >= 0.0)
-                        continue; // links need opposite directions
-                    const double ea = crossXZ(d1x, d1z, double(a2.x) - a1.x, double(a2.z) - a1.z) / l1;
-                    const double eb = crossXZ(d1x, d1z, double(b2.x) - a1.x, double(b2.z) - a1.z) / l1;
-                    if (std::fabs(ea) > tol || std::fabs(eb) > tol)
-                        continue;
-                    const double sa = ((double(a2.x) - a1.x) * d1x + (double(a2.z) - a1.z) * d1z) / (l1 * l1);
-                    const double sb = ((double(b2.x) - a1.x) * d1x + (double(b2.z) - a1.z) * d1z) / (l1 * l1);
-                    const double lo = std::max(0.0, std::min(sa, sb));
-                    const double hi = std::min(1.0, std::max(sa, sb));
-                    if ((hi - lo) * l1 <= tol)
-                        continue;
-                    const glm::vec3 pa = lerp3(a1, b1, lo);
-                    const glm::vec3 pb = lerp3(a1, b1, hi);
-                    const double ua = segmentParamXZ(a2, b2, pa.x, pa.z);
-                    const double ub = segmentParamXZ(a2, b2, pb.x, pb.z);
-                    const glm::vec3 qa = lerp3(a2, b2, ua);
-                    const glm::vec3 qb = lerp3(a2, b2, ub);
-                    if (std::fabs(double(qa.y) - pa.y) > step || std::fabs(double(qb.y) - pb.y) > step)
-                        continue;
-                    NavLink lp;
-                    lp.neighbour = q;
-                    lp.edge = i;
-                    lp.tMin = static_cast<float>(lo);
-                    lp.tMax = static_cast<float>(hi);
-                    lp.a = pa;
-                    lp.b = pb;
-                    polyLinks[p].push_back(lp);
-                    // On q's edge the stretch runs the other way: pb comes first.
-                    NavLink lq;
-                    lq.neighbour = p;
-                    lq.edge = j;
-                    lq.tMin = static_cast<float>(std::min(ua, ub));
-                    lq.tMax = static_cast<float>(std::max(ua, ub));
-                    lq.a = ub <= ua ? qb : qa;
-                    lq.b = ub <= ua ? qa : qb;
-                    polyLinks[q].push_back(lq);
-                }
-            }
-        });
-    }
-
-    mesh.m_linkStarts.assign(polys + 1, 0);
-    mesh.m_wallStarts.assign(polys + 1, 0);
-    for (uint32_t p = 0; p < polys; ++p)
-    {
-        std::vector<NavLink>& ls = polyLinks[p];
-        std::sort(ls.begin(), ls.end(), [](const NavLink& x, const NavLink& y) {
-            if (x.edge != y.edge)
-                return x.edge < y.edge;
-            if (x.tMin != y.tMin)
-                return x.tMin < y.tMin;
-            if (x.tMax != y.tMax)
-                return x.tMax < y.tMax;
-            return x.neighbour < y.neighbour;
-        });
-        mesh.m_links.insert(mesh.m_links.end(), ls.begin(), ls.end());
-        mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
-
-        // Walls: the stretches of each edge its links leave uncovered.
-        const uint32_t n = mesh.disabled(p) ? 0 : mesh.polygonVertexCount(p);
-        size_t k = 0;
-        for (uint32_t e = 0; e < n; ++e)
-        {
-            const glm::vec3 a = mesh.polygonVertex(p, e);
-            const glm::vec3 b = mesh.polygonVertex(p, (e + 1) % n);
-            const double dx = double(b.x) - a.x, dz = double(b.z) - a.z;
-            const double len = std::sqrt(dx * dx + dz * dz);
-            const glm::vec3 normal(static_cast<float>(dz / len), 0.0f, static_cast<float>(-dx / len));
-            double covered = 0.0;
-            auto addWall = [&](double t0, double t1) {
-                if ((t1 - t0) * len <= tol)
-                    return;
-                NavWall w;
-                w.polygon = p;
-                w.edge = e;
-                w.a = t0 <= 0.0 ? a : lerp3(a, b, t0);
-                w.b = t1 >= 1.0 ? b : lerp3(a, b, t1);
-                w.normal = normal;
-                mesh.m_walls.push_back(w);
-            };
-            while (k < ls.size() && ls[k].edge == e)
-            {
-                if (ls[k].tMin > covered)
-                    addWall(covered, ls[k].tMin);
-                covered = std::max(covered, double(ls[k].tMax));
-                ++k;
-            }
-            if (covered < 1.0)
-                addWall(covered, 1.0);
-        }
-        mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
-    }
 }
 
 NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> vertices, std::vector<uint32_t> indices,
@@ -491,6 +596,28 @@ NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> ver
                                   std::vector<uint8_t> disabled)
 {
     NavMesh mesh;
+    setParts(mesh, base, std::move(vertices), std::move(indices), std::move(polyStarts), std::move(areas),
+             std::move(disabled));
+    assemble(mesh);
+    return mesh;
+}
+
+NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& previous, std::span<const uint32_t> remap,
+                                             std::span<const Bounds3> dirtyBoxes, std::vector<glm::vec3> vertices,
+                                             std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts,
+                                             std::vector<uint8_t> areas, std::vector<uint8_t> disabled)
+{
+    NavMesh mesh;
+    setParts(mesh, base, std::move(vertices), std::move(indices), std::move(polyStarts), std::move(areas),
+             std::move(disabled));
+    assembleIncremental(mesh, previous, remap, dirtyBoxes);
+    return mesh;
+}
+
+void NavMeshAccess::setParts(NavMesh& mesh, const NavMesh& base, std::vector<glm::vec3> vertices,
+                             std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas,
+                             std::vector<uint8_t> disabled)
+{
     mesh.m_is2d = base.m_is2d;
     mesh.m_settings = base.m_settings;
     mesh.m_linkTolerance = base.m_linkTolerance;
@@ -503,8 +630,6 @@ NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> ver
     mesh.m_disabledCount = static_cast<uint32_t>(std::count_if(disabled.begin(), disabled.end(), [](uint8_t d) { return d != 0; }));
     if (mesh.m_disabledCount != 0)
         mesh.m_disabled = std::move(disabled);
-    assemble(mesh);
-    return mesh;
 }
 
 Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)

@@ -6,6 +6,7 @@
 
 #include "spark/nav/navmesh.h"
 
+#include <span>
 #include <vector>
 
 namespace spark::nav
@@ -17,11 +18,36 @@ struct NavMeshAccess
     /// polygons, areas, disabled flags, settings and link tolerance.
     static void assemble(NavMesh& mesh);
 
+    /// As `assemble`, but links and walls of polygons away from `dirtyBoxes`
+    /// are copied from `previous` (whose polygon o is this mesh's `remap[o]`,
+    /// kNoPolygon when gone) instead of found again: the same result as
+    /// `assemble` when every polygon whose neighbours changed lies within a
+    /// box, at the cost of the changed region plus a linear copy.
+    static void assembleIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
+                                    std::span<const Bounds3> dirtyBoxes);
+
     /// A mesh with `base`'s settings and the given polygons (valid: convex,
     /// counter-clockwise, at most base.maxPolyVerts() vertices), `disabled`
     /// empty or exactly one flag per polygon, assembled.
     static NavMesh fromParts(const NavMesh& base, std::vector<glm::vec3> vertices, std::vector<uint32_t> indices,
                              std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas, std::vector<uint8_t> disabled);
+
+    /// As `fromParts`, assembled with `assembleIncremental` against `previous`.
+    static NavMesh fromPartsIncremental(const NavMesh& base, const NavMesh& previous, std::span<const uint32_t> remap,
+                                        std::span<const Bounds3> dirtyBoxes, std::vector<glm::vec3> vertices,
+                                        std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts,
+                                        std::vector<uint8_t> areas, std::vector<uint8_t> disabled);
+
+private:
+    static void assembleGeometry(NavMesh& mesh);
+    template <class F> static void visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit);
+    static void linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::vector<NavLink>* outP,
+                         std::vector<NavLink>* outQ);
+    static void sortLinks(std::vector<NavLink>& links);
+    static void appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLink> links);
+    static void setParts(NavMesh& mesh, const NavMesh& base, std::vector<glm::vec3> vertices,
+                         std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas,
+                         std::vector<uint8_t> disabled);
 };
 
 } // namespace spark::nav

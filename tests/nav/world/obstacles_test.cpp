@@ -348,3 +348,71 @@ TEST_CASE("crowd agents whose corridor an obstacle breaks re-plan round it; othe
     CHECK(world.agent(walker)->state == AgentState::Arrived);
     CHECK(closest >= 0.8 + kRadius - 0.05);
 }
+
+TEST_CASE("links and walls after any sequence of changes equal those of the same polygons linked from scratch")
+{
+    NavWorld world;
+    const MeshId mesh = put(world, corridorMesh());
+    std::vector<ObstacleId> live;
+    uint32_t state = 12345u;
+    auto next = [&](float lo, float hi) {
+        state = state * 1664525u + 1013904223u;
+        return lo + (hi - lo) * float(state >> 8) / float(1u << 24);
+    };
+    for (int step = 0; step < 60; ++step)
+    {
+        const float pick = next(0.0f, 1.0f);
+        if (live.empty() || pick < 0.4f)
+            live.push_back(add(world, mesh,
+                               step % 2 ? circleAt(next(0.0f, 20.0f), next(0.0f, 4.0f), next(0.1f, 0.7f))
+                                        : boxAt(next(0.0f, 20.0f), next(0.0f, 4.0f), next(0.1f, 0.6f), next(0.1f, 0.6f),
+                                                next(-90.0f, 90.0f))));
+        else if (pick < 0.8f)
+            REQUIRE(world.moveObstacle(live[size_t(next(0.0f, float(live.size()) - 0.01f))],
+                                       glm::vec3(next(0.0f, 20.0f), 0.0f, next(0.0f, 4.0f)))
+                        .ok());
+        else
+        {
+            const size_t i = size_t(next(0.0f, float(live.size()) - 0.01f));
+            REQUIRE(world.removeObstacle(live[i]).ok());
+            live.erase(live.begin() + long(i));
+        }
+        const NavMesh& carved = *world.mesh(mesh);
+        const NavMesh plain = walkableMesh(carved); // linked from scratch
+        std::vector<uint32_t> renumber(carved.polygonCount(), kNoPolygon);
+        uint32_t w = 0;
+        for (uint32_t p = 0; p < carved.polygonCount(); ++p)
+            if (!carved.disabled(p))
+                renumber[p] = w++;
+        REQUIRE(w == plain.polygonCount());
+        for (uint32_t p = 0; p < carved.polygonCount(); ++p)
+        {
+            if (carved.disabled(p))
+            {
+                CHECK(carved.links(p).empty());
+                CHECK(carved.walls(p).empty());
+                continue;
+            }
+            const auto mine = carved.links(p);
+            const auto theirs = plain.links(renumber[p]);
+            REQUIRE(mine.size() == theirs.size());
+            for (size_t k = 0; k < mine.size(); ++k)
+            {
+                CHECK(renumber[mine[k].neighbour] == theirs[k].neighbour);
+                CHECK(mine[k].edge == theirs[k].edge);
+                CHECK(mine[k].tMin == theirs[k].tMin);
+                CHECK(mine[k].tMax == theirs[k].tMax);
+                CHECK(mine[k].a == theirs[k].a);
+                CHECK(mine[k].b == theirs[k].b);
+            }
+            const auto myWalls = carved.walls(p);
+            const auto theirWalls = plain.walls(renumber[p]);
+            REQUIRE(myWalls.size() == theirWalls.size());
+            for (size_t k = 0; k < myWalls.size(); ++k)
+            {
+                CHECK(myWalls[k].a == theirWalls[k].a);
+                CHECK(myWalls[k].b == theirWalls[k].b);
+            }
+        }
+    }
+}
