@@ -354,12 +354,25 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
         for (uint32_t s = out.pieceStarts[i]; s < out.pieceStarts[i + 1]; ++s)
             remap[baseCount + oldStart + (s - out.pieceStarts[i])] = baseCount + s;
     }
-    std::vector<Bounds3> dirtyBoxes;
-    dirtyBoxes.reserve(recut.size());
+    // What changed: base slots carved or given back, pieces new or different
+    // (now), and pieces gone or different (before).
+    std::vector<uint32_t> changedNew, changedOld;
     for (uint32_t p : recut)
-        dirtyBoxes.push_back(base.polygonBounds(p));
-    out.mesh = NavMeshAccess::fromPartsIncremental(base, before, remap, dirtyBoxes, std::move(vertices), std::move(indices),
-                                                   std::move(polyStarts), std::move(areas), std::move(disabled));
+        if ((disabled[p] != 0) != before.disabled(p))
+        {
+            changedNew.push_back(p);
+            changedOld.push_back(p);
+        }
+    for (size_t i = 0; i < merged.size(); ++i)
+        if (merged[i].changed || merged[i].previousIndex < 0)
+            for (uint32_t s = out.pieceStarts[i]; s < out.pieceStarts[i + 1]; ++s)
+                changedNew.push_back(baseCount + s);
+    for (uint32_t o = baseCount; o < before.polygonCount(); ++o)
+        if (remap[o] == kNoPolygon)
+            changedOld.push_back(o);
+    out.mesh = NavMeshAccess::fromPartsIncremental(base, before, remap, changedNew, changedOld, std::move(vertices),
+                                                   std::move(indices), std::move(polyStarts), std::move(areas),
+                                                   std::move(disabled));
     return out;
 }
 

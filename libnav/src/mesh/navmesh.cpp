@@ -454,18 +454,25 @@ void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLi
 }
 
 void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
-                                        std::span<const Bounds3> dirtyBoxes)
+                                        std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld)
 {
     assembleGeometry(mesh);
     const uint32_t polys = mesh.polygonCount();
-    // Dirty: a polygon whose bounds meet a changed region (it may have gained
-    // or lost a neighbour). Every other polygon kept its geometry and its
-    // neighbours, so its links and walls are the previous ones, renumbered.
-    std::vector<uint8_t> dirty(polys, 0);
-    const float ft = mesh.m_linkTolerance;
-    for (const Bounds3& box : dirtyBoxes)
-        mesh.visitPolygonsInBoxXZ(box.min.x - ft, box.min.z - ft, box.max.x + ft, box.max.z + ft,
-                                  [&](uint32_t q) { dirty[q] = 1; });
+    // Dirty: a changed polygon, or one that may have gained or lost a
+    // neighbour (it meets a new polygon, or it was next to one now gone).
+    std::vector<uint8_t> dirty(polys, 0), changed(polys, 0);
+    for (uint32_t p : changedNew)
+        changed[p] = 1;
+    for (uint32_t p : changedNew)
+    {
+        dirty[p] = 1;
+        if (!mesh.disabled(p))
+            visitLinkCandidates(mesh, p, [&](uint32_t q) { dirty[q] = 1; });
+    }
+    for (uint32_t o : changedOld)
+        for (const NavLink& l : previous.links(o))
+            if (remap[l.neighbour] != kNoPolygon)
+                dirty[remap[l.neighbour]] = 1;
     std::vector<uint32_t> oldOf(polys, kNoPolygon); // new id → previous id
     for (uint32_t o = 0; o < remap.size(); ++o)
         if (remap[o] != kNoPolygon)
@@ -481,8 +488,21 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous, 
         const uint32_t o = oldOf[p];
         if (!mesh.disabled(p) && (dirty[p] || o == kNoPolygon))
         {
+            // A changed polygon is linked against everything it meets; an
+            // unchanged one keeps its links to unchanged neighbours and is
+            // linked again against the changed ones only.
+            const bool whole = changed[p] || o == kNoPolygon;
+            if (!whole)
+                for (NavLink l : previous.links(o))
+                {
+                    const uint32_t q = remap[l.neighbour];
+                    if (q == kNoPolygon || changed[q] || mesh.disabled(q))
+                        continue;
+                    l.neighbour = q;
+                    ls.push_back(l);
+                }
             visitLinkCandidates(mesh, p, [&](uint32_t q) {
-                if (q != p)
+                if (q != p && (whole || changed[q]))
                     linkPair(mesh, p, q, &ls, nullptr);
             });
             // A polygon listed in several cells is visited more than once.
@@ -603,14 +623,15 @@ NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> ver
 }
 
 NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& previous, std::span<const uint32_t> remap,
-                                             std::span<const Bounds3> dirtyBoxes, std::vector<glm::vec3> vertices,
+                                             std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld,
+                                             std::vector<glm::vec3> vertices,
                                              std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts,
                                              std::vector<uint8_t> areas, std::vector<uint8_t> disabled)
 {
     NavMesh mesh;
     setParts(mesh, base, std::move(vertices), std::move(indices), std::move(polyStarts), std::move(areas),
              std::move(disabled));
-    assembleIncremental(mesh, previous, remap, dirtyBoxes);
+    assembleIncremental(mesh, previous, remap, changedNew, changedOld);
     return mesh;
 }
 

@@ -18,13 +18,15 @@ struct NavMeshAccess
     /// polygons, areas, disabled flags, settings and link tolerance.
     static void assemble(NavMesh& mesh);
 
-    /// As `assemble`, but links and walls of polygons away from `dirtyBoxes`
-    /// are copied from `previous` (whose polygon o is this mesh's `remap[o]`,
-    /// kNoPolygon when gone) instead of found again: the same result as
-    /// `assemble` when every polygon whose neighbours changed lies within a
-    /// box, at the cost of the changed region plus a linear copy.
+    /// As `assemble`, but only the polygons next to a change are linked
+    /// again: `changedNew` (this mesh's polygons that are new or different),
+    /// the polygons meeting them, and the previous neighbours of `changedOld`
+    /// (`previous`'s polygons that are gone or different). Every other polygon
+    /// keeps its geometry and neighbours, so its links and walls are copied
+    /// from `previous` (whose polygon o is this mesh's `remap[o]`, kNoPolygon
+    /// when gone), renumbered. The same result as `assemble`.
     static void assembleIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
-                                    std::span<const Bounds3> dirtyBoxes);
+                                    std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld);
 
     /// A mesh with `base`'s settings and the given polygons (valid: convex,
     /// counter-clockwise, at most base.maxPolyVerts() vertices), `disabled`
@@ -34,7 +36,8 @@ struct NavMeshAccess
 
     /// As `fromParts`, assembled with `assembleIncremental` against `previous`.
     static NavMesh fromPartsIncremental(const NavMesh& base, const NavMesh& previous, std::span<const uint32_t> remap,
-                                        std::span<const Bounds3> dirtyBoxes, std::vector<glm::vec3> vertices,
+                                        std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld,
+                                        std::vector<glm::vec3> vertices,
                                         std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts,
                                         std::vector<uint8_t> areas, std::vector<uint8_t> disabled);
 
