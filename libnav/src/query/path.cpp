@@ -43,6 +43,10 @@ namespace
 
 using detail::dist3;
 
+/// `QueryScratch::parentLink` of a polygon entered by an off-mesh link: this
+/// bit, then (link index << 1) | reversed.
+constexpr uint32_t kOffMeshEntry = 0x80000000u;
+
 /// Heap order: smaller f first, then smaller polygon id.
 bool heapLess(const QueryScratch& s, uint32_t a, uint32_t b)
 {
@@ -254,8 +258,17 @@ bool detail::pullString(const std::vector<glm::vec3>& left, const std::vector<gl
 Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,
                 const QueryFilter& filter, const glm::vec3& halfExtents, PathResult& out)
 {
+    return findPath(mesh, s, from, to, filter, halfExtents, std::span<const PathLink>(), out);
+}
+
+Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,
+                const QueryFilter& filter, const glm::vec3& halfExtents, std::span<const PathLink> offMesh,
+                PathResult& out)
+{
     out.points.clear();
     out.polygons.clear();
+    out.links.clear();
+    out.entries.clear();
     out.length = 0.0f;
     out.cost = 0.0f;
     out.complete = false;
@@ -278,6 +291,19 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         minCost = 1.0f;
 
     const uint32_t polys = mesh.polygonCount();
+    // Off-mesh links by the polygon they leave from.
+    s.offMeshIndex.clear();
+    for (uint32_t i = 0; i < offMesh.size(); ++i)
+    {
+        const PathLink& l = offMesh[i];
+        if (l.startPolygon >= polys || l.endPolygon >= polys || l.startPolygon == l.endPolygon ||
+            mesh.disabled(l.startPolygon) || mesh.disabled(l.endPolygon))
+            continue;
+        s.offMeshIndex.push_back((uint64_t(l.startPolygon) << 32) | (uint64_t(i) << 1));
+        if (l.bidirectional)
+            s.offMeshIndex.push_back((uint64_t(l.endPolygon) << 32) | (uint64_t(i) << 1) | 1u);
+    }
+    std::sort(s.offMeshIndex.begin(), s.offMeshIndex.end());
     detail::beginSearch(s, polys);
     s.heap.clear();
     s.list.clear();
@@ -303,10 +329,41 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         s.total[startPoly] = dist3(start.point, goal.point) * minCost;
     heapPush(s, startPoly);
 
+    // Offers node `nb` a route (cost so far g, estimate h) entered by `via`.
+    auto relax = [&](uint32_t nb, float g, float h, uint32_t via, const glm::vec3& entry, const SearchFunnel& fn) {
+        if (s.stamp[nb] == sid)
+        {
+            // Closed nodes stay closed: the funnel costs are not additive, so
+            // reopening could loop; a parent is always closed before its child.
+            // Routes into a polygon end at different entry points: compare
+            // their estimated totals, not their costs so far.
+            if (s.closed[nb] || g + h >= s.total[nb])
+                return;
+        }
+        else
+        {
+            s.stamp[nb] = sid;
+            s.closed[nb] = 0;
+            s.heapIndex[nb] = kNoPolygon;
+            s.list.push_back(nb);
+        }
+        s.cost[nb] = g;
+        s.total[nb] = g + h;
+        s.parent[nb] = s.current;
+        s.parentLink[nb] = via;
+        s.position[nb] = entry;
+        s.funnel[nb] = fn;
+        if (s.heapIndex[nb] != kNoPolygon)
+            siftUp(s, s.heapIndex[nb]);
+        else
+            heapPush(s, nb);
+    };
+
     bool found = false;
     while (!s.heap.empty())
     {
         const uint32_t cur = heapPop(s);
+        s.current = cur;
         s.closed[cur] = 1;
         if (cur == goalPoly)
         {
@@ -343,32 +400,38 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
                 g = fn.apexLength + dist3(fn.apex, entry) + fn.penalty;
                 h = dist3(entry, goal.point) * minCost;
             }
-            if (s.stamp[nb] == sid)
+            relax(nb, g, h, static_cast<uint32_t>(&link - linkBase), entry, fn);
+        }
+        // Off-mesh links from this polygon: the walk to the take-off, then
+        // the leap; the funnel starts again at the landing.
+        auto it = std::lower_bound(s.offMeshIndex.begin(), s.offMeshIndex.end(), uint64_t(cur) << 32);
+        for (; it != s.offMeshIndex.end() && uint32_t(*it >> 32) == cur; ++it)
+        {
+            const uint32_t code = uint32_t(*it & 0xffffffffu);
+            const PathLink& l = offMesh[code >> 1];
+            const bool reversed = (code & 1u) != 0;
+            const uint32_t nb = reversed ? l.startPolygon : l.endPolygon;
+            if (nb == s.parent[cur] || detail::excluded(filter, mesh.area(nb)))
+                continue;
+            const glm::vec3& takeoff = reversed ? l.end : l.start;
+            const glm::vec3& landing = reversed ? l.start : l.end;
+            SearchFunnel fn = s.funnel[cur];
+            funnelStep(fn, takeoff, takeoff);
+            const float walked = fn.apexLength + dist3(fn.apex, takeoff) + l.cost * dist3(takeoff, landing);
+            SearchFunnel landed{landing, landing, landing, walked, fn.penalty + (areaCost - 1.0f) * dist3(pos, takeoff)};
+            float g, h;
+            if (nb == goalPoly)
             {
-                // Closed nodes stay closed: the funnel costs are not additive, so
-                // reopening could loop; a parent is always closed before its child.
-                // Routes into a polygon end at different entry points: compare
-                // their estimated totals, not their costs so far.
-                if (s.closed[nb] || g + h >= s.total[nb])
-                    continue;
+                landed.penalty += (filter.areaCosts[mesh.area(nb)] - 1.0f) * dist3(landing, goal.point);
+                g = walked + dist3(landing, goal.point) + landed.penalty;
+                h = 0.0f;
             }
             else
             {
-                s.stamp[nb] = sid;
-                s.closed[nb] = 0;
-                s.heapIndex[nb] = kNoPolygon;
-                s.list.push_back(nb);
+                g = walked + landed.penalty;
+                h = dist3(landing, goal.point) * minCost;
             }
-            s.cost[nb] = g;
-            s.total[nb] = g + h;
-            s.parent[nb] = cur;
-            s.parentLink[nb] = static_cast<uint32_t>(&link - linkBase);
-            s.position[nb] = entry;
-            s.funnel[nb] = fn;
-            if (s.heapIndex[nb] != kNoPolygon)
-                siftUp(s, s.heapIndex[nb]);
-            else
-                heapPush(s, nb);
+            relax(nb, g, h, kOffMeshEntry | code, landing, landed);
         }
     }
 
@@ -415,7 +478,27 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     s.portalsRight.push_back(start.point);
     for (size_t i = 1; i < out.polygons.size(); ++i)
     {
-        const NavLink& link = allLinks[s.parentLink[out.polygons[i]]];
+        const uint32_t via = s.parentLink[out.polygons[i]];
+        if (via & kOffMeshEntry)
+        {
+            // Split the funnel: pull the string to the take-off, then start
+            // again at the landing (the next point).
+            const uint32_t code = via & ~kOffMeshEntry;
+            const PathLink& l = offMesh[code >> 1];
+            const bool reversed = (code & 1u) != 0;
+            const glm::vec3& takeoff = reversed ? l.end : l.start;
+            s.portalsLeft.push_back(takeoff);
+            s.portalsRight.push_back(takeoff);
+            detail::pullString(s.portalsLeft, s.portalsRight, out.points);
+            out.links.push_back(PathResult::LinkUse{static_cast<uint32_t>(out.points.size() - 1), l.id});
+            out.entries.push_back(code);
+            const glm::vec3& landing = reversed ? l.start : l.end;
+            s.portalsLeft.assign(1, landing);
+            s.portalsRight.assign(1, landing);
+            continue;
+        }
+        out.entries.push_back(kNoPolygon);
+        const NavLink& link = allLinks[via];
         s.portalsLeft.push_back(link.b);
         s.portalsRight.push_back(link.a);
     }

@@ -11,10 +11,12 @@
 #include "spark/core/result.h"
 #include "spark/core/rng.h"
 #include "spark/nav/navmesh.h"
+#include "spark/nav/offmesh.h"
 
 #include <glm/vec3.hpp>
 
 #include <array>
+#include <span>
 #include <cstdint>
 #include <vector>
 
@@ -72,7 +74,9 @@ struct QueryScratch
     std::vector<glm::vec3> portalsRight; ///< Funnel input.
     std::vector<uint32_t> list;       ///< General polygon list (raycast vertex hops, wall search, corridor moves).
     std::vector<glm::vec3> pulled;    ///< String-pulled points (corridor corners).
+    std::vector<uint64_t> offMeshIndex; ///< Off-mesh links by polygon: (polygon << 32) | (link << 1) | reversed, sorted.
     uint32_t searchId = 0;            ///< Current search id (stamps older than it are stale).
+    uint32_t current = 0;             ///< Polygon being expanded.
 };
 
 /// A point on the mesh.
@@ -97,6 +101,18 @@ struct PathResult
     float length = 0.0f;            ///< Length of the polyline `points` (3D). [Units: m]
     float cost = 0.0f;              ///< Cost the search gave the corridor: entry-point legs × area multipliers.
     bool complete = false;          ///< False when the goal was not reachable (path to the closest reachable point).
+    /// The off-mesh links the path takes: `point` is the index in `points` of
+    /// the take-off (the landing is the next point), `link` the link's id.
+    struct LinkUse
+    {
+        uint32_t point = 0; ///< Index of the take-off in `points`.
+        uint32_t link = 0;  ///< `PathLink::id`.
+    };
+    std::vector<LinkUse> links; ///< In path order.
+    /// For each polygon of `polygons` but the first, the off-mesh link it was
+    /// entered by (index into the search's links, with bit 0 = taken from its
+    /// end), or kNoPolygon when it was entered through a portal.
+    std::vector<uint32_t> entries;
 };
 
 /// Finds a path: `from` and `to` are located with `findNearest` within
@@ -111,6 +127,16 @@ struct PathResult
 /// Errors: `E_NAV_OFF_MESH` (field `/from` or `/to`), `E_INVALID_PARAMS`.
 Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& from, const glm::vec3& to,
                 const QueryFilter& filter, const glm::vec3& halfExtents, PathResult& out);
+
+/// As above, with off-mesh links as extra edges: from a link's take-off
+/// polygon (either end's polygon when bidirectional) to the other end's, at
+/// the cost of the walk to the take-off plus `cost` × the leap's length. The
+/// funnel is split at each link taken: take-off and landing are consecutive
+/// points, listed in `out.links`. Links whose polygons are kNoPolygon, past
+/// the mesh or disabled, or the same polygon at both ends, are ignored.
+Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& from, const glm::vec3& to,
+                const QueryFilter& filter, const glm::vec3& halfExtents, std::span<const PathLink> links,
+                PathResult& out);
 
 /// The answer of `raycast`.
 struct RaycastResult
