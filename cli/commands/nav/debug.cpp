@@ -58,7 +58,11 @@ DebugPicture renderDebugPicture(Context& ctx, const json& params)
         const nav::QueryFilter filter = filterFromJson(params);
         nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
         nav::PathResult path;
-        const Status st = nav::findPath(mesh, scratch, from, to, filter, nav::defaultQueryExtents(mesh), path);
+        std::vector<nav::PathLink> offMesh;
+        std::vector<nav::LinkId> linkIds;
+        ctx.state.nav().pathLinksOf(entry.id, offMesh, linkIds);
+        const Status st =
+            nav::findPath(mesh, scratch, from, to, filter, nav::defaultQueryExtents(mesh), offMesh, path);
         if (!st.ok())
         {
             Error e = st.error();
@@ -95,6 +99,15 @@ DebugPicture renderDebugPicture(Context& ctx, const json& params)
         for (const glm::dvec2& q : outline.value())
             points.emplace_back(static_cast<float>(q.x), o.def.position.y, static_cast<float>(q.y));
         overlay.obstacles.push_back(std::move(points));
+    }
+
+    // The mesh's off-mesh links: take-off magenta, landing cyan, dashed
+    // between (the snapped ends when resolved, else the ends as given).
+    for (nav::LinkId id : world.offMeshLinksInOrder())
+    {
+        const nav::WorldLink& l = *world.offMeshLink(id);
+        if (l.mesh == entry.id)
+            overlay.links.push_back(nav::DebugLink{l.resolved.start, l.resolved.end});
     }
 
     // The mesh's crowd: each agent as a disc with a heading line, and what is

@@ -55,9 +55,15 @@ json navPath(Context& ctx, const json& params)
                                                      : nav::defaultQueryExtents(entry.mesh);
     nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
     nav::PathResult path;
-    Status st = nav::findPath(entry.mesh, scratch, from, to, filter, ext, path);
+    std::vector<nav::PathLink> offMesh;
+    std::vector<nav::LinkId> linkIds;
+    ctx.state.nav().pathLinksOf(entry.id, offMesh, linkIds);
+    Status st = nav::findPath(entry.mesh, scratch, from, to, filter, ext, offMesh, path);
     if (!st.ok())
         failQuery(st.error());
+    json links = json::array();
+    for (const nav::PathResult::LinkUse& use : path.links)
+        links.push_back({{"point", use.point}, {"link", handleNumber(linkIds[use.link])}});
     json points = json::array();
     for (const glm::vec3& p : path.points)
         points.push_back(pointToJson(p, entry.is2d));
@@ -71,7 +77,7 @@ json navPath(Context& ctx, const json& params)
                 {"cost", floatJson(path.cost)},
                 {"complete", path.complete},
                 {"polygons", path.polygons.size()},
-                {"links", json::array()}};
+                {"links", std::move(links)}};
     if (params.value("corridor", false))
         out["corridor"] = std::move(corridor);
     return out;

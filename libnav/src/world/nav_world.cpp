@@ -54,6 +54,7 @@ Result<MeshId> NavWorld::putMesh(MeshDef def)
         }
         if (!regions.empty())
             recarve(found->second, regions);
+        resolveLinks(found->second); // links survive a re-bake
         return found->second;
     }
     if (m_state.meshes.size() >= kMaxWorldMeshes)
@@ -93,6 +94,10 @@ Status NavWorld::removeMesh(MeshId mesh)
     });
     for (ObstacleId id : carved)
         m_state.obstacles.remove(id);
+    // And its links.
+    for (LinkId id : offMeshLinksInOrder())
+        if (m_state.links.get(id)->mesh == mesh)
+            m_state.links.remove(id);
     return Status::success();
 }
 
@@ -194,6 +199,31 @@ void NavWorld::hashState(Hasher& io) const
             io.addF32(o.def.position.z);
             io.addF32(o.def.height);
             io.addString(o.def.follow);
+        });
+    }
+    if (m_state.links.size() != 0)
+    {
+        io.addString("links");
+        io.addU64(m_state.links.size());
+        m_state.links.forEach([&](LinkId id, const WorldLink& l) {
+            io.addU32(id.index);
+            io.addU32(id.generation);
+            io.addString(m_state.meshes.get(l.mesh)->name);
+            for (const glm::vec3& v : {l.def.start, l.def.end, l.resolved.start, l.resolved.end})
+            {
+                io.addF32(v.x);
+                io.addF32(v.y);
+                io.addF32(v.z);
+            }
+            io.addU8(static_cast<uint8_t>(l.def.kind));
+            io.addF32(l.def.radius);
+            io.addBool(l.def.bidirectional);
+            io.addF32(l.def.cost);
+            io.addF32(l.def.speed);
+            io.addF32(l.def.arcHeight);
+            io.addBool(l.resolved.resolved);
+            io.addU32(l.resolved.startPolygon);
+            io.addU32(l.resolved.endPolygon);
         });
     }
     io.addU64(m_state.agents.size());

@@ -85,6 +85,7 @@ void NavWorld::recarve(MeshId mesh, std::span<const CarveRegion> regions)
     record.carved = std::make_shared<const CarvedMesh>(
         recarveNavMesh(*record.baked, record.carved.get(), cuts, regions, record.polyGeneration, generation));
     record.meshGeneration = generation;
+    resolveLinks(mesh); // against what is left
 }
 
 Result<ObstacleId> NavWorld::addObstacle(MeshId mesh, const ObstacleDef& def)

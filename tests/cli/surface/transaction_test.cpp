@@ -114,6 +114,7 @@ SessionState makeSession(Dispatcher& d, Session kind)
     must(d, s, "ai.utility.load", {{"path", "samples/ai/rest-patrol-flee.utility.json"}});
     must(d, s, "nav.obstacle.add",
          {{"mesh", "pad"}, {"shape", {{"type", "circle"}, {"radius", 0.5}}}, {"position", {2, 2}}}); // id 1048576
+    must(d, s, "nav.offmesh.add", {{"mesh", "pad"}, {"start", {0.5, 0.5}}, {"end", {3.5, 3.5}}}); // id 1048576
     must(d, s, "space3d.spawn",
          {{"name", "Guard"},
           {"components",
@@ -378,6 +379,14 @@ std::vector<ErrorCase> errorCases()
         {"nav.obstacle.move", parse(R"({"id": 7, "position": [1, 1]})"), "E_NAV_UNKNOWN_OBSTACLE"},
         {"nav.obstacle.remove", parse(R"({"id": 2097152})"), "E_NAV_UNKNOWN_OBSTACLE"},
         {"nav.obstacle.remove", parse(R"({"id": "1048576"})"), "E_INVALID_PARAMS"},
+        // -- nav.offmesh.*: the rich session has link 1048576 on "pad" -------------
+        {"nav.offmesh.add", parse(R"({"mesh": "pad", "start": [1, 1], "end": [1, 1]})"), "E_INVALID_PARAMS"},
+        {"nav.offmesh.add", parse(R"({"mesh": "pad", "start": [1, 1], "end": [3, 3], "radius": 0})"), "E_INVALID_PARAMS"},
+        {"nav.offmesh.add", parse(R"({"mesh": "pad", "start": [1, 1], "end": [3, 3], "kind": "fly"})"), "E_INVALID_PARAMS"},
+        {"nav.offmesh.add", parse(R"({"mesh": "pad", "start": [1, 1, 0], "end": [3, 3]})"), "E_INVALID_PARAMS"},
+        {"nav.offmesh.add", parse(R"({"mesh": "nope", "start": [1, 1], "end": [3, 3]})"), "E_NAV_NO_MESH"},
+        {"nav.offmesh.remove", parse(R"({"id": 7})"), "E_NAV_UNKNOWN_LINK"},
+        {"nav.offmesh.remove", parse(R"({"id": -7})"), "E_INVALID_PARAMS"},
         {"nav.step", parse(R"({"frames": 0})"), "E_INVALID_PARAMS"},
         {"nav.step", parse(R"({"dt": 0})"), "E_INVALID_PARAMS"},
         {"nav.step", parse(R"({"dt": 2})"), "E_INVALID_PARAMS"},

@@ -28,6 +28,7 @@
 #include "spark/nav/carve.h"
 #include "spark/nav/crowd.h"
 #include "spark/nav/navmesh.h"
+#include "spark/nav/offmesh.h"
 #include "spark/nav/query.h"
 
 #include <cstdint>
@@ -115,6 +116,17 @@ struct WorldObstacle
     CarveCut cut;    ///< Its footprint grown by the mesh's agent radius, where it is now.
 };
 
+/// Most off-mesh links of one world. [Limit]
+inline constexpr size_t kMaxWorldLinks = 4096;
+
+/// One off-mesh link of the world.
+struct WorldLink
+{
+    MeshId mesh;                  ///< The mesh it joins places of.
+    OffMeshLinkDef def;           ///< As given.
+    ResolvedOffMeshLink resolved; ///< Its ends on the current (carved) mesh; again after each change.
+};
+
 /// One mesh of the world.
 struct WorldMesh
 {
@@ -139,6 +151,7 @@ struct NavWorldState
     uint32_t nextPolyGeneration = 1;                     ///< Next polygon generation handed out (world-wide).
     HandlePool<AgentTag, CrowdAgent> agents;             ///< Crowd agents by handle (every mesh's).
     HandlePool<ObstacleTag, WorldObstacle> obstacles;    ///< Carved obstacles by handle (every mesh's).
+    HandlePool<LinkTag, WorldLink> links;                ///< Off-mesh links by handle (every mesh's).
     uint64_t crowdSteps = 0;                             ///< Crowd steps taken.
 };
 
@@ -215,6 +228,23 @@ public:
     /// Number of obstacles.
     size_t obstacleCount() const { return m_state.obstacles.size(); }
 
+    // -- Off-mesh links (SPEC §2.5) -------------------------------------------
+
+    /// Adds a link to `mesh`, its ends snapped onto the current mesh (a link
+    /// that does not resolve is kept and listed, and used once it does: links
+    /// resolve again after every carving and re-bake). Errors (nothing
+    /// changes): `E_NAV_NO_MESH`, `E_INVALID_PARAMS` (field), `E_NAV_LIMIT`.
+    [[nodiscard]] Result<LinkId> addOffMeshLink(MeshId mesh, const OffMeshLinkDef& def);
+    /// Removes a link. `E_NAV_UNKNOWN_LINK` for a stale handle.
+    [[nodiscard]] Status removeOffMeshLink(LinkId link);
+    /// The link of a handle, or null when stale.
+    const WorldLink* offMeshLink(LinkId link) const { return m_state.links.get(link); }
+    /// Every link, in handle (slot) order.
+    std::vector<LinkId> offMeshLinksInOrder() const;
+    /// The resolved links of `mesh` for a path search, in handle order: each
+    /// `PathLink::id` is its index in `ids` (which receives the handles).
+    void pathLinksOf(MeshId mesh, std::vector<PathLink>& out, std::vector<LinkId>& ids) const;
+
     // -- Crowds -----------------------------------------------------------------
 
     /// Adds an agent on `mesh` at `def.position` (snapped onto the mesh within
@@ -282,6 +312,8 @@ public:
 private:
     /// Carves `mesh` again under `regions` with all of its obstacles (cannot fail).
     void recarve(MeshId mesh, std::span<const CarveRegion> regions);
+    /// Snaps the links of `mesh` onto its current mesh again.
+    void resolveLinks(MeshId mesh);
 
     /// True when every polygon of the agent's corridor kept the generation it
     /// had when the corridor was made (carving elsewhere leaves it valid).
