@@ -165,13 +165,20 @@ bool findOversizedArray(const json& root, const json& doc, SchemaProblem& out)
     return false;
 }
 
-/// valijson names an unknown property only in its message; the pointer should end with it.
+/// valijson names an unknown or a missing property only in its message; the
+/// pointer should end with it (`/colour` for an unknown field, `/end` for a
+/// missing one), so the caller is pointed at the field itself.
 std::string unknownPropertyPath(const SchemaProblem& p)
 {
-    const std::string marker = "constraints: '";
-    const size_t at = p.message.find(marker);
+    std::string marker = "constraints: '";
+    size_t at = p.message.find(marker);
     if (at == std::string::npos || p.message.find("could not be validated") == std::string::npos)
-        return p.path;
+    {
+        marker = "Missing required property '";
+        at = p.message.find(marker);
+        if (at == std::string::npos)
+            return p.path;
+    }
     const size_t start = at + marker.size();
     const size_t end = p.message.rfind('\'');
     if (end == std::string::npos || end <= start)

@@ -59,8 +59,7 @@ DebugPicture renderDebugPicture(Context& ctx, const json& params)
         nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
         nav::PathResult path;
         std::vector<nav::PathLink> offMesh;
-        std::vector<nav::LinkId> linkIds;
-        ctx.state.nav().pathLinksOf(entry.id, offMesh, linkIds);
+        ctx.state.nav().pathLinksOf(entry.id, offMesh);
         const Status st =
             nav::findPath(mesh, scratch, from, to, filter, nav::defaultQueryExtents(mesh), offMesh, path);
         if (!st.ok())

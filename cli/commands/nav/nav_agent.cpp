@@ -168,6 +168,8 @@ json navAgentGet(Context& ctx, const json& params)
     out["corners"] = std::move(corners);
     out["corridor"] = a.corridor.polygons.size();
     out["settings"] = settingsJson(a.def);
+    if (a.leap.active)
+        out["link"] = handleNumber(nav::NavWorld::linkOfKey(a.leap.hop.link));
     return out;
 }
 

@@ -56,14 +56,13 @@ json navPath(Context& ctx, const json& params)
     nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
     nav::PathResult path;
     std::vector<nav::PathLink> offMesh;
-    std::vector<nav::LinkId> linkIds;
-    ctx.state.nav().pathLinksOf(entry.id, offMesh, linkIds);
+    ctx.state.nav().pathLinksOf(entry.id, offMesh);
     Status st = nav::findPath(entry.mesh, scratch, from, to, filter, ext, offMesh, path);
     if (!st.ok())
         failQuery(st.error());
     json links = json::array();
     for (const nav::PathResult::LinkUse& use : path.links)
-        links.push_back({{"point", use.point}, {"link", handleNumber(linkIds[use.link])}});
+        links.push_back({{"point", use.point}, {"link", handleNumber(nav::NavWorld::linkOfKey(use.link))}});
     json points = json::array();
     for (const glm::vec3& p : path.points)
         points.push_back(pointToJson(p, entry.is2d));

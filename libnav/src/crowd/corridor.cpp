@@ -61,8 +61,39 @@ float segDist2XZ(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b)
 Status planCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& start, const glm::vec3& goal,
                     const QueryFilter& filter, const glm::vec3& halfExtents, Corridor& out)
 {
+    return planCorridor(mesh, scratch, start, goal, filter, halfExtents, std::span<const PathLink>(), out);
+}
+
+Status landCorridor(Corridor& io)
+{
+    if (io.hops.empty())
+        return makeError("E_INVALID_PARAMS", "the corridor takes no off-mesh link", "/hops");
+    const CorridorHop hop = io.hops.front();
+    io.polygons.erase(io.polygons.begin(), io.polygons.begin() + hop.index);
+    io.hops.erase(io.hops.begin());
+    for (CorridorHop& h : io.hops)
+        h.index -= hop.index;
+    io.position = hop.end;
+    return Status::success();
+}
+
+Status planCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& start, const glm::vec3& goal,
+                    const QueryFilter& filter, const glm::vec3& halfExtents, std::span<const PathLink> links,
+                    Corridor& out)
+{
     PathResult path;
-    SPARK_TRY(findPath(mesh, scratch, start, goal, filter, halfExtents, path));
+    SPARK_TRY(findPath(mesh, scratch, start, goal, filter, halfExtents, links, path));
+    out.hops.clear();
+    for (size_t i = 1; i < path.polygons.size() && i < kMaxCorridorPolygons; ++i)
+    {
+        const uint32_t code = path.entries[i - 1];
+        if (code == kNoPolygon)
+            continue;
+        const PathLink& l = links[code >> 1];
+        const bool reversed = (code & 1u) != 0;
+        out.hops.push_back(CorridorHop{static_cast<uint32_t>(i), reversed ? l.end : l.start, reversed ? l.start : l.end,
+                                       l.id, l.kind, l.speed, l.arcHeight});
+    }
     out.polygons.assign(path.polygons.begin(),
                         path.polygons.begin() + std::min<size_t>(path.polygons.size(), kMaxCorridorPolygons));
     out.position = path.points.front();
@@ -86,6 +117,9 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor&
     // one point past the corners wanted; on a long corridor with few bends
     // (or when the corridor ends first) walk them all.
     std::vector<glm::vec3>& points = s.pulled;
+    // A corridor with an off-mesh link ends, for its corners, at the take-off.
+    const bool hop = !corridor.hops.empty();
+    const size_t limit = hop ? corridor.hops.front().index : corridor.polygons.size();
     auto portalsUpTo = [&](size_t count) {
         s.portalsLeft.clear();
         s.portalsRight.clear();
@@ -111,7 +145,7 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor&
         points.clear();
         out.clear();
         const bool stopped = pullString(s.portalsLeft, s.portalsRight, points, maxPoints);
-        const bool reachesTarget = usable == corridor.polygons.size();
+        const bool reachesTarget = usable == limit;
         for (size_t i = 1; i < points.size() && out.size() < maxCorners; ++i)
         {
             const bool last = !stopped && i + 1 == points.size();
@@ -120,20 +154,19 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor&
             CorridorCorner c;
             c.point = points[i];
             c.polygon = last ? corridor.polygons[usable - 1] : kNoPolygon;
-            c.flags = last && reachesTarget ? kCornerEnd : 0;
+            c.flags = last && reachesTarget ? (hop ? kCornerOffMeshStart : kCornerEnd) : 0;
             out.push_back(c);
         }
         return stopped;
     };
     // Stopping one point past the corners wanted keeps every corner taken off
     // the end of the string (the end may fall on the last point found).
-    if (corridor.polygons.size() > kCornerLookahead && portalsUpTo(kCornerLookahead) == kCornerLookahead &&
+    if (limit > kCornerLookahead && portalsUpTo(kCornerLookahead) == kCornerLookahead &&
         collect(maxCorners + 2, kCornerLookahead) && out.size() == maxCorners)
         return Status::success();
-    const size_t usable = portalsUpTo(corridor.polygons.size());
-    const glm::vec3 end = usable == corridor.polygons.size()
-                              ? corridor.target
-                              : mesh.closestPointOnPolygon(corridor.polygons[usable - 1], corridor.target);
+    const size_t usable = portalsUpTo(limit);
+    const glm::vec3 end = usable == limit ? (hop ? corridor.hops.front().start : corridor.target)
+                                          : mesh.closestPointOnPolygon(corridor.polygons[usable - 1], corridor.target);
     s.portalsLeft.push_back(end);
     s.portalsRight.push_back(end);
     if (collect(maxCorners + 2, usable) && out.size() < maxCorners)
@@ -218,7 +251,7 @@ Status moveCorridor(const NavMesh& mesh, QueryScratch& s, Corridor& io, const gl
         s.corridor.push_back(p); // end ... start
     // Join: the furthest corridor polygon that the chain touches.
     size_t joinCorridor = 0, joinChain = s.corridor.size() - 1; // the start polygon at least
-    const size_t scan = std::min<size_t>(io.polygons.size(), 64);
+    const size_t scan = std::min<size_t>(io.hops.empty() ? io.polygons.size() : io.hops.front().index, 64);
     for (size_t j = scan; j-- > 0;)
     {
         bool found = false;
@@ -241,6 +274,10 @@ Status moveCorridor(const NavMesh& mesh, QueryScratch& s, Corridor& io, const gl
         polys.insert(polys.begin(), s.corridor.begin(), s.corridor.begin() + static_cast<std::ptrdiff_t>(joinChain));
     if (polys.size() > kMaxCorridorPolygons)
         polys.resize(kMaxCorridorPolygons);
+    for (CorridorHop& h : io.hops)
+        h.index = static_cast<uint32_t>(h.index - joinCorridor + joinChain);
+    while (!io.hops.empty() && io.hops.back().index >= polys.size())
+        io.hops.pop_back();
     best.y = mesh.heightAt(bestPoly, best.x, best.z);
     io.position = best;
     return Status::success();
@@ -255,7 +292,9 @@ bool checkCorridor(const NavMesh& mesh, const Corridor& corridor, const QueryFil
         const uint32_t p = corridor.polygons[i];
         if (p >= mesh.polygonCount() || mesh.disabled(p) || (i > 0 && excluded(filter, mesh.area(p))))
             return false;
-        if (i > 0 && !linkBetween(mesh, corridor.polygons[i - 1], p))
+        const bool hopHere = std::any_of(corridor.hops.begin(), corridor.hops.end(),
+                                         [&](const CorridorHop& h) { return h.index == i; });
+        if (i > 0 && !hopHere && !linkBetween(mesh, corridor.polygons[i - 1], p))
             return false;
     }
     return mesh.containsXZ(corridor.polygons.front(), corridor.position.x, corridor.position.z, 0.05f);

@@ -226,8 +226,9 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
         }
     }
     Corridor planned;
+    pathLinksOf(a->mesh, m_pathLinks);
     const Status st = planCorridor(navmesh, m_scratch, a->position, target, defaultQueryFilter(),
-                                   agentSearchExtents(a->def), planned);
+                                   agentSearchExtents(a->def), m_pathLinks, planned);
     if (!st.ok())
     {
         if (st.error().field == "/to")
@@ -241,6 +242,7 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
     a->target = target;
     a->plannedTarget = target;
     a->corridorGeneration = record->meshGeneration;
+    a->linkGeneration = record->linkGeneration;
     if (planned.complete)
     {
         a->corridor = std::move(planned);
@@ -385,10 +387,63 @@ Status NavWorld::stepCrowds(double dt)
 void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t generation, double dt)
 {
     CrowdStepScratch& cs = m_crowdScratch;
+    pathLinksOf(mesh, m_pathLinks);
+    const uint32_t linkGeneration = m_state.meshes.get(mesh)->linkGeneration;
     m_stepAgents.clear();
     m_state.agents.forEach([&](AgentId id, const CrowdAgent& a) {
-        if (a.mesh == mesh)
+        if (a.mesh == mesh && !a.leap.active)
             m_stepAgents.push_back(id);
+    });
+    // 0. Agents on an off-mesh link follow it, out of everyone's way, and on
+    //    landing find their polygon and plan on from there (next step).
+    m_state.agents.forEach([&](AgentId id, const CrowdAgent& c) {
+        if (c.mesh != mesh || !c.leap.active)
+            return;
+        CrowdAgent& a = *m_state.agents.get(id);
+        CrowdAgent::Leap& l = a.leap;
+        l.time += static_cast<float>(dt);
+        const float s = std::min(l.time / l.duration, 1.0f);
+        const glm::vec3 before = a.position;
+        a.position = l.hop.start + (l.hop.end - l.hop.start) * s;
+        if (l.hop.kind == OffMeshKind::Jump && !navmesh.is2d())
+            a.position.y += 4.0f * l.hop.arcHeight * s * (1.0f - s);
+        a.velocity = (a.position - before) * static_cast<float>(1.0 / dt);
+        if (s < 1.0f)
+            return;
+        // Landed.
+        l.active = false;
+        a.position = l.hop.end;
+        a.velocity = glm::vec3(0.0f);
+        (void)landCorridor(a.corridor);
+        auto at = findNearest(navmesh, a.position, agentSearchExtents(a.def));
+        Corridor planned;
+        if (at.ok() && planCorridor(navmesh, m_scratch, at->point, a.target, defaultQueryFilter(), agentSearchExtents(a.def),
+                                    m_pathLinks, planned)
+                           .ok() &&
+            planned.complete)
+        {
+            a.position = at->point;
+            a.corridor = std::move(planned);
+            a.state = AgentState::Moving;
+        }
+        else if (at.ok())
+        {
+            a.position = at->point;
+            a.corridor.position = at->point;
+            a.corridor.polygons.assign(1, at->polygon);
+            a.corridor.hops.clear();
+            a.corridor.target = at->point;
+            a.state = AgentState::NoPath;
+        }
+        else
+        {
+            a.corridor.polygons.clear();
+            a.corridor.hops.clear();
+            a.state = AgentState::OffMesh;
+        }
+        a.corridorGeneration = generation;
+        a.linkGeneration = linkGeneration;
+        a.wallGeneration = 0;
     });
     if (m_stepAgents.empty())
         return;
@@ -413,11 +468,15 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         //    gives new generations only to the polygon slots it changed): a
         //    corridor whose polygons all kept their generation stays
         //    (`checkCorridor`); otherwise find the agent again and re-plan.
-        if (a.corridorGeneration != generation && corridorStillValid(mesh, a))
+        if (a.corridorGeneration != generation && corridorStillValid(mesh, a) &&
+            !(a.hasTarget && a.linkGeneration != linkGeneration))
         {
             a.corridorGeneration = generation;
             a.wallGeneration = 0; // walls near it may have changed
         }
+        if (a.hasTarget && !a.manualVelocity && a.linkGeneration != linkGeneration)
+            a.corridorGeneration = 0; // the links changed: plan again
+        a.linkGeneration = linkGeneration;
         if (a.corridorGeneration != generation)
         {
             auto at = findNearest(navmesh, a.position, agentSearchExtents(a.def));
@@ -437,7 +496,9 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
                 if (a.hasTarget)
                 {
                     Corridor planned;
-                    if (planCorridor(navmesh, m_scratch, a.position, a.target, filter, agentSearchExtents(a.def), planned).ok() &&
+                    if (planCorridor(navmesh, m_scratch, a.position, a.target, filter, agentSearchExtents(a.def),
+                                     m_pathLinks, planned)
+                            .ok() &&
                         planned.complete)
                     {
                         a.corridor = std::move(planned);
@@ -463,7 +524,21 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             sd.slowRadius = a.def.slowRadius;
             sd.stopDistance = a.def.stopDistance;
             auto st = steer(a.position, a.corners, sd);
-            if (st.ok() && st->arrived)
+            // At the take-off of an off-mesh link: start across it.
+            if (!a.corners.empty() && (a.corners.front().flags & kCornerOffMeshStart) && !a.corridor.hops.empty() &&
+                distXZ(a.position, a.corners.front().point) <= kLinkTakeoffReach)
+            {
+                CrowdAgent::Leap& l = a.leap;
+                l.active = true;
+                l.hop = a.corridor.hops.front();
+                l.time = 0.0f;
+                const glm::vec3 d = l.hop.end - a.position;
+                const float length = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
+                l.hop.start = a.position;
+                l.duration = std::max(length / l.hop.speed, static_cast<float>(dt));
+                a.desired = glm::vec3(0.0f);
+            }
+            else if (st.ok() && st->arrived)
             {
                 a.state = AgentState::Arrived;
                 a.velocity = glm::vec3(0.0f);
@@ -471,7 +546,7 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             else if (st.ok())
                 a.desired = st->velocity;
         }
-        cs.standing[i] = a.state != AgentState::Moving ? 1 : 0;
+        cs.standing[i] = a.state != AgentState::Moving || a.leap.active ? 1 : 0;
         // 3. Walls near the agent, gathered again after a quarter of the range.
         // The range covers every wall ORCA can reach (the radius plus max_speed
         // × its wall horizon) until they are gathered again: a third more.
@@ -787,7 +862,7 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
     for (size_t i = 0; i < n; ++i)
     {
         CrowdAgent& a = agentAt(i);
-        if (a.state != AgentState::Moving)
+        if (a.state != AgentState::Moving || a.leap.active)
         {
             a.velocity = glm::vec3(0.0f);
             continue;
@@ -834,6 +909,26 @@ void NavWorld::hashCrowd(Hasher& h, MeshId mesh) const
         for (uint32_t p : a.corridor.polygons)
             h.addU32(p);
         h.addU32(a.corridorGeneration);
+        // Off-mesh links (only when used: the hashes of crowds without links stay).
+        if (!a.corridor.hops.empty() || a.leap.active || a.linkGeneration != 0)
+        {
+            h.addU64(a.corridor.hops.size());
+            for (const CorridorHop& hop : a.corridor.hops)
+            {
+                h.addU32(hop.index);
+                h.addU64(hop.link);
+            }
+            h.addBool(a.leap.active);
+            if (a.leap.active)
+            {
+                h.addU64(a.leap.hop.link);
+                addV(a.leap.hop.start);
+                addV(a.leap.hop.end);
+                h.addF32(a.leap.time);
+                h.addF32(a.leap.duration);
+            }
+            h.addU32(a.linkGeneration);
+        }
     });
 }
 

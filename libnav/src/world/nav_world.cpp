@@ -161,6 +161,11 @@ void NavWorld::hashState(Hasher& io) const
         io.addString(m.source);
         io.addU64(m.baseHash);
         io.addU32(m.polyGeneration);
+        if (m.linkGeneration != 0)
+        {
+            io.addString("link generation");
+            io.addU32(m.linkGeneration);
+        }
         if (m.carved) // only once an obstacle touched the mesh: older pinned hashes stay
         {
             io.addString("carved");

@@ -28,7 +28,8 @@ PathLink linkOf(const NavMesh& mesh, const OffMeshLinkDef& def, uint32_t id)
 {
     const ResolvedOffMeshLink r = resolveOffMeshLink(mesh, def);
     REQUIRE(r.resolved);
-    return PathLink{r.startPolygon, r.endPolygon, r.start, r.end, def.cost, def.bidirectional, id};
+    return PathLink{r.startPolygon, r.endPolygon, r.start, r.end, def.cost, def.bidirectional, id, def.kind, def.speed,
+                    def.arcHeight};
 }
 
 PathResult path(const NavMesh& mesh, std::span<const PathLink> links, glm::vec3 from, glm::vec3 to)
@@ -105,7 +106,7 @@ TEST_CASE("an end out of reach leaves the link unresolved; bad defs are refused 
     CHECK(r.startPolygon == 1);
     CHECK(r.endPolygon == kNoPolygon);
     // An unresolved link given to the search anyway is ignored.
-    const PathLink broken{r.startPolygon, r.endPolygon, r.start, r.end, 1.0f, true, 3};
+    const PathLink broken{r.startPolygon, r.endPolygon, r.start, r.end, 1.0f, true, 3, OffMeshKind::Jump, 4.0f, 1.0f};
     CHECK_FALSE(path(mesh, std::span<const PathLink>(&broken, 1), glm::vec3(1, 0, 1), glm::vec3(9, 0, 3)).complete);
 
     auto refused = [](OffMeshLinkDef d, const char* field) {

@@ -40,6 +40,19 @@ struct CorridorCorner
     uint8_t flags = 0;             ///< `CornerFlags`.
 };
 
+/// An off-mesh link a corridor takes: polygons[index - 1] holds the
+/// take-off, polygons[index] the landing.
+struct CorridorHop
+{
+    uint32_t index = 0;        ///< Corridor index of the landing polygon (>= 1).
+    glm::vec3 start{0.0f};     ///< Take-off. [Units: m]
+    glm::vec3 end{0.0f};       ///< Landing. [Units: m]
+    uint64_t link = 0;         ///< `PathLink::id` of the link.
+    OffMeshKind kind = OffMeshKind::Jump; ///< How it is crossed.
+    float speed = 4.0f;        ///< Speed along it. [Units: m/s]
+    float arcHeight = 1.0f;    ///< A jump's arc height. [Units: m]
+};
+
 /// A corridor: where the agent is, where it goes, and the polygons between.
 struct Corridor
 {
@@ -47,6 +60,7 @@ struct Corridor
     glm::vec3 target{0.0f};         ///< The target (the closest reachable point when the goal is cut off). [Units: m]
     std::vector<uint32_t> polygons; ///< From the polygon holding `position` to the one holding `target`.
     bool complete = false;          ///< False when the goal asked for could not be reached.
+    std::vector<CorridorHop> hops;  ///< Off-mesh links on the way, in order (empty without links).
 };
 
 /// Plans a corridor from `start` to `goal` (both located within `halfExtents`),
@@ -55,6 +69,18 @@ struct Corridor
 /// (`E_NAV_OFF_MESH` with field `/from` or `/to`).
 Status planCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& start, const glm::vec3& goal,
                     const QueryFilter& filter, const glm::vec3& halfExtents, Corridor& out);
+
+/// As above, with off-mesh links (`findPath` with links): the links taken
+/// become the corridor's hops. The corners then end at the first hop's
+/// take-off (`kCornerOffMeshStart`); the host crosses the link and calls
+/// `landCorridor`.
+Status planCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& start, const glm::vec3& goal,
+                    const QueryFilter& filter, const glm::vec3& halfExtents, std::span<const PathLink> links,
+                    Corridor& out);
+
+/// After crossing the corridor's first hop: the position becomes its landing
+/// and the polygons before it are dropped. `E_INVALID_PARAMS` when there is no hop.
+Status landCorridor(Corridor& io);
 
 /// Up to `maxCorners` (1..kMaxCorridorCorners) next corners of the corridor by
 /// string pulling over its portals, from the position; the last one is the

@@ -102,7 +102,21 @@ struct CrowdAgent
     glm::vec3 wallCenter{0.0f};             ///< Where the walls were last gathered.
     uint32_t wallGeneration = 0;            ///< Polygon generation they were gathered on (0: never).
     std::vector<glm::dvec2> walls;          ///< Wall segments (pairs of points), pushed out by the radius.
+    /// An off-mesh link being crossed: the agent follows it (a jump's arc
+    /// over the line, a drop down it) at the link's speed, unseen by the
+    /// avoidance, then lands, finds its polygon and plans again.
+    struct Leap
+    {
+        bool active = false;     ///< Crossing now.
+        CorridorHop hop;         ///< The link: take-off, landing, speed, kind.
+        float time = 0.0f;       ///< Time on the link so far. [Units: s]
+        float duration = 0.0f;   ///< Time the crossing takes. [Units: s]
+    } leap;
+    uint32_t linkGeneration = 0;            ///< The mesh's link generation the corridor was planned with.
 };
+
+/// An agent within this of a link's take-off (x–z) starts the leap. [Units: m]
+inline constexpr float kLinkTakeoffReach = 0.3f;
 
 /// Wall `k` of `walls` (as `findWalls` gives them) as a two-point obstacle for
 /// an agent of radius `radius`: moved out along its normal by the radius and,

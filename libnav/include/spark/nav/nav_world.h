@@ -140,6 +140,9 @@ struct WorldMesh
     std::shared_ptr<const CarvedMesh> carved;
     /// The newest generation any polygon of the current mesh has (>= polyGeneration).
     uint32_t meshGeneration = 1;
+    /// Bumped when the mesh's usable off-mesh links change (added, removed,
+    /// resolved differently): agents with a target plan again.
+    uint32_t linkGeneration = 0;
 };
 
 /// Everything a `NavWorld` saves, restores and hashes. A plain value: copying it
@@ -241,9 +244,13 @@ public:
     const WorldLink* offMeshLink(LinkId link) const { return m_state.links.get(link); }
     /// Every link, in handle (slot) order.
     std::vector<LinkId> offMeshLinksInOrder() const;
-    /// The resolved links of `mesh` for a path search, in handle order: each
-    /// `PathLink::id` is its index in `ids` (which receives the handles).
-    void pathLinksOf(MeshId mesh, std::vector<PathLink>& out, std::vector<LinkId>& ids) const;
+    /// The resolved links of `mesh` for a path search, in handle order; each
+    /// `PathLink::id` is `linkKey` of its handle.
+    void pathLinksOf(MeshId mesh, std::vector<PathLink>& out) const;
+    /// A link handle as a `PathLink::id`: (generation << 32) | index.
+    static uint64_t linkKey(LinkId id) { return (uint64_t(id.generation) << 32) | id.index; }
+    /// The handle of a `PathLink::id` made by `linkKey`.
+    static LinkId linkOfKey(uint64_t key) { return LinkId{uint32_t(key & 0xffffffffu), uint32_t(key >> 32)}; }
 
     // -- Crowds -----------------------------------------------------------------
 
@@ -332,6 +339,7 @@ private:
     std::vector<glm::dvec2> m_avoidVelocities;
     std::vector<WallHit> m_wallHits;
     CrowdStepScratch m_crowdScratch;
+    std::vector<PathLink> m_pathLinks; // the stepped mesh's links
 };
 
 } // namespace spark::nav

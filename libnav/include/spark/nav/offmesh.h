@@ -72,7 +72,10 @@ struct PathLink
     glm::vec3 end{0.0f};                ///< Landing. [Units: m]
     float cost = 1.0f;                  ///< Multiplier of the leap's length.
     bool bidirectional = true;          ///< Usable from end to start too.
-    uint32_t id = 0;                    ///< The caller's id, reported in paths and corridors.
+    uint64_t id = 0;                    ///< The caller's id, reported in paths and corridors.
+    OffMeshKind kind = OffMeshKind::Jump; ///< How an agent crosses it.
+    float speed = 4.0f;                 ///< Speed along the leap. [Units: m/s]
+    float arcHeight = 1.0f;             ///< A jump's arc height. [Units: m]
 };
 
 } // namespace spark::nav

@@ -106,7 +106,7 @@ struct PathResult
     struct LinkUse
     {
         uint32_t point = 0; ///< Index of the take-off in `points`.
-        uint32_t link = 0;  ///< `PathLink::id`.
+        uint64_t link = 0;  ///< `PathLink::id`.
     };
     std::vector<LinkUse> links; ///< In path order.
     /// For each polygon of `polygons` but the first, the off-mesh link it was
