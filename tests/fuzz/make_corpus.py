@@ -24,7 +24,8 @@ MAX_LINES = 16  # the command and MCP targets run at most 16 lines per input
 # ASan): every input derived from a seed costs about what the seed costs. One
 # small 3D bake stays (command: scene3d-bake.jsonl).
 SLOW_TESTS = ("bad bakes are refused", "baking is deterministic", "sensors and dynamic bodies join",
-              "the arena bakes its static colliders", "a scene too large for its subdivisions")
+              "the arena bakes its static colliders", "a scene too large for its subdivisions",
+              "2 x 10 agents swap rooms")  # 1,700 crowd steps of 20 agents
 
 
 def tests_of(doc):
