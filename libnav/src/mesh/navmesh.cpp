@@ -351,10 +351,17 @@ void NavMeshAccess::linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::v
         const glm::vec3 b1 = mesh.polygonVertex(p, (i + 1) % np);
         const double d1x = double(b1.x) - a1.x, d1z = double(b1.z) - a1.z;
         const double l1 = std::sqrt(d1x * d1x + d1z * d1z);
+        // Edges that link overlap within the tolerance: boxes first (cheap, and
+        // it never rejects a pair the tests below would accept).
+        const double loX = std::min(a1.x, b1.x) - 2.0 * tol, hiX = std::max(a1.x, b1.x) + 2.0 * tol;
+        const double loZ = std::min(a1.z, b1.z) - 2.0 * tol, hiZ = std::max(a1.z, b1.z) + 2.0 * tol;
         for (uint32_t j = 0; j < nq; ++j)
         {
             const glm::vec3 a2 = mesh.polygonVertex(q, j);
             const glm::vec3 b2 = mesh.polygonVertex(q, (j + 1) % nq);
+            if (std::max(a2.x, b2.x) < loX || std::min(a2.x, b2.x) > hiX || std::max(a2.z, b2.z) < loZ ||
+                std::min(a2.z, b2.z) > hiZ)
+                continue;
             const double d2x = double(b2.x) - a2.x, d2z = double(b2.z) - a2.z;
             if (d1x * d2x + d1z * d2z >= 0.0)
                 continue; // links need opposite directions
