@@ -126,26 +126,6 @@ bool cutPolygon(const NavMesh& base, uint32_t poly, std::span<const CarveCut* co
     return true;
 }
 
-/// The carved entries of `previous` (its pieces read back from its mesh).
-std::vector<CarvedEntry> entriesOf(const NavMesh& base, const CarvedMesh& previous)
-{
-    std::vector<CarvedEntry> entries(previous.carvedBases.size());
-    const uint32_t baseCount = base.polygonCount();
-    for (size_t i = 0; i < entries.size(); ++i)
-    {
-        entries[i].base = previous.carvedBases[i];
-        for (uint32_t s = previous.pieceStarts[i]; s < previous.pieceStarts[i + 1]; ++s)
-        {
-            const uint32_t slot = baseCount + s;
-            std::vector<glm::vec3> piece(previous.mesh.polygonVertexCount(slot));
-            for (uint32_t k = 0; k < piece.size(); ++k)
-                piece[k] = previous.mesh.polygonVertex(slot, k);
-            entries[i].pieces.push_back(std::move(piece));
-        }
-    }
-    return entries;
-}
-
 } // namespace
 
 CarveCut makeCarveCut(std::vector<glm::dvec2> polygon, float minY, float maxY)
@@ -216,7 +196,10 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
     std::sort(recut.begin(), recut.end());
     recut.erase(std::unique(recut.begin(), recut.end()), recut.end());
 
-    std::vector<CarvedEntry> old = previous ? entriesOf(base, *previous) : std::vector<CarvedEntry>{};
+    // The previous carving's entries are read in place (base id and piece
+    // slots), not copied: most of them are kept as they are.
+    const uint32_t oldCount = previous ? static_cast<uint32_t>(previous->carvedBases.size()) : 0;
+    auto oldBase = [&](size_t i) { return previous->carvedBases[i]; };
     std::vector<CarvedEntry> fresh;
     std::vector<std::vector<glm::dvec2>> scratchCuts, scratchPieces;
     for (uint32_t p : recut)
@@ -229,35 +212,56 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
     // Merge: the old entries outside `recut`, and the fresh ones, by base id.
     struct Merged
     {
-        const CarvedEntry* entry;
-        bool changed;          // its pieces differ from the previous carving's
-        int64_t previousIndex; // index of the same base in `old`, or -1
+        uint32_t base;
+        const CarvedEntry* entry; // the fresh pieces, or null: the previous carving's, kept
+        bool changed;             // its pieces differ from the previous carving's
+        int64_t previousIndex;    // index of the same base in the previous carving, or -1
     };
     std::vector<Merged> merged;
     size_t io = 0, ifr = 0;
     auto inRecut = [&](uint32_t b) { return std::binary_search(recut.begin(), recut.end(), b); };
     auto findOld = [&](uint32_t b) -> int64_t {
-        auto it = std::lower_bound(old.begin(), old.end(), b, [](const CarvedEntry& e, uint32_t v) { return e.base < v; });
-        return it != old.end() && it->base == b ? static_cast<int64_t>(it - old.begin()) : -1;
+        if (!previous)
+            return -1;
+        auto it = std::lower_bound(previous->carvedBases.begin(), previous->carvedBases.end(), b);
+        return it != previous->carvedBases.end() && *it == b ? static_cast<int64_t>(it - previous->carvedBases.begin())
+                                                             : -1;
     };
-    while (io < old.size() || ifr < fresh.size())
+    // Same pieces as the previous carving's entry `i` (point for point)?
+    auto samePieces = [&](size_t i, const CarvedEntry& e) {
+        const uint32_t first = previous->pieceStarts[i], last = previous->pieceStarts[i + 1];
+        if (last - first != e.pieces.size())
+            return false;
+        for (uint32_t s = first; s < last; ++s)
+        {
+            const uint32_t slot = base.polygonCount() + s;
+            const std::vector<glm::vec3>& piece = e.pieces[s - first];
+            if (previous->mesh.polygonVertexCount(slot) != piece.size())
+                return false;
+            for (uint32_t k = 0; k < piece.size(); ++k)
+                if (previous->mesh.polygonVertex(slot, k) != piece[k])
+                    return false;
+        }
+        return true;
+    };
+    while (io < oldCount || ifr < fresh.size())
     {
-        if (io < old.size() && inRecut(old[io].base))
+        if (io < oldCount && inRecut(oldBase(io)))
         {
             ++io; // replaced by a fresh entry or uncarved
             continue;
         }
-        const bool takeOld = ifr >= fresh.size() || (io < old.size() && old[io].base < fresh[ifr].base);
+        const bool takeOld = ifr >= fresh.size() || (io < oldCount && oldBase(io) < fresh[ifr].base);
         if (takeOld)
         {
-            merged.push_back(Merged{&old[io], false, static_cast<int64_t>(io)});
+            merged.push_back(Merged{oldBase(io), nullptr, false, static_cast<int64_t>(io)});
             ++io;
         }
         else
         {
             const int64_t prev = findOld(fresh[ifr].base);
-            const bool same = prev >= 0 && old[static_cast<size_t>(prev)].pieces == fresh[ifr].pieces;
-            merged.push_back(Merged{&fresh[ifr], !same, prev});
+            const bool same = prev >= 0 && samePieces(static_cast<size_t>(prev), fresh[ifr]);
+            merged.push_back(Merged{fresh[ifr].base, &fresh[ifr], !same, prev});
             ++ifr;
         }
     }
@@ -300,17 +304,33 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
     out.pieceStarts.push_back(0);
     for (const Merged& m : merged)
     {
-        disabled[m.entry->base] = 1;
-        out.carvedBases.push_back(m.entry->base);
-        for (const std::vector<glm::vec3>& piece : m.entry->pieces)
-        {
-            for (const glm::vec3& v : piece)
+        disabled[m.base] = 1;
+        out.carvedBases.push_back(m.base);
+        if (m.entry)
+            for (const std::vector<glm::vec3>& piece : m.entry->pieces)
             {
-                indices.push_back(static_cast<uint32_t>(vertices.size()));
-                vertices.push_back(v);
+                for (const glm::vec3& v : piece)
+                {
+                    indices.push_back(static_cast<uint32_t>(vertices.size()));
+                    vertices.push_back(v);
+                }
+                polyStarts.push_back(static_cast<uint32_t>(indices.size()));
+                areas.push_back(base.area(m.base));
             }
-            polyStarts.push_back(static_cast<uint32_t>(indices.size()));
-            areas.push_back(base.area(m.entry->base));
+        else
+        {
+            const size_t i = static_cast<size_t>(m.previousIndex);
+            for (uint32_t s = previous->pieceStarts[i]; s < previous->pieceStarts[i + 1]; ++s)
+            {
+                const uint32_t slot = baseCount + s;
+                for (uint32_t k = 0; k < previous->mesh.polygonVertexCount(slot); ++k)
+                {
+                    indices.push_back(static_cast<uint32_t>(vertices.size()));
+                    vertices.push_back(previous->mesh.polygonVertex(slot, k));
+                }
+                polyStarts.push_back(static_cast<uint32_t>(indices.size()));
+                areas.push_back(base.area(m.base));
+            }
         }
         out.pieceStarts.push_back(static_cast<uint32_t>(polyStarts.size() - 1 - baseCount));
     }

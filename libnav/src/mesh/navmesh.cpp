@@ -486,6 +486,8 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous, 
             oldOf[remap[o]] = o;
     mesh.m_links.clear();
     mesh.m_walls.clear();
+    mesh.m_links.reserve(previous.allLinks().size() + 16 * changedNew.size());
+    mesh.m_walls.reserve(previous.allWalls().size() + 8 * changedNew.size());
     mesh.m_linkStarts.assign(polys + 1, 0);
     mesh.m_wallStarts.assign(polys + 1, 0);
     std::vector<NavLink> ls;
