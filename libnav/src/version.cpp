@@ -2,5 +2,5 @@
 
 namespace spark::nav
 {
-const char* version() { return "0.1.0"; }
+const char* version() { return SPARK_VERSION_STRING; } // project(VERSION) in the top CMakeLists.txt
 } // namespace spark::nav
