@@ -1,0 +1,174 @@
+/* nav_c.h — the C API of libnav (C99; usable from C, C#, Rust, Zig, Godot
+ * and Unity native plug-ins through any C FFI).
+ *
+ * Conventions:
+ * - Objects are opaque handles made by `spark_nav_*_create`/`_build`/`_bake`
+ *   and released by the matching `_destroy` (destroying NULL does nothing).
+ * - Every function returns a `spark_nav_result`; outputs go through pointer
+ *   arguments, which are checked (NULL → SPARK_NAV_INVALID_ARGUMENT) and left
+ *   untouched on failure. Nothing throws across the boundary; a failed call
+ *   changes nothing.
+ * - Points are float[3] (x, y, z) in metres, +Y up; a 2D mesh's point (x, y)
+ *   is (x, 0, y).
+ * - Arrays written by the library come with a capacity; the count written is
+ *   returned, and SPARK_NAV_BUFFER_TOO_SMALL says the capacity was short (the
+ *   count needed is returned then, and nothing else is written).
+ * - Determinism: compile with -ffp-contract=off (the pkg-config Cflags carry it).
+ */
+#ifndef SPARK_NAV_C_H
+#define SPARK_NAV_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a call did. */
+typedef enum spark_nav_result
+{
+    SPARK_NAV_OK = 0,
+    SPARK_NAV_INVALID_ARGUMENT = 1, /**< A NULL pointer, a bad count or a value out of its limits. */
+    SPARK_NAV_BUFFER_TOO_SMALL = 2, /**< An output array's capacity is short. */
+    SPARK_NAV_OFF_MESH = 3,         /**< A point has no mesh within the search extents. */
+    SPARK_NAV_NO_GEOMETRY = 4,      /**< Nothing walkable (a bake) or no polygons. */
+    SPARK_NAV_LIMIT = 5,            /**< A documented size limit was passed. */
+    SPARK_NAV_FORMAT = 6,           /**< Polygons that do not form a valid mesh. */
+    SPARK_NAV_CONFIG = 7,           /**< Settings out of their limits. */
+    SPARK_NAV_UNKNOWN_ID = 8,       /**< A mesh, agent or obstacle id that is not (or no longer) alive. */
+    SPARK_NAV_INTERNAL = 9          /**< Out of memory or a bug: please report. */
+} spark_nav_result;
+
+/** A short English description of a result ("ok", "invalid argument", ...). Never NULL. */
+const char* spark_nav_result_string(spark_nav_result result);
+
+/** The library version, "major.minor.patch". */
+const char* spark_nav_version(void);
+
+/* -- Meshes ------------------------------------------------------------------ */
+
+typedef struct spark_nav_mesh spark_nav_mesh;
+
+/** Bake settings (see spark/nav/bake.h; lengths in metres). */
+typedef struct spark_nav_bake_settings
+{
+    float cell_size, cell_height;
+    float agent_radius, agent_height, step_height;
+    float max_slope_deg;
+    float max_simplification_error; /**< cells */
+    float max_edge_len;
+    int max_verts_per_poly;          /**< 3..6 */
+    float min_region_area;           /**< m² */
+} spark_nav_bake_settings;
+
+/** The default settings of a bake (radius 0.4, height 1.8, step 0.4, cells 0.2 × 0.1, slope 45). */
+spark_nav_bake_settings spark_nav_bake_settings_default(void);
+
+/** Bakes triangles (vertices: 3 floats each; indices: 3 per triangle; areas:
+ *  one per triangle or NULL for 0) into a mesh. `one_sided` != 0: only
+ *  triangles whose counter-clockwise side faces up can be walkable (OBJ meshes). */
+spark_nav_result spark_nav_mesh_bake(const float* vertices, size_t vertex_count, const uint32_t* indices,
+                                     size_t index_count, const uint8_t* areas, int one_sided,
+                                     const spark_nav_bake_settings* settings, spark_nav_mesh** out);
+
+/** Builds a mesh from convex counter-clockwise polygons: `poly_starts` has
+ *  poly_count + 1 offsets into `indices`; `areas` one per polygon or NULL.
+ *  `is_2d` != 0: every vertex has y = 0. `agent_radius` is the radius the
+ *  polygons were eroded by (obstacles are grown by it). */
+spark_nav_result spark_nav_mesh_build(const float* vertices, size_t vertex_count, const uint32_t* indices,
+                                      const uint32_t* poly_starts, size_t poly_count, const uint8_t* areas,
+                                      int is_2d, float agent_radius, spark_nav_mesh** out);
+
+void spark_nav_mesh_destroy(spark_nav_mesh* mesh);
+
+/** Walkable polygons of the mesh. */
+spark_nav_result spark_nav_mesh_polygon_count(const spark_nav_mesh* mesh, uint32_t* out);
+
+/** The mesh's hash (XXH3-64 of its canonical bytes; equal meshes, equal hashes). */
+spark_nav_result spark_nav_mesh_hash(const spark_nav_mesh* mesh, uint64_t* out);
+
+/* -- Queries ----------------------------------------------------------------- */
+
+/** The nearest point of the mesh within `point ± half_extents`. */
+spark_nav_result spark_nav_nearest(const spark_nav_mesh* mesh, const float point[3], const float half_extents[3],
+                                   float out_point[3]);
+
+/** A path (A* then string pulling): corner points into `out_points` (3
+ *  floats each, at most `capacity` points); `out_count` = points written (or
+ *  needed); `out_length` its length; `out_complete` 0 when the goal was not
+ *  reachable (the path ends at the closest reachable point). */
+spark_nav_result spark_nav_path(const spark_nav_mesh* mesh, const float from[3], const float to[3],
+                                const float half_extents[3], float* out_points, size_t capacity, size_t* out_count,
+                                float* out_length, int* out_complete);
+
+/* -- Worlds: meshes with obstacles and crowds ------------------------------------- */
+
+typedef struct spark_nav_world spark_nav_world;
+
+spark_nav_result spark_nav_world_create(spark_nav_world** out);
+void spark_nav_world_destroy(spark_nav_world* world);
+
+/** Puts a copy of `mesh` into the world under `name` (replacing a mesh of
+ *  that name, which keeps its obstacles and agents); its id in `out_id`. */
+spark_nav_result spark_nav_world_put_mesh(spark_nav_world* world, const char* name, const spark_nav_mesh* mesh,
+                                          uint64_t* out_id);
+
+/** The current mesh (baked minus obstacles) as a new mesh the caller destroys. */
+spark_nav_result spark_nav_world_mesh(const spark_nav_world* world, uint64_t mesh_id, spark_nav_mesh** out);
+
+/** The world's state hash (meshes, obstacles, agents). */
+spark_nav_result spark_nav_world_hash(const spark_nav_world* world, uint64_t* out);
+
+/** Obstacle shapes. */
+typedef enum spark_nav_shape
+{
+    SPARK_NAV_CIRCLE = 0, /**< size[0] = radius */
+    SPARK_NAV_BOX = 1     /**< size[0], size[1] = half extents (x, z), turned by angle_deg */
+} spark_nav_shape;
+
+/** Carves an obstacle (footprint grown by the mesh's agent radius) into a
+ *  mesh of the world at `position` (its base); its id in `out_id`. */
+spark_nav_result spark_nav_obstacle_add(spark_nav_world* world, uint64_t mesh_id, spark_nav_shape shape,
+                                        const float size[2], float angle_deg, const float position[3],
+                                        uint64_t* out_id);
+/** Moves (and turns: boxes) an obstacle; only the polygons under its old and new footprints are cut again. */
+spark_nav_result spark_nav_obstacle_move(spark_nav_world* world, uint64_t obstacle_id, const float position[3],
+                                         float angle_deg);
+spark_nav_result spark_nav_obstacle_remove(spark_nav_world* world, uint64_t obstacle_id);
+
+/** Agent settings (see spark/nav/crowd.h). */
+typedef struct spark_nav_agent_settings
+{
+    float radius, height, max_speed, max_accel, stop_distance, slow_radius, priority;
+    int max_neighbors;
+} spark_nav_agent_settings;
+
+/** The defaults of a crowd agent (radius 0.4, height 1.8, speed 3.5, accel 8, ...). */
+spark_nav_agent_settings spark_nav_agent_settings_default(void);
+
+/** Agent states. */
+typedef enum spark_nav_agent_state
+{
+    SPARK_NAV_IDLE = 0,
+    SPARK_NAV_MOVING = 1,
+    SPARK_NAV_ARRIVED = 2,
+    SPARK_NAV_NO_PATH = 3,
+    SPARK_NAV_AGENT_OFF_MESH = 4
+} spark_nav_agent_state;
+
+spark_nav_result spark_nav_agent_add(spark_nav_world* world, uint64_t mesh_id, const float position[3],
+                                     const spark_nav_agent_settings* settings, uint64_t* out_id);
+spark_nav_result spark_nav_agent_set_target(spark_nav_world* world, uint64_t agent_id, const float target[3]);
+spark_nav_result spark_nav_agent_remove(spark_nav_world* world, uint64_t agent_id);
+/** Where an agent is, how fast it goes, and its state. Any output may be NULL. */
+spark_nav_result spark_nav_agent_get(const spark_nav_world* world, uint64_t agent_id, float out_position[3],
+                                     float out_velocity[3], spark_nav_agent_state* out_state);
+/** Advances every crowd of the world by `dt` seconds (0 < dt <= 1). */
+spark_nav_result spark_nav_world_step(spark_nav_world* world, double dt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SPARK_NAV_C_H */

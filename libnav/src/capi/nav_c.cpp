@@ -1,0 +1,466 @@
+// The C API of libnav (nav_c.h): opaque handles over NavMesh and NavWorld,
+// every pointer checked, every exception caught at the boundary, results as
+// an enum. It only translates: the work is the C++ API's, so a C program and
+// a C++ one given the same input get the same bits.
+
+#include "spark/nav_c.h"
+
+#include "spark/nav/bake.h"
+#include "spark/nav/nav_world.h"
+#include "spark/nav/query.h"
+#include "spark/nav/version.h"
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string_view>
+
+struct spark_nav_mesh
+{
+    spark::nav::NavMesh mesh;
+};
+
+struct spark_nav_world
+{
+    spark::nav::NavWorld world;
+};
+
+namespace
+{
+
+using namespace spark;
+using namespace spark::nav;
+
+spark_nav_result resultOf(const Error& e)
+{
+    const std::string_view c = e.code;
+    if (c == "E_NAV_OFF_MESH")
+        return SPARK_NAV_OFF_MESH;
+    if (c == "E_NAV_NO_GEOMETRY")
+        return SPARK_NAV_NO_GEOMETRY;
+    if (c == "E_NAV_LIMIT")
+        return SPARK_NAV_LIMIT;
+    if (c == "E_NAV_FORMAT")
+        return SPARK_NAV_FORMAT;
+    if (c == "E_NAV_CONFIG")
+        return SPARK_NAV_CONFIG;
+    if (c == "E_NAV_NO_MESH" || c == "E_NAV_UNKNOWN_AGENT" || c == "E_NAV_UNKNOWN_OBSTACLE" ||
+        c == "E_NAV_UNKNOWN_LINK")
+        return SPARK_NAV_UNKNOWN_ID;
+    if (c == "E_INVALID_PARAMS")
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return SPARK_NAV_INTERNAL;
+}
+
+/// Runs `body` (returning a spark_nav_result) with nothing escaping the boundary.
+template <class F> spark_nav_result guarded(F&& body)
+{
+    try
+    {
+        return body();
+    }
+    catch (const std::bad_alloc&)
+    {
+        return SPARK_NAV_INTERNAL;
+    }
+    catch (...)
+    {
+        return SPARK_NAV_INTERNAL;
+    }
+}
+
+template <class Tag> uint64_t idNumber(Id<Tag> id)
+{
+    return (uint64_t(id.generation) << 32) | id.index;
+}
+
+template <class Tag> Id<Tag> idOf(uint64_t n)
+{
+    return Id<Tag>{uint32_t(n & 0xffffffffu), uint32_t(n >> 32)};
+}
+
+glm::vec3 vec(const float p[3])
+{
+    return glm::vec3(p[0], p[1], p[2]);
+}
+
+void put(float out[3], const glm::vec3& v)
+{
+    out[0] = v.x;
+    out[1] = v.y;
+    out[2] = v.z;
+}
+
+bool finite3(const float p[3])
+{
+    return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]);
+}
+
+static_assert(int(AgentState::Idle) == SPARK_NAV_IDLE && int(AgentState::Moving) == SPARK_NAV_MOVING &&
+              int(AgentState::Arrived) == SPARK_NAV_ARRIVED && int(AgentState::NoPath) == SPARK_NAV_NO_PATH &&
+              int(AgentState::OffMesh) == SPARK_NAV_AGENT_OFF_MESH);
+
+} // namespace
+
+extern "C" {
+
+const char* spark_nav_result_string(spark_nav_result result)
+{
+    switch (result)
+    {
+    case SPARK_NAV_OK:
+        return "ok";
+    case SPARK_NAV_INVALID_ARGUMENT:
+        return "invalid argument";
+    case SPARK_NAV_BUFFER_TOO_SMALL:
+        return "buffer too small";
+    case SPARK_NAV_OFF_MESH:
+        return "off the mesh";
+    case SPARK_NAV_NO_GEOMETRY:
+        return "no geometry";
+    case SPARK_NAV_LIMIT:
+        return "limit exceeded";
+    case SPARK_NAV_FORMAT:
+        return "bad mesh format";
+    case SPARK_NAV_CONFIG:
+        return "bad settings";
+    case SPARK_NAV_UNKNOWN_ID:
+        return "unknown id";
+    case SPARK_NAV_INTERNAL:
+        return "internal error";
+    }
+    return "unknown result";
+}
+
+const char* spark_nav_version(void)
+{
+    return spark::nav::version();
+}
+
+spark_nav_bake_settings spark_nav_bake_settings_default(void)
+{
+    const BakeDef d = defaultBakeDef();
+    return spark_nav_bake_settings{d.cellSize,     d.cellHeight,  d.agentRadius,
+                                   d.agentHeight,  d.stepHeight,  d.maxSlopeDeg,
+                                   d.maxSimplificationError, d.maxEdgeLen, d.maxVertsPerPoly,
+                                   d.minRegionArea};
+}
+
+spark_nav_result spark_nav_mesh_bake(const float* vertices, size_t vertex_count, const uint32_t* indices,
+                                     size_t index_count, const uint8_t* areas, int one_sided,
+                                     const spark_nav_bake_settings* settings, spark_nav_mesh** out)
+{
+    if (!vertices || !indices || !settings || !out || vertex_count == 0 || index_count == 0 || index_count % 3 != 0)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        BakeInput in;
+        in.vertices.resize(vertex_count);
+        for (size_t i = 0; i < vertex_count; ++i)
+            in.vertices[i] = vec(vertices + 3 * i);
+        in.indices.assign(indices, indices + index_count);
+        if (areas)
+            in.areas.assign(areas, areas + index_count / 3);
+        in.oneSided = one_sided != 0;
+        BakeDef def;
+        def.cellSize = settings->cell_size;
+        def.cellHeight = settings->cell_height;
+        def.agentRadius = settings->agent_radius;
+        def.agentHeight = settings->agent_height;
+        def.stepHeight = settings->step_height;
+        def.maxSlopeDeg = settings->max_slope_deg;
+        def.maxSimplificationError = settings->max_simplification_error;
+        def.maxEdgeLen = settings->max_edge_len;
+        def.maxVertsPerPoly = settings->max_verts_per_poly;
+        def.minRegionArea = settings->min_region_area;
+        auto baked = bakeNavMesh(in, def);
+        if (!baked.ok())
+            return resultOf(baked.error());
+        *out = new spark_nav_mesh{std::move(baked.value().mesh)};
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_mesh_build(const float* vertices, size_t vertex_count, const uint32_t* indices,
+                                      const uint32_t* poly_starts, size_t poly_count, const uint8_t* areas,
+                                      int is_2d, float agent_radius, spark_nav_mesh** out)
+{
+    if (!vertices || !indices || !poly_starts || !out || vertex_count == 0 || poly_count == 0 ||
+        !std::isfinite(agent_radius) || agent_radius < 0.0f)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        PolySoup soup;
+        soup.vertices.resize(vertex_count);
+        for (size_t i = 0; i < vertex_count; ++i)
+            soup.vertices[i] = vec(vertices + 3 * i);
+        soup.polyStarts.assign(poly_starts, poly_starts + poly_count + 1);
+        if (soup.polyStarts.front() != 0 || soup.polyStarts.back() > kMaxVertices * 8u)
+            return SPARK_NAV_INVALID_ARGUMENT;
+        for (size_t i = 0; i < poly_count; ++i)
+            if (soup.polyStarts[i + 1] < soup.polyStarts[i])
+                return SPARK_NAV_INVALID_ARGUMENT;
+        soup.indices.assign(indices, indices + soup.polyStarts.back());
+        soup.areas.assign(poly_count, 0);
+        if (areas)
+            soup.areas.assign(areas, areas + poly_count);
+        NavMeshDef def = defaultNavMeshDef();
+        def.is2d = is_2d != 0;
+        def.settings.agentRadius = agent_radius;
+        auto built = buildNavMesh(soup, def);
+        if (!built.ok())
+            return resultOf(built.error());
+        *out = new spark_nav_mesh{std::move(built.value())};
+        return SPARK_NAV_OK;
+    });
+}
+
+void spark_nav_mesh_destroy(spark_nav_mesh* mesh)
+{
+    delete mesh;
+}
+
+spark_nav_result spark_nav_mesh_polygon_count(const spark_nav_mesh* mesh, uint32_t* out)
+{
+    if (!mesh || !out)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    *out = mesh->mesh.activePolygonCount();
+    return SPARK_NAV_OK;
+}
+
+spark_nav_result spark_nav_mesh_hash(const spark_nav_mesh* mesh, uint64_t* out)
+{
+    if (!mesh || !out)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        *out = hashNavMesh(mesh->mesh);
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_nearest(const spark_nav_mesh* mesh, const float point[3], const float half_extents[3],
+                                   float out_point[3])
+{
+    if (!mesh || !point || !half_extents || !out_point)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        auto at = findNearest(mesh->mesh, vec(point), vec(half_extents));
+        if (!at.ok())
+            return resultOf(at.error());
+        put(out_point, at->point);
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_path(const spark_nav_mesh* mesh, const float from[3], const float to[3],
+                                const float half_extents[3], float* out_points, size_t capacity, size_t* out_count,
+                                float* out_length, int* out_complete)
+{
+    if (!mesh || !from || !to || !half_extents || !out_count || (!out_points && capacity != 0))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        QueryScratch scratch;
+        PathResult path;
+        const Status st =
+            findPath(mesh->mesh, scratch, vec(from), vec(to), defaultQueryFilter(), vec(half_extents), path);
+        if (!st.ok())
+            return resultOf(st.error());
+        *out_count = path.points.size();
+        if (path.points.size() > capacity)
+            return SPARK_NAV_BUFFER_TOO_SMALL;
+        for (size_t i = 0; i < path.points.size(); ++i)
+            put(out_points + 3 * i, path.points[i]);
+        if (out_length)
+            *out_length = path.length;
+        if (out_complete)
+            *out_complete = path.complete ? 1 : 0;
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_world_create(spark_nav_world** out)
+{
+    if (!out)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        *out = new spark_nav_world{};
+        return SPARK_NAV_OK;
+    });
+}
+
+void spark_nav_world_destroy(spark_nav_world* world)
+{
+    delete world;
+}
+
+spark_nav_result spark_nav_world_put_mesh(spark_nav_world* world, const char* name, const spark_nav_mesh* mesh,
+                                          uint64_t* out_id)
+{
+    if (!world || !name || !mesh || !out_id)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        MeshDef def = defaultMeshDef();
+        const size_t n = strnlen(name, kMaxMeshName + 1);
+        def.name.reserve(n);
+        for (size_t i = 0; i < n; ++i)
+            def.name.push_back(name[i]);
+        def.source.push_back('c'); // (GCC 12 warns falsely on assigning a literal here: -Wrestrict)
+        def.mesh = std::make_shared<const NavMesh>(mesh->mesh);
+        auto id = world->world.putMesh(std::move(def));
+        if (!id.ok())
+            return id.error().code == "E_NAV_CONFIG" ? SPARK_NAV_INVALID_ARGUMENT : resultOf(id.error());
+        *out_id = idNumber(id.value());
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_world_mesh(const spark_nav_world* world, uint64_t mesh_id, spark_nav_mesh** out)
+{
+    if (!world || !out)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const NavMesh* m = world->world.mesh(idOf<MeshTag>(mesh_id));
+        if (!m)
+            return SPARK_NAV_UNKNOWN_ID;
+        *out = new spark_nav_mesh{*m};
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_world_hash(const spark_nav_world* world, uint64_t* out)
+{
+    if (!world || !out)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        *out = world->world.hashState();
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_obstacle_add(spark_nav_world* world, uint64_t mesh_id, spark_nav_shape shape,
+                                        const float size[2], float angle_deg, const float position[3],
+                                        uint64_t* out_id)
+{
+    if (!world || !size || !position || !out_id || (shape != SPARK_NAV_CIRCLE && shape != SPARK_NAV_BOX))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        ObstacleDef def = defaultObstacleDef();
+        def.shape.shape = shape == SPARK_NAV_CIRCLE ? FootprintShape::Circle : FootprintShape::Box;
+        def.shape.radius = size[0];
+        def.shape.halfExtents = glm::vec2(size[0], size[1]);
+        def.shape.angleDeg = shape == SPARK_NAV_BOX ? angle_deg : 0.0f;
+        def.position = vec(position);
+        auto id = world->world.addObstacle(idOf<MeshTag>(mesh_id), def);
+        if (!id.ok())
+            return resultOf(id.error());
+        *out_id = idNumber(id.value());
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_obstacle_move(spark_nav_world* world, uint64_t obstacle_id, const float position[3],
+                                         float angle_deg)
+{
+    if (!world || !position)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const ObstacleId id = idOf<ObstacleTag>(obstacle_id);
+        const WorldObstacle* o = world->world.obstacle(id);
+        if (!o)
+            return SPARK_NAV_UNKNOWN_ID;
+        std::optional<float> angle;
+        if (o->def.shape.shape == FootprintShape::Box)
+            angle = angle_deg;
+        const Status st = world->world.moveObstacle(id, vec(position), angle);
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+spark_nav_result spark_nav_obstacle_remove(spark_nav_world* world, uint64_t obstacle_id)
+{
+    if (!world)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const Status st = world->world.removeObstacle(idOf<ObstacleTag>(obstacle_id));
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+spark_nav_agent_settings spark_nav_agent_settings_default(void)
+{
+    const CrowdAgentDef d = defaultCrowdAgentDef();
+    return spark_nav_agent_settings{d.radius,       d.height,     d.maxSpeed, d.maxAccel,
+                                    d.stopDistance, d.slowRadius, d.priority, d.maxNeighbors};
+}
+
+spark_nav_result spark_nav_agent_add(spark_nav_world* world, uint64_t mesh_id, const float position[3],
+                                     const spark_nav_agent_settings* settings, uint64_t* out_id)
+{
+    if (!world || !position || !settings || !out_id || !finite3(position))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        CrowdAgentDef def = defaultCrowdAgentDef();
+        def.position = vec(position);
+        def.radius = settings->radius;
+        def.height = settings->height;
+        def.maxSpeed = settings->max_speed;
+        def.maxAccel = settings->max_accel;
+        def.stopDistance = settings->stop_distance;
+        def.slowRadius = settings->slow_radius;
+        def.priority = settings->priority;
+        def.maxNeighbors = settings->max_neighbors;
+        auto id = world->world.addAgent(idOf<MeshTag>(mesh_id), def);
+        if (!id.ok())
+            return resultOf(id.error());
+        *out_id = idNumber(id.value());
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_agent_set_target(spark_nav_world* world, uint64_t agent_id, const float target[3])
+{
+    if (!world || !target)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const Status st = world->world.setAgentTarget(idOf<AgentTag>(agent_id), vec(target));
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+spark_nav_result spark_nav_agent_remove(spark_nav_world* world, uint64_t agent_id)
+{
+    if (!world)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const Status st = world->world.removeAgent(idOf<AgentTag>(agent_id));
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+spark_nav_result spark_nav_agent_get(const spark_nav_world* world, uint64_t agent_id, float out_position[3],
+                                     float out_velocity[3], spark_nav_agent_state* out_state)
+{
+    if (!world)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    const CrowdAgent* a = world->world.agent(idOf<AgentTag>(agent_id));
+    if (!a)
+        return SPARK_NAV_UNKNOWN_ID;
+    if (out_position)
+        put(out_position, a->position);
+    if (out_velocity)
+        put(out_velocity, a->velocity);
+    if (out_state)
+        *out_state = static_cast<spark_nav_agent_state>(a->state);
+    return SPARK_NAV_OK;
+}
+
+spark_nav_result spark_nav_world_step(spark_nav_world* world, double dt)
+{
+    if (!world)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const Status st = world->world.stepCrowds(dt);
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,167 @@
+/* The C API (spark/nav_c.h), compiled as C99 with -pedantic -Werror: every
+ * function's NULL, stale-id and bad-value answers, a too-small buffer, and a
+ * run whose hashes are pinned to the values the C++ API gives for the same
+ * input (tests/nav/capi/nav_c_cpp_test.cpp pins the same numbers). */
+#include "spark/nav_c.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int failures = 0;
+#define CHECK(cond)                                                                                                    \
+    do                                                                                                                 \
+    {                                                                                                                  \
+        if (!(cond))                                                                                                   \
+        {                                                                                                              \
+            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                                   \
+            ++failures;                                                                                                \
+        }                                                                                                              \
+    } while (0)
+
+/* A hall 12 m x 4 m of 1 m cells, 2D, agent radius 0.25. */
+static spark_nav_mesh* hall(void)
+{
+    float vertices[48 * 4 * 3];
+    uint32_t indices[48 * 4];
+    uint32_t starts[49];
+    size_t v = 0, k = 0, p = 0;
+    int x, z;
+    spark_nav_mesh* mesh = NULL;
+    starts[0] = 0;
+    for (z = 0; z < 4; ++z)
+        for (x = 0; x < 12; ++x)
+        {
+            const float cx[4] = {(float)x, (float)(x + 1), (float)(x + 1), (float)x};
+            const float cz[4] = {(float)z, (float)z, (float)(z + 1), (float)(z + 1)};
+            int c;
+            for (c = 0; c < 4; ++c)
+            {
+                vertices[3 * v] = cx[c];
+                vertices[3 * v + 1] = 0.0f;
+                vertices[3 * v + 2] = cz[c];
+                indices[k++] = (uint32_t)v++;
+            }
+            starts[++p] = (uint32_t)k;
+        }
+    CHECK(spark_nav_mesh_build(vertices, v, indices, starts, p, NULL, 1, 0.25f, &mesh) == SPARK_NAV_OK);
+    return mesh;
+}
+
+int main(void)
+{
+    const float from[3] = {1.0f, 0.0f, 2.5f}, to[3] = {11.0f, 0.0f, 2.5f}, ext[3] = {0.5f, 0.5f, 0.5f};
+    const float crateSize[2] = {0.5f, 0.5f}, cratePos[3] = {6.0f, 0.0f, 2.5f};
+    const float nanPos[3] = {NAN, 0.0f, 0.0f};
+    float points[3 * 16], at[3], vel[3];
+    size_t count = 0;
+    float length = 0.0f;
+    int complete = 0;
+    uint32_t polys = 0;
+    uint64_t hash = 0, meshId = 0, crate = 0, agent = 0, worldHash = 0;
+    spark_nav_mesh* mesh = hall();
+    spark_nav_mesh* carved = NULL;
+    spark_nav_world* world = NULL;
+    spark_nav_agent_settings settings = spark_nav_agent_settings_default();
+    spark_nav_agent_state state = SPARK_NAV_IDLE;
+    spark_nav_bake_settings bake = spark_nav_bake_settings_default();
+    int i;
+
+    CHECK(strcmp(spark_nav_result_string(SPARK_NAV_OK), "ok") == 0);
+    CHECK(strcmp(spark_nav_result_string((spark_nav_result)77), "unknown result") == 0);
+    CHECK(spark_nav_version() != NULL && spark_nav_version()[0] != '\0');
+    CHECK(bake.agent_radius > 0.0f && bake.max_verts_per_poly == 6);
+
+    /* Meshes and queries. */
+    CHECK(mesh != NULL);
+    CHECK(spark_nav_mesh_polygon_count(mesh, &polys) == SPARK_NAV_OK && polys == 48);
+    CHECK(spark_nav_mesh_polygon_count(NULL, &polys) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_mesh_polygon_count(mesh, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_mesh_hash(NULL, &hash) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_mesh_hash(mesh, &hash) == SPARK_NAV_OK);
+    CHECK(hash == 0x1b4faaec5b3e5610ull);
+    CHECK(spark_nav_nearest(mesh, from, ext, at) == SPARK_NAV_OK && at[0] == 1.0f && at[2] == 2.5f);
+    CHECK(spark_nav_nearest(mesh, nanPos, ext, at) == SPARK_NAV_INVALID_ARGUMENT);
+    {
+        const float far[3] = {50.0f, 0.0f, 50.0f};
+        CHECK(spark_nav_nearest(mesh, far, ext, at) == SPARK_NAV_OFF_MESH);
+    }
+    CHECK(spark_nav_nearest(mesh, NULL, ext, at) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_path(mesh, from, to, ext, points, 16, &count, &length, &complete) == SPARK_NAV_OK);
+    CHECK(count == 2 && complete == 1 && length == 10.0f);
+    CHECK(spark_nav_path(mesh, from, to, ext, points, 1, &count, &length, &complete) == SPARK_NAV_BUFFER_TOO_SMALL);
+    CHECK(count == 2);
+    CHECK(spark_nav_path(mesh, from, to, ext, NULL, 4, &count, NULL, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_path(mesh, from, to, ext, points, 16, NULL, NULL, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+    {
+        const uint32_t badStarts[2] = {0, 2}; /* a polygon of two vertices */
+        const uint32_t idx[2] = {0, 1};
+        const float verts[6] = {0, 0, 0, 1, 0, 0};
+        spark_nav_mesh* none = NULL;
+        CHECK(spark_nav_mesh_build(verts, 2, idx, badStarts, 1, NULL, 1, 0.0f, &none) == SPARK_NAV_FORMAT && !none);
+        CHECK(spark_nav_mesh_build(verts, 2, idx, badStarts, 1, NULL, 1, -1.0f, &none) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_mesh_bake(verts, 2, idx, 2, NULL, 0, &bake, &none) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_mesh_bake(NULL, 2, idx, 3, NULL, 0, &bake, &none) == SPARK_NAV_INVALID_ARGUMENT);
+    }
+
+    /* A world: carve a crate across the way, walk an agent round it. */
+    CHECK(spark_nav_world_create(NULL) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_create(&world) == SPARK_NAV_OK);
+    CHECK(spark_nav_world_put_mesh(world, "", mesh, &meshId) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_put_mesh(world, "hall", NULL, &meshId) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_put_mesh(world, "hall", mesh, &meshId) == SPARK_NAV_OK);
+    CHECK(spark_nav_obstacle_add(world, meshId + 99, SPARK_NAV_BOX, crateSize, 0.0f, cratePos, &crate) ==
+          SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_obstacle_add(world, meshId, (spark_nav_shape)5, crateSize, 0.0f, cratePos, &crate) ==
+          SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_obstacle_add(world, meshId, SPARK_NAV_BOX, crateSize, 0.0f, nanPos, &crate) ==
+          SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_obstacle_add(world, meshId, SPARK_NAV_BOX, crateSize, 30.0f, cratePos, &crate) == SPARK_NAV_OK);
+    CHECK(spark_nav_obstacle_move(world, crate + 1, cratePos, 0.0f) == SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_obstacle_move(world, crate, nanPos, 0.0f) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_mesh(world, meshId, &carved) == SPARK_NAV_OK);
+    CHECK(spark_nav_mesh_hash(carved, &hash) == SPARK_NAV_OK);
+    CHECK(hash == 0x7e25e624f5d03228ull);
+    CHECK(spark_nav_path(carved, from, to, ext, points, 16, &count, &length, &complete) == SPARK_NAV_OK);
+    CHECK(complete == 1 && count > 2 && length > 10.0f);
+    spark_nav_mesh_destroy(carved);
+
+    CHECK(spark_nav_agent_add(world, meshId, nanPos, &settings, &agent) == SPARK_NAV_INVALID_ARGUMENT);
+    settings.radius = 0.25f;
+    CHECK(spark_nav_agent_add(world, meshId, from, &settings, &agent) == SPARK_NAV_OK);
+    CHECK(spark_nav_agent_set_target(world, agent, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_agent_set_target(world, agent + 7, to) == SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_agent_set_target(world, agent, to) == SPARK_NAV_OK);
+    CHECK(spark_nav_world_step(world, 0.0) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_step(NULL, 0.1) == SPARK_NAV_INVALID_ARGUMENT);
+    for (i = 0; i < 200 && state != SPARK_NAV_ARRIVED; ++i)
+    {
+        CHECK(spark_nav_world_step(world, 0.05) == SPARK_NAV_OK);
+        CHECK(spark_nav_agent_get(world, agent, at, vel, &state) == SPARK_NAV_OK);
+    }
+    if (state != SPARK_NAV_ARRIVED)
+        fprintf(stderr, "agent at %g %g %g state %d\n", at[0], at[1], at[2], (int)state);
+    CHECK(state == SPARK_NAV_ARRIVED);
+    CHECK(spark_nav_agent_get(world, agent, NULL, NULL, NULL) == SPARK_NAV_OK);
+    CHECK(spark_nav_world_hash(world, &worldHash) == SPARK_NAV_OK);
+    CHECK(worldHash == 0x7a517d7ec80688e2ull);
+
+    CHECK(spark_nav_obstacle_remove(world, crate) == SPARK_NAV_OK);
+    CHECK(spark_nav_obstacle_remove(world, crate) == SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_agent_remove(world, agent) == SPARK_NAV_OK);
+    CHECK(spark_nav_agent_remove(world, agent) == SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_agent_get(world, agent, at, vel, &state) == SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_world_mesh(world, meshId, &carved) == SPARK_NAV_OK);
+    {
+        uint64_t base = 0, again = 0;
+        CHECK(spark_nav_mesh_hash(mesh, &base) == SPARK_NAV_OK && spark_nav_mesh_hash(carved, &again) == SPARK_NAV_OK);
+        CHECK(base == again); /* the last obstacle gone: the mesh as built */
+    }
+    spark_nav_mesh_destroy(carved);
+    spark_nav_world_destroy(world);
+    spark_nav_mesh_destroy(mesh);
+    spark_nav_mesh_destroy(NULL);
+    spark_nav_world_destroy(NULL);
+    printf("%s (%d failed)\n", failures == 0 ? "nav_c_test: all passed" : "nav_c_test: FAILURES", failures);
+    return failures == 0 ? 0 : 1;
+}
