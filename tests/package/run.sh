@@ -1,8 +1,9 @@
 #!/bin/bash
 # The installed package works for a game's build: installs the build tree
 # ($1) into a temporary prefix, builds tests/package/consumer against it with
-# find_package(spark) and again with pkg-config (spark-nav, spark-ai), runs
-# both and checks they print the same line (versions, path length, hash).
+# find_package(spark) (C++), with pkg-config (spark-nav, spark-ai; C++), and
+# consumer.c as C99 with pkg-config (spark-nav, the C API); runs the three and
+# checks they print the same line (versions, path length, carved mesh hash).
 set -euo pipefail
 build=$1
 src=$2
@@ -21,8 +22,15 @@ export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG
 c++ -std=c++20 -O2 "$src/tests/package/consumer/main.cpp" -o "$tmp/pc-consumer" $(pkg-config --cflags --libs spark-nav spark-ai)
 viaPkgConfig=$("$tmp/pc-consumer")
 
+cc -std=c99 -Wall -Wextra -pedantic -Werror -c "$src/tests/package/consumer/consumer.c" -o "$tmp/consumer.o" \
+  $(pkg-config --cflags spark-nav)
+cc "$tmp/consumer.o" -o "$tmp/c-consumer" $(pkg-config --libs spark-nav)   # a C link: the .pc adds -lstdc++
+viaC=$("$tmp/c-consumer")
+
 echo "find_package: $viaCmake"
 echo "pkg-config:   $viaPkgConfig"
+echo "C API:        $viaC"
 [ "$viaCmake" = "$viaPkgConfig" ]
+[ "$viaCmake" = "$viaC" ]
 version=$(sed -n 's/^project(spark VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 [[ "$viaCmake" == "nav $version ai $version "* ]]
