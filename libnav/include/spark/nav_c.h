@@ -102,6 +102,40 @@ spark_nav_result spark_nav_path(const spark_nav_mesh* mesh, const float from[3],
                                 const float half_extents[3], float* out_points, size_t capacity, size_t* out_count,
                                 float* out_length, int* out_complete);
 
+/* -- Corridors (a host's own agents: plan, corners, move, check, replan) ------- */
+
+typedef struct spark_nav_corridor spark_nav_corridor;
+
+/** Plans a corridor from `start` to `goal` (both located within
+ *  half_extents); a goal that cannot be reached gives the corridor to the
+ *  closest reachable point (see spark_nav_corridor_info's out_complete). */
+spark_nav_result spark_nav_corridor_plan(const spark_nav_mesh* mesh, const float start[3], const float goal[3],
+                                         const float half_extents[3], spark_nav_corridor** out);
+void spark_nav_corridor_destroy(spark_nav_corridor* corridor);
+
+/** Where the corridor stands, how many polygons it holds, whether it reaches the goal. Outputs may be NULL. */
+spark_nav_result spark_nav_corridor_info(const spark_nav_corridor* corridor, float out_position[3],
+                                         size_t* out_polygons, int* out_complete);
+
+/** The next corners (1 <= capacity <= 16; 3 floats each); `out_reaches_end`
+ *  says the last one is the corridor's end. */
+spark_nav_result spark_nav_corridor_corners(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                            float* out_points, size_t capacity, size_t* out_count,
+                                            int* out_reaches_end);
+
+/** Moves the position toward `wanted` along the surface (sliding along walls); the new position out.
+ *  A corridor whose polygons `mesh` no longer has (carving) is refused: check and replan it first. */
+spark_nav_result spark_nav_corridor_move(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                         const float wanted[3], float out_position[3]);
+
+/** Is the corridor still valid on `mesh` (after the mesh changed: carving)? */
+spark_nav_result spark_nav_corridor_check(const spark_nav_mesh* mesh, const spark_nav_corridor* corridor,
+                                          int* out_valid);
+
+/** Plans again from the position to the corridor's target on `mesh`. */
+spark_nav_result spark_nav_corridor_replan(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                           const float half_extents[3]);
+
 /* -- Worlds: meshes with obstacles and crowds ------------------------------------- */
 
 typedef struct spark_nav_world spark_nav_world;

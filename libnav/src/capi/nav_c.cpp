@@ -6,6 +6,7 @@
 #include "spark/nav_c.h"
 
 #include "spark/nav/bake.h"
+#include "spark/nav/corridor.h"
 #include "spark/nav/nav_world.h"
 #include "spark/nav/query.h"
 #include "spark/nav/version.h"
@@ -24,6 +25,13 @@ struct spark_nav_mesh
 struct spark_nav_world
 {
     spark::nav::NavWorld world;
+};
+
+struct spark_nav_corridor
+{
+    spark::nav::Corridor corridor;
+    spark::nav::QueryScratch scratch;
+    std::vector<spark::nav::CorridorCorner> corners;
 };
 
 namespace
@@ -90,6 +98,16 @@ void put(float out[3], const glm::vec3& v)
     out[0] = v.x;
     out[1] = v.y;
     out[2] = v.z;
+}
+
+/// The corridor's polygons are walkable polygons of `mesh` (a corridor from
+/// another mesh, or one the mesh changed under, is refused, not followed).
+bool corridorFits(const NavMesh& mesh, const Corridor& c)
+{
+    for (uint32_t p : c.polygons)
+        if (p >= mesh.polygonCount() || mesh.disabled(p))
+            return false;
+    return !c.polygons.empty();
 }
 
 bool finite3(const float p[3])
@@ -274,6 +292,104 @@ spark_nav_result spark_nav_path(const spark_nav_mesh* mesh, const float from[3],
         if (out_complete)
             *out_complete = path.complete ? 1 : 0;
         return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_corridor_plan(const spark_nav_mesh* mesh, const float start[3], const float goal[3],
+                                         const float half_extents[3], spark_nav_corridor** out)
+{
+    if (!mesh || !start || !goal || !half_extents || !out)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        auto c = std::make_unique<spark_nav_corridor>();
+        const Status st = planCorridor(mesh->mesh, c->scratch, vec(start), vec(goal), defaultQueryFilter(),
+                                       vec(half_extents), c->corridor);
+        if (!st.ok())
+            return resultOf(st.error());
+        *out = c.release();
+        return SPARK_NAV_OK;
+    });
+}
+
+void spark_nav_corridor_destroy(spark_nav_corridor* corridor)
+{
+    delete corridor;
+}
+
+spark_nav_result spark_nav_corridor_info(const spark_nav_corridor* corridor, float out_position[3],
+                                         size_t* out_polygons, int* out_complete)
+{
+    if (!corridor)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    if (out_position)
+        put(out_position, corridor->corridor.position);
+    if (out_polygons)
+        *out_polygons = corridor->corridor.polygons.size();
+    if (out_complete)
+        *out_complete = corridor->corridor.complete ? 1 : 0;
+    return SPARK_NAV_OK;
+}
+
+spark_nav_result spark_nav_corridor_corners(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                            float* out_points, size_t capacity, size_t* out_count,
+                                            int* out_reaches_end)
+{
+    if (!mesh || !corridor || !out_points || !out_count || capacity < 1 || capacity > kMaxCorridorCorners)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        if (!corridorFits(mesh->mesh, corridor->corridor))
+            return SPARK_NAV_INVALID_ARGUMENT; // check and replan it first
+        const Status st = findCorridorCorners(mesh->mesh, corridor->scratch, corridor->corridor,
+                                              static_cast<uint32_t>(capacity), corridor->corners);
+        if (!st.ok())
+            return resultOf(st.error());
+        for (size_t i = 0; i < corridor->corners.size(); ++i)
+            put(out_points + 3 * i, corridor->corners[i].point);
+        *out_count = corridor->corners.size();
+        if (out_reaches_end)
+            *out_reaches_end =
+                !corridor->corners.empty() && (corridor->corners.back().flags & kCornerEnd) != 0 ? 1 : 0;
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_corridor_move(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                         const float wanted[3], float out_position[3])
+{
+    if (!mesh || !corridor || !wanted || !out_position)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        if (!corridorFits(mesh->mesh, corridor->corridor))
+            return SPARK_NAV_INVALID_ARGUMENT; // check and replan it first
+        const Status st = moveCorridor(mesh->mesh, corridor->scratch, corridor->corridor, vec(wanted),
+                                       defaultQueryFilter());
+        if (!st.ok())
+            return resultOf(st.error());
+        put(out_position, corridor->corridor.position);
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_corridor_check(const spark_nav_mesh* mesh, const spark_nav_corridor* corridor,
+                                          int* out_valid)
+{
+    if (!mesh || !corridor || !out_valid)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        *out_valid = checkCorridor(mesh->mesh, corridor->corridor, defaultQueryFilter()) ? 1 : 0;
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_corridor_replan(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                           const float half_extents[3])
+{
+    if (!mesh || !corridor || !half_extents)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const Status st =
+            replanCorridor(mesh->mesh, corridor->scratch, corridor->corridor, defaultQueryFilter(), vec(half_extents));
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }
 

@@ -104,6 +104,35 @@ int main(void)
         CHECK(spark_nav_mesh_bake(NULL, 2, idx, 3, NULL, 0, &bake, &none) == SPARK_NAV_INVALID_ARGUMENT);
     }
 
+    /* Corridors. */
+    {
+        spark_nav_corridor* corridor = NULL;
+        float corners[3 * 16], pos[3];
+        size_t n = 0, polygons = 0;
+        int end = 0, ok = 0, done = 0;
+        CHECK(spark_nav_corridor_plan(NULL, from, to, ext, &corridor) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_corridor_plan(mesh, nanPos, to, ext, &corridor) == SPARK_NAV_INVALID_ARGUMENT && !corridor);
+        CHECK(spark_nav_corridor_plan(mesh, from, to, ext, &corridor) == SPARK_NAV_OK);
+        CHECK(spark_nav_corridor_info(corridor, pos, &polygons, &done) == SPARK_NAV_OK && done == 1 && polygons == 11);
+        CHECK(spark_nav_corridor_info(NULL, pos, NULL, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_corridor_corners(mesh, corridor, corners, 0, &n, &end) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_corridor_corners(mesh, corridor, corners, 17, &n, &end) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_corridor_corners(mesh, corridor, corners, 4, &n, &end) == SPARK_NAV_OK);
+        CHECK(n == 1 && end == 1 && corners[0] == 11.0f && corners[2] == 2.5f);
+        {
+            const float wanted[3] = {1.5f, 0.0f, 2.5f};
+            CHECK(spark_nav_corridor_move(mesh, corridor, wanted, pos) == SPARK_NAV_OK && pos[0] == 1.5f);
+            CHECK(spark_nav_corridor_move(mesh, corridor, nanPos, pos) == SPARK_NAV_INVALID_ARGUMENT);
+            CHECK(spark_nav_corridor_move(mesh, NULL, wanted, pos) == SPARK_NAV_INVALID_ARGUMENT);
+        }
+        CHECK(spark_nav_corridor_check(mesh, corridor, &ok) == SPARK_NAV_OK && ok == 1);
+        CHECK(spark_nav_corridor_check(mesh, corridor, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_corridor_replan(mesh, corridor, ext) == SPARK_NAV_OK);
+        CHECK(spark_nav_corridor_replan(mesh, corridor, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+        spark_nav_corridor_destroy(corridor);
+        spark_nav_corridor_destroy(NULL);
+    }
+
     /* A world: carve a crate across the way, walk an agent round it. */
     CHECK(spark_nav_world_create(NULL) == SPARK_NAV_INVALID_ARGUMENT);
     CHECK(spark_nav_world_create(&world) == SPARK_NAV_OK);
