@@ -102,6 +102,10 @@ spark_nav_result spark_nav_path(const spark_nav_mesh* mesh, const float from[3],
                                 const float half_extents[3], float* out_points, size_t capacity, size_t* out_count,
                                 float* out_length, int* out_complete);
 
+/** `count` points uniform by area over the mesh, from a generator seeded
+ *  with `seed` (the same seed, the same points; 3 floats each). */
+spark_nav_result spark_nav_random_points(const spark_nav_mesh* mesh, uint64_t seed, size_t count, float* out_points);
+
 /* -- Corridors (a host's own agents: plan, corners, move, check, replan) ------- */
 
 typedef struct spark_nav_corridor spark_nav_corridor;

@@ -5,6 +5,7 @@
 
 #include "spark/nav_c.h"
 
+#include "spark/core/rng.h"
 #include "spark/nav/bake.h"
 #include "spark/nav/corridor.h"
 #include "spark/nav/nav_world.h"
@@ -291,6 +292,23 @@ spark_nav_result spark_nav_path(const spark_nav_mesh* mesh, const float from[3],
             *out_length = path.length;
         if (out_complete)
             *out_complete = path.complete ? 1 : 0;
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_random_points(const spark_nav_mesh* mesh, uint64_t seed, size_t count, float* out_points)
+{
+    if (!mesh || (!out_points && count != 0))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        Rng rng = rngFromSeed(seed);
+        for (size_t i = 0; i < count; ++i)
+        {
+            auto p = randomPoint(mesh->mesh, rng);
+            if (!p.ok())
+                return resultOf(p.error());
+            put(out_points + 3 * i, p->point);
+        }
         return SPARK_NAV_OK;
     });
 }

@@ -104,6 +104,17 @@ int main(void)
         CHECK(spark_nav_mesh_bake(NULL, 2, idx, 3, NULL, 0, &bake, &none) == SPARK_NAV_INVALID_ARGUMENT);
     }
 
+    /* Random points: seeded, reproducible, on the mesh. */
+    {
+        float a[6], b[6];
+        CHECK(spark_nav_random_points(mesh, 3, 2, a) == SPARK_NAV_OK);
+        CHECK(spark_nav_random_points(mesh, 3, 2, b) == SPARK_NAV_OK);
+        CHECK(memcmp(a, b, sizeof a) == 0);
+        CHECK(a[0] >= 0.0f && a[0] <= 12.0f && a[2] >= 0.0f && a[2] <= 4.0f);
+        CHECK(spark_nav_random_points(mesh, 3, 2, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_random_points(NULL, 3, 2, a) == SPARK_NAV_INVALID_ARGUMENT);
+    }
+
     /* Corridors. */
     {
         spark_nav_corridor* corridor = NULL;
