@@ -175,6 +175,27 @@ spark_nav_result spark_nav_obstacle_move(spark_nav_world* world, uint64_t obstac
                                          float angle_deg);
 spark_nav_result spark_nav_obstacle_remove(spark_nav_world* world, uint64_t obstacle_id);
 
+/** Off-mesh link kinds. */
+typedef enum spark_nav_link_kind
+{
+    SPARK_NAV_JUMP = 0, /**< an arc of arc_height at speed */
+    SPARK_NAV_DROP = 1  /**< down along the line */
+} spark_nav_link_kind;
+
+/** Adds an off-mesh link between `start` and `end` (each snapped to a polygon
+ *  within `radius`; `out_resolved` says whether both were). Paths and the
+ *  crowd use it while it resolves (again after every carving). */
+spark_nav_result spark_nav_link_add(spark_nav_world* world, uint64_t mesh_id, const float start[3], const float end[3],
+                                    spark_nav_link_kind kind, float radius, int bidirectional, float cost, float speed,
+                                    float arc_height, uint64_t* out_id, int* out_resolved);
+spark_nav_result spark_nav_link_remove(spark_nav_world* world, uint64_t link_id);
+
+/** A path on a world's current mesh that takes its resolved off-mesh links
+ *  (take-off and landing are consecutive points); otherwise as spark_nav_path. */
+spark_nav_result spark_nav_world_path(const spark_nav_world* world, uint64_t mesh_id, const float from[3],
+                                      const float to[3], const float half_extents[3], float* out_points,
+                                      size_t capacity, size_t* out_count, float* out_length, int* out_complete);
+
 /** Agent settings (see spark/nav/crowd.h). */
 typedef struct spark_nav_agent_settings
 {

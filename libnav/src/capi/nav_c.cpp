@@ -519,6 +519,73 @@ spark_nav_result spark_nav_obstacle_remove(spark_nav_world* world, uint64_t obst
     });
 }
 
+spark_nav_result spark_nav_link_add(spark_nav_world* world, uint64_t mesh_id, const float start[3], const float end[3],
+                                    spark_nav_link_kind kind, float radius, int bidirectional, float cost, float speed,
+                                    float arc_height, uint64_t* out_id, int* out_resolved)
+{
+    if (!world || !start || !end || !out_id || (kind != SPARK_NAV_JUMP && kind != SPARK_NAV_DROP))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        OffMeshLinkDef def = defaultOffMeshLinkDef();
+        def.start = vec(start);
+        def.end = vec(end);
+        def.kind = kind == SPARK_NAV_JUMP ? OffMeshKind::Jump : OffMeshKind::Drop;
+        def.radius = radius;
+        def.bidirectional = bidirectional != 0;
+        def.cost = cost;
+        def.speed = speed;
+        def.arcHeight = arc_height;
+        auto id = world->world.addOffMeshLink(idOf<MeshTag>(mesh_id), def);
+        if (!id.ok())
+            return resultOf(id.error());
+        *out_id = idNumber(id.value());
+        if (out_resolved)
+            *out_resolved = world->world.offMeshLink(id.value())->resolved.resolved ? 1 : 0;
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_link_remove(spark_nav_world* world, uint64_t link_id)
+{
+    if (!world)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const Status st = world->world.removeOffMeshLink(idOf<LinkTag>(link_id));
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+spark_nav_result spark_nav_world_path(const spark_nav_world* world, uint64_t mesh_id, const float from[3],
+                                      const float to[3], const float half_extents[3], float* out_points,
+                                      size_t capacity, size_t* out_count, float* out_length, int* out_complete)
+{
+    if (!world || !from || !to || !half_extents || !out_count || (!out_points && capacity != 0))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const MeshId mesh = idOf<MeshTag>(mesh_id);
+        const NavMesh* current = world->world.mesh(mesh);
+        if (!current)
+            return SPARK_NAV_UNKNOWN_ID;
+        std::vector<PathLink> links;
+        world->world.pathLinksOf(mesh, links);
+        PathResult path;
+        const Status st = findPath(*current, world->world.queryScratch(), vec(from), vec(to), defaultQueryFilter(),
+                                   vec(half_extents), links, path);
+        if (!st.ok())
+            return resultOf(st.error());
+        *out_count = path.points.size();
+        if (path.points.size() > capacity)
+            return SPARK_NAV_BUFFER_TOO_SMALL;
+        for (size_t i = 0; i < path.points.size(); ++i)
+            put(out_points + 3 * i, path.points[i]);
+        if (out_length)
+            *out_length = path.length;
+        if (out_complete)
+            *out_complete = path.complete ? 1 : 0;
+        return SPARK_NAV_OK;
+    });
+}
+
 spark_nav_agent_settings spark_nav_agent_settings_default(void)
 {
     const CrowdAgentDef d = defaultCrowdAgentDef();

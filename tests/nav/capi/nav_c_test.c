@@ -186,6 +186,34 @@ int main(void)
     CHECK(spark_nav_world_hash(world, &worldHash) == SPARK_NAV_OK);
     CHECK(worldHash == 0x7a517d7ec80688e2ull);
 
+    /* Off-mesh links: a jump over the crate joins both sides straight. */
+    {
+        const float a[3] = {5.0f, 0.0f, 2.5f}, b[3] = {7.0f, 0.0f, 2.5f}, far[3] = {30.0f, 0.0f, 2.5f};
+        uint64_t link = 0, stale = 0;
+        int resolved = -1;
+        CHECK(spark_nav_link_add(world, meshId, a, a, SPARK_NAV_JUMP, 0.5f, 1, 1.0f, 4.0f, 1.0f, &link, &resolved) ==
+              SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_link_add(world, meshId, a, b, (spark_nav_link_kind)9, 0.5f, 1, 1.0f, 4.0f, 1.0f, &link,
+                                 &resolved) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_link_add(world, meshId, a, b, SPARK_NAV_JUMP, 0.0f, 1, 1.0f, 4.0f, 1.0f, &link, &resolved) ==
+              SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_link_add(world, meshId + 5, a, b, SPARK_NAV_JUMP, 0.5f, 1, 1.0f, 4.0f, 1.0f, &link,
+                                 &resolved) == SPARK_NAV_UNKNOWN_ID);
+        CHECK(spark_nav_link_add(world, meshId, a, far, SPARK_NAV_JUMP, 0.5f, 1, 1.0f, 4.0f, 1.0f, &stale,
+                                 &resolved) == SPARK_NAV_OK && resolved == 0);
+        CHECK(spark_nav_link_add(world, meshId, a, b, SPARK_NAV_JUMP, 0.5f, 1, 1.0f, 4.0f, 1.0f, &link, &resolved) ==
+              SPARK_NAV_OK && resolved == 1);
+        CHECK(spark_nav_world_path(world, meshId, from, to, ext, points, 16, &count, &length, &complete) ==
+              SPARK_NAV_OK);
+        CHECK(complete == 1 && count == 4 && length == 10.0f && points[3] == 5.0f && points[6] == 7.0f);
+        CHECK(spark_nav_world_path(world, meshId + 5, from, to, ext, points, 16, &count, &length, &complete) ==
+              SPARK_NAV_UNKNOWN_ID);
+        CHECK(spark_nav_link_remove(world, link) == SPARK_NAV_OK);
+        CHECK(spark_nav_link_remove(world, link) == SPARK_NAV_UNKNOWN_ID);
+        CHECK(spark_nav_link_remove(world, stale) == SPARK_NAV_OK);
+        CHECK(spark_nav_link_remove(NULL, stale) == SPARK_NAV_INVALID_ARGUMENT);
+    }
+
     CHECK(spark_nav_obstacle_remove(world, crate) == SPARK_NAV_OK);
     CHECK(spark_nav_obstacle_remove(world, crate) == SPARK_NAV_UNKNOWN_ID);
     CHECK(spark_nav_agent_remove(world, agent) == SPARK_NAV_OK);
