@@ -140,6 +140,86 @@ spark_nav_result spark_nav_corridor_check(const spark_nav_mesh* mesh, const spar
 spark_nav_result spark_nav_corridor_replan(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
                                            const float half_extents[3]);
 
+/** Steering along the corridor: its next corners, then the velocity that
+ *  follows them (slowing linearly within `slow_radius` of the end, zero within
+ *  `stop_distance`: `out_arrived`). Velocity x, 0, z. */
+spark_nav_result spark_nav_corridor_steer(const spark_nav_mesh* mesh, spark_nav_corridor* corridor, float max_speed,
+                                          float slow_radius, float stop_distance, float out_velocity[3],
+                                          int* out_arrived);
+
+/* -- Avoidance (ORCA): a host's own agents on the plane or in space ----------- */
+
+typedef struct spark_nav_avoidance spark_nav_avoidance;
+
+/** Capacities and horizons (see spark/nav/avoidance.h). */
+typedef struct spark_nav_avoidance_def
+{
+    int max_agents, max_obstacles, max_obstacle_points;
+    double neighbor_distance; /**< m */
+    int max_neighbors;
+    double time_horizon, time_horizon_obstacles; /**< s */
+    double overlap_tolerance;                    /**< 0..0.5 */
+} spark_nav_avoidance_def;
+
+/** The defaults (1024 agents, 10 neighbours within 15 m, horizons 10 s, ...). */
+spark_nav_avoidance_def spark_nav_avoidance_def_default(void);
+spark_nav_result spark_nav_avoidance_create(const spark_nav_avoidance_def* def, spark_nav_avoidance** out);
+void spark_nav_avoidance_destroy(spark_nav_avoidance* avoidance);
+
+/** An agent on the plane (x, z as [0], [1]). */
+typedef struct spark_nav_avoid_agent
+{
+    double position[2], velocity[2], preferred[2];
+    double radius, max_speed, priority;
+    uint32_t id, layers, ignores;
+    int max_neighbors; /**< 0 = the definition's */
+} spark_nav_avoid_agent;
+
+/** Obstacle shapes on the plane. */
+typedef enum spark_nav_avoid_shape
+{
+    SPARK_NAV_AVOID_CIRCLE = 0,  /**< center, radius */
+    SPARK_NAV_AVOID_SEGMENT = 1, /**< 2 points */
+    SPARK_NAV_AVOID_POLYGON = 2  /**< >= 3 points, counter-clockwise */
+} spark_nav_avoid_shape;
+
+/** An obstacle on the plane; `points` (2 doubles each) is read during the call only. */
+typedef struct spark_nav_avoid_obstacle
+{
+    spark_nav_avoid_shape shape;
+    double center[2];
+    double radius;
+    const double* points;
+    size_t point_count;
+    double velocity[2];
+} spark_nav_avoid_obstacle;
+
+/** One step: a new velocity per agent (2 doubles each) into `out_velocities`. */
+spark_nav_result spark_nav_avoid(spark_nav_avoidance* avoidance, const spark_nav_avoid_agent* agents,
+                                 size_t agent_count, const spark_nav_avoid_obstacle* obstacles, size_t obstacle_count,
+                                 double dt, double* out_velocities);
+
+/** A flier (x, y, z). */
+typedef struct spark_nav_avoid_agent_3d
+{
+    double position[3], velocity[3], preferred[3];
+    double radius, max_speed, priority;
+    uint32_t id, layers, ignores;
+} spark_nav_avoid_agent_3d;
+
+/** A sphere for fliers, still or moving. */
+typedef struct spark_nav_avoid_sphere
+{
+    double center[3];
+    double radius;
+    double velocity[3];
+} spark_nav_avoid_sphere;
+
+/** One step in space: a new velocity per flier (3 doubles each). */
+spark_nav_result spark_nav_avoid_3d(spark_nav_avoidance* avoidance, const spark_nav_avoid_agent_3d* agents,
+                                    size_t agent_count, const spark_nav_avoid_sphere* spheres, size_t sphere_count,
+                                    double dt, double* out_velocities);
+
 /* -- Worlds: meshes with obstacles and crowds ------------------------------------- */
 
 typedef struct spark_nav_world spark_nav_world;

@@ -7,7 +7,9 @@
 
 #include "spark/core/rng.h"
 #include "spark/nav/bake.h"
+#include "spark/nav/avoidance.h"
 #include "spark/nav/corridor.h"
+#include "spark/nav/steer.h"
 #include "spark/nav/nav_world.h"
 #include "spark/nav/query.h"
 #include "spark/nav/version.h"
@@ -26,6 +28,18 @@ struct spark_nav_mesh
 struct spark_nav_world
 {
     spark::nav::NavWorld world;
+};
+
+struct spark_nav_avoidance
+{
+    spark::nav::Avoidance avoidance;
+    std::vector<spark::nav::AvoidanceAgent> agents;
+    std::vector<spark::nav::AvoidanceObstacle> obstacles;
+    std::vector<glm::dvec2> points;
+    std::vector<glm::dvec2> velocities;
+    std::vector<spark::nav::AvoidanceAgent3D> agents3;
+    std::vector<spark::nav::AvoidanceSphere> spheres;
+    std::vector<glm::dvec3> velocities3;
 };
 
 struct spark_nav_corridor
@@ -57,10 +71,23 @@ spark_nav_result resultOf(const Error& e)
     if (c == "E_NAV_NO_MESH" || c == "E_NAV_UNKNOWN_AGENT" || c == "E_NAV_UNKNOWN_OBSTACLE" ||
         c == "E_NAV_UNKNOWN_LINK")
         return SPARK_NAV_UNKNOWN_ID;
-    if (c == "E_INVALID_PARAMS")
+    if (c == "E_INVALID_PARAMS" || c == "E_NAV_AVOIDANCE_INPUT")
         return SPARK_NAV_INVALID_ARGUMENT;
+    if (c == "E_NAV_AVOIDANCE_LIMIT")
+        return SPARK_NAV_LIMIT;
+    if (c == "E_NAV_AVOIDANCE_CONFIG")
+        return SPARK_NAV_CONFIG;
     return SPARK_NAV_INTERNAL;
 }
+
+/// Returns the result of a failed Status from the enclosing function.
+#define SPARK_NAV_TRY(expr)                                                                                            \
+    do                                                                                                                 \
+    {                                                                                                                  \
+        const ::spark::Status st_ = (expr);                                                                            \
+        if (!st_.ok())                                                                                                 \
+            return resultOf(st_.error());                                                                              \
+    } while (0)
 
 /// Runs `body` (returning a spark_nav_result) with nothing escaping the boundary.
 template <class F> spark_nav_result guarded(F&& body)
@@ -408,6 +435,189 @@ spark_nav_result spark_nav_corridor_replan(const spark_nav_mesh* mesh, spark_nav
         const Status st =
             replanCorridor(mesh->mesh, corridor->scratch, corridor->corridor, defaultQueryFilter(), vec(half_extents));
         return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+spark_nav_result spark_nav_corridor_steer(const spark_nav_mesh* mesh, spark_nav_corridor* corridor, float max_speed,
+                                          float slow_radius, float stop_distance, float out_velocity[3],
+                                          int* out_arrived)
+{
+    if (!mesh || !corridor || !out_velocity)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        if (!corridorFits(mesh->mesh, corridor->corridor))
+            return SPARK_NAV_INVALID_ARGUMENT;
+        SPARK_NAV_TRY(findCorridorCorners(mesh->mesh, corridor->scratch, corridor->corridor, kAgentCorners,
+                                          corridor->corners));
+        SteerDef def = defaultSteerDef();
+        def.maxSpeed = max_speed;
+        def.slowRadius = slow_radius;
+        def.stopDistance = stop_distance;
+        auto s = steer(corridor->corridor.position, corridor->corners, def);
+        if (!s.ok())
+            return resultOf(s.error());
+        put(out_velocity, s->velocity);
+        if (out_arrived)
+            *out_arrived = s->arrived ? 1 : 0;
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_avoidance_def spark_nav_avoidance_def_default(void)
+{
+    const AvoidanceDef d = defaultAvoidanceDef();
+    return spark_nav_avoidance_def{d.maxAgents,    d.maxObstacles, d.maxObstaclePoints,     d.neighborDistance,
+                                   d.maxNeighbors, d.timeHorizon,  d.timeHorizonObstacles, d.overlapTolerance};
+}
+
+spark_nav_result spark_nav_avoidance_create(const spark_nav_avoidance_def* def, spark_nav_avoidance** out)
+{
+    if (!def || !out)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        AvoidanceDef d;
+        d.maxAgents = def->max_agents;
+        d.maxObstacles = def->max_obstacles;
+        d.maxObstaclePoints = def->max_obstacle_points;
+        d.neighborDistance = def->neighbor_distance;
+        d.maxNeighbors = def->max_neighbors;
+        d.timeHorizon = def->time_horizon;
+        d.timeHorizonObstacles = def->time_horizon_obstacles;
+        d.overlapTolerance = def->overlap_tolerance;
+        auto made = createAvoidance(d);
+        if (!made.ok())
+            return resultOf(made.error());
+        *out = new spark_nav_avoidance{std::move(made.value()), {}, {}, {}, {}, {}, {}, {}};
+        return SPARK_NAV_OK;
+    });
+}
+
+void spark_nav_avoidance_destroy(spark_nav_avoidance* avoidance)
+{
+    delete avoidance;
+}
+
+spark_nav_result spark_nav_avoid(spark_nav_avoidance* avoidance, const spark_nav_avoid_agent* agents,
+                                 size_t agent_count, const spark_nav_avoid_obstacle* obstacles, size_t obstacle_count,
+                                 double dt, double* out_velocities)
+{
+    if (!avoidance || (!agents && agent_count != 0) || (!obstacles && obstacle_count != 0) ||
+        (!out_velocities && agent_count != 0))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        spark_nav_avoidance& a = *avoidance;
+        a.agents.resize(agent_count);
+        for (size_t i = 0; i < agent_count; ++i)
+        {
+            const spark_nav_avoid_agent& in = agents[i];
+            AvoidanceAgent& o = a.agents[i];
+            o.position = glm::dvec2(in.position[0], in.position[1]);
+            o.velocity = glm::dvec2(in.velocity[0], in.velocity[1]);
+            o.preferred = glm::dvec2(in.preferred[0], in.preferred[1]);
+            o.radius = in.radius;
+            o.maxSpeed = in.max_speed;
+            o.priority = in.priority;
+            o.id = in.id;
+            o.layers = in.layers;
+            o.ignores = in.ignores;
+            o.maxNeighbors = in.max_neighbors;
+        }
+        // Points of every segment and polygon, copied so the spans stay put.
+        size_t total = 0;
+        for (size_t i = 0; i < obstacle_count; ++i)
+        {
+            if (obstacles[i].shape != SPARK_NAV_AVOID_CIRCLE &&
+                (!obstacles[i].points || obstacles[i].point_count > size_t(kMaxAvoidanceCapacity)))
+                return SPARK_NAV_INVALID_ARGUMENT;
+            if (obstacles[i].shape != SPARK_NAV_AVOID_CIRCLE)
+                total += obstacles[i].point_count;
+        }
+        a.points.resize(total);
+        a.obstacles.resize(obstacle_count);
+        size_t at = 0;
+        for (size_t i = 0; i < obstacle_count; ++i)
+        {
+            const spark_nav_avoid_obstacle& in = obstacles[i];
+            AvoidanceObstacle& o = a.obstacles[i];
+            switch (in.shape)
+            {
+            case SPARK_NAV_AVOID_CIRCLE:
+                o.shape = ObstacleShape::Circle;
+                break;
+            case SPARK_NAV_AVOID_SEGMENT:
+                o.shape = ObstacleShape::Segment;
+                break;
+            case SPARK_NAV_AVOID_POLYGON:
+                o.shape = ObstacleShape::Polygon;
+                break;
+            default:
+                return SPARK_NAV_INVALID_ARGUMENT;
+            }
+            o.center = glm::dvec2(in.center[0], in.center[1]);
+            o.radius = in.radius;
+            o.velocity = glm::dvec2(in.velocity[0], in.velocity[1]);
+            o.points = {};
+            if (in.shape != SPARK_NAV_AVOID_CIRCLE)
+            {
+                for (size_t k = 0; k < in.point_count; ++k)
+                    a.points[at + k] = glm::dvec2(in.points[2 * k], in.points[2 * k + 1]);
+                o.points = std::span<const glm::dvec2>(a.points.data() + at, in.point_count);
+                at += in.point_count;
+            }
+        }
+        a.velocities.resize(agent_count);
+        const Status st = a.avoidance.avoid(a.agents, a.obstacles, dt, a.velocities);
+        if (!st.ok())
+            return resultOf(st.error());
+        for (size_t i = 0; i < agent_count; ++i)
+        {
+            out_velocities[2 * i] = a.velocities[i].x;
+            out_velocities[2 * i + 1] = a.velocities[i].y;
+        }
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_avoid_3d(spark_nav_avoidance* avoidance, const spark_nav_avoid_agent_3d* agents,
+                                    size_t agent_count, const spark_nav_avoid_sphere* spheres, size_t sphere_count,
+                                    double dt, double* out_velocities)
+{
+    if (!avoidance || (!agents && agent_count != 0) || (!spheres && sphere_count != 0) ||
+        (!out_velocities && agent_count != 0))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        spark_nav_avoidance& a = *avoidance;
+        a.agents3.resize(agent_count);
+        for (size_t i = 0; i < agent_count; ++i)
+        {
+            const spark_nav_avoid_agent_3d& in = agents[i];
+            AvoidanceAgent3D& o = a.agents3[i];
+            o.position = glm::dvec3(in.position[0], in.position[1], in.position[2]);
+            o.velocity = glm::dvec3(in.velocity[0], in.velocity[1], in.velocity[2]);
+            o.preferred = glm::dvec3(in.preferred[0], in.preferred[1], in.preferred[2]);
+            o.radius = in.radius;
+            o.maxSpeed = in.max_speed;
+            o.priority = in.priority;
+            o.id = in.id;
+            o.layers = in.layers;
+            o.ignores = in.ignores;
+        }
+        a.spheres.resize(sphere_count);
+        for (size_t i = 0; i < sphere_count; ++i)
+        {
+            const spark_nav_avoid_sphere& in = spheres[i];
+            a.spheres[i].center = glm::dvec3(in.center[0], in.center[1], in.center[2]);
+            a.spheres[i].radius = in.radius;
+            a.spheres[i].velocity = glm::dvec3(in.velocity[0], in.velocity[1], in.velocity[2]);
+        }
+        a.velocities3.resize(agent_count);
+        const Status st = a.avoidance.avoid3D(a.agents3, a.spheres, dt, a.velocities3);
+        if (!st.ok())
+            return resultOf(st.error());
+        for (size_t i = 0; i < agent_count; ++i)
+            for (int c = 0; c < 3; ++c)
+                out_velocities[3 * i + c] = a.velocities3[i][c];
+        return SPARK_NAV_OK;
     });
 }
 

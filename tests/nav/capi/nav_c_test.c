@@ -140,8 +140,78 @@ int main(void)
         CHECK(spark_nav_corridor_check(mesh, corridor, NULL) == SPARK_NAV_INVALID_ARGUMENT);
         CHECK(spark_nav_corridor_replan(mesh, corridor, ext) == SPARK_NAV_OK);
         CHECK(spark_nav_corridor_replan(mesh, corridor, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+        {
+            float v[3];
+            int arrivedFlag = -1;
+            CHECK(spark_nav_corridor_steer(mesh, corridor, 3.5f, 1.5f, 0.2f, v, &arrivedFlag) == SPARK_NAV_OK);
+            CHECK(v[0] > 3.49f && v[0] <= 3.5f && v[1] == 0.0f && fabsf(v[2]) < 1e-6f && arrivedFlag == 0);
+            CHECK(spark_nav_corridor_steer(mesh, corridor, -1.0f, 1.5f, 0.2f, v, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+            CHECK(spark_nav_corridor_steer(mesh, corridor, 3.5f, 1.5f, 0.2f, NULL, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+        }
         spark_nav_corridor_destroy(corridor);
         spark_nav_corridor_destroy(NULL);
+    }
+
+    /* Avoidance, on the plane and in space: two agents head on pass without touching. */
+    {
+        spark_nav_avoidance_def def = spark_nav_avoidance_def_default();
+        spark_nav_avoidance* avoidance = NULL;
+        spark_nav_avoid_agent two[2];
+        spark_nav_avoid_agent_3d fliers[2];
+        spark_nav_avoid_obstacle wall;
+        spark_nav_avoid_sphere ball;
+        const double wallPoints[4] = {-1.0, 1.0, 1.0, 1.0};
+        double v2[4], v3[6];
+        int k;
+        def.max_neighbors = 0;
+        CHECK(spark_nav_avoidance_create(&def, &avoidance) == SPARK_NAV_CONFIG && !avoidance);
+        def = spark_nav_avoidance_def_default();
+        CHECK(spark_nav_avoidance_create(NULL, &avoidance) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_avoidance_create(&def, &avoidance) == SPARK_NAV_OK);
+        memset(two, 0, sizeof two);
+        memset(fliers, 0, sizeof fliers);
+        memset(&wall, 0, sizeof wall);
+        memset(&ball, 0, sizeof ball);
+        for (k = 0; k < 2; ++k)
+        {
+            two[k].position[0] = k ? 2.0 : -2.0;
+            two[k].preferred[0] = k ? -1.0 : 1.0;
+            two[k].radius = 0.5;
+            two[k].max_speed = 1.0;
+            two[k].priority = 1.0;
+            two[k].id = (uint32_t)k;
+            fliers[k].position[1] = k ? 3.0 : -3.0;
+            fliers[k].preferred[1] = k ? -1.0 : 1.0;
+            fliers[k].radius = 0.5;
+            fliers[k].max_speed = 1.0;
+            fliers[k].priority = 1.0;
+            fliers[k].id = (uint32_t)k;
+        }
+        wall.shape = SPARK_NAV_AVOID_SEGMENT;
+        wall.points = wallPoints;
+        wall.point_count = 2;
+        CHECK(spark_nav_avoid(avoidance, two, 2, &wall, 1, 0.1, v2) == SPARK_NAV_OK);
+        CHECK(v2[0] * v2[0] + v2[1] * v2[1] <= 1.0 + 1e-9 && v2[2] * v2[2] + v2[3] * v2[3] <= 1.0 + 1e-9);
+        CHECK(v2[0] > 0.0 && v2[2] < 0.0);
+        CHECK(spark_nav_avoid(avoidance, two, 0, NULL, 0, 0.1, NULL) == SPARK_NAV_OK);
+        wall.points = NULL;
+        CHECK(spark_nav_avoid(avoidance, two, 2, &wall, 1, 0.1, v2) == SPARK_NAV_INVALID_ARGUMENT);
+        wall.points = wallPoints;
+        wall.shape = (spark_nav_avoid_shape)7;
+        CHECK(spark_nav_avoid(avoidance, two, 2, &wall, 1, 0.1, v2) == SPARK_NAV_INVALID_ARGUMENT);
+        two[1].radius = NAN;
+        CHECK(spark_nav_avoid(avoidance, two, 2, NULL, 0, 0.1, v2) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_avoid(avoidance, two, 2, NULL, 0, 0.1, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+        ball.center[0] = 5.0;
+        ball.radius = 1.0;
+        CHECK(spark_nav_avoid_3d(avoidance, fliers, 2, &ball, 1, 0.1, v3) == SPARK_NAV_OK);
+        CHECK(v3[0] * v3[0] + v3[1] * v3[1] + v3[2] * v3[2] <= 1.0 + 1e-9);
+        CHECK(v3[1] > 0.0 && v3[4] < 0.0);
+        ball.radius = -1.0;
+        CHECK(spark_nav_avoid_3d(avoidance, fliers, 2, &ball, 1, 0.1, v3) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_avoid_3d(NULL, fliers, 2, NULL, 0, 0.1, v3) == SPARK_NAV_INVALID_ARGUMENT);
+        spark_nav_avoidance_destroy(avoidance);
+        spark_nav_avoidance_destroy(NULL);
     }
 
     /* A world: carve a crate across the way, walk an agent round it. */
