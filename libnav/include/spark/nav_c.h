@@ -220,6 +220,43 @@ spark_nav_result spark_nav_avoid_3d(spark_nav_avoidance* avoidance, const spark_
                                     size_t agent_count, const spark_nav_avoid_sphere* spheres, size_t sphere_count,
                                     double dt, double* out_velocities);
 
+/* -- Flight volumes: open space for fliers --------------------------------------- */
+
+typedef struct spark_nav_flight spark_nav_flight;
+
+/** The volume's box, voxel size and flier radius (see spark/nav/flight.h). */
+typedef struct spark_nav_flight_def
+{
+    double bounds_min[3], bounds_max[3];
+    double voxel_size, flier_radius;
+    int64_t max_voxels;
+} spark_nav_flight_def;
+
+/** The defaults (100 × 20 × 100 m from (-50, 0, -50), voxels 0.5 m, radius 0.5). */
+spark_nav_flight_def spark_nav_flight_def_default(void);
+
+/** Voxelises the solid triangles (vertices: 3 doubles each, indices: 3 per
+ *  triangle) and boxes (6 doubles each: min x, y, z, max x, y, z), erodes the
+ *  open space by the flier radius. Any array may be NULL with a zero count. */
+spark_nav_result spark_nav_flight_build(const spark_nav_flight_def* def, const double* vertices, size_t vertex_count,
+                                        const uint32_t* indices, size_t index_count, const double* boxes,
+                                        size_t box_count, spark_nav_flight** out);
+void spark_nav_flight_destroy(spark_nav_flight* flight);
+
+/** Voxels per axis and the number of open ones. Outputs may be NULL. */
+spark_nav_result spark_nav_flight_info(const spark_nav_flight* flight, int out_dims[3], int64_t* out_open);
+
+/** The first blocked point along a segment: `out_blocked`, the fraction
+ *  `out_t` before it (1 when clear) and the point. Outputs may be NULL. */
+spark_nav_result spark_nav_flight_raycast(const spark_nav_flight* flight, const double from[3], const double to[3],
+                                          int* out_blocked, double* out_t, double out_point[3]);
+
+/** A path through open space (A* over voxels, smoothed by raycasts), 3
+ *  doubles per point; `out_partial` when the goal cannot be reached (the path
+ *  ends nearest it). A start or goal in blocked space: SPARK_NAV_OFF_MESH. */
+spark_nav_result spark_nav_flight_path(spark_nav_flight* flight, const double from[3], const double to[3],
+                                       double* out_points, size_t capacity, size_t* out_count, int* out_partial);
+
 /* -- Worlds: meshes with obstacles and crowds ------------------------------------- */
 
 typedef struct spark_nav_world spark_nav_world;

@@ -9,6 +9,7 @@
 #include "spark/nav/bake.h"
 #include "spark/nav/avoidance.h"
 #include "spark/nav/corridor.h"
+#include "spark/nav/flight.h"
 #include "spark/nav/steer.h"
 #include "spark/nav/nav_world.h"
 #include "spark/nav/query.h"
@@ -42,6 +43,11 @@ struct spark_nav_avoidance
     std::vector<glm::dvec3> velocities3;
 };
 
+struct spark_nav_flight
+{
+    spark::nav::FlightVolume volume;
+};
+
 struct spark_nav_corridor
 {
     spark::nav::Corridor corridor;
@@ -73,10 +79,14 @@ spark_nav_result resultOf(const Error& e)
         return SPARK_NAV_UNKNOWN_ID;
     if (c == "E_INVALID_PARAMS" || c == "E_NAV_AVOIDANCE_INPUT")
         return SPARK_NAV_INVALID_ARGUMENT;
-    if (c == "E_NAV_AVOIDANCE_LIMIT")
+    if (c == "E_NAV_AVOIDANCE_LIMIT" || c == "E_NAV_FLIGHT_LIMIT")
         return SPARK_NAV_LIMIT;
-    if (c == "E_NAV_AVOIDANCE_CONFIG")
+    if (c == "E_NAV_AVOIDANCE_CONFIG" || c == "E_NAV_FLIGHT_CONFIG")
         return SPARK_NAV_CONFIG;
+    if (c == "E_NAV_FLIGHT_INPUT")
+        return SPARK_NAV_INVALID_ARGUMENT;
+    if (c == "E_NAV_FLIGHT_BLOCKED")
+        return SPARK_NAV_OFF_MESH;
     return SPARK_NAV_INTERNAL;
 }
 
@@ -617,6 +627,111 @@ spark_nav_result spark_nav_avoid_3d(spark_nav_avoidance* avoidance, const spark_
         for (size_t i = 0; i < agent_count; ++i)
             for (int c = 0; c < 3; ++c)
                 out_velocities[3 * i + c] = a.velocities3[i][c];
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_flight_def spark_nav_flight_def_default(void)
+{
+    const FlightVolumeDef d = defaultFlightVolumeDef();
+    return spark_nav_flight_def{{d.boundsMin.x, d.boundsMin.y, d.boundsMin.z},
+                                {d.boundsMax.x, d.boundsMax.y, d.boundsMax.z},
+                                d.voxelSize,
+                                d.flierRadius,
+                                d.maxVoxels};
+}
+
+spark_nav_result spark_nav_flight_build(const spark_nav_flight_def* def, const double* vertices, size_t vertex_count,
+                                        const uint32_t* indices, size_t index_count, const double* boxes,
+                                        size_t box_count, spark_nav_flight** out)
+{
+    if (!def || !out || (!vertices && vertex_count != 0) || (!indices && index_count != 0) ||
+        (!boxes && box_count != 0))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        FlightVolumeDef d;
+        d.boundsMin = glm::dvec3(def->bounds_min[0], def->bounds_min[1], def->bounds_min[2]);
+        d.boundsMax = glm::dvec3(def->bounds_max[0], def->bounds_max[1], def->bounds_max[2]);
+        d.voxelSize = def->voxel_size;
+        d.flierRadius = def->flier_radius;
+        d.maxVoxels = def->max_voxels;
+        std::vector<glm::dvec3> verts(vertex_count);
+        for (size_t i = 0; i < vertex_count; ++i)
+            verts[i] = glm::dvec3(vertices[3 * i], vertices[3 * i + 1], vertices[3 * i + 2]);
+        std::vector<FlightBox> solid(box_count);
+        for (size_t i = 0; i < box_count; ++i)
+            solid[i] = FlightBox{glm::dvec3(boxes[6 * i], boxes[6 * i + 1], boxes[6 * i + 2]),
+                                 glm::dvec3(boxes[6 * i + 3], boxes[6 * i + 4], boxes[6 * i + 5])};
+        FlightGeometry geometry;
+        geometry.vertices = verts;
+        geometry.indices = std::span<const uint32_t>(indices, index_count);
+        geometry.boxes = solid;
+        auto built = buildFlightVolume(d, geometry);
+        if (!built.ok())
+            return resultOf(built.error());
+        *out = new spark_nav_flight{std::move(built.value())};
+        return SPARK_NAV_OK;
+    });
+}
+
+void spark_nav_flight_destroy(spark_nav_flight* flight)
+{
+    delete flight;
+}
+
+spark_nav_result spark_nav_flight_info(const spark_nav_flight* flight, int out_dims[3], int64_t* out_open)
+{
+    if (!flight)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    if (out_dims)
+    {
+        const glm::ivec3 d = flight->volume.dims();
+        out_dims[0] = d.x;
+        out_dims[1] = d.y;
+        out_dims[2] = d.z;
+    }
+    if (out_open)
+        *out_open = flight->volume.openVoxelCount();
+    return SPARK_NAV_OK;
+}
+
+spark_nav_result spark_nav_flight_raycast(const spark_nav_flight* flight, const double from[3], const double to[3],
+                                          int* out_blocked, double* out_t, double out_point[3])
+{
+    if (!flight || !from || !to)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        auto hit = flight->volume.raycast(glm::dvec3(from[0], from[1], from[2]), glm::dvec3(to[0], to[1], to[2]));
+        if (!hit.ok())
+            return resultOf(hit.error());
+        if (out_blocked)
+            *out_blocked = hit->blocked ? 1 : 0;
+        if (out_t)
+            *out_t = hit->t;
+        if (out_point)
+            for (int c = 0; c < 3; ++c)
+                out_point[c] = hit->point[c];
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_flight_path(spark_nav_flight* flight, const double from[3], const double to[3],
+                                       double* out_points, size_t capacity, size_t* out_count, int* out_partial)
+{
+    if (!flight || !from || !to || !out_count || (!out_points && capacity != 0))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        auto path = flight->volume.path(glm::dvec3(from[0], from[1], from[2]), glm::dvec3(to[0], to[1], to[2]));
+        if (!path.ok())
+            return resultOf(path.error());
+        *out_count = path->points.size();
+        if (path->points.size() > capacity)
+            return SPARK_NAV_BUFFER_TOO_SMALL;
+        for (size_t i = 0; i < path->points.size(); ++i)
+            for (int c = 0; c < 3; ++c)
+                out_points[3 * i + c] = path->points[i][c];
+        if (out_partial)
+            *out_partial = path->partial ? 1 : 0;
         return SPARK_NAV_OK;
     });
 }

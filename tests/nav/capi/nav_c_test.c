@@ -214,6 +214,33 @@ int main(void)
         spark_nav_avoidance_destroy(NULL);
     }
 
+    /* Flight volumes: a wall with a gap. */
+    {
+        spark_nav_flight_def fdef = spark_nav_flight_def_default();
+        spark_nav_flight* volume = NULL;
+        const double box[6] = {-1, 0, -50, 1, 20, 40}; /* a wall across z, open past z = 40 */
+        const double a[3] = {-10, 5, 0}, b[3] = {10, 5, 0}, inside[3] = {0, 5, 0}, nan3[3] = {NAN, 0, 0};
+        double pts[3 * 64], t = -1.0, hit[3];
+        size_t n = 0;
+        int dims[3], blocked = -1, partial = -1;
+        int64_t openCount = 0;
+        fdef.voxel_size = 0.0;
+        CHECK(spark_nav_flight_build(&fdef, NULL, 0, NULL, 0, box, 1, &volume) == SPARK_NAV_CONFIG && !volume);
+        fdef = spark_nav_flight_def_default();
+        CHECK(spark_nav_flight_build(NULL, NULL, 0, NULL, 0, box, 1, &volume) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_flight_build(&fdef, NULL, 3, NULL, 0, box, 1, &volume) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_flight_build(&fdef, NULL, 0, NULL, 0, box, 1, &volume) == SPARK_NAV_OK);
+        CHECK(spark_nav_flight_info(volume, dims, &openCount) == SPARK_NAV_OK && dims[0] == 200 && openCount > 0);
+        CHECK(spark_nav_flight_raycast(volume, a, b, &blocked, &t, hit) == SPARK_NAV_OK && blocked == 1 && t < 0.5);
+        CHECK(spark_nav_flight_raycast(volume, nan3, b, &blocked, &t, hit) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_flight_path(volume, a, b, pts, 64, &n, &partial) == SPARK_NAV_OK && partial == 0 && n > 2);
+        CHECK(spark_nav_flight_path(volume, a, b, pts, 1, &n, &partial) == SPARK_NAV_BUFFER_TOO_SMALL);
+        CHECK(spark_nav_flight_path(volume, inside, b, pts, 64, &n, &partial) == SPARK_NAV_OFF_MESH);
+        CHECK(spark_nav_flight_path(volume, a, b, NULL, 64, &n, &partial) == SPARK_NAV_INVALID_ARGUMENT);
+        spark_nav_flight_destroy(volume);
+        spark_nav_flight_destroy(NULL);
+    }
+
     /* A world: carve a crate across the way, walk an agent round it. */
     CHECK(spark_nav_world_create(NULL) == SPARK_NAV_INVALID_ARGUMENT);
     CHECK(spark_nav_world_create(&world) == SPARK_NAV_OK);
