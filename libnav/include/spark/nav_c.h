@@ -80,6 +80,23 @@ spark_nav_result spark_nav_mesh_build(const float* vertices, size_t vertex_count
                                       const uint32_t* poly_starts, size_t poly_count, const uint8_t* areas,
                                       int is_2d, float agent_radius, spark_nav_mesh** out);
 
+/** Bakes a 2D grid: `blocked` has width × height cells, row-major (y ·
+ *  width + x), non-zero = blocked; `areas` the same size or NULL; cell (0, 0)
+ *  has its low corner at (origin_x, origin_y). Walkable cells are eroded by
+ *  `agent_radius` and covered by rectangles. */
+spark_nav_result spark_nav_mesh_bake_grid(const uint8_t* blocked, const uint8_t* areas, int width, int height,
+                                          float cell_size, float origin_x, float origin_y, float agent_radius,
+                                          spark_nav_mesh** out);
+
+/** The mesh's canonical bytes (what its hash hashes): call with NULL to learn
+ *  the size (`out_size`), then with a buffer of that capacity. A carved mesh
+ *  (spark_nav_world_mesh with obstacles) is not saved: SPARK_NAV_INVALID_ARGUMENT. */
+spark_nav_result spark_nav_mesh_save(const spark_nav_mesh* mesh, uint8_t* out_bytes, size_t capacity,
+                                     size_t* out_size);
+
+/** A mesh from bytes `spark_nav_mesh_save` wrote (validated again: SPARK_NAV_FORMAT when they are not). */
+spark_nav_result spark_nav_mesh_load(const uint8_t* bytes, size_t size, spark_nav_mesh** out);
+
 void spark_nav_mesh_destroy(spark_nav_mesh* mesh);
 
 /** Walkable polygons of the mesh. */
@@ -101,6 +118,18 @@ spark_nav_result spark_nav_nearest(const spark_nav_mesh* mesh, const float point
 spark_nav_result spark_nav_path(const spark_nav_mesh* mesh, const float from[3], const float to[3],
                                 const float half_extents[3], float* out_points, size_t capacity, size_t* out_count,
                                 float* out_length, int* out_complete);
+
+/** Walks the segment from → to across the mesh and stops at the first wall:
+ *  `out_hit`, the fraction travelled, where it stopped and the wall's outward
+ *  normal (zero without a hit). Outputs may be NULL. */
+spark_nav_result spark_nav_raycast(const spark_nav_mesh* mesh, const float from[3], const float to[3],
+                                   const float half_extents[3], int* out_hit, float* out_fraction, float out_point[3],
+                                   float out_normal[3]);
+
+/** The walls within `range` of `point`, nearest first: per wall 9 floats
+ *  (start x, y, z, end x, y, z, outward normal x, y, z) into `out_walls`. */
+spark_nav_result spark_nav_walls(const spark_nav_mesh* mesh, const float point[3], float range, float* out_walls,
+                                 size_t capacity, size_t* out_count);
 
 /** `count` points uniform by area over the mesh, from a generator seeded
  *  with `seed` (the same seed, the same points; 3 floats each). */
@@ -336,6 +365,9 @@ typedef enum spark_nav_agent_state
 spark_nav_result spark_nav_agent_add(spark_nav_world* world, uint64_t mesh_id, const float position[3],
                                      const spark_nav_agent_settings* settings, uint64_t* out_id);
 spark_nav_result spark_nav_agent_set_target(spark_nav_world* world, uint64_t agent_id, const float target[3]);
+/** Changes an agent's settings (it stays where it is). */
+spark_nav_result spark_nav_agent_set_settings(spark_nav_world* world, uint64_t agent_id,
+                                              const spark_nav_agent_settings* settings);
 spark_nav_result spark_nav_agent_remove(spark_nav_world* world, uint64_t agent_id);
 /** Where an agent is, how fast it goes, and its state. Any output may be NULL. */
 spark_nav_result spark_nav_agent_get(const spark_nav_world* world, uint64_t agent_id, float out_position[3],

@@ -7,6 +7,7 @@
 
 #include "spark/core/rng.h"
 #include "spark/nav/bake.h"
+#include "spark/nav/bake2d.h"
 #include "spark/nav/avoidance.h"
 #include "spark/nav/corridor.h"
 #include "spark/nav/flight.h"
@@ -270,6 +271,67 @@ spark_nav_result spark_nav_mesh_build(const float* vertices, size_t vertex_count
     });
 }
 
+spark_nav_result spark_nav_mesh_bake_grid(const uint8_t* blocked, const uint8_t* areas, int width, int height,
+                                          float cell_size, float origin_x, float origin_y, float agent_radius,
+                                          spark_nav_mesh** out)
+{
+    if (!blocked || !out || width < 1 || height < 1 || width > kMaxGrid2DCells || height > kMaxGrid2DCells ||
+        !std::isfinite(agent_radius) || agent_radius < 0.0f)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        Grid2D grid;
+        grid.width = width;
+        grid.height = height;
+        grid.cellSize = cell_size;
+        grid.origin = glm::vec2(origin_x, origin_y);
+        const size_t cells = size_t(width) * size_t(height);
+        grid.blocked.assign(blocked, blocked + cells);
+        if (areas)
+            grid.areas.assign(areas, areas + cells);
+        auto baked = bakeGrid2DWithStats(grid, agent_radius);
+        if (!baked.ok())
+            return resultOf(baked.error());
+        BakeDef def = defaultBakeDef();
+        def.agentRadius = agent_radius;
+        def.cellSize = cell_size;
+        auto built = buildNavMesh(baked.value().mesh, navMeshDefFromBake(def, true));
+        if (!built.ok())
+            return resultOf(built.error());
+        *out = new spark_nav_mesh{std::move(built.value())};
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_mesh_save(const spark_nav_mesh* mesh, uint8_t* out_bytes, size_t capacity,
+                                     size_t* out_size)
+{
+    if (!mesh || !out_size || (!out_bytes && capacity != 0) || mesh->mesh.disabledCount() != 0)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const std::vector<uint8_t> bytes = serializeNavMesh(mesh->mesh);
+        *out_size = bytes.size();
+        if (!out_bytes)
+            return SPARK_NAV_OK;
+        if (bytes.size() > capacity)
+            return SPARK_NAV_BUFFER_TOO_SMALL;
+        std::memcpy(out_bytes, bytes.data(), bytes.size());
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_mesh_load(const uint8_t* bytes, size_t size, spark_nav_mesh** out)
+{
+    if (!bytes || !out || size == 0)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        auto mesh = deserializeNavMesh(std::span<const uint8_t>(bytes, size));
+        if (!mesh.ok())
+            return resultOf(mesh.error());
+        *out = new spark_nav_mesh{std::move(mesh.value())};
+        return SPARK_NAV_OK;
+    });
+}
+
 void spark_nav_mesh_destroy(spark_nav_mesh* mesh)
 {
     delete mesh;
@@ -329,6 +391,51 @@ spark_nav_result spark_nav_path(const spark_nav_mesh* mesh, const float from[3],
             *out_length = path.length;
         if (out_complete)
             *out_complete = path.complete ? 1 : 0;
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_raycast(const spark_nav_mesh* mesh, const float from[3], const float to[3],
+                                   const float half_extents[3], int* out_hit, float* out_fraction, float out_point[3],
+                                   float out_normal[3])
+{
+    if (!mesh || !from || !to || !half_extents)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        QueryScratch scratch;
+        auto r = raycast(mesh->mesh, scratch, vec(from), vec(to), defaultQueryFilter(), vec(half_extents));
+        if (!r.ok())
+            return resultOf(r.error());
+        if (out_hit)
+            *out_hit = r->hit ? 1 : 0;
+        if (out_fraction)
+            *out_fraction = r->fraction;
+        if (out_point)
+            put(out_point, r->point);
+        if (out_normal)
+            put(out_normal, r->normal);
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_walls(const spark_nav_mesh* mesh, const float point[3], float range, float* out_walls,
+                                 size_t capacity, size_t* out_count)
+{
+    if (!mesh || !point || !out_count || (!out_walls && capacity != 0))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        QueryScratch scratch;
+        std::vector<WallHit> hits;
+        SPARK_NAV_TRY(findWalls(mesh->mesh, scratch, vec(point), range, hits));
+        *out_count = hits.size();
+        if (hits.size() > capacity)
+            return SPARK_NAV_BUFFER_TOO_SMALL;
+        for (size_t i = 0; i < hits.size(); ++i)
+        {
+            put(out_walls + 9 * i, hits[i].wall.a);
+            put(out_walls + 9 * i + 3, hits[i].wall.b);
+            put(out_walls + 9 * i + 6, hits[i].wall.normal);
+        }
         return SPARK_NAV_OK;
     });
 }
@@ -948,6 +1055,30 @@ spark_nav_result spark_nav_agent_set_target(spark_nav_world* world, uint64_t age
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
         const Status st = world->world.setAgentTarget(idOf<AgentTag>(agent_id), vec(target));
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+spark_nav_result spark_nav_agent_set_settings(spark_nav_world* world, uint64_t agent_id,
+                                              const spark_nav_agent_settings* settings)
+{
+    if (!world || !settings)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const AgentId id = idOf<AgentTag>(agent_id);
+        const CrowdAgent* a = world->world.agent(id);
+        if (!a)
+            return SPARK_NAV_UNKNOWN_ID;
+        CrowdAgentDef def = a->def;
+        def.radius = settings->radius;
+        def.height = settings->height;
+        def.maxSpeed = settings->max_speed;
+        def.maxAccel = settings->max_accel;
+        def.stopDistance = settings->stop_distance;
+        def.slowRadius = settings->slow_radius;
+        def.priority = settings->priority;
+        def.maxNeighbors = settings->max_neighbors;
+        const Status st = world->world.setAgentDef(id, def);
         return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }

@@ -104,6 +104,43 @@ int main(void)
         CHECK(spark_nav_mesh_bake(NULL, 2, idx, 3, NULL, 0, &bake, &none) == SPARK_NAV_INVALID_ARGUMENT);
     }
 
+    /* Raycasts, walls, the binary form, the grid bake. */
+    {
+        const float east[3] = {30.0f, 0.0f, 2.5f};
+        float fraction = -1.0f, stop[3], normal[3], walls[9 * 64];
+        size_t nWalls = 0, size = 0;
+        int hit = -1;
+        uint8_t bytes[1 << 14];
+        spark_nav_mesh* again = NULL;
+        uint64_t h1 = 0, h2 = 0;
+        const uint8_t grid[4 * 3] = {0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0};
+        spark_nav_mesh* baked = NULL;
+        CHECK(spark_nav_raycast(mesh, from, east, ext, &hit, &fraction, stop, normal) == SPARK_NAV_OK);
+        CHECK(hit == 1 && stop[0] == 12.0f && normal[0] == 1.0f && fraction > 0.3f && fraction < 0.4f);
+        CHECK(spark_nav_raycast(mesh, from, to, ext, &hit, NULL, NULL, NULL) == SPARK_NAV_OK && hit == 0);
+        CHECK(spark_nav_raycast(mesh, nanPos, to, ext, &hit, NULL, NULL, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+        /* The west wall's three cell edges within 1.2 m (x = 0, z 1..4), the one beside first, facing -x. */
+        CHECK(spark_nav_walls(mesh, from, 1.2f, walls, 64, &nWalls) == SPARK_NAV_OK && nWalls == 3);
+        CHECK(walls[0] == 0.0f && walls[2] == 3.0f && walls[5] == 2.0f && walls[6] == -1.0f);
+        CHECK(spark_nav_walls(mesh, from, -1.0f, walls, 64, &nWalls) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_walls(mesh, from, 100.0f, walls, 1, &nWalls) == SPARK_NAV_BUFFER_TOO_SMALL && nWalls > 1);
+        CHECK(spark_nav_mesh_save(mesh, NULL, 0, &size) == SPARK_NAV_OK && size > 0 && size <= sizeof bytes);
+        CHECK(spark_nav_mesh_save(mesh, bytes, 8, &size) == SPARK_NAV_BUFFER_TOO_SMALL);
+        CHECK(spark_nav_mesh_save(mesh, bytes, sizeof bytes, &size) == SPARK_NAV_OK);
+        CHECK(spark_nav_mesh_load(bytes, size, &again) == SPARK_NAV_OK);
+        CHECK(spark_nav_mesh_hash(mesh, &h1) == SPARK_NAV_OK && spark_nav_mesh_hash(again, &h2) == SPARK_NAV_OK);
+        CHECK(h1 == h2);
+        spark_nav_mesh_destroy(again);
+        bytes[0] = 'X';
+        CHECK(spark_nav_mesh_load(bytes, size, &again) == SPARK_NAV_FORMAT);
+        CHECK(spark_nav_mesh_load(bytes, 0, &again) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_mesh_bake_grid(grid, NULL, 4, 3, 1.0f, 0.0f, 0.0f, 0.0f, &baked) == SPARK_NAV_OK);
+        CHECK(spark_nav_mesh_polygon_count(baked, &polys) == SPARK_NAV_OK && polys >= 2);
+        CHECK(spark_nav_mesh_bake_grid(grid, NULL, 0, 3, 1.0f, 0.0f, 0.0f, 0.0f, &again) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_mesh_bake_grid(grid, NULL, 4, 3, 0.0f, 0.0f, 0.0f, 0.0f, &again) != SPARK_NAV_OK);
+        spark_nav_mesh_destroy(baked);
+    }
+
     /* Random points: seeded, reproducible, on the mesh. */
     {
         float a[6], b[6];
@@ -269,6 +306,13 @@ int main(void)
     CHECK(spark_nav_agent_set_target(world, agent, NULL) == SPARK_NAV_INVALID_ARGUMENT);
     CHECK(spark_nav_agent_set_target(world, agent + 7, to) == SPARK_NAV_UNKNOWN_ID);
     CHECK(spark_nav_agent_set_target(world, agent, to) == SPARK_NAV_OK);
+    {
+        spark_nav_agent_settings bad = settings;
+        bad.max_neighbors = 99;
+        CHECK(spark_nav_agent_set_settings(world, agent, &bad) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_agent_set_settings(world, agent + 3, &settings) == SPARK_NAV_UNKNOWN_ID);
+        CHECK(spark_nav_agent_set_settings(world, agent, &settings) == SPARK_NAV_OK); /* the same: no change */
+    }
     CHECK(spark_nav_world_step(world, 0.0) == SPARK_NAV_INVALID_ARGUMENT);
     CHECK(spark_nav_world_step(NULL, 0.1) == SPARK_NAV_INVALID_ARGUMENT);
     for (i = 0; i < 200 && state != SPARK_NAV_ARRIVED; ++i)
