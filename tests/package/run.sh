@@ -3,7 +3,8 @@
 # ($1) into a temporary prefix, builds tests/package/consumer against it with
 # find_package(spark) (C++), with pkg-config (spark-nav, spark-ai; C++), and
 # consumer.c as C99 with pkg-config (spark-nav, the C API); runs the three and
-# checks they print the same line (versions, path length, carved mesh hash).
+# checks they print the same line (versions, path length, carved mesh hash);
+# then builds samples/c/obstacles.c and flight.c the same way and runs them.
 set -euo pipefail
 build=$1
 src=$2
@@ -26,6 +27,13 @@ cc -std=c99 -Wall -Wextra -pedantic -Werror -c "$src/tests/package/consumer/cons
   $(pkg-config --cflags spark-nav)
 cc "$tmp/consumer.o" -o "$tmp/c-consumer" $(pkg-config --libs spark-nav)   # a C link: the .pc adds -lstdc++
 viaC=$("$tmp/c-consumer")
+
+# The reference's samples in C, built from the installed package alone.
+for sample in obstacles flight; do
+  cc -std=c99 -Wall -Wextra -pedantic -Werror -c "$src/samples/c/$sample.c" -o "$tmp/$sample.o" $(pkg-config --cflags spark-nav)
+  cc "$tmp/$sample.o" -o "$tmp/$sample" $(pkg-config --libs spark-nav)
+  (cd "$src" && "$tmp/$sample" >/dev/null)
+done
 
 echo "find_package: $viaCmake"
 echo "pkg-config:   $viaPkgConfig"
