@@ -58,6 +58,7 @@ int main(void)
     float length = 0.0f;
     int complete = 0;
     uint32_t polys = 0;
+    size_t size0 = 0;
     uint64_t hash = 0, meshId = 0, crate = 0, agent = 0, worldHash = 0;
     spark_nav_mesh* mesh = hall();
     spark_nav_mesh* carved = NULL;
@@ -274,6 +275,8 @@ int main(void)
         CHECK(spark_nav_flight_path(volume, a, b, pts, 1, &n, &partial) == SPARK_NAV_BUFFER_TOO_SMALL);
         CHECK(spark_nav_flight_path(volume, inside, b, pts, 64, &n, &partial) == SPARK_NAV_OFF_MESH);
         CHECK(spark_nav_flight_path(volume, a, b, NULL, 64, &n, &partial) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_flight_info(NULL, dims, &openCount) == SPARK_NAV_INVALID_ARGUMENT);
+        CHECK(spark_nav_flight_info(volume, NULL, NULL) == SPARK_NAV_OK);
         spark_nav_flight_destroy(volume);
         spark_nav_flight_destroy(NULL);
     }
@@ -293,7 +296,13 @@ int main(void)
     CHECK(spark_nav_obstacle_add(world, meshId, SPARK_NAV_BOX, crateSize, 30.0f, cratePos, &crate) == SPARK_NAV_OK);
     CHECK(spark_nav_obstacle_move(world, crate + 1, cratePos, 0.0f) == SPARK_NAV_UNKNOWN_ID);
     CHECK(spark_nav_obstacle_move(world, crate, nanPos, 0.0f) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_mesh(world, meshId + 1, &carved) == SPARK_NAV_UNKNOWN_ID && !carved);
+    CHECK(spark_nav_world_mesh(NULL, meshId, &carved) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_mesh(world, meshId, NULL) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_hash(NULL, &worldHash) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_hash(world, NULL) == SPARK_NAV_INVALID_ARGUMENT);
     CHECK(spark_nav_world_mesh(world, meshId, &carved) == SPARK_NAV_OK);
+    CHECK(spark_nav_mesh_save(carved, NULL, 0, &size0) == SPARK_NAV_INVALID_ARGUMENT); /* carved: not saved */
     CHECK(spark_nav_mesh_hash(carved, &hash) == SPARK_NAV_OK);
     CHECK(hash == 0x7e25e624f5d03228ull);
     CHECK(spark_nav_path(carved, from, to, ext, points, 16, &count, &length, &complete) == SPARK_NAV_OK);
