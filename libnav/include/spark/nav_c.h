@@ -14,6 +14,9 @@
  *   returned, and SPARK_NAV_BUFFER_TOO_SMALL says the capacity was short (the
  *   count needed is returned then, and nothing else is written).
  * - Determinism: compile with -ffp-contract=off (the pkg-config Cflags carry it).
+ * - Every enum has a `…_MAX_ENUM` of 0x7FFFFFFF (as Vulkan does), so it is as
+ *   wide as an int in C and C++ alike, and a value out of range passed in is
+ *   answered (SPARK_NAV_INVALID_ARGUMENT), not undefined behaviour.
  */
 #ifndef SPARK_NAV_C_H
 #define SPARK_NAV_C_H
@@ -37,7 +40,8 @@ typedef enum spark_nav_result
     SPARK_NAV_FORMAT = 6,           /**< Polygons that do not form a valid mesh. */
     SPARK_NAV_CONFIG = 7,           /**< Settings out of their limits. */
     SPARK_NAV_UNKNOWN_ID = 8,       /**< A mesh, agent or obstacle id that is not (or no longer) alive. */
-    SPARK_NAV_INTERNAL = 9          /**< Out of memory or a bug: please report. */
+    SPARK_NAV_INTERNAL = 9,         /**< Out of memory or a bug: please report. */
+    SPARK_NAV_RESULT_MAX_ENUM = 0x7FFFFFFF
 } spark_nav_result;
 
 /** A short English description of a result ("ok", "invalid argument", ...). Never NULL. */
@@ -209,7 +213,8 @@ typedef enum spark_nav_avoid_shape
 {
     SPARK_NAV_AVOID_CIRCLE = 0,  /**< center, radius */
     SPARK_NAV_AVOID_SEGMENT = 1, /**< 2 points */
-    SPARK_NAV_AVOID_POLYGON = 2  /**< >= 3 points, counter-clockwise */
+    SPARK_NAV_AVOID_POLYGON = 2, /**< >= 3 points, counter-clockwise */
+    SPARK_NAV_AVOID_SHAPE_MAX_ENUM = 0x7FFFFFFF
 } spark_nav_avoid_shape;
 
 /** An obstacle on the plane; `points` (2 doubles each) is read during the call only. */
@@ -308,7 +313,8 @@ spark_nav_result spark_nav_world_hash(const spark_nav_world* world, uint64_t* ou
 typedef enum spark_nav_shape
 {
     SPARK_NAV_CIRCLE = 0, /**< size[0] = radius */
-    SPARK_NAV_BOX = 1     /**< size[0], size[1] = half extents (x, z), turned by angle_deg */
+    SPARK_NAV_BOX = 1,    /**< size[0], size[1] = half extents (x, z), turned by angle_deg */
+    SPARK_NAV_SHAPE_MAX_ENUM = 0x7FFFFFFF
 } spark_nav_shape;
 
 /** Carves an obstacle (footprint grown by the mesh's agent radius) into a
@@ -325,7 +331,8 @@ spark_nav_result spark_nav_obstacle_remove(spark_nav_world* world, uint64_t obst
 typedef enum spark_nav_link_kind
 {
     SPARK_NAV_JUMP = 0, /**< an arc of arc_height at speed */
-    SPARK_NAV_DROP = 1  /**< down along the line */
+    SPARK_NAV_DROP = 1, /**< down along the line */
+    SPARK_NAV_LINK_KIND_MAX_ENUM = 0x7FFFFFFF
 } spark_nav_link_kind;
 
 /** Adds an off-mesh link between `start` and `end` (each snapped to a polygon
@@ -359,7 +366,8 @@ typedef enum spark_nav_agent_state
     SPARK_NAV_MOVING = 1,
     SPARK_NAV_ARRIVED = 2,
     SPARK_NAV_NO_PATH = 3,
-    SPARK_NAV_AGENT_OFF_MESH = 4
+    SPARK_NAV_AGENT_OFF_MESH = 4,
+    SPARK_NAV_AGENT_STATE_MAX_ENUM = 0x7FFFFFFF
 } spark_nav_agent_state;
 
 spark_nav_result spark_nav_agent_add(spark_nav_world* world, uint64_t mesh_id, const float position[3],

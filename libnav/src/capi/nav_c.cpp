@@ -186,6 +186,8 @@ const char* spark_nav_result_string(spark_nav_result result)
         return "unknown id";
     case SPARK_NAV_INTERNAL:
         return "internal error";
+    case SPARK_NAV_RESULT_MAX_ENUM:
+        break;
     }
     return "unknown result";
 }
@@ -667,6 +669,7 @@ spark_nav_result spark_nav_avoid(spark_nav_avoidance* avoidance, const spark_nav
             case SPARK_NAV_AVOID_POLYGON:
                 o.shape = ObstacleShape::Polygon;
                 break;
+            case SPARK_NAV_AVOID_SHAPE_MAX_ENUM:
             default:
                 return SPARK_NAV_INVALID_ARGUMENT;
             }
