@@ -149,6 +149,22 @@ bool corridorFits(const NavMesh& mesh, const Corridor& c)
     return !c.polygons.empty();
 }
 
+/// A path's points, length and completeness into the caller's outputs.
+spark_nav_result writePath(const PathResult& path, float* out_points, size_t capacity, size_t* out_count,
+                           float* out_length, int* out_complete)
+{
+    *out_count = path.points.size();
+    if (path.points.size() > capacity)
+        return SPARK_NAV_BUFFER_TOO_SMALL;
+    for (size_t i = 0; i < path.points.size(); ++i)
+        put(out_points + 3 * i, path.points[i]);
+    if (out_length)
+        *out_length = path.length;
+    if (out_complete)
+        *out_complete = path.complete ? 1 : 0;
+    return SPARK_NAV_OK;
+}
+
 bool finite3(const float p[3])
 {
     return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]);
@@ -384,16 +400,7 @@ spark_nav_result spark_nav_path(const spark_nav_mesh* mesh, const float from[3],
             findPath(mesh->mesh, scratch, vec(from), vec(to), defaultQueryFilter(), vec(half_extents), path);
         if (!st.ok())
             return resultOf(st.error());
-        *out_count = path.points.size();
-        if (path.points.size() > capacity)
-            return SPARK_NAV_BUFFER_TOO_SMALL;
-        for (size_t i = 0; i < path.points.size(); ++i)
-            put(out_points + 3 * i, path.points[i]);
-        if (out_length)
-            *out_length = path.length;
-        if (out_complete)
-            *out_complete = path.complete ? 1 : 0;
-        return SPARK_NAV_OK;
+        return writePath(path, out_points, capacity, out_count, out_length, out_complete);
     });
 }
 
@@ -1008,16 +1015,7 @@ spark_nav_result spark_nav_world_path(const spark_nav_world* world, uint64_t mes
                                    vec(half_extents), links, path);
         if (!st.ok())
             return resultOf(st.error());
-        *out_count = path.points.size();
-        if (path.points.size() > capacity)
-            return SPARK_NAV_BUFFER_TOO_SMALL;
-        for (size_t i = 0; i < path.points.size(); ++i)
-            put(out_points + 3 * i, path.points[i]);
-        if (out_length)
-            *out_length = path.length;
-        if (out_complete)
-            *out_complete = path.complete ? 1 : 0;
-        return SPARK_NAV_OK;
+        return writePath(path, out_points, capacity, out_count, out_length, out_complete);
     });
 }
 

@@ -35,25 +35,7 @@ Result<MeshId> NavWorld::putMesh(MeshDef def)
         existing->polyGeneration = m_state.nextPolyGeneration++;
         existing->meshGeneration = existing->polyGeneration;
         existing->carved.reset();
-        // Its obstacles carve the new bake (footprints grown by its agent radius).
-        std::vector<CarveRegion> regions;
-        for (ObstacleId o : obstaclesInOrder())
-        {
-            WorldObstacle& obstacle = *m_state.obstacles.get(o);
-            if (obstacle.mesh != found->second)
-                continue;
-            const NavMeshSettings& s = existing->baked->settings();
-            auto grown = footprintPolygon(obstacle.def.shape,
-                                          glm::dvec2(obstacle.def.position.x, obstacle.def.position.z), s.agentRadius);
-            const float height = obstacle.def.height > 0.0f ? obstacle.def.height : s.agentHeight;
-            obstacle.cut = existing->baked->is2d()
-                               ? makeCarveCut(std::move(grown.value()), -1.0e30f, 1.0e30f)
-                               : makeCarveCut(std::move(grown.value()), obstacle.def.position.y - s.stepHeight,
-                                              obstacle.def.position.y + height);
-            regions.push_back(carveRegionOf(obstacle.cut));
-        }
-        if (!regions.empty())
-            recarve(found->second, regions);
+        carveRebaked(found->second); // its obstacles carve the new bake
         resolveLinks(found->second); // links survive a re-bake
         return found->second;
     }

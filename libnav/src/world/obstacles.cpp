@@ -73,6 +73,21 @@ bool NavWorld::corridorStillValid(MeshId mesh, const CrowdAgent& agent) const
     return true;
 }
 
+void NavWorld::carveRebaked(MeshId mesh)
+{
+    const NavMesh& baked = *m_state.meshes.get(mesh)->baked;
+    std::vector<CarveRegion> regions;
+    m_state.obstacles.forEach([&](ObstacleId id, const WorldObstacle& o) {
+        if (o.mesh != mesh)
+            return;
+        WorldObstacle& obstacle = *m_state.obstacles.get(id);
+        obstacle.cut = cutOf(baked, obstacle.def).value(); // the def was valid when added
+        regions.push_back(carveRegionOf(obstacle.cut));
+    });
+    if (!regions.empty())
+        recarve(mesh, regions);
+}
+
 void NavWorld::recarve(MeshId mesh, std::span<const CarveRegion> regions)
 {
     WorldMesh& record = *m_state.meshes.get(mesh);

@@ -319,6 +319,8 @@ public:
 private:
     /// Carves `mesh` again under `regions` with all of its obstacles (cannot fail).
     void recarve(MeshId mesh, std::span<const CarveRegion> regions);
+    /// Cuts every obstacle of a re-baked `mesh` again (grown by its new agent radius) and carves.
+    void carveRebaked(MeshId mesh);
     /// Snaps the links of `mesh` onto its current mesh again.
     void resolveLinks(MeshId mesh);
 
