@@ -45,6 +45,7 @@ Status World::loadScene(Scene3D scene)
         built.order.push_back(id);
         built.hashes.push_back(hashObject3D(o));
     }
+    built.motion.resize(scene.objects.size());
     built.document = std::move(scene);
     // Commit: nothing below can fail.
     m_objects = std::move(built);
@@ -52,6 +53,8 @@ Status World::loadScene(Scene3D scene)
     m_ai = ai::AiState();
     m_frame = 0;
     m_hasScene = true;
+    m_staticDirty = true;
+    m_movingDirty = true;
     return Status::success();
 }
 
@@ -74,11 +77,15 @@ Result<ObjectId> World::spawn(Object3D object)
     room(m_objects.document.objects);
     room(m_objects.order);
     room(m_objects.hashes);
+    room(m_objects.motion);
     const ObjectId id = m_objects.positions.insert(static_cast<uint32_t>(m_objects.order.size()));
     m_objects.byName.emplace(std::move(name), id);
     m_objects.document.objects.push_back(std::move(object));
     m_objects.order.push_back(id);
     m_objects.hashes.push_back(hash);
+    m_objects.motion.emplace_back();
+    m_staticDirty = true;
+    m_movingDirty = true;
     return id;
 }
 
@@ -92,6 +99,12 @@ Status World::despawn(ObjectId object)
     m_objects.document.objects.erase(m_objects.document.objects.begin() + at);
     m_objects.order.erase(m_objects.order.begin() + at);
     m_objects.hashes.erase(m_objects.hashes.begin() + at);
+    m_objects.motion.erase(m_objects.motion.begin() + at);
+    // What rested on the object may fall: every body wakes.
+    for (ObjectMotion& m : m_objects.motion)
+        m.body.sleeping = false, m.body.restFrames = 0;
+    m_staticDirty = true;
+    m_movingDirty = true;
     m_objects.positions.remove(object);
     for (size_t i = at; i < m_objects.order.size(); ++i)
         *m_objects.positions.get(m_objects.order[i]) = static_cast<uint32_t>(i);
@@ -132,15 +145,15 @@ Status World::step(double dt)
     return Status::success();
 }
 
-// The stages. The parts that fill them (crowds, carving, physics, AI agents)
-// have not landed; until they do, a stage has nothing to act on.
+// The AI stages. The part that fills them (AI agents on objects) has not
+// landed; until it does, these stages have nothing to act on. The physics
+// stage is in world_physics.cpp.
 void World::createAgentsFromComponents() {}
 void World::moveFollowingObstacles() {}
 void World::readAgentPositions() {}
 void World::tickBrains(double) {}
 void World::steerCrowds(double) {}
 void World::driveObjects(double) {}
-void World::stepPhysics(double) {}
 
 WorldState World::saveState() const
 {
@@ -160,6 +173,8 @@ void World::restoreState(WorldState state)
     m_nav.restoreState(std::move(state.nav));
     m_ai = std::move(state.ai);
     m_frame = state.frame;
+    m_staticDirty = true;
+    m_movingDirty = true;
 }
 
 void World::hashState(Hasher& io) const
@@ -167,6 +182,7 @@ void World::hashState(Hasher& io) const
     io.addString("world/1");
     io.addBool(m_hasScene);
     io.addU64(sceneHash());
+    io.addU64(physicsHash());
     m_nav.hashState(io);
     io.addU64(ai::hashAiState(m_ai));
     io.addU64(m_frame);

@@ -21,10 +21,13 @@
 #include "spark/core/id.h"
 #include "spark/core/result.h"
 #include "spark/nav/nav_world.h"
+#include "spark/scene/physics.h"
 #include "spark/scene/scene3d.h"
+#include "spark/scene/scene_colliders.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,12 +45,21 @@ inline constexpr double kFixedStep = 1.0 / 60.0;
 /// Longest step `World::step` accepts. [Units: s]
 inline constexpr double kMaxStep = 1.0;
 
+/// What the physics carries from step to step for one object (zero for
+/// objects that do not move).
+struct ObjectMotion
+{
+    physics::CharacterMotion character; ///< For objects with a CharacterController.
+    physics::BodyMotion body;           ///< For dynamic bodies.
+};
+
 /// The objects of a world: the document plus its indexes (a plain value).
 struct WorldObjects
 {
     Scene3D document;                                     ///< Objects in document order.
     std::vector<ObjectId> order;                          ///< Handle of each object, parallel to `document.objects`.
     std::vector<uint64_t> hashes;                         ///< `hashObject3D` of each object, parallel.
+    std::vector<ObjectMotion> motion;                     ///< Physics state of each object, parallel.
     HandlePool<ObjectTag, uint32_t> positions;            ///< Handle → index in `document.objects`.
     std::map<std::string, ObjectId, std::less<>> byName;  ///< Name → handle.
 };
@@ -60,6 +72,32 @@ struct WorldState
     nav::NavWorldState nav;     ///< The scene's navigation world.
     ai::AiState ai;             ///< The scene's AI state.
     uint64_t frame = 0;         ///< Steps taken since the scene was made or loaded.
+};
+
+/// Most frames one `space3d.step` / `World::stepFrames` runs.
+inline constexpr uint32_t kMaxStepFrames = 100000;
+/// Largest speed a character is asked for. [Units: m/s]
+inline constexpr float kMaxCharacterSpeed = 1000.0f;
+
+/// A ray cast through the scene's physics.
+struct SceneRayHit
+{
+    bool hit = false;
+    double fraction = 1.0;   ///< Along `to − from`, in [0, 1].
+    glm::dvec3 point{0.0};   ///< [Units: m]
+    glm::dvec3 normal{0.0};  ///< Unit, zero when the ray starts inside a shape.
+    ObjectId object;         ///< The object hit.
+};
+
+/// What the physics holds (for answers and tests).
+struct PhysicsInfo
+{
+    uint32_t staticShapes = 0;   ///< Shapes of fixed bodies (a model shape is one per triangle).
+    uint32_t kinematicBodies = 0;
+    uint32_t dynamicBodies = 0;
+    uint32_t sleepingBodies = 0;
+    uint32_t characters = 0;
+    uint32_t approximatedModels = 0; ///< Model shapes taken as a box because the model could not be loaded.
 };
 
 /// The runtime world of one 3D scene.
@@ -103,6 +141,35 @@ public:
     /// from the kept per-object hashes in O(objects).
     uint64_t sceneHash() const;
 
+    /// Replaces an object's transform (how kinematic objects move; a fixed
+    /// body's colliders follow). `E_SCENE_UNKNOWN_OBJECT`, `E_SCENE_RANGE`
+    /// (field `/position` …) for non-finite or out-of-range values.
+    [[nodiscard]] Status setTransform(ObjectId object, const Transform3D& transform);
+
+    // -- Physics -----------------------------------------------------------------
+
+    /// How model shapes are read (`makeObjModelLoader`); without one, or when a
+    /// model cannot be read, the shape is a box of half extents 0.5 scaled by
+    /// the transform (counted in `PhysicsInfo::approximatedModels`).
+    void setModelLoader(ModelLoader loader);
+    /// Sets a character's wanted horizontal velocity (y ignored) and, with
+    /// `jump`, one jump press for the next step. `E_SCENE_UNKNOWN_OBJECT`,
+    /// `E_SCENE_NO_CONTROLLER` (no CharacterController), `E_SCENE_RANGE`
+    /// (field `/velocity`) for a non-finite speed or one above `kMaxCharacterSpeed`.
+    [[nodiscard]] Status moveCharacter(ObjectId object, const glm::vec3& velocity, bool jump);
+    /// The first hit of the segment `from` → `to` on a non-sensor collider
+    /// (fixed, kinematic and dynamic bodies, character capsules) whose object
+    /// is not in `ignore`. `E_SCENE_RANGE` (field `/from`, `/to`) for a
+    /// non-finite or out-of-range point; stale handles in `ignore` are skipped.
+    [[nodiscard]] Result<SceneRayHit> raycast(const glm::vec3& from, const glm::vec3& to,
+                                              std::span<const ObjectId> ignore) const;
+    /// The physics state of an object (null for a stale handle).
+    const ObjectMotion* motion(ObjectId object) const;
+    /// Counts of what the physics holds.
+    PhysicsInfo physicsInfo() const;
+    /// Hash of the physics state carried between steps (every object's motion).
+    uint64_t physicsHash() const;
+
     // -- Navigation and AI -------------------------------------------------------
 
     /// The scene's navigation world.
@@ -121,6 +188,9 @@ public:
     /// not positive or longer than `kMaxStep` (nothing changes); `E_SCENE_NONE`
     /// when there is no scene.
     [[nodiscard]] Status step(double dt);
+    /// Runs `frames` fixed steps of `kFixedStep`. `E_SCENE_RANGE` (field
+    /// `/frames`) for 0 or more than `kMaxStepFrames`; `E_SCENE_NONE`.
+    [[nodiscard]] Status stepFrames(uint32_t frames);
     /// Steps taken since the scene was made or loaded.
     uint64_t frame() const { return m_frame; }
 
@@ -147,8 +217,21 @@ private:
     void driveObjects(double dt);      ///< Characters get the crowd velocity, others their transform.
     void stepPhysics(double dt);       ///< Physics moves everything.
 
+    // The collision world is derived from the document: rebuilt when the
+    // fixed bodies change, moving colliders refreshed when objects move.
+    void ensureCollision() const;
+    void refreshMoving() const;
+
     bool m_hasScene = false;
     WorldObjects m_objects;
+    ModelLoader m_loader;
+    mutable physics::CollisionWorld m_collision;
+    mutable bool m_staticDirty = true;
+    mutable bool m_movingDirty = true;
+    mutable uint32_t m_approximatedModels = 0;
+    mutable std::map<std::string, std::optional<ColliderMesh>, std::less<>> m_models;
+    mutable std::vector<uint32_t> m_movingOf;    ///< Moving-collider index of each object, or UINT32_MAX.
+    mutable std::vector<uint32_t> m_scratch;
     nav::NavWorld m_nav;
     ai::AiState m_ai;
     uint64_t m_frame = 0;
