@@ -51,6 +51,8 @@ constexpr CodeHint kDefaultHints[] = {
     {"E_SCENE_UNKNOWN", "list what exists with the scene's list command"},
     {"E_SCENE_UNKNOWN_OBJECT", "space3d.list shows the objects"},
     {"E_SCENE_DUPLICATE", "pick another name"},
+    {"E_SCENE_NO_CONTROLLER", "give the object a CharacterController (space3d.get shows its components)"},
+    {"E_SCENE_DIVERGED", "data.step names the first command whose replay differs"},
     {"E_SCENARIO_FAILED", "data.failed names the step and why; data.steps has every step's answer"},
     {"E_SCENARIO_CYCLE", "data.chain shows the files that include each other; break the cycle"},
 };
@@ -201,6 +203,22 @@ const CommandSchema* Dispatcher::schemaOf(const CommandDef& def)
     return it->second.get();
 }
 
+namespace
+{
+
+// Commands whose changes to the 3D scene's world the journal keeps: the nav.*,
+// ai.* and space3d.* commands, except those that start a new journal (new,
+// load, snapshot restore and load) or only keep snapshots.
+bool changesScene(std::string_view id)
+{
+    auto starts = [&](std::string_view p) { return id.substr(0, p.size()) == p; };
+    if (!(starts("nav.") || starts("ai.") || starts("space3d.")))
+        return false;
+    return !(id == "space3d.new" || id == "space3d.load" || starts("space3d.snapshot."));
+}
+
+} // namespace
+
 json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& params, bool updateGoldens)
 {
     const CommandDef* def = m_registry.find(id);
@@ -280,6 +298,12 @@ json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& p
     }
     if (def->mutates != Mutates::No)
         ++io.commandsRun;
+    if (def->mutates == Mutates::Yes && !def->hints.writesFiles && io.space.hasScene() && changesScene(id))
+    {
+        // The scene's journal: snapshot.save writes it, snapshot.load replays it.
+        io.space.appendJournal({std::string(id), effective.dump(-1, ' ', false, json::error_handler_t::replace),
+                                io.space.hashState()});
+    }
     if (result.is_null())
         result = json::object();
     if (m_options.checkResults)

@@ -7,7 +7,7 @@ namespace spark::scene
 
 SessionSnapshot SessionState::save() const
 {
-    return SessionSnapshot{space.saveState(), detachedNav.saveState(), detachedAi, scene2d};
+    return SessionSnapshot{space.saveState(), detachedNav.saveState(), detachedAi, scene2d, snapshots};
 }
 
 void SessionState::restore(SessionSnapshot snapshot)
@@ -16,6 +16,7 @@ void SessionState::restore(SessionSnapshot snapshot)
     detachedNav.restoreState(std::move(snapshot.detachedNav));
     detachedAi = std::move(snapshot.detachedAi);
     scene2d = std::move(snapshot.scene2d);
+    snapshots = std::move(snapshot.snapshots);
 }
 
 uint64_t SessionState::hash() const
@@ -28,6 +29,15 @@ uint64_t SessionState::hash() const
     h.addBool(scene2d.has_value());
     if (scene2d)
         h.addU64(hashScene2D(*scene2d));
+    // Snapshots by name and the hash of the world each keeps.
+    h.addU64(snapshots.size());
+    for (const auto& [name, state] : snapshots)
+    {
+        h.addString(name);
+        World probe;
+        probe.restoreState(state);
+        h.addU64(probe.hashState());
+    }
     return h.digest();
 }
 

@@ -46,6 +46,7 @@ Status World::loadScene(Scene3D scene)
         built.hashes.push_back(hashObject3D(o));
     }
     built.motion.resize(scene.objects.size());
+    Scene3D base = scene;
     built.document = std::move(scene);
     // Commit: nothing below can fail.
     m_objects = std::move(built);
@@ -53,6 +54,8 @@ Status World::loadScene(Scene3D scene)
     m_ai = ai::AiState();
     m_frame = 0;
     m_hasScene = true;
+    m_base = std::move(base);
+    m_journal.clear();
     m_staticDirty = true;
     m_movingDirty = true;
     return Status::success();
@@ -163,6 +166,8 @@ WorldState World::saveState() const
     s.nav = m_nav.saveState();
     s.ai = m_ai;
     s.frame = m_frame;
+    s.base = m_base;
+    s.journal = m_journal;
     return s;
 }
 
@@ -173,6 +178,8 @@ void World::restoreState(WorldState state)
     m_nav.restoreState(std::move(state.nav));
     m_ai = std::move(state.ai);
     m_frame = state.frame;
+    m_base = std::move(state.base);
+    m_journal = std::move(state.journal);
     m_staticDirty = true;
     m_movingDirty = true;
 }

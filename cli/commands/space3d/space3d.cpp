@@ -9,6 +9,7 @@
 #include "spark/core/hash.h"
 #include "spark/core/path.h"
 #include "spark/scene/scene3d.h"
+#include "spark/scene/scene_colliders.h"
 #include "spark/scene/world.h"
 
 #include <optional>
@@ -82,6 +83,8 @@ void loadWorld(Context& ctx, Scene3D scene, std::string_view field)
     const Status st = ctx.state.space.loadScene(std::move(scene));
     if (!st.ok())
         failWith(st.error(), field);
+    // The physics reads model shapes from the project.
+    ctx.state.space.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
 }
 
 json space3dNew(Context& ctx, const json& params)

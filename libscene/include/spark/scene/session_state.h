@@ -16,7 +16,9 @@
 #include "spark/scene/world.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
 
 namespace spark::scene
 {
@@ -28,7 +30,11 @@ struct SessionSnapshot
     nav::NavWorldState detachedNav;    ///< The detached navigation world.
     ai::AiState detachedAi;            ///< The detached AI state.
     std::optional<Scene2D> scene2d;    ///< The 2D scene.
+    std::map<std::string, WorldState> snapshots; ///< Named 3D snapshots.
 };
+
+/// Most named 3D snapshots a session keeps (`space3d.snapshot.take`).
+inline constexpr size_t kMaxSnapshots = 64;
 
 /// The state of one session.
 struct SessionState
@@ -37,6 +43,7 @@ struct SessionState
     nav::NavWorld detachedNav;      ///< Meshes when there is no 3D scene (2D and polygon bakes).
     ai::AiState detachedAi;         ///< AI documents and brains when there is no 3D scene.
     std::optional<Scene2D> scene2d; ///< The session's 2D tile scene (scene2d.*), when one was made or loaded.
+    std::map<std::string, WorldState> snapshots; ///< Named snapshots of the 3D world (`space3d.snapshot.take`).
     uint64_t commandsRun = 0;       ///< Successful mutating commands so far (diagnostics only, not hashed).
 
     /// The navigation world commands address: the 3D scene's when there is one, else the detached one.

@@ -64,6 +64,15 @@ struct WorldObjects
     std::map<std::string, ObjectId, std::less<>> byName;  ///< Name → handle.
 };
 
+/// One command that changed the scene since it was made or loaded, as the
+/// host logged it (the host's command text; libscene does not read it).
+struct JournalEntry
+{
+    std::string command;   ///< Command id, e.g. `nav.bake`.
+    std::string params;    ///< Its params as the host wrote them.
+    uint64_t hash = 0;     ///< `World::hashState` right after it.
+};
+
 /// Everything a `World` saves, restores and hashes.
 struct WorldState
 {
@@ -72,6 +81,8 @@ struct WorldState
     nav::NavWorldState nav;     ///< The scene's navigation world.
     ai::AiState ai;             ///< The scene's AI state.
     uint64_t frame = 0;         ///< Steps taken since the scene was made or loaded.
+    Scene3D base;               ///< The document as made or loaded (the journal's start).
+    std::vector<JournalEntry> journal; ///< What changed it since (not hashed: history, not state).
 };
 
 /// Most frames one `space3d.step` / `World::stepFrames` runs.
@@ -194,6 +205,15 @@ public:
     /// Steps taken since the scene was made or loaded.
     uint64_t frame() const { return m_frame; }
 
+    // -- Journal ---------------------------------------------------------------------
+
+    /// The document as it was made or loaded: replaying the journal on it rebuilds the world.
+    const Scene3D& baseDocument() const { return m_base; }
+    /// The commands that changed the scene since, in order.
+    std::span<const JournalEntry> journal() const { return m_journal; }
+    /// Logs a command that changed the scene (the host calls it after each one).
+    void appendJournal(JournalEntry entry) { m_journal.push_back(std::move(entry)); }
+
     // -- State ---------------------------------------------------------------------
 
     /// The whole state as a value (meshes shared, not copied).
@@ -224,6 +244,8 @@ private:
 
     bool m_hasScene = false;
     WorldObjects m_objects;
+    Scene3D m_base;
+    std::vector<JournalEntry> m_journal;
     ModelLoader m_loader;
     mutable physics::CollisionWorld m_collision;
     mutable bool m_staticDirty = true;
