@@ -283,6 +283,9 @@ void World::refreshMoving() const
 void World::stepPhysics(double dt)
 {
     ensureCollision();
+    // Moving colliders start every step from the document, so the step depends
+    // on the saved state alone (a restored world steps exactly as the original).
+    refreshMoving();
     const dvec3 gravity(m_objects.document.gravity);
     auto& objects = m_objects.document.objects;
     for (uint32_t i = 0; i < objects.size(); ++i)
