@@ -46,11 +46,13 @@ bool resolveOption(const std::string& project, const std::string& value, const c
 }
 
 // Prints an answer envelope; returns the exit code.
-int printAnswer(const json& answer, bool asJson)
+int printAnswer(const json& answer, bool asJson, std::string_view command = {})
 {
     const bool ok = answer["ok"].get<bool>();
     if (asJson)
         std::cout << dumpJson(answer, 2) << "\n";
+    else if (ok && command == "ai.scenario.run")
+        std::cout << renderScenarioStory(answer["result"]);
     else if (ok)
         std::cout << renderHuman(answer["result"]);
     else
@@ -96,7 +98,7 @@ int runCall(const std::string& id, const std::string& paramsText, const std::str
         if (!logError.is_null())
             return printAnswer(logError, asJson);
     }
-    return printAnswer(answer, asJson);
+    return printAnswer(answer, asJson, id);
 }
 
 int runLines(const std::string& file, const std::string& project)

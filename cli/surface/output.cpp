@@ -1,5 +1,8 @@
 #include "surface/output.h"
 
+#include <cstdio>
+#include <vector>
+
 namespace spark::cli
 {
 namespace
@@ -59,6 +62,111 @@ std::string renderHuman(const nlohmann::json& result)
     if (result.is_object() && result.empty())
         return "ok\n";
     render(result, 0, out);
+    return out;
+}
+
+namespace
+{
+
+std::string fixed(double v, int decimals)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// "(x, z)" of a [x, y, z] array; "" when it is not one.
+std::string where(const nlohmann::json& p)
+{
+    if (!p.is_array() || p.size() != 3 || !p[0].is_number() || !p[2].is_number())
+        return "";
+    return "(" + fixed(p[0].get<double>(), 1) + ", " + fixed(p[2].get<double>(), 1) + ")";
+}
+
+std::string targetName(const nlohmann::json& t)
+{
+    if (t.is_string())
+        return t.get<std::string>();
+    if (t.is_object() && t.contains("bb") && t["bb"].is_string())
+        return "blackboard " + t["bb"].get<std::string>();
+    return where(t);
+}
+
+// One event in words; "" for events a story leaves out (tree status changes).
+std::string eventWords(const nlohmann::json& e)
+{
+    const std::string kind = e.value("kind", "");
+    const nlohmann::json d = e.contains("data") && e["data"].is_object() ? e["data"] : nlohmann::json::object();
+    if (kind == "waypoint")
+        return "patrols: waypoint " + std::to_string(d.value("index", 0)) + " at " + where(d.value("point", nlohmann::json()));
+    if (kind == "spotted" || kind == "lost_sight")
+    {
+        std::string s = (kind == "spotted" ? "spots " : "loses sight of ") + targetName(d.value("target", nlohmann::json()));
+        if (d.contains("target_at"))
+            s += " at " + where(d["target_at"]);
+        if (d.contains("at"))
+            s += ", standing at " + where(d["at"]);
+        return s;
+    }
+    if (kind == "arrived")
+        return d.contains("name") && d["name"].is_string()
+                   ? "reaches " + d["name"].get<std::string>() + " at " + where(d.value("target", nlohmann::json()))
+                   : "arrives at " + where(d.value("target", nlohmann::json()));
+    if (kind == "utility")
+        return "chooses " + d.value("choice", std::string("?"));
+    if (kind == "error")
+        return "stops thinking: " + d.dump();
+    if (kind == "tree_status")
+        return "";
+    return kind + (d.empty() ? "" : " " + d.dump());
+}
+
+} // namespace
+
+std::string renderScenarioStory(const nlohmann::json& result)
+{
+    const nlohmann::json* events = nullptr;
+    std::vector<std::string> pictures;
+    if (result.contains("steps") && result["steps"].is_array())
+        for (const auto& step : result["steps"])
+        {
+            const std::string id = step.value("do", "");
+            if (!step.contains("result") || !step["result"].is_object())
+                continue;
+            const auto& r = step["result"];
+            if (id == "ai.events" && r.contains("events"))
+                events = &r["events"];
+            if (id == "nav.debug.capture" && r.contains("path"))
+                pictures.push_back(r["path"].get<std::string>());
+            if (id == "nav.golden.check" || id == "nav.golden.update")
+                if (r.contains("golden") && r["golden"].is_string())
+                    pictures.push_back(r["golden"].get<std::string>());
+        }
+    if (!events)
+        return renderHuman(result);
+    std::string out = result.value("name", std::string("scenario")) + ": " +
+                      (result.value("passed", false) ? "passed" : "FAILED") + " (" +
+                      std::to_string(result["steps"].size()) + " steps)\n\n";
+    out += "  frame    time  who       what\n";
+    for (const auto& e : *events)
+    {
+        const std::string words = eventWords(e);
+        if (words.empty())
+            continue;
+        std::string frame = std::to_string(e.value("frame", uint64_t{0}));
+        std::string time = fixed(e.value("time", 0.0), 1) + " s";
+        std::string who = e.value("agent", "");
+        auto pad = [](std::string s, size_t n, bool left) {
+            if (s.size() >= n)
+                return s;
+            return left ? s + std::string(n - s.size(), ' ') : std::string(n - s.size(), ' ') + s;
+        };
+        out += pad(frame, 7, false) + pad(time, 8, false) + "  " + pad(who, 8, true) + "  " + words + "\n";
+    }
+    for (const std::string& p : pictures)
+        out += "\npicture: " + p;
+    if (!pictures.empty())
+        out += "\n";
     return out;
 }
 

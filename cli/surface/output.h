@@ -14,6 +14,12 @@ namespace spark::cli
 /// arrays of scalars on one line).
 std::string renderHuman(const nlohmann::json& result);
 
+/// A scenario's answer (`ai.scenario.run`) as a story: the name and whether it
+/// passed, then, from its last `ai.events` step, one line per event (frame,
+/// time, who, what happened and where), then the pictures its steps wrote or
+/// compared. Falls back to `renderHuman` for a scenario without events.
+std::string renderScenarioStory(const nlohmann::json& result);
+
 /// An error envelope as `error E_CODE: message` plus problems and hint lines.
 std::string renderHumanError(const nlohmann::json& envelope);
 

@@ -7,7 +7,7 @@ namespace spark::scene
 
 SessionSnapshot SessionState::save() const
 {
-    return SessionSnapshot{space.saveState(), detachedNav.saveState(), detachedAi, scene2d, snapshots};
+    return SessionSnapshot{space.saveState(), detachedNav.saveState(), detachedAi, scene2d, detachedAgents, snapshots};
 }
 
 void SessionState::restore(SessionSnapshot snapshot)
@@ -16,6 +16,7 @@ void SessionState::restore(SessionSnapshot snapshot)
     detachedNav.restoreState(std::move(snapshot.detachedNav));
     detachedAi = std::move(snapshot.detachedAi);
     scene2d = std::move(snapshot.scene2d);
+    detachedAgents = std::move(snapshot.detachedAgents);
     snapshots = std::move(snapshot.snapshots);
 }
 
@@ -26,6 +27,7 @@ uint64_t SessionState::hash() const
     space.hashState(h);
     detachedNav.hashState(h);
     h.addU64(ai::hashAiState(detachedAi));
+    hashHostAgents(h, detachedAgents);
     h.addBool(scene2d.has_value());
     if (scene2d)
         h.addU64(hashScene2D(*scene2d));
@@ -39,6 +41,41 @@ uint64_t SessionState::hash() const
         h.addU64(probe.hashState());
     }
     return h.digest();
+}
+
+StepAiFigures SessionState::stepDetached(uint32_t frames, double dt, const ai::LeafRegistry& leaves)
+{
+    StepAiFigures figures;
+    for (uint32_t f = 0; f < frames; ++f)
+    {
+        // Agents whose crowd agent is gone lose their brain.
+        for (auto it = detachedAgents.begin(); it != detachedAgents.end();)
+        {
+            if (detachedNav.agent(it->second.agent))
+            {
+                ++it;
+                continue;
+            }
+            detachedAi.brains.erase(it->first);
+            it = detachedAgents.erase(it);
+        }
+        if (!detachedAi.brains.empty())
+        {
+            uint64_t before = 0, after = 0;
+            for (const auto& [name, brain] : detachedAi.brains)
+                before += brain.ticks;
+            const uint64_t eventsBefore = detachedAi.events.nextSeq;
+            AiHost host(detachedNav, detachedAgents, nullptr);
+            ai::stepBrains(detachedAi, host, ai::TickClock{detachedNav.crowdSteps(), dt}, leaves);
+            for (const auto& [name, brain] : detachedAi.brains)
+                after += brain.ticks;
+            figures.brainsTicked += after - before;
+            figures.events += detachedAi.events.nextSeq - eventsBefore;
+        }
+        (void)detachedNav.stepCrowds(dt);
+        updateHeadings(detachedNav, detachedAgents);
+    }
+    return figures;
 }
 
 } // namespace spark::scene

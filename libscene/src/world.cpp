@@ -52,6 +52,9 @@ Status World::loadScene(Scene3D scene)
     m_objects = std::move(built);
     m_nav = nav::NavWorld();
     m_ai = ai::AiState();
+    m_agents.clear();
+    m_events.clear();
+    m_nextEventSeq = 0;
     m_frame = 0;
     m_hasScene = true;
     m_base = std::move(base);
@@ -98,6 +101,13 @@ Status World::despawn(ObjectId object)
     if (!position)
         return makeError("E_SCENE_UNKNOWN_OBJECT", "no such object (the handle is stale)");
     const uint32_t at = *position;
+    // Its agent and brain go with it.
+    if (auto agent = m_agents.find(m_objects.document.objects[at].name); agent != m_agents.end() && agent->second.fromComponent)
+    {
+        (void)m_nav.removeAgent(agent->second.agent);
+        m_ai.brains.erase(agent->first);
+        m_agents.erase(agent);
+    }
     m_objects.byName.erase(m_objects.document.objects[at].name);
     m_objects.document.objects.erase(m_objects.document.objects.begin() + at);
     m_objects.order.erase(m_objects.order.begin() + at);
@@ -148,15 +158,7 @@ Status World::step(double dt)
     return Status::success();
 }
 
-// The AI stages. The part that fills them (AI agents on objects) has not
-// landed; until it does, these stages have nothing to act on. The physics
-// stage is in world_physics.cpp.
-void World::createAgentsFromComponents() {}
-void World::moveFollowingObstacles() {}
-void World::readAgentPositions() {}
-void World::tickBrains(double) {}
-void World::steerCrowds(double) {}
-void World::driveObjects(double) {}
+// The AI stages are in world_ai.cpp, the physics stage in world_physics.cpp.
 
 WorldState World::saveState() const
 {
@@ -165,6 +167,9 @@ WorldState World::saveState() const
     s.objects = m_objects;
     s.nav = m_nav.saveState();
     s.ai = m_ai;
+    s.agents = m_agents;
+    s.events = m_events;
+    s.nextEventSeq = m_nextEventSeq;
     s.frame = m_frame;
     s.base = m_base;
     s.journal = m_journal;
@@ -177,6 +182,9 @@ void World::restoreState(WorldState state)
     m_objects = std::move(state.objects);
     m_nav.restoreState(std::move(state.nav));
     m_ai = std::move(state.ai);
+    m_agents = std::move(state.agents);
+    m_events = std::move(state.events);
+    m_nextEventSeq = state.nextEventSeq;
     m_frame = state.frame;
     m_base = std::move(state.base);
     m_journal = std::move(state.journal);
@@ -192,6 +200,16 @@ void World::hashState(Hasher& io) const
     io.addU64(physicsHash());
     m_nav.hashState(io);
     io.addU64(ai::hashAiState(m_ai));
+    hashHostAgents(io, m_agents);
+    io.addU64(m_nextEventSeq);
+    for (const SceneEvent& e : m_events)
+    {
+        io.addU64(e.seq);
+        io.addU64(e.frame);
+        io.addString(e.kind);
+        io.addString(e.object);
+        io.addString(e.message);
+    }
     io.addU64(m_frame);
 }
 

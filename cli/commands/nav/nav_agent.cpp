@@ -10,6 +10,8 @@
 #include "spark/nav/crowd.h"
 #include "spark/nav/nav_world.h"
 
+#include <cmath>
+
 namespace spark::cli
 {
 namespace
@@ -201,11 +203,21 @@ json navStep(Context& ctx, const json& params)
     nav::NavWorld& world = ctx.state.nav();
     const int frames = params.value("frames", 1);
     const double dt = params.value("dt", 1.0 / 60.0);
-    for (int f = 0; f < frames; ++f)
+    if (!std::isfinite(dt) || dt <= 0.0 || dt > 1.0)
+        fail("E_INVALID_PARAMS", "dt must be a finite time in (0, 1] seconds", {{"path", "/dt"}});
+    if (!ctx.state.space.hasScene())
     {
-        const Status st = world.stepCrowds(dt);
-        if (!st.ok())
-            failWith(st.error()); // only a bad dt, refused before the first step changes anything
+        // Detached: brains drive their agents, then the crowds steer.
+        ctx.state.stepDetached(static_cast<uint32_t>(frames), dt, ctx.leaves());
+    }
+    else
+    {
+        for (int f = 0; f < frames; ++f)
+        {
+            const Status st = world.stepCrowds(dt);
+            if (!st.ok())
+                failWith(st.error()); // only a bad dt, refused before the first step changes anything
+        }
     }
     const nav::CrowdCounts c = world.crowdCounts();
     return {{"frames", frames},

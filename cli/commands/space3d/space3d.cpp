@@ -85,6 +85,7 @@ void loadWorld(Context& ctx, Scene3D scene, std::string_view field)
         failWith(st.error(), field);
     // The physics reads model shapes from the project.
     ctx.state.space.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
+    ctx.state.space.setLeafRegistry(ctx.leafRegistry);
 }
 
 json space3dNew(Context& ctx, const json& params)

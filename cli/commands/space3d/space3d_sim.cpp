@@ -213,6 +213,7 @@ json space3dSnapshotLoad(Context& ctx, const json& params)
     if (!loaded.ok())
         formatError(loaded.error().message, "/scene" + loaded.error().field);
     scratch.space.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
+    scratch.space.setLeafRegistry(ctx.leafRegistry);
     const json& commands = doc["commands"];
     for (size_t i = 0; i < commands.size(); ++i)
     {
@@ -243,6 +244,7 @@ json space3dSnapshotLoad(Context& ctx, const json& params)
              "the file may have been edited");
     ctx.state.space.restoreState(scratch.space.saveState());
     ctx.state.space.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
+    ctx.state.space.setLeafRegistry(ctx.leafRegistry);
     json out = hashesJson(ctx.state.space);
     out["path"] = rel;
     out["commands"] = commands.size();

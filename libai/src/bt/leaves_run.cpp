@@ -124,7 +124,12 @@ Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     {
         if (!fresh)
             ctx.world.stop(ctx.brain.agent);
-        emitEvent(ctx, kEventArrived, {{"target", pointJson(target)}});
+        json data = {{"target", pointJson(target)}};
+        // A named target (an object, or one a blackboard key names) is named too.
+        const json* named = *param(ctx, call, MoveToParam::Target, path);
+        if (named->is_string())
+            data["name"] = *named;
+        emitEvent(ctx, kEventArrived, std::move(data));
         return NodeStatus::Success;
     }
     if (!fresh && ms == MoveState::NoPath)
@@ -226,7 +231,15 @@ Result<NodeStatus> canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     if (visible != s.flag)
     {
         const json& t = **param(ctx, call, CanSeeParam::Target, path);
-        emitEvent(ctx, visible ? kEventSpotted : kEventLostSight, {{"target", t}});
+        // Where both were, for a reader of the log (rounded to the millimetre).
+        auto at = [](const Vec3& p) {
+            auto mm = [](double v) { return std::nearbyint(v * 1000.0) / 1000.0; };
+            return json::array({mm(p.x), mm(p.y), mm(p.z)});
+        };
+        json data = {{"target", t}, {"at", at(agentPosition(ctx))}};
+        if (*found)
+            data["target_at"] = at(target);
+        emitEvent(ctx, visible ? kEventSpotted : kEventLostSight, std::move(data));
         s.flag = visible;
     }
     return visible ? NodeStatus::Success : NodeStatus::Failure;

@@ -293,6 +293,22 @@ Status NavWorld::stopAgent(AgentId agent)
     return Status::success();
 }
 
+Status NavWorld::placeAgent(AgentId agent, const glm::vec3& position)
+{
+    CrowdAgent* a = m_state.agents.get(agent);
+    if (!a)
+        return makeError("E_NAV_UNKNOWN_AGENT", "no such agent (the handle is stale)", "/agent");
+    if (!finite3(position))
+        return makeError("E_INVALID_PARAMS", "the position must be finite", "/position");
+    const WorldMesh* record = m_state.meshes.get(a->mesh);
+    if (a->leap.active || a->corridorGeneration != record->meshGeneration || a->corridor.polygons.empty())
+        return Status::success();
+    const NavMesh& navmesh = currentMesh(*record);
+    if (moveCorridor(navmesh, m_scratch, a->corridor, position, defaultQueryFilter()).ok())
+        a->position = a->corridor.position;
+    return Status::success();
+}
+
 Status NavWorld::setAgentDef(AgentId agent, const CrowdAgentDef& def)
 {
     CrowdAgent* a = m_state.agents.get(agent);

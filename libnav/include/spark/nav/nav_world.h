@@ -280,6 +280,13 @@ public:
     [[nodiscard]] Status setAgentVelocity(AgentId agent, const glm::vec3& velocity);
     /// Drops an agent's target or velocity: it stands (`idle`). `E_NAV_UNKNOWN_AGENT`.
     [[nodiscard]] Status stopAgent(AgentId agent);
+    /// Tells an agent where its body really is (a host whose physics moves the
+    /// body): the agent moves along the mesh surface towards `position` from
+    /// where it was, keeping its corridor (trimmed or extended as it passes
+    /// polygons; walls stop it, so it never leaves the mesh). An agent on an
+    /// off-mesh link, or whose corridor awaits a re-plan, stays. Errors:
+    /// `E_NAV_UNKNOWN_AGENT`, `E_INVALID_PARAMS` (`/position`).
+    [[nodiscard]] Status placeAgent(AgentId agent, const glm::vec3& position);
     /// Changes an agent's settings (all but `position`, which stays where the
     /// agent is). Errors: `E_NAV_UNKNOWN_AGENT`, `E_INVALID_PARAMS` (field `/<name>`).
     [[nodiscard]] Status setAgentDef(AgentId agent, const CrowdAgentDef& def);
@@ -287,6 +294,8 @@ public:
     /// handle order (see crowd.h). `E_INVALID_PARAMS` for a step that is not
     /// finite or not in (0, 1] (nothing changes).
     [[nodiscard]] Status stepCrowds(double dt);
+    /// Crowd steps taken so far (the clock of a world stepped without a scene).
+    uint64_t crowdSteps() const { return m_state.crowdSteps; }
     /// Agents per state.
     CrowdCounts crowdCounts() const;
     /// Checks an agent def; the error names the field (`/radius`, …).

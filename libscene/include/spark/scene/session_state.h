@@ -30,6 +30,7 @@ struct SessionSnapshot
     nav::NavWorldState detachedNav;    ///< The detached navigation world.
     ai::AiState detachedAi;            ///< The detached AI state.
     std::optional<Scene2D> scene2d;    ///< The 2D scene.
+    HostAgents detachedAgents;         ///< Named detached agents (brains' bodies).
     std::map<std::string, WorldState> snapshots; ///< Named 3D snapshots.
 };
 
@@ -42,6 +43,7 @@ struct SessionState
     World space;                    ///< The 3D scene's world (`space.hasScene()` once made or loaded).
     nav::NavWorld detachedNav;      ///< Meshes when there is no 3D scene (2D and polygon bakes).
     ai::AiState detachedAi;         ///< AI documents and brains when there is no 3D scene.
+    HostAgents detachedAgents;      ///< Detached crowd agents that brains drive, by name (the agent's number).
     std::optional<Scene2D> scene2d; ///< The session's 2D tile scene (scene2d.*), when one was made or loaded.
     std::map<std::string, WorldState> snapshots; ///< Named snapshots of the 3D world (`space3d.snapshot.take`).
     uint64_t commandsRun = 0;       ///< Successful mutating commands so far (diagnostics only, not hashed).
@@ -54,6 +56,14 @@ struct SessionState
     ai::AiState& ai() { return space.hasScene() ? space.ai() : detachedAi; }
     /// The AI state commands address.
     const ai::AiState& ai() const { return space.hasScene() ? space.ai() : detachedAi; }
+
+    /// The named agents brains drive: the 3D scene's when there is one, else the detached ones.
+    HostAgents& agents() { return space.hasScene() ? space.agentsForBrains() : detachedAgents; }
+    /// Steps the detached state `frames` times by `dt`: brains due tick
+    /// (agent-name order, against the detached navigation world; line of sight
+    /// is a ray along the mesh), then the crowds steer. Answers the AI figures.
+    /// `dt` must be finite and in (0, 1] (checked by the caller).
+    StepAiFigures stepDetached(uint32_t frames, double dt, const ai::LeafRegistry& leaves);
 
     /// The whole state as a value (baked meshes shared).
     SessionSnapshot save() const;

@@ -16,6 +16,8 @@
 /// return leaves the world unchanged.
 
 #include "spark/ai/brain.h"
+#include "spark/ai/leaf_registry.h"
+#include "spark/scene/ai_host.h"
 #include "spark/core/handle_pool.h"
 #include "spark/core/hash.h"
 #include "spark/core/id.h"
@@ -73,6 +75,26 @@ struct JournalEntry
     uint64_t hash = 0;     ///< `World::hashState` right after it.
 };
 
+/// Something the scene noticed while stepping (kept in order, hashed).
+struct SceneEvent
+{
+    uint64_t seq = 0;     ///< Position in the log, from 0.
+    uint64_t frame = 0;   ///< Frame of the step that recorded it.
+    std::string kind;     ///< `ai_error`, `agent_created`, `agent_removed`.
+    std::string object;   ///< The object it concerns.
+    std::string message;  ///< What happened.
+};
+
+/// Most scene events kept (older ones are dropped; `seq` keeps counting).
+inline constexpr size_t kMaxSceneEvents = 4096;
+
+/// The AI part of the last step.
+struct StepAiFigures
+{
+    uint64_t brainsTicked = 0; ///< Brain ticks in the step(s).
+    uint64_t events = 0;       ///< AI events recorded in the step(s).
+};
+
 /// Everything a `World` saves, restores and hashes.
 struct WorldState
 {
@@ -80,6 +102,9 @@ struct WorldState
     WorldObjects objects;       ///< The objects.
     nav::NavWorldState nav;     ///< The scene's navigation world.
     ai::AiState ai;             ///< The scene's AI state.
+    HostAgents agents;          ///< Agents of AiAgent components, by object name.
+    std::vector<SceneEvent> events; ///< The scene's event log.
+    uint64_t nextEventSeq = 0;  ///< Sequence number of the next scene event.
     uint64_t frame = 0;         ///< Steps taken since the scene was made or loaded.
     Scene3D base;               ///< The document as made or loaded (the journal's start).
     std::vector<JournalEntry> journal; ///< What changed it since (not hashed: history, not state).
@@ -192,6 +217,27 @@ public:
     /// The scene's AI state.
     const ai::AiState& ai() const { return m_ai; }
 
+    // -- AI agents -----------------------------------------------------------------
+
+    /// The leaves brains may call (null: the built-ins). Not state: set it once.
+    void setLeafRegistry(const ai::LeafRegistry* leaves) { m_leaves = leaves; }
+    /// Agents made from AiAgent components, by object name.
+    const HostAgents& agents() const { return m_agents; }
+    /// The named agents, for a host that adds agents by hand (`ai.brain.attach`
+    /// on a `nav.agent.add` agent); entries without `fromComponent` stay until
+    /// their crowd agent is removed.
+    HostAgents& agentsForBrains() { return m_agents; }
+    /// An object's ground point: a character's feet, any other object's position.
+    bool groundPosition(std::string_view name, glm::dvec3& out) const;
+    /// True when the physics lets `self` (an object name, or "") see from `from`
+    /// to `to`: the ray ignores `self`'s own body, and a hit within 5 cm of
+    /// `to` is the body at `to` itself (the target), not something in front.
+    bool lineOfSight(std::string_view self, const glm::dvec3& from, const glm::dvec3& to) const;
+    /// The scene's event log (ai_error, agent_created, agent_removed), oldest first.
+    std::span<const SceneEvent> sceneEvents() const { return m_events; }
+    /// AI figures of the steps since the last `takeStepAiFigures`.
+    StepAiFigures takeStepAiFigures();
+
     // -- Stepping ----------------------------------------------------------------
 
     /// Advances the world by `dt` seconds in the fixed order of SPEC §5 (see the
@@ -236,6 +282,7 @@ private:
     void steerCrowds(double dt);       ///< Crowds steer, in mesh-name order.
     void driveObjects(double dt);      ///< Characters get the crowd velocity, others their transform.
     void stepPhysics(double dt);       ///< Physics moves everything.
+    void pushSceneEvent(std::string kind, std::string object, std::string message);
 
     // The collision world is derived from the document: rebuilt when the
     // fixed bodies change, moving colliders refreshed when objects move.
@@ -256,7 +303,12 @@ private:
     mutable std::vector<uint32_t> m_scratch;
     nav::NavWorld m_nav;
     ai::AiState m_ai;
+    HostAgents m_agents;
+    std::vector<SceneEvent> m_events;
+    uint64_t m_nextEventSeq = 0;
     uint64_t m_frame = 0;
+    const ai::LeafRegistry* m_leaves = nullptr;
+    StepAiFigures m_figures;
 };
 
 } // namespace spark::scene

@@ -1,0 +1,196 @@
+// libai's World over libnav's crowds and, in a 3D scene, the physics.
+//
+// Positions: in a scene, a name resolves to the object's ground point (a
+// character's feet, any other object's transform position), so distances
+// between a guard on the mesh and a player's body are measured foot to foot;
+// an agent without an object (detached) is where its crowd agent is.
+// Headings follow movement (velocity above 0.1 m/s) unless `face` turned the
+// agent since. A move request that cannot be planned leaves the agent standing
+// and reports `NoPath` until the next request.
+
+#include "spark/scene/ai_host.h"
+
+#include "spark/nav/query.h"
+#include "spark/scene/world.h"
+
+#include <cmath>
+
+namespace spark::scene
+{
+namespace
+{
+
+ai::MoveState moveStateOf(nav::AgentState s)
+{
+    switch (s)
+    {
+    case nav::AgentState::Idle: return ai::MoveState::Idle;
+    case nav::AgentState::Moving: return ai::MoveState::Moving;
+    case nav::AgentState::Arrived: return ai::MoveState::Arrived;
+    case nav::AgentState::NoPath:
+    case nav::AgentState::OffMesh: return ai::MoveState::NoPath;
+    }
+    return ai::MoveState::Idle;
+}
+
+bool finite3(const ai::Vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+} // namespace
+
+void hashHostAgents(Hasher& io, const HostAgents& agents)
+{
+    io.addString("host-agents/1");
+    io.addU64(agents.size());
+    for (const auto& [name, a] : agents)
+    {
+        io.addString(name);
+        io.addU32(a.agent.index);
+        io.addU32(a.agent.generation);
+        io.addF64(a.heading.x);
+        io.addF64(a.heading.y);
+        io.addF64(a.heading.z);
+        io.addBool(a.noPath);
+        io.addBool(a.leaping);
+        io.addBool(a.fromComponent);
+    }
+}
+
+void updateHeadings(const nav::NavWorld& nav, HostAgents& io)
+{
+    for (auto& [name, h] : io)
+    {
+        const nav::CrowdAgent* a = nav.agent(h.agent);
+        if (!a)
+            continue;
+        const double vx = a->velocity.x, vz = a->velocity.z;
+        const double speed = std::sqrt(vx * vx + vz * vz);
+        if (speed > 0.1)
+            h.heading = glm::dvec3(vx / speed, 0.0, vz / speed);
+    }
+}
+
+const nav::CrowdAgent* AiHost::crowdAgent(std::string_view agent) const
+{
+    auto it = m_agents.find(agent);
+    return it == m_agents.end() ? nullptr : m_nav.agent(it->second.agent);
+}
+
+HostAgent* AiHost::host(std::string_view agent)
+{
+    auto it = m_agents.find(agent);
+    return it == m_agents.end() || !m_nav.agent(it->second.agent) ? nullptr : &it->second;
+}
+
+bool AiHost::agentExists(std::string_view agent) const { return crowdAgent(agent) != nullptr; }
+
+bool AiHost::findPosition(std::string_view name, ai::Vec3& out) const
+{
+    if (m_scene && m_scene->groundPosition(name, out))
+        return true;
+    if (const nav::CrowdAgent* a = crowdAgent(name))
+    {
+        out = ai::Vec3(a->position);
+        return true;
+    }
+    return false;
+}
+
+ai::Vec3 AiHost::agentVelocity(std::string_view agent) const
+{
+    const nav::CrowdAgent* a = crowdAgent(agent);
+    return a ? ai::Vec3(a->velocity) : ai::Vec3(0.0);
+}
+
+ai::Vec3 AiHost::agentForward(std::string_view agent) const
+{
+    auto it = m_agents.find(agent);
+    return it == m_agents.end() ? ai::Vec3(0, 0, 1) : it->second.heading;
+}
+
+ai::MoveState AiHost::moveState(std::string_view agent) const
+{
+    auto it = m_agents.find(agent);
+    const nav::CrowdAgent* a = crowdAgent(agent);
+    if (!a)
+        return ai::MoveState::NoPath;
+    if (it->second.noPath)
+        return ai::MoveState::NoPath;
+    return moveStateOf(a->state);
+}
+
+void AiHost::requestMove(std::string_view agent, const ai::Vec3& target, double stopDistance)
+{
+    HostAgent* h = host(agent);
+    if (!h)
+        return;
+    const nav::CrowdAgent* a = m_nav.agent(h->agent);
+    if (finite3(target) && std::isfinite(stopDistance) && stopDistance >= 0.0 && stopDistance <= 100.0 &&
+        a->def.stopDistance != static_cast<float>(stopDistance))
+    {
+        nav::CrowdAgentDef def = a->def;
+        def.stopDistance = static_cast<float>(stopDistance);
+        (void)m_nav.setAgentDef(h->agent, def);
+    }
+    h->noPath = !m_nav.setAgentTarget(h->agent, glm::vec3(target)).ok();
+    if (h->noPath)
+        (void)m_nav.stopAgent(h->agent);
+}
+
+void AiHost::stop(std::string_view agent)
+{
+    if (HostAgent* h = host(agent))
+    {
+        h->noPath = false;
+        (void)m_nav.stopAgent(h->agent);
+    }
+}
+
+void AiHost::face(std::string_view agent, const ai::Vec3& direction)
+{
+    HostAgent* h = host(agent);
+    const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
+    if (h && std::isfinite(len) && len > 1e-9)
+        h->heading = ai::Vec3(direction.x / len, 0.0, direction.z / len);
+}
+
+void AiHost::setSpeed(std::string_view agent, double speed)
+{
+    HostAgent* h = host(agent);
+    if (!h || !std::isfinite(speed) || speed < 0.0 || speed > 100.0)
+        return;
+    nav::CrowdAgentDef def = m_nav.agent(h->agent)->def;
+    def.maxSpeed = static_cast<float>(speed);
+    (void)m_nav.setAgentDef(h->agent, def);
+}
+
+bool AiHost::lineOfSight(std::string_view agent, const ai::Vec3& from, const ai::Vec3& to) const
+{
+    if (!finite3(from) || !finite3(to))
+        return false;
+    if (m_scene)
+        return m_scene->lineOfSight(agent, from, to);
+    // Detached: walls of the agent's mesh block.
+    const nav::CrowdAgent* a = crowdAgent(agent);
+    if (!a)
+        return false;
+    const nav::NavMesh* mesh = m_nav.mesh(a->mesh);
+    auto hit = nav::raycast(*mesh, m_nav.queryScratch(), glm::vec3(from.x, a->position.y, from.z),
+                            glm::vec3(to), nav::defaultQueryFilter(), nav::agentSearchExtents(a->def));
+    return hit.ok() && !hit->hit;
+}
+
+bool AiHost::hasPath(std::string_view agent, const ai::Vec3& to) const
+{
+    const nav::CrowdAgent* a = crowdAgent(agent);
+    if (!a || !finite3(to))
+        return false;
+    const nav::NavMesh* mesh = m_nav.mesh(a->mesh);
+    nav::PathResult path;
+    std::vector<nav::PathLink> links;
+    m_nav.pathLinksOf(a->mesh, links);
+    const Status st = nav::findPath(*mesh, m_nav.queryScratch(), a->position, glm::vec3(to), nav::defaultQueryFilter(),
+                                    nav::agentSearchExtents(a->def), links, path);
+    return st.ok() && path.complete;
+}
+
+} // namespace spark::scene

@@ -1,0 +1,260 @@
+// The AI stages of the runtime world's step (SPEC §5), in their fixed order:
+//   1. AiAgent components become crowd agents with brains (the first step at
+//      which their mesh and their tree or utility document exist; keyed by the
+//      object's name) and agents whose object or component is gone are removed;
+//   2. obstacles that follow an object move to it;
+//   3. agents learn where their objects really are (a character's feet, moved
+//      by the physics, pull the crowd agent along the mesh);
+//   4. brains tick, in agent-name order, every `period` steps;
+//   5. crowds steer, in mesh-name order (headings follow the movement);
+//   6. characters get the crowd's velocity (and one jump press when a jump
+//      link starts); other objects get the agent's position as their transform.
+// The physics stage follows (world_physics.cpp).
+
+#include "spark/scene/world.h"
+
+#include <cmath>
+
+namespace spark::scene
+{
+namespace
+{
+
+bool drivesCharacter(const Object3D& o)
+{
+    const AgentDrive drive = o.aiAgent ? o.aiAgent->drive : AgentDrive::Auto;
+    return o.characterController.has_value() && drive != AgentDrive::Transform;
+}
+
+uint64_t seedOf(std::string_view name)
+{
+    Hasher h;
+    h.addString("brain-seed/1");
+    h.addString(name);
+    return h.digest();
+}
+
+} // namespace
+
+bool World::groundPosition(std::string_view name, glm::dvec3& out) const
+{
+    const Object3D* o = object(findObject(name));
+    if (!o)
+        return false;
+    out = o->transform ? glm::dvec3(o->transform->position) : glm::dvec3(0.0);
+    if (o->characterController)
+        out.y -= 0.5 * static_cast<double>(o->characterController->height);
+    return true;
+}
+
+bool World::lineOfSight(std::string_view self, const glm::dvec3& from, const glm::dvec3& to) const
+{
+    const ObjectId selfId = findObject(self);
+    std::vector<ObjectId> ignore;
+    if (selfId.valid())
+        ignore.push_back(selfId);
+    auto hit = raycast(glm::vec3(from), glm::vec3(to), ignore);
+    if (!hit.ok())
+        return false;
+    if (!hit.value().hit)
+        return true;
+    // The body at `to` (the target's own) does not hide it.
+    const uint32_t* index = m_objects.positions.get(hit.value().object);
+    const uint32_t slot = index ? m_movingOf[*index] : UINT32_MAX;
+    if (slot == UINT32_MAX)
+        return false;
+    physics::Shape probe;
+    probe.kind = physics::CoreKind::Point;
+    probe.center = to;
+    return physics::shapeGap(probe, m_collision.movingColliders()[slot].shape).gap <= 0.05;
+}
+
+StepAiFigures World::takeStepAiFigures()
+{
+    const StepAiFigures out = m_figures;
+    m_figures = {};
+    return out;
+}
+
+void World::pushSceneEvent(std::string kind, std::string object, std::string message)
+{
+    if (m_events.size() >= kMaxSceneEvents)
+        m_events.erase(m_events.begin());
+    m_events.push_back({m_nextEventSeq++, m_frame, std::move(kind), std::move(object), std::move(message)});
+}
+
+void World::createAgentsFromComponents()
+{
+    // Removed: the object, its component or its crowd agent is gone.
+    for (auto it = m_agents.begin(); it != m_agents.end();)
+    {
+        const Object3D* o = object(findObject(it->first));
+        const bool crowdGone = m_nav.agent(it->second.agent) == nullptr;
+        if (crowdGone || (it->second.fromComponent && (!o || !o->aiAgent)))
+        {
+            (void)m_nav.removeAgent(it->second.agent);
+            m_ai.brains.erase(it->first);
+            pushSceneEvent("agent_removed", it->first,
+                           crowdGone ? "its crowd agent is gone (the mesh was removed)" : "its object or AiAgent is gone");
+            it = m_agents.erase(it);
+            continue;
+        }
+        ++it;
+    }
+    // Created, in document order, once their mesh and document exist.
+    const auto& objects = m_objects.document.objects;
+    for (size_t i = 0; i < objects.size(); ++i)
+    {
+        const Object3D& o = objects[i];
+        if (!o.aiAgent || m_agents.count(o.name))
+            continue;
+        const AiAgent& c = *o.aiAgent;
+        const nav::MeshId mesh = m_nav.findMesh(c.mesh);
+        if (!mesh.valid())
+            continue;
+        if ((c.tree && !m_ai.trees.count(*c.tree)) || (c.utility && !m_ai.utilities.count(*c.utility)))
+            continue;
+        const nav::NavMeshSettings& settings = m_nav.mesh(mesh)->settings();
+        nav::CrowdAgentDef def = nav::defaultCrowdAgentDef();
+        if (settings.agentRadius > 0.0f)
+            def.radius = settings.agentRadius;
+        def.height = settings.agentHeight;
+        if (o.characterController)
+        {
+            def.radius = o.characterController->radius;
+            def.height = o.characterController->height;
+        }
+        def.radius = c.radius.value_or(def.radius);
+        def.height = c.height.value_or(def.height);
+        def.maxSpeed = c.maxSpeed.value_or(def.maxSpeed);
+        def.maxAccel = c.maxAccel.value_or(def.maxAccel);
+        def.stopDistance = c.stopDistance.value_or(def.stopDistance);
+        glm::dvec3 ground;
+        (void)groundPosition(o.name, ground);
+        def.position = glm::vec3(ground);
+        auto added = m_nav.addAgent(mesh, def);
+        if (!added.ok())
+            continue; // not on the mesh (yet): tried again next step
+        if (c.tree || c.utility)
+        {
+            ai::BrainDef brain = ai::defaultBrainDef();
+            brain.agent = o.name;
+            brain.tree = c.tree.value_or("");
+            brain.utility = c.utility.value_or("");
+            brain.period = c.period;
+            brain.blackboard = c.blackboard;
+            brain.seed = seedOf(o.name);
+            if (!ai::attachBrain(m_ai, brain, m_frame).ok())
+            {
+                (void)m_nav.removeAgent(added.value());
+                continue;
+            }
+        }
+        HostAgent h;
+        h.agent = added.value();
+        h.fromComponent = true;
+        m_agents.emplace(o.name, h);
+        pushSceneEvent("agent_created", o.name, "on mesh " + c.mesh);
+    }
+}
+
+void World::moveFollowingObstacles()
+{
+    for (nav::ObstacleId id : m_nav.obstaclesInOrder())
+    {
+        const nav::WorldObstacle* obstacle = m_nav.obstacle(id);
+        if (obstacle->def.follow.empty())
+            continue;
+        glm::dvec3 at;
+        if (!groundPosition(obstacle->def.follow, at))
+            continue;
+        const glm::vec3 p(at);
+        if (p != obstacle->def.position)
+            (void)m_nav.moveObstacle(id, p);
+    }
+}
+
+void World::readAgentPositions()
+{
+    for (const auto& [name, h] : m_agents)
+    {
+        const Object3D* o = object(findObject(name));
+        if (!o || !drivesCharacter(*o))
+            continue;
+        glm::dvec3 feet;
+        (void)groundPosition(name, feet);
+        (void)m_nav.placeAgent(h.agent, glm::vec3(feet));
+    }
+}
+
+void World::tickBrains(double dt)
+{
+    if (m_ai.brains.empty())
+        return;
+    uint64_t ticksBefore = 0;
+    std::vector<std::string> enabledBefore;
+    for (const auto& [name, brain] : m_ai.brains)
+    {
+        ticksBefore += brain.ticks;
+        if (brain.enabled)
+            enabledBefore.push_back(name);
+    }
+    const uint64_t eventsBefore = m_ai.events.nextSeq;
+    AiHost host(m_nav, m_agents, this);
+    ai::stepBrains(m_ai, host, ai::TickClock{m_frame, dt}, m_leaves ? *m_leaves : ai::builtinLeafRegistry());
+    uint64_t ticksAfter = 0;
+    for (const auto& [name, brain] : m_ai.brains)
+        ticksAfter += brain.ticks;
+    m_figures.brainsTicked += ticksAfter - ticksBefore;
+    m_figures.events += m_ai.events.nextSeq - eventsBefore;
+    for (const std::string& name : enabledBefore)
+    {
+        const ai::Brain& brain = m_ai.brains.at(name);
+        if (!brain.enabled)
+            pushSceneEvent("ai_error", name, brain.error.code + ": " + brain.error.message);
+    }
+}
+
+void World::steerCrowds(double dt)
+{
+    if (m_nav.agentCount() == 0)
+        return;
+    (void)m_nav.stepCrowds(dt);
+    updateHeadings(m_nav, m_agents);
+}
+
+void World::driveObjects(double)
+{
+    for (auto& [name, h] : m_agents)
+    {
+        if (!h.fromComponent)
+            continue;
+        const ObjectId id = findObject(name);
+        const uint32_t* index = m_objects.positions.get(id);
+        const nav::CrowdAgent* a = m_nav.agent(h.agent);
+        if (!index || !a)
+            continue;
+        Object3D& o = m_objects.document.objects[*index];
+        const bool startsLeap = a->leap.active && !h.leaping;
+        h.leaping = a->leap.active;
+        if (drivesCharacter(o))
+        {
+            physics::CharacterMotion& m = m_objects.motion[*index].character;
+            m.wanted = glm::dvec3(a->velocity.x, 0.0, a->velocity.z);
+            if (startsLeap && a->leap.hop.kind == nav::OffMeshKind::Jump)
+                m.jump = true;
+            continue;
+        }
+        Transform3D t = o.transform.value_or(Transform3D{});
+        if (t.position == a->position)
+            continue;
+        t.position = a->position;
+        o.transform = t;
+        m_objects.hashes[*index] = hashObject3D(o);
+        if (o.body && o.body->kind == BodyKind::Fixed && !o.body->sensor)
+            m_staticDirty = true;
+        m_movingDirty = true;
+    }
+}
+
+} // namespace spark::scene
