@@ -141,19 +141,28 @@ uint64_t World::sceneHash() const
     return combineSceneHash(m_objects.document.gravity, m_objects.hashes);
 }
 
-Status World::step(double dt)
+Status World::step(double dt) { return step(dt, nullptr); }
+
+Status World::step(double dt, StepObserver* observer)
 {
     if (!m_hasScene)
         return makeError("E_SCENE_NONE", "there is no 3D scene to step");
     if (!std::isfinite(dt) || dt <= 0.0 || dt > kMaxStep)
         return makeError("E_SCENE_RANGE", "the step must be a finite time in (0, 1] seconds", "/dt");
-    createAgentsFromComponents();
-    moveFollowingObstacles();
-    readAgentPositions();
-    tickBrains(dt);
-    steerCrowds(dt);
-    driveObjects(dt);
-    stepPhysics(dt);
+    auto stage = [&](StepStage which, auto&& run) {
+        if (observer)
+            observer->begin(which);
+        run();
+        if (observer)
+            observer->end(which);
+    };
+    stage(StepStage::Agents, [&] { createAgentsFromComponents(); });
+    stage(StepStage::Obstacles, [&] { moveFollowingObstacles(); });
+    stage(StepStage::Positions, [&] { readAgentPositions(); });
+    stage(StepStage::Brains, [&] { tickBrains(dt); });
+    stage(StepStage::Crowds, [&] { steerCrowds(dt); });
+    stage(StepStage::Drive, [&] { driveObjects(dt); });
+    stage(StepStage::Physics, [&] { stepPhysics(dt); });
     ++m_frame;
     return Status::success();
 }

@@ -136,6 +136,28 @@ struct PhysicsInfo
     uint32_t approximatedModels = 0; ///< Model shapes taken as a box because the model could not be loaded.
 };
 
+/// The stages of one step, in their order.
+enum class StepStage : uint8_t
+{
+    Agents,    ///< AiAgent components become agents (and go).
+    Obstacles, ///< Following obstacles move.
+    Positions, ///< Agents learn where their objects are.
+    Brains,    ///< Brains tick.
+    Crowds,    ///< Crowds steer.
+    Drive,     ///< Objects get the crowd's velocity or position.
+    Physics,   ///< Physics moves everything.
+};
+
+/// Observes the stages of a step (a profiler: a benchmark times them). The
+/// world never reads a clock itself; an observer cannot change the step.
+class StepObserver
+{
+public:
+    virtual ~StepObserver() = default;
+    virtual void begin(StepStage stage) = 0;
+    virtual void end(StepStage stage) = 0;
+};
+
 /// The runtime world of one 3D scene.
 class World
 {
@@ -245,6 +267,8 @@ public:
     /// not positive or longer than `kMaxStep` (nothing changes); `E_SCENE_NONE`
     /// when there is no scene.
     [[nodiscard]] Status step(double dt);
+    /// As `step`, telling `observer` where each stage begins and ends.
+    [[nodiscard]] Status step(double dt, StepObserver* observer);
     /// Runs `frames` fixed steps of `kFixedStep`. `E_SCENE_RANGE` (field
     /// `/frames`) for 0 or more than `kMaxStepFrames`; `E_SCENE_NONE`.
     [[nodiscard]] Status stepFrames(uint32_t frames);
