@@ -447,7 +447,8 @@ TEST_CASE("the state hash of a fixed small world after a fixed sequence is pinne
     // "floor" built from `quadMesh()`: name, source, base hash = hashNavMesh,
     // polygon generation, the generation counter), the empty AI state, and the
     // frame after three fixed steps (every body is fixed, so no stage moves
-    // anything; the physics hash of their empty motion is part of it). A change means saved worlds and recorded runs no longer
+    // anything; the physics hash of their empty motion, the empty agents and
+    // scene event log are part of it). A change means saved worlds and recorded runs no longer
     // reproduce: update the constant only for an intended change of the state or
     // its hash format, and say so in the commit.
     World w = loadedWorld();
@@ -458,5 +459,5 @@ TEST_CASE("the state hash of a fixed small world after a fixed sequence is pinne
     (void)spawnOk(w, box("Probe", {1.0f, 1.0f, 1.0f}));
     REQUIRE(w.step(kFixedStep).ok());
     REQUIRE(w.step(kFixedStep).ok());
-    CHECK(hashToHex(w.hashState()) == "c6766d9e90f4f6a1");
+    CHECK(hashToHex(w.hashState()) == "6efd67aeb4d93056");
 }

@@ -1,6 +1,7 @@
 // The collision world: a bounding-volume hierarchy over the static colliders
 // (built top-down, median split on the longest axis of the centroids, ties by
-// index, at most 4 colliders per leaf) and a flat list of moving colliders.
+// index, at most 2 colliders per leaf) and the moving colliders sorted by the
+// low x of their bounds (sweep and prune on one axis, kept sorted as they move).
 // Ray casts walk the tree nearest child first and stop at the best hit so far;
 // region queries answer indices sorted ascending so callers see the same order
 // whatever the tree looks like.
@@ -19,7 +20,7 @@ namespace
 
 using glm::dvec3;
 
-constexpr uint32_t kLeafSize = 4;
+constexpr uint32_t kLeafSize = 2;
 
 Bounds merge(const Bounds& a, const Bounds& b) { return {glm::min(a.min, b.min), glm::max(a.max, b.max)}; }
 
@@ -77,7 +78,67 @@ void CollisionWorld::setStatic(std::vector<Collider> colliders)
     }
 }
 
-void CollisionWorld::setMoving(std::vector<Collider> colliders) { m_moving = std::move(colliders); }
+void CollisionWorld::setMoving(std::vector<Collider> colliders)
+{
+    m_moving = std::move(colliders);
+    const size_t n = m_moving.size();
+    m_movingBounds.resize(n);
+    m_movingByX.resize(n);
+    m_movingRank.resize(n);
+    m_movingMaxWidth = 0.0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        m_movingBounds[i] = shapeBounds(m_moving[i].shape);
+        m_movingMaxWidth = std::max(m_movingMaxWidth, m_movingBounds[i].max.x - m_movingBounds[i].min.x);
+        m_movingByX[i] = i;
+    }
+    std::sort(m_movingByX.begin(), m_movingByX.end(), [&](uint32_t a, uint32_t b) {
+        const double xa = m_movingBounds[a].min.x, xb = m_movingBounds[b].min.x;
+        return xa < xb || (xa == xb && a < b);
+    });
+    for (uint32_t r = 0; r < n; ++r)
+        m_movingRank[m_movingByX[r]] = r;
+}
+
+void CollisionWorld::moveMoving(size_t index, const Shape& shape)
+{
+    m_moving[index].shape = shape;
+    const Bounds b = shapeBounds(shape);
+    m_movingBounds[index] = b;
+    m_movingMaxWidth = std::max(m_movingMaxWidth, b.max.x - b.min.x);
+    // Restore the order by swapping with neighbours (a move is small, so few swaps).
+    auto before = [&](uint32_t a, uint32_t c) {
+        const double xa = m_movingBounds[a].min.x, xc = m_movingBounds[c].min.x;
+        return xa < xc || (xa == xc && a < c);
+    };
+    uint32_t r = m_movingRank[index];
+    while (r > 0 && before(static_cast<uint32_t>(index), m_movingByX[r - 1]))
+    {
+        m_movingByX[r] = m_movingByX[r - 1];
+        m_movingRank[m_movingByX[r]] = r;
+        --r;
+    }
+    while (r + 1 < m_movingByX.size() && before(m_movingByX[r + 1], static_cast<uint32_t>(index)))
+    {
+        m_movingByX[r] = m_movingByX[r + 1];
+        m_movingRank[m_movingByX[r]] = r;
+        ++r;
+    }
+    m_movingByX[r] = static_cast<uint32_t>(index);
+    m_movingRank[index] = r;
+}
+
+void CollisionWorld::queryMoving(const Bounds& box, std::vector<uint32_t>& out) const
+{
+    out.clear();
+    const double from = box.min.x - m_movingMaxWidth;
+    auto it = std::lower_bound(m_movingByX.begin(), m_movingByX.end(), from,
+                               [&](uint32_t i, double x) { return m_movingBounds[i].min.x < x; });
+    for (; it != m_movingByX.end() && m_movingBounds[*it].min.x <= box.max.x; ++it)
+        if (overlaps(m_movingBounds[*it], box))
+            out.push_back(*it);
+    std::sort(out.begin(), out.end());
+}
 
 uint32_t CollisionWorld::buildNode(uint32_t begin, uint32_t end)
 {
@@ -140,50 +201,56 @@ RayHit CollisionWorld::raycast(const dvec3& from, const dvec3& to, std::span<con
         const dvec3 d = to - from;
         std::array<bool, 3> zero{d.x == 0.0, d.y == 0.0, d.z == 0.0};
         const dvec3 invD(zero[0] ? 0.0 : 1.0 / d.x, zero[1] ? 0.0 : 1.0 / d.y, zero[2] ? 0.0 : 1.0 / d.z);
-        uint32_t stack[64];
+        // Each node's box is tested once, by its parent; nearer child popped first.
+        struct Entry
+        {
+            uint32_t node;
+            double t;
+        };
+        Entry stack[64];
         int top = 0;
-        stack[top++] = 0;
+        const double t0 = rayBounds(m_nodes[0].bounds, from, invD, zero, 1.0);
+        if (t0 >= 0.0)
+            stack[top++] = {0, t0};
         while (top > 0)
         {
-            const Node& n = m_nodes[stack[--top]];
+            const Entry e = stack[--top];
             const double limit = best.hit ? best.fraction : 1.0;
-            if (rayBounds(n.bounds, from, invD, zero, limit) < 0.0)
+            if (e.t > limit)
                 continue;
+            const Node& n = m_nodes[e.node];
             if (n.count > 0)
             {
                 for (uint32_t i = n.first; i < n.first + n.count; ++i)
                     consider(m_static[m_leafOrder[i]]);
                 continue;
             }
-            // Nearer child on top of the stack.
             const double tl = rayBounds(m_nodes[n.first].bounds, from, invD, zero, limit);
             const double tr = rayBounds(m_nodes[n.right].bounds, from, invD, zero, limit);
             if (top + 2 > 64)
+                continue; // deeper than any tree of <= 2^60 leaves: never reached
+            const bool leftFirst = tl >= 0.0 && (tr < 0.0 || tl <= tr);
+            if (leftFirst)
             {
-                // Deeper than any tree of ≤ 2^60 leaves; never reached.
-                continue;
+                if (tr >= 0.0)
+                    stack[top++] = {n.right, tr};
+                stack[top++] = {n.first, tl};
             }
-            if (tl >= 0.0 && tr >= 0.0)
-            {
-                if (tl <= tr)
-                {
-                    stack[top++] = n.right;
-                    stack[top++] = n.first;
-                }
-                else
-                {
-                    stack[top++] = n.first;
-                    stack[top++] = n.right;
-                }
-            }
-            else if (tl >= 0.0)
-                stack[top++] = n.first;
             else if (tr >= 0.0)
-                stack[top++] = n.right;
+            {
+                if (tl >= 0.0)
+                    stack[top++] = {n.first, tl};
+                stack[top++] = {n.right, tr};
+            }
         }
     }
-    for (const Collider& c : m_moving)
-        consider(c);
+    if (!m_moving.empty())
+    {
+        const Bounds area{glm::min(from, to), glm::max(from, to)};
+        queryMoving(area, m_rayScratch);
+        for (uint32_t i : m_rayScratch)
+            consider(m_moving[i]);
+    }
     if (outOwner)
         *outOwner = bestOwner;
     return best;

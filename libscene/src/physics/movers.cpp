@@ -33,12 +33,6 @@ Bounds sweptBounds(const Shape& shape, const dvec3& motion)
     return {glm::min(b.min, b.min + motion) - pad, glm::max(b.max, b.max + motion) + pad};
 }
 
-bool overlaps(const Bounds& a, const Bounds& b)
-{
-    return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
-           a.min.z <= b.max.z && b.min.z <= a.max.z;
-}
-
 // The first hit of `shape` moving by `motion`: static colliders in index
 // order, then moving ones; equal fractions keep the first found.
 SweepHit firstHit(const CollisionWorld& world, const Shape& shape, const dvec3& motion, uint32_t self,
@@ -56,11 +50,13 @@ SweepHit firstHit(const CollisionWorld& world, const Shape& shape, const dvec3& 
         if (h.hit && (!best.hit || h.fraction < best.fraction))
             best = h;
     }
-    for (const Collider& c : world.movingColliders())
+    world.queryMoving(area, scratch);
+    const auto moving = world.movingColliders();
+    for (uint32_t i : scratch)
     {
-        if (c.owner == self || !overlaps(area, shapeBounds(c.shape)))
+        if (moving[i].owner == self)
             continue;
-        const SweepHit h = sweepShape(shape, motion, c.shape);
+        const SweepHit h = sweepShape(shape, motion, moving[i].shape);
         if (h.hit && (!best.hit || h.fraction < best.fraction))
             best = h;
     }
@@ -158,9 +154,10 @@ dvec3 depenetrate(const CollisionWorld& world, const Shape& shape, uint32_t self
         const auto statics = world.staticColliders();
         for (uint32_t i : scratch)
             push(statics[i]);
-        for (const Collider& c : world.movingColliders())
-            if (overlaps(area, shapeBounds(c.shape)))
-                push(c);
+        world.queryMoving(area, scratch);
+        const auto moving = world.movingColliders();
+        for (uint32_t i : scratch)
+            push(moving[i]);
         if (!pushed)
             break;
     }

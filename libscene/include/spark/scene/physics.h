@@ -129,12 +129,13 @@ class CollisionWorld
 {
 public:
     /// Replaces the static colliders and rebuilds the tree (median split on
-    /// the longest axis, ties by index; at most 4 colliders per leaf).
+    /// the longest axis, ties by index; at most 2 colliders per leaf).
     void setStatic(std::vector<Collider> colliders);
-    /// Replaces the moving colliders (kinematic and dynamic bodies, characters), tested one by one.
+    /// Replaces the moving colliders (kinematic and dynamic bodies, characters),
+    /// kept sorted by the low x of their bounds (sweep and prune on one axis).
     void setMoving(std::vector<Collider> colliders);
-    /// Moves one moving collider.
-    void moveMoving(size_t index, const Shape& shape) { m_moving[index].shape = shape; }
+    /// Moves one moving collider (its place in the sort order moves by neighbour swaps).
+    void moveMoving(size_t index, const Shape& shape);
     std::span<const Collider> staticColliders() const { return m_static; }
     std::span<const Collider> movingColliders() const { return m_moving; }
 
@@ -144,6 +145,8 @@ public:
                    uint32_t* outOwner) const;
     /// Index of every static collider whose bounds overlap `box`, ascending, into `out` (cleared).
     void queryStatic(const Bounds& box, std::vector<uint32_t>& out) const;
+    /// Index of every moving collider whose bounds overlap `box`, ascending, into `out` (cleared).
+    void queryMoving(const Bounds& box, std::vector<uint32_t>& out) const;
 
 private:
     struct Node
@@ -160,6 +163,11 @@ private:
     std::vector<uint32_t> m_leafOrder;
     std::vector<Node> m_nodes;
     std::vector<Collider> m_moving;
+    std::vector<Bounds> m_movingBounds;
+    std::vector<uint32_t> m_movingByX;   ///< Moving colliders by (bounds.min.x, index).
+    std::vector<uint32_t> m_movingRank;  ///< Position of each in m_movingByX.
+    double m_movingMaxWidth = 0.0;       ///< Widest moving bounds on x since setMoving.
+    mutable std::vector<uint32_t> m_rayScratch;
 };
 
 // ---------------------------------------------------------------------------
