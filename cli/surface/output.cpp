@@ -126,7 +126,7 @@ std::string eventWords(const nlohmann::json& e)
 std::string renderScenarioStory(const nlohmann::json& result)
 {
     const nlohmann::json* events = nullptr;
-    std::vector<std::string> pictures;
+    std::vector<std::pair<std::string, std::string>> pictures; // label, path
     if (result.contains("steps") && result["steps"].is_array())
         for (const auto& step : result["steps"])
         {
@@ -136,11 +136,10 @@ std::string renderScenarioStory(const nlohmann::json& result)
             const auto& r = step["result"];
             if (id == "ai.events" && r.contains("events"))
                 events = &r["events"];
-            if (id == "nav.debug.capture" && r.contains("path"))
-                pictures.push_back(r["path"].get<std::string>());
-            if (id == "nav.golden.check" || id == "nav.golden.update")
-                if (r.contains("golden") && r["golden"].is_string())
-                    pictures.push_back(r["golden"].get<std::string>());
+            if (id == "nav.debug.capture" && r.contains("path") && r["path"].is_string())
+                pictures.emplace_back("picture", r["path"].get<std::string>());
+            if ((id == "nav.golden.check" || id == "nav.golden.update") && r.contains("golden") && r["golden"].is_string())
+                pictures.emplace_back(r.value("equal", false) ? "golden (equal)" : "golden", r["golden"].get<std::string>());
         }
     if (!events)
         return renderHuman(result);
@@ -163,10 +162,10 @@ std::string renderScenarioStory(const nlohmann::json& result)
         };
         out += pad(frame, 7, false) + pad(time, 8, false) + "  " + pad(who, 8, true) + "  " + words + "\n";
     }
-    for (const std::string& p : pictures)
-        out += "\npicture: " + p;
     if (!pictures.empty())
         out += "\n";
+    for (const auto& [label, path] : pictures)
+        out += label + ": " + path + "\n";
     return out;
 }
 
