@@ -133,6 +133,34 @@ TEST_CASE("spark run answers one JSON line per request line and survives bad lin
     CHECK(clean.exit == 0);
 }
 
+TEST_CASE("the reference's quick start runs as written on the ragdoll-wall sample through spark run")
+{
+    // The five quick-start lines (the picture goes to out/), then the scene steps.
+    const std::string input =
+        "{\"command\": \"space3d.load\", \"params\": {\"path\": \"samples/space3d/ragdoll-wall.space3d.json\"}}\n"
+        "{\"command\": \"nav.bake\", \"params\": {\"name\": \"arena\", \"agent_radius\": 0.4, \"agent_height\": 1.8}}\n"
+        "{\"command\": \"nav.path\", \"params\": {\"from\": [-8, 0, 3], \"to\": [8, 0, 3]}}\n"
+        "{\"command\": \"nav.obstacle.add\", \"params\": {\"shape\": {\"type\": \"circle\", \"radius\": 1.0}, \"position\": [0, 0, 3]}}\n"
+        "{\"command\": \"nav.debug.capture\", \"params\": {\"path\": \"out/e2e-quickstart-arena.png\"}}\n"
+        "{\"command\": \"space3d.step\", \"params\": {\"frames\": 120}}\n"
+        "{\"command\": \"space3d.determinism.check\", \"params\": {\"frames\": 60}}\n";
+    Run r = spark({"run", "-"}, input);
+    CHECK(r.exit == 0);
+    std::istringstream lines(r.out);
+    std::vector<json> answers;
+    for (std::string line; std::getline(lines, line);)
+        answers.push_back(parsed(line));
+    REQUIRE(answers.size() == 7);
+    for (const json& a : answers)
+        CHECK(a["ok"] == true);
+    CHECK(answers[1]["result"]["stats"]["approximated_colliders"] == 0);
+    CHECK(answers[2]["result"]["complete"] == true);
+    CHECK(answers[2]["result"]["points"].size() == 2); // straight through the doorway
+    CHECK(answers[3]["result"]["mesh"] == "arena");
+    CHECK(answers[5]["result"]["frame"] == 120);
+    CHECK(answers[6]["result"]["passed"] == true);
+}
+
 TEST_CASE("spark call --session replays the logged commands and appends successful mutating ones")
 {
     // Session logs live inside the project like every other path.
