@@ -75,6 +75,50 @@ Shape boxShape(const Frame& f, const dvec3& localCenter, const dvec3& half)
     return s;
 }
 
+// The model path of a body shape: its own, else the object's Model.
+const std::string& modelPathOf(const Object3D& o, const BodyShape& bs)
+{
+    return !bs.model.empty() ? bs.model : (o.model ? o.model->path : bs.model);
+}
+
+// The box around a model's vertices, in the object's frame.
+Shape modelBoundsShape(const Frame& f, const ColliderMesh& mesh)
+{
+    glm::vec3 lo = mesh.vertices[0], hi = mesh.vertices[0];
+    for (const glm::vec3& v : mesh.vertices)
+    {
+        lo = glm::min(lo, v);
+        hi = glm::max(hi, v);
+    }
+    return boxShape(f, (dvec3(lo) + dvec3(hi)) * 0.5, (dvec3(hi) - dvec3(lo)) * 0.5);
+}
+
+// A body's convex shape: boxes, spheres and capsules exactly; a model shape
+// as the model's bounding box (`model`, or the half-0.5 box without one).
+Shape convexBodyShape(const Frame& f, const BodyShape& bs, const ColliderMesh* model)
+{
+    Shape s;
+    switch (bs.type)
+    {
+    case ShapeType::Box:
+        return boxShape(f, dvec3(0.0), dvec3(bs.halfExtents));
+    case ShapeType::Sphere:
+        s.kind = CoreKind::Point;
+        s.center = f.position;
+        s.radius = bs.radius * std::max({std::abs(f.scale.x), std::abs(f.scale.y), std::abs(f.scale.z)});
+        return s;
+    case ShapeType::Capsule:
+        s.kind = CoreKind::Segment;
+        s.center = f.position;
+        s.axis[1] = f.axis[1];
+        s.half = dvec3(0.0, bs.halfHeight * std::abs(f.scale.y), 0.0);
+        s.radius = bs.radius * std::max(std::abs(f.scale.x), std::abs(f.scale.z));
+        return s;
+    default:
+        return model ? modelBoundsShape(f, *model) : boxShape(f, dvec3(0.0), dvec3(0.5));
+    }
+}
+
 bool isCharacter(const Object3D& o) { return o.characterController.has_value(); }
 
 bool blocks(const Object3D& o) { return o.body && !o.body->sensor && !isCharacter(o); }
@@ -119,27 +163,29 @@ void World::setModelLoader(ModelLoader loader)
     m_movingDirty = true;
 }
 
+const ColliderMesh* World::modelMesh(const std::string& path) const
+{
+    auto it = m_models.find(path);
+    if (it == m_models.end())
+    {
+        std::optional<ColliderMesh> mesh;
+        if (m_loader && !path.empty())
+        {
+            auto loaded = m_loader(path);
+            if (loaded.ok() && !loaded.value().indices.empty())
+                mesh = std::move(loaded.value());
+        }
+        it = m_models.emplace(path, std::move(mesh)).first;
+    }
+    return it->second ? &*it->second : nullptr;
+}
+
 void World::ensureCollision() const
 {
     if (m_staticDirty)
     {
         m_approximatedModels = 0;
         std::vector<Collider> colliders;
-        auto model = [&](const std::string& path) -> const ColliderMesh* {
-            auto it = m_models.find(path);
-            if (it == m_models.end())
-            {
-                std::optional<ColliderMesh> mesh;
-                if (m_loader && !path.empty())
-                {
-                    auto loaded = m_loader(path);
-                    if (loaded.ok() && !loaded.value().indices.empty())
-                        mesh = std::move(loaded.value());
-                }
-                it = m_models.emplace(path, std::move(mesh)).first;
-            }
-            return it->second ? &*it->second : nullptr;
-        };
         const auto& objects = m_objects.document.objects;
         for (uint32_t i = 0; i < objects.size(); ++i)
         {
@@ -148,46 +194,17 @@ void World::ensureCollision() const
                 continue;
             const Frame f = frameOf(o);
             const BodyShape& bs = o.body->shape;
-            Shape s;
-            switch (bs.type)
+            if (bs.type == ShapeType::Box || bs.type == ShapeType::Sphere || bs.type == ShapeType::Capsule)
             {
-            case ShapeType::Box:
-                colliders.push_back({boxShape(f, dvec3(0.0), dvec3(bs.halfExtents)), i});
+                colliders.push_back({convexBodyShape(f, bs, nullptr), i});
                 continue;
-            case ShapeType::Sphere:
-                s.kind = CoreKind::Point;
-                s.center = f.position;
-                s.radius = bs.radius * std::max({std::abs(f.scale.x), std::abs(f.scale.y), std::abs(f.scale.z)});
-                colliders.push_back({s, i});
-                continue;
-            case ShapeType::Capsule:
-                s.kind = CoreKind::Segment;
-                s.center = f.position;
-                s.axis[1] = f.axis[1];
-                s.half = dvec3(0.0, bs.halfHeight * std::abs(f.scale.y), 0.0);
-                s.radius = bs.radius * std::max(std::abs(f.scale.x), std::abs(f.scale.z));
-                colliders.push_back({s, i});
-                continue;
-            default:
-                break;
             }
-            const std::string& path = !bs.model.empty() ? bs.model : (o.model ? o.model->path : bs.model);
-            const ColliderMesh* mesh = model(path);
+            const ColliderMesh* mesh = modelMesh(modelPathOf(o, bs));
             if (!mesh)
-            {
                 ++m_approximatedModels;
-                colliders.push_back({boxShape(f, dvec3(0.0), dvec3(0.5)), i});
-                continue;
-            }
-            if (bs.type == ShapeType::FromMesh)
+            if (!mesh || bs.type == ShapeType::FromMesh)
             {
-                glm::vec3 lo = mesh->vertices[0], hi = mesh->vertices[0];
-                for (const glm::vec3& v : mesh->vertices)
-                {
-                    lo = glm::min(lo, v);
-                    hi = glm::max(hi, v);
-                }
-                colliders.push_back({boxShape(f, (dvec3(lo) + dvec3(hi)) * 0.5, (dvec3(hi) - dvec3(lo)) * 0.5), i});
+                colliders.push_back({convexBodyShape(f, bs, mesh), i});
                 continue;
             }
             for (size_t t = 0; t + 2 < mesh->indices.size(); t += 3)
@@ -223,53 +240,10 @@ void World::refreshMoving() const
         else if (blocks(o) && o.body->kind != BodyKind::Fixed)
         {
             const BodyShape& bs = o.body->shape;
-            switch (bs.type)
-            {
-            case ShapeType::Box:
-                s = boxShape(f, dvec3(0.0), dvec3(bs.halfExtents));
-                break;
-            case ShapeType::Sphere:
-                s.kind = CoreKind::Point;
-                s.center = f.position;
-                s.radius = bs.radius * std::max({std::abs(f.scale.x), std::abs(f.scale.y), std::abs(f.scale.z)});
-                break;
-            case ShapeType::Capsule:
-                s.kind = CoreKind::Segment;
-                s.center = f.position;
-                s.axis[1] = f.axis[1];
-                s.half = dvec3(0.0, bs.halfHeight * std::abs(f.scale.y), 0.0);
-                s.radius = bs.radius * std::max(std::abs(f.scale.x), std::abs(f.scale.z));
-                break;
-            default:
-            {
-                // A moving model shape: the model's bounding box.
-                const std::string& path = !bs.model.empty() ? bs.model : (o.model ? o.model->path : bs.model);
-                auto it = m_models.find(path);
-                const ColliderMesh* mesh = it != m_models.end() && it->second ? &*it->second : nullptr;
-                if (!mesh && m_loader && !path.empty())
-                {
-                    auto loaded = m_loader(path);
-                    std::optional<ColliderMesh> keep;
-                    if (loaded.ok() && !loaded.value().indices.empty())
-                        keep = std::move(loaded.value());
-                    it = m_models.insert_or_assign(path, std::move(keep)).first;
-                    mesh = it->second ? &*it->second : nullptr;
-                }
-                if (!mesh)
-                {
-                    s = boxShape(f, dvec3(0.0), dvec3(0.5));
-                    break;
-                }
-                glm::vec3 lo = mesh->vertices[0], hi = mesh->vertices[0];
-                for (const glm::vec3& v : mesh->vertices)
-                {
-                    lo = glm::min(lo, v);
-                    hi = glm::max(hi, v);
-                }
-                s = boxShape(f, (dvec3(lo) + dvec3(hi)) * 0.5, (dvec3(hi) - dvec3(lo)) * 0.5);
-                break;
-            }
-            }
+            const ColliderMesh* mesh = nullptr;
+            if (bs.type != ShapeType::Box && bs.type != ShapeType::Sphere && bs.type != ShapeType::Capsule)
+                mesh = modelMesh(modelPathOf(o, bs)); // a moving model shape is its bounding box
+            s = convexBodyShape(f, bs, mesh);
         }
         else
             continue;

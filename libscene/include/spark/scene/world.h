@@ -312,6 +312,8 @@ private:
     // fixed bodies change, moving colliders refreshed when objects move.
     void ensureCollision() const;
     void refreshMoving() const;
+    /// A model's triangles through the loader, read once per path (null when it cannot be read).
+    const ColliderMesh* modelMesh(const std::string& path) const;
 
     bool m_hasScene = false;
     WorldObjects m_objects;
