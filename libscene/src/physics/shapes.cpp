@@ -288,8 +288,76 @@ dvec3 coreSupport(const Shape& s, const dvec3& dir)
     return s.center;
 }
 
+namespace
+{
+
+bool isRound(const Shape& s) { return s.kind == CoreKind::Point || s.kind == CoreKind::Segment; }
+
+void endsOf(const Shape& s, dvec3& p, dvec3& q)
+{
+    if (s.kind == CoreKind::Point)
+    {
+        p = q = s.center;
+        return;
+    }
+    p = s.center - s.axis[1] * s.half.y;
+    q = s.center + s.axis[1] * s.half.y;
+}
+
+// Closest points of segments p1 q1 and p2 q2 (Ericson 5.1.9); a segment may be a point.
+CoreDistance segmentSegment(const dvec3& p1, const dvec3& q1, const dvec3& p2, const dvec3& q2)
+{
+    const dvec3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
+    const double a = glm::dot(d1, d1), e = glm::dot(d2, d2), f = glm::dot(d2, r);
+    double s = 0.0, t = 0.0;
+    if (a <= 0.0 && e <= 0.0)
+    {
+    }
+    else if (a <= 0.0)
+        t = std::clamp(f / e, 0.0, 1.0);
+    else
+    {
+        const double c = glm::dot(d1, r);
+        if (e <= 0.0)
+            s = std::clamp(-c / a, 0.0, 1.0);
+        else
+        {
+            const double b = glm::dot(d1, d2);
+            const double denom = a * e - b * b;
+            s = denom > 0.0 ? std::clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
+            t = (b * s + f) / e;
+            if (t < 0.0)
+            {
+                t = 0.0;
+                s = std::clamp(-c / a, 0.0, 1.0);
+            }
+            else if (t > 1.0)
+            {
+                t = 1.0;
+                s = std::clamp((b - c) / a, 0.0, 1.0);
+            }
+        }
+    }
+    CoreDistance out;
+    out.onA = p1 + d1 * s;
+    out.onB = p2 + d2 * t;
+    out.distance = glm::length(out.onA - out.onB);
+    out.overlap = !(out.distance > 0.0);
+    return out;
+}
+
+} // namespace
+
 CoreDistance coreDistance(const Shape& A, const Shape& B)
 {
+    if (isRound(A) && isRound(B))
+    {
+        // Points and segments: exact closest points, no iteration.
+        dvec3 p1, q1, p2, q2;
+        endsOf(A, p1, q1);
+        endsOf(B, p2, q2);
+        return segmentSegment(p1, q1, p2, q2);
+    }
     CoreDistance out;
     Simplex s;
     dvec3 v = coreSupport(A, dvec3(1, 0, 0)) - coreSupport(B, dvec3(-1, 0, 0));
