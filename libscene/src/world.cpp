@@ -44,6 +44,7 @@ Status World::loadScene(Scene3D scene)
         built.byName.emplace(o.name, id);
         built.order.push_back(id);
         built.hashes.push_back(hashObject3D(o));
+        built.stale.push_back(0);
     }
     built.motion.resize(scene.objects.size());
     Scene3D base = scene;
@@ -83,12 +84,14 @@ Result<ObjectId> World::spawn(Object3D object)
     room(m_objects.document.objects);
     room(m_objects.order);
     room(m_objects.hashes);
+    room(m_objects.stale);
     room(m_objects.motion);
     const ObjectId id = m_objects.positions.insert(static_cast<uint32_t>(m_objects.order.size()));
     m_objects.byName.emplace(std::move(name), id);
     m_objects.document.objects.push_back(std::move(object));
     m_objects.order.push_back(id);
     m_objects.hashes.push_back(hash);
+    m_objects.stale.push_back(0);
     m_objects.motion.emplace_back();
     m_staticDirty = true;
     m_movingDirty = true;
@@ -112,6 +115,7 @@ Status World::despawn(ObjectId object)
     m_objects.document.objects.erase(m_objects.document.objects.begin() + at);
     m_objects.order.erase(m_objects.order.begin() + at);
     m_objects.hashes.erase(m_objects.hashes.begin() + at);
+    m_objects.stale.erase(m_objects.stale.begin() + at);
     m_objects.motion.erase(m_objects.motion.begin() + at);
     // What rested on the object may fall: every body wakes.
     for (ObjectMotion& m : m_objects.motion)
@@ -138,6 +142,12 @@ const Object3D* World::object(ObjectId object) const
 
 uint64_t World::sceneHash() const
 {
+    for (size_t i = 0; i < m_objects.stale.size(); ++i)
+        if (m_objects.stale[i])
+        {
+            m_objects.hashes[i] = hashObject3D(m_objects.document.objects[i]);
+            m_objects.stale[i] = 0;
+        }
     return combineSceneHash(m_objects.document.gravity, m_objects.hashes);
 }
 

@@ -250,7 +250,7 @@ void World::driveObjects(double)
             continue;
         t.position = a->position;
         o.transform = t;
-        m_objects.hashes[*index] = hashObject3D(o);
+        m_objects.stale[*index] = 1;
         if (o.body && o.body->kind == BodyKind::Fixed && !o.body->sensor)
             m_staticDirty = true;
         m_movingDirty = true;

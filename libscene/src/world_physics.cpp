@@ -289,7 +289,7 @@ void World::stepPhysics(double dt)
         Transform3D t = o.transform.value_or(Transform3D{});
         t.position = glm::vec3(center + moved);
         o.transform = t;
-        m_objects.hashes[i] = hashObject3D(o);
+        m_objects.stale[i] = 1;
         // The collider follows the rounded position the document keeps.
         const dvec3 delta = dvec3(t.position) - center;
         m_collision.moveMoving(slot, physics::translated(m_collision.movingColliders()[slot].shape, delta));

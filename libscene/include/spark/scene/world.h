@@ -60,7 +60,11 @@ struct WorldObjects
 {
     Scene3D document;                                     ///< Objects in document order.
     std::vector<ObjectId> order;                          ///< Handle of each object, parallel to `document.objects`.
-    std::vector<uint64_t> hashes;                         ///< `hashObject3D` of each object, parallel.
+    /// `hashObject3D` of each object, parallel; an entry whose `stale` flag is
+    /// set is recomputed when the scene hash is next asked for (objects moved
+    /// by a step are re-hashed once per question, not once per step).
+    mutable std::vector<uint64_t> hashes;
+    mutable std::vector<uint8_t> stale;                   ///< 1 where `hashes` is out of date, parallel.
     std::vector<ObjectMotion> motion;                     ///< Physics state of each object, parallel.
     HandlePool<ObjectTag, uint32_t> positions;            ///< Handle → index in `document.objects`.
     std::map<std::string, ObjectId, std::less<>> byName;  ///< Name → handle.
