@@ -346,10 +346,95 @@ CoreDistance segmentSegment(const dvec3& p1, const dvec3& q1, const dvec3& p2, c
     return out;
 }
 
+// Closest points of segment p q (a point when p == q) and an oriented box.
+// In the box's frame the squared distance along the segment is a piecewise
+// quadratic whose pieces change where the segment crosses a face plane: split
+// at those crossings (at most 6), minimise each piece in closed form, keep the
+// smallest. Exact up to rounding, in a fixed order.
+CoreDistance segmentBox(const dvec3& p, const dvec3& q, const Shape& box)
+{
+    const dvec3 rel = p - box.center;
+    const dvec3 seg = q - p;
+    double o[3], d[3];
+    for (int i = 0; i < 3; ++i)
+    {
+        o[i] = glm::dot(rel, box.axis[i]);
+        d[i] = glm::dot(seg, box.axis[i]);
+    }
+    const double h[3] = {box.half.x, box.half.y, box.half.z};
+    double cuts[8];
+    int n = 0;
+    cuts[n++] = 0.0;
+    for (int i = 0; i < 3; ++i)
+        if (d[i] != 0.0)
+            for (const double bound : {-h[i], h[i]})
+            {
+                const double t = (bound - o[i]) / d[i];
+                if (t > 0.0 && t < 1.0)
+                    cuts[n++] = t;
+            }
+    cuts[n++] = 1.0;
+    for (int i = 1; i < n; ++i) // insertion sort of at most 8 values
+        for (int j = i; j > 0 && cuts[j] < cuts[j - 1]; --j)
+            std::swap(cuts[j], cuts[j - 1]);
+    double bestT = 0.0, best = -1.0;
+    for (int k = 0; k + 1 < n; ++k)
+    {
+        const double ta = cuts[k], tb = cuts[k + 1];
+        const double tm = 0.5 * (ta + tb);
+        double a = 0.0, b = 0.0;
+        for (int i = 0; i < 3; ++i)
+        {
+            const double x = o[i] + d[i] * tm;
+            if (x >= -h[i] && x <= h[i])
+                continue; // inside this slab on the whole piece
+            const double bound = x < -h[i] ? -h[i] : h[i];
+            a += d[i] * d[i];
+            b += d[i] * (o[i] - bound);
+        }
+        double t = a > 0.0 ? std::clamp(-b / a, ta, tb) : ta;
+        double dist2 = 0.0;
+        for (int i = 0; i < 3; ++i)
+        {
+            const double x = o[i] + d[i] * t;
+            const double over = x < -h[i] ? x + h[i] : (x > h[i] ? x - h[i] : 0.0);
+            dist2 += over * over;
+        }
+        if (best < 0.0 || dist2 < best)
+        {
+            best = dist2;
+            bestT = t;
+        }
+    }
+    CoreDistance out;
+    out.onA = p + seg * bestT;
+    dvec3 onB = box.center;
+    for (int i = 0; i < 3; ++i)
+        onB += box.axis[i] * std::clamp(o[i] + d[i] * bestT, -h[i], h[i]);
+    out.onB = onB;
+    out.distance = std::sqrt(best);
+    out.overlap = !(out.distance > 0.0);
+    return out;
+}
+
 } // namespace
 
 CoreDistance coreDistance(const Shape& A, const Shape& B)
 {
+    if (isRound(A) && B.kind == CoreKind::Box)
+    {
+        dvec3 p, q;
+        endsOf(A, p, q);
+        return segmentBox(p, q, B);
+    }
+    if (A.kind == CoreKind::Box && isRound(B))
+    {
+        dvec3 p, q;
+        endsOf(B, p, q);
+        CoreDistance d = segmentBox(p, q, A);
+        std::swap(d.onA, d.onB);
+        return d;
+    }
     if (isRound(A) && isRound(B))
     {
         // Points and segments: exact closest points, no iteration.

@@ -261,3 +261,50 @@ TEST_CASE("The collision world's ray cast and region query equal brute force ove
         CHECK(found == brute);
     }
 }
+
+TEST_CASE("Segment and point distances to boxes and to each other match dense sampling on 500 random pairs")
+{
+    spark::Rng rng = spark::rngFromSeed(99);
+    auto uni = [&](double lo, double hi) { return spark::rngNextRange(rng, lo, hi); };
+    auto pointBox = [](const dvec3& p, const Shape& b) {
+        double d2 = 0.0;
+        for (int i = 0; i < 3; ++i)
+        {
+            const double x = glm::dot(p - b.center, b.axis[i]);
+            const double over = std::max(0.0, std::abs(x) - b.half[i]);
+            d2 += over * over;
+        }
+        return std::sqrt(d2);
+    };
+    for (int k = 0; k < 500; ++k)
+    {
+        Shape b = box({uni(-2, 2), uni(-2, 2), uni(-2, 2)}, {uni(0.1, 2), uni(0.1, 2), uni(0.1, 2)});
+        const double a = uni(0, 3.14159), c = std::cos(a), s = std::sin(a);
+        b.axis[0] = {c, 0, -s};
+        b.axis[2] = {s, 0, c};
+        const Shape seg = capsule({uni(-5, 5), uni(-5, 5), uni(-5, 5)}, k % 5 == 0 ? 0.0 : uni(0.1, 3), 0.3,
+                                  {uni(-1, 1), uni(-1, 1), uni(-1, 1)});
+        const dvec3 p = seg.center - seg.axis[1] * seg.half.y, q = seg.center + seg.axis[1] * seg.half.y;
+        double sampled = 1e30;
+        for (int i = 0; i <= 2000; ++i)
+            sampled = std::min(sampled, pointBox(p + (q - p) * (i / 2000.0), b));
+        const CoreDistance d = coreDistance(seg, b);
+        CHECK(d.distance <= sampled + 1e-9);
+        CHECK(d.distance >= sampled - 2e-3);
+        CHECK(std::abs(glm::length(d.onA - d.onB) - d.distance) < 1e-9);
+        CHECK(std::abs(pointBox(d.onA, b) - d.distance) < 1e-9); // onA is a point of the segment at that distance
+        // And the same pair the other way round.
+        const CoreDistance r = coreDistance(b, seg);
+        CHECK(r.distance == d.distance);
+        // Segment to segment against sampling of both.
+        const Shape other = capsule({uni(-5, 5), uni(-5, 5), uni(-5, 5)}, uni(0, 3), 0.3, {uni(-1, 1), uni(-1, 1), uni(-1, 1)});
+        const dvec3 p2 = other.center - other.axis[1] * other.half.y, q2 = other.center + other.axis[1] * other.half.y;
+        double best = 1e30;
+        for (int i = 0; i <= 200; ++i)
+            for (int j = 0; j <= 200; ++j)
+                best = std::min(best, glm::length((p + (q - p) * (i / 200.0)) - (p2 + (q2 - p2) * (j / 200.0))));
+        const double ss = coreDistance(seg, other).distance;
+        CHECK(ss <= best + 1e-9);
+        CHECK(ss >= best - 0.05);
+    }
+}
