@@ -284,7 +284,21 @@ json space3dDeterminismCheck(Context& ctx, const json& params)
             {"hash", hashToHex(world.hashState())}};
 }
 
+json space3dEvents(Context& ctx, const json& params)
+{
+    const World& world = requireScene(ctx);
+    const uint64_t since = params.value("since", uint64_t{0});
+    const std::string kind = params.value("kind", "");
+    json events = json::array();
+    for (const scene::SceneEvent& e : world.sceneEvents())
+        if (e.seq >= since && (kind.empty() || e.kind == kind))
+            events.push_back({{"seq", e.seq}, {"frame", e.frame}, {"kind", e.kind}, {"object", e.object}, {"message", e.message}});
+    const auto all = world.sceneEvents();
+    return {{"events", std::move(events)}, {"next", all.empty() ? 0 : all.back().seq + 1}};
+}
+
 const Registrar kStep{{"space3d.step", space3dStep, Mutates::Yes}};
+const Registrar kEvents{{"space3d.events", space3dEvents, Mutates::No}};
 const Registrar kCharacterMove{{"space3d.character.move", space3dCharacterMove, Mutates::Yes, nullptr, {.idempotent = true}}};
 const Registrar kRaycast{{"space3d.raycast", space3dRaycast, Mutates::No}};
 const Registrar kHash{{"space3d.hash", space3dHash, Mutates::No}};
