@@ -6,8 +6,9 @@
 // mutating must have at least one row, so a new mutating command without error
 // cases fails this test. Rows say which session they run in: the rich 3D
 // session (a 3D scene, meshes in it and in the detached world, AI documents in
-// both, a 2D scene), a 2D-only session (detached meshes and AI, a 2D scene), or
-// an empty one (for "nothing loaded yet" errors).
+// both, a 2D scene), the same stepped once so that its guard is an agent with a
+// brain (plus a crowd agent without one), a 2D-only session (detached meshes
+// and AI, a 2D scene), or an empty one (for "nothing loaded yet" errors).
 
 #include "surface/dispatcher.h"
 
@@ -29,9 +30,10 @@ namespace
 
 enum class Session
 {
-    Rich,  ///< 3D scene with meshes and AI, plus a detached mesh, detached AI and a 2D scene.
-    TwoD,  ///< No 3D scene: a 2D scene, detached meshes and AI.
-    Empty, ///< A fresh session.
+    Rich,   ///< 3D scene with meshes and AI, plus a detached mesh, detached AI and a 2D scene.
+    TwoD,   ///< No 3D scene: a 2D scene, detached meshes and AI.
+    Empty,  ///< A fresh session.
+    Agents, ///< Rich, stepped once: Guard is an agent with a brain; crowd agent 1048577 has none.
 };
 
 std::string sessionName(Session s)
@@ -44,6 +46,8 @@ std::string sessionName(Session s)
         return "2D-only session";
     case Session::Empty:
         return "empty session";
+    case Session::Agents:
+        return "rich 3D session with agents";
     }
     return "?";
 }
@@ -88,8 +92,24 @@ void add2D(Dispatcher& d, SessionState& s)
     must(d, s, "ai.tree.load", {{"path", "samples/ai/guard.bt.json"}});
 }
 
+/// The crowd agent without a brain that the session with agents adds (the
+/// guard's own crowd agent is the first, 1048576).
+constexpr uint64_t kBrainlessAgent = 1048577;
+
 SessionState makeSession(Dispatcher& d, Session kind)
 {
+    if (kind == Session::Agents)
+    {
+        SessionState s = makeSession(d, Session::Rich);
+        const json stepped = must(d, s, "ai.step", {{"frames", 1}});
+        REQUIRE(stepped["agents"] == 1);
+        const json added = must(d, s, "nav.agent.add", {{"mesh", "arena"}, {"position", {-8, 0, 8}}});
+        REQUIRE(added["agent"] == kBrainlessAgent);
+        REQUIRE(s.space.agents().count("Guard") == 1);
+        REQUIRE(s.space.ai().brains.count("Guard") == 1);
+        REQUIRE(s.space.nav().agentCount() == 2);
+        return s;
+    }
     SessionState s;
     if (kind == Session::Empty)
         return s;
@@ -614,6 +634,100 @@ std::vector<ErrorCase> errorCases()
          "E_SCENE_DUPLICATE"},
         {"scene2d.box.add", parse(R"({"name": "b", "position": [2, 2], "half_extents": [0.5, 0.5]})"),
          "E_SCENE_NONE", Session::Empty},
+
+        // -- ai.brain.attach: in the rich session Guard is not an agent yet (no step) -----
+        {"ai.brain.attach", parse(R"({"agent": "Nobody", "tree": "guard"})"), "E_AI_UNKNOWN"},
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "tree": "guard"})"), "E_AI_UNKNOWN"},
+        {"ai.brain.attach", parse(R"({"agent": "Floor", "tree": "guard"})"), "E_AI_UNKNOWN"},
+        {"ai.brain.attach", parse(R"({"agent": 1048576, "tree": "guard"})"), "E_AI_UNKNOWN"},
+        {"ai.brain.attach", parse(R"({"agent": -1, "tree": "guard"})"), "E_INVALID_PARAMS"},
+        {"ai.brain.attach", parse(R"({"agent": 1.5, "tree": "guard"})"), "E_INVALID_PARAMS"},
+        {"ai.brain.attach", parse(R"({"agent": "", "tree": "guard"})"), "E_INVALID_PARAMS"},
+        {"ai.brain.attach", parse(R"({"tree": "guard"})"), "E_INVALID_PARAMS"},
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "tree": "guard", "period": 0})"), "E_INVALID_PARAMS"},
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "tree": "guard", "blackboard": []})"), "E_INVALID_PARAMS"},
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "tree": "guard", "seed": -1})"), "E_INVALID_PARAMS"},
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "tree": "guard", "colour": "red"})"), "E_INVALID_PARAMS"},
+        // ... and with agents: the brain's documents are checked (nothing is adopted on failure)
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "tree": "nope"})"), "E_AI_UNKNOWN", Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "utility": "nope"})"), "E_AI_UNKNOWN", Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": "Guard"})"), "E_AI_PARAMS", Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "tree": "guard", "utility": "rest-patrol-flee"})"), "E_AI_PARAMS",
+         Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": 1048577, "tree": "nope"})"), "E_AI_UNKNOWN", Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": "1048577"})"), "E_AI_PARAMS", Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": 1048578, "tree": "guard"})"), "E_AI_UNKNOWN", Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": "guard", "tree": "guard"})"), "E_AI_UNKNOWN", Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "tree": "guard", "period": 100001})"), "E_INVALID_PARAMS",
+         Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": 1048576, "tree": "guard"})"), "E_AI_UNKNOWN", Session::TwoD},
+        {"ai.brain.attach", parse(R"({"agent": 1048576, "tree": "guard"})"), "E_AI_UNKNOWN", Session::Empty},
+
+        // -- ai.brain.detach ----------------------------------------------------------
+        {"ai.brain.detach", parse(R"({"agent": "Guard"})"), "E_AI_UNKNOWN"},
+        {"ai.brain.detach", parse(R"({"agent": "Nobody"})"), "E_AI_UNKNOWN"},
+        {"ai.brain.detach", parse(R"({})"), "E_INVALID_PARAMS"},
+        {"ai.brain.detach", parse(R"({"agent": -3})"), "E_INVALID_PARAMS"},
+        {"ai.brain.detach", parse(R"({"agent": true})"), "E_INVALID_PARAMS"},
+        {"ai.brain.detach", parse(R"({"agent": 1048577})"), "E_AI_UNKNOWN", Session::Agents},
+        {"ai.brain.detach", parse(R"({"agent": "Nobody"})"), "E_AI_UNKNOWN", Session::Agents},
+        {"ai.brain.detach", parse(R"({"agent": "Guard", "halt": false})"), "E_INVALID_PARAMS", Session::Agents},
+        {"ai.brain.detach", parse(R"({"agent": 1048576})"), "E_AI_UNKNOWN", Session::TwoD},
+        {"ai.brain.detach", parse(R"({"agent": "Guard"})"), "E_AI_UNKNOWN", Session::Empty},
+
+        // -- ai.blackboard.set --------------------------------------------------------
+        {"ai.blackboard.set", parse(R"({"agent": "Guard", "key": "alert", "value": 1})"), "E_AI_UNKNOWN"},
+        {"ai.blackboard.set", parse(R"({"agent": "Guard", "key": "", "value": 1})"), "E_INVALID_PARAMS"},
+        {"ai.blackboard.set", parse(R"({"agent": "Guard", "key": 3, "value": 1})"), "E_INVALID_PARAMS"},
+        {"ai.blackboard.set", parse(R"({"agent": "Guard", "key": "alert"})"), "E_INVALID_PARAMS"},
+        {"ai.blackboard.set", parse(R"({"key": "alert", "value": 1})"), "E_INVALID_PARAMS"},
+        {"ai.blackboard.set", parse(R"({"agent": "Nobody", "key": "alert", "value": 1})"), "E_AI_UNKNOWN", Session::Agents},
+        {"ai.blackboard.set", parse(R"({"agent": 1048577, "key": "alert", "value": 1})"), "E_AI_UNKNOWN", Session::Agents},
+        {"ai.blackboard.set", parse(R"({"agent": "Guard", "key": "alert", "value": 1, "extra": 2})"), "E_INVALID_PARAMS",
+         Session::Agents},
+        {"ai.blackboard.set", {{"agent", "Guard"}, {"key", std::string(257, 'k')}, {"value", 1}}, "E_INVALID_PARAMS",
+         Session::Agents},
+        {"ai.blackboard.set", parse(R"({"agent": 1048576, "key": "alert", "value": 1})"), "E_AI_UNKNOWN", Session::TwoD},
+        {"ai.blackboard.set", parse(R"({"agent": "Guard", "key": "alert", "value": 1})"), "E_AI_UNKNOWN", Session::Empty},
+
+        // -- ai.step ------------------------------------------------------------------
+        {"ai.step", parse(R"({"frames": 0})"), "E_INVALID_PARAMS"},
+        {"ai.step", parse(R"({"frames": 100001})"), "E_INVALID_PARAMS"},
+        {"ai.step", parse(R"({"frames": "2"})"), "E_INVALID_PARAMS"},
+        {"ai.step", parse(R"({"frames": 1.5})"), "E_INVALID_PARAMS"},
+        {"ai.step", parse(R"({"dt": 0.1})"), "E_INVALID_PARAMS"},
+        {"ai.step", parse(R"({"frames": -1})"), "E_INVALID_PARAMS", Session::Agents},
+        {"ai.step", parse(R"({"frames": 1})"), "E_SCENE_NONE", Session::TwoD},
+        {"ai.step", parse(R"({})"), "E_SCENE_NONE", Session::Empty},
+
+        // -- ai.until: a bad condition fails before a step; one that never holds steps and rolls back
+        {"ai.until", parse(R"({"that": {"events": {}}, "max_frames": 0})"), "E_INVALID_PARAMS"},
+        {"ai.until", parse(R"({"that": {"events": {}}, "max_frames": 100001})"), "E_INVALID_PARAMS"},
+        {"ai.until", parse(R"({"that": {"events": {}}})"), "E_INVALID_PARAMS"},
+        {"ai.until", parse(R"({"max_frames": 5})"), "E_INVALID_PARAMS"},
+        {"ai.until", parse(R"({"that": {}, "max_frames": 5})"), "E_INVALID_PARAMS"},
+        {"ai.until", parse(R"({"that": {"events": {}, "all": []}, "max_frames": 5})"), "E_INVALID_PARAMS"},
+        {"ai.until", parse(R"({"that": {"colour": {}}, "max_frames": 5})"), "E_INVALID_PARAMS"},
+        {"ai.until", parse(R"({"that": {"events": {"at_least": -1}}, "max_frames": 5})"), "E_INVALID_PARAMS"},
+        {"ai.until", parse(R"({"that": {"all": [{"events": {}}, {"distance": {"from": "Guard", "to": "Floor"}}]}, "max_frames": 5})"),
+         "E_INVALID_PARAMS"},
+        {"ai.until", parse(R"({"that": {"tree_status": {"agent": "Guard", "equals": "running"}}, "max_frames": 5})"),
+         "E_AI_UNKNOWN"},
+        {"ai.until", parse(R"({"that": {"distance": {"from": "Nobody", "to": "Floor", "at_most": 1}}, "max_frames": 5})"),
+         "E_SCENE_UNKNOWN_OBJECT"},
+        {"ai.until", parse(R"({"that": {"events": {"kind": "spotted"}}, "max_frames": 30})"), "E_ASSERT_FAILED"},
+        {"ai.until", parse(R"({"that": {"events": {"kind": "lost_sight", "agent": "Guard"}}, "max_frames": 60})"),
+         "E_ASSERT_FAILED", Session::Agents},
+        {"ai.until", parse(R"({"that": {"blackboard": {"agent": "Guard", "key": "target", "equals": "Nobody"}}, "max_frames": 5})"),
+         "E_ASSERT_FAILED", Session::Agents},
+        {"ai.until", parse(R"({"that": {"distance": {"from": "Guard", "to": "Floor", "at_least": 1000}}, "max_frames": 20})"),
+         "E_ASSERT_FAILED", Session::Agents},
+        {"ai.until", parse(R"({"that": {"agent_state": {"agent": "1048577", "equals": "moving"}}, "max_frames": 5})"),
+         "E_AI_UNKNOWN", Session::Agents},
+        {"ai.until", parse(R"({"that": {"brain_enabled": {"agent": "Guard", "equals": "yes"}}, "max_frames": 5})"),
+         "E_INVALID_PARAMS", Session::Agents},
+        {"ai.until", parse(R"({"that": {"events": {}}, "max_frames": 1})"), "E_SCENE_NONE", Session::TwoD},
+        {"ai.until", parse(R"({"that": {"events": {}}, "max_frames": 1})"), "E_SCENE_NONE", Session::Empty},
     };
     return t;
 }
@@ -635,7 +749,7 @@ TEST_CASE("every failing mutating command answers its error code and leaves the 
         Handles handles;
     };
     std::vector<Baseline> baselines;
-    for (Session kind : {Session::Rich, Session::TwoD, Session::Empty})
+    for (Session kind : {Session::Rich, Session::TwoD, Session::Empty, Session::Agents})
     {
         Baseline b{makeSession(d, kind), {}, 0, {}};
         b.snapshot = b.state.save();
@@ -645,6 +759,7 @@ TEST_CASE("every failing mutating command answers its error code and leaves the 
     }
     CHECK(baselines[0].hash != baselines[1].hash);
     CHECK(baselines[1].hash != baselines[2].hash);
+    CHECK(baselines[3].hash != baselines[0].hash);
 
     for (size_t i = 0; i < table.size(); ++i)
     {
@@ -736,6 +851,13 @@ TEST_CASE("the same commands with valid params succeed in the same sessions (the
         {"scene2d.tiles.set", parse(R"({"x": 30, "y": 1, "width": 3, "tile": 1})"), Session::TwoD},
         {"scene2d.box.add", parse(R"({"name": "b", "position": [2, 2], "half_extents": [0.5, 0.5]})"),
          Session::TwoD},
+        {"ai.brain.attach", parse(R"({"agent": "Guard", "tree": "guard", "period": 3})"), Session::Agents},
+        {"ai.brain.attach", parse(R"({"agent": 1048577, "utility": "rest-patrol-flee"})"), Session::Agents},
+        {"ai.brain.detach", parse(R"({"agent": "Guard"})"), Session::Agents},
+        {"ai.blackboard.set", parse(R"({"agent": "Guard", "key": "alert", "value": 1})"), Session::Agents},
+        {"ai.step", parse(R"({"frames": 2})"), Session::Rich},
+        {"ai.until", parse(R"({"that": {"events": {"kind": "tree_status", "agent": "Guard"}}, "max_frames": 5})"),
+         Session::Rich},
     };
     for (const Valid& v : valid)
     {
