@@ -109,6 +109,7 @@ Status World::despawn(ObjectId object)
     {
         (void)m_nav.removeAgent(agent->second.agent);
         m_ai.brains.erase(agent->first);
+        pushSceneEvent("agent_removed", agent->first, "its object was despawned");
         m_agents.erase(agent);
     }
     m_objects.byName.erase(m_objects.document.objects[at].name);

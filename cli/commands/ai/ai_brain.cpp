@@ -47,10 +47,19 @@ nav::AgentId resolveAgent(Context& ctx, const std::string& name)
     const HostAgents& agents = ctx.state.agents();
     if (auto it = agents.find(name); it != agents.end() && ctx.state.nav().agent(it->second.agent))
         return it->second.agent;
-    if (name.empty() || name.size() > 16 || name.find_first_not_of("0123456789") != std::string::npos)
+    // A crowd agent's number, written as nav.agent.add answered it (no leading zeros).
+    if (name.empty() || name.size() > 16 || name.find_first_not_of("0123456789") != std::string::npos ||
+        (name.size() > 1 && name[0] == '0'))
         return {};
     const nav::AgentId id = navjson::handleFromNumber<nav::AgentTag>(std::stoull(name));
-    return ctx.state.nav().agent(id) ? id : nav::AgentId{};
+    if (!ctx.state.nav().agent(id))
+        return {};
+    // One crowd agent has one name: one already named is reached by that name only.
+    for (const auto& [other, h] : agents)
+        if (h.agent == id)
+            fail("E_AI_UNKNOWN", "crowd agent " + name + " is the agent \"" + other + "\"", {{"path", "/agent"}},
+                 "attach the brain to \"" + other + "\": one crowd agent has one brain");
+    return id;
 }
 
 ai::Brain& requireBrain(Context& ctx, const std::string& name)
