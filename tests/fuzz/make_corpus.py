@@ -25,7 +25,12 @@ MAX_LINES = 16  # the command and MCP targets run at most 16 lines per input
 # small 3D bake stays (command: scene3d-bake.jsonl).
 SLOW_TESTS = ("bad bakes are refused", "baking is deterministic", "sensors and dynamic bodies join",
               "the arena bakes its static colliders", "a scene too large for its subdivisions",
-              "2 x 10 agents swap rooms")  # 1,700 crowd steps of 20 agents
+              "2 x 10 agents swap rooms",  # 1,700 crowd steps of 20 agents
+              # The ragdoll-wall arena stepped for hundreds of frames (physics, brains):
+              "the quick start runs", "600 steps", "the player walks", "snapshots: take",
+              "the guard demo is deterministic", "snapshot mid-chase", "snapshot.save then snapshot.load",
+              "brains through the commands", "bad input to every new command", "an AiAgent spawned",
+              "a brain whose leaf", "an agent without a controller")
 
 
 def tests_of(doc):
