@@ -18,6 +18,8 @@
 
 #include "spark/scene/world.h"
 
+#include "spark/core/det_math.h"
+
 #include <glm/geometric.hpp>
 
 #include <algorithm>
@@ -129,16 +131,7 @@ physics::CharacterDef characterDef(const CharacterController& c)
     d.height = c.height;
     d.radius = c.radius;
     d.stepHeight = c.stepHeight;
-    // cos of the slope limit without libm trig: the deterministic sine of the complement.
-    const double rad = (90.0 - static_cast<double>(c.maxSlopeDeg)) * (3.14159265358979323846 / 180.0);
-    // sin(x) for x in [0, π/2] by its Taylor series to x^15 (error < 1e-12).
-    double term = rad, sum = rad;
-    for (int k = 1; k <= 7; ++k)
-    {
-        term *= -rad * rad / ((2.0 * k) * (2.0 * k + 1.0));
-        sum += term;
-    }
-    d.maxSlopeCos = std::clamp(sum, 0.0, 1.0);
+    d.maxSlopeCos = std::clamp(det::cos(det::radians(c.maxSlopeDeg)), 0.0, 1.0); // libcore's deterministic cosine
     d.jumpSpeed = c.jumpSpeed;
     return d;
 }
