@@ -85,6 +85,7 @@
 #include "spark/nav/nav_world.h"
 #include "spark/nav/query.h"
 #include "spark/scene/model_obj.h"
+#include "bench_stats.h"
 
 #include <recastnavigation/DetourCommon.h>
 #include <recastnavigation/DetourNavMesh.h>
@@ -109,6 +110,9 @@ using namespace spark;
 
 namespace
 {
+
+using spark::bench::threadSeconds;
+using spark::bench::median;
 
 constexpr const char* kMeshPath = "../shared/data/meshes/dungeon.obj";
 constexpr float kRadius = 0.6f;
@@ -141,22 +145,6 @@ struct Options
     bool spark = true, tilecache = true;
     bool grownTileCacheRadius = true;
 };
-
-double threadSeconds()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0.0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 float distXZ(const glm::vec3& a, const glm::vec3& b)
 {

@@ -77,6 +77,7 @@
 #include "spark/scene/model_obj.h"
 
 #include "recast_area.h"
+#include "bench_stats.h"
 
 #include <recastnavigation/DetourCrowd.h>
 #include <recastnavigation/DetourNavMesh.h>
@@ -107,6 +108,9 @@ using namespace spark;
 namespace
 {
 
+using spark::bench::threadSeconds;
+using spark::bench::median;
+
 constexpr const char* kMeshPath = "../shared/data/meshes/dungeon.obj";
 constexpr float kRadius = 0.6f;
 constexpr float kHeight = 2.0f;
@@ -132,22 +136,6 @@ struct Options
     bool spark = true, detour = true, cli = true, keepCliFiles = false;
     std::string sparkBinary;
 };
-
-double threadSeconds()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0.0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 float distXZ(const glm::vec3& a, const glm::vec3& b)
 {

@@ -92,6 +92,7 @@
 #include "spark/scene/scene3d.h"
 #include "spark/scene/scene_colliders.h"
 #include "spark/scene/world.h"
+#include "bench_stats.h"
 
 #include <btBulletCollisionCommon.h>
 #include <glm/geometric.hpp>
@@ -111,6 +112,11 @@ using glm::dvec3;
 
 namespace
 {
+
+using spark::bench::threadSeconds;
+using spark::bench::median;
+using spark::bench::mean;
+using spark::bench::spreadPercent;
 
 constexpr const char* kSamplePath = "samples/space3d/ragdoll-wall.space3d.json";
 constexpr uint64_t kSeed = 20;
@@ -134,39 +140,6 @@ struct Options
     std::vector<int> characters{100, 1000};
     int perArena = 100;
 };
-
-double threadSeconds()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return 0.0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-double mean(const std::vector<double>& v)
-{
-    double s = 0.0;
-    for (double x : v)
-        s += x;
-    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
-}
-
-// (max − min) / median, in percent: how much the repeats spread.
-double spreadPercent(const std::vector<double>& v)
-{
-    if (v.size() < 2)
-        return 0.0;
-    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-    return 100.0 * (*hi - *lo) / std::max(1e-300, median(v));
-}
 
 [[noreturn]] void fail(const std::string& what)
 {

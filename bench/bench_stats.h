@@ -1,0 +1,49 @@
+#pragma once
+// Timing and statistics shared by the benchmark programs: thread CPU time
+// (what one side of a comparison costs, not the machine's other load) and the
+// median / mean / spread of repeats. Medians, never minima (DEVELOPERS.md).
+
+#include <algorithm>
+#include <ctime>
+#include <vector>
+
+namespace spark::bench
+{
+
+/// Thread CPU time. [Units: s]
+inline double threadSeconds()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+/// Median (mean of the middle two for an even count; 0 when empty).
+inline double median(std::vector<double> v)
+{
+    if (v.empty())
+        return 0.0;
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/// Arithmetic mean (0 when empty).
+inline double mean(const std::vector<double>& v)
+{
+    double s = 0.0;
+    for (double x : v)
+        s += x;
+    return v.empty() ? 0.0 : s / static_cast<double>(v.size());
+}
+
+/// (max − min) / median, in percent: how much the repeats spread.
+inline double spreadPercent(const std::vector<double>& v)
+{
+    if (v.size() < 2)
+        return 0.0;
+    const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+    return 100.0 * (*hi - *lo) / std::max(1e-300, median(v));
+}
+
+} // namespace spark::bench
