@@ -4,6 +4,8 @@
 
 #include "spark/scene/physics.h"
 
+#include "test_shapes.h"
+
 #include "spark/core/rng.h"
 
 #include <doctest/doctest.h>
@@ -15,21 +17,13 @@
 
 using namespace spark::scene::physics;
 using glm::dvec3;
+using namespace spark::scene::physics::test;
 
 namespace
 {
 
 constexpr double kDt = 1.0 / 60.0;
 const dvec3 kGravity(0, -9.81, 0);
-
-Shape box(dvec3 c, dvec3 half)
-{
-    Shape s;
-    s.kind = CoreKind::Box;
-    s.center = c;
-    s.half = half;
-    return s;
-}
 
 // A box tilted about Z so its top rises along +X at `deg` degrees.
 Shape rampBox(dvec3 c, dvec3 half, double deg)
@@ -39,15 +33,6 @@ Shape rampBox(dvec3 c, dvec3 half, double deg)
     s.axis[0] = {std::cos(a), std::sin(a), 0};
     s.axis[1] = {-std::sin(a), std::cos(a), 0};
     s.axis[2] = {0, 0, 1};
-    return s;
-}
-
-Shape sphere(dvec3 c, double r)
-{
-    Shape s;
-    s.kind = CoreKind::Point;
-    s.center = c;
-    s.radius = r;
     return s;
 }
 

@@ -4,6 +4,8 @@
 
 #include "spark/scene/physics.h"
 
+#include "test_shapes.h"
+
 #include "spark/core/rng.h"
 
 #include <doctest/doctest.h>
@@ -14,38 +16,10 @@
 
 using namespace spark::scene::physics;
 using glm::dvec3;
+using namespace spark::scene::physics::test;
 
 namespace
 {
-
-Shape sphere(dvec3 c, double r)
-{
-    Shape s;
-    s.kind = CoreKind::Point;
-    s.center = c;
-    s.radius = r;
-    return s;
-}
-
-Shape capsule(dvec3 c, double halfHeight, double r, dvec3 axis = {0, 1, 0})
-{
-    Shape s;
-    s.kind = CoreKind::Segment;
-    s.center = c;
-    s.axis[1] = glm::normalize(axis);
-    s.half = dvec3(0, halfHeight, 0);
-    s.radius = r;
-    return s;
-}
-
-Shape box(dvec3 c, dvec3 half)
-{
-    Shape s;
-    s.kind = CoreKind::Box;
-    s.center = c;
-    s.half = half;
-    return s;
-}
 
 Shape triangle(dvec3 a, dvec3 b, dvec3 c)
 {
