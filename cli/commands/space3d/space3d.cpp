@@ -4,6 +4,7 @@
 // libscene's (scene3d.h); these handlers only move it between files, params and
 // answers.
 
+#include "commands/space3d/space3d_common.h"
 #include "surface/registry.h"
 
 #include "spark/core/hash.h"
@@ -25,23 +26,6 @@ using scene::Object3D;
 using scene::ObjectId;
 using scene::Scene3D;
 using scene::World;
-
-World& requireScene(Context& ctx)
-{
-    if (!ctx.state.space.hasScene())
-        fail("E_SCENE_NONE", "There is no 3D scene in this session.", json::object(),
-             "Create one with space3d.new or load one with space3d.load.");
-    return ctx.state.space;
-}
-
-ObjectId requireObject(const World& world, const std::string& name)
-{
-    const ObjectId id = world.findObject(name);
-    if (!id.valid())
-        fail("E_SCENE_UNKNOWN_OBJECT", "There is no object named \"" + name + "\".", {{"path", "/name"}},
-             "space3d.list shows the objects.");
-    return id;
-}
 
 json summary(const World& world)
 {

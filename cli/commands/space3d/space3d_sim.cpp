@@ -4,6 +4,7 @@
 // the work; these handlers translate params and answers.
 
 #include "surface/dispatcher.h"
+#include "commands/space3d/space3d_common.h"
 #include "surface/registry.h"
 
 #include "spark/core/hash.h"
@@ -23,23 +24,6 @@ namespace
 
 using scene::ObjectId;
 using scene::World;
-
-World& requireScene(Context& ctx)
-{
-    if (!ctx.state.space.hasScene())
-        fail("E_SCENE_NONE", "There is no 3D scene in this session.", json::object(),
-             "Create one with space3d.new or load one with space3d.load.");
-    return ctx.state.space;
-}
-
-ObjectId requireObject(const World& world, const std::string& name, const std::string& field)
-{
-    const ObjectId id = world.findObject(name);
-    if (!id.valid())
-        fail("E_SCENE_UNKNOWN_OBJECT", "There is no object named \"" + name + "\".", {{"path", field}},
-             "space3d.list shows the objects.");
-    return id;
-}
 
 glm::vec3 vec3Of(const json& v) { return {v[0].get<float>(), v[1].get<float>(), v[2].get<float>()}; }
 

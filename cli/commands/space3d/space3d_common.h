@@ -1,0 +1,34 @@
+#pragma once
+// What the space3d.* command files share: the session's 3D world, or the
+// E_SCENE_NONE answer; an object by name, or E_SCENE_UNKNOWN_OBJECT at `field`.
+
+#include "surface/registry.h"
+
+#include "spark/scene/world.h"
+
+#include <string>
+
+namespace spark::cli
+{
+
+/// The session's 3D world; fails with E_SCENE_NONE when there is none.
+inline scene::World& requireScene(Context& ctx)
+{
+    if (!ctx.state.space.hasScene())
+        fail("E_SCENE_NONE", "There is no 3D scene in this session.", json::object(),
+             "Create one with space3d.new or load one with space3d.load.");
+    return ctx.state.space;
+}
+
+/// The object named `name`; fails with E_SCENE_UNKNOWN_OBJECT at `field`.
+inline scene::ObjectId requireObject(const scene::World& world, const std::string& name,
+                                     const std::string& field = "/name")
+{
+    const scene::ObjectId id = world.findObject(name);
+    if (!id.valid())
+        fail("E_SCENE_UNKNOWN_OBJECT", "There is no object named \"" + name + "\".", {{"path", field}},
+             "space3d.list shows the objects.");
+    return id;
+}
+
+} // namespace spark::cli
