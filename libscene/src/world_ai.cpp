@@ -49,11 +49,8 @@ bool World::groundPosition(std::string_view name, glm::dvec3& out) const
 
 bool World::lineOfSight(std::string_view self, const glm::dvec3& from, const glm::dvec3& to) const
 {
-    const ObjectId selfId = findObject(self);
-    std::vector<ObjectId> ignore;
-    if (selfId.valid())
-        ignore.push_back(selfId);
-    auto hit = raycast(glm::vec3(from), glm::vec3(to), ignore);
+    const ObjectId selfId[1] = {findObject(self)};
+    auto hit = raycast(glm::vec3(from), glm::vec3(to), std::span<const ObjectId>(selfId, selfId[0].valid() ? 1 : 0));
     if (!hit.ok())
         return false;
     if (!hit.value().hit)
@@ -191,28 +188,27 @@ void World::tickBrains(double dt)
 {
     if (m_ai.brains.empty())
         return;
+    // Brains are only ever disabled by a tick, never removed by one: compare in map order.
     uint64_t ticksBefore = 0;
-    std::vector<std::string> enabledBefore;
+    m_enabledBefore.clear();
     for (const auto& [name, brain] : m_ai.brains)
     {
         ticksBefore += brain.ticks;
-        if (brain.enabled)
-            enabledBefore.push_back(name);
+        m_enabledBefore.push_back(brain.enabled ? 1 : 0);
     }
     const uint64_t eventsBefore = m_ai.events.nextSeq;
     AiHost host(m_nav, m_agents, this);
     ai::stepBrains(m_ai, host, ai::TickClock{m_frame, dt}, m_leaves ? *m_leaves : ai::builtinLeafRegistry());
     uint64_t ticksAfter = 0;
+    size_t i = 0;
     for (const auto& [name, brain] : m_ai.brains)
-        ticksAfter += brain.ticks;
-    m_figures.brainsTicked += ticksAfter - ticksBefore;
-    m_figures.events += m_ai.events.nextSeq - eventsBefore;
-    for (const std::string& name : enabledBefore)
     {
-        const ai::Brain& brain = m_ai.brains.at(name);
-        if (!brain.enabled)
+        ticksAfter += brain.ticks;
+        if (m_enabledBefore[i++] && !brain.enabled)
             pushSceneEvent("ai_error", name, brain.error.code + ": " + brain.error.message);
     }
+    m_figures.brainsTicked += ticksAfter - ticksBefore;
+    m_figures.events += m_ai.events.nextSeq - eventsBefore;
 }
 
 void World::steerCrowds(double dt)

@@ -354,8 +354,8 @@ Result<SceneRayHit> World::raycast(const glm::vec3& from, const glm::vec3& to, s
     if (!finiteIn(to))
         return makeError("E_SCENE_RANGE", "the ray's end must be finite and within 1e6 m", "/to");
     ensureCollision();
-    std::vector<uint32_t> skip;
-    skip.reserve(ignore.size());
+    std::vector<uint32_t>& skip = m_skipScratch; // reused: line of sight casts many rays per step
+    skip.clear();
     for (ObjectId id : ignore)
         if (const uint32_t* p = m_objects.positions.get(id))
             skip.push_back(*p);

@@ -331,6 +331,8 @@ private:
     mutable std::map<std::string, std::optional<ColliderMesh>, std::less<>> m_models;
     mutable std::vector<uint32_t> m_movingOf;    ///< Moving-collider index of each object, or UINT32_MAX.
     mutable std::vector<uint32_t> m_scratch;
+    mutable std::vector<uint32_t> m_skipScratch;
+    std::vector<uint8_t> m_enabledBefore; ///< Working memory of tickBrains (not state).
     nav::NavWorld m_nav;
     ai::AiState m_ai;
     HostAgents m_agents;
