@@ -1,7 +1,9 @@
 /// \file path.cpp
-/// Path finding: A* over polygons, then string pulling with the funnel.
+/// Path finding: the corridor search, then string pulling with the funnel.
 ///
-/// Design note. The search is A* (Hart, Nilsson & Raphael, 1968) on the
+/// Design note. With one cost for every allowed area and no off-mesh link,
+/// the corridor comes from the exact any-angle search (any_angle.cpp): the
+/// returned path is the shortest on the mesh. Otherwise the search is A* (Hart, Nilsson & Raphael, 1968) on the
 /// polygon adjacency graph, as in Detour's dtNavMeshQuery::findPath, but its
 /// edge costs are not measured between fixed portal points (Detour's
 /// midpoints over-charge the wide rectangles of a 2D bake and pick the wrong
@@ -255,6 +257,141 @@ bool detail::pullString(const std::vector<glm::vec3>& left, const std::vector<gl
     return false;
 }
 
+namespace
+{
+
+/// The point, over every polygon the last search reached (`s.list`) but
+/// `skip`, closest to `goal` (ties: lowest polygon id).
+void closestReached(const NavMesh& mesh, const QueryScratch& s, const glm::vec3& goal, uint32_t skip,
+                    uint32_t& endPoly, glm::vec3& endPoint)
+{
+    float best = 0.0f;
+    endPoly = kNoPolygon;
+    for (uint32_t poly : s.list)
+    {
+        if (poly == skip)
+            continue;
+        const glm::vec3 c = mesh.closestPointOnPolygon(poly, goal);
+        const float d = dist3(c, goal);
+        if (endPoly == kNoPolygon || d < best || (d == best && poly < endPoly))
+        {
+            best = d;
+            endPoly = poly;
+            endPoint = c;
+        }
+    }
+}
+
+/// Where (0..1 along a → b) the segment crosses the line of portal l–r in
+/// x–z, no earlier than `from`.
+double crossing(const glm::vec3& a, const glm::vec3& b, const glm::vec3& l, const glm::vec3& r, double from)
+{
+    if ((b.x == l.x && b.y == l.y && b.z == l.z) || (b.x == r.x && b.y == r.y && b.z == r.z))
+        return 1.0;
+    const double dx = double(b.x) - a.x, dz = double(b.z) - a.z;
+    const double px = double(r.x) - l.x, pz = double(r.z) - l.z;
+    const double den = dx * pz - dz * px;
+    if (den == 0.0)
+        return from;
+    const double u = ((double(l.x) - a.x) * pz - (double(l.z) - a.z) * px) / den;
+    return std::clamp(u, from, 1.0);
+}
+
+/// The true cost of `out.points` along the corridor `out.polygons` entered by
+/// `vias`: each stretch of a leg × the multiplier of the polygon it lies in,
+/// each off-mesh leap × its link's cost.
+float trueCost(const NavMesh& mesh, const QueryScratch& s, const QueryFilter& filter,
+               std::span<const PathLink> offMesh, const PathResult& out)
+{
+    constexpr uint32_t kOffMeshEntry = 0x80000000u;
+    const std::span<const NavLink> links = mesh.allLinks();
+    const auto& pts = out.points;
+    double cost = 0.0;
+    size_t k = 0; // current leg: pts[k] → pts[k + 1]
+    double t0 = 0.0;
+    size_t leap = 0;
+    for (size_t i = 1; i < out.polygons.size() && k + 1 < pts.size(); ++i)
+    {
+        const double mult = filter.areaCosts[mesh.area(out.polygons[i - 1])];
+        const uint32_t via = s.vias[i - 1];
+        if (via & kOffMeshEntry)
+        {
+            // Walk to the take-off, then leap to the landing.
+            const PathLink& l = offMesh[(via & ~kOffMeshEntry) >> 1];
+            const size_t takeoff = out.links[leap++].point;
+            for (; k < takeoff && k + 1 < pts.size(); ++k, t0 = 0.0)
+                cost += (1.0 - t0) * dist3(pts[k], pts[k + 1]) * mult;
+            if (k + 1 < pts.size())
+                cost += l.cost * dist3(pts[k], pts[k + 1]);
+            ++k;
+            t0 = 0.0;
+            continue;
+        }
+        const NavLink& link = links[via];
+        const double u = crossing(pts[k], pts[k + 1], link.a, link.b, t0);
+        cost += (u - t0) * dist3(pts[k], pts[k + 1]) * mult;
+        t0 = u;
+        if (u >= 1.0)
+        {
+            ++k;
+            t0 = 0.0;
+        }
+    }
+    const double last = filter.areaCosts[mesh.area(out.polygons.back())];
+    for (; k + 1 < pts.size(); ++k, t0 = 0.0)
+        cost += (1.0 - t0) * dist3(pts[k], pts[k + 1]) * last;
+    return static_cast<float>(cost);
+}
+
+/// Portals of the corridor in `out.polygons` / `s.vias`, the string pulled
+/// over them (split at each off-mesh link), the length and the true cost.
+void finishPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& startPoint, const glm::vec3& endPoint,
+                const QueryFilter& filter, std::span<const PathLink> offMesh, PathResult& out)
+{
+    constexpr uint32_t kOffMeshEntry = 0x80000000u;
+    const std::span<const NavLink> allLinks = mesh.allLinks();
+    // Portals: start, each link stretch (left = its end, right = its start, seen
+    // walking out of the polygon that owns it), end.
+    s.portalsLeft.assign(1, startPoint);
+    s.portalsRight.assign(1, startPoint);
+    for (const uint32_t via : s.vias)
+    {
+        if (via & kOffMeshEntry)
+        {
+            // Split the funnel: pull the string to the take-off, then start
+            // again at the landing (the next point).
+            const uint32_t code = via & ~kOffMeshEntry;
+            const PathLink& l = offMesh[code >> 1];
+            const bool reversed = (code & 1u) != 0;
+            const glm::vec3& takeoff = reversed ? l.end : l.start;
+            s.portalsLeft.push_back(takeoff);
+            s.portalsRight.push_back(takeoff);
+            detail::pullString(s.portalsLeft, s.portalsRight, out.points);
+            out.links.push_back(PathResult::LinkUse{static_cast<uint32_t>(out.points.size() - 1), l.id});
+            const glm::vec3& landing = reversed ? l.start : l.end;
+            s.portalsLeft.assign(1, landing);
+            s.portalsRight.assign(1, landing);
+            continue;
+        }
+        const NavLink& link = allLinks[via];
+        s.portalsLeft.push_back(link.b);
+        s.portalsRight.push_back(link.a);
+    }
+    s.portalsLeft.push_back(endPoint);
+    s.portalsRight.push_back(endPoint);
+    detail::pullString(s.portalsLeft, s.portalsRight, out.points);
+    if (out.points.size() == 1)
+        out.points.push_back(out.points[0]);
+
+    double length = 0.0;
+    for (size_t i = 1; i < out.points.size(); ++i)
+        length += dist3(out.points[i - 1], out.points[i]);
+    out.length = static_cast<float>(length);
+    out.cost = trueCost(mesh, s, filter, offMesh, out);
+}
+
+} // namespace
+
 Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,
                 const QueryFilter& filter, const glm::vec3& halfExtents, PathResult& out)
 {
@@ -304,16 +441,45 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
             s.offMeshIndex.push_back((uint64_t(l.endPolygon) << 32) | (uint64_t(i) << 1) | 1u);
     }
     std::sort(s.offMeshIndex.begin(), s.offMeshIndex.end());
+
+    const uint32_t startPoly = start.polygon;
+    const uint32_t goalPoly = goal.polygon;
+    const bool goalAllowed = !detail::excluded(filter, mesh.area(goalPoly)) || goalPoly == startPoly;
+
+    // One cost everywhere the filter allows and no off-mesh link: the exact
+    // any-angle search gives the shortest path.
+    bool uniform = true;
+    for (uint32_t a = 0; a < kAreaCount; ++a)
+        if (!detail::excluded(filter, static_cast<uint8_t>(a)) && filter.areaCosts[a] != minCost)
+            uniform = false;
+    if (uniform && s.offMeshIndex.empty())
+    {
+        uint32_t endPoly = goalPoly;
+        glm::vec3 endPoint = goal.point;
+        out.complete = detail::anyAngleSearch(mesh, s, start, goal.point, goalAllowed ? goalPoly : kNoPolygon, filter);
+        if (!out.complete)
+        {
+            // The reached point closest to the goal, then the path to it.
+            closestReached(mesh, s, goal.point, goalAllowed ? kNoPolygon : goalPoly, endPoly, endPoint);
+            if (!detail::anyAngleSearch(mesh, s, start, endPoint, endPoly, filter))
+            {
+                endPoly = startPoly; // unreachable in exact arithmetic; stay safe
+                endPoint = mesh.closestPointOnPolygon(startPoly, goal.point);
+                s.anyGoalNode = kNoPolygon;
+            }
+        }
+        detail::anyAngleCorridor(mesh, s, startPoly, out.polygons, s.vias);
+        out.entries.assign(s.vias.size(), kNoPolygon);
+        finishPath(mesh, s, start.point, endPoint, filter, offMesh, out);
+        return Status::success();
+    }
+
     detail::beginSearch(s, polys);
     s.heap.clear();
     s.list.clear();
     const uint32_t sid = s.searchId;
     const std::span<const NavLink> allLinks = mesh.allLinks();
     const NavLink* linkBase = allLinks.data();
-
-    const uint32_t startPoly = start.polygon;
-    const uint32_t goalPoly = goal.polygon;
-    const bool goalAllowed = !detail::excluded(filter, mesh.area(goalPoly)) || goalPoly == startPoly;
 
     s.stamp[startPoly] = sid;
     s.cost[startPoly] = 0.0f;
@@ -438,80 +604,22 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     // The end of the corridor: the goal, or the reached point closest to it.
     uint32_t endPoly = goalPoly;
     glm::vec3 endPoint = goal.point;
-    if (!found || !goalAllowed)
-    {
-        float best = 0.0f;
-        endPoly = kNoPolygon;
-        for (uint32_t poly : s.list)
-        {
-            if (poly == goalPoly && !goalAllowed)
-                continue;
-            const glm::vec3 c = mesh.closestPointOnPolygon(poly, goal.point);
-            const float d = dist3(c, goal.point);
-            if (endPoly == kNoPolygon || d < best || (d == best && poly < endPoly))
-            {
-                best = d;
-                endPoly = poly;
-                endPoint = c;
-            }
-        }
-        out.complete = false;
-    }
-    else
-    {
-        out.complete = true;
-    }
+    out.complete = found && goalAllowed;
+    if (!out.complete)
+        closestReached(mesh, s, goal.point, goalAllowed ? kNoPolygon : goalPoly, endPoly, endPoint);
 
     // Corridor, start to end.
     for (uint32_t p = endPoly; p != kNoPolygon; p = s.parent[p])
         out.polygons.push_back(p);
     std::reverse(out.polygons.begin(), out.polygons.end());
-    out.cost = found && out.complete ? s.cost[goalPoly]
-                                     : s.cost[endPoly] + dist3(s.position[endPoly], endPoint) *
-                                                             filter.areaCosts[mesh.area(endPoly)];
-
-    // Portals: start, each link stretch (left = its end, right = its start, seen
-    // walking out of the polygon that owns it), end.
-    s.portalsLeft.clear();
-    s.portalsRight.clear();
-    s.portalsLeft.push_back(start.point);
-    s.portalsRight.push_back(start.point);
+    s.vias.clear();
     for (size_t i = 1; i < out.polygons.size(); ++i)
     {
         const uint32_t via = s.parentLink[out.polygons[i]];
-        if (via & kOffMeshEntry)
-        {
-            // Split the funnel: pull the string to the take-off, then start
-            // again at the landing (the next point).
-            const uint32_t code = via & ~kOffMeshEntry;
-            const PathLink& l = offMesh[code >> 1];
-            const bool reversed = (code & 1u) != 0;
-            const glm::vec3& takeoff = reversed ? l.end : l.start;
-            s.portalsLeft.push_back(takeoff);
-            s.portalsRight.push_back(takeoff);
-            detail::pullString(s.portalsLeft, s.portalsRight, out.points);
-            out.links.push_back(PathResult::LinkUse{static_cast<uint32_t>(out.points.size() - 1), l.id});
-            out.entries.push_back(code);
-            const glm::vec3& landing = reversed ? l.start : l.end;
-            s.portalsLeft.assign(1, landing);
-            s.portalsRight.assign(1, landing);
-            continue;
-        }
-        out.entries.push_back(kNoPolygon);
-        const NavLink& link = allLinks[via];
-        s.portalsLeft.push_back(link.b);
-        s.portalsRight.push_back(link.a);
+        s.vias.push_back(via);
+        out.entries.push_back((via & kOffMeshEntry) ? (via & ~kOffMeshEntry) : kNoPolygon);
     }
-    s.portalsLeft.push_back(endPoint);
-    s.portalsRight.push_back(endPoint);
-    detail::pullString(s.portalsLeft, s.portalsRight, out.points);
-    if (out.points.size() == 1)
-        out.points.push_back(out.points[0]);
-
-    double length = 0.0;
-    for (size_t i = 1; i < out.points.size(); ++i)
-        length += dist3(out.points[i - 1], out.points[i]);
-    out.length = static_cast<float>(length);
+    finishPath(mesh, s, start.point, endPoint, filter, offMesh, out);
     return Status::success();
 }
 

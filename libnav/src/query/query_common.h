@@ -54,4 +54,16 @@ Status checkExtents(const glm::vec3& ext);
 bool pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right, std::vector<glm::vec3>& out,
                 size_t maxPoints = static_cast<size_t>(-1));
 
+/// Any-angle search (any_angle.cpp) from `start` to `goal` in `goalPoly`, over
+/// polygons the filter allows, all at one cost. True when the goal's polygon
+/// was reached; `scratch.list` then holds every polygon reached (all of them
+/// when false).
+bool anyAngleSearch(const NavMesh& mesh, QueryScratch& scratch, const MeshPoint& start, const glm::vec3& goal,
+                    uint32_t goalPoly, const QueryFilter& filter);
+
+/// The corridor of the last successful `anyAngleSearch`: polygons from the
+/// start's to the goal's and, for each but the first, the link entered by.
+void anyAngleCorridor(const NavMesh& mesh, const QueryScratch& scratch, uint32_t startPoly,
+                      std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias);
+
 } // namespace spark::nav::detail

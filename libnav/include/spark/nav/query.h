@@ -55,6 +55,39 @@ struct SearchFunnel
     float penalty = 0.0f;    ///< Extra cost of the areas crossed: Σ (multiplier − 1) × leg length.
 };
 
+/// A node of the any-angle search (any_angle.cpp): a root the path reaches in
+/// a straight line (or turns at) and an interval of a portal seen from it.
+struct AnyAngleNode
+{
+    glm::vec3 left{0.0f};    ///< Interval end on the left, looking from the root. [Units: m]
+    glm::vec3 right{0.0f};   ///< Interval end on the right. [Units: m]
+    double rootX = 0.0;      ///< Root position (x). [Units: m]
+    double rootZ = 0.0;      ///< Root position (z). [Units: m]
+    double g = 0.0;          ///< Length of the path to the root (x–z). [Units: m]
+    double f = 0.0;          ///< g + shortest distance root → interval → goal. [Units: m]
+    uint32_t root = 0;       ///< Index in `QueryScratch::anyRoots`.
+    uint32_t poly = 0;       ///< Polygon beyond the interval.
+    uint32_t link = 0;       ///< Link (index in `allLinks`) the interval lies on.
+    uint32_t from = 0;       ///< Polygon that owns `link` (the interval's near side).
+    uint32_t parent = 0;     ///< Node expanded to make this one (0xffffffff: a start node).
+    bool leftEnd = false;    ///< `left` is the end of the link stretch (a possible turning point).
+    bool rightEnd = false;   ///< `right` is the end of the link stretch.
+};
+
+/// A turning point of the any-angle search and the shortest length found to it.
+struct AnyAngleRoot
+{
+    glm::vec3 point{0.0f}; ///< Position. [Units: m]
+    double g = 0.0;        ///< Best path length to it so far (x–z). [Units: m]
+};
+
+/// A polygon entered from a root lying on the entry's line, and at what length.
+struct AnyAngleSeen
+{
+    uint64_t key = 0; ///< (root << 32) | polygon.
+    double g = 0.0;   ///< Length to the root when entered. [Units: m]
+};
+
 /// Reusable working memory of the queries. Contents are meaningless between
 /// calls; one scratch per thread. Grows to the largest mesh it served.
 struct QueryScratch
@@ -75,6 +108,14 @@ struct QueryScratch
     std::vector<uint32_t> list;       ///< General polygon list (raycast vertex hops, wall search, corridor moves).
     std::vector<glm::vec3> pulled;    ///< String-pulled points (corridor corners).
     std::vector<uint64_t> offMeshIndex; ///< Off-mesh links by polygon: (polygon << 32) | (link << 1) | reversed, sorted.
+    std::vector<uint32_t> vias;       ///< Per corridor polygon but the first: link entered through (index in allLinks, or off-mesh code).
+    std::vector<AnyAngleNode> anyNodes;   ///< Any-angle search nodes.
+    std::vector<uint32_t> anyHeap;        ///< Any-angle open list (node indices).
+    std::vector<AnyAngleRoot> anyRoots;   ///< Any-angle roots.
+    std::vector<uint32_t> anyRootTable;   ///< Open-addressing table: root point → index in anyRoots (look-ups only).
+    std::vector<AnyAngleSeen> anySeen;    ///< Open-addressing table of polygons entered with the root on the entry's line.
+    uint32_t anySeenCount = 0;            ///< Keys in anySeen.
+    uint32_t anyGoalNode = 0;             ///< Node that reached the goal's polygon (0xffffffff: start and goal share one).
     uint32_t searchId = 0;            ///< Current search id (stamps older than it are stale).
     uint32_t current = 0;             ///< Polygon being expanded.
 };
@@ -99,7 +140,7 @@ struct PathResult
     std::vector<glm::vec3> points;  ///< Corner points from the start (snapped on the mesh) to the goal or the closest reachable point. [Units: m]
     std::vector<uint32_t> polygons; ///< The corridor: polygons from start to end.
     float length = 0.0f;            ///< Length of the polyline `points` (3D). [Units: m]
-    float cost = 0.0f;              ///< Cost the search gave the corridor: entry-point legs × area multipliers.
+    float cost = 0.0f;              ///< True cost of `points`: each stretch of a leg × the multiplier of the polygon it crosses, each leap × its link's cost.
     bool complete = false;          ///< False when the goal was not reachable (path to the closest reachable point).
     /// The off-mesh links the path takes: `point` is the index in `points` of
     /// the take-off (the landing is the next point), `link` the link's id.
@@ -116,7 +157,10 @@ struct PathResult
 };
 
 /// Finds a path: `from` and `to` are located with `findNearest` within
-/// `halfExtents`; A* over polygons whose node positions are the portal entry
+/// `halfExtents`. When every area the filter allows costs the same, the
+/// corridor comes from an exact any-angle search (Polyanya) and the path is
+/// the shortest on the mesh (measured in x–z). Otherwise:
+/// A* over polygons whose node positions are the portal entry
 /// points (the point of each portal closest to the previous position), edge
 /// costs = distance × the area multiplier of the polygon crossed, heuristic =
 /// straight distance × the cheapest allowed multiplier; then the funnel

@@ -1,0 +1,547 @@
+/// \file any_angle.cpp
+/// Optimal (Euclidean-shortest) paths over the navmesh for uniform costs.
+///
+/// Design note. This is Polyanya (Cui, Harabor & Grastien, "Compromise-free
+/// Pathfinding on a Navigation Mesh", IJCAI 2017), written from the paper. A
+/// search node is a *root* (the start or a corner the path turns at) and an
+/// *interval*: a piece of a portal that every point of is visible from the
+/// root in a straight line. Expanding a node projects the two rays root →
+/// interval ends through the polygon beyond; the stretch of that polygon's
+/// boundary between the rays is seen from the same root (observable
+/// successors, same g); the stretches outside the rays can only be reached by
+/// turning at an interval end (non-observable successors, rooted there, g +
+/// the distance to it) — and only an end that is the end of a portal stretch
+/// can be a corner of the free space. f = g + the exact shortest distance from
+/// the root through the interval to the goal (the goal mirrored in the
+/// interval's line when it lies on the root's side), so f never overestimates
+/// and the first node popped in the goal's polygon is optimal. Pruning, as in
+/// the paper: a root reached again with a larger g is dropped (root-level
+/// pruning), and dead-end polygons other than the goal's are not entered.
+///
+/// The search runs in the x–z plane in double precision; portals may be
+/// stretches of edges (T-junctions), so a polygon's boundary is read as its
+/// edges' link stretches, walls between them. It returns the corridor; the
+/// caller pulls the string over it (path.cpp), which gives the same path —
+/// the shortest in that corridor — with the mesh's own heights.
+///
+/// Differences from the paper, all conservative: every stretch end may be a
+/// turning point (the paper turns only at obstacle corners), which adds nodes
+/// but never loses a path; the other stretches of the entry edge (T-junctions)
+/// are successors rooted at the interval end on their side; and a root lying
+/// on the entry's line (a vertex the path turns at, a start on an edge) sees
+/// the whole polygon, so such a polygon is entered once per root and length —
+/// which also stops the search circling a fan of polygons round a vertex
+/// inside the free space.
+
+#include "query_common.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace spark::nav
+{
+
+namespace
+{
+
+constexpr uint32_t kNone = 0xffffffffu;
+
+struct P2
+{
+    double x = 0.0, z = 0.0;
+};
+
+P2 flat(const glm::vec3& v)
+{
+    return P2{v.x, v.z};
+}
+
+double cross(const P2& o, const P2& a, const P2& b)
+{
+    return (a.x - o.x) * (b.z - o.z) - (a.z - o.z) * (b.x - o.x);
+}
+
+double dist(const P2& a, const P2& b)
+{
+    const double dx = a.x - b.x, dz = a.z - b.z;
+    return std::sqrt(dx * dx + dz * dz);
+}
+
+bool same(const P2& a, const P2& b)
+{
+    const double dx = a.x - b.x, dz = a.z - b.z;
+    return dx * dx + dz * dz < 1.0e-18;
+}
+
+/// The shortest distance from `root` through some point of the interval
+/// right–left to `goal`: a goal on the root's side of the interval's line is
+/// mirrored in it (a path must cross the line and come back), then the
+/// straight line is clamped to the interval.
+double heuristic(const P2& root, const P2& left, const P2& right, const P2& goal)
+{
+    P2 g = goal;
+    const double dx = left.x - right.x, dz = left.z - right.z;
+    const double l2 = dx * dx + dz * dz;
+    if (l2 <= 0.0)
+        return dist(root, right) + dist(right, goal);
+    const double sg = dx * (g.z - right.z) - dz * (g.x - right.x);
+    const double sr = dx * (root.z - right.z) - dz * (root.x - right.x);
+    if ((sg > 0.0 && sr > 0.0) || (sg < 0.0 && sr < 0.0))
+    {
+        const double k = 2.0 * sg / l2;
+        g.x += k * dz;
+        g.z -= k * dx;
+    }
+    const double ex = g.x - root.x, ez = g.z - root.z;
+    const double den = dx * ez - dz * ex;
+    double t;
+    if (den == 0.0)
+        t = ((root.x - right.x) * dx + (root.z - right.z) * dz) / l2;
+    else
+        t = ((root.x - right.x) * ez - (root.z - right.z) * ex) / den;
+    t = t < 0.0 ? 0.0 : (t > 1.0 ? 1.0 : t);
+    const P2 p{right.x + dx * t, right.z + dz * t};
+    return dist(root, p) + dist(p, g);
+}
+
+/// Hash of a root position (its exact bits).
+uint64_t hashOf(const glm::vec3& p)
+{
+    uint64_t h = std::bit_cast<uint32_t>(p.x);
+    h = h * 0x9e3779b97f4a7c15ull ^ std::bit_cast<uint32_t>(p.y);
+    h = h * 0x9e3779b97f4a7c15ull ^ std::bit_cast<uint32_t>(p.z);
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 32);
+}
+
+/// The root record for point `p` (created with g = +inf when new).
+uint32_t rootOf(QueryScratch& s, const glm::vec3& p)
+{
+    if (s.anyRootTable.size() < 2 * (s.anyRoots.size() + 1))
+    {
+        size_t size = std::max<size_t>(64, s.anyRootTable.size());
+        while (size < 4 * (s.anyRoots.size() + 1))
+            size *= 2;
+        s.anyRootTable.assign(size, kNone);
+        for (uint32_t i = 0; i < s.anyRoots.size(); ++i)
+        {
+            size_t slot = hashOf(s.anyRoots[i].point) & (size - 1);
+            while (s.anyRootTable[slot] != kNone)
+                slot = (slot + 1) & (size - 1);
+            s.anyRootTable[slot] = i;
+        }
+    }
+    const size_t mask = s.anyRootTable.size() - 1;
+    size_t slot = hashOf(p) & mask;
+    for (;;)
+    {
+        const uint32_t i = s.anyRootTable[slot];
+        if (i == kNone)
+            break;
+        const glm::vec3& q = s.anyRoots[i].point;
+        if (q.x == p.x && q.y == p.y && q.z == p.z)
+            return i;
+        slot = (slot + 1) & mask;
+    }
+    const uint32_t index = static_cast<uint32_t>(s.anyRoots.size());
+    s.anyRoots.push_back(AnyAngleRoot{p, 1.0e300});
+    s.anyRootTable[slot] = index;
+    return index;
+}
+
+/// Records that `poly` is entered from `root` at length g; false when it was
+/// entered from that root before at a length no greater.
+bool firstVisit(QueryScratch& s, uint32_t root, uint32_t poly, double g)
+{
+    constexpr uint64_t kEmpty = ~0ull;
+    auto slotOf = [](uint64_t key, size_t mask) {
+        const uint64_t h = key * 0x9e3779b97f4a7c15ull;
+        return static_cast<size_t>(h ^ (h >> 31)) & mask;
+    };
+    if (s.anySeen.size() < 2 * (size_t(s.anySeenCount) + 1))
+    {
+        std::vector<AnyAngleSeen> old;
+        old.swap(s.anySeen);
+        size_t size = std::max<size_t>(64, old.size());
+        while (size < 4 * (size_t(s.anySeenCount) + 1))
+            size *= 2;
+        s.anySeen.assign(size, AnyAngleSeen{kEmpty, 0.0});
+        for (const AnyAngleSeen& e : old)
+            if (e.key != kEmpty)
+            {
+                size_t slot = slotOf(e.key, size - 1);
+                while (s.anySeen[slot].key != kEmpty)
+                    slot = (slot + 1) & (size - 1);
+                s.anySeen[slot] = e;
+            }
+    }
+    const uint64_t key = (uint64_t(root) << 32) | poly;
+    const size_t mask = s.anySeen.size() - 1;
+    size_t slot = slotOf(key, mask);
+    while (s.anySeen[slot].key != kEmpty)
+    {
+        if (s.anySeen[slot].key == key)
+        {
+            if (g >= s.anySeen[slot].g)
+                return false;
+            s.anySeen[slot].g = g;
+            return true;
+        }
+        slot = (slot + 1) & mask;
+    }
+    s.anySeen[slot] = AnyAngleSeen{key, g};
+    ++s.anySeenCount;
+    return true;
+}
+
+bool nodeLess(const std::vector<AnyAngleNode>& nodes, uint32_t a, uint32_t b)
+{
+    if (nodes[a].f != nodes[b].f)
+        return nodes[a].f < nodes[b].f;
+    if (nodes[a].g != nodes[b].g)
+        return nodes[a].g > nodes[b].g; // deeper first on ties
+    return a < b;
+}
+
+void push(QueryScratch& s, uint32_t node)
+{
+    auto& h = s.anyHeap;
+    h.push_back(node);
+    size_t i = h.size() - 1;
+    while (i > 0)
+    {
+        const size_t p = (i - 1) / 2;
+        if (!nodeLess(s.anyNodes, node, h[p]))
+            break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = node;
+}
+
+uint32_t pop(QueryScratch& s)
+{
+    auto& h = s.anyHeap;
+    const uint32_t top = h.front();
+    const uint32_t last = h.back();
+    h.pop_back();
+    const size_t n = h.size();
+    if (n > 0)
+    {
+        size_t i = 0;
+        for (;;)
+        {
+            size_t c = 2 * i + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && nodeLess(s.anyNodes, h[c + 1], h[c]))
+                ++c;
+            if (!nodeLess(s.anyNodes, h[c], last))
+                break;
+            h[i] = h[c];
+            i = c;
+        }
+        h[i] = last;
+    }
+    return top;
+}
+
+/// Marks polygon `p` reached (for the closest-point fallback).
+void reach(QueryScratch& s, uint32_t p)
+{
+    if (s.stamp[p] != s.searchId)
+    {
+        s.stamp[p] = s.searchId;
+        s.list.push_back(p);
+    }
+}
+
+struct Search
+{
+    const NavMesh& mesh;
+    QueryScratch& s;
+    const QueryFilter& filter;
+    P2 goal;
+    uint32_t goalPoly;
+
+    bool usable(uint32_t nb) const { return !mesh.disabled(nb) && !detail::excluded(filter, mesh.area(nb)); }
+
+    /// Adds the node (root, interval right..left on link `link`, entering its neighbour).
+    void add(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g, uint32_t link, const glm::vec3& right,
+             const glm::vec3& left, bool rightEnd, bool leftEnd)
+    {
+        const NavLink& l = mesh.allLinks()[link];
+        const uint32_t nb = l.neighbour;
+        if (nb != goalPoly && mesh.links(nb).size() <= 1)
+        {
+            reach(s, nb);
+            return; // dead end: nothing beyond it
+        }
+        // A root on the interval's line (at an end, or the start on an edge)
+        // sees the whole polygon beyond whichever way it came in: enter it once
+        // per root (this also stops the circling of a fan of polygons round a
+        // vertex).
+        const P2 l2 = flat(left), r2 = flat(right);
+        if (same(rootAt, l2) || same(rootAt, r2) ||
+            std::abs(cross(r2, l2, rootAt)) <= 1.0e-9 * std::max(1.0, dist(r2, l2) * dist(r2, l2)))
+            if (!firstVisit(s, root, nb, g))
+                return;
+        AnyAngleNode n;
+        n.root = root;
+        n.rootX = rootAt.x;
+        n.rootZ = rootAt.z;
+        n.left = left;
+        n.right = right;
+        n.poly = nb;
+        n.link = link;
+        n.from = from;
+        n.parent = parent;
+        n.g = g;
+        n.f = g + heuristic(rootAt, flat(left), flat(right), goal);
+        n.leftEnd = leftEnd;
+        n.rightEnd = rightEnd;
+        s.anyNodes.push_back(n);
+        push(s, static_cast<uint32_t>(s.anyNodes.size() - 1));
+    }
+
+    /// The edge of `poly` the interval (on a link owned by `from`) lies on:
+    /// the edge of `poly`'s link back to `from`; with several, the one whose
+    /// stretch holds the interval's middle.
+    uint32_t entryEdge(uint32_t poly, uint32_t from, const P2& a, const P2& b) const
+    {
+        const P2 mid{0.5 * (a.x + b.x), 0.5 * (a.z + b.z)};
+        uint32_t best = 0;
+        double bestOff = 1.0e300;
+        for (const NavLink& l : mesh.links(poly))
+        {
+            if (l.neighbour != from)
+                continue;
+            const P2 u = flat(l.a), v = flat(l.b);
+            const double len2 = (v.x - u.x) * (v.x - u.x) + (v.z - u.z) * (v.z - u.z);
+            double off = std::abs(cross(u, v, mid)) / std::sqrt(std::max(len2, 1e-300));
+            const double t = len2 > 0.0 ? ((mid.x - u.x) * (v.x - u.x) + (mid.z - u.z) * (v.z - u.z)) / len2 : 0.0;
+            off += t < 0.0 ? -t : (t > 1.0 ? t - 1.0 : 0.0);
+            if (off < bestOff)
+            {
+                bestOff = off;
+                best = l.edge;
+            }
+        }
+        return best;
+    }
+
+    void expand(uint32_t index)
+    {
+        const AnyAngleNode node = s.anyNodes[index];
+        const uint32_t poly = node.poly;
+        const uint32_t n = mesh.polygonVertexCount(poly);
+        const P2 root{node.rootX, node.rootZ};
+        const P2 L = flat(node.left), R = flat(node.right);
+        const uint32_t k = entryEdge(poly, node.from, L, R);
+        // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k].
+        P2 c[kMaxPolyVerts + 1];
+        for (uint32_t i = 0; i < n; ++i)
+            c[i] = flat(mesh.polygonVertex(poly, (k + 1 + i) % n));
+
+        // Right ray root → R: first crossing from right of it to left of it.
+        double rightHit = 0.0;
+        if (!same(root, R))
+        {
+            double prev = cross(root, R, c[0]);
+            if (prev > 0.0)
+                prev = 0.0;
+            rightHit = static_cast<double>(n - 1);
+            for (uint32_t i = 1; i < n; ++i)
+            {
+                const double cur = (i == n - 1) ? std::max(0.0, cross(root, R, c[i])) : cross(root, R, c[i]);
+                if (cur >= 0.0)
+                {
+                    const double t = prev == cur ? 0.0 : prev / (prev - cur);
+                    rightHit = (i - 1) + std::clamp(t, 0.0, 1.0);
+                    break;
+                }
+                prev = cur;
+            }
+        }
+        // Left ray root → L: last crossing from right of it to left of it.
+        double leftHit = static_cast<double>(n - 1);
+        if (!same(root, L))
+        {
+            double next = cross(root, L, c[n - 1]);
+            if (next < 0.0)
+                next = 0.0;
+            leftHit = 0.0;
+            for (int i = static_cast<int>(n) - 2; i >= 0; --i)
+            {
+                const double cur = (i == 0) ? std::min(0.0, cross(root, L, c[i])) : cross(root, L, c[i]);
+                if (cur <= 0.0)
+                {
+                    const double t = cur == next ? 1.0 : cur / (cur - next);
+                    leftHit = i + std::clamp(t, 0.0, 1.0);
+                    break;
+                }
+                next = cur;
+            }
+        }
+        if (leftHit < rightHit)
+            leftHit = rightHit; // numerically crossed rays: nothing observable
+
+        // Other stretches of the entry edge (T-junctions on the same line) can
+        // only be reached by turning at an interval end: those before L (edge
+        // parameter below L's) at L, those after R at R.
+        const std::span<const NavLink> links = mesh.links(poly);
+        const P2 ek = c[n - 1], ek1 = c[0]; // entry edge v[k] → v[k+1]
+        const double elen2 = (ek1.x - ek.x) * (ek1.x - ek.x) + (ek1.z - ek.z) * (ek1.z - ek.z);
+        auto edgeParam = [&](const P2& p) {
+            return elen2 > 0.0 ? ((p.x - ek.x) * (ek1.x - ek.x) + (p.z - ek.z) * (ek1.z - ek.z)) / elen2 : 0.0;
+        };
+        const double tL = edgeParam(L), tR = edgeParam(R);
+        bool sameLeft = false, sameRight = false;
+        for (const NavLink& link : links)
+            if (link.edge == k && usable(link.neighbour))
+            {
+                sameLeft = sameLeft || link.tMax <= tL + 1.0e-7;
+                sameRight = sameRight || link.tMin >= tR - 1.0e-7;
+            }
+
+        // Roots for turning at the interval's ends.
+        uint32_t rightRoot = kNone, leftRoot = kNone;
+        double rightG = 0.0, leftG = 0.0;
+        if (node.rightEnd && (rightHit > 0.0 || sameRight) && !same(root, R))
+        {
+            rightG = node.g + dist(root, R);
+            const uint32_t r = rootOf(s, node.right);
+            if (rightG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
+            {
+                s.anyRoots[r].g = std::min(s.anyRoots[r].g, rightG);
+                rightRoot = r;
+            }
+        }
+        if (node.leftEnd && (leftHit < n - 1 || sameLeft) && !same(root, L))
+        {
+            leftG = node.g + dist(root, L);
+            const uint32_t r = rootOf(s, node.left);
+            if (leftG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
+            {
+                s.anyRoots[r].g = std::min(s.anyRoots[r].g, leftG);
+                leftRoot = r;
+            }
+        }
+
+        const NavLink* base = mesh.allLinks().data();
+        for (const NavLink& link : links)
+        {
+            const uint32_t i = (link.edge + n - k - 1) % n; // chain edge index
+            if (!usable(link.neighbour))
+                continue;
+            if (i == n - 1)
+            {
+                const uint32_t li = static_cast<uint32_t>(&link - base);
+                if (link.tMax <= tL + 1.0e-7)
+                {
+                    if (same(root, L))
+                        add(index, poly, node.root, root, node.g, li, link.a, link.b, true, true);
+                    else if (leftRoot != kNone)
+                        add(index, poly, leftRoot, L, leftG, li, link.a, link.b, true, true);
+                }
+                else if (link.tMin >= tR - 1.0e-7)
+                {
+                    if (same(root, R))
+                        add(index, poly, node.root, root, node.g, li, link.a, link.b, true, true);
+                    else if (rightRoot != kNone)
+                        add(index, poly, rightRoot, R, rightG, li, link.a, link.b, true, true);
+                }
+                continue;
+            }
+            const double p0 = i + static_cast<double>(link.tMin);
+            const double p1 = i + static_cast<double>(link.tMax);
+            const uint32_t li = static_cast<uint32_t>(&link - base);
+            const P2 u = c[i], v = c[i + 1];
+            auto at = [&](double p) {
+                const double t = p - i;
+                const glm::vec3 a = mesh.polygonVertex(poly, (k + 1 + i) % n);
+                const glm::vec3 b = mesh.polygonVertex(poly, (k + 2 + i) % n);
+                return glm::vec3(static_cast<float>(u.x + (v.x - u.x) * t), a.y + (b.y - a.y) * static_cast<float>(t),
+                                 static_cast<float>(u.z + (v.z - u.z) * t));
+            };
+            auto piece = [&](double lo, double hi, uint32_t rootIndex, const P2& rootAt, double g) {
+                if (!(hi > lo))
+                    return;
+                const bool loEnd = lo == p0, hiEnd = hi == p1;
+                add(index, poly, rootIndex, rootAt, g, li, loEnd ? link.a : at(lo), hiEnd ? link.b : at(hi), loEnd, hiEnd);
+            };
+            // Non-observable on the right: [0, rightHit).
+            if (rightRoot != kNone && p0 < rightHit)
+                piece(p0, std::min(p1, rightHit), rightRoot, R, rightG);
+            // Observable: [rightHit, leftHit].
+            piece(std::max(p0, rightHit), std::min(p1, leftHit), node.root, root, node.g);
+            // Non-observable on the left: (leftHit, n − 1].
+            if (leftRoot != kNone && p1 > leftHit)
+                piece(std::max(p0, leftHit), p1, leftRoot, L, leftG);
+        }
+    }
+};
+
+} // namespace
+
+bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoint& start, const glm::vec3& goal,
+                            uint32_t goalPoly, const QueryFilter& filter)
+{
+    detail::beginSearch(s, mesh.polygonCount());
+    s.list.clear();
+    s.anyNodes.clear();
+    s.anyHeap.clear();
+    s.anyRoots.clear();
+    std::fill(s.anyRootTable.begin(), s.anyRootTable.end(), kNone);
+    std::fill(s.anySeen.begin(), s.anySeen.end(), AnyAngleSeen{~0ull, 0.0});
+    s.anySeenCount = 0;
+    s.anyGoalNode = kNone;
+    reach(s, start.polygon);
+    if (start.polygon == goalPoly)
+    {
+        return true;
+    }
+    Search search{mesh, s, filter, flat(goal), goalPoly};
+    const uint32_t startRoot = rootOf(s, start.point);
+    s.anyRoots[startRoot].g = 0.0;
+    const NavLink* base = mesh.allLinks().data();
+    for (const NavLink& link : mesh.links(start.polygon))
+        if (search.usable(link.neighbour))
+            search.add(kNone, start.polygon, startRoot, flat(start.point), 0.0, static_cast<uint32_t>(&link - base), link.a, link.b,
+                       true, true);
+    while (!s.anyHeap.empty())
+    {
+        const uint32_t index = pop(s);
+        const AnyAngleNode& node = s.anyNodes[index];
+        if (node.g > s.anyRoots[node.root].g * (1.0 + 1.0e-12) + 1.0e-9)
+            continue; // its root was reached more cheaply since
+        reach(s, node.poly);
+        if (node.poly == goalPoly)
+        {
+            s.anyGoalNode = index;
+            return true;
+        }
+        search.expand(index);
+    }
+    return false;
+}
+
+void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32_t startPoly,
+                              std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias)
+{
+    polygons.clear();
+    vias.clear();
+    for (uint32_t i = s.anyGoalNode; i != kNone; i = s.anyNodes[i].parent)
+    {
+        polygons.push_back(s.anyNodes[i].poly);
+        vias.push_back(s.anyNodes[i].link);
+    }
+    polygons.push_back(startPoly);
+    std::reverse(polygons.begin(), polygons.end());
+    std::reverse(vias.begin(), vias.end());
+    (void)mesh;
+}
+
+} // namespace spark::nav
