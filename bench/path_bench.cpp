@@ -1,39 +1,93 @@
-// Path queries: Spark's findPath against Detour on the same polygons and pairs.
-//
-// A 256 × 256 grid map with seeded random obstacles is baked with bakeGrid2D
-// (agent radius 0); 10,000 seeded random pairs of mesh points are drawn with
-// nav::randomPoint. Spark answers each pair with findPath (locating both ends,
-// A*, funnel). Detour gets the same polygons: Detour links polygons only
-// through shared vertex pairs, so the T-junction points of our links are
-// inserted into the edges, and polygons that then have more than 6 vertices
-// are cut into convex pieces of at most 6 (consecutive vertex runs); for each
-// pair it runs findNearestPoly twice, findPath and findStraightPath (the same
-// work). Both run in this process, on this machine, one after the other.
-//
-// Prints the time per query of each, the ratio Spark / Detour, and the mean
-// path lengths over the pairs both answer completely. Then the Google
-// Benchmark runs of the two loops.
+/// \file path_bench.cpp
+/// Path queries: Spark's findPath against Detour, each on its own bake of the
+/// same level, answering the same world points, in the same process.
+///
+/// Level: ../shared/data/meshes/dungeon.obj (relative to the working
+/// directory; run from the project root), loaded once with scene::loadObj.
+///
+/// The bakes, with RecastDemo's default settings: cell size 0.3, cell height
+/// 0.2, agent height 2.0, radius 0.6, max climb 0.9, slope 45°, region min size
+/// 8, merge size 20, edge max length 12, edge max error 1.3, 6 vertices per
+/// polygon, detail sample distance 6, detail max error 1.
+/// - Detour: Recast's solo-mesh pipeline as RecastDemo's Sample_SoloMesh runs
+///   it (mark walkable triangles, rasterise, the three span filters, compact
+///   heightfield, erode, distance field + watershed regions, contours, polygon
+///   mesh, detail mesh; polygon area RC_WALKABLE_AREA → 0 and flags 1), then
+///   dtCreateNavMeshData and dtNavMesh::init as one tile; dtNavMeshQuery::init
+///   with RecastDemo's 2048 nodes.
+/// - Spark: nav::bakeNavMesh with the same settings mapped onto BakeDef (min
+///   region area = 8 × 8 cells; Spark has no merge size and no detail mesh).
+///
+/// Queries: kPairs pairs of world points, drawn with Spark's seeded RNG (seed
+/// kPointSeed) uniformly by area over the input triangles whose front face is
+/// walkable (normal (v1 − v0) × (v2 − v0) with y > cos 45°, Recast's test).
+/// Each side snaps both points with its own nearest-point query and the same
+/// half extents (2, 4, 2), RecastDemo's.
+/// - Spark: findPath(mesh, scratch, a, b, defaultQueryFilter(), (2, 4, 2), path)
+///   (locates both ends, any-angle search, the corner points); complete when
+///   it returns ok and path.complete.
+/// - Detour: findNearestPoly ×2, findPath (default dtQueryFilter, up to
+///   kDetourMaxPath polygons), closestPointOnPoly on the last polygon when the
+///   path is partial (as RecastDemo does), findStraightPath (up to
+///   kDetourMaxStraight points); complete when findPath is not
+///   DT_PARTIAL_RESULT and its last polygon is the goal's.
+///
+/// The two nearest-point queries differ: Detour takes any polygon whose bounds
+/// overlap the box and its closest point (which may lie outside the box);
+/// Spark requires the closest point itself inside the box, so it locates fewer
+/// far-off points. Pairs an end of which a side cannot locate count as not
+/// complete for that side (and are still timed: they are part of the loop).
+///
+/// Printed: polygons and x–z walkable area of each bake, pairs whose two ends
+/// each side located, pairs each side completes, mean 3D (and x–z) polyline
+/// length of the returned points over the pairs both complete, how many of
+/// those Spark's path is shorter / longer by more than 1 cm (3D, and x–z; also
+/// among the pairs whose snapped ends agree within 1 cm), the heap allocations of a warm
+/// pass (all pairs, and the pairs both sides located), and the time: thread
+/// CPU time (CLOCK_THREAD_CPUTIME_ID) of the whole kPairs-query loop of each
+/// side, kRepeats repeats alternating which side runs first, reported as the
+/// median µs per query with the repeats' spread (after an untimed warm pass of
+/// both). Never the best run.
+///
+/// `--callgrind [--pairs N] [--out DIR]`: instruction counts instead of time.
+/// The program runs itself twice under
+///   valgrind --tool=callgrind --collect-atstart=no
+///            --toggle-collect='*sparkPathQueryLoop*'  (or '*detourPathQueryLoop*')
+///            --callgrind-out-file=DIR/path_bench.<side>.callgrind
+///            <this program> --callgrind-side=<side> --pairs=N
+/// (the inner run bakes only that side, warms it over the first N pairs
+/// outside the counted function, then runs the counted loop once over them),
+/// reads each file's totals and prints instructions per query of both
+/// (default N = 1000, DIR = /tmp). `callgrind_annotate --inclusive=yes` on the
+/// files names the hot functions.
 
-#include "spark/nav/bake2d.h"
+#include "bench_stats.h"
+#include "recast_area.h"
+
+#include "spark/core/rng.h"
+#include "spark/nav/bake.h"
 #include "spark/nav/query.h"
+#include "spark/scene/model_obj.h"
 
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <DetourNavMeshQuery.h>
-
-#include <benchmark/benchmark.h>
+#include <Recast.h>
 
 #include <algorithm>
-#include <chrono>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <atomic>
 #include <cstdlib>
-#include <map>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <new>
+#include <span>
+#include <string>
 #include <vector>
 
-// Counts heap allocations, to show the query loop allocates nothing once warm.
+// Counts heap allocations, to show the query loops allocate nothing once warm.
 // (GCC flags the replaced operators' malloc/free pairing at inlined call sites
 // although they match; the pragma silences that false positive.)
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
@@ -55,366 +109,608 @@ void operator delete(void* p, std::size_t) noexcept
 }
 
 using namespace spark;
-using namespace spark::nav;
 
 namespace
 {
 
-constexpr int kMapSize = 256;
+constexpr const char* kMeshPath = "../shared/data/meshes/dungeon.obj";
 constexpr int kPairs = 10000;
-constexpr int kNvp = 6;
-constexpr uint16_t kNull = 0xffff;
+constexpr int kRepeats = 9;
+constexpr int kCallgrindPairs = 1000;
+constexpr uint64_t kPointSeed = 2024;
+constexpr int kDetourNodes = 2048;
+constexpr int kDetourMaxPath = 2048;
+constexpr int kDetourMaxStraight = 256;
+constexpr float kHalfExtents[3] = {2.0f, 4.0f, 2.0f};
+constexpr double kLengthTolerance = 0.01; // [Units: m]
+
+// RecastDemo's defaults (Sample.cpp resetCommonSettings).
+constexpr float kCellSize = 0.3f;
+constexpr float kCellHeight = 0.2f;
+constexpr float kAgentHeight = 2.0f;
+constexpr float kAgentRadius = 0.6f;
+constexpr float kAgentMaxClimb = 0.9f;
+constexpr float kAgentMaxSlope = 45.0f;
+constexpr int kRegionMinSize = 8;
+constexpr int kRegionMergeSize = 20;
+constexpr float kEdgeMaxLen = 12.0f;
+constexpr float kEdgeMaxError = 1.3f;
+constexpr int kVertsPerPoly = 6;
+constexpr float kDetailSampleDist = 6.0f;
+constexpr float kDetailSampleMaxError = 1.0f;
 
 struct Pair
 {
     glm::vec3 a, b;
 };
 
-struct World
+nav::BakeInput loadInput()
 {
-    NavMesh mesh;
-    std::vector<Pair> pairs;
-    dtNavMesh* detour = nullptr;
-    dtNavMeshQuery* detourQuery = nullptr;
-    int detourPolys = 0;
-};
-
-Grid2D makeMap()
-{
-    Grid2D g;
-    g.width = kMapSize;
-    g.height = kMapSize;
-    g.cellSize = 1.0f;
-    g.blocked.assign(size_t(kMapSize) * kMapSize, 0);
-    Rng rng = rngFromSeed(2024, 1);
-    for (int i = 0; i < kMapSize * kMapSize / 40; ++i)
+    std::filesystem::path path = kMeshPath;
+    if (!std::filesystem::exists(path))
+        path = std::filesystem::path(SPARK_SOURCE_DIR) / kMeshPath;
+    auto model = scene::loadObj(path);
+    if (!model)
     {
-        const int x = int(rngNextBelow(rng, kMapSize)), y = int(rngNextBelow(rng, kMapSize));
-        const int w = 1 + int(rngNextBelow(rng, 6)), h = 1 + int(rngNextBelow(rng, 6));
-        for (int yy = y; yy < std::min(kMapSize, y + h); ++yy)
-            for (int xx = x; xx < std::min(kMapSize, x + w); ++xx)
-                g.blocked[size_t(yy) * kMapSize + xx] = 1;
+        std::fprintf(stderr, "cannot load %s: %s\n", kMeshPath, model.error().message.c_str());
+        std::exit(1);
     }
-    return g;
+    nav::BakeInput in;
+    in.vertices = model->vertices;
+    in.indices = model->indices;
+    in.oneSided = true; // an OBJ's winding says which side is up, as Recast reads it
+    return in;
 }
 
-using IPoint = std::pair<int, int>; // (x, z) in cells
-
-long long area2(const std::vector<IPoint>& p)
+/// Uniform points (by 3D area) on the triangles whose front face is walkable, in pairs.
+std::vector<Pair> drawPairs(const nav::BakeInput& in, int count, size_t* outWalkableTriangles)
 {
-    long long s = 0;
-    for (size_t i = 0; i < p.size(); ++i)
+    const double cosSlope = std::cos(double(kAgentMaxSlope) / 180.0 * 3.14159265358979323846);
+    std::vector<uint32_t> tris;
+    std::vector<double> cumulative;
+    double total = 0.0;
+    for (size_t t = 0; t + 2 < in.indices.size(); t += 3)
     {
-        const IPoint& a = p[i];
-        const IPoint& b = p[(i + 1) % p.size()];
-        s += (long long)a.first * b.second - (long long)b.first * a.second;
+        const glm::dvec3 v0(in.vertices[in.indices[t]]), v1(in.vertices[in.indices[t + 1]]),
+            v2(in.vertices[in.indices[t + 2]]);
+        const glm::dvec3 e0 = v1 - v0, e1 = v2 - v0;
+        const glm::dvec3 n{e0.y * e1.z - e0.z * e1.y, e0.z * e1.x - e0.x * e1.z, e0.x * e1.y - e0.y * e1.x};
+        const double len = std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+        if (len <= 0.0 || n.y / len <= cosSlope)
+            continue;
+        total += 0.5 * len;
+        tris.push_back(uint32_t(t));
+        cumulative.push_back(total);
+    }
+    *outWalkableTriangles = tris.size();
+    Rng rng = rngFromSeed(kPointSeed, 1);
+    auto draw = [&]() {
+        const double pick = rngNextDouble(rng) * total;
+        const size_t k = std::min(size_t(std::upper_bound(cumulative.begin(), cumulative.end(), pick) -
+                                         cumulative.begin()),
+                                  tris.size() - 1);
+        const uint32_t t = tris[k];
+        const double r1 = std::sqrt(rngNextDouble(rng)), r2 = rngNextDouble(rng);
+        const glm::dvec3 v0(in.vertices[in.indices[t]]), v1(in.vertices[in.indices[t + 1]]),
+            v2(in.vertices[in.indices[t + 2]]);
+        return glm::vec3(v0 * (1.0 - r1) + v1 * (r1 * (1.0 - r2)) + v2 * (r1 * r2));
+    };
+    std::vector<Pair> pairs(static_cast<size_t>(count));
+    for (Pair& p : pairs)
+    {
+        p.a = draw();
+        p.b = draw();
+    }
+    return pairs;
+}
+
+double polylineLength(const float* xyz, int count, bool horizontalOnly)
+{
+    double s = 0.0;
+    for (int i = 1; i < count; ++i)
+    {
+        const float* p = xyz + 3 * (i - 1);
+        const float* q = xyz + 3 * i;
+        const double dx = double(q[0]) - p[0], dy = horizontalOnly ? 0.0 : double(q[1]) - p[1],
+                     dz = double(q[2]) - p[2];
+        s += std::sqrt(dx * dx + dy * dy + dz * dz);
     }
     return s;
 }
 
-/// Cuts a convex polygon (our winding, collinear points allowed) into convex pieces of <= 6 vertices.
-void cutPolygon(std::vector<IPoint> poly, std::vector<std::vector<IPoint>>& out)
+// --- Spark ---------------------------------------------------------------------
+
+nav::BakeDef sparkBakeDef()
 {
-    while (poly.size() > size_t(kNvp))
-    {
-        const size_t n = poly.size();
-        bool cut = false;
-        for (size_t len = kNvp; len >= 3 && !cut; --len)
-            for (size_t i = 0; i < n && !cut; ++i)
-            {
-                std::vector<IPoint> piece, rest;
-                for (size_t k = 0; k < len; ++k)
-                    piece.push_back(poly[(i + k) % n]);
-                for (size_t k = len - 1; k <= n; ++k)
-                    rest.push_back(poly[(i + k) % n]);
-                if (area2(piece) > 0 && area2(rest) > 0)
-                {
-                    out.push_back(piece);
-                    poly = rest;
-                    cut = true;
-                }
-            }
-        if (!cut)
-        {
-            std::fprintf(stderr, "cannot cut a polygon of %zu vertices\n", n);
-            std::abort();
-        }
-    }
-    out.push_back(poly);
+    nav::BakeDef def = nav::defaultBakeDef();
+    def.cellSize = kCellSize;
+    def.cellHeight = kCellHeight;
+    def.agentHeight = kAgentHeight;
+    def.agentRadius = kAgentRadius;
+    def.stepHeight = kAgentMaxClimb;
+    def.maxSlopeDeg = kAgentMaxSlope;
+    def.maxEdgeLen = kEdgeMaxLen;
+    def.maxSimplificationError = kEdgeMaxError;
+    def.maxVertsPerPoly = kVertsPerPoly;
+    def.minRegionArea = float(kRegionMinSize * kRegionMinSize) * kCellSize * kCellSize; // 8 × 8 cells
+    return def;
 }
 
-bool buildDetour(World& w)
+struct SparkSide
 {
-    const NavMesh& mesh = w.mesh;
-    // Our polygons with the T-junction points of their links inserted (integer grid points).
-    std::vector<std::vector<IPoint>> pieces;
-    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
-    {
-        const uint32_t n = mesh.polygonVertexCount(p);
-        std::vector<IPoint> poly;
-        for (uint32_t e = 0; e < n; ++e)
-        {
-            const glm::vec3 a = mesh.polygonVertex(p, e), b = mesh.polygonVertex(p, (e + 1) % n);
-            std::vector<float> ts;
-            for (const NavLink& l : mesh.links(p))
-                if (l.edge == e)
-                {
-                    ts.push_back(l.tMin);
-                    ts.push_back(l.tMax);
-                }
-            std::sort(ts.begin(), ts.end());
-            poly.push_back({int(std::lround(a.x)), int(std::lround(a.z))});
-            for (float t : ts)
-            {
-                const IPoint q{int(std::lround(a.x + (b.x - a.x) * t)), int(std::lround(a.z + (b.z - a.z) * t))};
-                if (q != poly.back() && q != IPoint{int(std::lround(b.x)), int(std::lround(b.z))})
-                    poly.push_back(q);
-            }
-        }
-        cutPolygon(poly, pieces);
-    }
-    // Shared vertices, Detour winding (ours reversed), neighbours by shared vertex pairs.
-    std::map<IPoint, uint16_t> ids;
-    std::vector<uint16_t> verts;
-    std::vector<uint16_t> polys(pieces.size() * 2 * kNvp, kNull);
-    std::map<std::pair<uint16_t, uint16_t>, std::vector<std::pair<size_t, int>>> edges;
-    for (size_t p = 0; p < pieces.size(); ++p)
-    {
-        std::vector<IPoint> rev(pieces[p].rbegin(), pieces[p].rend());
-        for (size_t i = 0; i < rev.size(); ++i)
-        {
-            auto it = ids.find(rev[i]);
-            if (it == ids.end())
-            {
-                if (ids.size() >= 0xfffe)
-                    return false;
-                it = ids.emplace(rev[i], uint16_t(ids.size())).first;
-                verts.push_back(uint16_t(rev[i].first));
-                verts.push_back(0);
-                verts.push_back(uint16_t(rev[i].second));
-            }
-            polys[p * 2 * kNvp + i] = it->second;
-        }
-        for (size_t i = 0; i < rev.size(); ++i)
-        {
-            const uint16_t a = polys[p * 2 * kNvp + i], b = polys[p * 2 * kNvp + (i + 1) % rev.size()];
-            edges[{std::min(a, b), std::max(a, b)}].push_back({p, int(i)});
-        }
-    }
-    for (const auto& [key, users] : edges)
-        if (users.size() == 2)
-        {
-            polys[users[0].first * 2 * kNvp + kNvp + users[0].second] = uint16_t(users[1].first);
-            polys[users[1].first * 2 * kNvp + kNvp + users[1].second] = uint16_t(users[0].first);
-        }
-    std::vector<uint16_t> flags(pieces.size(), 1);
-    std::vector<uint8_t> areas(pieces.size(), 0);
+    nav::NavMesh mesh;
+    nav::QueryScratch scratch;
+    nav::PathResult path;
+    glm::vec3 ext{kHalfExtents[0], kHalfExtents[1], kHalfExtents[2]};
+    bool located = false; // both ends found by the last query
 
-    dtNavMeshCreateParams params{};
-    params.verts = verts.data();
-    params.vertCount = int(verts.size() / 3);
-    params.polys = polys.data();
-    params.polyFlags = flags.data();
-    params.polyAreas = areas.data();
-    params.polyCount = int(pieces.size());
-    params.nvp = kNvp;
-    params.walkableHeight = 2.0f;
-    params.walkableRadius = 0.0f;
-    params.walkableClimb = 0.5f;
-    params.bmin[0] = 0.0f;
-    params.bmin[1] = 0.0f;
-    params.bmin[2] = 0.0f;
-    params.bmax[0] = float(kMapSize);
-    params.bmax[1] = 1.0f;
-    params.bmax[2] = float(kMapSize);
-    params.cs = 1.0f;
-    params.ch = 1.0f;
+    /// One query; true when the path is complete.
+    bool query(const Pair& p)
+    {
+        const Status st = nav::findPath(mesh, scratch, p.a, p.b, nav::defaultQueryFilter(), ext, path);
+        located = st.ok();
+        return located && path.complete;
+    }
+    double length(bool horizontalOnly) const
+    {
+        return path.points.empty() ? 0.0 : polylineLength(&path.points[0].x, int(path.points.size()), horizontalOnly);
+    }
+};
+
+void bakeSpark(const nav::BakeInput& input, SparkSide& out)
+{
+    auto baked = nav::bakeNavMesh(input, sparkBakeDef());
+    if (!baked)
+    {
+        std::fprintf(stderr, "Spark bake failed: %s\n", baked.error().message.c_str());
+        std::exit(1);
+    }
+    out.mesh = std::move(baked->mesh);
+}
+
+// --- Detour --------------------------------------------------------------------
+
+struct DetourSide
+{
+    dtNavMesh* mesh = nullptr;
+    dtNavMeshQuery* navQuery = nullptr;
+    int polygons = 0;
+    double area = 0.0; // x–z [Units: m²]
+    dtQueryFilter filter;
+    std::vector<dtPolyRef> corridor = std::vector<dtPolyRef>(kDetourMaxPath);
+    std::vector<float> straight = std::vector<float>(3 * kDetourMaxStraight);
+    std::vector<unsigned char> straightFlags = std::vector<unsigned char>(kDetourMaxStraight);
+    std::vector<dtPolyRef> straightRefs = std::vector<dtPolyRef>(kDetourMaxStraight);
+    int straightCount = 0;
+    bool located = false;        // both ends found by the last query
+    dtStatus pathStatus = 0;     // findPath's status of the last query
+    dtStatus straightStatus = 0; // findStraightPath's status of the last query
+
+    DetourSide() = default;
+    DetourSide(const DetourSide&) = delete;
+    DetourSide& operator=(const DetourSide&) = delete;
+    ~DetourSide()
+    {
+        dtFreeNavMeshQuery(navQuery);
+        dtFreeNavMesh(mesh);
+    }
+
+    /// One query as RecastDemo's path tool runs it; true when the path is complete.
+    bool query(const Pair& p)
+    {
+        const float a[3] = {p.a.x, p.a.y, p.a.z}, b[3] = {p.b.x, p.b.y, p.b.z};
+        dtPolyRef ra = 0, rb = 0;
+        float na[3], nb[3];
+        navQuery->findNearestPoly(a, kHalfExtents, &filter, &ra, na);
+        navQuery->findNearestPoly(b, kHalfExtents, &filter, &rb, nb);
+        straightCount = 0;
+        pathStatus = straightStatus = 0;
+        located = ra && rb;
+        if (!located)
+            return false;
+        int count = 0;
+        pathStatus = navQuery->findPath(ra, rb, na, nb, &filter, corridor.data(), &count, kDetourMaxPath);
+        if (dtStatusFailed(pathStatus) || count == 0)
+            return false;
+        float end[3] = {nb[0], nb[1], nb[2]};
+        if (corridor[size_t(count) - 1] != rb)
+            navQuery->closestPointOnPoly(corridor[size_t(count) - 1], nb, end, nullptr);
+        straightStatus = navQuery->findStraightPath(na, end, corridor.data(), count, straight.data(),
+                                                    straightFlags.data(), straightRefs.data(), &straightCount,
+                                                    kDetourMaxStraight);
+        return corridor[size_t(count) - 1] == rb && (pathStatus & DT_PARTIAL_RESULT) == 0;
+    }
+    double length(bool horizontalOnly) const { return polylineLength(straight.data(), straightCount, horizontalOnly); }
+};
+
+/// Recast's solo-mesh bake as RecastDemo's Sample_SoloMesh::handleBuild does it, then Detour's tile.
+void bakeDetour(const nav::BakeInput& input, DetourSide& out)
+{
+    rcContext ctx(false);
+    const float* verts = &input.vertices[0].x;
+    const int nverts = int(input.vertices.size());
+    const std::vector<int> tris(input.indices.begin(), input.indices.end());
+    const int ntris = int(tris.size() / 3);
+
+    rcConfig cfg{};
+    cfg.cs = kCellSize;
+    cfg.ch = kCellHeight;
+    cfg.walkableSlopeAngle = kAgentMaxSlope;
+    cfg.walkableHeight = int(std::ceil(kAgentHeight / cfg.ch));
+    cfg.walkableClimb = int(std::floor(kAgentMaxClimb / cfg.ch));
+    cfg.walkableRadius = int(std::ceil(kAgentRadius / cfg.cs));
+    cfg.maxEdgeLen = int(kEdgeMaxLen / kCellSize);
+    cfg.maxSimplificationError = kEdgeMaxError;
+    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
+    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
+    cfg.maxVertsPerPoly = kVertsPerPoly;
+    cfg.detailSampleDist = kDetailSampleDist < 0.9f ? 0.0f : kCellSize * kDetailSampleDist;
+    cfg.detailSampleMaxError = kCellHeight * kDetailSampleMaxError;
+    rcCalcBounds(verts, nverts, cfg.bmin, cfg.bmax);
+    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
+
+    auto fail = [](const char* stage) {
+        std::fprintf(stderr, "Recast bake failed at %s\n", stage);
+        std::exit(1);
+    };
+    rcHeightfield* solid = rcAllocHeightfield();
+    if (!rcCreateHeightfield(&ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch))
+        fail("rcCreateHeightfield");
+    std::vector<unsigned char> triAreas(size_t(ntris), 0);
+    rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, verts, nverts, tris.data(), ntris, triAreas.data());
+    if (!rcRasterizeTriangles(&ctx, verts, nverts, tris.data(), triAreas.data(), ntris, *solid, cfg.walkableClimb))
+        fail("rcRasterizeTriangles");
+    rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid);
+    rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
+    rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid);
+    rcCompactHeightfield* chf = rcAllocCompactHeightfield();
+    if (!rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
+        fail("rcBuildCompactHeightfield");
+    rcFreeHeightField(solid);
+    if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf))
+        fail("rcErodeWalkableArea");
+    if (!rcBuildDistanceField(&ctx, *chf))
+        fail("rcBuildDistanceField");
+    if (!rcBuildRegions(&ctx, *chf, 0, cfg.minRegionArea, cfg.mergeRegionArea))
+        fail("rcBuildRegions");
+    rcContourSet* cset = rcAllocContourSet();
+    if (!rcBuildContours(&ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset))
+        fail("rcBuildContours");
+    rcPolyMesh* pmesh = rcAllocPolyMesh();
+    if (!rcBuildPolyMesh(&ctx, *cset, cfg.maxVertsPerPoly, *pmesh))
+        fail("rcBuildPolyMesh");
+    rcPolyMeshDetail* dmesh = rcAllocPolyMeshDetail();
+    if (!rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, cfg.detailSampleDist, cfg.detailSampleMaxError, *dmesh))
+        fail("rcBuildPolyMeshDetail");
+    rcFreeCompactHeightfield(chf);
+    rcFreeContourSet(cset);
+
+    // RecastDemo: walkable area → ground (0), ground walkable (flag 1).
+    for (int i = 0; i < pmesh->npolys; ++i)
+    {
+        if (pmesh->areas[i] == RC_WALKABLE_AREA)
+            pmesh->areas[i] = 0;
+        pmesh->flags[i] = 1;
+    }
+    dtNavMeshCreateParams params;
+    std::memset(&params, 0, sizeof(params));
+    params.verts = pmesh->verts;
+    params.vertCount = pmesh->nverts;
+    params.polys = pmesh->polys;
+    params.polyAreas = pmesh->areas;
+    params.polyFlags = pmesh->flags;
+    params.polyCount = pmesh->npolys;
+    params.nvp = pmesh->nvp;
+    params.detailMeshes = dmesh->meshes;
+    params.detailVerts = dmesh->verts;
+    params.detailVertsCount = dmesh->nverts;
+    params.detailTris = dmesh->tris;
+    params.detailTriCount = dmesh->ntris;
+    params.walkableHeight = kAgentHeight;
+    params.walkableRadius = kAgentRadius;
+    params.walkableClimb = kAgentMaxClimb;
+    rcVcopy(params.bmin, pmesh->bmin);
+    rcVcopy(params.bmax, pmesh->bmax);
+    params.cs = cfg.cs;
+    params.ch = cfg.ch;
     params.buildBvTree = true;
     unsigned char* data = nullptr;
     int size = 0;
     if (!dtCreateNavMeshData(&params, &data, &size))
-        return false;
-    w.detour = dtAllocNavMesh();
-    if (dtStatusFailed(w.detour->init(data, size, DT_TILE_FREE_DATA)))
-        return false;
-    w.detourQuery = dtAllocNavMeshQuery();
-    if (dtStatusFailed(w.detourQuery->init(w.detour, 65535)))
-        return false;
-    w.detourPolys = int(pieces.size());
-    return true;
+        fail("dtCreateNavMeshData");
+    out.polygons = pmesh->npolys;
+    out.area = bench::recastPolyMeshArea(*pmesh, cfg.cs);
+    rcFreePolyMesh(pmesh);
+    rcFreePolyMeshDetail(dmesh);
+    out.mesh = dtAllocNavMesh();
+    if (dtStatusFailed(out.mesh->init(data, size, DT_TILE_FREE_DATA)))
+        fail("dtNavMesh::init");
+    out.navQuery = dtAllocNavMeshQuery();
+    if (dtStatusFailed(out.navQuery->init(out.mesh, kDetourNodes)))
+        fail("dtNavMeshQuery::init");
 }
 
-World& world()
+// --- The measured loops (separate, never inlined: callgrind counts them by name) ---
+
+__attribute__((noinline)) int sparkPathQueryLoop(SparkSide& side, std::span<const Pair> pairs)
 {
-    static World w = [] {
-        World made;
-        auto soup = bakeGrid2D(makeMap(), 0.0f);
-        if (!soup.ok())
-            std::abort();
-        NavMeshDef def = defaultNavMeshDef();
-        def.is2d = true;
-        def.settings.agentRadius = 0.0f;
-        def.settings.cellSize = 1.0f;
-        def.maxPolyVerts = kMaxBakedPolyVerts;
-        auto mesh = buildNavMesh(*soup, def);
-        if (!mesh.ok())
-            std::abort();
-        made.mesh = std::move(mesh).value();
-        Rng rng = rngFromSeed(7, 3);
-        for (int i = 0; i < kPairs; ++i)
-        {
-            auto a = randomPoint(made.mesh, rng);
-            auto b = randomPoint(made.mesh, rng);
-            made.pairs.push_back({a->point, b->point});
-        }
-        if (!buildDetour(made))
-        {
-            std::fprintf(stderr, "Detour mesh creation failed\n");
-            std::abort();
-        }
-        return made;
-    }();
-    return w;
+    int complete = 0;
+    for (const Pair& p : pairs)
+        complete += side.query(p) ? 1 : 0;
+    return complete;
 }
 
-struct SparkRunner
+__attribute__((noinline)) int detourPathQueryLoop(DetourSide& side, std::span<const Pair> pairs)
 {
-    QueryScratch scratch;
-    PathResult path;
-    glm::vec3 ext{0.25f, 1.0f, 0.25f};
-    bool run(const World& w, const Pair& p)
-    {
-        return findPath(w.mesh, scratch, p.a, p.b, defaultQueryFilter(), ext, path).ok() && path.complete;
-    }
-    double length() const { return path.length; }
+    int complete = 0;
+    for (const Pair& p : pairs)
+        complete += side.query(p) ? 1 : 0;
+    return complete;
+}
+
+volatile int gSink = 0;
+
+/// The side's loop outside the counted function (warm-up of caches and scratch buffers).
+template <class Side> void warmUp(Side& side, std::span<const Pair> pairs)
+{
+    int complete = 0;
+    for (const Pair& p : pairs)
+        complete += side.query(p) ? 1 : 0;
+    gSink = gSink + complete;
+}
+
+// --- Table ---------------------------------------------------------------------------
+
+struct Quality
+{
+    int sparkLocated = 0, detourLocated = 0;
+    int sparkComplete = 0, detourComplete = 0;
+    int both = 0, shorter = 0, longer = 0;
+    int shorterXZ = 0, longerXZ = 0;
+    int sameEnds = 0, sameEndsShorter = 0, sameEndsLonger = 0; // both ends snapped within 1 cm (x–z) of each other
+    int sameEndsShorterXZ = 0, sameEndsLongerXZ = 0;
+    int detourOutOfNodes = 0, detourStraightTruncated = 0;
+    double sparkLength = 0.0, detourLength = 0.0, sparkLengthXZ = 0.0, detourLengthXZ = 0.0;
 };
 
-struct DetourRunner
+Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pairs, std::vector<Pair>& outLocated)
 {
-    dtQueryFilter filter;
-    std::vector<dtPolyRef> corridor = std::vector<dtPolyRef>(65536);
-    std::vector<float> straight = std::vector<float>(3 * 4096);
-    std::vector<unsigned char> flags = std::vector<unsigned char>(4096);
-    std::vector<dtPolyRef> refs = std::vector<dtPolyRef>(4096);
-    int straightCount = 0;
-    bool run(const World& w, const Pair& p)
+    Quality q;
+    for (const Pair& p : pairs)
     {
-        const float ext[3] = {0.25f, 1.0f, 0.25f};
-        const float a[3] = {p.a.x, p.a.y, p.a.z}, b[3] = {p.b.x, p.b.y, p.b.z};
-        dtPolyRef ra = 0, rb = 0;
-        float na[3], nb[3];
-        w.detourQuery->findNearestPoly(a, ext, &filter, &ra, na);
-        w.detourQuery->findNearestPoly(b, ext, &filter, &rb, nb);
-        straightCount = 0;
-        if (!ra || !rb)
-            return false;
-        int count = 0;
-        const dtStatus st =
-            w.detourQuery->findPath(ra, rb, na, nb, &filter, corridor.data(), &count, int(corridor.size()));
-        if (dtStatusFailed(st) || count == 0)
-            return false;
-        float end[3] = {nb[0], nb[1], nb[2]};
-        if (corridor[count - 1] != rb)
-            w.detourQuery->closestPointOnPoly(corridor[count - 1], nb, end, nullptr);
-        w.detourQuery->findStraightPath(na, end, corridor.data(), count, straight.data(), flags.data(), refs.data(),
-                                        &straightCount, int(refs.size()));
-        return corridor[count - 1] == rb && (st & DT_PARTIAL_RESULT) == 0;
-    }
-    double length() const
-    {
-        double s = 0.0;
-        for (int i = 1; i < straightCount; ++i)
+        const bool s = spark.query(p);
+        const bool d = detour.query(p);
+        if (spark.located && detour.located)
+            outLocated.push_back(p);
+        q.sparkLocated += spark.located;
+        q.detourLocated += detour.located;
+        q.sparkComplete += s;
+        q.detourComplete += d;
+        q.detourOutOfNodes += (detour.pathStatus & DT_OUT_OF_NODES) ? 1 : 0;
+        q.detourStraightTruncated += (detour.straightStatus & DT_BUFFER_TOO_SMALL) ? 1 : 0;
+        if (s && d)
         {
-            const float* p = &straight[3 * (i - 1)];
-            const float* q = &straight[3 * i];
-            s += std::sqrt(double(q[0] - p[0]) * (q[0] - p[0]) + double(q[2] - p[2]) * (q[2] - p[2]));
+            const double ls = spark.length(false), ld = detour.length(false);
+            q.sparkLength += ls;
+            q.detourLength += ld;
+            const double lsXZ = spark.length(true), ldXZ = detour.length(true);
+            q.sparkLengthXZ += lsXZ;
+            q.detourLengthXZ += ldXZ;
+            const bool isShorterXZ = lsXZ < ldXZ - kLengthTolerance, isLongerXZ = lsXZ > ldXZ + kLengthTolerance;
+            q.shorterXZ += isShorterXZ ? 1 : 0;
+            q.longerXZ += isLongerXZ ? 1 : 0;
+            const bool isShorter = ls < ld - kLengthTolerance, isLonger = ls > ld + kLengthTolerance;
+            q.shorter += isShorter ? 1 : 0;
+            q.longer += isLonger ? 1 : 0;
+            ++q.both;
+            const float* ds = detour.straight.data();
+            const float* de = ds + 3 * (detour.straightCount - 1);
+            const glm::vec3 ss = spark.path.points.front(), se = spark.path.points.back();
+            if (std::hypot(double(ss.x) - ds[0], double(ss.z) - ds[2]) <= kLengthTolerance &&
+                std::hypot(double(se.x) - de[0], double(se.z) - de[2]) <= kLengthTolerance)
+            {
+                ++q.sameEnds;
+                q.sameEndsShorter += isShorter ? 1 : 0;
+                q.sameEndsLonger += isLonger ? 1 : 0;
+                q.sameEndsShorterXZ += isShorterXZ ? 1 : 0;
+                q.sameEndsLongerXZ += isLongerXZ ? 1 : 0;
+            }
         }
-        return s;
     }
-};
-
-template <class R> double timeAll(R& runner, const World& w)
-{
-    double best = 1e300;
-    for (int rep = 0; rep < 5; ++rep)
-    {
-        const auto t0 = std::chrono::steady_clock::now();
-        int done = 0;
-        for (const Pair& p : w.pairs)
-            done += runner.run(w, p) ? 1 : 0;
-        const auto t1 = std::chrono::steady_clock::now();
-        benchmark::DoNotOptimize(done);
-        best = std::min(best, std::chrono::duration<double, std::micro>(t1 - t0).count() / w.pairs.size());
-    }
-    return best;
+    return q;
 }
 
-void BM_SparkFindPath(benchmark::State& state)
+int runTable()
 {
-    const World& w = world();
-    SparkRunner r;
-    size_t i = 0;
-    for (auto _ : state)
-    {
-        benchmark::DoNotOptimize(r.run(w, w.pairs[i]));
-        i = (i + 1) % w.pairs.size();
-    }
-}
-BENCHMARK(BM_SparkFindPath);
+    const nav::BakeInput input = loadInput();
+    size_t walkableTris = 0;
+    const std::vector<Pair> pairs = drawPairs(input, kPairs, &walkableTris);
+    SparkSide spark;
+    DetourSide detour;
+    bakeSpark(input, spark);
+    bakeDetour(input, detour);
 
-void BM_DetourFindPath(benchmark::State& state)
-{
-    const World& w = world();
-    DetourRunner r;
-    size_t i = 0;
-    for (auto _ : state)
+    // Quality (also the warm pass of both sides).
+    std::vector<Pair> located;
+    const Quality q = compare(spark, detour, pairs, located);
+
+    // Allocations of a warm pass of each loop: over all pairs, and over the pairs whose ends both sides located
+    // (a Spark query that cannot locate an end returns an error, whose message is a heap string).
+    long long allocations[2][2] = {};
+    for (int set = 0; set < 2; ++set)
     {
-        benchmark::DoNotOptimize(r.run(w, w.pairs[i]));
-        i = (i + 1) % w.pairs.size();
+        const std::span<const Pair> which = set == 0 ? std::span<const Pair>(pairs) : std::span<const Pair>(located);
+        long long before = gAllocations.load();
+        gSink = gSink + sparkPathQueryLoop(spark, which);
+        allocations[set][0] = gAllocations.load() - before;
+        before = gAllocations.load();
+        gSink = gSink + detourPathQueryLoop(detour, which);
+        allocations[set][1] = gAllocations.load() - before;
     }
+
+    // Time: whole loops, alternating which side goes first.
+    std::vector<double> tSpark, tDetour;
+    for (int rep = 0; rep < kRepeats; ++rep)
+    {
+        for (int turn = 0; turn < 2; ++turn)
+        {
+            const bool sparkTurn = (turn == 0) == (rep % 2 == 0);
+            const double t0 = bench::threadSeconds();
+            gSink = gSink + (sparkTurn ? sparkPathQueryLoop(spark, pairs) : detourPathQueryLoop(detour, pairs));
+            const double us = (bench::threadSeconds() - t0) * 1e6 / double(pairs.size());
+            (sparkTurn ? tSpark : tDetour).push_back(us);
+        }
+    }
+    const double mSpark = bench::median(tSpark), mDetour = bench::median(tDetour);
+
+    std::printf("dungeon.obj: %zu vertices, %zu triangles (%zu walkable, sampled); %d pairs, seed %llu\n",
+                input.vertices.size(), input.indices.size() / 3, walkableTris, kPairs,
+                static_cast<unsigned long long>(kPointSeed));
+    std::printf("bake: cell 0.3 x 0.2, agent h 2.0 r 0.6, climb 0.9, slope 45, region 8/20, edge 12/1.3, nvp 6, "
+                "detail 6/1; half extents (2, 4, 2)\n");
+    std::printf("time: thread CPU, median of %d repeats of the %d-query loop, sides alternating first\n\n",
+                kRepeats, kPairs);
+    std::printf("%-40s %12s %12s\n", "", "spark", "detour");
+    std::printf("%-40s %12u %12d\n", "polygons", spark.mesh.polygonCount(), detour.polygons);
+    std::printf("%-40s %12.1f %12.1f\n", "walkable area x-z (m2)", spark.mesh.totalArea(), detour.area);
+    std::printf("%-40s %12d %12d\n", "pairs with both ends located", q.sparkLocated, q.detourLocated);
+    std::printf("%-40s %12d %12d\n", "pairs complete", q.sparkComplete, q.detourComplete);
+    std::printf("%-40s %12.4f %12.4f\n", "mean length 3D, pairs both complete (m)", q.sparkLength / q.both,
+                q.detourLength / q.both);
+    std::printf("%-40s %12.4f %12.4f\n", "mean length x-z, same pairs (m)", q.sparkLengthXZ / q.both,
+                q.detourLengthXZ / q.both);
+    std::printf("%-40s %12.3f %12.3f\n", "median us/query (thread CPU)", mSpark, mDetour);
+    std::printf("%-40s %11.1f%% %11.1f%%\n", "spread of repeats (max-min)/median", bench::spreadPercent(tSpark),
+                bench::spreadPercent(tDetour));
+    std::printf("%-40s %12lld %12lld\n", "heap allocations, warm pass, all pairs", allocations[0][0],
+                allocations[0][1]);
+    std::printf("%-40s %12lld %12lld\n", "  same, pairs both sides located", allocations[1][0], allocations[1][1]);
+    std::printf("\nratio spark/detour (median time): %.3f\n", mSpark / mDetour);
+    std::printf("pairs both complete: %d; Spark 3D length shorter by > 1 cm: %d, longer by > 1 cm: %d, within: %d\n",
+                q.both, q.shorter, q.longer, q.both - q.shorter - q.longer);
+    std::printf("  x-z lengths instead: shorter %d, longer %d\n", q.shorterXZ, q.longerXZ);
+    std::printf("  of these, %d with both snapped ends within 1 cm (x-z) on the two sides: shorter %d, longer %d "
+                "(x-z: %d, %d)\n",
+                q.sameEnds, q.sameEndsShorter, q.sameEndsLonger, q.sameEndsShorterXZ, q.sameEndsLongerXZ);
+    std::printf("pairs located by both sides: %zu\n", located.size());
+    std::printf("Detour: %d searches ran out of nodes (%d), %d straight paths truncated at %d points\n",
+                q.detourOutOfNodes, kDetourNodes, q.detourStraightTruncated, kDetourMaxStraight);
+    return 0;
 }
-BENCHMARK(BM_DetourFindPath);
+
+// --- Callgrind ---------------------------------------------------------------------------
+
+/// Inside valgrind: bake one side, warm it, run its counted loop once.
+int runCallgrindSide(const std::string& side, int pairCount)
+{
+    const nav::BakeInput input = loadInput();
+    size_t walkableTris = 0;
+    const std::vector<Pair> all = drawPairs(input, kPairs, &walkableTris);
+    const std::span<const Pair> pairs(all.data(), size_t(std::clamp(pairCount, 1, kPairs)));
+    int complete = 0;
+    if (side == "spark")
+    {
+        SparkSide spark;
+        bakeSpark(input, spark);
+        warmUp(spark, pairs);
+        complete = sparkPathQueryLoop(spark, pairs);
+    }
+    else if (side == "detour")
+    {
+        DetourSide detour;
+        bakeDetour(input, detour);
+        warmUp(detour, pairs);
+        complete = detourPathQueryLoop(detour, pairs);
+    }
+    else
+    {
+        std::fprintf(stderr, "unknown side %s\n", side.c_str());
+        return 2;
+    }
+    std::printf("%s: %d of %zu pairs complete\n", side.c_str(), complete, pairs.size());
+    return 0;
+}
+
+/// The `totals:` (or `summary:`) count of a callgrind output file; -1 when absent.
+long long callgrindTotal(const std::string& file)
+{
+    std::ifstream in(file);
+    std::string line;
+    long long total = -1;
+    while (std::getline(in, line))
+        if (line.rfind("totals:", 0) == 0 || (total < 0 && line.rfind("summary:", 0) == 0))
+            total = std::atoll(line.c_str() + line.find(':') + 1);
+    return total;
+}
+
+int runCallgrind(int pairCount, const std::string& outDir)
+{
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    std::error_code ignored;
+    std::filesystem::create_directories(outDir, ignored);
+    long long totals[2] = {-1, -1};
+    const char* sides[2] = {"spark", "detour"};
+    const char* loops[2] = {"sparkPathQueryLoop", "detourPathQueryLoop"};
+    for (int i = 0; i < 2; ++i)
+    {
+        const std::string file = outDir + "/path_bench." + sides[i] + ".callgrind";
+        const std::string cmd = std::string("valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*") +
+                                loops[i] + "*' --callgrind-out-file=" + file + " " + self +
+                                " --callgrind-side=" + sides[i] + " --pairs=" + std::to_string(pairCount) +
+                                " 2>" + file + ".log";
+        std::printf("%s\n", cmd.c_str());
+        std::fflush(stdout);
+        if (std::system(cmd.c_str()) != 0)
+        {
+            std::fprintf(stderr, "valgrind failed (see %s.log)\n", file.c_str());
+            return 1;
+        }
+        totals[i] = callgrindTotal(file);
+    }
+    std::printf("\ninstructions per query (callgrind Ir, %d pairs, warm):\n", pairCount);
+    std::printf("  spark  %12.0f\n  detour %12.0f\n  ratio spark/detour %.3f\n", double(totals[0]) / pairCount,
+                double(totals[1]) / pairCount, double(totals[0]) / double(totals[1]));
+    std::printf("profile: callgrind_annotate --inclusive=yes %s/path_bench.spark.callgrind | head -40\n",
+                outDir.c_str());
+    return 0;
+}
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    const World& w = world();
-    SparkRunner spark;
-    DetourRunner detour;
-    double sumSpark = 0.0, sumDetour = 0.0;
-    int both = 0, sparkComplete = 0, detourComplete = 0, sparkShorter = 0;
-    for (const Pair& p : w.pairs)
+    bool callgrind = false;
+    std::string side, outDir = "/tmp";
+    int pairCount = kCallgrindPairs;
+    for (int i = 1; i < argc; ++i)
     {
-        const bool s = spark.run(w, p);
-        const bool d = detour.run(w, p);
-        sparkComplete += s;
-        detourComplete += d;
-        if (s && d)
+        const std::string arg = argv[i];
+        if (arg == "--callgrind")
+            callgrind = true;
+        else if (arg.rfind("--callgrind-side=", 0) == 0)
+            side = arg.substr(17);
+        else if (arg.rfind("--pairs=", 0) == 0)
+            pairCount = std::atoi(arg.c_str() + 8);
+        else if (arg == "--pairs" && i + 1 < argc)
+            pairCount = std::atoi(argv[++i]);
+        else if (arg.rfind("--out=", 0) == 0)
+            outDir = arg.substr(6);
+        else if (arg == "--out" && i + 1 < argc)
+            outDir = argv[++i];
+        else
         {
-            sumSpark += spark.length();
-            sumDetour += detour.length();
-            sparkShorter += spark.length() < detour.length() - 1e-4 ? 1 : 0;
-            ++both;
+            std::fprintf(stderr, "usage: path_bench [--callgrind [--pairs N] [--out DIR]]\n");
+            return 2;
         }
     }
-    const long long before = gAllocations.load();
-    for (const Pair& p : w.pairs)
-        benchmark::DoNotOptimize(spark.run(w, p));
-    const long long sparkAllocations = gAllocations.load() - before;
-    const double tSpark = timeAll(spark, w);
-    const double tDetour = timeAll(detour, w);
-    std::printf("map %dx%d, %u Spark polygons (%d Detour polygons after T-junction splitting), %d pairs\n", kMapSize,
-                kMapSize, w.mesh.polygonCount(), w.detourPolys, kPairs);
-    std::printf("complete paths: Spark %d, Detour %d\n", sparkComplete, detourComplete);
-    std::printf("heap allocations in a warm pass of %d Spark queries: %lld\n", kPairs, sparkAllocations);
-    std::printf("time per query (best of 5 passes): Spark %.3f us, Detour %.3f us, ratio Spark/Detour %.3f\n", tSpark,
-                tDetour, tSpark / tDetour);
-    std::printf("mean path length over %d pairs complete in both: Spark %.4f, Detour %.4f (Spark shorter on %d)\n",
-                both, sumSpark / both, sumDetour / both, sparkShorter);
-    std::fflush(stdout);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    if (pairCount < 1 || pairCount > kPairs)
+    {
+        std::fprintf(stderr, "--pairs must be 1..%d\n", kPairs);
+        return 2;
+    }
+    if (!side.empty())
+        return runCallgrindSide(side, pairCount);
+    if (callgrind)
+        return runCallgrind(pairCount, outDir);
+    return runTable();
 }
