@@ -25,8 +25,9 @@
 /// the shortest in that corridor — with the mesh's own heights.
 ///
 /// Differences from the paper, all conservative: every stretch end may be a
-/// turning point (the paper turns only at obstacle corners), which adds nodes
-/// but never loses a path; the other stretches of the entry edge (T-junctions)
+/// turning point (the paper turns only at obstacle corners; restricting the
+/// turns to wall ends lost paths that run exactly along a wall, so it waits
+/// for exact predicates), which adds nodes but never loses a path; the other stretches of the entry edge (T-junctions)
 /// are successors rooted at the interval end on their side; and a root lying
 /// on the entry's line (a vertex the path turns at, a start on an edge) sees
 /// the whole polygon, so such a polygon is entered once per root and length —
@@ -469,7 +470,8 @@ struct Search
             auto piece = [&](double lo, double hi, uint32_t rootIndex, const P2& rootAt, double g) {
                 if (!(hi > lo))
                     return;
-                const bool loEnd = lo == p0, hiEnd = hi == p1;
+                // A cut that lands on the stretch's end (to rounding) is that end.
+                const bool loEnd = lo - p0 <= 1.0e-9, hiEnd = p1 - hi <= 1.0e-9;
                 add(index, poly, rootIndex, rootAt, g, li, loEnd ? link.a : at(lo), hiEnd ? link.b : at(hi), loEnd, hiEnd);
             };
             // Non-observable on the right: [0, rightHit).

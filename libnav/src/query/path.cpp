@@ -17,8 +17,10 @@
 /// cost is the pulled length to the goal itself. Area multipliers add a
 /// penalty, (multiplier − 1) × the leg crossed in each polygon between entry
 /// points. The heuristic is the straight distance times the cheapest allowed
-/// multiplier. An expanded node is not reopened (the costs are not additive, and this keeps
-/// the parent links acyclic). The open list is
+/// multiplier. The costs are not additive, so a polygon closed early may have
+/// been entered from the worse side: a clearly better route opens it again (a
+/// few times at most, never through itself, so the parent links stay a tree).
+/// The open list is
 /// a binary heap ordered by (f, polygon id), so ties never depend on insertion
 /// history. A goal that cannot be reached yields the path to the point, over
 /// every polygon reached, closest to the goal. (With one restart per step the
@@ -36,6 +38,7 @@
 #include "query_common.h"
 
 #include <algorithm>
+#include <string>
 
 namespace spark::nav
 {
@@ -48,6 +51,11 @@ using detail::dist3;
 /// `QueryScratch::parentLink` of a polygon entered by an off-mesh link: this
 /// bit, then (link index << 1) | reversed.
 constexpr uint32_t kOffMeshEntry = 0x80000000u;
+
+/// A closed polygon is opened again only by a route at least this much
+/// (relative) cheaper, and at most kMaxReopens times per search.
+constexpr float kReopenMargin = 1.0e-4f;
+constexpr uint32_t kMaxReopens = 8;
 
 /// Heap order: smaller f first, then smaller polygon id.
 bool heapLess(const QueryScratch& s, uint32_t a, uint32_t b)
@@ -390,6 +398,139 @@ void finishPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& startPoin
     out.cost = trueCost(mesh, s, filter, offMesh, out);
 }
 
+/// The simple walk: A* over the portals' middles (a node per link, one per
+/// off-mesh link use, one for the goal), each leg at the multiplier of the
+/// polygon it lies in, each leap at its link's cost. The costs are additive
+/// and the heuristic (straight distance × the cheapest multiplier) consistent,
+/// so this is exact for its graph. On success the corridor is in out.polygons,
+/// out.entries and s.vias.
+bool midpointWalk(const NavMesh& mesh, QueryScratch& s, const MeshPoint& start, const MeshPoint& goal,
+                  const QueryFilter& filter, std::span<const PathLink> offMesh, float minCost, PathResult& out)
+{
+    const std::span<const NavLink> links = mesh.allLinks();
+    const uint32_t linkCount = static_cast<uint32_t>(links.size());
+    const uint32_t offCount = static_cast<uint32_t>(s.offMeshIndex.size());
+    const uint32_t goalNode = linkCount + offCount;
+    const uint32_t nodes = goalNode + 1;
+    if (s.walkStamp.size() < nodes)
+    {
+        s.walkStamp.resize(nodes, 0);
+        s.walkCost.resize(nodes);
+        s.walkParent.resize(nodes);
+    }
+    detail::beginSearch(s, mesh.polygonCount()); // new search id (also for walkStamp)
+    const uint32_t sid = s.searchId;
+    if (sid == 1)
+        std::fill(s.walkStamp.begin(), s.walkStamp.end(), 0u);
+    s.walkHeap.clear();
+    auto heapOrder = [](const std::pair<float, uint32_t>& a, const std::pair<float, uint32_t>& b) { return a > b; };
+    // Where a node is and which polygon it stands in.
+    auto nodePoint = [&](uint32_t n) -> glm::vec3 {
+        if (n < linkCount)
+            return 0.5f * (links[n].a + links[n].b);
+        const uint32_t code = uint32_t(s.offMeshIndex[n - linkCount] & 0xffffffffu);
+        const PathLink& l = offMesh[code >> 1];
+        return (code & 1u) ? l.start : l.end;
+    };
+    auto nodePolygon = [&](uint32_t n) -> uint32_t {
+        if (n < linkCount)
+            return links[n].neighbour;
+        const uint32_t code = uint32_t(s.offMeshIndex[n - linkCount] & 0xffffffffu);
+        const PathLink& l = offMesh[code >> 1];
+        return (code & 1u) ? l.startPolygon : l.endPolygon;
+    };
+    auto relax = [&](uint32_t n, float g, float h, uint32_t parent) {
+        if (s.walkStamp[n] == sid && g >= s.walkCost[n])
+            return;
+        s.walkStamp[n] = sid;
+        s.walkCost[n] = g;
+        s.walkParent[n] = parent;
+        s.walkHeap.emplace_back(g + h, n);
+        std::push_heap(s.walkHeap.begin(), s.walkHeap.end(), heapOrder);
+    };
+    // Leaves polygon `poly` from point `at` (cost so far g) by every allowed way.
+    auto leave = [&](uint32_t poly, const glm::vec3& at, float g, uint32_t from) {
+        const float areaCost = filter.areaCosts[mesh.area(poly)];
+        if (poly == goal.polygon)
+            relax(goalNode, g + dist3(at, goal.point) * areaCost, 0.0f, from);
+        const NavLink* base = links.data();
+        for (const NavLink& link : mesh.links(poly))
+        {
+            if (mesh.disabled(link.neighbour) || detail::excluded(filter, mesh.area(link.neighbour)))
+                continue;
+            const uint32_t n = static_cast<uint32_t>(&link - base);
+            const glm::vec3 mid = 0.5f * (link.a + link.b);
+            relax(n, g + dist3(at, mid) * areaCost, dist3(mid, goal.point) * minCost, from);
+        }
+        auto it = std::lower_bound(s.offMeshIndex.begin(), s.offMeshIndex.end(), uint64_t(poly) << 32);
+        for (; it != s.offMeshIndex.end() && uint32_t(*it >> 32) == poly; ++it)
+        {
+            const uint32_t n = linkCount + static_cast<uint32_t>(it - s.offMeshIndex.begin());
+            const uint32_t code = uint32_t(*it & 0xffffffffu);
+            const PathLink& l = offMesh[code >> 1];
+            if (detail::excluded(filter, mesh.area(nodePolygon(n))))
+                continue;
+            const glm::vec3& takeoff = (code & 1u) ? l.end : l.start;
+            const glm::vec3 landing = nodePoint(n);
+            relax(n, g + dist3(at, takeoff) * areaCost + l.cost * dist3(takeoff, landing),
+                  dist3(landing, goal.point) * minCost, from);
+        }
+    };
+    leave(start.polygon, start.point, 0.0f, kNoPolygon);
+    bool found = false;
+    while (!s.walkHeap.empty())
+    {
+        std::pop_heap(s.walkHeap.begin(), s.walkHeap.end(), heapOrder);
+        const auto [f, n] = s.walkHeap.back();
+        s.walkHeap.pop_back();
+        if (n == goalNode)
+        {
+            found = true;
+            break;
+        }
+        const float g = s.walkCost[n];
+        if (f > g + dist3(nodePoint(n), goal.point) * minCost)
+            continue; // stale entry
+        leave(nodePolygon(n), nodePoint(n), g, n);
+    }
+    if (!found)
+        return false;
+    out.polygons.clear();
+    out.entries.clear();
+    s.vias.clear();
+    for (uint32_t n = s.walkParent[goalNode]; n != kNoPolygon; n = s.walkParent[n])
+    {
+        out.polygons.push_back(nodePolygon(n));
+        const uint32_t via =
+            n < linkCount ? n : (kOffMeshEntry | uint32_t(s.offMeshIndex[n - linkCount] & 0xffffffffu));
+        s.vias.push_back(via);
+        out.entries.push_back((via & kOffMeshEntry) ? (via & ~kOffMeshEntry) : kNoPolygon);
+    }
+    out.polygons.push_back(start.polygon);
+    std::reverse(out.polygons.begin(), out.polygons.end());
+    std::reverse(s.vias.begin(), s.vias.end());
+    std::reverse(out.entries.begin(), out.entries.end());
+    return true;
+}
+
+/// The corridor of the search tree in s.parent / s.parentLink from the start
+/// to `endPoly`, into out.polygons, out.entries and s.vias.
+void corridorFromTree(QueryScratch& s, uint32_t endPoly, PathResult& out)
+{
+    out.polygons.clear();
+    out.entries.clear();
+    for (uint32_t p = endPoly; p != kNoPolygon; p = s.parent[p])
+        out.polygons.push_back(p);
+    std::reverse(out.polygons.begin(), out.polygons.end());
+    s.vias.clear();
+    for (size_t i = 1; i < out.polygons.size(); ++i)
+    {
+        const uint32_t via = s.parentLink[out.polygons[i]];
+        s.vias.push_back(via);
+        out.entries.push_back((via & kOffMeshEntry) ? (via & ~kOffMeshEntry) : kNoPolygon);
+    }
+}
+
 } // namespace
 
 Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,
@@ -474,6 +615,30 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         return Status::success();
     }
 
+    // The weighted search below is a heuristic (its funnel costs are not
+    // additive). The simple walk is exact for its own graph: both corridors are
+    // pulled and costed, and the cheaper path is returned, so the answer never
+    // costs more than the walk's.
+    bool walked = false;
+    float walkCost = 0.0f, walkLength = 0.0f;
+    if (goalAllowed && midpointWalk(mesh, s, start, goal, filter, offMesh, minCost, out))
+    {
+        walked = true;
+        finishPath(mesh, s, start.point, goal.point, filter, offMesh, out);
+        walkCost = out.cost;
+        walkLength = out.length;
+        s.altPoints.swap(out.points);
+        s.altPolygons.swap(out.polygons);
+        s.altEntries.swap(out.entries);
+        s.altLinks.clear();
+        for (const PathResult::LinkUse& u : out.links)
+            s.altLinks.emplace_back(u.point, u.link);
+        out.points.clear();
+        out.polygons.clear();
+        out.entries.clear();
+        out.links.clear();
+    }
+
     detail::beginSearch(s, polys);
     s.heap.clear();
     s.list.clear();
@@ -499,12 +664,24 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     auto relax = [&](uint32_t nb, float g, float h, uint32_t via, const glm::vec3& entry, const SearchFunnel& fn) {
         if (s.stamp[nb] == sid)
         {
-            // Closed nodes stay closed: the funnel costs are not additive, so
-            // reopening could loop; a parent is always closed before its child.
             // Routes into a polygon end at different entry points: compare
-            // their estimated totals, not their costs so far.
-            if (s.closed[nb] || g + h >= s.total[nb])
+            // their estimated totals, not their costs so far. A closed polygon
+            // is opened again by a clearly better route (the funnel costs are
+            // not additive, so a polygon closed early may have been entered
+            // from the worse side), a few times at most, and never by a route
+            // through itself (the parent links stay a tree).
+            if (g + h >= s.total[nb])
                 return;
+            if (s.closed[nb] & 1u)
+            {
+                if (g + h > s.total[nb] * (1.0f - kReopenMargin) || (s.closed[nb] >> 1) >= kMaxReopens)
+                    return;
+                for (uint32_t p = s.current; p != kNoPolygon; p = s.parent[p])
+                    if (p == nb)
+                        return;
+                s.closed[nb] = static_cast<uint8_t>(((s.closed[nb] >> 1) + 1) << 1); // open, count kept
+                s.heapIndex[nb] = kNoPolygon;
+            }
         }
         else
         {
@@ -530,7 +707,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     {
         const uint32_t cur = heapPop(s);
         s.current = cur;
-        s.closed[cur] = 1;
+        s.closed[cur] |= 1u;
         if (cur == goalPoly)
         {
             found = true;
@@ -608,18 +785,56 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     if (!out.complete)
         closestReached(mesh, s, goal.point, goalAllowed ? kNoPolygon : goalPoly, endPoly, endPoint);
 
-    // Corridor, start to end.
-    for (uint32_t p = endPoly; p != kNoPolygon; p = s.parent[p])
-        out.polygons.push_back(p);
-    std::reverse(out.polygons.begin(), out.polygons.end());
-    s.vias.clear();
-    for (size_t i = 1; i < out.polygons.size(); ++i)
-    {
-        const uint32_t via = s.parentLink[out.polygons[i]];
-        s.vias.push_back(via);
-        out.entries.push_back((via & kOffMeshEntry) ? (via & ~kOffMeshEntry) : kNoPolygon);
-    }
+    corridorFromTree(s, endPoly, out);
     finishPath(mesh, s, start.point, endPoint, filter, offMesh, out);
+    if (walked && (!out.complete || walkCost < out.cost))
+    {
+        out.points.swap(s.altPoints);
+        out.polygons.swap(s.altPolygons);
+        out.entries.swap(s.altEntries);
+        out.links.clear();
+        for (const auto& [point, link] : s.altLinks)
+            out.links.push_back(PathResult::LinkUse{point, link});
+        out.cost = walkCost;
+        out.length = walkLength;
+        out.complete = true;
+    }
+    return Status::success();
+}
+
+Status pathAlongCorridor(const NavMesh& mesh, QueryScratch& s, const glm::vec3& start, const glm::vec3& end,
+                         std::span<const uint32_t> corridor, const QueryFilter& filter, PathResult& out)
+{
+    out = PathResult{};
+    SPARK_TRY(detail::checkPoint(start, "/start"));
+    SPARK_TRY(detail::checkPoint(end, "/end"));
+    SPARK_TRY(validateQueryFilter(filter));
+    if (corridor.empty())
+        return makeError("E_INVALID_PARAMS", "the corridor is empty", "/corridor");
+    s.vias.clear();
+    const NavLink* base = mesh.allLinks().data();
+    for (size_t i = 0; i < corridor.size(); ++i)
+    {
+        if (corridor[i] >= mesh.polygonCount())
+            return makeError("E_INVALID_PARAMS", "no such polygon", "/corridor/" + std::to_string(i));
+        if (i == 0)
+            continue;
+        uint32_t via = kNoPolygon;
+        for (const NavLink& l : mesh.links(corridor[i - 1]))
+            if (l.neighbour == corridor[i])
+            {
+                via = static_cast<uint32_t>(&l - base);
+                break;
+            }
+        if (via == kNoPolygon)
+            return makeError("E_INVALID_PARAMS", "the polygon is not linked to the one before it",
+                             "/corridor/" + std::to_string(i));
+        s.vias.push_back(via);
+    }
+    out.polygons.assign(corridor.begin(), corridor.end());
+    out.entries.assign(s.vias.size(), kNoPolygon);
+    out.complete = true;
+    finishPath(mesh, s, start, end, filter, std::span<const PathLink>(), out);
     return Status::success();
 }
 

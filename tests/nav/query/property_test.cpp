@@ -6,6 +6,7 @@
 #include "test_maps.h"
 
 #include <doctest/doctest.h>
+#include <glm/geometric.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -154,6 +155,140 @@ TEST_CASE("excluded areas are never entered and costly areas are entered less")
         }
     }
     CHECK(checked > 300);
+}
+
+namespace
+{
+
+/// A simple walk: Dijkstra over the middles of the portals (a node per
+/// link, plus the goal), each leg at the multiplier of the polygon it lies in
+/// (Detour's way). Returns the corridor from the start's polygon to the
+/// goal's (empty when unreachable).
+std::vector<uint32_t> midpointCorridor(const NavMesh& mesh, const MeshPoint& a, const MeshPoint& b,
+                                       const QueryFilter& filter)
+{
+    const std::span<const NavLink> links = mesh.allLinks();
+    const uint32_t goal = static_cast<uint32_t>(links.size());
+    std::vector<double> g(links.size() + 1, 1e300);
+    std::vector<uint32_t> parent(links.size() + 1, kNoPolygon);
+    using Item = std::pair<double, uint32_t>;
+    std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
+    auto leave = [&](uint32_t poly, const glm::vec3& at, double cost, uint32_t from) {
+        const double mult = filter.areaCosts[mesh.area(poly)];
+        if (poly == b.polygon && cost + glm::distance(at, b.point) * mult < g[goal])
+        {
+            g[goal] = cost + glm::distance(at, b.point) * mult;
+            parent[goal] = from;
+            open.push({g[goal], goal});
+        }
+        for (const NavLink& l : mesh.links(poly))
+        {
+            if ((filter.excludedAreas >> mesh.area(l.neighbour)) & 1u)
+                continue;
+            const uint32_t n = static_cast<uint32_t>(&l - links.data());
+            const double next = cost + glm::distance(at, 0.5f * (l.a + l.b)) * mult;
+            if (next < g[n])
+            {
+                g[n] = next;
+                parent[n] = from;
+                open.push({next, n});
+            }
+        }
+    };
+    leave(a.polygon, a.point, 0.0, kNoPolygon);
+    while (!open.empty())
+    {
+        const auto [d, n] = open.top();
+        open.pop();
+        if (d > g[n])
+            continue;
+        if (n == goal)
+            break;
+        leave(links[n].neighbour, 0.5f * (links[n].a + links[n].b), d, n);
+    }
+    std::vector<uint32_t> corridor;
+    if (g[goal] >= 1e299)
+        return corridor;
+    for (uint32_t n = parent[goal]; n != kNoPolygon; n = parent[n])
+        corridor.push_back(links[n].neighbour);
+    corridor.push_back(a.polygon);
+    std::reverse(corridor.begin(), corridor.end());
+    return corridor;
+}
+
+} // namespace
+
+TEST_CASE("with area costs the path costs no more than a simple walk's, and its cost is its true cost")
+{
+    const glm::vec3 ext{0.25f, 1.0f, 0.25f};
+    QueryScratch scratch;
+    PathResult path, walk;
+    int compared = 0, cheaper = 0;
+    double worst = 0.0;
+    for (uint64_t seed = 300; seed < 340; ++seed)
+    {
+        const Grid2D grid = randomGrid(seed, 40, 30, 20, 10);
+        const NavMesh mesh = bake(grid, 0.0f);
+        QueryFilter filter = defaultQueryFilter();
+        filter.areaCosts[1] = 2.5f;
+        filter.areaCosts[2] = 6.0f;
+        filter.areaCosts[3] = 1.5f;
+        Rng rng = rngFromSeed(seed, 3);
+        for (int q = 0; q < 25; ++q)
+        {
+            auto a = randomPoint(mesh, rng);
+            auto b = randomPoint(mesh, rng);
+            REQUIRE(a.ok());
+            REQUIRE(b.ok());
+            REQUIRE(findPath(mesh, scratch, a->point, b->point, filter, ext, path).ok());
+            const std::vector<uint32_t> corridor = midpointCorridor(mesh, *a, *b, filter);
+            CHECK(path.complete == !corridor.empty());
+            if (corridor.empty())
+                continue;
+            REQUIRE(pathAlongCorridor(mesh, scratch, a->point, b->point, corridor, filter, walk).ok());
+            ++compared;
+            cheaper += path.cost < walk.cost - 1e-3f ? 1 : 0;
+            worst = std::max(worst, double(path.cost) / std::max(1e-6, double(walk.cost)));
+            CHECK_MESSAGE(path.cost <= walk.cost * (1.0f + 1.0e-5f) + 1.0e-4f,
+                          "seed " << seed << " query " << q << ": " << path.cost << " vs walk " << walk.cost);
+            // The reported cost is the path's own: re-costing its corridor gives it again.
+            PathResult again;
+            REQUIRE(pathAlongCorridor(mesh, scratch, a->point, b->point, path.polygons, filter, again).ok());
+            CHECK(again.cost == doctest::Approx(path.cost).epsilon(1e-5));
+            CHECK(path.cost >= path.length * 1.0f - 1e-3f);
+        }
+    }
+    std::printf("area costs: %d paths against a midpoint Dijkstra walk, %d cheaper, worst cost ratio %.5f\n", compared,
+                cheaper, worst);
+    CHECK(compared > 800);
+}
+
+TEST_CASE("pathAlongCorridor refuses a broken corridor")
+{
+    const NavMesh mesh = bake(randomGrid(5, 20, 20, 10, 0), 0.0f);
+    QueryScratch scratch;
+    PathResult out;
+    const std::vector<uint32_t> none;
+    Status st = pathAlongCorridor(mesh, scratch, {1, 0, 1}, {2, 0, 2}, none, defaultQueryFilter(), out);
+    CHECK(st.error().code == "E_INVALID_PARAMS");
+    const std::vector<uint32_t> past{0, mesh.polygonCount()};
+    st = pathAlongCorridor(mesh, scratch, {1, 0, 1}, {2, 0, 2}, past, defaultQueryFilter(), out);
+    CHECK(st.error().field == "/corridor/1");
+    // Two polygons that are not neighbours.
+    uint32_t far = 1;
+    while (far < mesh.polygonCount())
+    {
+        bool linked = false;
+        for (const NavLink& l : mesh.links(0))
+            linked = linked || l.neighbour == far;
+        if (!linked)
+            break;
+        ++far;
+    }
+    REQUIRE(far < mesh.polygonCount());
+    const std::vector<uint32_t> gap{0, far};
+    st = pathAlongCorridor(mesh, scratch, {1, 0, 1}, {2, 0, 2}, gap, defaultQueryFilter(), out);
+    CHECK(st.error().field == "/corridor/1");
 }
 
 TEST_CASE("random points on a baked map are uniform by area")

@@ -18,6 +18,7 @@
 #include <array>
 #include <span>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace spark::nav
@@ -109,6 +110,14 @@ struct QueryScratch
     std::vector<glm::vec3> pulled;    ///< String-pulled points (corridor corners).
     std::vector<uint64_t> offMeshIndex; ///< Off-mesh links by polygon: (polygon << 32) | (link << 1) | reversed, sorted.
     std::vector<uint32_t> vias;       ///< Per corridor polygon but the first: link entered through (index in allLinks, or off-mesh code).
+    std::vector<float> walkCost;          ///< Simple walk: per node (link, off-mesh use, goal), best cost so far.
+    std::vector<uint32_t> walkParent;     ///< Simple walk: per node, the node before it (0xffffffff: the start).
+    std::vector<uint32_t> walkStamp;      ///< Simple walk: per node, search id that last touched it.
+    std::vector<std::pair<float, uint32_t>> walkHeap; ///< Simple walk: open list (f, node), lazy deletion.
+    std::vector<glm::vec3> altPoints;     ///< Weighted search: the simple walk's path (points), kept while the main search runs.
+    std::vector<uint32_t> altPolygons;    ///< … its corridor.
+    std::vector<uint32_t> altEntries;     ///< … its entries.
+    std::vector<std::pair<uint32_t, uint64_t>> altLinks; ///< … its link uses (point, link id).
     std::vector<AnyAngleNode> anyNodes;   ///< Any-angle search nodes.
     std::vector<uint32_t> anyHeap;        ///< Any-angle open list (node indices).
     std::vector<AnyAngleRoot> anyRoots;   ///< Any-angle roots.
@@ -181,6 +190,15 @@ Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& fro
 Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& from, const glm::vec3& to,
                 const QueryFilter& filter, const glm::vec3& halfExtents, std::span<const PathLink> links,
                 PathResult& out);
+
+/// The path along a given corridor: the string pulled from `start` (in the
+/// first polygon) to `end` (in the last) over the portals between consecutive
+/// polygons (the first link between each pair), with its length and true cost
+/// (as `findPath` reports them). `complete` is true; `entries` all kNoPolygon.
+/// Errors: `E_INVALID_PARAMS` (empty corridor, polygon out of range at
+/// `/corridor/<i>`, or not linked to the one before it).
+Status pathAlongCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& start, const glm::vec3& end,
+                         std::span<const uint32_t> corridor, const QueryFilter& filter, PathResult& out);
 
 /// The answer of `raycast`.
 struct RaycastResult
