@@ -1,6 +1,6 @@
 #pragma once
 /// \file query.h
-/// Queries on a `NavMesh`: nearest point, path (A* over polygons + funnel),
+/// Queries on a `NavMesh`: nearest point, path (any-angle or A* corridor + funnel),
 /// raycast along the mesh, uniform random points, walls near a point.
 ///
 /// Hot queries take a caller-owned `QueryScratch` (node arrays, open heap,
