@@ -398,6 +398,33 @@ void finishPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& startPoin
     out.cost = trueCost(mesh, s, filter, offMesh, out);
 }
 
+/// Flood over the links from `startPoly` through polygons the filter allows:
+/// true when `goalPoly` is reached (early out). Otherwise `s.list` holds every
+/// polygon reached.
+bool linkedTo(const NavMesh& mesh, QueryScratch& s, uint32_t startPoly, uint32_t goalPoly, const QueryFilter& filter)
+{
+    detail::beginSearch(s, mesh.polygonCount());
+    const uint32_t sid = s.searchId;
+    s.list.clear();
+    s.list.push_back(startPoly);
+    s.stamp[startPoly] = sid;
+    for (size_t i = 0; i < s.list.size(); ++i)
+    {
+        const uint32_t p = s.list[i];
+        if (p == goalPoly)
+            return true;
+        for (const NavLink& link : mesh.links(p))
+        {
+            const uint32_t nb = link.neighbour;
+            if (s.stamp[nb] == sid || mesh.disabled(nb) || detail::excluded(filter, mesh.area(nb)))
+                continue;
+            s.stamp[nb] = sid;
+            s.list.push_back(nb);
+        }
+    }
+    return false;
+}
+
 /// The simple walk: A* over the portals' middles (a node per link, one per
 /// off-mesh link use, one for the goal), each leg at the multiplier of the
 /// polygon it lies in, each leap at its link's cost. The costs are additive
@@ -597,7 +624,11 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     {
         uint32_t endPoly = goalPoly;
         glm::vec3 endPoint = goal.point;
-        out.complete = detail::anyAngleSearch(mesh, s, start, goal.point, goalAllowed ? goalPoly : kNoPolygon, filter);
+        // A goal the links cannot reach would make the any-angle search visit
+        // every reachable polygon before giving up: a plain flood over the
+        // links (no geometry) finds that first, and gives the reached set.
+        out.complete = linkedTo(mesh, s, startPoly, goalAllowed ? goalPoly : kNoPolygon, filter) &&
+                       detail::anyAngleSearch(mesh, s, start, goal.point, goalPoly, filter);
         if (!out.complete)
         {
             // The reached point closest to the goal, then the path to it.
