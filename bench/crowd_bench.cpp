@@ -78,6 +78,7 @@
 
 #include "recast_area.h"
 #include "bench_stats.h"
+#include "recast_solo.h"
 
 #include <recastnavigation/DetourCrowd.h>
 #include <recastnavigation/DetourNavMesh.h>
@@ -240,46 +241,9 @@ void buildDetour(DetourMesh& out)
         std::fprintf(stderr, "Recast: %s failed\n", what);
         std::exit(1);
     };
-    rcHeightfield* solid = rcAllocHeightfield();
-    if (!rcCreateHeightfield(&ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch))
-        fail("rcCreateHeightfield");
-    std::vector<unsigned char> areas(static_cast<size_t>(ntris), 0);
-    rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, verts, nverts, tris.data(), ntris, areas.data());
-    if (!rcRasterizeTriangles(&ctx, verts, nverts, tris.data(), areas.data(), ntris, *solid, cfg.walkableClimb))
-        fail("rcRasterizeTriangles");
-    rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid);
-    rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
-    rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid);
-    rcCompactHeightfield* chf = rcAllocCompactHeightfield();
-    if (!rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
-        fail("rcBuildCompactHeightfield");
-    rcFreeHeightField(solid);
-    if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf))
-        fail("rcErodeWalkableArea");
-    // SAMPLE_PARTITION_WATERSHED, the sample's default.
-    if (!rcBuildDistanceField(&ctx, *chf))
-        fail("rcBuildDistanceField");
-    if (!rcBuildRegions(&ctx, *chf, 0, cfg.minRegionArea, cfg.mergeRegionArea))
-        fail("rcBuildRegions");
-    rcContourSet* cset = rcAllocContourSet();
-    if (!rcBuildContours(&ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset))
-        fail("rcBuildContours");
-    rcPolyMesh* pmesh = rcAllocPolyMesh();
-    if (!rcBuildPolyMesh(&ctx, *cset, cfg.maxVertsPerPoly, *pmesh))
-        fail("rcBuildPolyMesh");
-    rcPolyMeshDetail* dmesh = rcAllocPolyMeshDetail();
-    if (!rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, cfg.detailSampleDist, cfg.detailSampleMaxError, *dmesh))
-        fail("rcBuildPolyMeshDetail");
-    rcFreeCompactHeightfield(chf);
-    rcFreeContourSet(cset);
-
-    // Areas and flags as the sample sets them (every polygon is ground here).
-    for (int i = 0; i < pmesh->npolys; ++i)
-    {
-        if (pmesh->areas[i] == RC_WALKABLE_AREA)
-            pmesh->areas[i] = 0; // SAMPLE_POLYAREA_GROUND
-        pmesh->flags[i] = kPolyFlagWalk;
-    }
+    const RecastSoloMesh solo = bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, kPolyFlagWalk);
+    rcPolyMesh* pmesh = solo.pmesh;
+    rcPolyMeshDetail* dmesh = solo.dmesh;
     out.polygons = pmesh->npolys;
     out.area = spark::bench::recastPolyMeshArea(*pmesh, cfg.cs);
 

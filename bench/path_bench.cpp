@@ -73,6 +73,7 @@
 #include <DetourNavMeshBuilder.h>
 #include <DetourNavMeshQuery.h>
 #include <Recast.h>
+#include "recast_solo.h"
 
 #include <algorithm>
 #include <atomic>
@@ -353,45 +354,9 @@ void bakeDetour(const nav::BakeInput& input, DetourSide& out)
         std::fprintf(stderr, "Recast bake failed at %s\n", stage);
         std::exit(1);
     };
-    rcHeightfield* solid = rcAllocHeightfield();
-    if (!rcCreateHeightfield(&ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch))
-        fail("rcCreateHeightfield");
-    std::vector<unsigned char> triAreas(size_t(ntris), 0);
-    rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, verts, nverts, tris.data(), ntris, triAreas.data());
-    if (!rcRasterizeTriangles(&ctx, verts, nverts, tris.data(), triAreas.data(), ntris, *solid, cfg.walkableClimb))
-        fail("rcRasterizeTriangles");
-    rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid);
-    rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
-    rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid);
-    rcCompactHeightfield* chf = rcAllocCompactHeightfield();
-    if (!rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid, *chf))
-        fail("rcBuildCompactHeightfield");
-    rcFreeHeightField(solid);
-    if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf))
-        fail("rcErodeWalkableArea");
-    if (!rcBuildDistanceField(&ctx, *chf))
-        fail("rcBuildDistanceField");
-    if (!rcBuildRegions(&ctx, *chf, 0, cfg.minRegionArea, cfg.mergeRegionArea))
-        fail("rcBuildRegions");
-    rcContourSet* cset = rcAllocContourSet();
-    if (!rcBuildContours(&ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset))
-        fail("rcBuildContours");
-    rcPolyMesh* pmesh = rcAllocPolyMesh();
-    if (!rcBuildPolyMesh(&ctx, *cset, cfg.maxVertsPerPoly, *pmesh))
-        fail("rcBuildPolyMesh");
-    rcPolyMeshDetail* dmesh = rcAllocPolyMeshDetail();
-    if (!rcBuildPolyMeshDetail(&ctx, *pmesh, *chf, cfg.detailSampleDist, cfg.detailSampleMaxError, *dmesh))
-        fail("rcBuildPolyMeshDetail");
-    rcFreeCompactHeightfield(chf);
-    rcFreeContourSet(cset);
-
-    // RecastDemo: walkable area → ground (0), ground walkable (flag 1).
-    for (int i = 0; i < pmesh->npolys; ++i)
-    {
-        if (pmesh->areas[i] == RC_WALKABLE_AREA)
-            pmesh->areas[i] = 0;
-        pmesh->flags[i] = 1;
-    }
+    const RecastSoloMesh solo = bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, 1);
+    rcPolyMesh* pmesh = solo.pmesh;
+    rcPolyMeshDetail* dmesh = solo.dmesh;
     dtNavMeshCreateParams params;
     std::memset(&params, 0, sizeof(params));
     params.verts = pmesh->verts;
