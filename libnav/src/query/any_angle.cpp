@@ -206,46 +206,20 @@ bool nodeLess(const std::vector<AnyAngleNode>& nodes, uint32_t a, uint32_t b)
     return a < b;
 }
 
+/// The open list is a std heap of node indices, smallest (f, −g, index) on top.
 void push(QueryScratch& s, uint32_t node)
 {
-    auto& h = s.anyHeap;
-    h.push_back(node);
-    size_t i = h.size() - 1;
-    while (i > 0)
-    {
-        const size_t p = (i - 1) / 2;
-        if (!nodeLess(s.anyNodes, node, h[p]))
-            break;
-        h[i] = h[p];
-        i = p;
-    }
-    h[i] = node;
+    s.anyHeap.push_back(node);
+    std::push_heap(s.anyHeap.begin(), s.anyHeap.end(),
+                   [&](uint32_t a, uint32_t b) { return nodeLess(s.anyNodes, b, a); });
 }
 
 uint32_t pop(QueryScratch& s)
 {
-    auto& h = s.anyHeap;
-    const uint32_t top = h.front();
-    const uint32_t last = h.back();
-    h.pop_back();
-    const size_t n = h.size();
-    if (n > 0)
-    {
-        size_t i = 0;
-        for (;;)
-        {
-            size_t c = 2 * i + 1;
-            if (c >= n)
-                break;
-            if (c + 1 < n && nodeLess(s.anyNodes, h[c + 1], h[c]))
-                ++c;
-            if (!nodeLess(s.anyNodes, h[c], last))
-                break;
-            h[i] = h[c];
-            i = c;
-        }
-        h[i] = last;
-    }
+    std::pop_heap(s.anyHeap.begin(), s.anyHeap.end(),
+                  [&](uint32_t a, uint32_t b) { return nodeLess(s.anyNodes, b, a); });
+    const uint32_t top = s.anyHeap.back();
+    s.anyHeap.pop_back();
     return top;
 }
 

@@ -311,7 +311,6 @@ double crossing(const glm::vec3& a, const glm::vec3& b, const glm::vec3& l, cons
 float trueCost(const NavMesh& mesh, const QueryScratch& s, const QueryFilter& filter,
                std::span<const PathLink> offMesh, const PathResult& out)
 {
-    constexpr uint32_t kOffMeshEntry = 0x80000000u;
     const std::span<const NavLink> links = mesh.allLinks();
     const auto& pts = out.points;
     double cost = 0.0;
@@ -356,7 +355,6 @@ float trueCost(const NavMesh& mesh, const QueryScratch& s, const QueryFilter& fi
 void finishPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& startPoint, const glm::vec3& endPoint,
                 const QueryFilter& filter, std::span<const PathLink> offMesh, PathResult& out)
 {
-    constexpr uint32_t kOffMeshEntry = 0x80000000u;
     const std::span<const NavLink> allLinks = mesh.allLinks();
     // Portals: start, each link stretch (left = its end, right = its start, seen
     // walking out of the polygon that owns it), end.
