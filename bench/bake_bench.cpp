@@ -23,7 +23,7 @@
 /// side), merge size 20, edge max len 12 m, edge max error 1.3, 6 verts per
 /// polygon; detail sample distance 6 (× cell size), detail max error 1 (× cell
 /// height). Spark takes them through BakeDef as benchDef() maps them (min region
-/// area = 8 × 8 cells; Spark has no region merging and no detail mesh).
+/// area = 8 × 8 cells, merge region area = 20 × 20 cells; Spark has no detail mesh).
 ///
 /// Three rows per level, each a whole bake from triangles to polygons:
 ///  - spark: the stages of spark::nav::bakeTriangles (libnav/src/bake/bake.h,
@@ -176,6 +176,8 @@ spark::nav::BakeDef benchDef()
     def.maxVertsPerPoly = kVertsPerPoly;
     def.minRegionArea =
         static_cast<float>(kRegionMinSize * kRegionMinSize) * kCellSize * kCellSize; // 8 × 8 cells
+    def.mergeRegionArea =
+        static_cast<float>(kRegionMergeSize * kRegionMergeSize) * kCellSize * kCellSize; // 20 × 20 cells
     return def;
 }
 

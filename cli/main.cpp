@@ -242,6 +242,8 @@ int main(int argc, char** argv)
         bake->add_option("--max-edge-len", bakeOptions.maxEdgeLen, "Longest contour edge, 0 = no limit [m]")->capture_default_str();
         bake->add_option("--max-verts-per-poly", bakeOptions.maxVertsPerPoly, "Vertices per polygon (3..6)")->capture_default_str();
         bake->add_option("--min-region-area", bakeOptions.minRegionArea, "Regions smaller than this are dropped [m²]")->capture_default_str();
+        bake->add_option("--merge-region-area", bakeOptions.mergeRegionArea,
+                         "Regions smaller than this join a neighbour, 0 = no merging [m²]")->capture_default_str();
 
         auto* mcp = app.add_subcommand("mcp", "Serve every command as an MCP tool over stdio (JSON-RPC 2.0)");
         mcp->add_option("--project", project, "Project folder every path is relative to");

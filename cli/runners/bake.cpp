@@ -57,6 +57,7 @@ nav::BakeDef bakeDefOf(const BakeCliOptions& o)
     d.maxEdgeLen = o.maxEdgeLen;
     d.maxVertsPerPoly = o.maxVertsPerPoly;
     d.minRegionArea = o.minRegionArea;
+    d.mergeRegionArea = o.mergeRegionArea;
     return d;
 }
 
@@ -125,6 +126,8 @@ json bakeScene(const BakeCliOptions& o, Dispatcher& dispatcher, scene::SessionSt
         params["max_slope_deg"] = o.maxSlopeDeg;
         params["max_simplification_error"] = o.maxSimplificationError;
         params["max_edge_len"] = o.maxEdgeLen;
+        params["min_region_area"] = o.minRegionArea;
+        params["merge_region_area"] = o.mergeRegionArea;
     }
     progress("baking");
     const auto start = std::chrono::steady_clock::now();
@@ -153,6 +156,7 @@ BakeCliOptions defaultBakeCliOptions()
     o.maxEdgeLen = d.maxEdgeLen;
     o.maxVertsPerPoly = d.maxVertsPerPoly;
     o.minRegionArea = d.minRegionArea;
+    o.mergeRegionArea = d.mergeRegionArea;
     return o;
 }
 

@@ -38,6 +38,7 @@ struct BakeCliOptions
     float maxEdgeLen = 12.0f;            ///< 0 = no limit. [Limit: >= 0] [Units: m]
     int maxVertsPerPoly = 6;             ///< [Limit: 3..6]
     float minRegionArea = 0.0f;          ///< [Limit: >= 0] [Units: m²]
+    float mergeRegionArea = 16.0f;       ///< 0 = no merging. [Limit: >= 0] [Units: m²]
 };
 
 /// Options with every setting at its SPEC default.

@@ -45,6 +45,8 @@ nav::BakeDef bakeDefFromParams(const json& params)
     def.cellHeight = params.value("cell_height", def.cellHeight);
     def.maxSimplificationError = params.value("max_simplification_error", def.maxSimplificationError);
     def.maxEdgeLen = params.value("max_edge_len", def.maxEdgeLen);
+    def.minRegionArea = params.value("min_region_area", def.minRegionArea);
+    def.mergeRegionArea = params.value("merge_region_area", def.mergeRegionArea);
     return def;
 }
 
@@ -84,7 +86,7 @@ json gridStats(const nav::Bake2DStats& s, const nav::Grid2D& grid)
 
 /// Settings of the 3D bake only, refused by the 2D sources.
 constexpr const char* k3DOnlyKeys[] = {"cell_height", "max_slope_deg", "max_simplification_error",
-                                       "max_edge_len", "include_sensors", "include_kinds", "allow_approximations"};
+                                       "max_edge_len", "min_region_area", "merge_region_area", "include_sensors", "include_kinds", "allow_approximations"};
 
 /// The common 2D tail: erode + rectangles, then the mesh.
 BakedMesh bakeGrid(const nav::Grid2D& grid, const json& params)

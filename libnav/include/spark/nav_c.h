@@ -64,6 +64,7 @@ typedef struct spark_nav_bake_settings
     float max_edge_len;
     int max_verts_per_poly;          /**< 3..6 */
     float min_region_area;           /**< m² */
+    float merge_region_area;         /**< m²; 0 = no region merging */
 } spark_nav_bake_settings;
 
 /** The default settings of a bake (radius 0.4, height 1.8, step 0.4, cells 0.2 × 0.1, slope 45). */

@@ -17,17 +17,21 @@
 ///  3. erode.cpp — a chamfer distance transform from every border; spans
 ///     nearer than agent_radius (and the ledges) are dropped.
 ///  4. regions.cpp — islands under min_region_area are dropped; the rest is
-///     cut into monotone regions (no holes, no overlaps).
+///     cut into monotone regions, and small ones (under merge_region_area, or
+///     touching no wall) are merged into a neighbour they meet along one
+///     stretch, as Recast does (no holes, no overlaps).
 ///  5. contours.cpp — each region's outline is traced and simplified with
 ///     Douglas–Peucker, long edges are halved.
 ///  6. polygons.cpp — ear clipping and greedy convex merging into polygons of
 ///     at most max_verts_per_poly vertices; row-run rectangles cover a region
 ///     whose outline cannot be triangulated.
 ///
-/// Differences from Recast: there is no tiling, no watershed, no region
-/// merging and no height detail mesh; the eroded band is agent_radius to the
-/// nearest half cell (ledges included); every geometric test on outlines runs
-/// on integers. Stages own their buffers (flat arrays indexed by span); no
+/// Differences from Recast: there is no tiling, no watershed and no height
+/// detail mesh; erosion keeps a cell when all of it lies agent_radius from
+/// every border (Recast rounds the radius up to whole cells first, which is
+/// the same for radii of whole cells); every geometric test on outlines runs
+/// on integers. On RecastDemo's settings our bakes come within 2 % of Recast's
+/// polygon count and walkable area (bench/bake_bench). Stages own their buffers (flat arrays indexed by span); no
 /// stage allocates per span. There are no clocks, threads or hash-map
 /// iterations, so a bake is bit-identical run to run.
 
@@ -90,6 +94,9 @@ CellSettings cellSettingsOf(const BakeDef& def)
     const double minCells = std::ceil(static_cast<double>(def.minRegionArea) /
                                       (static_cast<double>(def.cellSize) * def.cellSize));
     c.minRegionCells = static_cast<int>(std::clamp(minCells, 0.0, 1.0e9));
+    const double mergeCells = std::ceil(static_cast<double>(def.mergeRegionArea) /
+                                        (static_cast<double>(def.cellSize) * def.cellSize));
+    c.mergeRegionCells = static_cast<int>(std::clamp(mergeCells, 0.0, 1.0e9));
     return c;
 }
 
@@ -118,6 +125,7 @@ Status validateDef(const BakeDef& d)
                            "a finite number >= 0"));
     SPARK_TRY(checkSetting(d.maxEdgeLen, d.maxEdgeLen >= 0.0f, "/max_edge_len", "a finite number >= 0"));
     SPARK_TRY(checkSetting(d.minRegionArea, d.minRegionArea >= 0.0f, "/min_region_area", "a finite number >= 0"));
+    SPARK_TRY(checkSetting(d.mergeRegionArea, d.mergeRegionArea >= 0.0f, "/merge_region_area", "a finite number >= 0"));
     if (d.maxVertsPerPoly < 3 || d.maxVertsPerPoly > 6)
         return makeError("E_NAV_CONFIG", "max_verts_per_poly must be between 3 and 6", "/max_verts_per_poly");
     return Status::success();

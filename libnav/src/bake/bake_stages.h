@@ -49,6 +49,7 @@ struct CellSettings
     int maxEdgeLen = 0;        ///< Longest contour edge in cells; 0 = no limit.
     int maxVertsPerPoly = 6;   ///< 3..6.
     int minRegionCells = 0;    ///< Islands with fewer spans are dropped.
+    int mergeRegionCells = 0;  ///< Regions with fewer spans join a neighbour; 0 = no merging.
 };
 
 /// Derives the cell settings of `def` (which must have been validated).
@@ -140,8 +141,9 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
 /// to a border than the agent radius, and every ledge span.
 void erodeWalkable(OpenField& ioField, const CellSettings& cells);
 
-/// regions.cpp: drops islands under the minimum area, then partitions the open
-/// spans into monotone regions (no holes, no overlaps).
+/// regions.cpp: drops islands under the minimum area, partitions the open
+/// spans into monotone regions, then merges small ones into their neighbours
+/// (no holes, no overlaps).
 void buildRegions(OpenField& ioField, const CellSettings& cells);
 
 /// contours.cpp: traces, simplifies and splits the outline of every region.

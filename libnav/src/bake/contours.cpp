@@ -64,7 +64,17 @@ inline bool canonicalForward(int ax, int az, int bx, int bz)
     return bx > ax || (bx == ax && bz > az);
 }
 
-void simplifyOutline(const std::vector<RawVertex>& raw, const CellSettings& cells, std::vector<SimpleVertex>& out)
+/// True when the stretch that ends at raw corner `end` is a wall: nothing
+/// walkable beyond it, or a region of another area.
+inline bool wallStretch(const std::vector<RawVertex>& raw, const std::vector<uint8_t>& regionArea, uint8_t area,
+                        int end)
+{
+    const uint32_t far = raw[static_cast<size_t>(end)].farRegion;
+    return far == 0 || regionArea[far] != area;
+}
+
+void simplifyOutline(const std::vector<RawVertex>& raw, const std::vector<uint8_t>& regionArea, uint8_t area,
+                     const CellSettings& cells, std::vector<SimpleVertex>& out)
 {
     const int n = static_cast<int>(raw.size());
     out.clear();
@@ -92,13 +102,20 @@ void simplifyOutline(const std::vector<RawVertex>& raw, const CellSettings& cell
             out.push_back({raw[hi].x, raw[hi].y, raw[hi].z, hi});
     }
 
-    // Douglas–Peucker on every stretch, always scanned from its canonical start.
+    // Douglas–Peucker on every wall stretch, always scanned from its canonical
+    // start. A stretch between two regions of one area stays straight: both
+    // regions keep exactly its two ends, as Recast's contours do.
     const float maxError2 = cells.maxError * cells.maxError;
     for (size_t i = 0; i < out.size();)
     {
         const size_t ii = (i + 1) % out.size();
         int ax = out[i].x, az = out[i].z, ai = out[i].raw;
         int bx = out[ii].x, bz = out[ii].z, bi = out[ii].raw;
+        if (!wallStretch(raw, regionArea, area, bi))
+        {
+            ++i;
+            continue;
+        }
         int step, ci, endi;
         if (canonicalForward(ax, az, bx, bz))
         {
@@ -171,7 +188,7 @@ void simplifyOutline(const std::vector<RawVertex>& raw, const CellSettings& cell
             const int64_t dz = out[ii].z - out[i].z;
             const int span = (bi - ai + n) % n;
             int mid = -1;
-            if (dx * dx + dz * dz > maxLen2 && span > 1)
+            if (dx * dx + dz * dz > maxLen2 && span > 1 && wallStretch(raw, regionArea, area, bi))
             {
                 if (canonicalForward(out[i].x, out[i].z, out[ii].x, out[ii].z))
                     mid = (ai + span / 2) % n;
@@ -269,6 +286,12 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
         }
     }
 
+    // The area of every region, to tell walls from portals.
+    std::vector<uint8_t> regionArea(static_cast<size_t>(field.regionCount) + 1, kNullArea);
+    for (size_t i = 0; i < n; ++i)
+        if (field.region[i] != 0)
+            regionArea[field.region[i]] = field.area[i];
+
     // Boundary edges not yet traced.
     std::vector<uint8_t> edges = boundary;
     std::vector<RawVertex> raw;
@@ -341,7 +364,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                     outSet.contours.push_back(std::move(contour));
                     continue;
                 }
-                simplifyOutline(raw, cells, simple);
+                simplifyOutline(raw, regionArea, field.area[start], cells, simple);
                 // The walk winds negatively in x–z; store it reversed (positive).
                 contour.verts.reserve(simple.size() * 3);
                 for (size_t k = simple.size(); k-- > 0;)

@@ -4,12 +4,15 @@
 /// Design note. A two-pass chamfer distance transform (G. Borgefors,
 /// "Distance transformations in digital images", 1986), as Recast uses it in
 /// `rcErodeWalkableArea` (M. Mononen): steps of 2 along an axis and 3 along a
-/// diagonal approximate twice the Euclidean distance in cells. Unlike Recast,
-/// a border span (one missing a neighbour in some direction) starts at 1, the
-/// distance of its centre from the border line, so a span is kept exactly when
-/// its centre is at least agent_radius from the nearest border: the eroded
-/// band is agent_radius rounded to the nearest half cell. Ledge spans flagged
-/// by the filter are removed here too, after they served as borders.
+/// diagonal approximate twice the Euclidean distance in cells. A border span
+/// (one missing a neighbour in some direction) starts at 0, so a span's value
+/// is the distance of its cell's near side from the border, and a span is kept
+/// when its whole cell lies at least agent_radius from every border: polygon
+/// edges, which run along cell sides, never come nearer a wall than the
+/// radius. For a radius of whole cells this is Recast's erosion; for other
+/// radii Recast rounds the radius up to whole cells and we do not. A ledge span
+/// (flagged by the filter) is a border like an unwalkable one, as in Recast,
+/// where the ledge filter has already made it unwalkable; it is removed here.
 
 #include "bake_stages.h"
 
@@ -46,7 +49,7 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
             const uint32_t last = first + ioField.cellCount[c];
             for (uint32_t i = first; i < last; ++i)
             {
-                if (ioField.area[i] == kNullArea)
+                if (ioField.area[i] == kNullArea || (ioField.area[i] & kLedgeFlag) != 0)
                 {
                     dist[i] = 0;
                     continue;
@@ -61,13 +64,14 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
                         break;
                     }
                     const size_t nc = static_cast<size_t>((x + kDirX[dir]) + (z + kDirZ[dir]) * g.width);
-                    if (ioField.area[ioField.cellFirst[nc] + link] == kNullArea)
+                    const uint8_t far = ioField.area[ioField.cellFirst[nc] + link];
+                    if (far == kNullArea || (far & kLedgeFlag) != 0)
                     {
                         border = true;
                         break;
                     }
                 }
-                dist[i] = border ? 1 : kFar;
+                dist[i] = border ? 0 : kFar;
             }
         }
     }

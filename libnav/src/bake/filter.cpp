@@ -10,9 +10,8 @@
 ///    could fall by more than the step height (including the edge of the grid
 ///    and empty columns), or whose reachable neighbour floors differ by more
 ///    than the step height, gets the ledge flag. Flagged spans stay in the open
-///    field so erosion measures its distances from the real drop, and erosion
-///    removes them; this keeps the eroded border within half a cell of
-///    agent_radius on ledges as well as walls;
+///    field; erosion treats them as borders, as Recast treats its ledges (which
+///    its filter makes unwalkable), and removes them;
 ///  - head room: a span with less than agent_height of free space above is
 ///    not walkable.
 /// The open field then holds one span per walkable solid span (floor = solid

@@ -15,9 +15,23 @@
 /// Before the sweep, connected islands with fewer spans than min_region_area
 /// are dropped (a flood fill over the links), so a stray box top does not
 /// become a mesh of its own.
+///
+/// After the sweep, regions are merged as in Recast's `mergeAndFilterRegions`:
+/// each region knows the ring of regions round its outline (walked once, with
+/// the boundary on one hand) and the regions stacked above or below it in its
+/// columns. A region with fewer spans than merge_region_area, or one that
+/// touches no wall at all, joins the smallest neighbour of its area that it
+/// meets along exactly one stretch (both ways round) and shares no column
+/// with; the two rings are spliced where they meet. Two simply connected
+/// regions glued along one stretch are simply connected, so merged regions
+/// stay free of holes and overlaps. Passes repeat until nothing merges; ids
+/// are then renumbered densely in their old order. Monotone sweeps cut open
+/// floors into many slivers under every obstacle; merging gives the few large
+/// regions, and so the few polygons, Recast users expect.
 
 #include "bake_stages.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -81,6 +95,212 @@ void dropSmallIslands(OpenField& f, int minCells)
             for (uint32_t i : members)
                 f.area[i] = kNullArea;
     }
+}
+
+
+/// One region while small ones are merged into their neighbours.
+struct RegionRecord
+{
+    uint32_t spans = 0;            ///< Spans in the region (0 once merged away).
+    uint8_t area = kNullArea;
+    bool stacked = false;          ///< Holds two spans of one column: never merged.
+    uint32_t into = 0;             ///< The region it was merged into, 0 while it lives.
+    std::vector<uint32_t> ring;    ///< Regions across its outline, in walking order (0 = nothing walkable).
+    std::vector<uint32_t> floors;  ///< Regions with a span in one of its columns (above or below).
+};
+
+/// The regions across region r's outline, walked from `start` (a span of r
+/// whose -x side is not r), with repeats next to each other removed.
+void walkRing(const OpenField& f, uint32_t r, uint32_t start, int x, int z, std::vector<uint32_t>& out)
+{
+    out.clear();
+    uint32_t i = start;
+    int cx = x, cz = z, dir = 0;
+    const size_t maxSteps = f.spanCount() * 8 + 16;
+    for (size_t steps = 0; steps < maxSteps; ++steps)
+    {
+        const uint32_t a = neighbourSpan(f, cx, cz, i, dir);
+        const uint32_t far = a == UINT32_MAX ? 0 : f.region[a];
+        if (far != r)
+        {
+            if (out.empty() || out.back() != far)
+                out.push_back(far);
+            dir = (dir + 1) & 3;
+        }
+        else
+        {
+            cx += kDirX[dir];
+            cz += kDirZ[dir];
+            i = a;
+            dir = (dir + 3) & 3;
+        }
+        if (i == start && dir == 0)
+            break;
+    }
+    while (out.size() > 1 && out.front() == out.back())
+        out.pop_back();
+}
+
+void removeRepeats(std::vector<uint32_t>& ring)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < ring.size(); ++k)
+        if (n == 0 || ring[n - 1] != ring[k])
+            ring[n++] = ring[k];
+    ring.resize(n);
+    while (ring.size() > 1 && ring.front() == ring.back())
+        ring.pop_back();
+}
+
+bool contains(const std::vector<uint32_t>& v, uint32_t x)
+{
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+/// True when `a` may absorb `b`: same area, they meet along exactly one
+/// stretch of a's outline, and they never share a column.
+bool canMerge(const RegionRecord& a, const RegionRecord& b, uint32_t bId)
+{
+    if (a.area != b.area)
+        return false;
+    int runs = 0;
+    for (uint32_t n : a.ring)
+        runs += n == bId ? 1 : 0;
+    return runs == 1 && !contains(a.floors, bId);
+}
+
+/// Region `t` absorbs region `b`: the outlines are spliced where they meet.
+void absorb(std::vector<RegionRecord>& regs, uint32_t t, uint32_t b)
+{
+    RegionRecord& rt = regs[t];
+    RegionRecord& rb = regs[b];
+    const auto at = std::find(rt.ring.begin(), rt.ring.end(), b);
+    const auto bt = std::find(rb.ring.begin(), rb.ring.end(), t);
+    const size_t nt = rt.ring.size(), nb = rb.ring.size();
+    const size_t it = static_cast<size_t>(at - rt.ring.begin()), ib = static_cast<size_t>(bt - rb.ring.begin());
+    std::vector<uint32_t> ring;
+    ring.reserve(nt + nb);
+    for (size_t k = 1; k < nt; ++k)
+        ring.push_back(rt.ring[(it + k) % nt]);
+    for (size_t k = 1; k < nb; ++k)
+        ring.push_back(rb.ring[(ib + k) % nb]);
+    removeRepeats(ring);
+    rt.ring = std::move(ring);
+    for (uint32_t fl : rb.floors)
+        if (!contains(rt.floors, fl))
+            rt.floors.push_back(fl);
+    rt.spans += rb.spans;
+
+    // Every neighbour and floor of b now meets t instead.
+    auto rename = [&](std::vector<uint32_t>& v) {
+        for (uint32_t& x : v)
+            if (x == b)
+                x = t;
+    };
+    for (uint32_t n : rb.ring)
+        if (n != 0 && n != t)
+        {
+            rename(regs[n].ring);
+            removeRepeats(regs[n].ring);
+        }
+    for (uint32_t fl : rb.floors)
+    {
+        std::vector<uint32_t>& v = regs[fl].floors;
+        v.erase(std::remove(v.begin(), v.end(), b), v.end());
+        if (!contains(v, t))
+            v.push_back(t);
+    }
+    rb.spans = 0;
+    rb.into = t;
+    rb.ring.clear();
+    rb.floors.clear();
+}
+
+/// Recast's merging of monotone regions (`mergeAndFilterRegions`): a region
+/// smaller than `mergeCells` spans, or one that touches no unwalkable border,
+/// joins its smallest neighbour that it meets along one stretch, until no
+/// region can. The union of two simply connected regions glued along one
+/// stretch is simply connected, so outlines stay free of holes.
+void mergeRegions(OpenField& f, uint32_t mergeCells)
+{
+    const Grid& g = f.grid;
+    const uint32_t count = f.regionCount;
+    std::vector<RegionRecord> regs(count + 1);
+    for (int z = 0; z < g.depth; ++z)
+        for (int x = 0; x < g.width; ++x)
+        {
+            const size_t c = static_cast<size_t>(x + z * g.width);
+            const uint32_t first = f.cellFirst[c];
+            const uint32_t last = first + f.cellCount[c];
+            for (uint32_t i = first; i < last; ++i)
+            {
+                const uint32_t r = f.region[i];
+                if (r == 0)
+                    continue;
+                RegionRecord& rec = regs[r];
+                if (rec.spans++ == 0)
+                {
+                    rec.area = f.area[i];
+                    walkRing(f, r, i, x, z, rec.ring);
+                }
+                for (uint32_t j = first; j < last; ++j)
+                {
+                    const uint32_t o = f.region[j];
+                    if (j == i || o == 0)
+                        continue;
+                    if (o == r)
+                        rec.stacked = true;
+                    else if (!contains(rec.floors, o))
+                        rec.floors.push_back(o);
+                }
+            }
+        }
+
+    for (bool merged = true; merged;)
+    {
+        merged = false;
+        for (uint32_t r = 1; r <= count; ++r)
+        {
+            RegionRecord& rec = regs[r];
+            if (rec.spans == 0 || rec.stacked)
+                continue;
+            if (rec.spans > mergeCells && contains(rec.ring, 0u))
+                continue;
+            uint32_t best = 0;
+            uint32_t bestSpans = UINT32_MAX;
+            for (uint32_t n : rec.ring)
+            {
+                if (n == 0 || regs[n].stacked || regs[n].spans >= bestSpans)
+                    continue;
+                if (canMerge(rec, regs[n], n) && canMerge(regs[n], rec, r))
+                {
+                    best = n;
+                    bestSpans = regs[n].spans;
+                }
+            }
+            if (best == 0)
+                continue;
+            absorb(regs, best, r);
+            merged = true;
+        }
+    }
+
+    // Number the survivors 1.. in order and relabel the spans.
+    std::vector<uint32_t> newId(count + 1, 0);
+    uint32_t next = 0;
+    for (uint32_t r = 1; r <= count; ++r)
+        if (regs[r].into == 0)
+            newId[r] = ++next;
+    for (uint32_t r = 1; r <= count; ++r)
+    {
+        uint32_t t = r;
+        while (regs[t].into != 0)
+            t = regs[t].into;
+        newId[r] = newId[t];
+    }
+    for (uint32_t& r : f.region)
+        r = newId[r];
+    f.regionCount = next;
 }
 
 } // namespace
@@ -185,6 +405,8 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
         }
     }
     f.regionCount = regionCount;
+    if (cells.mergeRegionCells > 0 && regionCount > 1)
+        mergeRegions(f, static_cast<uint32_t>(cells.mergeRegionCells));
 }
 
 } // namespace spark::nav::bake

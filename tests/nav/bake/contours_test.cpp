@@ -64,8 +64,9 @@ TEST_CASE("an eroded square floor has a four-corner outline with positive windin
         corners.insert({c.verts[k * 3], c.verts[k * 3 + 2]});
         CHECK(c.verts[k * 3 + 1] == t.open.y[t.open.cellFirst[210]]);
     }
-    CHECK(corners == std::set<std::pair<int, int>>{{2, 2}, {18, 2}, {18, 18}, {2, 18}});
-    CHECK(twiceArea(c) == 2 * 16 * 16);
+    // The ledge ring and two cells of radius (0.4 m) come off every side.
+    CHECK(corners == std::set<std::pair<int, int>>{{3, 3}, {17, 3}, {17, 17}, {3, 17}});
+    CHECK(twiceArea(c) == 2 * 14 * 14);
 }
 
 TEST_CASE("no outline edge is longer than max_edge_len")

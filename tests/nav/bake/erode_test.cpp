@@ -30,13 +30,17 @@ size_t walkableCount(const OpenField& f)
 
 } // namespace
 
-TEST_CASE("erosion keeps exactly the spans whose centre is at least the agent radius from the border")
+TEST_CASE("erosion keeps exactly the spans whose whole cell is at least the agent radius from the border")
 {
     BakeInput in;
     test::addBox(in, {0, -0.2f, 0}, {4, 0, 4}); // 20 x 20 cells of 0.2 m
     BakeDef def = test::testDef();
-    // radius -> cells removed per side: the centre of cell i is (i + 0.5) * 0.2 m from the edge.
-    const std::pair<float, int> cases[] = {{0.0f, 1}, {0.1f, 1}, {0.3f, 1}, {0.35f, 2}, {0.4f, 2}, {0.5f, 2}, {0.9f, 4}};
+    // radius -> cells removed per side: the outer ring is a ledge (the floor
+    // ends in a drop), which is a border itself, as in Recast; inside it, cell
+    // i (from 0) has its near side i * 0.2 m from that border and is kept when
+    // that is at least the radius.
+    const std::pair<float, int> cases[] = {{0.0f, 1}, {0.1f, 2}, {0.2f, 2}, {0.3f, 3}, {0.35f, 3},
+                                           {0.4f, 3}, {0.5f, 4}, {0.9f, 6}};
     for (const auto& [radius, band] : cases)
     {
         CAPTURE(radius);
@@ -63,13 +67,16 @@ TEST_CASE("distances grow by two per cell along an axis and three per diagonal s
     def.agentRadius = 0.0f;
     const OpenField f = erodedFloor(in, def, {0, -0.2f, 0}, {4, 0, 4});
     auto distAt = [&](int x, int z) { return f.dist[f.cellFirst[static_cast<size_t>(x + z * 20)]]; };
-    CHECK(distAt(0, 10) == 1);
-    CHECK(distAt(1, 10) == 3);
-    CHECK(distAt(4, 10) == 9);
-    CHECK(distAt(10, 10) == 19);
-    CHECK(distAt(1, 1) == 3);
-    CHECK(distAt(2, 2) == 5);  // 1 + 2 + 2, or 1 + 3 + ... the smaller
-    CHECK(distAt(3, 5) == 7);
+    // The outer ring is a ledge and the ring inside it borders the ledge: both start at 0.
+    CHECK(distAt(0, 10) == 0);
+    CHECK(distAt(1, 10) == 0);
+    CHECK(distAt(2, 10) == 2);
+    CHECK(distAt(4, 10) == 6);
+    CHECK(distAt(10, 10) == 16); // eight cells from the ring at x = 18
+    CHECK(distAt(1, 1) == 0);
+    CHECK(distAt(2, 2) == 2);  // one axis step from (2, 1)
+    CHECK(distAt(3, 3) == 4);  // one axis step from (3, 2) beats a diagonal one from (2, 2)
+    CHECK(distAt(3, 5) == 4);
 }
 
 TEST_CASE("a wall eroded the floor around its footprint by the agent radius")

@@ -98,7 +98,9 @@ TEST_CASE("a floor round a pillar splits into monotone regions without holes or 
     test::addBox(in, {0, -0.2f, 0}, {6, 0, 6});
     test::addBox(in, {2.05f, 0, 2.05f}, {3.95f, 2, 3.95f});
     test::addBox(in, {4.45f, 0, 0.45f}, {4.95f, 2, 1.15f});
-    const OpenField f = regionsOf(in, test::testDef());
+    BakeDef def = test::testDef();
+    def.mergeRegionArea = 0.0f;
+    const OpenField f = regionsOf(in, def);
     CHECK(f.regionCount >= 3);
     checkMonotone(f);
 }
@@ -121,7 +123,7 @@ TEST_CASE("islands smaller than the minimum region area are dropped")
 {
     BakeInput in;
     test::addBox(in, {0, -0.2f, 0}, {4, 0, 4});
-    test::addBox(in, {6, 0.9f, 0}, {7.2f, 1.1f, 1.2f}); // a 1.2 m square table, 0.4 x 0.4 after erosion
+    test::addBox(in, {6, 0.9f, 0}, {7.6f, 1.1f, 1.6f}); // a 1.6 m square table, 0.4 x 0.4 after erosion
     BakeDef def = test::testDef();
     const OpenField kept = regionsOf(in, def);
     CHECK(kept.regionCount == 2);
@@ -129,4 +131,96 @@ TEST_CASE("islands smaller than the minimum region area are dropped")
     const OpenField dropped = regionsOf(in, def);
     CHECK(dropped.regionCount == 1);
     checkMonotone(dropped);
+}
+
+namespace
+{
+
+/// Region of every walkable span, and checks that come with merging: every
+/// region is one piece whose traced outline is a single simple loop (one
+/// contour, no fallback), and no region holds two spans of one column.
+void checkMergedRegions(const OpenField& f, const CellSettings& cells)
+{
+    const Grid& g = f.grid;
+    std::vector<uint32_t> spans(f.regionCount + 1, 0);
+    for (int z = 0; z < g.depth; ++z)
+        for (int x = 0; x < g.width; ++x)
+        {
+            const size_t c = static_cast<size_t>(x + z * g.width);
+            std::vector<uint32_t> seen;
+            for (uint32_t k = 0; k < f.cellCount[c]; ++k)
+            {
+                const uint32_t i = f.cellFirst[c] + k;
+                CHECK((f.region[i] != 0) == (f.area[i] != kNullArea));
+                if (f.region[i] == 0)
+                    continue;
+                REQUIRE(f.region[i] <= f.regionCount);
+                ++spans[f.region[i]];
+                CHECK(std::find(seen.begin(), seen.end(), f.region[i]) == seen.end());
+                seen.push_back(f.region[i]);
+            }
+        }
+    for (uint32_t r = 1; r <= f.regionCount; ++r)
+        CHECK(spans[r] > 0); // ids are dense
+    ContourSet set;
+    buildContours(f, cells, set);
+    CHECK(set.contours.size() == f.regionCount);
+    for (const Contour& c : set.contours)
+        CHECK_FALSE(c.needsFallback);
+}
+
+/// Walkable spans per area code.
+std::map<uint8_t, size_t> spansByArea(const OpenField& f)
+{
+    std::map<uint8_t, size_t> out;
+    for (size_t i = 0; i < f.spanCount(); ++i)
+        if (f.region[i] != 0)
+            ++out[f.area[i]];
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("small monotone regions merge into one simple region per floor piece, and never across areas or layers")
+{
+    // A floor with pillars: the sweep cuts it into several monotone regions.
+    BakeInput in;
+    test::addBox(in, {0, -0.2f, 0}, {6, 0, 6});
+    test::addBox(in, {2.05f, 0, 2.05f}, {3.95f, 2, 3.95f});
+    test::addBox(in, {4.45f, 0, 0.45f}, {4.95f, 2, 1.15f});
+    BakeDef def = test::testDef();
+    def.mergeRegionArea = 0.0f;
+    const OpenField plain = regionsOf(in, def);
+    def.mergeRegionArea = 16.0f;
+    const OpenField merged = regionsOf(in, def);
+    CHECK(merged.regionCount < plain.regionCount);
+    checkMergedRegions(merged, cellSettingsOf(def));
+    // Merging relabels, it never adds or drops a span.
+    CHECK(spansByArea(merged) == spansByArea(plain));
+
+    // A tiny merge area only merges regions that touch no unwalkable border.
+    def.mergeRegionArea = 0.01f;
+    const OpenField tiny = regionsOf(in, def);
+    CHECK(tiny.regionCount <= plain.regionCount);
+    CHECK(tiny.regionCount >= merged.regionCount);
+    checkMergedRegions(tiny, cellSettingsOf(def));
+
+    // Two areas side by side stay two regions however small.
+    BakeInput areas;
+    test::addBox(areas, {0, -0.2f, 0}, {2, 0, 4});
+    test::addBox(areas, {2, -0.2f, 0}, {4, 0, 4});
+    areas.areas.assign(areas.indices.size() / 3, 0);
+    for (size_t t = areas.areas.size() / 2; t < areas.areas.size(); ++t)
+        areas.areas[t] = 3;
+    def.mergeRegionArea = 1000.0f;
+    const OpenField two = regionsOf(areas, def);
+    CHECK(two.regionCount == 2);
+    checkMergedRegions(two, cellSettingsOf(def));
+
+    // A deck over a floor: the layers share columns and never become one region.
+    BakeInput bridge;
+    test::addBox(bridge, {0, -0.2f, 0}, {8, 0, 8});
+    test::addBox(bridge, {3, 2.6f, -1}, {5, 2.8f, 9}); // 2.6 m of head room under it
+    const OpenField layered = regionsOf(bridge, def);
+    checkMergedRegions(layered, cellSettingsOf(def));
 }

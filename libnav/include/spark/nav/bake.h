@@ -32,6 +32,11 @@ struct BakeDef
     float maxEdgeLen = 12.0f;            ///< Longest contour edge; 0 = no limit. [Limit: >= 0] [Units: m]
     int maxVertsPerPoly = 6;             ///< Vertices per polygon after merging. [Limit: 3..6]
     float minRegionArea = 0.0f;          ///< Connected walkable islands smaller than this are dropped. [Limit: >= 0] [Units: m²]
+    /// Regions smaller than this (and any region that touches no unwalkable
+    /// border) join a neighbour, so open floors give few, large polygons;
+    /// 0 keeps the plain monotone partition. The default is Recast's 20 × 20
+    /// cells at the default cell size. [Limit: >= 0] [Units: m²]
+    float mergeRegionArea = 16.0f;
 };
 
 /// The default settings of SPEC §2.1.
