@@ -185,6 +185,7 @@ nav::BakeDef sparkBakeDef()
     def.maxSimplificationError = 1.3f;
     def.maxVertsPerPoly = 6;
     def.minRegionArea = 8.0f * 8.0f * kCell * kCell;
+    def.mergeRegionArea = 20.0f * 20.0f * kCell * kCell; // RecastDemo's merge size, 20 cells
     return def;
 }
 

@@ -16,7 +16,8 @@
 ///   dtCreateNavMeshData and dtNavMesh::init as one tile; dtNavMeshQuery::init
 ///   with RecastDemo's 2048 nodes.
 /// - Spark: nav::bakeNavMesh with the same settings mapped onto BakeDef (min
-///   region area = 8 × 8 cells; Spark has no merge size and no detail mesh).
+///   region area = 8 × 8 cells, merge region area = 20 × 20 cells; Spark has
+///   no detail mesh).
 ///
 /// Queries: kPairs pairs of world points, drawn with Spark's seeded RNG (seed
 /// kPointSeed) uniformly by area over the input triangles whose front face is
@@ -234,6 +235,7 @@ nav::BakeDef sparkBakeDef()
     def.maxSimplificationError = kEdgeMaxError;
     def.maxVertsPerPoly = kVertsPerPoly;
     def.minRegionArea = float(kRegionMinSize * kRegionMinSize) * kCellSize * kCellSize; // 8 × 8 cells
+    def.mergeRegionArea = float(kRegionMergeSize * kRegionMergeSize) * kCellSize * kCellSize; // 20 × 20 cells
     return def;
 }
 
