@@ -396,6 +396,92 @@ void finishPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& startPoin
     out.cost = trueCost(mesh, s, filter, offMesh, out);
 }
 
+/// The straight segment start → goal in x–z, when it provably stays on the
+/// mesh: walked polygon to polygon (each convex, so the segment leaves it
+/// once), each exit point strictly inside one link stretch of a unique exit
+/// edge, through polygons the filter allows. True with the corridor in
+/// `polygons` and its links in `vias`; false (nothing decided) when the segment
+/// meets a wall, or passes a vertex or a stretch end, where the full search
+/// decides. A straight segment is the shortest path there is, so the exact
+/// search has nothing to add when this succeeds.
+bool straightCorridor(const NavMesh& mesh, const MeshPoint& start, const MeshPoint& goal, const QueryFilter& filter,
+                      std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias)
+{
+    polygons.clear();
+    vias.clear();
+    uint32_t cur = start.polygon;
+    polygons.push_back(cur);
+    if (cur == goal.polygon)
+        return true;
+    const double sx = start.point.x, sz = start.point.z;
+    const double dx = double(goal.point.x) - sx, dz = double(goal.point.z) - sz;
+    if (dx * dx + dz * dz <= 0.0)
+        return false;
+    constexpr double kMargin = 1.0e-6; // of an edge's length, kept from its ends
+    const NavLink* linkBase = mesh.allLinks().data();
+    double t = 0.0;
+    const uint32_t maxSteps = mesh.polygonCount() + 1;
+    for (uint32_t step = 0; step < maxSteps; ++step)
+    {
+        // Cyrus–Beck: the smallest parameter past t at which the segment
+        // leaves an edge's half-plane; a tie (a vertex) gives up.
+        const uint32_t n = mesh.polygonVertexCount(cur);
+        double tExit = 1.0e30;
+        uint32_t exitEdge = 0;
+        bool tie = false;
+        glm::vec3 a = mesh.polygonVertex(cur, n - 1);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const glm::vec3 b = mesh.polygonVertex(cur, i);
+            const double ex = double(b.x) - a.x, ez = double(b.z) - a.z;
+            const double f0 = ex * (sz - a.z) - ez * (sx - a.x);
+            const double f1 = ex * dz - ez * dx;
+            if (f1 < 0.0)
+            {
+                const double te = -f0 / f1;
+                if (te < tExit)
+                {
+                    tie = te > tExit - 1.0e-12;
+                    tExit = te;
+                    exitEdge = (i + n - 1) % n;
+                }
+                else if (te < tExit + 1.0e-12)
+                {
+                    tie = true;
+                }
+            }
+            a = b;
+        }
+        if (tExit >= 1.0)
+            return cur == goal.polygon;
+        if (tie || tExit < t - 1.0e-9)
+            return false;
+        // The link whose stretch holds the exit point well inside.
+        const double px = sx + dx * tExit, pz = sz + dz * tExit;
+        const glm::vec3 ea = mesh.polygonVertex(cur, exitEdge);
+        const glm::vec3 eb = mesh.polygonVertex(cur, (exitEdge + 1) % n);
+        const double ex = double(eb.x) - ea.x, ez = double(eb.z) - ea.z;
+        const double l2 = ex * ex + ez * ez;
+        if (l2 <= 0.0)
+            return false;
+        const double u = ((px - ea.x) * ex + (pz - ea.z) * ez) / l2;
+        const NavLink* through = nullptr;
+        for (const NavLink& link : mesh.links(cur))
+            if (link.edge == exitEdge && u > double(link.tMin) + kMargin && u < double(link.tMax) - kMargin)
+                through = &link;
+        if (!through)
+            return false;
+        const uint32_t nb = through->neighbour;
+        if (mesh.disabled(nb) || detail::excluded(filter, mesh.area(nb)))
+            return false;
+        vias.push_back(static_cast<uint32_t>(through - linkBase));
+        polygons.push_back(nb);
+        cur = nb;
+        t = tExit;
+    }
+    return false;
+}
+
 /// Flood over the links from `startPoly` through polygons the filter allows:
 /// true when `goalPoly` is reached (early out). Otherwise `s.list` holds every
 /// polygon reached.
@@ -620,6 +706,13 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
             uniform = false;
     if (uniform && s.offMeshIndex.empty())
     {
+        if (goalAllowed && straightCorridor(mesh, start, goal, filter, out.polygons, s.vias))
+        {
+            out.complete = true;
+            out.entries.assign(s.vias.size(), kNoPolygon);
+            finishPath(mesh, s, start.point, goal.point, filter, offMesh, out);
+            return Status::success();
+        }
         uint32_t endPoly = goalPoly;
         glm::vec3 endPoint = goal.point;
         // A goal the links cannot reach would make the any-angle search visit
