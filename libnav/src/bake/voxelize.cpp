@@ -1,10 +1,15 @@
 /// \file voxelize.cpp
 /// Stage 1 of the 3D bake: triangles into solid spans.
 ///
-/// Design note. Each triangle is cut into the grid's columns by repeated
-/// polygon splitting against axis-aligned lines (first a row slab along z,
-/// then a cell slab along x), the scheme of Recast's rasteriser (M. Mononen,
-/// Recast Navigation, `RecastRasterization.cpp`). The piece left in a column
+/// Design note. Each triangle is cut into row slabs along z by repeated
+/// polygon splitting against axis-aligned lines, the scheme of Recast's
+/// rasteriser (M. Mononen, Recast Navigation, `RecastRasterization.cpp`).
+/// Recast then splits each row again cell by cell; we do not: the piece of a
+/// row in a column is bounded by the row polygon's vertices inside the column
+/// and by the points where its edges cross the column's two lines, and since
+/// height is linear along an edge those points give the piece's vertical
+/// extent. Each edge is crossed with each line once, so a row costs its
+/// vertices plus its columns instead of a polygon clip per cell. The piece
 /// gives the vertical extent [floor(ymin), ceil(ymax)) in cell_height units,
 /// which is inserted into the column's sorted span list; overlapping or
 /// touching spans merge. A merged span remembers its highest walkable surface;
@@ -19,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace spark::nav::bake
 {
@@ -29,6 +35,22 @@ namespace
 constexpr int kClipCapacity = 12;
 /// Rounding slack of span heights. [Units: cells]
 constexpr float kSnap = 1.0e-4f;
+
+/// floor(x) and ceil(x) as ints, for the cell coordinates of the rasteriser:
+/// without SSE4.1 the library's floorf is a call; this is exact for every
+/// float in int range, and values are clamped to it first.
+inline int floorInt(float x)
+{
+    x = std::clamp(x, -1.0e9f, 1.0e9f);
+    const int i = static_cast<int>(x);
+    return static_cast<float>(i) > x ? i - 1 : i;
+}
+inline int ceilInt(float x)
+{
+    x = std::clamp(x, -1.0e9f, 1.0e9f);
+    const int i = static_cast<int>(x);
+    return static_cast<float>(i) < x ? i + 1 : i;
+}
 
 /// Splits the convex polygon `in` by the plane `coord[axis] = line` into the
 /// part below (`outBelow`) and the part above (`outAbove`). Vertices on the
@@ -176,8 +198,32 @@ void addSpan(SolidField& field, int col, int bottom, int top, uint8_t area)
     ++field.spanCount;
 }
 
+/// Per-row scratch of the rasteriser: y extents per column line and per column.
+struct RowScratch
+{
+    std::vector<float> lineLo, lineHi, colLo, colHi;
+};
+
+/// "No height yet" for the extents.
+constexpr float kNoY = 3.0e38f;
+
+/// Adds the span of a piece whose heights run from yMin to yMax to column `col`.
+void addPiece(SolidField& field, int col, float yMin, float yMax, uint8_t area, float ich)
+{
+    const Grid& g = field.grid;
+    const float lo = (yMin - g.origin.y) * ich;
+    const float hi = (yMax - g.origin.y) * ich;
+    if (hi < 0.0f || lo > static_cast<float>(kMaxSpanHeight))
+        return;
+    // A ten-thousandth of a cell of slack absorbs the rounding of the cuts,
+    // so a surface exactly on a cell boundary stays on it.
+    const int bottom = std::clamp(floorInt(lo + kSnap), 0, kMaxSpanHeight - 1);
+    const int top = std::clamp(ceilInt(hi - kSnap), bottom + 1, kMaxSpanHeight);
+    addSpan(field, col, bottom, top, area);
+}
+
 void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3& v2, uint8_t area,
-                       SolidField& field)
+                       SolidField& field, RowScratch& scratch)
 {
     const Grid& g = field.grid;
     const float ics = 1.0f / g.cellSize;
@@ -191,11 +237,10 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
     if (maxX < g.origin.x || minX > g.origin.x + extentX || maxZ < g.origin.z || minZ > g.origin.z + extentZ)
         return;
 
-    const int z0 = std::clamp(static_cast<int>(std::floor((minZ - g.origin.z) * ics)), 0, g.depth - 1);
-    const int z1 = std::clamp(static_cast<int>(std::floor((maxZ - g.origin.z) * ics)), 0, g.depth - 1);
+    const int z0 = std::clamp(floorInt((minZ - g.origin.z) * ics), 0, g.depth - 1);
+    const int z1 = std::clamp(floorInt((maxZ - g.origin.z) * ics), 0, g.depth - 1);
 
     float bufA[kClipCapacity * 3], bufB[kClipCapacity * 3], row[kClipCapacity * 3];
-    float cellA[kClipCapacity * 3], cellB[kClipCapacity * 3], cell[kClipCapacity * 3];
     float* in = bufA;
     float* rest = bufB;
     int nIn = 3;
@@ -225,55 +270,73 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
             continue;
 
         float rowMinX = rowPoly[0], rowMaxX = rowPoly[0];
+        float rowMinY = rowPoly[1], rowMaxY = rowPoly[1];
         for (int i = 1; i < nRow; ++i)
         {
             rowMinX = std::min(rowMinX, rowPoly[i * 3]);
             rowMaxX = std::max(rowMaxX, rowPoly[i * 3]);
+            rowMinY = std::min(rowMinY, rowPoly[i * 3 + 1]);
+            rowMaxY = std::max(rowMaxY, rowPoly[i * 3 + 1]);
         }
-        const int x0 = std::clamp(static_cast<int>(std::floor((rowMinX - g.origin.x) * ics)), 0, g.width - 1);
-        const int x1 = std::clamp(static_cast<int>(std::floor((rowMaxX - g.origin.x) * ics)), 0, g.width - 1);
-
-        const float* cin = rowPoly;
-        float* crest = cellA;
-        float* spare = cellB;
-        int nCin = nRow;
-        for (int x = x0; x <= x1 && nCin >= 3; ++x)
+        const int x0 = std::clamp(floorInt((rowMinX - g.origin.x) * ics), 0, g.width - 1);
+        const int x1 = std::clamp(floorInt((rowMaxX - g.origin.x) * ics), 0, g.width - 1);
+        if (!(rowMaxX > rowMinX))
         {
-            // The last column takes what is left of the row without a cut.
-            int nCell = 0, nCrest = 0;
-            const float* cellPoly = cin;
-            if (x < x1)
-            {
-                const float lineX = g.origin.x + static_cast<float>(x + 1) * g.cellSize;
-                splitPolygon(cin, nCin, cell, nCell, crest, nCrest, lineX, 0);
-                cin = crest;
-                std::swap(crest, spare);
-                nCin = nCrest;
-                cellPoly = cell;
-            }
-            else
-            {
-                nCell = nCin;
-                nCin = 0;
-            }
-            if (nCell < 3)
-                continue;
+            // A piece standing in one x (a wall along z): one column holds all of it.
+            addPiece(field, x0 + z * g.width, rowMinY, rowMaxY, area, ich);
+            continue;
+        }
 
-            float yMin = cellPoly[1], yMax = cellPoly[1];
-            for (int i = 1; i < nCell; ++i)
-            {
-                yMin = std::min(yMin, cellPoly[i * 3 + 1]);
-                yMax = std::max(yMax, cellPoly[i * 3 + 1]);
-            }
-            const float lo = (yMin - g.origin.y) * ich;
-            const float hi = (yMax - g.origin.y) * ich;
-            if (hi < 0.0f || lo > static_cast<float>(kMaxSpanHeight))
+        // The piece of the row in column x is bounded by its vertices inside
+        // the column and by where its edges cross the column's two lines; y is
+        // linear along each edge, so those points give its extent.
+        const int columns = x1 - x0 + 1;
+        auto lineX = [&](int k) { return g.origin.x + static_cast<float>(x0 + k) * g.cellSize; };
+        for (int k = 0; k <= columns; ++k)
+        {
+            scratch.lineLo[static_cast<size_t>(k)] = kNoY;
+            scratch.lineHi[static_cast<size_t>(k)] = -kNoY;
+            scratch.colLo[static_cast<size_t>(k)] = kNoY;
+            scratch.colHi[static_cast<size_t>(k)] = -kNoY;
+        }
+        for (int i = 0, j = nRow - 1; i < nRow; j = i++)
+        {
+            const float* a = rowPoly + j * 3;
+            const float* b = rowPoly + i * 3;
+            // The vertex, in the column that holds it (a vertex on a line is
+            // also a crossing of that line, so the column before sees it too).
+            const int col = std::clamp(floorInt((b[0] - g.origin.x) * ics) - x0, 0, columns - 1);
+            scratch.colLo[static_cast<size_t>(col)] = std::min(scratch.colLo[static_cast<size_t>(col)], b[1]);
+            scratch.colHi[static_cast<size_t>(col)] = std::max(scratch.colHi[static_cast<size_t>(col)], b[1]);
+            if (a[0] == b[0])
                 continue;
-            // A ten-thousandth of a cell of slack absorbs the rounding of the cuts,
-            // so a surface exactly on a cell boundary stays on it.
-            const int bottom = std::clamp(static_cast<int>(std::floor(lo + kSnap)), 0, kMaxSpanHeight - 1);
-            const int top = std::clamp(static_cast<int>(std::ceil(hi - kSnap)), bottom + 1, kMaxSpanHeight);
-            addSpan(field, x + z * g.width, bottom, top, area);
+            const float* lo = a[0] < b[0] ? a : b;
+            const float* hi = a[0] < b[0] ? b : a;
+            const int k0 = std::max(1, ceilInt((lo[0] - g.origin.x) * ics) - x0);
+            const int k1 = std::min(columns - 1, floorInt((hi[0] - g.origin.x) * ics) - x0);
+            for (int k = k0; k <= k1; ++k)
+            {
+                const float cx = lineX(k);
+                if (cx < lo[0] || cx > hi[0])
+                    continue;
+                const float y = lo[1] + (hi[1] - lo[1]) * ((cx - lo[0]) / (hi[0] - lo[0]));
+                scratch.lineLo[static_cast<size_t>(k)] = std::min(scratch.lineLo[static_cast<size_t>(k)], y);
+                scratch.lineHi[static_cast<size_t>(k)] = std::max(scratch.lineHi[static_cast<size_t>(k)], y);
+            }
+        }
+        for (int k = 0; k < columns; ++k)
+        {
+            // Only columns the piece covers with some width.
+            const float left = std::max(rowMinX, lineX(k));
+            const float right = std::min(rowMaxX, lineX(k + 1));
+            if (!(right > left))
+                continue;
+            const size_t kk = static_cast<size_t>(k);
+            const float yMin = std::min({scratch.colLo[kk], scratch.lineLo[kk], scratch.lineLo[kk + 1]});
+            const float yMax = std::max({scratch.colHi[kk], scratch.lineHi[kk], scratch.lineHi[kk + 1]});
+            if (yMin > yMax)
+                continue;
+            addPiece(field, x0 + k + z * g.width, yMin, yMax, area, ich);
         }
     }
 }
@@ -289,6 +352,12 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
     outField.freeList = -1;
     outField.spanCount = 0;
 
+    RowScratch scratch;
+    const size_t lines = static_cast<size_t>(g.width) + 2;
+    scratch.lineLo.resize(lines);
+    scratch.lineHi.resize(lines);
+    scratch.colLo.resize(lines);
+    scratch.colHi.resize(lines);
     const float cos2 = cells.walkableCos * cells.walkableCos;
     const size_t triangles = input.indices.size() / 3;
     for (size_t t = 0; t < triangles; ++t)
@@ -310,7 +379,7 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
         const bool walkable = facing && ny * ny >= cos2 * len2;
         const uint8_t areaId = input.areas.empty() ? uint8_t{0} : input.areas[t];
         const uint8_t area = walkable ? static_cast<uint8_t>(areaId + 1) : kNullArea;
-        rasterizeTriangle(a, b, c, area, outField);
+        rasterizeTriangle(a, b, c, area, outField, scratch);
     }
 
     // A span is walkable when its highest walkable surface is within a step of its top.
