@@ -7,6 +7,7 @@
 // whose position is its body centre still arrives at a point on the floor.
 // The view cone compares the cosine of the angle to the target with
 // det::cos(fov/2) (no libm trigonometry, SPEC §7).
+#include "json_number.h"
 #include "runtime.h"
 #include "spark/core/det_math.h"
 
@@ -30,7 +31,12 @@ double distance3(const Vec3& a, const Vec3& b)
     return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 
-Vec3 toPoint(const json& p) { return Vec3(p[0].get<double>(), p[1].get<double>(), p[2].get<double>()); }
+/// A validated point [x, y, z].
+Vec3 toPoint(const json& p)
+{
+    const json::array_t& a = *p.get_ptr<const json::array_t*>();
+    return Vec3(numberAt(a[0]), numberAt(a[1]), numberAt(a[2]));
+}
 
 /// Reads a parameter slot of `leaf` declared by `def`: the literal, or the
 /// blackboard value checked against the declared type. nullptr when absent and
@@ -48,16 +54,19 @@ Result<const json*> readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& 
     }
     if (!slot.fromBb)
         return &slot.literal;
-    const json* v = blackboardFind(ctx.brain.blackboard, slot.bbKey);
+    const json* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
     if (!v)
         return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' (parameter '" + def.name + "') is missing",
                          field(), "set the key on the blackboard before the leaf runs");
-    std::string expected;
-    if (!paramValueMatches(def, *v, expected))
+    if (!paramValueFits(def, *v))
+    {
+        std::string expected;
+        (void)paramValueMatches(def, *v, expected);
         return makeError(kCodeParams,
                          "blackboard key '" + slot.bbKey + "' does not fit parameter '" + def.name +
                              "' of '" + leaf.name + "'",
                          field(), "expected " + expected);
+    }
     return v;
 }
 
@@ -73,7 +82,7 @@ template <class E> Result<double> numberParam(TickCtx& ctx, const LeafCall& call
     Result<const json*> v = param(ctx, call, p, path);
     if (!v.ok())
         return v.error();
-    return *v ? (*v)->get<double>() : 0.0;
+    return *v ? numberAt(**v) : 0.0;
 }
 
 /// A target's position; false when a named target does not exist.
@@ -155,7 +164,7 @@ Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     auto stopDistance = numberParam(ctx, call, PatrolParam::StopDistance, path);
     if (!stopDistance.ok())
         return stopDistance.error();
-    const json& points = **pointsV;
+    const json::array_t& points = *(*pointsV)->get_ptr<const json::array_t*>();
     const bool loop = *loopV ? (*loopV)->get<bool>() : true;
     const int32_t n = static_cast<int32_t>(points.size());
     const bool fresh = s.status != NodeStatus::Running;

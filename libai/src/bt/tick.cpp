@@ -13,6 +13,7 @@
 //   running until `count` runs are done), so a loop never spins inside a tick.
 // - timeout/cooldown/wait measure simulation time (frame × dt).
 // A node is started afresh whenever its last status is not `running`.
+#include "json_number.h"
 #include "runtime.h"
 
 #include <algorithm>
@@ -35,7 +36,7 @@ Result<const json*> slotValue(TickCtx& ctx, const ParamSlot& slot, const Node& n
 {
     if (!slot.fromBb)
         return &slot.literal;
-    const json* v = blackboardFind(ctx.brain.blackboard, slot.bbKey);
+    const json* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
     if (!v)
         return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", pointerJoin(node.path, key),
                          "set the key on the blackboard before the node runs");
@@ -50,9 +51,9 @@ bool compare(const json& a, CheckOp op, const json& b)
     case CheckOp::Ne: return a != b;
     default: break;
     }
-    if (a.is_number() && b.is_number())
+    double x = 0, y = 0;
+    if (numberOf(a, x) && numberOf(b, y))
     {
-        const double x = a.get<double>(), y = b.get<double>();
         switch (op)
         {
         case CheckOp::Lt: return x < y;
@@ -352,18 +353,18 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
         auto v = slotValue(ctx, n.waitSeconds, n, "seconds");
         if (!v.ok())
             return v.error();
-        const json& sec = **v;
-        if (!sec.is_number() || !std::isfinite(sec.get<double>()) || sec.get<double>() < 0)
+        double seconds = 0;
+        if (!numberOf(**v, seconds) || !std::isfinite(seconds) || seconds < 0)
             return makeError(kCodeParams, "wait seconds must be a number >= 0", pointerJoin(n.path, "seconds"),
                              "expected a number of seconds");
         if (fresh)
             s.startTime = ctx.time;
-        return setStatus(s, ctx.time - s.startTime >= sec.get<double>() - kTimeEps ? NodeStatus::Success
+        return setStatus(s, ctx.time - s.startTime >= seconds - kTimeEps ? NodeStatus::Success
                                                                                    : NodeStatus::Running);
     }
     case NodeType::Check:
     {
-        const json* have = blackboardFind(ctx.brain.blackboard, n.key);
+        const json* have = blackboardValue(ctx, n.keyIndex, n.key);
         if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
             return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
                                                                                : NodeStatus::Failure);
@@ -374,10 +375,13 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
     }
     case NodeType::Set:
     {
+        // The slot first: naming a new key may add a slot, never move a value.
+        const uint32_t slotIndex =
+            n.keyIndex < ctx.slots.size() ? ctx.slots[n.keyIndex] : ctx.brain.blackboard.slotOf(n.key);
         auto v = slotValue(ctx, n.value, n, "value");
         if (!v.ok())
             return v.error();
-        json& slot = ctx.brain.blackboard[n.key];
+        json& slot = ctx.brain.blackboard.set(slotIndex);
         if (slot != **v)
             slot = json(**v);
         return setStatus(s, NodeStatus::Success);
