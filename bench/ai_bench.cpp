@@ -1,10 +1,19 @@
 /// \file ai_bench.cpp
 /// What one behaviour-tree brain tick costs: 10,000 brains running the 30-node
-/// tree below against the fake world of points (tests/ai/fake_world.h, the same
-/// host the unit tests use): reactive selectors re-checking conditions, a chase
-/// with a timeout, a cooldown, a parallel patrol, blackboard reads and writes,
-/// leaf parameters from the blackboard. The goal (the issue): at most 0.3 µs
-/// per brain tick, no allocation and no string look-up per tick.
+/// tree below: reactive selectors re-checking conditions, a chase with a
+/// timeout, a cooldown, a parallel patrol, blackboard reads and writes, leaf
+/// parameters from the blackboard. The goal (the issue): at most 0.3 µs per
+/// brain tick, no allocation and no string look-up per tick.
+///
+/// Two hosts (libai reaches the world only through `ai::World`, whose calls
+/// name the agent), the same world behind both:
+///  - fake: the fake world of points of the unit tests (tests/ai/fake_world.h),
+///    agents in a std::map by name: each host call walks a 10,000-name tree
+///    (about 14 string compares), which is the host's cost, not libai's;
+///  - indexed: the same FakeWorld, its agents and objects reached through a
+///    hash index by name built once (what a real host keeps, e.g. libscene's
+///    AiHost maps names to crowd agent handles), so the figure is libai's tick
+///    plus a cheap host. Both must end in the same AI state hash.
 ///
 /// A plain program, not Google Benchmark: there is no peer to compare with in
 /// Debian (BehaviorTree.CPP is not packaged: `apt-cache policy
@@ -39,7 +48,8 @@
 ///   callgrind_annotate --inclusive=yes /tmp/ai_bench.callgrind | head -40
 /// shows the hot functions.
 ///
-/// Options: --brains=10000 --repeats=7 --warmup=30 --frames=120 --callgrind --out=DIR
+/// Options: --brains=10000 --repeats=7 --warmup=30 --frames=120 --host=indexed,fake
+///          --callgrind [--frames=10] --out=DIR
 
 #include "../tests/ai/fake_world.h"
 #include "bench_stats.h"
@@ -52,8 +62,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <new>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #if __has_include(<valgrind/callgrind.h>)
@@ -120,6 +133,79 @@ const char* kTree = R"({"version": 1, "name": "bench", "root":
 
 constexpr double kDt = 1.0 / 60.0;
 
+/// The fake world behind a hash index by name (see the file comment): the same
+/// answers and effects as test::FakeWorld, reached without walking its maps.
+class IndexedWorld final : public World
+{
+public:
+    explicit IndexedWorld(test::FakeWorld& fake) : m_fake(fake)
+    {
+        for (auto& [name, a] : fake.agents)
+            m_agents.emplace(name, &a);
+        for (auto& [name, p] : fake.objects)
+            m_objects.emplace(name, &p);
+    }
+
+    bool agentExists(std::string_view agent) const override { return m_agents.count(agent) == 1; }
+    bool findPosition(std::string_view name, Vec3& out) const override
+    {
+        if (auto a = m_agents.find(name); a != m_agents.end())
+        {
+            out = a->second->position;
+            return true;
+        }
+        if (auto o = m_objects.find(name); o != m_objects.end())
+        {
+            out = *o->second;
+            return true;
+        }
+        return false;
+    }
+    Vec3 agentVelocity(std::string_view agent) const override { return get(agent).velocity; }
+    Vec3 agentForward(std::string_view agent) const override { return get(agent).forward; }
+    MoveState moveState(std::string_view agent) const override { return get(agent).state; }
+    void requestMove(std::string_view agent, const Vec3& target, double stopDistance) override
+    {
+        test::FakeAgent& a = get(agent);
+        a.moveRequests += 1;
+        a.target = target;
+        a.stopDistance = stopDistance;
+        a.state = m_fake.hasPath(agent, target) ? MoveState::Moving : MoveState::NoPath;
+    }
+    void stop(std::string_view agent) override
+    {
+        test::FakeAgent& a = get(agent);
+        a.stops += 1;
+        a.state = MoveState::Idle;
+        a.velocity = Vec3(0, 0, 0);
+    }
+    void face(std::string_view agent, const Vec3& direction) override
+    {
+        const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
+        get(agent).forward = Vec3(direction.x / len, 0, direction.z / len);
+    }
+    void setSpeed(std::string_view agent, double speed) override { get(agent).speed = speed; }
+    bool lineOfSight(std::string_view agent, const Vec3& from, const Vec3& to) const override
+    {
+        return m_fake.lineOfSight(agent, from, to);
+    }
+    bool hasPath(std::string_view agent, const Vec3& to) const override { return m_fake.hasPath(agent, to); }
+
+private:
+    struct NameHash
+    {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    template <class T> using Index = std::unordered_map<std::string_view, T*, NameHash, std::equal_to<>>;
+
+    test::FakeAgent& get(std::string_view agent) const { return *m_agents.find(agent)->second; }
+
+    test::FakeWorld& m_fake;
+    Index<test::FakeAgent> m_agents; ///< Keys view the names in m_fake's maps (never changed here).
+    Index<Vec3> m_objects;
+};
+
 struct Options
 {
     int brains = 10000;
@@ -129,6 +215,7 @@ struct Options
     long maxAllocsPerEvent = -1; ///< Fail when allocations exceed this many per recorded event (-1: no check).
     bool callgrind = false;      ///< Run the counted loop under valgrind and print instructions per tick.
     bool callgrindChild = false; ///< Inside valgrind: build, warm, run the counted frames once.
+    std::vector<std::string> hosts{"indexed", "fake"}; ///< Hosts to run, in order.
     std::string outDir = "/tmp";
 };
 
@@ -136,6 +223,10 @@ struct BenchWorld
 {
     test::FakeWorld world;
     AiState state;
+    std::unique_ptr<IndexedWorld> indexed; ///< Over `world`, made after the agents.
+
+    /// The host the brains tick with.
+    World& host(const std::string& name) { return name == "fake" ? static_cast<World&>(world) : *indexed; }
 };
 
 [[noreturn]] void fail(const std::string& what)
@@ -144,9 +235,10 @@ struct BenchWorld
     std::exit(1);
 }
 
-BenchWorld makeWorld(int brains)
+std::unique_ptr<BenchWorld> makeWorld(int brains)
 {
-    BenchWorld b;
+    auto owner = std::make_unique<BenchWorld>();
+    BenchWorld& b = *owner;
     auto tree = compileTree(json::parse(kTree));
     if (!tree.ok())
         fail("bench tree: " + tree.error().message);
@@ -175,7 +267,8 @@ BenchWorld makeWorld(int brains)
         if (!attachBrain(b.state, def, 0).ok())
             fail("attachBrain failed");
     }
-    return b;
+    b.indexed = std::make_unique<IndexedWorld>(b.world);
+    return owner;
 }
 
 /// One frame of thinking: every brain ticks once. Out of line so that callgrind
@@ -224,13 +317,15 @@ struct RepeatResult
     uint64_t hash = 0;
 };
 
-RepeatResult runRepeat(const Options& o)
+RepeatResult runRepeat(const Options& o, const std::string& hostName)
 {
-    BenchWorld b = makeWorld(o.brains);
+    const std::unique_ptr<BenchWorld> owner = makeWorld(o.brains);
+    BenchWorld& b = *owner;
+    World& host = b.host(hostName);
     uint64_t frame = 0;
     for (int f = 0; f < o.warmup; ++f, ++frame)
     {
-        tickFrame(b.state, b.world, frame);
+        tickFrame(b.state, host, frame);
         afterFrame(b, nullptr, 0);
     }
     RepeatResult r;
@@ -240,7 +335,7 @@ RepeatResult runRepeat(const Options& o)
         const uint64_t seq = b.state.events.nextSeq;
         const uint64_t allocs = g_allocations.load(std::memory_order_relaxed);
         const double t0 = threadSeconds();
-        tickFrame(b.state, b.world, frame);
+        tickFrame(b.state, host, frame);
         const double t1 = threadSeconds();
         r.allocations += g_allocations.load(std::memory_order_relaxed) - allocs;
         r.seconds += t1 - t0;
@@ -257,17 +352,18 @@ RepeatResult runRepeat(const Options& o)
     return r;
 }
 
-int runTable(const Options& o)
+/// One host's table; returns its final hash (the hosts must agree).
+uint64_t runHost(const Options& o, const std::string& hostName)
 {
-    std::printf("ai_bench: %d brains, 30-node tree, %d warm-up + %d timed frames, %d repeats (thread CPU)\n",
-                o.brains, o.warmup, o.frames, o.repeats);
+    std::printf("\nhost %s: %d brains, 30-node tree, %d warm-up + %d timed frames, %d repeats (thread CPU)\n",
+                hostName.c_str(), o.brains, o.warmup, o.frames, o.repeats);
     std::vector<double> usPerTick;
     std::vector<double> allocsPerTick;
     RepeatResult last;
     bool sameEverywhere = true;
     for (int rep = 0; rep < o.repeats; ++rep)
     {
-        RepeatResult r = runRepeat(o);
+        RepeatResult r = runRepeat(o, hostName);
         const uint64_t expected = static_cast<uint64_t>(o.brains) * static_cast<uint64_t>(o.frames);
         if (r.ticks != expected)
             fail("brains ticked " + std::to_string(r.ticks) + " times, expected " + std::to_string(expected));
@@ -281,8 +377,8 @@ int runTable(const Options& o)
             sameEverywhere = false;
         last = std::move(r);
     }
-    std::printf("\nper brain tick: median %.4f µs  mean %.4f µs  spread %.1f%%  (thread CPU, %d repeats)\n",
-                median(usPerTick), mean(usPerTick), spreadPercent(usPerTick), o.repeats);
+    std::printf("per brain tick (%s host): median %.4f µs  mean %.4f µs  spread %.1f%%  (thread CPU, %d repeats)\n",
+                hostName.c_str(), median(usPerTick), mean(usPerTick), spreadPercent(usPerTick), o.repeats);
     std::printf("brains ticked per repeat: %llu (%d brains × %d frames)\n",
                 static_cast<unsigned long long>(last.ticks), o.brains, o.frames);
     std::printf("allocations in the timed ticks: %llu (%.4f per tick) for %llu recorded events (%.2f per event)\n",
@@ -304,17 +400,30 @@ int runTable(const Options& o)
     if (o.maxAllocsPerEvent >= 0 &&
         last.allocations > static_cast<uint64_t>(o.maxAllocsPerEvent) * last.events)
         fail("more than " + std::to_string(o.maxAllocsPerEvent) + " allocations per recorded event");
+    return last.hash;
+}
+
+int runTable(const Options& o)
+{
+    std::vector<uint64_t> hashes;
+    for (const std::string& host : o.hosts)
+        hashes.push_back(runHost(o, host));
+    for (uint64_t h : hashes)
+        if (h != hashes.front())
+            fail("the hosts end in different AI states");
     return 0;
 }
 
 /// Inside valgrind: build and warm untimed, then count the timed frames only.
 int runCallgrindChild(const Options& o)
 {
-    BenchWorld b = makeWorld(o.brains);
+    const std::unique_ptr<BenchWorld> owner = makeWorld(o.brains);
+    BenchWorld& b = *owner;
+    World& host = b.host(o.hosts.front());
     uint64_t frame = 0;
     for (int f = 0; f < o.warmup; ++f, ++frame)
     {
-        tickFrame(b.state, b.world, frame);
+        tickFrame(b.state, host, frame);
         afterFrame(b, nullptr, 0);
     }
     const uint64_t ticksBefore = totalTicks(b.state);
@@ -323,7 +432,7 @@ int runCallgrindChild(const Options& o)
 #if SPARK_AI_BENCH_CALLGRIND
         CALLGRIND_TOGGLE_COLLECT;
 #endif
-        tickFrame(b.state, b.world, frame);
+        tickFrame(b.state, host, frame);
 #if SPARK_AI_BENCH_CALLGRIND
         CALLGRIND_TOGGLE_COLLECT;
 #endif
@@ -350,21 +459,29 @@ int runCallgrind(const Options& o)
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
     std::error_code ignored;
     std::filesystem::create_directories(o.outDir, ignored);
-    const std::string file = o.outDir + "/ai_bench.callgrind";
     const std::string toggle = SPARK_AI_BENCH_CALLGRIND ? "" : " --toggle-collect='*tickFrame*'";
-    const std::string cmd = "valgrind --tool=callgrind --collect-atstart=no" + toggle +
-                            " --callgrind-out-file=" + file + " " + self + " --callgrind-child --brains=" +
-                            std::to_string(o.brains) + " --warmup=" + std::to_string(o.warmup) +
-                            " --frames=" + std::to_string(o.frames) + " 2>" + file + ".log";
-    std::printf("%s\n", cmd.c_str());
-    std::fflush(stdout);
-    if (std::system(cmd.c_str()) != 0)
-        fail("valgrind failed (see " + file + ".log)");
-    const long long total = callgrindTotal(file);
     const double ticks = static_cast<double>(o.brains) * static_cast<double>(o.frames);
-    std::printf("\ninstructions per brain tick (callgrind Ir, %d brains × %d frames, warm): %.1f\n", o.brains,
-                o.frames, static_cast<double>(total) / ticks);
-    std::printf("profile: callgrind_annotate --inclusive=yes %s | head -40\n", file.c_str());
+    std::vector<std::string> lines;
+    for (const std::string& host : o.hosts)
+    {
+        const std::string file = o.outDir + "/ai_bench." + host + ".callgrind";
+        const std::string cmd = "valgrind --tool=callgrind --collect-atstart=no" + toggle +
+                                " --callgrind-out-file=" + file + " " + self + " --callgrind-child --host=" + host +
+                                " --brains=" + std::to_string(o.brains) + " --warmup=" + std::to_string(o.warmup) +
+                                " --frames=" + std::to_string(o.frames) + " >/dev/null 2>" + file + ".log";
+        std::printf("%s\n", cmd.c_str());
+        std::fflush(stdout);
+        if (std::system(cmd.c_str()) != 0)
+            fail("valgrind failed (see " + file + ".log)");
+        char line[256];
+        std::snprintf(line, sizeof line, "  %-8s %10.1f   (callgrind_annotate --inclusive=yes %s | head -40)",
+                      host.c_str(), static_cast<double>(callgrindTotal(file)) / ticks, file.c_str());
+        lines.push_back(line);
+    }
+    std::printf("\ninstructions per brain tick (callgrind Ir, %d brains × %d frames after %d warm-up):\n", o.brains,
+                o.frames, o.warmup);
+    for (const std::string& l : lines)
+        std::printf("%s\n", l.c_str());
     return 0;
 }
 
@@ -387,6 +504,17 @@ Options parseOptions(int argc, char** argv)
             o.maxAllocsPerEvent = intArg(arg, 23);
         else if (arg.rfind("--out=", 0) == 0)
             o.outDir = arg.substr(6);
+        else if (arg.rfind("--host=", 0) == 0)
+        {
+            o.hosts.clear();
+            std::string list = arg.substr(7);
+            for (size_t at = 0; at <= list.size();)
+            {
+                const size_t comma = std::min(list.find(',', at), list.size());
+                o.hosts.push_back(list.substr(at, comma - at));
+                at = comma + 1;
+            }
+        }
         else if (arg == "--callgrind")
             o.callgrind = true;
         else if (arg == "--callgrind-child")
@@ -394,9 +522,17 @@ Options parseOptions(int argc, char** argv)
         else
         {
             std::fprintf(stderr, "usage: ai_bench [--brains=N] [--repeats=N] [--warmup=N] [--frames=N] "
-                                 "[--max-allocs-per-event=N] [--callgrind [--out=DIR]]\n");
+                                 "[--host=indexed,fake] [--max-allocs-per-event=N] [--callgrind [--out=DIR]]\n");
             std::exit(2);
         }
+    }
+    bool hostsKnown = !o.hosts.empty();
+    for (const std::string& h : o.hosts)
+        hostsKnown = hostsKnown && (h == "indexed" || h == "fake");
+    if (!hostsKnown)
+    {
+        std::fprintf(stderr, "ai_bench: --host takes indexed and/or fake\n");
+        std::exit(2);
     }
     if (o.brains < 1 || o.brains > 1000000 || o.repeats < 1 || o.warmup < 0 || o.frames < 1)
     {
