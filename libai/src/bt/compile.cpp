@@ -59,6 +59,7 @@ ParamSlot slotOf(const json& v)
     }
     else
         s.literal = v;
+    preparseSlot(s);
     return s;
 }
 

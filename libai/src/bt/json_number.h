@@ -2,6 +2,8 @@
 // Reading JSON numbers and points on the tick's path (internal): a switch on the
 // stored type and a load, not nlohmann's generic conversion. The values are the
 // ones get<double>() gives (integers converted with static_cast<double>).
+#include "spark/ai/leaves.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>

@@ -455,8 +455,24 @@ LeafCall makeLeafCall(const LeafDef& def, const json& params)
             slot.present = true;
             slot.literal = p.defaultValue;
         }
+        preparseSlot(slot);
     }
     return call;
+}
+
+void preparseSlot(ParamSlot& io)
+{
+    io.literalNumber = false;
+    io.literalPoint = false;
+    if (!io.present || io.fromBb)
+        return;
+    io.literalNumber = detail::numberOf(io.literal, io.number);
+    if (detail::isFinitePoint(io.literal))
+    {
+        const json::array_t& a = *io.literal.get_ptr<const json::array_t*>();
+        io.point = {detail::numberAt(a[0]), detail::numberAt(a[1]), detail::numberAt(a[2])};
+        io.literalPoint = true;
+    }
 }
 
 } // namespace spark::ai

@@ -73,12 +73,17 @@ Result<const json*> readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& 
 /// Reads parameter `p` of a built-in leaf's call (see readSlot).
 template <class E> Result<const json*> param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path)
 {
+    const ParamSlot& given = slot(call, p);
+    if (given.present && !given.fromBb)
+        return &given.literal; // a literal: checked when the tree was compiled
     const LeafDef& leaf = leafDef(call.leaf);
-    return readSlot(ctx, leaf, paramDef(leaf, p), slot(call, p), path);
+    return readSlot(ctx, leaf, paramDef(leaf, p), given, path);
 }
 
 template <class E> Result<double> numberParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path)
 {
+    if (const ParamSlot& given = slot(call, p); given.literalNumber)
+        return given.number;
     Result<const json*> v = param(ctx, call, p, path);
     if (!v.ok())
         return v.error();
@@ -89,6 +94,11 @@ template <class E> Result<double> numberParam(TickCtx& ctx, const LeafCall& call
 template <class E>
 Result<bool> targetParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, Vec3& out)
 {
+    if (const ParamSlot& given = slot(call, p); given.literalPoint)
+    {
+        out = Vec3(given.point[0], given.point[1], given.point[2]);
+        return true;
+    }
     Result<const json*> v = param(ctx, call, p, path);
     if (!v.ok())
         return v.error();

@@ -20,6 +20,7 @@ struct TickCtx
     double time = 0; ///< frame × dt. [Units: s]
     TickClock clock; ///< The tick's clock (frame and dt).
     std::span<const uint32_t> slots; ///< The tree's key index → the brain's blackboard slot.
+    Error error{}; ///< Why the tick failed (tick.cpp keeps it here on the way up).
 };
 
 /// The blackboard value a node or parameter names: by its resolved slot when the

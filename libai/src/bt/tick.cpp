@@ -183,6 +183,16 @@ Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
     return setStatus(s, *r);
 }
 
+/// What tickNodeStatus returns when the tick failed; the error is in `ctx.error`.
+constexpr NodeStatus kFailed = static_cast<NodeStatus>(0xff);
+
+/// Keeps a failure for tickNode and answers kFailed.
+NodeStatus fail(TickCtx& ctx, Error error)
+{
+    ctx.error = std::move(error);
+    return kFailed;
+}
+
 } // namespace
 
 void emitEvent(TickCtx& ctx, const char* kind, json data)
@@ -218,7 +228,12 @@ void haltNode(TickCtx& ctx, uint32_t index)
     s.cursor = 0;
 }
 
-Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
+namespace
+{
+
+/// tickNode without a Result per node: a failure is kept in `ctx.error` and
+/// answered as kFailed up to tickNode.
+NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
 {
     const Node& n = ctx.tree.nodes[index];
     NodeState& s = ctx.brain.nodes[index];
@@ -235,14 +250,14 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
         const uint32_t start = n.reactive || fresh ? 0 : static_cast<uint32_t>(s.cursor);
         for (uint32_t i = start; i < n.childCount; ++i)
         {
-            auto r = tickNode(ctx, childAt(ctx, n, i));
-            if (!r.ok())
-                return r;
-            if (*r == NodeStatus::Running || *r == decisive)
+            const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, i));
+            if (r == kFailed)
+                return kFailed;
+            if (r == NodeStatus::Running || r == decisive)
             {
                 if (previous >= 0 && previous != static_cast<int32_t>(i))
                     haltNode(ctx, childAt(ctx, n, static_cast<uint32_t>(previous)));
-                if (*r == NodeStatus::Running)
+                if (r == NodeStatus::Running)
                 {
                     s.cursor = static_cast<int32_t>(i);
                     return setStatus(s, NodeStatus::Running);
@@ -263,10 +278,9 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
             NodeStatus r = ctx.brain.nodes[c].status;
             if (fresh || r == NodeStatus::Running || r == NodeStatus::Idle)
             {
-                auto t = tickNode(ctx, c);
-                if (!t.ok())
-                    return t;
-                r = *t;
+                r = tickNodeStatus(ctx, c);
+                if (r == kFailed)
+                    return kFailed;
             }
             successes += r == NodeStatus::Success;
             failures += r == NodeStatus::Failure;
@@ -287,33 +301,33 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
     case NodeType::Succeeder:
     case NodeType::Failer:
     {
-        auto r = tickNode(ctx, childAt(ctx, n, 0));
-        if (!r.ok())
-            return r;
-        if (*r == NodeStatus::Running)
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+        if (r == kFailed)
+            return kFailed;
+        if (r == NodeStatus::Running)
             return setStatus(s, NodeStatus::Running);
         if (n.type == NodeType::Succeeder)
             return setStatus(s, NodeStatus::Success);
         if (n.type == NodeType::Failer)
             return setStatus(s, NodeStatus::Failure);
-        return setStatus(s, *r == NodeStatus::Success ? NodeStatus::Failure : NodeStatus::Success);
+        return setStatus(s, r == NodeStatus::Success ? NodeStatus::Failure : NodeStatus::Success);
     }
     case NodeType::Repeat:
     case NodeType::Retry:
     {
         if (fresh)
             s.cursor = 0;
-        auto r = tickNode(ctx, childAt(ctx, n, 0));
-        if (!r.ok())
-            return r;
-        if (*r == NodeStatus::Running)
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+        if (r == kFailed)
+            return kFailed;
+        if (r == NodeStatus::Running)
             return setStatus(s, NodeStatus::Running);
         // repeat goes on after a success, retry after a failure.
         const NodeStatus again = n.type == NodeType::Repeat ? NodeStatus::Success : NodeStatus::Failure;
-        if (*r != again)
+        if (r != again)
         {
             s.cursor = 0;
-            return setStatus(s, *r);
+            return setStatus(s, r);
         }
         s.cursor += 1;
         if (n.count != -1 && s.cursor >= n.count)
@@ -332,31 +346,31 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
             haltNode(ctx, childAt(ctx, n, 0));
             return setStatus(s, NodeStatus::Failure);
         }
-        auto r = tickNode(ctx, childAt(ctx, n, 0));
-        if (!r.ok())
-            return r;
-        return setStatus(s, *r);
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+        if (r == kFailed)
+            return kFailed;
+        return setStatus(s, r);
     }
     case NodeType::Cooldown:
     {
         if (fresh && ctx.time < s.readyAt - kTimeEps)
             return setStatus(s, NodeStatus::Failure);
-        auto r = tickNode(ctx, childAt(ctx, n, 0));
-        if (!r.ok())
-            return r;
-        if (*r != NodeStatus::Running)
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+        if (r == kFailed)
+            return kFailed;
+        if (r != NodeStatus::Running)
             s.readyAt = ctx.time + n.seconds;
-        return setStatus(s, *r);
+        return setStatus(s, r);
     }
     case NodeType::Wait:
     {
         auto v = slotValue(ctx, n.waitSeconds, n, "seconds");
         if (!v.ok())
-            return v.error();
+            return fail(ctx, v.error());
         double seconds = 0;
         if (!numberOf(**v, seconds) || !std::isfinite(seconds) || seconds < 0)
-            return makeError(kCodeParams, "wait seconds must be a number >= 0", pointerJoin(n.path, "seconds"),
-                             "expected a number of seconds");
+            return fail(ctx, makeError(kCodeParams, "wait seconds must be a number >= 0",
+                                       pointerJoin(n.path, "seconds"), "expected a number of seconds"));
         if (fresh)
             s.startTime = ctx.time;
         return setStatus(s, ctx.time - s.startTime >= seconds - kTimeEps ? NodeStatus::Success
@@ -370,7 +384,7 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
                                                                                : NodeStatus::Failure);
         auto v = slotValue(ctx, n.value, n, "value");
         if (!v.ok())
-            return v.error();
+            return fail(ctx, v.error());
         return setStatus(s, have && compare(*have, n.op, **v) ? NodeStatus::Success : NodeStatus::Failure);
     }
     case NodeType::Set:
@@ -380,7 +394,7 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
             n.keyIndex < ctx.slots.size() ? ctx.slots[n.keyIndex] : ctx.brain.blackboard.slotOf(n.key);
         auto v = slotValue(ctx, n.value, n, "value");
         if (!v.ok())
-            return v.error();
+            return fail(ctx, v.error());
         json& slot = ctx.brain.blackboard.set(slotIndex);
         if (slot != **v)
             slot = json(**v);
@@ -391,13 +405,29 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
     {
         auto r = tickLeaf(ctx, n.call, s, n.path);
         if (!r.ok())
-            return r;
+            return fail(ctx, r.error());
         return setStatus(s, *r);
     }
-    case NodeType::Utility: return tickUtility(ctx, index);
+    case NodeType::Utility:
+    {
+        auto r = tickUtility(ctx, index);
+        if (!r.ok())
+            return fail(ctx, r.error());
+        return *r;
+    }
     case NodeType::Count: break;
     }
-    return makeError("E_INTERNAL", "unknown node type", n.path);
+    return fail(ctx, makeError("E_INTERNAL", "unknown node type", n.path));
+}
+
+} // namespace
+
+Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
+{
+    const NodeStatus r = tickNodeStatus(ctx, index);
+    if (r == kFailed)
+        return std::move(ctx.error);
+    return r;
 }
 
 } // namespace spark::ai::detail

@@ -123,7 +123,15 @@ struct ParamSlot
     std::string bbKey;    ///< Blackboard key when `fromBb`.
     uint32_t bbIndex = UINT32_MAX; ///< `bbKey` in the compiled tree's `keys` (UINT32_MAX: not resolved).
     json literal;         ///< The literal value when `!fromBb`.
+    bool literalNumber = false;     ///< `literal` is a number, pre-read into `number`.
+    double number = 0;              ///< The literal number (when `literalNumber`).
+    bool literalPoint = false;      ///< `literal` is a point [x, y, z], pre-read into `point`.
+    std::array<double, 3> point{};  ///< The literal point (when `literalPoint`).
 };
+
+/// Pre-reads a slot's literal number or point (`literalNumber`, `literalPoint`),
+/// so that a tick reads it without touching JSON.
+void preparseSlot(ParamSlot& io);
 
 /// A compiled call of a leaf: the leaf and one slot per declared parameter.
 /// Plain data: a registered leaf is referred to by name and registry index,
