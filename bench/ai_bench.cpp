@@ -1,18 +1,108 @@
-// Ticks 10,000 brains running a 30-node behaviour tree against the fake world
-// of points (tests/ai/fake_world.h): reactive selectors re-checking conditions,
-// a chase with a timeout, a cooldown, a parallel patrol, blackboard writes.
-// Reports the time per brain tick.
+/// \file ai_bench.cpp
+/// What one behaviour-tree brain tick costs: 10,000 brains running the 30-node
+/// tree below: reactive selectors re-checking conditions, a chase with a
+/// timeout, a cooldown, a parallel patrol, blackboard reads and writes, leaf
+/// parameters from the blackboard. The goal (the issue): at most 0.3 µs per
+/// brain tick, no allocation and no string look-up per tick.
+///
+/// Two hosts (libai reaches the world only through `ai::World`, whose calls
+/// name the agent), the same world behind both:
+///  - fake: the fake world of points of the unit tests (tests/ai/fake_world.h),
+///    agents in a std::map by name: each host call walks a 10,000-name tree
+///    (about 14 string compares), which is the host's cost, not libai's;
+///  - indexed: the same FakeWorld, its agents and objects reached through a
+///    hash index by name built once (what a real host keeps, e.g. libscene's
+///    AiHost maps names to crowd agent handles), so the figure is libai's tick
+///    plus a cheap host. Both must end in the same AI state hash.
+///
+/// A plain program, not Google Benchmark: there is no peer to compare with in
+/// Debian (BehaviorTree.CPP is not packaged: `apt-cache policy
+/// 'libbehaviortree-cpp*'` finds nothing), and the figures wanted are medians
+/// of whole repeats, which a plain loop gives directly.
+///
+/// Each repeat builds the world from scratch (seeded: every repeat does the
+/// same work and ends in the same state), ticks --warmup frames untimed, then
+/// --frames timed frames. A frame is one ai::stepBrains over every brain
+/// (timed: thread CPU time, CLOCK_THREAD_CPUTIME_ID) followed by the fake
+/// world's step (untimed). µs per brain tick = the timed CPU of the repeat /
+/// the brain ticks of the repeat (the sum of Brain::ticks, checked against
+/// brains × frames). Printed: the median over --repeats repeats (never the
+/// minimum), the mean and the spread.
+///
+/// Quality (so a broken tree cannot look fast; equal in every repeat since the
+/// runs are deterministic, and across versions of libai that keep behaviour):
+/// the brains still enabled, the root statuses after the last frame, the
+/// events of the timed frames by kind, and the final ai::hashAiState.
+///
+/// Allocations: a counting global operator new counts the allocations made
+/// inside the timed stepBrains calls. Recording an event allocates (its JSON
+/// data), so the allocations are printed beside the events recorded; a tick
+/// that records nothing allocates nothing (tests/ai/bt/alloc_test.cpp asserts
+/// it, and --max-allocs-per-event=N makes this program fail above N).
+///
+/// Instruction counts (repeatable, unlike time): `ai_bench --callgrind` runs
+/// itself under valgrind --tool=callgrind --collect-atstart=no with collection
+/// toggled around the ticking only (CALLGRIND_TOGGLE_COLLECT when
+/// <valgrind/callgrind.h> is there, else --toggle-collect on tickFrame) and
+/// prints instructions per brain tick; then
+///   callgrind_annotate --inclusive=yes /tmp/ai_bench.callgrind | head -40
+/// shows the hot functions.
+///
+/// Options: --brains=10000 --repeats=7 --warmup=30 --frames=120 --host=indexed,fake
+///          --callgrind [--frames=10] --out=DIR
+
 #include "../tests/ai/fake_world.h"
+#include "bench_stats.h"
 #include "spark/ai/brain.h"
 #include "spark/core/rng.h"
 
-#include <benchmark/benchmark.h>
-
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#define SPARK_AI_BENCH_CALLGRIND 1
+#else
+#define SPARK_AI_BENCH_CALLGRIND 0
+#endif
+
+// --- Counting allocations -----------------------------------------------------
+
+namespace
+{
+std::atomic<uint64_t> g_allocations{0};
+}
+
+void* operator new(std::size_t size)
+{
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size ? size : 1))
+        return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return operator new(size); }
+// Out of line: inlined, GCC would see free() of what operator new returned (-Wmismatched-new-delete).
+[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete[](void* p) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+[[gnu::noinline]] void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 using namespace spark;
 using namespace spark::ai;
+using spark::bench::mean;
+using spark::bench::median;
+using spark::bench::spreadPercent;
+using spark::bench::threadSeconds;
 
 namespace
 {
@@ -41,28 +131,123 @@ const char* kTree = R"({"version": 1, "name": "bench", "root":
      {"type": "succeeder", "child": {"type": "check", "key": "alarm", "op": "exists"}}]},
    {"type": "sequence", "children": [{"type": "wait", "seconds": 1}, {"type": "action", "name": "stop"}]}]}})";
 
-constexpr int kBrains = 10000;
+constexpr double kDt = 1.0 / 60.0;
+
+/// The fake world behind a hash index by name (see the file comment): the same
+/// answers and effects as test::FakeWorld, reached without walking its maps.
+class IndexedWorld final : public World
+{
+public:
+    explicit IndexedWorld(test::FakeWorld& fake) : m_fake(fake)
+    {
+        for (auto& [name, a] : fake.agents)
+            m_agents.emplace(name, &a);
+        for (auto& [name, p] : fake.objects)
+            m_objects.emplace(name, &p);
+    }
+
+    bool agentExists(std::string_view agent) const override { return m_agents.count(agent) == 1; }
+    bool findPosition(std::string_view name, Vec3& out) const override
+    {
+        if (auto a = m_agents.find(name); a != m_agents.end())
+        {
+            out = a->second->position;
+            return true;
+        }
+        if (auto o = m_objects.find(name); o != m_objects.end())
+        {
+            out = *o->second;
+            return true;
+        }
+        return false;
+    }
+    Vec3 agentVelocity(std::string_view agent) const override { return get(agent).velocity; }
+    Vec3 agentForward(std::string_view agent) const override { return get(agent).forward; }
+    MoveState moveState(std::string_view agent) const override { return get(agent).state; }
+    void requestMove(std::string_view agent, const Vec3& target, double stopDistance) override
+    {
+        test::FakeAgent& a = get(agent);
+        a.moveRequests += 1;
+        a.target = target;
+        a.stopDistance = stopDistance;
+        a.state = m_fake.hasPath(agent, target) ? MoveState::Moving : MoveState::NoPath;
+    }
+    void stop(std::string_view agent) override
+    {
+        test::FakeAgent& a = get(agent);
+        a.stops += 1;
+        a.state = MoveState::Idle;
+        a.velocity = Vec3(0, 0, 0);
+    }
+    void face(std::string_view agent, const Vec3& direction) override
+    {
+        const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
+        get(agent).forward = Vec3(direction.x / len, 0, direction.z / len);
+    }
+    void setSpeed(std::string_view agent, double speed) override { get(agent).speed = speed; }
+    bool lineOfSight(std::string_view agent, const Vec3& from, const Vec3& to) const override
+    {
+        return m_fake.lineOfSight(agent, from, to);
+    }
+    bool hasPath(std::string_view agent, const Vec3& to) const override { return m_fake.hasPath(agent, to); }
+
+private:
+    struct NameHash
+    {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    template <class T> using Index = std::unordered_map<std::string_view, T*, NameHash, std::equal_to<>>;
+
+    test::FakeAgent& get(std::string_view agent) const { return *m_agents.find(agent)->second; }
+
+    test::FakeWorld& m_fake;
+    Index<test::FakeAgent> m_agents; ///< Keys view the names in m_fake's maps (never changed here).
+    Index<Vec3> m_objects;
+};
+
+struct Options
+{
+    int brains = 10000;
+    int repeats = 7;
+    int warmup = 30;
+    int frames = 120;
+    long maxAllocsPerEvent = -1; ///< Fail when allocations exceed this many per recorded event (-1: no check).
+    bool callgrind = false;      ///< Run the counted loop under valgrind and print instructions per tick.
+    bool callgrindChild = false; ///< Inside valgrind: build, warm, run the counted frames once.
+    std::vector<std::string> hosts{"indexed", "fake"}; ///< Hosts to run, in order.
+    std::string outDir = "/tmp";
+};
 
 struct BenchWorld
 {
     test::FakeWorld world;
     AiState state;
+    std::unique_ptr<IndexedWorld> indexed; ///< Over `world`, made after the agents.
+
+    /// The host the brains tick with.
+    World& host(const std::string& name) { return name == "fake" ? static_cast<World&>(world) : *indexed; }
 };
 
-BenchWorld makeWorld()
+[[noreturn]] void fail(const std::string& what)
 {
-    BenchWorld b;
+    std::fprintf(stderr, "ai_bench: %s\n", what.c_str());
+    std::exit(1);
+}
+
+std::unique_ptr<BenchWorld> makeWorld(int brains)
+{
+    auto owner = std::make_unique<BenchWorld>();
+    BenchWorld& b = *owner;
     auto tree = compileTree(json::parse(kTree));
-    if (!tree.ok() || tree->nodes.size() != 30)
-    {
-        std::fprintf(stderr, "bench tree: %s (%zu nodes)\n", tree.ok() ? "wrong size" : tree.error().message.c_str(),
-                     tree.ok() ? tree->nodes.size() : size_t{0});
-        std::abort();
-    }
+    if (!tree.ok())
+        fail("bench tree: " + tree.error().message);
+    if (tree->nodes.size() != 30)
+        fail("bench tree has " + std::to_string(tree->nodes.size()) + " nodes, not 30");
     putTree(b.state, std::move(tree.value()));
     Rng rng = rngFromSeed(99);
     b.world.objects["Player"] = Vec3(0, 0, 0);
-    for (int i = 0; i < kBrains; ++i)
+    for (int i = 0; i < brains; ++i)
     {
         char name[32];
         std::snprintf(name, sizeof name, "agent%05d", i);
@@ -80,38 +265,291 @@ BenchWorld makeWorld()
                           {"safe", {p.x + 20, 0, p.z}},
                           {"route", {{p.x, 0, p.z}, {p.x + 10, 0, p.z}, {p.x + 10, 0, p.z + 10}}}};
         if (!attachBrain(b.state, def, 0).ok())
-            std::abort();
+            fail("attachBrain failed");
     }
-    return b;
+    b.indexed = std::make_unique<IndexedWorld>(b.world);
+    return owner;
 }
 
-void BM_TickBrains30Nodes(benchmark::State& st)
+/// One frame of thinking: every brain ticks once. Out of line so that callgrind
+/// can count it by name (--toggle-collect) when callgrind.h is not there.
+[[gnu::noinline]] void tickFrame(AiState& state, World& world, uint64_t frame)
 {
-    BenchWorld b = makeWorld();
-    const double dt = 1.0 / 60.0;
-    uint64_t frame = 0;
-    for (auto _ : st)
-    {
-        stepBrains(b.state, b.world, TickClock{frame, dt});
-        st.PauseTiming();
-        b.world.step(dt);
-        ++frame;
-        if (b.state.events.events.size() > 50000)
-            b.state.events.events.clear();
-        st.ResumeTiming();
-    }
-    int enabled = 0;
-    for (const auto& [name, brain] : b.state.brains)
-        enabled += brain.enabled;
-    if (enabled != kBrains)
-        st.SkipWithError("a brain was disabled");
-    st.SetItemsProcessed(st.iterations() * kBrains);
-    // Seconds of CPU per brain tick (printed with a unit prefix, e.g. "2.1u" = 2.1 µs).
-    st.counters["per_brain_tick"] = benchmark::Counter(static_cast<double>(st.iterations()) * kBrains,
-                                                       benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    stepBrains(state, world, TickClock{frame, kDt});
 }
-BENCHMARK(BM_TickBrains30Nodes)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+/// Events recorded since `fromSeq`, added to `io` by kind.
+void countEvents(const EventLog& log, uint64_t fromSeq, std::map<std::string, uint64_t>& io)
+{
+    for (const AiEvent& e : log.events)
+        if (e.seq >= fromSeq)
+            io[e.kind] += 1;
+}
+
+uint64_t totalTicks(const AiState& state)
+{
+    uint64_t t = 0;
+    for (const auto& [name, brain] : state.brains)
+        t += brain.ticks;
+    return t;
+}
+
+/// The untimed part of a frame: the world moves, the log is trimmed (so the
+/// log's own window never shifts inside a timed tick).
+void afterFrame(BenchWorld& b, std::map<std::string, uint64_t>* events, uint64_t fromSeq)
+{
+    if (events)
+        countEvents(b.state.events, fromSeq, *events);
+    b.world.step(kDt);
+    if (b.state.events.events.size() > 50000)
+        b.state.events.events.clear();
+}
+
+struct RepeatResult
+{
+    double seconds = 0;       ///< Thread CPU of the timed stepBrains calls. [s]
+    uint64_t ticks = 0;       ///< Brain ticks in the timed frames.
+    uint64_t allocations = 0; ///< Allocations inside the timed calls.
+    uint64_t events = 0;      ///< Events recorded in the timed frames.
+    std::map<std::string, uint64_t> eventsByKind;
+    std::map<std::string, int> rootStatus; ///< Root status after the last frame → brains.
+    int enabled = 0;
+    uint64_t hash = 0;
+};
+
+RepeatResult runRepeat(const Options& o, const std::string& hostName)
+{
+    const std::unique_ptr<BenchWorld> owner = makeWorld(o.brains);
+    BenchWorld& b = *owner;
+    World& host = b.host(hostName);
+    uint64_t frame = 0;
+    for (int f = 0; f < o.warmup; ++f, ++frame)
+    {
+        tickFrame(b.state, host, frame);
+        afterFrame(b, nullptr, 0);
+    }
+    RepeatResult r;
+    const uint64_t ticksBefore = totalTicks(b.state);
+    for (int f = 0; f < o.frames; ++f, ++frame)
+    {
+        const uint64_t seq = b.state.events.nextSeq;
+        const uint64_t allocs = g_allocations.load(std::memory_order_relaxed);
+        const double t0 = threadSeconds();
+        tickFrame(b.state, host, frame);
+        const double t1 = threadSeconds();
+        r.allocations += g_allocations.load(std::memory_order_relaxed) - allocs;
+        r.seconds += t1 - t0;
+        r.events += b.state.events.nextSeq - seq;
+        afterFrame(b, &r.eventsByKind, seq);
+    }
+    r.ticks = totalTicks(b.state) - ticksBefore;
+    for (const auto& [name, brain] : b.state.brains)
+    {
+        r.enabled += brain.enabled;
+        r.rootStatus[nodeStatusName(brain.status)] += 1;
+    }
+    r.hash = hashAiState(b.state);
+    return r;
+}
+
+/// One host's table; returns its final hash (the hosts must agree).
+uint64_t runHost(const Options& o, const std::string& hostName)
+{
+    std::printf("\nhost %s: %d brains, 30-node tree, %d warm-up + %d timed frames, %d repeats (thread CPU)\n",
+                hostName.c_str(), o.brains, o.warmup, o.frames, o.repeats);
+    std::vector<double> usPerTick;
+    std::vector<double> allocsPerTick;
+    RepeatResult last;
+    bool sameEverywhere = true;
+    for (int rep = 0; rep < o.repeats; ++rep)
+    {
+        RepeatResult r = runRepeat(o, hostName);
+        const uint64_t expected = static_cast<uint64_t>(o.brains) * static_cast<uint64_t>(o.frames);
+        if (r.ticks != expected)
+            fail("brains ticked " + std::to_string(r.ticks) + " times, expected " + std::to_string(expected));
+        const double us = r.seconds * 1e6 / static_cast<double>(r.ticks);
+        usPerTick.push_back(us);
+        allocsPerTick.push_back(static_cast<double>(r.allocations) / static_cast<double>(r.ticks));
+        std::printf("  repeat %d: %.4f µs/tick  %llu allocations  %llu events  hash %016llx\n", rep + 1, us,
+                    static_cast<unsigned long long>(r.allocations), static_cast<unsigned long long>(r.events),
+                    static_cast<unsigned long long>(r.hash));
+        if (rep > 0 && (r.hash != last.hash || r.events != last.events || r.allocations != last.allocations))
+            sameEverywhere = false;
+        last = std::move(r);
+    }
+    std::printf("per brain tick (%s host): median %.4f µs  mean %.4f µs  spread %.1f%%  (thread CPU, %d repeats)\n",
+                hostName.c_str(), median(usPerTick), mean(usPerTick), spreadPercent(usPerTick), o.repeats);
+    std::printf("brains ticked per repeat: %llu (%d brains × %d frames)\n",
+                static_cast<unsigned long long>(last.ticks), o.brains, o.frames);
+    std::printf("allocations in the timed ticks: %llu (%.4f per tick) for %llu recorded events (%.2f per event)\n",
+                static_cast<unsigned long long>(last.allocations), median(allocsPerTick),
+                static_cast<unsigned long long>(last.events),
+                last.events ? static_cast<double>(last.allocations) / static_cast<double>(last.events) : 0.0);
+    std::printf("quality: %d of %d brains enabled; root status after the last frame:", last.enabled, o.brains);
+    for (const auto& [status, n] : last.rootStatus)
+        std::printf(" %s %d", status.c_str(), n);
+    std::printf("\nevents in the timed frames:");
+    for (const auto& [kind, n] : last.eventsByKind)
+        std::printf(" %s %llu", kind.c_str(), static_cast<unsigned long long>(n));
+    std::printf("\nfinal AI state hash %016llx (%s in every repeat)\n", static_cast<unsigned long long>(last.hash),
+                sameEverywhere ? "the same" : "NOT the same");
+    if (!sameEverywhere)
+        fail("the repeats differ: the run is not deterministic");
+    if (last.enabled != o.brains)
+        fail("a brain was disabled");
+    if (o.maxAllocsPerEvent >= 0 &&
+        last.allocations > static_cast<uint64_t>(o.maxAllocsPerEvent) * last.events)
+        fail("more than " + std::to_string(o.maxAllocsPerEvent) + " allocations per recorded event");
+    return last.hash;
+}
+
+int runTable(const Options& o)
+{
+    std::vector<uint64_t> hashes;
+    for (const std::string& host : o.hosts)
+        hashes.push_back(runHost(o, host));
+    for (uint64_t h : hashes)
+        if (h != hashes.front())
+            fail("the hosts end in different AI states");
+    return 0;
+}
+
+/// Inside valgrind: build and warm untimed, then count the timed frames only.
+int runCallgrindChild(const Options& o)
+{
+    const std::unique_ptr<BenchWorld> owner = makeWorld(o.brains);
+    BenchWorld& b = *owner;
+    World& host = b.host(o.hosts.front());
+    uint64_t frame = 0;
+    for (int f = 0; f < o.warmup; ++f, ++frame)
+    {
+        tickFrame(b.state, host, frame);
+        afterFrame(b, nullptr, 0);
+    }
+    const uint64_t ticksBefore = totalTicks(b.state);
+    for (int f = 0; f < o.frames; ++f, ++frame)
+    {
+#if SPARK_AI_BENCH_CALLGRIND
+        CALLGRIND_TOGGLE_COLLECT;
+#endif
+        tickFrame(b.state, host, frame);
+#if SPARK_AI_BENCH_CALLGRIND
+        CALLGRIND_TOGGLE_COLLECT;
+#endif
+        afterFrame(b, nullptr, 0);
+    }
+    std::printf("ticks %llu\n", static_cast<unsigned long long>(totalTicks(b.state) - ticksBefore));
+    return 0;
+}
+
+/// The `totals:` (or `summary:`) count of a callgrind output file; -1 when absent.
+long long callgrindTotal(const std::string& file)
+{
+    std::ifstream in(file);
+    std::string line;
+    long long total = -1;
+    while (std::getline(in, line))
+        if (line.rfind("totals:", 0) == 0 || (total < 0 && line.rfind("summary:", 0) == 0))
+            total = std::atoll(line.c_str() + line.find(':') + 1);
+    return total;
+}
+
+int runCallgrind(const Options& o)
+{
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+    std::error_code ignored;
+    std::filesystem::create_directories(o.outDir, ignored);
+    const std::string toggle = SPARK_AI_BENCH_CALLGRIND ? "" : " --toggle-collect='*tickFrame*'";
+    const double ticks = static_cast<double>(o.brains) * static_cast<double>(o.frames);
+    std::vector<std::string> lines;
+    for (const std::string& host : o.hosts)
+    {
+        const std::string file = o.outDir + "/ai_bench." + host + ".callgrind";
+        const std::string cmd = "valgrind --tool=callgrind --collect-atstart=no" + toggle +
+                                " --callgrind-out-file=" + file + " " + self + " --callgrind-child --host=" + host +
+                                " --brains=" + std::to_string(o.brains) + " --warmup=" + std::to_string(o.warmup) +
+                                " --frames=" + std::to_string(o.frames) + " >/dev/null 2>" + file + ".log";
+        std::printf("%s\n", cmd.c_str());
+        std::fflush(stdout);
+        if (std::system(cmd.c_str()) != 0)
+            fail("valgrind failed (see " + file + ".log)");
+        char line[256];
+        std::snprintf(line, sizeof line, "  %-8s %10.1f   (callgrind_annotate --inclusive=yes %s | head -40)",
+                      host.c_str(), static_cast<double>(callgrindTotal(file)) / ticks, file.c_str());
+        lines.push_back(line);
+    }
+    std::printf("\ninstructions per brain tick (callgrind Ir, %d brains × %d frames after %d warm-up):\n", o.brains,
+                o.frames, o.warmup);
+    for (const std::string& l : lines)
+        std::printf("%s\n", l.c_str());
+    return 0;
+}
+
+Options parseOptions(int argc, char** argv)
+{
+    Options o;
+    auto intArg = [](const std::string& arg, size_t prefix) { return std::atol(arg.c_str() + prefix); };
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        if (arg.rfind("--brains=", 0) == 0)
+            o.brains = static_cast<int>(intArg(arg, 9));
+        else if (arg.rfind("--repeats=", 0) == 0)
+            o.repeats = static_cast<int>(intArg(arg, 10));
+        else if (arg.rfind("--warmup=", 0) == 0)
+            o.warmup = static_cast<int>(intArg(arg, 9));
+        else if (arg.rfind("--frames=", 0) == 0)
+            o.frames = static_cast<int>(intArg(arg, 9));
+        else if (arg.rfind("--max-allocs-per-event=", 0) == 0)
+            o.maxAllocsPerEvent = intArg(arg, 23);
+        else if (arg.rfind("--out=", 0) == 0)
+            o.outDir = arg.substr(6);
+        else if (arg.rfind("--host=", 0) == 0)
+        {
+            o.hosts.clear();
+            std::string list = arg.substr(7);
+            for (size_t at = 0; at <= list.size();)
+            {
+                const size_t comma = std::min(list.find(',', at), list.size());
+                o.hosts.push_back(list.substr(at, comma - at));
+                at = comma + 1;
+            }
+        }
+        else if (arg == "--callgrind")
+            o.callgrind = true;
+        else if (arg == "--callgrind-child")
+            o.callgrindChild = true;
+        else
+        {
+            std::fprintf(stderr, "usage: ai_bench [--brains=N] [--repeats=N] [--warmup=N] [--frames=N] "
+                                 "[--host=indexed,fake] [--max-allocs-per-event=N] [--callgrind [--out=DIR]]\n");
+            std::exit(2);
+        }
+    }
+    bool hostsKnown = !o.hosts.empty();
+    for (const std::string& h : o.hosts)
+        hostsKnown = hostsKnown && (h == "indexed" || h == "fake");
+    if (!hostsKnown)
+    {
+        std::fprintf(stderr, "ai_bench: --host takes indexed and/or fake\n");
+        std::exit(2);
+    }
+    if (o.brains < 1 || o.brains > 1000000 || o.repeats < 1 || o.warmup < 0 || o.frames < 1)
+    {
+        std::fprintf(stderr, "ai_bench: --brains 1..1000000, --repeats >= 1, --warmup >= 0, --frames >= 1\n");
+        std::exit(2);
+    }
+    return o;
+}
 
 } // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    const Options o = parseOptions(argc, argv);
+    if (o.callgrindChild)
+        return runCallgrindChild(o);
+    if (o.callgrind)
+        return runCallgrind(o);
+    return runTable(o);
+}

@@ -156,7 +156,7 @@ json aiBlackboardGet(Context& ctx, const json& params)
     const std::string name = agentName(params.at("agent"));
     const ai::Brain& brain = requireBrain(ctx, name);
     if (!params.contains("key"))
-        return {{"agent", name}, {"blackboard", brain.blackboard}};
+        return {{"agent", name}, {"blackboard", brain.blackboard.toJson()}};
     const std::string key = params["key"].get<std::string>();
     const json* v = ai::blackboardFind(brain.blackboard, key);
     if (!v)

@@ -2,15 +2,134 @@
 #include "spark/ai/blackboard.h"
 #include "spark/core/hash.h"
 
+#include <algorithm>
+#include <atomic>
+
 namespace spark::ai
 {
 
-const json* blackboardFind(const Blackboard& bb, std::string_view key)
+namespace
+{
+/// Layout ids: unique in the process (not part of any result or hash).
+uint64_t nextLayout()
+{
+    static std::atomic<uint64_t> counter{0};
+    return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+} // namespace
+
+Blackboard::Blackboard(const json& object) { *this = object; }
+
+Blackboard& Blackboard::operator=(const json& object)
+{
+    clear();
+    if (object.is_object())
+        for (auto it = object.begin(); it != object.end(); ++it)
+            set(slotOf(it.key())) = it.value();
+    return *this;
+}
+
+uint32_t Blackboard::findSlot(std::string_view key) const
+{
+    const auto it = std::lower_bound(m_order.begin(), m_order.end(), key,
+                                     [&](uint32_t slot, std::string_view k) { return m_slots[slot].key < k; });
+    return it != m_order.end() && m_slots[*it].key == key ? *it : kNoSlot;
+}
+
+uint32_t Blackboard::slotOf(std::string_view key)
+{
+    const auto it = std::lower_bound(m_order.begin(), m_order.end(), key,
+                                     [&](uint32_t slot, std::string_view k) { return m_slots[slot].key < k; });
+    if (it != m_order.end() && m_slots[*it].key == key)
+        return *it;
+    const uint32_t slot = static_cast<uint32_t>(m_slots.size());
+    m_slots.push_back(Slot{std::string(key), json(), false});
+    m_order.insert(it, slot);
+    m_layout = nextLayout();
+    return slot;
+}
+
+const json* Blackboard::find(std::string_view key) const
+{
+    const uint32_t slot = findSlot(key);
+    return slot == kNoSlot ? nullptr : at(slot);
+}
+
+json& Blackboard::set(uint32_t slot)
+{
+    Slot& s = m_slots[slot];
+    if (!s.present)
+    {
+        s.present = true;
+        s.value = json();
+        ++m_count;
+    }
+    return s.value;
+}
+
+json& Blackboard::operator[](std::string_view key) { return set(slotOf(key)); }
+
+size_t Blackboard::erase(std::string_view key)
+{
+    const uint32_t slot = findSlot(key);
+    if (slot == kNoSlot || !m_slots[slot].present)
+        return 0;
+    m_slots[slot].present = false;
+    m_slots[slot].value = json();
+    --m_count;
+    return 1;
+}
+
+void Blackboard::clear()
+{
+    for (Slot& s : m_slots)
+    {
+        s.present = false;
+        s.value = json();
+    }
+    m_count = 0;
+}
+
+json Blackboard::toJson() const
+{
+    json out = json::object();
+    forEach([&](const std::string& key, const json& value) { out[key] = value; });
+    return out;
+}
+
+bool operator==(const Blackboard& a, const Blackboard& b)
+{
+    if (a.size() != b.size())
+        return false;
+    bool equal = true;
+    a.forEach([&](const std::string& key, const json& value) {
+        const json* other = b.find(key);
+        equal = equal && other && *other == value;
+    });
+    return equal;
+}
+
+void to_json(json& out, const Blackboard& bb) { out = bb.toJson(); }
+
+const json* blackboardFind(const Blackboard& bb, std::string_view key) { return bb.find(key); }
+
+const json* blackboardFind(const json& bb, std::string_view key)
 {
     if (!bb.is_object())
         return nullptr;
     const auto it = bb.find(key);
     return it == bb.end() ? nullptr : &*it;
+}
+
+void hashBlackboard(Hasher& io, const Blackboard& bb)
+{
+    // As hashJson of the object: tag 6, the size, then key and value in key order.
+    io.addU8(6);
+    io.addU64(bb.size());
+    bb.forEach([&](const std::string& key, const json& value) {
+        io.addString(key);
+        hashJson(io, value);
+    });
 }
 
 void hashJson(Hasher& io, const json& value)

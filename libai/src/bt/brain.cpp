@@ -5,11 +5,30 @@
 #include "runtime.h"
 #include "spark/core/hash.h"
 
+#include <atomic>
+
 namespace spark::ai
 {
 using detail::TickCtx;
 
 BrainDef defaultBrainDef() { return BrainDef{}; }
+
+namespace
+{
+uint64_t nextInstance()
+{
+    static std::atomic<uint64_t> counter{0};
+    return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+} // namespace
+
+AiStateInstance::AiStateInstance() : id(nextInstance()) {}
+AiStateInstance::AiStateInstance(const AiStateInstance&) : id(nextInstance()) {}
+AiStateInstance& AiStateInstance::operator=(const AiStateInstance&)
+{
+    id = nextInstance();
+    return *this;
+}
 
 void putTree(AiState& io, CompiledTree tree)
 {
@@ -70,31 +89,62 @@ CompiledTree utilityTree(const std::string& utility)
     return t;
 }
 
-/// The tree the brain runs, after bringing its node states in line with it.
-Result<const CompiledTree*> brainTree(AiState& state, Brain& brain, CompiledTree& scratch)
+/// Looks the brain's tree up by name and brings its node states in line with it.
+Status resolveTree(AiState& state, Brain& brain)
 {
-    const CompiledTree* tree = nullptr;
+    BrainResolution& r = brain.resolved;
+    r.tree = nullptr;
     uint64_t revision = 0;
     if (!brain.tree.empty())
     {
         const auto it = state.trees.find(brain.tree);
         if (it == state.trees.end())
             return makeError(kCodeUnknown, "no tree named '" + brain.tree + "'", "/tree", "load it with ai.tree.load");
-        tree = &it->second;
+        r.tree = &it->second;
         revision = state.treeRevisions[brain.tree];
     }
     else
     {
-        scratch = utilityTree(brain.utility);
-        tree = &scratch;
+        if (r.utilityTree.nodes.size() != 1 || r.utilityTree.nodes[0].utility != brain.utility)
+            r.utilityTree = utilityTree(brain.utility);
+        r.tree = &r.utilityTree;
     }
-    if (brain.nodes.size() != tree->nodes.size() || brain.treeRevision != revision)
+    r.stateInstance = state.instance.id;
+    r.stateRevision = state.revisionCounter;
+    r.slots.clear();
+    r.layout = 0;
+    if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
-        brain.nodes.assign(tree->nodes.size(), NodeState{});
+        brain.nodes.assign(r.tree->nodes.size(), NodeState{});
         brain.utilityMemory.clear();
         brain.treeRevision = revision;
     }
-    return tree;
+    return Status::success();
+}
+
+/// The tree the brain runs, after bringing its node states in line with it and
+/// its blackboard slots with the tree's keys. Names are looked up only when
+/// something changed since the last tick (a tree was loaded, the state was
+/// copied, the blackboard got a new key).
+Result<const CompiledTree*> brainTree(AiState& state, Brain& brain)
+{
+    BrainResolution& r = brain.resolved;
+    const bool treeValid = r.tree && r.stateInstance == state.instance.id &&
+                           r.stateRevision == state.revisionCounter && brain.nodes.size() == r.tree->nodes.size() &&
+                           (brain.tree.empty() ? r.tree == &r.utilityTree : r.tree != &r.utilityTree);
+    if (!treeValid)
+        SPARK_TRY(resolveTree(state, brain));
+    const CompiledTree& tree = *r.tree;
+    if (r.layout != brain.blackboard.layout() || r.slots.size() != tree.keys.size() || r.layout == 0)
+    {
+        // Every key the tree names gets a slot (empty until written), so no
+        // tick looks a key up by name.
+        r.slots.resize(tree.keys.size());
+        for (size_t i = 0; i < tree.keys.size(); ++i)
+            r.slots[i] = brain.blackboard.slotOf(tree.keys[i]);
+        r.layout = brain.blackboard.layout();
+    }
+    return r.tree;
 }
 
 void disable(AiState& state, Brain& brain, const Error& error, uint64_t frame, double time)
@@ -118,14 +168,13 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         disable(io, brain, e, clock.frame, time);
         return e;
     }
-    CompiledTree scratch;
-    auto tree = brainTree(io, brain, scratch);
+    auto tree = brainTree(io, brain);
     if (!tree.ok())
     {
         disable(io, brain, tree.error(), clock.frame, time);
         return tree.error();
     }
-    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock};
+    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots};
     auto r = detail::tickNode(ctx, 0);
     if (!r.ok())
     {
@@ -155,12 +204,11 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
 
 void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
-    CompiledTree scratch;
-    auto tree = brainTree(io, brain, scratch);
+    auto tree = brainTree(io, brain);
     if (!tree.ok() || brain.nodes.empty())
         return;
     const double time = static_cast<double>(clock.frame) * clock.dt;
-    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock};
+    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots};
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }
@@ -197,7 +245,7 @@ void hashBrain(Hasher& io, const Brain& b)
     io.addString(b.utility);
     io.addU32(b.period);
     io.addU64(b.nextFrame);
-    hashJson(io, b.blackboard);
+    hashBlackboard(io, b.blackboard);
     io.addU64(b.nodes.size());
     for (const NodeState& s : b.nodes)
         hashNodeState(io, s);
@@ -256,7 +304,7 @@ json brainToJson(const AiState& state, const Brain& brain)
                 {"status", nodeStatusName(brain.status)},
                 {"enabled", brain.enabled},
                 {"ticks", brain.ticks},
-                {"blackboard", brain.blackboard}};
+                {"blackboard", brain.blackboard.toJson()}};
     if (!brain.tree.empty())
         out["tree"] = brain.tree;
     else

@@ -59,6 +59,7 @@ ParamSlot slotOf(const json& v)
     }
     else
         s.literal = v;
+    preparseSlot(s);
     return s;
 }
 
@@ -67,6 +68,21 @@ struct Compiler
     const LeafRegistry& leaves;
     const json& subtrees;
     CompiledTree& out;
+
+    /// Index of `key` in the tree's key list (added on first use).
+    uint32_t intern(const std::string& key)
+    {
+        for (uint32_t i = 0; i < out.keys.size(); ++i)
+            if (out.keys[i] == key)
+                return i;
+        out.keys.push_back(key);
+        return static_cast<uint32_t>(out.keys.size() - 1);
+    }
+    void intern(ParamSlot& slot)
+    {
+        if (slot.fromBb)
+            slot.bbIndex = intern(slot.bbKey);
+    }
 
     uint32_t node(const json& n, const std::string& path, uint32_t parent, uint32_t depth)
     {
@@ -114,6 +130,12 @@ struct Compiler
             if (d.type == NodeType::Condition || d.type == NodeType::Action)
                 d.call = makeLeafCall(leaves, leaves.indexOf(n["name"].get<std::string>()),
                                       n.contains("params") ? n["params"] : json::object());
+            if (n.contains("key"))
+                d.keyIndex = intern(d.key);
+            intern(d.waitSeconds);
+            intern(d.value);
+            for (ParamSlot& p : d.call.params)
+                intern(p);
             if (n.contains("label"))
                 d.label = n["label"].get<std::string>();
             else if (n.contains("name"))

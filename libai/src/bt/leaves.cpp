@@ -6,6 +6,8 @@
 // parameter without its enum does not compile.
 #include "spark/ai/leaf_registry.h"
 
+#include "json_number.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -219,15 +221,7 @@ const std::vector<LeafDef>& manifest()
     return kManifest;
 }
 
-bool isPoint(const json& v)
-{
-    if (!v.is_array() || v.size() != 3)
-        return false;
-    for (const json& c : v)
-        if (!c.is_number() || !std::isfinite(c.get<double>()))
-            return false;
-    return true;
-}
+bool isPoint(const json& v) { return detail::isFinitePoint(v); }
 
 } // namespace
 
@@ -269,36 +263,51 @@ bool isBlackboardRef(const json& value)
            !value["bb"].get_ref<const std::string&>().empty();
 }
 
-bool paramValueMatches(const ParamDef& def, const json& value, std::string& outExpected)
+bool paramValueFits(const ParamDef& def, const json& value)
 {
-    outExpected = paramTypeName(def.type);
-    auto inRange = [&](double v) {
-        if (v < def.min || v > def.max)
-        {
-            outExpected += " in [" + json(def.min).dump() + ", " + json(def.max).dump() + "]";
-            return false;
-        }
-        return true;
-    };
+    auto inRange = [&](double v) { return !(v < def.min || v > def.max); };
     switch (def.type)
     {
     case ParamType::Number:
-        return value.is_number() && std::isfinite(value.get<double>()) && inRange(value.get<double>());
+    {
+        double d = 0;
+        return detail::numberOf(value, d) && std::isfinite(d) && inRange(d);
+    }
     case ParamType::Integer:
         return value.is_number_integer() && inRange(static_cast<double>(value.get<int64_t>()));
     case ParamType::Bool: return value.is_boolean();
     case ParamType::String: return value.is_string();
     case ParamType::Point: return isPoint(value);
-    case ParamType::Target: return (value.is_string() && !value.get_ref<const std::string&>().empty()) || isPoint(value);
+    case ParamType::Target:
+    {
+        const auto* name = value.get_ptr<const json::string_t*>();
+        return name ? !name->empty() : isPoint(value);
+    }
     case ParamType::Points:
-        if (!value.is_array() || value.empty() || value.size() > 1024)
+    {
+        const auto* points = value.get_ptr<const json::array_t*>();
+        if (!points || points->empty() || points->size() > 1024)
             return false;
-        for (const json& p : value)
+        for (const json& p : *points)
             if (!isPoint(p))
                 return false;
         return true;
+    }
     case ParamType::Any: return true;
     }
+    return false;
+}
+
+bool paramValueMatches(const ParamDef& def, const json& value, std::string& outExpected)
+{
+    outExpected = paramTypeName(def.type);
+    if (paramValueFits(def, value))
+        return true;
+    // The type fits, the range does not.
+    const bool typeFits = (def.type == ParamType::Number && value.is_number() && std::isfinite(value.get<double>())) ||
+                          (def.type == ParamType::Integer && value.is_number_integer());
+    if (typeFits)
+        outExpected += " in [" + json(def.min).dump() + ", " + json(def.max).dump() + "]";
     return false;
 }
 
@@ -446,8 +455,24 @@ LeafCall makeLeafCall(const LeafDef& def, const json& params)
             slot.present = true;
             slot.literal = p.defaultValue;
         }
+        preparseSlot(slot);
     }
     return call;
+}
+
+void preparseSlot(ParamSlot& io)
+{
+    io.literalNumber = false;
+    io.literalPoint = false;
+    if (!io.present || io.fromBb)
+        return;
+    io.literalNumber = detail::numberOf(io.literal, io.number);
+    if (detail::isFinitePoint(io.literal))
+    {
+        const json::array_t& a = *io.literal.get_ptr<const json::array_t*>();
+        io.point = {detail::numberAt(a[0]), detail::numberAt(a[1]), detail::numberAt(a[2])};
+        io.literalPoint = true;
+    }
 }
 
 } // namespace spark::ai

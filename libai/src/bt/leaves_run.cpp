@@ -7,6 +7,7 @@
 // whose position is its body centre still arrives at a point on the floor.
 // The view cone compares the cosine of the angle to the target with
 // det::cos(fov/2) (no libm trigonometry, SPEC §7).
+#include "json_number.h"
 #include "runtime.h"
 #include "spark/core/det_math.h"
 
@@ -30,7 +31,12 @@ double distance3(const Vec3& a, const Vec3& b)
     return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 
-Vec3 toPoint(const json& p) { return Vec3(p[0].get<double>(), p[1].get<double>(), p[2].get<double>()); }
+/// A validated point [x, y, z].
+Vec3 toPoint(const json& p)
+{
+    const json::array_t& a = *p.get_ptr<const json::array_t*>();
+    return Vec3(numberAt(a[0]), numberAt(a[1]), numberAt(a[2]));
+}
 
 /// Reads a parameter slot of `leaf` declared by `def`: the literal, or the
 /// blackboard value checked against the declared type. nullptr when absent and
@@ -48,38 +54,51 @@ Result<const json*> readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& 
     }
     if (!slot.fromBb)
         return &slot.literal;
-    const json* v = blackboardFind(ctx.brain.blackboard, slot.bbKey);
+    const json* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
     if (!v)
         return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' (parameter '" + def.name + "') is missing",
                          field(), "set the key on the blackboard before the leaf runs");
-    std::string expected;
-    if (!paramValueMatches(def, *v, expected))
+    if (!paramValueFits(def, *v))
+    {
+        std::string expected;
+        (void)paramValueMatches(def, *v, expected);
         return makeError(kCodeParams,
                          "blackboard key '" + slot.bbKey + "' does not fit parameter '" + def.name +
                              "' of '" + leaf.name + "'",
                          field(), "expected " + expected);
+    }
     return v;
 }
 
 /// Reads parameter `p` of a built-in leaf's call (see readSlot).
 template <class E> Result<const json*> param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path)
 {
+    const ParamSlot& given = slot(call, p);
+    if (given.present && !given.fromBb)
+        return &given.literal; // a literal: checked when the tree was compiled
     const LeafDef& leaf = leafDef(call.leaf);
-    return readSlot(ctx, leaf, paramDef(leaf, p), slot(call, p), path);
+    return readSlot(ctx, leaf, paramDef(leaf, p), given, path);
 }
 
 template <class E> Result<double> numberParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path)
 {
+    if (const ParamSlot& given = slot(call, p); given.literalNumber)
+        return given.number;
     Result<const json*> v = param(ctx, call, p, path);
     if (!v.ok())
         return v.error();
-    return *v ? (*v)->get<double>() : 0.0;
+    return *v ? numberAt(**v) : 0.0;
 }
 
 /// A target's position; false when a named target does not exist.
 template <class E>
 Result<bool> targetParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, Vec3& out)
 {
+    if (const ParamSlot& given = slot(call, p); given.literalPoint)
+    {
+        out = Vec3(given.point[0], given.point[1], given.point[2]);
+        return true;
+    }
     Result<const json*> v = param(ctx, call, p, path);
     if (!v.ok())
         return v.error();
@@ -155,7 +174,7 @@ Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     auto stopDistance = numberParam(ctx, call, PatrolParam::StopDistance, path);
     if (!stopDistance.ok())
         return stopDistance.error();
-    const json& points = **pointsV;
+    const json::array_t& points = *(*pointsV)->get_ptr<const json::array_t*>();
     const bool loop = *loopV ? (*loopV)->get<bool>() : true;
     const int32_t n = static_cast<int32_t>(points.size());
     const bool fresh = s.status != NodeStatus::Running;

@@ -3,6 +3,8 @@
 #include "spark/ai/brain.h"
 #include "spark/ai/leaf_registry.h"
 
+#include <span>
+
 namespace spark::ai::detail
 {
 
@@ -17,7 +19,19 @@ struct TickCtx
     uint64_t frame = 0;
     double time = 0; ///< frame × dt. [Units: s]
     TickClock clock; ///< The tick's clock (frame and dt).
+    std::span<const uint32_t> slots; ///< The tree's key index → the brain's blackboard slot.
+    Error error{}; ///< Why the tick failed (tick.cpp keeps it here on the way up).
 };
+
+/// The blackboard value a node or parameter names: by its resolved slot when the
+/// tree interned the key (`keyIndex` < the tree's keys), else by name (the
+/// calls of a utility document). nullptr when the key has no value.
+inline const json* blackboardValue(const TickCtx& ctx, uint32_t keyIndex, const std::string& key)
+{
+    if (keyIndex < ctx.slots.size())
+        return ctx.brain.blackboard.at(ctx.slots[keyIndex]);
+    return ctx.brain.blackboard.find(key);
+}
 
 /// Tolerance of time comparisons (times are frame × dt sums). [Units: s]
 inline constexpr double kTimeEps = 1e-9;

@@ -13,6 +13,7 @@
 //   running until `count` runs are done), so a loop never spins inside a tick.
 // - timeout/cooldown/wait measure simulation time (frame × dt).
 // A node is started afresh whenever its last status is not `running`.
+#include "json_number.h"
 #include "runtime.h"
 
 #include <algorithm>
@@ -35,7 +36,7 @@ Result<const json*> slotValue(TickCtx& ctx, const ParamSlot& slot, const Node& n
 {
     if (!slot.fromBb)
         return &slot.literal;
-    const json* v = blackboardFind(ctx.brain.blackboard, slot.bbKey);
+    const json* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
     if (!v)
         return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", pointerJoin(node.path, key),
                          "set the key on the blackboard before the node runs");
@@ -50,9 +51,9 @@ bool compare(const json& a, CheckOp op, const json& b)
     case CheckOp::Ne: return a != b;
     default: break;
     }
-    if (a.is_number() && b.is_number())
+    double x = 0, y = 0;
+    if (numberOf(a, x) && numberOf(b, y))
     {
-        const double x = a.get<double>(), y = b.get<double>();
         switch (op)
         {
         case CheckOp::Lt: return x < y;
@@ -182,6 +183,16 @@ Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
     return setStatus(s, *r);
 }
 
+/// What tickNodeStatus returns when the tick failed; the error is in `ctx.error`.
+constexpr NodeStatus kFailed = static_cast<NodeStatus>(0xff);
+
+/// Keeps a failure for tickNode and answers kFailed.
+NodeStatus fail(TickCtx& ctx, Error error)
+{
+    ctx.error = std::move(error);
+    return kFailed;
+}
+
 } // namespace
 
 void emitEvent(TickCtx& ctx, const char* kind, json data)
@@ -217,7 +228,12 @@ void haltNode(TickCtx& ctx, uint32_t index)
     s.cursor = 0;
 }
 
-Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
+namespace
+{
+
+/// tickNode without a Result per node: a failure is kept in `ctx.error` and
+/// answered as kFailed up to tickNode.
+NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
 {
     const Node& n = ctx.tree.nodes[index];
     NodeState& s = ctx.brain.nodes[index];
@@ -234,14 +250,14 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
         const uint32_t start = n.reactive || fresh ? 0 : static_cast<uint32_t>(s.cursor);
         for (uint32_t i = start; i < n.childCount; ++i)
         {
-            auto r = tickNode(ctx, childAt(ctx, n, i));
-            if (!r.ok())
-                return r;
-            if (*r == NodeStatus::Running || *r == decisive)
+            const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, i));
+            if (r == kFailed)
+                return kFailed;
+            if (r == NodeStatus::Running || r == decisive)
             {
                 if (previous >= 0 && previous != static_cast<int32_t>(i))
                     haltNode(ctx, childAt(ctx, n, static_cast<uint32_t>(previous)));
-                if (*r == NodeStatus::Running)
+                if (r == NodeStatus::Running)
                 {
                     s.cursor = static_cast<int32_t>(i);
                     return setStatus(s, NodeStatus::Running);
@@ -262,10 +278,9 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
             NodeStatus r = ctx.brain.nodes[c].status;
             if (fresh || r == NodeStatus::Running || r == NodeStatus::Idle)
             {
-                auto t = tickNode(ctx, c);
-                if (!t.ok())
-                    return t;
-                r = *t;
+                r = tickNodeStatus(ctx, c);
+                if (r == kFailed)
+                    return kFailed;
             }
             successes += r == NodeStatus::Success;
             failures += r == NodeStatus::Failure;
@@ -286,33 +301,33 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
     case NodeType::Succeeder:
     case NodeType::Failer:
     {
-        auto r = tickNode(ctx, childAt(ctx, n, 0));
-        if (!r.ok())
-            return r;
-        if (*r == NodeStatus::Running)
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+        if (r == kFailed)
+            return kFailed;
+        if (r == NodeStatus::Running)
             return setStatus(s, NodeStatus::Running);
         if (n.type == NodeType::Succeeder)
             return setStatus(s, NodeStatus::Success);
         if (n.type == NodeType::Failer)
             return setStatus(s, NodeStatus::Failure);
-        return setStatus(s, *r == NodeStatus::Success ? NodeStatus::Failure : NodeStatus::Success);
+        return setStatus(s, r == NodeStatus::Success ? NodeStatus::Failure : NodeStatus::Success);
     }
     case NodeType::Repeat:
     case NodeType::Retry:
     {
         if (fresh)
             s.cursor = 0;
-        auto r = tickNode(ctx, childAt(ctx, n, 0));
-        if (!r.ok())
-            return r;
-        if (*r == NodeStatus::Running)
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+        if (r == kFailed)
+            return kFailed;
+        if (r == NodeStatus::Running)
             return setStatus(s, NodeStatus::Running);
         // repeat goes on after a success, retry after a failure.
         const NodeStatus again = n.type == NodeType::Repeat ? NodeStatus::Success : NodeStatus::Failure;
-        if (*r != again)
+        if (r != again)
         {
             s.cursor = 0;
-            return setStatus(s, *r);
+            return setStatus(s, r);
         }
         s.cursor += 1;
         if (n.count != -1 && s.cursor >= n.count)
@@ -331,53 +346,56 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
             haltNode(ctx, childAt(ctx, n, 0));
             return setStatus(s, NodeStatus::Failure);
         }
-        auto r = tickNode(ctx, childAt(ctx, n, 0));
-        if (!r.ok())
-            return r;
-        return setStatus(s, *r);
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+        if (r == kFailed)
+            return kFailed;
+        return setStatus(s, r);
     }
     case NodeType::Cooldown:
     {
         if (fresh && ctx.time < s.readyAt - kTimeEps)
             return setStatus(s, NodeStatus::Failure);
-        auto r = tickNode(ctx, childAt(ctx, n, 0));
-        if (!r.ok())
-            return r;
-        if (*r != NodeStatus::Running)
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+        if (r == kFailed)
+            return kFailed;
+        if (r != NodeStatus::Running)
             s.readyAt = ctx.time + n.seconds;
-        return setStatus(s, *r);
+        return setStatus(s, r);
     }
     case NodeType::Wait:
     {
         auto v = slotValue(ctx, n.waitSeconds, n, "seconds");
         if (!v.ok())
-            return v.error();
-        const json& sec = **v;
-        if (!sec.is_number() || !std::isfinite(sec.get<double>()) || sec.get<double>() < 0)
-            return makeError(kCodeParams, "wait seconds must be a number >= 0", pointerJoin(n.path, "seconds"),
-                             "expected a number of seconds");
+            return fail(ctx, v.error());
+        double seconds = 0;
+        if (!numberOf(**v, seconds) || !std::isfinite(seconds) || seconds < 0)
+            return fail(ctx, makeError(kCodeParams, "wait seconds must be a number >= 0",
+                                       pointerJoin(n.path, "seconds"), "expected a number of seconds"));
         if (fresh)
             s.startTime = ctx.time;
-        return setStatus(s, ctx.time - s.startTime >= sec.get<double>() - kTimeEps ? NodeStatus::Success
+        return setStatus(s, ctx.time - s.startTime >= seconds - kTimeEps ? NodeStatus::Success
                                                                                    : NodeStatus::Running);
     }
     case NodeType::Check:
     {
-        const json* have = blackboardFind(ctx.brain.blackboard, n.key);
+        const json* have = blackboardValue(ctx, n.keyIndex, n.key);
         if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
             return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
                                                                                : NodeStatus::Failure);
         auto v = slotValue(ctx, n.value, n, "value");
         if (!v.ok())
-            return v.error();
+            return fail(ctx, v.error());
         return setStatus(s, have && compare(*have, n.op, **v) ? NodeStatus::Success : NodeStatus::Failure);
     }
     case NodeType::Set:
     {
+        // The slot first: naming a new key may add a slot, never move a value.
+        const uint32_t slotIndex =
+            n.keyIndex < ctx.slots.size() ? ctx.slots[n.keyIndex] : ctx.brain.blackboard.slotOf(n.key);
         auto v = slotValue(ctx, n.value, n, "value");
         if (!v.ok())
-            return v.error();
-        json& slot = ctx.brain.blackboard[n.key];
+            return fail(ctx, v.error());
+        json& slot = ctx.brain.blackboard.set(slotIndex);
         if (slot != **v)
             slot = json(**v);
         return setStatus(s, NodeStatus::Success);
@@ -387,13 +405,29 @@ Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
     {
         auto r = tickLeaf(ctx, n.call, s, n.path);
         if (!r.ok())
-            return r;
+            return fail(ctx, r.error());
         return setStatus(s, *r);
     }
-    case NodeType::Utility: return tickUtility(ctx, index);
+    case NodeType::Utility:
+    {
+        auto r = tickUtility(ctx, index);
+        if (!r.ok())
+            return fail(ctx, r.error());
+        return *r;
+    }
     case NodeType::Count: break;
     }
-    return makeError("E_INTERNAL", "unknown node type", n.path);
+    return fail(ctx, makeError("E_INTERNAL", "unknown node type", n.path));
+}
+
+} // namespace
+
+Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
+{
+    const NodeStatus r = tickNodeStatus(ctx, index);
+    if (r == kFailed)
+        return std::move(ctx.error);
+    return r;
 }
 
 } // namespace spark::ai::detail

@@ -1,11 +1,21 @@
 #pragma once
 /// \file blackboard.h
-/// A brain's blackboard: a JSON object of named values. nlohmann's object is an
-/// ordered map, so iteration (serialisation, hashing) is in key order.
+/// A brain's blackboard: named JSON values in a slot array. A key gets a slot
+/// the first time it is named and keeps it (erasing a key empties its slot), so
+/// a tree resolves the keys it reads and writes to slot indices once and its
+/// ticks reach values by index, with no string look-up. JSON is only the form of
+/// the values and of the edges: building a blackboard from a document, listing
+/// it, hashing it. Iteration (serialisation, hashing) is in key order, exactly as
+/// for the JSON object it stands for, so hashes and snapshots are those of that
+/// object.
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <deque>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace spark
 {
@@ -17,14 +27,97 @@ namespace spark::ai
 
 using json = nlohmann::json;
 
-/// Named values; always a JSON object.
-using Blackboard = json;
+/// Named values (JSON), reached by key at the edges and by slot in a tick.
+class Blackboard
+{
+  public:
+    /// What `slotOf` and `findSlot` return for a key without a slot.
+    static constexpr uint32_t kNoSlot = UINT32_MAX;
+
+    /// An empty blackboard.
+    Blackboard() = default;
+    /// The blackboard of a JSON object (anything else gives an empty blackboard).
+    Blackboard(const json& object); // NOLINT(google-explicit-constructor): a blackboard is written as its object
+    /// The blackboard of a braced JSON object: `{{"target", "Player"}, {"health", 100}}`.
+    Blackboard(json::initializer_list_t init) : Blackboard(json(init)) {}
+    /// Replaces every value by those of a JSON object (slots are kept; keys not in
+    /// `object` are erased). Anything but an object empties the blackboard.
+    Blackboard& operator=(const json& object);
+
+    /// Number of keys with a value.
+    size_t size() const { return m_count; }
+    /// True when no key has a value.
+    bool empty() const { return m_count == 0; }
+    /// True when `key` has a value.
+    bool contains(std::string_view key) const { return find(key) != nullptr; }
+    /// The value under `key`, or nullptr.
+    const json* find(std::string_view key) const;
+    /// The value under `key`, created as null when absent (like json's operator[]).
+    json& operator[](std::string_view key);
+    /// Removes `key`'s value; returns 1 when there was one, else 0.
+    size_t erase(std::string_view key);
+    /// Removes every value (the slots stay).
+    void clear();
+
+    /// The slot of `key`, created (empty) when it has none. Slot indices never
+    /// change for the life of the blackboard and its copies.
+    uint32_t slotOf(std::string_view key);
+    /// The slot of `key`, or kNoSlot.
+    uint32_t findSlot(std::string_view key) const;
+    /// The value in `slot`, or nullptr when it is empty. [Limit: slot < slotCount()]
+    const json* at(uint32_t slot) const
+    {
+        const Slot& s = m_slots[slot];
+        return s.present ? &s.value : nullptr;
+    }
+    /// The value in `slot`, set to null first when it is empty. [Limit: slot < slotCount()]
+    json& set(uint32_t slot);
+    /// The key of `slot`. [Limit: slot < slotCount()]
+    const std::string& keyOf(uint32_t slot) const { return m_slots[slot].key; }
+    /// Number of slots (keys ever named, with or without a value).
+    uint32_t slotCount() const { return static_cast<uint32_t>(m_slots.size()); }
+    /// Identifies the slot layout: changes whenever a slot is added, is copied
+    /// with the blackboard; two blackboards with the same layout id have the
+    /// same keys in the same slots, so slot indices resolved against one hold in
+    /// the other.
+    uint64_t layout() const { return m_layout; }
+
+    /// The blackboard as a JSON object (keys in order).
+    json toJson() const;
+    /// Calls `fn(key, value)` for every key with a value, in key order.
+    template <class Fn> void forEach(Fn&& fn) const
+    {
+        for (uint32_t i : m_order)
+            if (m_slots[i].present)
+                fn(m_slots[i].key, m_slots[i].value);
+    }
+
+    /// Equal keys with equal values.
+    friend bool operator==(const Blackboard& a, const Blackboard& b);
+
+  private:
+    struct Slot
+    {
+        std::string key;
+        json value;
+        bool present = false;
+    };
+    std::deque<Slot> m_slots;      ///< Append-only; a deque so that adding a key never moves a value.
+    std::vector<uint32_t> m_order; ///< Slot indices in key order.
+    size_t m_count = 0;            ///< Slots with a value.
+    uint64_t m_layout = 0;         ///< See layout().
+};
+
+/// JSON of a blackboard (nlohmann's ADL hook: `json j = bb;`, `{"blackboard", bb}`).
+void to_json(json& out, const Blackboard& bb);
 
 /// An empty blackboard.
-inline Blackboard makeBlackboard() { return json::object(); }
+inline Blackboard makeBlackboard() { return Blackboard(); }
 
 /// The value under `key`, or nullptr.
 const json* blackboardFind(const Blackboard& bb, std::string_view key);
+/// The value under `key` of a JSON object, or nullptr (nullptr for a non-object).
+const json* blackboardFind(const json& bb, std::string_view key);
 
 /// True when `value` is a blackboard reference `{"bb": "key"}`.
 bool isBlackboardRef(const json& value);
@@ -32,5 +125,7 @@ bool isBlackboardRef(const json& value);
 /// Feeds a JSON value canonically into `io` (type tag, then value; object keys in
 /// order; integers as 64-bit, other numbers by their double bit pattern).
 void hashJson(Hasher& io, const json& value);
+/// Feeds a blackboard into `io` exactly as `hashJson` feeds the JSON object it stands for.
+void hashBlackboard(Hasher& io, const Blackboard& bb);
 
 } // namespace spark::ai

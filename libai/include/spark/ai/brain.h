@@ -29,12 +29,27 @@ struct BrainDef
     std::string tree;         ///< Tree name, or empty when `utility` is used.
     std::string utility;      ///< Utility document name, or empty when `tree` is used.
     uint32_t period = 1;      ///< Think every `period` frames. [Limit: 1..100000]
-    Blackboard blackboard = json::object(); ///< Initial blackboard (an object).
+    json blackboard = json::object(); ///< Initial blackboard (an object).
     uint64_t seed = 0;        ///< Seed of the brain's RNG (chance, weighted_random).
 };
 
 /// Default brain def: period 1, empty blackboard, seed 0.
 BrainDef defaultBrainDef();
+
+/// What a brain resolved once so that its ticks look nothing up by name: the
+/// tree (a pointer into the `AiState` it was resolved in, valid while that state
+/// has the same instance and revision) and, for every blackboard key the tree
+/// names, its slot in the brain's blackboard (valid while the blackboard has
+/// the same layout). Derived data: not hashed, not shown, rebuilt when stale.
+struct BrainResolution
+{
+    const CompiledTree* tree = nullptr; ///< The tree the brain runs (its own for a utility brain).
+    uint64_t stateInstance = 0;         ///< `AiState::instance` the pointer belongs to (0: none).
+    uint64_t stateRevision = 0;         ///< `AiState::revisionCounter` when resolved.
+    uint64_t layout = 0;                ///< `Blackboard::layout()` the slots belong to.
+    std::vector<uint32_t> slots;        ///< Tree key index → blackboard slot.
+    CompiledTree utilityTree;           ///< The one-node tree of a utility brain.
+};
 
 /// One brain.
 struct Brain
@@ -44,7 +59,7 @@ struct Brain
     std::string utility;       ///< Utility document name ("" for a tree brain).
     uint32_t period = 1;
     uint64_t nextFrame = 0;    ///< Next frame at which it thinks.
-    Blackboard blackboard = json::object();
+    Blackboard blackboard;
     std::vector<NodeState> nodes;          ///< One per tree node (a utility brain has one).
     std::map<uint32_t, UtilityMemory> utilityMemory; ///< Per utility node index.
     uint64_t treeRevision = 0; ///< Revision of the tree `nodes` belongs to.
@@ -53,6 +68,19 @@ struct Brain
     uint64_t ticks = 0;        ///< Ticks done.
     bool enabled = true;       ///< False after a failed tick.
     Error error;               ///< The failure that disabled it.
+    BrainResolution resolved;  ///< Names resolved to indices (derived; see BrainResolution).
+};
+
+/// Tells one `AiState` object from every other in the process: a new id for
+/// every state constructed, copied or moved into, so that pointers a brain
+/// resolved into one state's trees are never followed in another. Not part of
+/// the state's value (not hashed, not compared).
+struct AiStateInstance
+{
+    uint64_t id;
+    AiStateInstance();
+    AiStateInstance(const AiStateInstance&);
+    AiStateInstance& operator=(const AiStateInstance&);
 };
 
 /// The AI state of a world.
@@ -64,7 +92,8 @@ struct AiState
     std::map<std::string, Brain> brains;         ///< By agent name.
     EventLog events;
     Rng rng;                                     ///< Seeds brains that give no seed.
-    uint64_t revisionCounter = 0;
+    uint64_t revisionCounter = 0;                ///< Bumped by every putTree (trees change only through it).
+    AiStateInstance instance;                    ///< This object's id (see AiStateInstance).
 };
 
 /// Adds (or replaces) a tree.

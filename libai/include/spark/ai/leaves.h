@@ -111,6 +111,9 @@ const LeafRegistry& builtinLeafRegistry();
 /// Checks a literal value against a parameter's declared type; on failure
 /// returns false and sets `outExpected` to what was expected.
 bool paramValueMatches(const ParamDef& def, const json& value, std::string& outExpected);
+/// True when a value fits a parameter's declared type (paramValueMatches without
+/// the message: allocates nothing, for the tick).
+bool paramValueFits(const ParamDef& def, const json& value);
 
 /// One parameter slot of a compiled leaf call: a literal or a blackboard key.
 struct ParamSlot
@@ -118,8 +121,17 @@ struct ParamSlot
     bool present = false; ///< Given or defaulted.
     bool fromBb = false;  ///< Read `bbKey` when the leaf runs.
     std::string bbKey;    ///< Blackboard key when `fromBb`.
+    uint32_t bbIndex = UINT32_MAX; ///< `bbKey` in the compiled tree's `keys` (UINT32_MAX: not resolved).
     json literal;         ///< The literal value when `!fromBb`.
+    bool literalNumber = false;     ///< `literal` is a number, pre-read into `number`.
+    double number = 0;              ///< The literal number (when `literalNumber`).
+    bool literalPoint = false;      ///< `literal` is a point [x, y, z], pre-read into `point`.
+    std::array<double, 3> point{};  ///< The literal point (when `literalPoint`).
 };
+
+/// Pre-reads a slot's literal number or point (`literalNumber`, `literalPoint`),
+/// so that a tick reads it without touching JSON.
+void preparseSlot(ParamSlot& io);
 
 /// A compiled call of a leaf: the leaf and one slot per declared parameter.
 /// Plain data: a registered leaf is referred to by name and registry index,

@@ -93,6 +93,7 @@ struct Node
     LeafCall call;                 ///< condition/action: the leaf and its parameters.
     ParamSlot waitSeconds;         ///< wait: seconds (literal or blackboard).
     std::string key;               ///< check/set: blackboard key.
+    uint32_t keyIndex = UINT32_MAX; ///< check/set: `key` in `CompiledTree::keys`.
     CheckOp op = CheckOp::Eq;      ///< check: comparison.
     ParamSlot value;               ///< check/set: the operand (literal or blackboard).
     std::string utility;           ///< utility: name of the utility document.
@@ -107,6 +108,7 @@ struct CompiledTree
     std::vector<Node> nodes;       ///< Pre-order; nodes[0] is the root.
     std::vector<uint32_t> children;///< Child index lists, ranges per node.
     uint32_t depth = 0;            ///< Levels after inlining.
+    std::vector<std::string> keys; ///< Every blackboard key the nodes name (check/set keys, `{"bb"}` slots), once each.
     json doc;                      ///< The source document (for ai.tree.get).
 };
 
