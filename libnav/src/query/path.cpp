@@ -279,6 +279,16 @@ void closestReached(const NavMesh& mesh, const QueryScratch& s, const glm::vec3&
     {
         if (poly == skip)
             continue;
+        if (endPoly != kNoPolygon)
+        {
+            // A polygon whose bounds are clearly farther than the best cannot win or tie.
+            const Bounds3& bb = mesh.polygonBounds(poly);
+            const double bx = std::max({0.0, double(bb.min.x) - goal.x, double(goal.x) - bb.max.x});
+            const double by = std::max({0.0, double(bb.min.y) - goal.y, double(goal.y) - bb.max.y});
+            const double bz = std::max({0.0, double(bb.min.z) - goal.z, double(goal.z) - bb.max.z});
+            if (bx * bx + by * by + bz * bz > double(best) * best * (1.0 + 1.0e-5) + 1.0e-9)
+                continue;
+        }
         const glm::vec3 c = mesh.closestPointOnPolygon(poly, goal);
         const float d = dist3(c, goal);
         if (endPoly == kNoPolygon || d < best || (d == best && poly < endPoly))
