@@ -318,6 +318,33 @@ void NavMeshAccess::assemble(NavMesh& mesh)
         appendWalls(mesh, p, ls);
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
+    labelComponents(mesh);
+}
+
+void NavMeshAccess::labelComponents(NavMesh& mesh)
+{
+    const uint32_t polys = mesh.polygonCount();
+    std::vector<uint32_t>& parent = mesh.m_component;
+    parent.resize(polys);
+    for (uint32_t p = 0; p < polys; ++p)
+        parent[p] = p;
+    auto find = [&](uint32_t x) {
+        while (parent[x] != x)
+        {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        return x;
+    };
+    for (uint32_t p = 0; p < polys; ++p)
+        for (const NavLink& l : mesh.links(p))
+        {
+            const uint32_t a = find(p), b = find(l.neighbour);
+            if (a != b)
+                parent[std::max(a, b)] = std::min(a, b);
+        }
+    for (uint32_t p = 0; p < polys; ++p)
+        parent[p] = find(p);
 }
 
 template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit)
@@ -544,6 +571,7 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous, 
             mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
+    labelComponents(mesh);
 }
 
 void NavMeshAccess::assembleGeometry(NavMesh& mesh)

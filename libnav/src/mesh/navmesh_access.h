@@ -18,6 +18,10 @@ struct NavMeshAccess
     /// polygons, areas, disabled flags, settings and link tolerance.
     static void assemble(NavMesh& mesh);
 
+    /// Labels every polygon with its connected piece (`NavMesh::component`),
+    /// from the links: union–find with the smaller id as the root.
+    static void labelComponents(NavMesh& mesh);
+
     /// As `assemble`, but only the polygons next to a change are linked
     /// again: `changedNew` (this mesh's polygons that are new or different),
     /// the polygons meeting them, and the previous neighbours of `changedOld`

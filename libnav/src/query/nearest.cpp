@@ -11,6 +11,8 @@
 
 #include "query_common.h"
 
+#include <algorithm>
+
 #include <string>
 
 namespace spark::nav
@@ -29,6 +31,15 @@ bool locate(const NavMesh& mesh, const glm::vec3& p, const glm::vec3& ext, MeshP
         if (b.min.x > p.x + ext.x || b.max.x < p.x - ext.x || b.min.z > p.z + ext.z || b.max.z < p.z - ext.z ||
             b.min.y > p.y + ext.y || b.max.y < p.y - ext.y)
             return;
+        if (bestPoly != kNoPolygon)
+        {
+            // Bounds clearly farther than the best so far: it cannot win or tie.
+            const double bx = std::max({0.0, double(b.min.x) - p.x, double(p.x) - b.max.x});
+            const double by = std::max({0.0, double(b.min.y) - p.y, double(p.y) - b.max.y});
+            const double bz = std::max({0.0, double(b.min.z) - p.z, double(p.z) - b.max.z});
+            if (bx * bx + by * by + bz * bz > double(best) * (1.0 + 1.0e-5) + 1.0e-9)
+                return;
+        }
         const glm::vec3 c = mesh.closestPointOnPolygon(poly, p);
         if (std::fabs(c.x - p.x) > ext.x || std::fabs(c.z - p.z) > ext.z || std::fabs(c.y - p.y) > ext.y)
             return;

@@ -728,7 +728,12 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         // A goal the links cannot reach would make the any-angle search visit
         // every reachable polygon before giving up: a plain flood over the
         // links (no geometry) finds that first, and gives the reached set.
-        out.complete = linkedTo(mesh, s, startPoly, goalAllowed ? goalPoly : kNoPolygon, filter) &&
+        // Without exclusions, polygons of one connected piece reach each other
+        // (disabled polygons have no links), so the flood is only needed when
+        // the pieces differ or the filter excludes an area.
+        const bool sameComponent =
+            filter.excludedAreas == 0 && mesh.component(startPoly) == mesh.component(goalPoly);
+        out.complete = (sameComponent || linkedTo(mesh, s, startPoly, goalAllowed ? goalPoly : kNoPolygon, filter)) &&
                        detail::anyAngleSearch(mesh, s, start, goal.point, goalPoly, filter);
         if (!out.complete)
         {

@@ -149,6 +149,10 @@ public:
     double totalArea() const { return m_areaPrefix.empty() ? 0.0 : m_areaPrefix.back(); }
     /// Bounds of polygon `poly`.
     const Bounds3& polygonBounds(uint32_t poly) const { return m_polyBounds[poly]; }
+    /// The connected piece of the mesh polygon `poly` lies in (links followed
+    /// both ways; ids are the smallest polygon id of each piece). Two polygons
+    /// in different pieces cannot reach each other by links, whatever the filter.
+    uint32_t component(uint32_t poly) const { return m_component[poly]; }
     /// Links of polygon `poly`, ordered by edge then stretch start.
     std::span<const NavLink> links(uint32_t poly) const;
     /// Every link of the mesh, polygon by polygon.
@@ -223,6 +227,7 @@ private:
     std::vector<Bounds3> m_polyBounds;
     std::vector<NavLink> m_links;
     std::vector<uint32_t> m_linkStarts; // polygons + 1 entries
+    std::vector<uint32_t> m_component;  // one per polygon
     std::vector<NavWall> m_walls;
     std::vector<uint32_t> m_wallStarts; // polygons + 1 entries
     Bounds3 m_bounds;
