@@ -405,3 +405,19 @@ TEST_CASE("50,000 copies of one polygon are refused at once, not linked pair by 
     REQUIRE_FALSE(mesh.ok());
     CHECK(mesh.error().field == "/polygons/1");
 }
+
+TEST_CASE("connected pieces: polygons joined by links share a piece, separate islands do not, ids are the smallest member")
+{
+    // Two rooms of two linked rectangles each, apart from each other, and a lone one.
+    const NavMesh mesh = meshFromRects({{0, 0, 2, 2}, {2, 0, 4, 2}, {10, 0, 12, 2}, {12, 0, 14, 2}, {20, 20, 21, 21}});
+    REQUIRE(mesh.polygonCount() == 5);
+    CHECK(mesh.component(0) == 0);
+    CHECK(mesh.component(1) == 0);
+    CHECK(mesh.component(2) == 2);
+    CHECK(mesh.component(3) == 2);
+    CHECK(mesh.component(4) == 4);
+    // A chain linked only through its middle polygon is one piece whatever the order.
+    const NavMesh chain = meshFromRects({{4, 0, 6, 2}, {0, 0, 2, 2}, {2, 0, 4, 2}});
+    for (uint32_t p = 0; p < 3; ++p)
+        CHECK(chain.component(p) == 0);
+}
