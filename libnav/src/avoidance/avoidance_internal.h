@@ -65,35 +65,46 @@ struct Neighbor
     uint32_t index = 0;
 };
 
-/// A uniform grid over the agents, rebuilt each step (sorted cell keys, so no
-/// hashing and a fixed order), answering "the k nearest within a distance".
+/// A grid of strips over the agents, rebuilt each step, answering "the k
+/// nearest within a distance" exactly (see neighbors.cpp): strips across y (and
+/// z), each sorted along x, found through a table (no hashing, a fixed order).
 template <int Dim> class NeighborGrid
 {
 public:
     using Vec = std::conditional_t<Dim == 2, glm::dvec2, glm::dvec3>;
 
-    /// Rebuilds the grid over `positions` for queries of range up to `range`.
+    /// Rebuilds the grid over `positions` (kept by reference until the next
+    /// build) for queries of range up to `range`.
     void build(std::span<const Vec> positions, double range);
     /// Writes to `out` (cleared first) the at most `maxCount` agents nearest to
     /// agent `self` whose centre distance is below `range` (<= the build range),
     /// in the order (distance, id, index). `ids[i]` is agent i's id.
     void query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
                std::vector<Neighbor>& out) const;
+    /// The same into the caller's `out[0 .. maxCount)`; returns how many were written.
+    std::size_t query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
+                      Neighbor* out) const;
 
 private:
+    /// An agent's position (a copy: a scan reads only the strip) and index.
     struct Entry
     {
-        uint64_t key;
+        Vec position;
         uint32_t index;
     };
-    /// Cell coordinates per axis, relative to the lowest cell of this step.
-    std::array<int64_t, 3> cellOf(const Vec& p) const;
-    uint64_t pack(const std::array<int64_t, 3>& c) const;
-    std::vector<Entry> m_entries;
+    /// The strip of a position: y (then z) cells of `m_stripWidth`.
+    uint32_t stripOf(const Vec& p) const;
+    std::vector<Entry> m_entries;             ///< By (strip, x, index).
+    std::vector<uint32_t> m_stripStart;       ///< First entry per strip; one more at the end.
+    std::vector<Vec> m_stripLow, m_stripHigh; ///< Smallest and largest coordinates per strip (y, z used).
+    std::vector<uint32_t> m_slot;             ///< Agent index -> its entry.
+    std::vector<uint32_t> m_stripOfAgent;     ///< Agent index -> its strip.
     std::span<const Vec> m_positions;
     Vec m_origin{};
-    double m_invCell = 1.0;
-    int64_t m_cellCount[3] = {1, 1, 1};
+    double m_invWidth = 1.0;
+    double m_stripWidth = 1.0;
+    int m_span = 1;                   ///< Strips per axis on each side a query may reach.
+    int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z.
 };
 
 extern template class NeighborGrid<2>;
