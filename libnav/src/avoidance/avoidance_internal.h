@@ -122,23 +122,24 @@ inline double avoidanceShare(double priorityA, uint32_t layersA, uint32_t ignore
     return priorityB / (priorityA + priorityB);
 }
 
-/// Everything an ORCA pair needs, dimension-free.
-template <class V> struct PairInput
+/// The step's constants of the pair constraints (avoidance.cpp's design note).
+struct PairSettings
 {
-    V relativePosition; ///< pB − pA.
-    V relativeVelocity; ///< vA − vB.
-    double combinedRadius;
-    bool aBeforeB; ///< (idA, indexA) < (idB, indexB): breaks exact ties.
+    double horizon;        ///< τ of the full-horizon constraints. [Units: s]
+    double oneStepHorizon; ///< min(dt, τ), the horizon of the one-step guards. [Units: s]
+    double guardFactor;    ///< 1 − overlapTolerance: the guards' share of the combined radius.
+    double dt;             ///< The time step. [Units: s]
 };
 
-/// The ORCA half-plane of agent A against B (taking `share` of the avoidance),
-/// seen from A's velocity `velocityA`; `horizon` as the VO's truncation, `dt`
-/// for pairs that already overlap.
-Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA, double share, double horizon,
-                       double dt);
-/// The ORCA half-space in 3D, with the sidestep rule for exact head-on pairs.
-Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, double share, double horizon,
-                       double dt);
+/// Writes agent `self`'s constraints against its `count` neighbours (those it
+/// does not ignore, in the given order) to `out`, which holds 2 × `count`:
+/// first every one-step guard (v_opt = 0, horizon `oneStepHorizon`, radius
+/// shrunk by `guardFactor`), then every full-horizon constraint. Returns the
+/// number of guards (half the constraints written).
+std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                            std::size_t count, const PairSettings& settings, Constraint2* out);
+std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                            std::size_t count, const PairSettings& settings, Constraint3* out);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the

@@ -28,12 +28,24 @@
 /// it, so the pair separates within one step if both keep their share.
 #include "avoidance_internal.h"
 
+#include <array>
+#include <cassert>
 #include <cmath>
+#include <type_traits>
 
 namespace spark::nav::detail
 {
 namespace
 {
+
+/// Everything an ORCA pair needs, dimension-free.
+template <class V> struct PairInput
+{
+    V relativePosition; ///< pB − pA.
+    V relativeVelocity; ///< vA − vB.
+    double combinedRadius;
+    bool aBeforeB; ///< (idA, indexA) < (idB, indexB): breaks exact ties.
+};
 
 /// Unit vector across a pair lying exactly on top of each other: a fixed
 /// axis, signed by the (id, index) order so the two see opposite directions.
@@ -84,8 +96,9 @@ template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V&
     return true;
 }
 
-} // namespace
-
+/// The ORCA half-plane of agent A against B (taking `share` of the avoidance),
+/// seen from A's velocity `velocityA`; `horizon` as the VO's truncation, `dt`
+/// for pairs that already overlap.
 Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA, double share, double horizon,
                        double dt)
 {
@@ -123,6 +136,7 @@ Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA, 
     return c;
 }
 
+/// The ORCA half-space in 3D, with the sidestep rule for exact head-on pairs.
 Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, double share, double horizon,
                        double dt)
 {
@@ -164,6 +178,64 @@ Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, 
     c.normal = n;
     c.point = velocityA + u * share;
     return c;
+}
+
+template <class Agent, class V>
+std::size_t pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
+                              std::size_t count, const PairSettings& settings, Constraint<V>* out)
+{
+    const Agent& a = agents[self];
+    // The neighbours kept, with their share and tie order.
+    struct Kept
+    {
+        uint32_t index;
+        bool aBeforeB;
+        double share;
+    };
+    std::array<Kept, 64> kept;
+    assert(count <= kept.size());
+    std::size_t keptCount = 0;
+    for (std::size_t k = 0; k < count; ++k)
+    {
+        const Neighbor& nb = neighbors[k];
+        const Agent& b = agents[nb.index];
+        const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
+        if (share == 0.0)
+            continue;
+        const bool aBeforeB = a.id != b.id ? a.id < b.id : self < nb.index;
+        kept[keptCount++] = Kept{nb.index, aBeforeB, share};
+    }
+    // The guards, then the full-horizon constraints (one call site: the plane is inlined).
+    for (std::size_t j = 0; j < 2 * keptCount; ++j)
+    {
+        const bool guard = j < keptCount;
+        const Kept& nb = kept[guard ? j : j - keptCount];
+        const Agent& b = agents[nb.index];
+        const PairInput<V> pair{b.position - a.position, guard ? V(0.0) : a.velocity - b.velocity,
+                                guard ? (a.radius + b.radius) * settings.guardFactor : a.radius + b.radius,
+                                nb.aBeforeB};
+        const V velocityA = guard ? V(0.0) : a.velocity;
+        const double horizon = guard ? settings.oneStepHorizon : settings.horizon;
+        if constexpr (std::is_same_v<V, glm::dvec2>)
+            out[j] = orcaPlane2(pair, velocityA, nb.share, horizon, settings.dt);
+        else
+            out[j] = orcaPlane3(pair, velocityA, nb.share, horizon, settings.dt);
+    }
+    return keptCount;
+}
+
+} // namespace
+
+std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                            std::size_t count, const PairSettings& settings, Constraint2* out)
+{
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out);
+}
+
+std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                            std::size_t count, const PairSettings& settings, Constraint3* out)
+{
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out);
 }
 
 } // namespace spark::nav::detail
