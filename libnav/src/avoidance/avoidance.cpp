@@ -47,6 +47,9 @@ namespace
 {
 /// Largest accepted `AvoidanceDef::maxNeighbors`.
 constexpr int kMaxNeighborsLimit = 64;
+/// The neighbour search first tries the last agent's k-th squared distance
+/// times this (a crowd's density changes slowly); only the work depends on it.
+constexpr double kGuessGrowth = 1.5;
 } // namespace
 
 struct Avoidance::Impl
@@ -441,6 +444,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
     if (m.constraints2.size() < room)
         m.constraints2.resize(room);
     Constraint2* constraints = m.constraints2.data();
+    double guessSq = 0.0; // the last agent's k-th squared distance, grown: where this one's k nearest probably are
     for (std::size_t i = 0; i < agents.size(); ++i)
     {
         const AvoidanceAgent& a = agents[i];
@@ -459,9 +463,11 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
             addObstacle(a, obstacles[k], def.timeHorizonObstacles, dt, constraints, obstacleCount);
         }
         assert(obstacleCount <= points);
-        const std::size_t found = m.grid2.query(
-            i, def.neighborDistance, static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors),
-            m.ids, m.neighbors.data());
+        const std::size_t wanted =
+            static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors);
+        const std::size_t found =
+            m.grid2.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(), guessSq);
+        guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
         // One-step constraints (v_opt = 0, horizon dt), then full-horizon ones
         // (v_opt = current velocity).
         const std::size_t guards = pairConstraints(agents, i, m.neighbors.data(), found, pairs, constraints + obstacleCount);
@@ -507,6 +513,7 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
     if (m.constraints3.size() < room)
         m.constraints3.resize(room);
     Constraint3* constraints = m.constraints3.data();
+    double guessSq = 0.0; // the last agent's k-th squared distance, grown: where this one's k nearest probably are
     for (std::size_t i = 0; i < agents.size(); ++i)
     {
         const AvoidanceAgent3D& a = agents[i];
@@ -522,8 +529,10 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
             const glm::dvec3 toward = dist > 0.0 ? diff / dist : glm::dvec3(1.0, 0.0, 0.0);
             constraints[obstacleCount++] = obstaclePlane(toward, gap, s.velocity, def.timeHorizonObstacles, dt);
         }
-        const std::size_t found = m.grid3.query(i, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors),
-                                                m.ids, m.neighbors.data());
+        const std::size_t wanted = static_cast<std::size_t>(def.maxNeighbors);
+        const std::size_t found =
+            m.grid3.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(), guessSq);
+        guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
         // One-step constraints (v_opt = 0, horizon dt), then full-horizon ones
         // (v_opt = current velocity).
         const std::size_t guards = pairConstraints(agents, i, m.neighbors.data(), found, pairs, constraints + obstacleCount);

@@ -81,9 +81,12 @@ public:
     /// in the order (distance, id, index). `ids[i]` is agent i's id.
     void query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
                std::vector<Neighbor>& out) const;
-    /// The same into the caller's `out[0 .. maxCount)`; returns how many were written.
+    /// The same into the caller's `out[0 .. maxCount)`; returns how many were
+    /// written. `guessSq` (0: none) is a squared distance the k nearest probably
+    /// lie within: tried first, and the whole range only when fewer than k lie
+    /// within it. It changes the work, never the answer.
     std::size_t query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
-                      Neighbor* out) const;
+                      Neighbor* out, double guessSq = 0.0) const;
 
 private:
     /// An agent's position (a copy: a scan reads only the strip) and index.
@@ -94,6 +97,9 @@ private:
     };
     /// The strip of a position: y (then z) cells of `m_stripWidth`.
     uint32_t stripOf(const Vec& p) const;
+    /// The query with the squared distance bound starting at `startBound` (<= range²).
+    std::size_t search(std::size_t self, double rangeSq, double startBound, std::size_t maxCount,
+                       std::span<const uint32_t> ids, Neighbor* out) const;
     std::vector<Entry> m_entries;             ///< By (strip, x, index).
     std::vector<uint32_t> m_stripStart;       ///< First entry per strip; one more at the end.
     std::vector<Vec> m_stripLow, m_stripHigh; ///< Smallest and largest coordinates per strip (y, z used).

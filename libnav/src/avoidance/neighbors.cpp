@@ -218,14 +218,11 @@ template <int Dim> void NeighborGrid<Dim>::build(std::span<const Vec> positions,
 }
 
 template <int Dim>
-std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount,
-                                     std::span<const uint32_t> ids, Neighbor* out) const
+std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double startBound, std::size_t maxCount,
+                                      std::span<const uint32_t> ids, Neighbor* out) const
 {
-    if (maxCount == 0)
-        return 0;
     const Vec at = m_positions[self];
-    const double rangeSq = range * range;
-    double bound = rangeSq;
+    double bound = startBound;
     std::size_t count = 0;
     // Keeps the candidate if it is among the k nearest so far (the bound was checked).
     auto consider = [&](double distSq, uint32_t index)
@@ -329,6 +326,24 @@ std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t
         }
     }
     return count;
+}
+
+template <int Dim>
+std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount,
+                                     std::span<const uint32_t> ids, Neighbor* out, double guessSq) const
+{
+    if (maxCount == 0)
+        return 0;
+    const double rangeSq = range * range;
+    // With k found within the guess, the k-th distance bounded every skip, as a
+    // search of the whole range would have: the same answer.
+    if (guessSq > 0.0 && guessSq < rangeSq)
+    {
+        const std::size_t found = search(self, rangeSq, guessSq, maxCount, ids, out);
+        if (found == maxCount)
+            return found;
+    }
+    return search(self, rangeSq, rangeSq, maxCount, ids, out);
 }
 
 template <int Dim>
