@@ -102,37 +102,86 @@ template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V&
 Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA, double share, double horizon,
                        double dt)
 {
-    Constraint2 c;
-    if (overlapping(pair, velocityA, share, dt, c))
-        return c;
-    const glm::dvec2& p = pair.relativePosition;
-    const glm::dvec2& v = pair.relativeVelocity;
+    // The construction of orcaPlane3 (overlapping, onCutoff, the legs) in
+    // scalars: the same operations in the same order (the same bits), without
+    // the vector shuffles of the hottest function.
+    const double px = pair.relativePosition.x, py = pair.relativePosition.y;
+    const double vx = pair.relativeVelocity.x, vy = pair.relativeVelocity.y;
     const double r = pair.combinedRadius;
-    const double invHorizon = 1.0 / horizon;
-    glm::dvec2 n, u;
-    if (!onCutoff(pair, invHorizon, n, u))
+    const double distSq = px * px + py * py;
+    double nx = 0.0, ny = 0.0, ux = 0.0, uy = 0.0;
+    if (!(distSq > r * r))
     {
-        const double distSq = glm::dot(p, p);
-        const double leg = std::sqrt(distSq - r * r);
-        const glm::dvec2 w = v - p * invHorizon;
-        const double side = p.x * w.y - p.y * w.x;
-        glm::dvec2 dir;
-        if (side > 0.0)
+        // Overlapping: the disc D(p/dt, R/dt).
+        const double invDt = 1.0 / dt;
+        const double wx = vx - px * invDt, wy = vy - py * invDt;
+        const double wLen = std::sqrt(wx * wx + wy * wy);
+        if (wLen > 0.0)
         {
-            // Left leg: p turned counter-clockwise by α; outward normal on its left.
-            dir = glm::dvec2(p.x * leg - p.y * r, p.x * r + p.y * leg) / distSq;
-            n = glm::dvec2(-dir.y, dir.x);
+            nx = wx / wLen;
+            ny = wy / wLen;
+        }
+        else if (distSq > 0.0)
+        {
+            const double dist = std::sqrt(distSq);
+            nx = -px / dist;
+            ny = -py / dist;
         }
         else
         {
-            // Right leg: p turned clockwise by α; outward normal on its right.
-            dir = glm::dvec2(p.x * leg + p.y * r, -p.x * r + p.y * leg) / distSq;
-            n = glm::dvec2(dir.y, -dir.x);
+            const glm::dvec2 axis = tieAxis<glm::dvec2>(pair.aBeforeB);
+            nx = axis.x;
+            ny = axis.y;
         }
-        u = dir * glm::dot(v, dir) - v;
+        const double push = r * invDt - wLen;
+        ux = nx * push;
+        uy = ny * push;
     }
-    c.normal = n;
-    c.point = velocityA + u * share;
+    else
+    {
+        const double invHorizon = 1.0 / horizon;
+        const double wx = vx - px * invHorizon, wy = vy - py * invHorizon;
+        const double wp = wx * px + wy * py;
+        const double wSq = wx * wx + wy * wy;
+        if (wp < 0.0 && wp * wp > r * r * wSq)
+        {
+            // On the cut-off circle.
+            const double wLen = std::sqrt(wSq);
+            nx = wx / wLen;
+            ny = wy / wLen;
+            const double push = r * invHorizon - wLen;
+            ux = nx * push;
+            uy = ny * push;
+        }
+        else
+        {
+            const double leg = std::sqrt(distSq - r * r);
+            const double side = px * wy - py * wx;
+            double dirX = 0.0, dirY = 0.0;
+            if (side > 0.0)
+            {
+                // Left leg: p turned counter-clockwise by α; outward normal on its left.
+                dirX = (px * leg - py * r) / distSq;
+                dirY = (px * r + py * leg) / distSq;
+                nx = -dirY;
+                ny = dirX;
+            }
+            else
+            {
+                // Right leg: p turned clockwise by α; outward normal on its right.
+                dirX = (px * leg + py * r) / distSq;
+                dirY = (-px * r + py * leg) / distSq;
+                nx = dirY;
+                ny = -dirX;
+            }
+            const double along = vx * dirX + vy * dirY;
+            ux = dirX * along - vx;
+            uy = dirY * along - vy;
+        }
+    }
+    Constraint2 c;
+    c.normal = glm::dvec2(nx, ny);
+    c.point = glm::dvec2(velocityA.x + ux * share, velocityA.y + uy * share);
     return c;
 }
 
