@@ -109,7 +109,7 @@ private:
     Vec m_origin{};
     double m_invWidth = 1.0;
     double m_stripWidth = 1.0;
-    int m_span = 1;                   ///< Strips per axis on each side a query may reach.
+    std::size_t m_offsetCount = 0;    ///< The strip offsets a query walks (those within reach).
     int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z.
 };
 

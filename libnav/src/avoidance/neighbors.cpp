@@ -35,6 +35,7 @@
 #include "avoidance_internal.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace spark::nav::detail
@@ -157,7 +158,14 @@ template <int Dim> void NeighborGrid<Dim>::build(std::span<const Vec> positions,
         width *= 2.0;
     }
     m_stripWidth = width;
-    m_span = std::min(kSpan<Dim>, static_cast<int>(std::floor(range * m_invWidth * (1.0 + 1.0e-6))) + 1);
+    const int span = std::min(kSpan<Dim>, static_cast<int>(std::floor(range * m_invWidth * (1.0 + 1.0e-6))) + 1);
+    // The offsets within the span lead the table (in 3D the span is always 1).
+    m_offsetCount = 0;
+    while (m_offsetCount < kOffsets<Dim>.size() && std::abs(kOffsets<Dim>[m_offsetCount].y) <= span &&
+           std::abs(kOffsets<Dim>[m_offsetCount].z) <= span)
+        ++m_offsetCount;
+    for (std::size_t k = m_offsetCount; k < kOffsets<Dim>.size(); ++k)
+        assert(std::abs(kOffsets<Dim>[k].y) > span || std::abs(kOffsets<Dim>[k].z) > span);
 
     // Counting sort by strip, in index order.
     const std::size_t stripTotal = static_cast<std::size_t>(strips);
@@ -253,12 +261,11 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     const int64_t homeZ = Dim == 2 ? 0 : home / m_stripCount[0];
     const double cellSq = m_stripWidth * m_stripWidth * kNominalDiscount;
     const Entry* entries = m_entries.data();
-    for (const StripOffset& o : kOffsets<Dim>)
+    for (std::size_t k = 0; k < m_offsetCount; ++k)
     {
+        const StripOffset& o = kOffsets<Dim>[k];
         if (static_cast<double>(o.cellsSq) * cellSq > bound)
             break; // the rest are further still
-        if (std::abs(o.y) > m_span || std::abs(o.z) > m_span)
-            continue;
         const int64_t sy = homeY + o.y, sz = homeZ + o.z;
         if (sy < 0 || sy >= m_stripCount[0] || (Dim == 3 && (sz < 0 || sz >= m_stripCount[1])))
             continue;
