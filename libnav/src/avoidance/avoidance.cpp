@@ -422,7 +422,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         m.positions2[i] = agents[i].position;
         m.ids[i] = agents[i].id;
     }
-    m.grid2.build(m.positions2, def.neighborDistance);
+    m.grid2.build(m.positions2, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
     // Obstacle bounds for a quick reject.
     m.obstacleBounds.resize(obstacles.size());
     for (std::size_t i = 0; i < obstacles.size(); ++i)
@@ -505,7 +505,7 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
         m.positions3[i] = agents[i].position;
         m.ids[i] = agents[i].id;
     }
-    m.grid3.build(m.positions3, def.neighborDistance);
+    m.grid3.build(m.positions3, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
 
     const PairSettings pairs{def.timeHorizon, std::min(dt, def.timeHorizon), 1.0 - def.overlapTolerance, dt};
     // Room for the most constraints one agent can have: one per sphere, two per neighbour.

@@ -74,8 +74,9 @@ public:
     using Vec = std::conditional_t<Dim == 2, glm::dvec2, glm::dvec3>;
 
     /// Rebuilds the grid over `positions` (kept by reference until the next
-    /// build) for queries of range up to `range`.
-    void build(std::span<const Vec> positions, double range);
+    /// build) for queries of range up to `range`, most for `expectedCount`
+    /// neighbours (0: unknown; only the speed depends on it).
+    void build(std::span<const Vec> positions, double range, std::size_t expectedCount = 0);
     /// Writes to `out` (cleared first) the at most `maxCount` agents nearest to
     /// agent `self` whose centre distance is below `range` (<= the build range),
     /// in the order (distance, id, index). `ids[i]` is agent i's id.

@@ -2,7 +2,8 @@
 /// Design note — neighbour search for ORCA.
 ///
 /// The agents are cut into strips across y (in 3D: columns across y and z),
-/// a fixed fraction of the neighbour distance wide (or wider, see below),
+/// from 1/3.5 to 1/0.9 of the neighbour distance wide by the agents' density
+/// (narrow in crowds, wide when sparse; or wider still, see below),
 /// rebuilt every step: each agent gets the integer cell of its y (and z)
 /// relative to the lowest corner of this step's agents; a counting sort over
 /// the cells in index order puts each strip's agents together, and each strip
@@ -43,16 +44,15 @@ namespace spark::nav::detail
 namespace
 {
 
-/// Strips per neighbour distance: not a whole number, so the strips a query
-/// may reach (kSpan on each side) cover the distance with a wide margin. In
-/// 2D, narrow strips (a dense crowd's k nearest lie within a few); in 3D,
-/// columns a little wider than the distance, so a query visits the 3 × 3
-/// around its own: with 81 narrow columns the walk over them cost more than
-/// the scans (fliers are sparse; RVO2-3D's sphere: 3.8 against 6.8 million
-/// instructions a step over its first 300 steps).
-template <int Dim> constexpr double kStripsPerRange = Dim == 2 ? 3.5 : 0.9;
-/// Strips a query reaches on each side of its own.
-template <int Dim> constexpr int kSpan = static_cast<int>(kStripsPerRange<Dim>) + 1;
+/// Strips per neighbour distance to choose from, narrowest first: not whole
+/// numbers, so the strips a query may reach (kSpan on each side) cover the
+/// distance with a wide margin.
+constexpr double kStripsPerRange[] = {3.5, 2.5, 1.5, 0.9};
+/// Strips a query may reach on each side of its own (with the narrowest).
+constexpr int kSpan = 4;
+/// A strip is chosen about this fraction of the expected k-th neighbour
+/// distance wide (see build).
+constexpr double kWidthPerKth = 0.8;
 /// Fewest strips allowed before cells grow.
 constexpr std::size_t kMinStrips = 1024;
 /// Strips shorter than this are sorted by insertion.
@@ -60,6 +60,7 @@ constexpr uint32_t kInsertionSortLimit = 24;
 /// Nominal strip distances are discounted by this, far above the rounding of
 /// a cell index (below 1e-8 of a cell for up to 2^22 cells).
 constexpr double kNominalDiscount = 1.0 - 1.0e-6;
+constexpr double kPi = 3.14159265358979323846;
 
 bool before(const Neighbor& a, const Neighbor& b)
 {
@@ -83,13 +84,13 @@ struct StripOffset
 /// (a fixed order: then by |y| + |z|, z, y).
 template <int Dim> constexpr auto makeOffsets()
 {
-    constexpr int side = 2 * kSpan<Dim> + 1;
+    constexpr int side = 2 * kSpan + 1;
     constexpr int count = Dim == 2 ? side : side * side;
     std::array<StripOffset, count> offsets{};
     for (int k = 0; k < count; ++k)
     {
-        const int y = k % side - kSpan<Dim>;
-        const int z = Dim == 2 ? 0 : k / side - kSpan<Dim>;
+        const int y = k % side - kSpan;
+        const int z = Dim == 2 ? 0 : k / side - kSpan;
         const int gy = std::max(std::abs(y) - 1, 0), gz = std::max(std::abs(z) - 1, 0);
         offsets[static_cast<std::size_t>(k)] = StripOffset{y, z, gy * gy + gz * gz};
     }
@@ -121,7 +122,8 @@ template <int Dim> uint32_t NeighborGrid<Dim>::stripOf(const Vec& p) const
     return static_cast<uint32_t>(strip);
 }
 
-template <int Dim> void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range)
+template <int Dim>
+void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std::size_t expectedCount)
 {
     m_positions = positions;
     const std::size_t n = positions.size();
@@ -137,9 +139,32 @@ template <int Dim> void NeighborGrid<Dim>::build(std::span<const Vec> positions,
             }
     }
     m_origin = lo;
-    // Cells range / kStripsPerRange wide, or wider when there would be too many strips.
+    // Strips about kWidthPerKth of the k-th neighbour distance wide, were
+    // the agents spread evenly over their box (each side at least the
+    // narrowest strip): narrow in a crowd, where the k nearest lie within a
+    // few strips, wide when agents are sparse, where a query walking many
+    // near-empty strips would cost more than its scans (fliers on RVO2-3D's
+    // sphere). The width changes the work, never the answer.
+    double width = range / kStripsPerRange[0];
+    if (expectedCount > 0 && n > 1)
+    {
+        double volume = 1.0;
+        for (int d = 0; d < Dim; ++d)
+            volume *= std::max(hi[d] - lo[d], width);
+        const double density = static_cast<double>(n) / volume;
+        for (const double perRange : kStripsPerRange)
+        {
+            // Agents expected within the distance of which this width is kWidthPerKth.
+            const double reach = range / perRange / kWidthPerKth;
+            const double expected = Dim == 2 ? density * kPi * reach * reach
+                                             : density * (4.0 / 3.0) * kPi * reach * reach * reach;
+            width = range / perRange;
+            if (expected >= static_cast<double>(expectedCount))
+                break;
+        }
+    }
+    // Or wider when there would be too many strips.
     const double maxStrips = static_cast<double>(std::max(4 * n, kMinStrips));
-    double width = range / kStripsPerRange<Dim>;
     for (int d = 1; d < Dim; ++d)
         width = std::max(width, (hi[d] - lo[d]) / maxStrips);
     double strips = 0.0;
@@ -158,7 +183,7 @@ template <int Dim> void NeighborGrid<Dim>::build(std::span<const Vec> positions,
         width *= 2.0;
     }
     m_stripWidth = width;
-    const int span = std::min(kSpan<Dim>, static_cast<int>(std::floor(range * m_invWidth * (1.0 + 1.0e-6))) + 1);
+    const int span = std::min(kSpan, static_cast<int>(std::floor(range * m_invWidth * (1.0 + 1.0e-6))) + 1);
     // The offsets within the span lead the table (in 3D the span is always 1).
     m_offsetCount = 0;
     while (m_offsetCount < kOffsets<Dim>.size() && std::abs(kOffsets<Dim>[m_offsetCount].y) <= span &&
