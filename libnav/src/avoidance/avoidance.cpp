@@ -470,10 +470,11 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
         // One-step constraints (v_opt = 0, horizon dt), then full-horizon ones
         // (v_opt = current velocity).
-        const std::size_t guards = pairConstraints(agents, i, m.neighbors.data(), found, pairs, constraints + obstacleCount);
-        outVelocities[i] = solveAgent<glm::dvec2>(std::span<const Constraint2>(constraints, obstacleCount + 2 * guards),
-                                                  obstacleCount, obstacleCount + guards, m.scratch2, a.maxSpeed,
-                                                  a.preferred);
+        const std::size_t guards =
+            pairConstraints(agents, i, m.neighbors.data(), found, pairs, constraints + obstacleCount);
+        const std::span<const Constraint2> all(constraints, obstacleCount + 2 * guards);
+        outVelocities[i] =
+            solveAgent<glm::dvec2>(all, obstacleCount, obstacleCount + guards, m.scratch2, a.maxSpeed, a.preferred);
     }
     return Status::success();
 }
@@ -535,10 +536,11 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
         guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
         // One-step constraints (v_opt = 0, horizon dt), then full-horizon ones
         // (v_opt = current velocity).
-        const std::size_t guards = pairConstraints(agents, i, m.neighbors.data(), found, pairs, constraints + obstacleCount);
-        outVelocities[i] = solveAgent<glm::dvec3>(std::span<const Constraint3>(constraints, obstacleCount + 2 * guards),
-                                                  obstacleCount, obstacleCount + guards, m.scratch3, a.maxSpeed,
-                                                  a.preferred);
+        const std::size_t guards =
+            pairConstraints(agents, i, m.neighbors.data(), found, pairs, constraints + obstacleCount);
+        const std::span<const Constraint3> all(constraints, obstacleCount + 2 * guards);
+        outVelocities[i] =
+            solveAgent<glm::dvec3>(all, obstacleCount, obstacleCount + guards, m.scratch3, a.maxSpeed, a.preferred);
     }
     return Status::success();
 }

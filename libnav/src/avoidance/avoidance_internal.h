@@ -2,7 +2,7 @@
 /// \file avoidance_internal.h
 /// Shared pieces of the ORCA implementation: the half-plane / half-space
 /// constraint, the incremental linear programs (lp.cpp), the constraint
-/// builders (orca2d.cpp, orca3d.cpp) and the neighbour grid (neighbors.cpp).
+/// builders (orca_planes.cpp) and the neighbour grid (neighbors.cpp).
 /// See the design notes at the top of each file.
 
 #include "spark/nav/avoidance.h"
