@@ -33,6 +33,8 @@
 #include "avoidance_internal.h"
 
 #include <algorithm>
+#include <array>
+#include <cassert>
 #include <cmath>
 #include <string>
 
@@ -40,6 +42,15 @@ namespace spark::nav
 {
 
 using namespace detail;
+
+namespace
+{
+/// Largest accepted `AvoidanceDef::maxNeighbors`.
+constexpr int kMaxNeighborsLimit = 64;
+/// The neighbour search first tries the last agent's k-th squared distance
+/// times this (a crowd's density changes slowly); only the work depends on it.
+constexpr double kGuessGrowth = 1.5;
+} // namespace
 
 struct Avoidance::Impl
 {
@@ -49,7 +60,8 @@ struct Avoidance::Impl
     std::vector<glm::dvec2> positions2;
     std::vector<glm::dvec3> positions3;
     std::vector<uint32_t> ids;
-    std::vector<Neighbor> neighbors;
+    std::array<Neighbor, kMaxNeighborsLimit> neighbors;
+    /// Sized once per call to the most one agent can have; a step writes them by index.
     std::vector<Constraint2> constraints2, scratch2;
     std::vector<Constraint3> constraints3, scratch3;
     std::vector<glm::dvec4> obstacleBounds; ///< (minX, minY, maxX, maxY) per 2D obstacle.
@@ -238,7 +250,7 @@ glm::dvec2 closestOnSegment(const glm::dvec2& x, const glm::dvec2& a, const glm:
 /// `nearest`; `fallbackToward` is used when the centre lies on the piece.
 void addPiece(const AvoidanceAgent& agent, const glm::dvec2& nearest, double pieceRadius,
               const glm::dvec2& fallbackToward, const glm::dvec2& velocity, double reach, double horizon, double dt,
-              std::vector<Constraint2>& out)
+              Constraint2* out, std::size_t& ioCount)
 {
     const glm::dvec2 diff = nearest - agent.position;
     const double dist = std::sqrt(glm::dot(diff, diff));
@@ -246,16 +258,18 @@ void addPiece(const AvoidanceAgent& agent, const glm::dvec2& nearest, double pie
     if (gap > reach)
         return;
     const glm::dvec2 toward = dist > 0.0 ? diff / dist : fallbackToward;
-    out.push_back(obstaclePlane(toward, gap, velocity, horizon, dt));
+    out[ioCount++] = obstaclePlane(toward, gap, velocity, horizon, dt);
 }
 
+/// Writes the agent's constraints against `o` to out[ioCount ..): at most one
+/// per point of `o` (one for a circle).
 void addObstacle(const AvoidanceAgent& agent, const AvoidanceObstacle& o, double horizon, double dt,
-                 std::vector<Constraint2>& out)
+                 Constraint2* out, std::size_t& ioCount)
 {
     const double reach = (agent.maxSpeed + std::sqrt(glm::dot(o.velocity, o.velocity))) * horizon;
     if (o.shape == ObstacleShape::Circle)
     {
-        addPiece(agent, o.center, o.radius, glm::dvec2(1.0, 0.0), o.velocity, reach, horizon, dt, out);
+        addPiece(agent, o.center, o.radius, glm::dvec2(1.0, 0.0), o.velocity, reach, horizon, dt, out, ioCount);
         return;
     }
     if (o.shape == ObstacleShape::Segment)
@@ -263,7 +277,7 @@ void addObstacle(const AvoidanceAgent& agent, const AvoidanceObstacle& o, double
         const glm::dvec2 e = o.points[1] - o.points[0];
         const glm::dvec2 side = glm::normalize(glm::dvec2(-e.y, e.x));
         addPiece(agent, closestOnSegment(agent.position, o.points[0], o.points[1]), 0.0, side, o.velocity, reach,
-                 horizon, dt, out);
+                 horizon, dt, out, ioCount);
         return;
     }
     // Polygon: inside (crossing test) or outside.
@@ -295,7 +309,7 @@ void addObstacle(const AvoidanceAgent& agent, const AvoidanceObstacle& o, double
         // Leave through the nearest edge within the step.
         const double dist = std::sqrt(nearestSq);
         const glm::dvec2 out2 = dist > 0.0 ? (nearestPoint - x) / dist : glm::dvec2(1.0, 0.0);
-        out.push_back(obstaclePlane(-out2, -(dist + agent.radius), o.velocity, horizon, dt));
+        out[ioCount++] = obstaclePlane(-out2, -(dist + agent.radius), o.velocity, horizon, dt);
         return;
     }
     for (std::size_t k = 0; k < count; ++k)
@@ -307,7 +321,7 @@ void addObstacle(const AvoidanceAgent& agent, const AvoidanceObstacle& o, double
         if (glm::dot(x - a, outward) < 0.0)
             continue; // the agent is on the inner side of this edge: it faces away
         addPiece(agent, closestOnSegment(x, a, b), 0.0, -glm::normalize(outward), o.velocity, reach, horizon, dt,
-                 out);
+                 out, ioCount);
     }
 }
 
@@ -347,7 +361,7 @@ Result<Avoidance> createAvoidance(const AvoidanceDef& def)
         return makeError(kConfig, "maxObstaclePoints must lie in [0, 1048576]", "/maxObstaclePoints");
     if (!finite(def.neighborDistance) || def.neighborDistance <= 0.0 || def.neighborDistance > 1.0e4)
         return makeError(kConfig, "neighborDistance must lie in (0, 1e4] m", "/neighborDistance");
-    if (def.maxNeighbors < 1 || def.maxNeighbors > 64)
+    if (def.maxNeighbors < 1 || def.maxNeighbors > kMaxNeighborsLimit)
         return makeError(kConfig, "maxNeighbors must lie in [1, 64]", "/maxNeighbors");
     if (!finite(def.timeHorizon) || def.timeHorizon <= 0.0 || def.timeHorizon > 1.0e3)
         return makeError(kConfig, "timeHorizon must lie in (0, 1e3] s", "/timeHorizon");
@@ -360,7 +374,6 @@ Result<Avoidance> createAvoidance(const AvoidanceDef& def)
     const std::size_t agents = static_cast<std::size_t>(std::min(def.maxAgents, 1 << 16));
     impl->positions2.reserve(agents);
     impl->ids.reserve(agents);
-    impl->neighbors.reserve(static_cast<std::size_t>(def.maxNeighbors) + 1);
     return Avoidance(std::move(impl));
 }
 
@@ -409,7 +422,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         m.positions2[i] = agents[i].position;
         m.ids[i] = agents[i].id;
     }
-    m.grid2.build(m.positions2, def.neighborDistance);
+    m.grid2.build(m.positions2, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
     // Obstacle bounds for a quick reject.
     m.obstacleBounds.resize(obstacles.size());
     for (std::size_t i = 0; i < obstacles.size(); ++i)
@@ -425,14 +438,17 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         m.obstacleBounds[i] = box;
     }
 
-    const double horizon = def.timeHorizon;
-    const double oneStepHorizon = std::min(dt, horizon);
-    const double guardFactor = 1.0 - def.overlapTolerance;
+    const PairSettings pairs{def.timeHorizon, std::min(dt, def.timeHorizon), 1.0 - def.overlapTolerance, dt};
+    // Room for the most constraints one agent can have: one per obstacle point, two per neighbour.
+    const std::size_t room = points + 2 * static_cast<std::size_t>(def.maxNeighbors);
+    if (m.constraints2.size() < room)
+        m.constraints2.resize(room);
+    Constraint2* constraints = m.constraints2.data();
+    double guessSq = 0.0; // the last agent's k-th squared distance, grown: where this one's k nearest probably are
     for (std::size_t i = 0; i < agents.size(); ++i)
     {
         const AvoidanceAgent& a = agents[i];
-        m.constraints2.clear();
-        std::size_t hardCount = 0;
+        std::size_t obstacleCount = 0;
         const std::size_t firstObstacle = perAgent.empty() ? 0 : perAgent[i].first;
         const std::size_t endObstacle = perAgent.empty() ? obstacles.size() : firstObstacle + perAgent[i].count;
         for (std::size_t k = firstObstacle; k < endObstacle; ++k)
@@ -444,37 +460,21 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
             if (a.position.x < box.x - reach || a.position.x > box.z + reach || a.position.y < box.y - reach ||
                 a.position.y > box.w + reach)
                 continue;
-            addObstacle(a, obstacles[k], def.timeHorizonObstacles, dt, m.constraints2);
+            addObstacle(a, obstacles[k], def.timeHorizonObstacles, dt, constraints, obstacleCount);
         }
-        const std::size_t obstacleCount = m.constraints2.size();
-        m.grid2.query(i, def.neighborDistance,
-                      static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors), m.ids,
-                      m.neighbors);
+        assert(obstacleCount <= points);
+        const std::size_t wanted =
+            static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors);
+        const std::size_t found =
+            m.grid2.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(), guessSq);
+        guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
         // One-step constraints (v_opt = 0, horizon dt), then full-horizon ones
         // (v_opt = current velocity).
-        for (int pass = 0; pass < 2; ++pass)
-        {
-            for (const Neighbor& nb : m.neighbors)
-            {
-                const AvoidanceAgent& b = agents[nb.index];
-                const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
-                if (share == 0.0)
-                    continue;
-                const bool aBeforeB = a.id != b.id ? a.id < b.id : i < nb.index;
-                if (pass == 0)
-                    m.constraints2.push_back(orcaPlane2({b.position - a.position, glm::dvec2(0.0),
-                                                         (a.radius + b.radius) * guardFactor, aBeforeB},
-                                                        glm::dvec2(0.0), share, oneStepHorizon, dt));
-                else
-                    m.constraints2.push_back(orcaPlane2({b.position - a.position, a.velocity - b.velocity,
-                                                         a.radius + b.radius, aBeforeB},
-                                                        a.velocity, share, horizon, dt));
-            }
-            if (pass == 0)
-                hardCount = m.constraints2.size();
-        }
+        const std::size_t guards =
+            pairConstraints(agents, i, m.neighbors.data(), found, pairs, constraints + obstacleCount);
+        const std::span<const Constraint2> all(constraints, obstacleCount + 2 * guards);
         outVelocities[i] =
-            solveAgent<glm::dvec2>(m.constraints2, obstacleCount, hardCount, m.scratch2, a.maxSpeed, a.preferred);
+            solveAgent<glm::dvec2>(all, obstacleCount, obstacleCount + guards, m.scratch2, a.maxSpeed, a.preferred);
     }
     return Status::success();
 }
@@ -506,16 +506,19 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
         m.positions3[i] = agents[i].position;
         m.ids[i] = agents[i].id;
     }
-    m.grid3.build(m.positions3, def.neighborDistance);
+    m.grid3.build(m.positions3, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
 
-    const double horizon = def.timeHorizon;
-    const double oneStepHorizon = std::min(dt, horizon);
-    const double guardFactor = 1.0 - def.overlapTolerance;
+    const PairSettings pairs{def.timeHorizon, std::min(dt, def.timeHorizon), 1.0 - def.overlapTolerance, dt};
+    // Room for the most constraints one agent can have: one per sphere, two per neighbour.
+    const std::size_t room = spheres.size() + 2 * static_cast<std::size_t>(def.maxNeighbors);
+    if (m.constraints3.size() < room)
+        m.constraints3.resize(room);
+    Constraint3* constraints = m.constraints3.data();
+    double guessSq = 0.0; // the last agent's k-th squared distance, grown: where this one's k nearest probably are
     for (std::size_t i = 0; i < agents.size(); ++i)
     {
         const AvoidanceAgent3D& a = agents[i];
-        m.constraints3.clear();
-        std::size_t hardCount = 0;
+        std::size_t obstacleCount = 0;
         for (const AvoidanceSphere& s : spheres)
         {
             const glm::dvec3 diff = s.center - a.position;
@@ -525,35 +528,19 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
             if (gap > reach)
                 continue;
             const glm::dvec3 toward = dist > 0.0 ? diff / dist : glm::dvec3(1.0, 0.0, 0.0);
-            m.constraints3.push_back(obstaclePlane(toward, gap, s.velocity, def.timeHorizonObstacles, dt));
+            constraints[obstacleCount++] = obstaclePlane(toward, gap, s.velocity, def.timeHorizonObstacles, dt);
         }
-        const std::size_t obstacleCount = m.constraints3.size();
-        m.grid3.query(i, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors), m.ids, m.neighbors);
+        const std::size_t wanted = static_cast<std::size_t>(def.maxNeighbors);
+        const std::size_t found =
+            m.grid3.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(), guessSq);
+        guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
         // One-step constraints (v_opt = 0, horizon dt), then full-horizon ones
         // (v_opt = current velocity).
-        for (int pass = 0; pass < 2; ++pass)
-        {
-            for (const Neighbor& nb : m.neighbors)
-            {
-                const AvoidanceAgent3D& b = agents[nb.index];
-                const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
-                if (share == 0.0)
-                    continue;
-                const bool aBeforeB = a.id != b.id ? a.id < b.id : i < nb.index;
-                if (pass == 0)
-                    m.constraints3.push_back(orcaPlane3({b.position - a.position, glm::dvec3(0.0),
-                                                         (a.radius + b.radius) * guardFactor, aBeforeB},
-                                                        glm::dvec3(0.0), share, oneStepHorizon, dt));
-                else
-                    m.constraints3.push_back(orcaPlane3({b.position - a.position, a.velocity - b.velocity,
-                                                         a.radius + b.radius, aBeforeB},
-                                                        a.velocity, share, horizon, dt));
-            }
-            if (pass == 0)
-                hardCount = m.constraints3.size();
-        }
+        const std::size_t guards =
+            pairConstraints(agents, i, m.neighbors.data(), found, pairs, constraints + obstacleCount);
+        const std::span<const Constraint3> all(constraints, obstacleCount + 2 * guards);
         outVelocities[i] =
-            solveAgent<glm::dvec3>(m.constraints3, obstacleCount, hardCount, m.scratch3, a.maxSpeed, a.preferred);
+            solveAgent<glm::dvec3>(all, obstacleCount, obstacleCount + guards, m.scratch3, a.maxSpeed, a.preferred);
     }
     return Status::success();
 }

@@ -2,7 +2,7 @@
 /// \file avoidance_internal.h
 /// Shared pieces of the ORCA implementation: the half-plane / half-space
 /// constraint, the incremental linear programs (lp.cpp), the constraint
-/// builders (orca2d.cpp, orca3d.cpp) and the neighbour grid (neighbors.cpp).
+/// builders (orca_planes.cpp) and the neighbour grid (neighbors.cpp).
 /// See the design notes at the top of each file.
 
 #include "spark/nav/avoidance.h"
@@ -65,35 +65,53 @@ struct Neighbor
     uint32_t index = 0;
 };
 
-/// A uniform grid over the agents, rebuilt each step (sorted cell keys, so no
-/// hashing and a fixed order), answering "the k nearest within a distance".
+/// A grid of strips over the agents, rebuilt each step, answering "the k
+/// nearest within a distance" exactly (see neighbors.cpp): strips across y (and
+/// z), each sorted along x, found through a table (no hashing, a fixed order).
 template <int Dim> class NeighborGrid
 {
 public:
     using Vec = std::conditional_t<Dim == 2, glm::dvec2, glm::dvec3>;
 
-    /// Rebuilds the grid over `positions` for queries of range up to `range`.
-    void build(std::span<const Vec> positions, double range);
+    /// Rebuilds the grid over `positions` (kept by reference until the next
+    /// build) for queries of range up to `range`, most for `expectedCount`
+    /// neighbours (0: unknown; only the speed depends on it).
+    void build(std::span<const Vec> positions, double range, std::size_t expectedCount = 0);
     /// Writes to `out` (cleared first) the at most `maxCount` agents nearest to
     /// agent `self` whose centre distance is below `range` (<= the build range),
     /// in the order (distance, id, index). `ids[i]` is agent i's id.
     void query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
                std::vector<Neighbor>& out) const;
+    /// The same into the caller's `out[0 .. maxCount)`; returns how many were
+    /// written. `guessSq` (0: none) is a squared distance the k nearest probably
+    /// lie within: tried first, and the whole range only when fewer than k lie
+    /// within it. It changes the work, never the answer.
+    std::size_t query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
+                      Neighbor* out, double guessSq = 0.0) const;
 
 private:
+    /// An agent's position (a copy: a scan reads only the strip) and index.
     struct Entry
     {
-        uint64_t key;
+        Vec position;
         uint32_t index;
     };
-    /// Cell coordinates per axis, relative to the lowest cell of this step.
-    std::array<int64_t, 3> cellOf(const Vec& p) const;
-    uint64_t pack(const std::array<int64_t, 3>& c) const;
-    std::vector<Entry> m_entries;
+    /// The strip of a position: y (then z) cells of `m_stripWidth`.
+    uint32_t stripOf(const Vec& p) const;
+    /// The query with the squared distance bound starting at `startBound` (<= range²).
+    std::size_t search(std::size_t self, double rangeSq, double startBound, std::size_t maxCount,
+                       std::span<const uint32_t> ids, Neighbor* out) const;
+    std::vector<Entry> m_entries;             ///< By (strip, x, index).
+    std::vector<uint32_t> m_stripStart;       ///< First entry per strip; one more at the end.
+    std::vector<Vec> m_stripLow, m_stripHigh; ///< Smallest and largest coordinates per strip (y, z used).
+    std::vector<uint32_t> m_slot;             ///< Agent index -> its entry.
+    std::vector<uint32_t> m_stripOfAgent;     ///< Agent index -> its strip.
     std::span<const Vec> m_positions;
     Vec m_origin{};
-    double m_invCell = 1.0;
-    int64_t m_cellCount[3] = {1, 1, 1};
+    double m_invWidth = 1.0;
+    double m_stripWidth = 1.0;
+    std::size_t m_offsetCount = 0;    ///< The strip offsets a query walks (those within reach).
+    int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z.
 };
 
 extern template class NeighborGrid<2>;
@@ -111,23 +129,24 @@ inline double avoidanceShare(double priorityA, uint32_t layersA, uint32_t ignore
     return priorityB / (priorityA + priorityB);
 }
 
-/// Everything an ORCA pair needs, dimension-free.
-template <class V> struct PairInput
+/// The step's constants of the pair constraints (avoidance.cpp's design note).
+struct PairSettings
 {
-    V relativePosition; ///< pB − pA.
-    V relativeVelocity; ///< vA − vB.
-    double combinedRadius;
-    bool aBeforeB; ///< (idA, indexA) < (idB, indexB): breaks exact ties.
+    double horizon;        ///< τ of the full-horizon constraints. [Units: s]
+    double oneStepHorizon; ///< min(dt, τ), the horizon of the one-step guards. [Units: s]
+    double guardFactor;    ///< 1 − overlapTolerance: the guards' share of the combined radius.
+    double dt;             ///< The time step. [Units: s]
 };
 
-/// The ORCA half-plane of agent A against B (taking `share` of the avoidance),
-/// seen from A's velocity `velocityA`; `horizon` as the VO's truncation, `dt`
-/// for pairs that already overlap.
-Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA, double share, double horizon,
-                       double dt);
-/// The ORCA half-space in 3D, with the sidestep rule for exact head-on pairs.
-Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, double share, double horizon,
-                       double dt);
+/// Writes agent `self`'s constraints against its `count` neighbours (those it
+/// does not ignore, in the given order) to `out`, which holds 2 × `count`:
+/// first every one-step guard (v_opt = 0, horizon `oneStepHorizon`, radius
+/// shrunk by `guardFactor`), then every full-horizon constraint. Returns the
+/// number of guards (half the constraints written).
+std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                            std::size_t count, const PairSettings& settings, Constraint2* out);
+std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                            std::size_t count, const PairSettings& settings, Constraint3* out);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the

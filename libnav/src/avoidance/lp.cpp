@@ -46,9 +46,9 @@ template <class V> double violation(const Constraint<V>& c, const V& v) { return
 
 /// Optimum on the line `origin + t·dir` (|dir| = 1) within the speed ball and the
 /// constraints [0, limit). False when that set is empty.
-template <class V>
+template <Objective objective, class V>
 bool solveOnLine(std::span<const Constraint<V>> cs, std::size_t limit, const V& origin, const V& dir, double maxSpeed,
-                 const V& target, Objective objective, V& out)
+                 const V& target, V& out)
 {
     const double b = glm::dot(origin, dir);
     const double disc = b * b + maxSpeed * maxSpeed - glm::dot(origin, origin);
@@ -76,7 +76,7 @@ bool solveOnLine(std::span<const Constraint<V>> cs, std::size_t limit, const V& 
             return false;
     }
     double t = 0.0;
-    if (objective == Objective::Direction)
+    if constexpr (objective == Objective::Direction)
         t = glm::dot(dir, target) > 0.0 ? hi : lo;
     else
         t = std::clamp(glm::dot(target - origin, dir), lo, hi);
@@ -85,9 +85,9 @@ bool solveOnLine(std::span<const Constraint<V>> cs, std::size_t limit, const V& 
 }
 
 /// The unconstrained optimum inside the speed ball.
-template <class V> V startingPoint(double maxSpeed, const V& target, Objective objective)
+template <Objective objective, class V> V startingPoint(double maxSpeed, const V& target)
 {
-    if (objective == Objective::Direction)
+    if constexpr (objective == Objective::Direction)
         return target * maxSpeed;
     const double len2 = glm::dot(target, target);
     if (len2 > maxSpeed * maxSpeed)
@@ -96,8 +96,9 @@ template <class V> V startingPoint(double maxSpeed, const V& target, Objective o
 }
 
 /// 3D: optimum on the plane of constraint i within the ball and constraints [0, i).
+template <Objective objective>
 bool solveOnPlane(std::span<const Constraint3> cs, std::size_t i, double maxSpeed, const glm::dvec3& target,
-                  Objective objective, glm::dvec3& out)
+                  glm::dvec3& out)
 {
     const Constraint3& plane = cs[i];
     const double offset = glm::dot(plane.point, plane.normal);
@@ -107,7 +108,7 @@ bool solveOnPlane(std::span<const Constraint3> cs, std::size_t i, double maxSpee
     const double discRadius = std::sqrt(discRadius2);
     const glm::dvec3 centre = plane.normal * offset; // nearest point of the plane to 0
     glm::dvec3 result;
-    if (objective == Objective::Direction)
+    if constexpr (objective == Objective::Direction)
     {
         const glm::dvec3 along = target - plane.normal * glm::dot(target, plane.normal);
         const double len2 = glm::dot(along, along);
@@ -135,17 +136,17 @@ bool solveOnPlane(std::span<const Constraint3> cs, std::size_t i, double maxSpee
         const glm::dvec3 across = glm::cross(lineDir, plane.normal);
         const double s = glm::dot(cs[j].point - plane.point, cs[j].normal) / glm::dot(across, cs[j].normal);
         const glm::dvec3 origin = plane.point + across * s;
-        if (!solveOnLine<glm::dvec3>(cs, j, origin, lineDir, maxSpeed, target, objective, result))
+        if (!solveOnLine<objective, glm::dvec3>(cs, j, origin, lineDir, maxSpeed, target, result))
             return false;
     }
     out = result;
     return true;
 }
 
-template <class V> std::size_t solveGeneric(std::span<const Constraint<V>> cs, double maxSpeed, const V& target,
-                                            Objective objective, V& ioResult)
+template <Objective objective, class V>
+std::size_t solveGeneric(std::span<const Constraint<V>> cs, double maxSpeed, const V& target, V& ioResult)
 {
-    V result = startingPoint(maxSpeed, target, objective);
+    V result = startingPoint<objective>(maxSpeed, target);
     for (std::size_t i = 0; i < cs.size(); ++i)
     {
         if (violation(cs[i], result) <= 0.0)
@@ -155,11 +156,11 @@ template <class V> std::size_t solveGeneric(std::span<const Constraint<V>> cs, d
         if constexpr (std::is_same_v<V, glm::dvec2>)
         {
             const glm::dvec2 dir{-cs[i].normal.y, cs[i].normal.x};
-            ok = solveOnLine<glm::dvec2>(cs, i, cs[i].point, dir, maxSpeed, target, objective, next);
+            ok = solveOnLine<objective, glm::dvec2>(cs, i, cs[i].point, dir, maxSpeed, target, next);
         }
         else
         {
-            ok = solveOnPlane(cs, i, maxSpeed, target, objective, next);
+            ok = solveOnPlane<objective>(cs, i, maxSpeed, target, next);
         }
         if (!ok)
         {
@@ -177,11 +178,16 @@ void leastViolationGeneric(std::span<const Constraint<V>> cs, std::size_t hardCo
                            double maxSpeed, V& ioResult, std::vector<Constraint<V>>& scratch)
 {
     double worst = 0.0;
+    bool headed = false; // the hard constraints head every program below: copied once
     for (std::size_t i = std::max(firstFailed, hardCount); i < cs.size(); ++i)
     {
         if (violation(cs[i], ioResult) <= worst)
             continue;
-        scratch.assign(cs.begin(), cs.begin() + static_cast<std::ptrdiff_t>(hardCount));
+        if (!headed)
+            scratch.assign(cs.begin(), cs.begin() + static_cast<std::ptrdiff_t>(hardCount));
+        else
+            scratch.resize(hardCount);
+        headed = true;
         for (std::size_t j = hardCount; j < i; ++j)
         {
             const V diff = cs[j].normal - cs[i].normal;
@@ -196,7 +202,7 @@ void leastViolationGeneric(std::span<const Constraint<V>> cs, std::size_t hardCo
             scratch.push_back(c);
         }
         V candidate = ioResult;
-        if (solveGeneric<V>(scratch, maxSpeed, cs[i].normal, Objective::Direction, candidate) == scratch.size())
+        if (solveGeneric<Objective::Direction, V>(scratch, maxSpeed, cs[i].normal, candidate) == scratch.size())
             ioResult = candidate;
         worst = violation(cs[i], ioResult);
     }
@@ -207,13 +213,17 @@ void leastViolationGeneric(std::span<const Constraint<V>> cs, std::size_t hardCo
 std::size_t solveLinearProgram(std::span<const Constraint2> constraints, double maxSpeed, glm::dvec2 target,
                                Objective objective, glm::dvec2& ioResult)
 {
-    return solveGeneric<glm::dvec2>(constraints, maxSpeed, target, objective, ioResult);
+    return objective == Objective::Closest
+               ? solveGeneric<Objective::Closest, glm::dvec2>(constraints, maxSpeed, target, ioResult)
+               : solveGeneric<Objective::Direction, glm::dvec2>(constraints, maxSpeed, target, ioResult);
 }
 
 std::size_t solveLinearProgram(std::span<const Constraint3> constraints, double maxSpeed, glm::dvec3 target,
                                Objective objective, glm::dvec3& ioResult)
 {
-    return solveGeneric<glm::dvec3>(constraints, maxSpeed, target, objective, ioResult);
+    return objective == Objective::Closest
+               ? solveGeneric<Objective::Closest, glm::dvec3>(constraints, maxSpeed, target, ioResult)
+               : solveGeneric<Objective::Direction, glm::dvec3>(constraints, maxSpeed, target, ioResult);
 }
 
 void solveLeastViolation(std::span<const Constraint2> constraints, std::size_t hardCount, std::size_t firstFailed,

@@ -1,24 +1,42 @@
 /// \file neighbors.cpp
 /// Design note — neighbour search for ORCA.
 ///
-/// A uniform grid with cells a quarter of the neighbour distance wide (or wider, see
-/// below), rebuilt every step: each agent gets the integer cell of its position relative to the
-/// lowest corner of this step's agents, packed into one 64-bit key (x in the
-/// low bits; 21 bits per axis in 3D, 32 in 2D — the cells grow when the agents
-/// span more cells than that, which keeps the answer exact, only slower). The
-/// (key, index) pairs are sorted, a total order, so the layout never depends on
-/// anything but the input. A query walks the 9^(D−1) rows of x-adjacent cells
-/// around the agent, nearest rows first: the cells of a row have consecutive
-/// keys, so one binary search finds each row, and once k neighbours are found
-/// the k-th distance bounds the rest (rows beyond it are skipped and each row is
-/// clipped to the cells within it), so dense crowds scan little.
-/// O(n log n) to build, O(log n + local) per query, no hashing and no
-/// allocation once the buffer has grown. The k nearest are kept in a small
-/// sorted array ordered by (squared distance, id, index), the deterministic
-/// neighbour order of SPEC §7.
+/// The agents are cut into strips across y (in 3D: columns across y and z),
+/// from 1/3.5 to 1/0.9 of the neighbour distance wide by the agents' density
+/// (narrow in crowds, wide when sparse; or wider still, see below),
+/// rebuilt every step: each agent gets the integer cell of its y (and z)
+/// relative to the lowest corner of this step's agents; a counting sort over
+/// the cells in index order puts each strip's agents together, and each strip
+/// is sorted along x by (x, index), a total order, so the layout never depends
+/// on anything but the input. A table gives each strip's first entry, and each
+/// strip keeps the smallest and largest y (and z) of its agents.
+///
+/// A query walks the strips around the agent's own, nearest first (a fixed
+/// order), and in each strip scans outward from the agent's x, both ways: the
+/// agent's own strip starts at its own entry, the others after a binary search
+/// for its x. Once k neighbours are found the k-th squared distance bounds the
+/// rest. The k nearest are kept in a short sorted array ordered by (squared
+/// distance, id, index), the deterministic neighbour order of SPEC §7: an
+/// agent beyond the bound is rejected before it is compared.
+///
+/// The answer is exact: the k nearest under the total order among the agents
+/// whose squared distance (computed as dot(pB − pA, pB − pA), the same
+/// operations as brute force) is below range². Every skip is proved by the
+/// rounded arithmetic itself: rounding is monotonic, so an agent further along
+/// x than one whose dx² already exceeds the bound has a larger dx² too, and an
+/// agent in a strip lies at least as far in y as the strip's nearest agent
+/// (the strip's smallest or largest y); whole strips are skipped by their
+/// nominal distance (the cells between), discounted by 1e-6, far more than the
+/// rounding of a cell index. Cells are wider than range / kStripsPerRange
+/// when the agents would span more than max(4n, 1024) strips (far-apart
+/// groups): the answer stays exact, only slower.
+///
+/// O(n + strips) to build plus the sorts of the strips, O(log n + local) per
+/// query, no hashing and no allocation once the buffers have grown.
 #include "avoidance_internal.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace spark::nav::detail
@@ -26,13 +44,23 @@ namespace spark::nav::detail
 namespace
 {
 
-template <int Dim> constexpr int kBits = Dim == 2 ? 32 : 21;
-/// Cells per neighbour distance (cells are range / 4 wide): in a crowd the
-/// k nearest come from the agent's cell and the next ones; in open space a
-/// query costs one search per row of cells.
-constexpr int kCellsPerRange = 4;
-/// Row offsets nearest first.
-constexpr int kRowOrder[2 * kCellsPerRange + 1] = {0, -1, 1, -2, 2, -3, 3, -4, 4};
+/// Strips per neighbour distance to choose from, narrowest first: not whole
+/// numbers, so the strips a query may reach (kSpan on each side) cover the
+/// distance with a wide margin.
+constexpr double kStripsPerRange[] = {3.5, 2.5, 1.5, 0.9};
+/// Strips a query may reach on each side of its own (with the narrowest).
+constexpr int kSpan = 4;
+/// A strip is chosen about this fraction of the expected k-th neighbour
+/// distance wide (see build).
+constexpr double kWidthPerKth = 0.8;
+/// Fewest strips allowed before cells grow.
+constexpr std::size_t kMinStrips = 1024;
+/// Strips shorter than this are sorted by insertion.
+constexpr uint32_t kInsertionSortLimit = 24;
+/// Nominal strip distances are discounted by this, far above the rounding of
+/// a cell index (below 1e-8 of a cell for up to 2^22 cells).
+constexpr double kNominalDiscount = 1.0 - 1.0e-6;
+constexpr double kPi = 3.14159265358979323846;
 
 bool before(const Neighbor& a, const Neighbor& b)
 {
@@ -43,32 +71,64 @@ bool before(const Neighbor& a, const Neighbor& b)
     return a.index < b.index;
 }
 
+/// A strip relative to the agent's, with the squared number of whole cells
+/// between them (in cell widths).
+struct StripOffset
+{
+    int y;
+    int z;
+    int cellsSq;
+};
+
+/// The strips within kSpan, by the cells between them and the agent's strip
+/// (a fixed order: then by |y| + |z|, z, y).
+template <int Dim> constexpr auto makeOffsets()
+{
+    constexpr int side = 2 * kSpan + 1;
+    constexpr int count = Dim == 2 ? side : side * side;
+    std::array<StripOffset, count> offsets{};
+    for (int k = 0; k < count; ++k)
+    {
+        const int y = k % side - kSpan;
+        const int z = Dim == 2 ? 0 : k / side - kSpan;
+        const int gy = std::max(std::abs(y) - 1, 0), gz = std::max(std::abs(z) - 1, 0);
+        offsets[static_cast<std::size_t>(k)] = StripOffset{y, z, gy * gy + gz * gz};
+    }
+    std::sort(offsets.begin(), offsets.end(),
+              [](const StripOffset& a, const StripOffset& b)
+              {
+                  const int ra = std::abs(a.y) + std::abs(a.z), rb = std::abs(b.y) + std::abs(b.z);
+                  if (a.cellsSq != b.cellsSq)
+                      return a.cellsSq < b.cellsSq;
+                  if (ra != rb)
+                      return ra < rb;
+                  return a.z != b.z ? a.z < b.z : a.y < b.y;
+              });
+    return offsets;
+}
+
+template <int Dim> constexpr auto kOffsets = makeOffsets<Dim>();
+
 } // namespace
 
-template <int Dim> std::array<int64_t, 3> NeighborGrid<Dim>::cellOf(const Vec& p) const
+template <int Dim> uint32_t NeighborGrid<Dim>::stripOf(const Vec& p) const
 {
-    std::array<int64_t, 3> c{0, 0, 0};
-    for (int d = 0; d < Dim; ++d)
+    int64_t strip = 0;
+    for (int d = Dim - 1; d >= 1; --d)
     {
-        const int64_t cell = static_cast<int64_t>(std::floor((p[d] - m_origin[d]) * m_invCell));
-        c[static_cast<std::size_t>(d)] = std::clamp<int64_t>(cell, 0, m_cellCount[d] - 1);
+        const int64_t cell = static_cast<int64_t>(std::floor((p[d] - m_origin[d]) * m_invWidth));
+        strip = strip * m_stripCount[d - 1] + std::clamp<int64_t>(cell, 0, m_stripCount[d - 1] - 1);
     }
-    return c;
+    return static_cast<uint32_t>(strip);
 }
 
-template <int Dim> uint64_t NeighborGrid<Dim>::pack(const std::array<int64_t, 3>& c) const
-{
-    uint64_t key = 0;
-    for (int d = Dim - 1; d >= 0; --d)
-        key = (key << kBits<Dim>) | static_cast<uint64_t>(c[static_cast<std::size_t>(d)]);
-    return key;
-}
-
-template <int Dim> void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range)
+template <int Dim>
+void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std::size_t expectedCount)
 {
     m_positions = positions;
+    const std::size_t n = positions.size();
     Vec lo(0.0), hi(0.0);
-    if (!positions.empty())
+    if (n > 0)
     {
         lo = hi = positions[0];
         for (const Vec& p : positions)
@@ -79,122 +139,256 @@ template <int Dim> void NeighborGrid<Dim>::build(std::span<const Vec> positions,
             }
     }
     m_origin = lo;
-    // Cells at least `range` wide, and few enough per axis for the packed key.
-    const double maxCells = static_cast<double>((int64_t{1} << kBits<Dim>) - 2);
-    double cell = range / kCellsPerRange;
-    for (int d = 0; d < Dim; ++d)
-        cell = std::max(cell, (hi[d] - lo[d]) / maxCells);
-    m_invCell = 1.0 / cell;
-    for (int d = 0; d < Dim; ++d)
-        m_cellCount[d] = static_cast<int64_t>(std::floor((hi[d] - lo[d]) * m_invCell)) + 1;
-    m_entries.resize(positions.size());
-    for (std::size_t i = 0; i < positions.size(); ++i)
-        m_entries[i] = Entry{pack(cellOf(positions[i])), static_cast<uint32_t>(i)};
-    std::sort(m_entries.begin(), m_entries.end(), [](const Entry& a, const Entry& b) {
-        return a.key != b.key ? a.key < b.key : a.index < b.index;
-    });
+    // Strips about kWidthPerKth of the k-th neighbour distance wide, were
+    // the agents spread evenly over their box (each side at least the
+    // narrowest strip): narrow in a crowd, where the k nearest lie within a
+    // few strips, wide when agents are sparse, where a query walking many
+    // near-empty strips would cost more than its scans (fliers on RVO2-3D's
+    // sphere). The width changes the work, never the answer.
+    double width = range / kStripsPerRange[0];
+    if (expectedCount > 0 && n > 1)
+    {
+        double volume = 1.0;
+        for (int d = 0; d < Dim; ++d)
+            volume *= std::max(hi[d] - lo[d], width);
+        const double density = static_cast<double>(n) / volume;
+        for (const double perRange : kStripsPerRange)
+        {
+            // Agents expected within the distance of which this width is kWidthPerKth.
+            const double reach = range / perRange / kWidthPerKth;
+            const double expected = Dim == 2 ? density * kPi * reach * reach
+                                             : density * (4.0 / 3.0) * kPi * reach * reach * reach;
+            width = range / perRange;
+            if (expected >= static_cast<double>(expectedCount))
+                break;
+        }
+    }
+    // Or wider when there would be too many strips.
+    const double maxStrips = static_cast<double>(std::max(4 * n, kMinStrips));
+    for (int d = 1; d < Dim; ++d)
+        width = std::max(width, (hi[d] - lo[d]) / maxStrips);
+    double strips = 0.0;
+    for (;;)
+    {
+        m_invWidth = 1.0 / width;
+        strips = 1.0;
+        for (int d = 1; d < Dim; ++d)
+        {
+            const double count = std::floor((hi[d] - lo[d]) * m_invWidth) + 1.0;
+            m_stripCount[d - 1] = static_cast<int64_t>(count);
+            strips *= count;
+        }
+        if (strips <= maxStrips)
+            break;
+        width *= 2.0;
+    }
+    m_stripWidth = width;
+    const int span = std::min(kSpan, static_cast<int>(std::floor(range * m_invWidth * (1.0 + 1.0e-6))) + 1);
+    // The offsets within the span lead the table (in 3D the span is always 1).
+    m_offsetCount = 0;
+    while (m_offsetCount < kOffsets<Dim>.size() && std::abs(kOffsets<Dim>[m_offsetCount].y) <= span &&
+           std::abs(kOffsets<Dim>[m_offsetCount].z) <= span)
+        ++m_offsetCount;
+    for (std::size_t k = m_offsetCount; k < kOffsets<Dim>.size(); ++k)
+        assert(std::abs(kOffsets<Dim>[k].y) > span || std::abs(kOffsets<Dim>[k].z) > span);
+
+    // Counting sort by strip, in index order.
+    const std::size_t stripTotal = static_cast<std::size_t>(strips);
+    m_stripStart.assign(stripTotal + 2, 0);
+    m_stripOfAgent.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const uint32_t s = stripOf(positions[i]);
+        m_stripOfAgent[i] = s;
+        ++m_stripStart[s + 2];
+    }
+    for (std::size_t s = 2; s < stripTotal + 2; ++s)
+        m_stripStart[s] += m_stripStart[s - 1];
+    m_entries.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], static_cast<uint32_t>(i)};
+    m_stripStart.pop_back();
+
+    // Each strip along x, its extent across, and each agent's entry.
+    m_stripLow.resize(stripTotal);
+    m_stripHigh.resize(stripTotal);
+    m_slot.resize(n);
+    for (std::size_t s = 0; s < stripTotal; ++s)
+    {
+        const uint32_t begin = m_stripStart[s], end = m_stripStart[s + 1];
+        if (begin == end)
+            continue;
+        Entry* first = m_entries.data() + begin;
+        Entry* last = m_entries.data() + end;
+        if (end - begin <= kInsertionSortLimit)
+        {
+            // Stable, and the entries come in index order: (x, index) order.
+            for (Entry* e = first + 1; e < last; ++e)
+            {
+                const Entry moved = *e;
+                Entry* to = e;
+                for (; to > first && moved.position.x < (to - 1)->position.x; --to)
+                    *to = *(to - 1);
+                *to = moved;
+            }
+        }
+        else
+        {
+            std::sort(first, last,
+                      [](const Entry& a, const Entry& b) {
+                          return a.position.x != b.position.x ? a.position.x < b.position.x
+                                                              : a.index < b.index;
+                      });
+        }
+        Vec low = first->position, high = first->position;
+        for (const Entry* e = first; e < last; ++e)
+        {
+            m_slot[e->index] = static_cast<uint32_t>(e - m_entries.data());
+            for (int d = 1; d < Dim; ++d)
+            {
+                low[d] = std::min(low[d], e->position[d]);
+                high[d] = std::max(high[d], e->position[d]);
+            }
+        }
+        m_stripLow[s] = low;
+        m_stripHigh[s] = high;
+    }
 }
 
 template <int Dim>
-void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
-                              std::vector<Neighbor>& out) const
+std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double startBound, std::size_t maxCount,
+                                      std::span<const uint32_t> ids, Neighbor* out) const
 {
-    out.clear();
-    const Vec& at = m_positions[self];
-    const std::array<int64_t, 3> centre = cellOf(at);
-    const double cell = 1.0 / m_invCell;
-    // Distance from the agent to the near face of the cell `offset` cells away along axis d.
-    auto gapTo = [&](int d, int offset) {
-        if (offset == 0)
-            return 0.0;
-        const double start = m_origin[d] + static_cast<double>(centre[static_cast<std::size_t>(d)]) * cell;
-        return offset > 0 ? (start + cell - at[d]) + (offset - 1) * cell : (at[d] - start) + (-offset - 1) * cell;
-    };
-    double bound = range * range;
-    const int span = kCellsPerRange;
-    const int rowsPerAxis = 2 * span + 1;
-    const int rows = Dim == 2 ? rowsPerAxis : rowsPerAxis * rowsPerAxis;
-    for (int r = 0; r < rows; ++r)
+    const Vec at = m_positions[self];
+    double bound = startBound;
+    std::size_t count = 0;
+    // Keeps the candidate if it is among the k nearest so far (the bound was checked).
+    auto consider = [&](double distSq, uint32_t index)
     {
-        // Rows in order of distance from the agent's row (a fixed order), so the
-        // k-th distance tightens early in crowds and far rows are skipped.
-        const int oy = kRowOrder[r % rowsPerAxis];
-        const int oz = Dim == 3 ? kRowOrder[r / rowsPerAxis] : 0;
-        std::array<int64_t, 3> first = centre;
-        first[1] += oy;
-        first[2] += oz;
-        if (first[1] < 0 || first[1] >= m_cellCount[1] || (Dim == 3 && (first[2] < 0 || first[2] >= m_cellCount[2])))
-            continue;
-        const double gy = gapTo(1, oy);
-        const double gz = Dim == 3 ? gapTo(2, oz) : 0.0;
-        const double rowGapSq = gy * gy + gz * gz;
-        if (rowGapSq > bound)
-            continue;
-        // Along the row, from the agent's cell outward to both sides (one
-        // search finds the agent's cell; the cells of a row have consecutive
-        // keys), each side ending at the first cell beyond the k-th distance
-        // found so far: in a crowd the k nearest come from the agent's own
-        // cell and the rest is skipped. The k nearest under the total order
-        // do not depend on the order the candidates come in.
-        std::array<int64_t, 3> lo = first, hi = first;
-        lo[0] = std::max<int64_t>(0, centre[0] - span);
-        hi[0] = std::min<int64_t>(m_cellCount[0] - 1, centre[0] + span);
-        const uint64_t loKey = pack(lo), hiKey = pack(hi);
-        first[0] = centre[0];
-        const auto start = std::lower_bound(m_entries.begin(), m_entries.end(), pack(first),
-                                            [](const Entry& e, uint64_t k) { return e.key < k; });
-        constexpr uint64_t kXMask = (uint64_t{1} << kBits<Dim>) - 1;
-        // Whether the cells at x cell `cx` may still hold one of the k nearest.
-        auto inReach = [&](uint64_t key) {
-            const int64_t cx = static_cast<int64_t>(key & kXMask);
-            const double gx = gapTo(0, static_cast<int>(cx - centre[0]));
-            return rowGapSq + gx * gx <= bound;
-        };
-        auto consider = [&](const Entry& e) {
-            if (e.index == self)
-                return;
-            const Vec diff = m_positions[e.index] - at;
-            const double distSq = glm::dot(diff, diff);
-            if (!(distSq < range * range) || distSq > bound)
-                return;
-            const Neighbor candidate{distSq, ids[e.index], e.index};
-            if (out.size() == maxCount)
-            {
-                if (!before(candidate, out.back()))
-                    return;
-                out.pop_back();
-            }
-            // Insertion into the short sorted list (no allocation: it holds maxCount + 1).
-            out.push_back(candidate);
-            for (std::size_t k = out.size() - 1; k > 0 && before(candidate, out[k - 1]); --k)
-                std::swap(out[k], out[k - 1]);
-            if (out.size() == maxCount)
-                bound = out.back().distanceSquared;
-        };
-        uint64_t cellKey = ~uint64_t{0};
-        for (auto it = start; it != m_entries.end() && it->key <= hiKey; ++it)
+        const Neighbor candidate{distSq, ids[index], index};
+        if (count == maxCount)
         {
-            if (it->key != cellKey)
-            {
-                if (!inReach(it->key))
-                    break;
-                cellKey = it->key;
-            }
-            consider(*it);
+            if (!before(candidate, out[count - 1]))
+                return;
+            --count;
         }
-        cellKey = ~uint64_t{0};
-        for (auto it = start; it != m_entries.begin() && std::prev(it)->key >= loKey;)
+        std::size_t k = count;
+        for (; k > 0 && before(candidate, out[k - 1]); --k)
+            out[k] = out[k - 1];
+        out[k] = candidate;
+        if (++count == maxCount)
+            bound = out[count - 1].distanceSquared;
+    };
+    // Squared distance, exactly as dot(p − at, p − at), and its lower bound
+    // from x alone plus the strip's distance across (`acrossY`, `acrossZ` squared).
+    const uint32_t home = m_stripOfAgent[self];
+    const int64_t homeY = Dim == 2 ? home : home % m_stripCount[0];
+    const int64_t homeZ = Dim == 2 ? 0 : home / m_stripCount[0];
+    const double cellSq = m_stripWidth * m_stripWidth * kNominalDiscount;
+    const Entry* entries = m_entries.data();
+    for (std::size_t k = 0; k < m_offsetCount; ++k)
+    {
+        const StripOffset& o = kOffsets<Dim>[k];
+        if (static_cast<double>(o.cellsSq) * cellSq > bound)
+            break; // the rest are further still
+        const int64_t sy = homeY + o.y, sz = homeZ + o.z;
+        if (sy < 0 || sy >= m_stripCount[0] || (Dim == 3 && (sz < 0 || sz >= m_stripCount[1])))
+            continue;
+        const std::size_t s = static_cast<std::size_t>(Dim == 2 ? sy : sy + sz * m_stripCount[0]);
+        const uint32_t begin = m_stripStart[s], end = m_stripStart[s + 1];
+        if (begin == end)
+            continue;
+        // The strip's nearest agent across: every agent in it is at least this far in y (and z).
+        const double gy = o.y < 0 ? m_stripHigh[s][1] - at[1] : (o.y > 0 ? m_stripLow[s][1] - at[1] : 0.0);
+        const double acrossY = gy * gy;
+        double acrossZ = 0.0;
+        if constexpr (Dim == 3)
         {
-            --it;
-            if (it->key != cellKey)
+            const double gz =
+                o.z < 0 ? m_stripHigh[s][2] - at[2] : (o.z > 0 ? m_stripLow[s][2] - at[2] : 0.0);
+            acrossZ = gz * gz;
+        }
+        // Lower bound of the squared distance of an agent dx away along x.
+        auto floorSq = [&](double dxSq)
+        {
+            if constexpr (Dim == 2)
+                return dxSq + acrossY;
+            else
+                return dxSq + acrossY + acrossZ;
+        };
+        if (floorSq(0.0) > bound)
+            continue;
+        uint32_t right = 0, left = 0;
+        if (s == home)
+        {
+            left = m_slot[self];
+            right = left + 1;
+        }
+        else
+        {
+            // First entry with x >= the agent's.
+            const Entry* lo = entries + begin;
+            std::size_t len = end - begin;
+            while (len > 0)
             {
-                if (!inReach(it->key))
-                    break;
-                cellKey = it->key;
+                const std::size_t half = len / 2;
+                if (lo[half].position.x < at.x)
+                {
+                    lo += half + 1;
+                    len -= half + 1;
+                }
+                else
+                    len = half;
             }
-            consider(*it);
+            left = right = static_cast<uint32_t>(lo - entries);
+        }
+        auto visit = [&](const Entry& e)
+        {
+            const Vec diff = e.position - at;
+            const double dxSq = diff.x * diff.x;
+            if (floorSq(dxSq) > bound)
+                return false;
+            double distSq = dxSq + diff.y * diff.y;
+            if constexpr (Dim == 3)
+                distSq = distSq + diff.z * diff.z;
+            if (distSq <= bound && distSq < rangeSq)
+                consider(distSq, e.index);
+            return true;
+        };
+        for (uint32_t j = right; j < end && visit(entries[j]); ++j)
+        {
+        }
+        for (uint32_t j = left; j > begin && visit(entries[j - 1]); --j)
+        {
         }
     }
+    return count;
+}
+
+template <int Dim>
+std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount,
+                                     std::span<const uint32_t> ids, Neighbor* out, double guessSq) const
+{
+    if (maxCount == 0)
+        return 0;
+    const double rangeSq = range * range;
+    // With k found within the guess, the k-th distance bounded every skip, as a
+    // search of the whole range would have: the same answer.
+    if (guessSq > 0.0 && guessSq < rangeSq)
+    {
+        const std::size_t found = search(self, rangeSq, guessSq, maxCount, ids, out);
+        if (found == maxCount)
+            return found;
+    }
+    return search(self, rangeSq, rangeSq, maxCount, ids, out);
+}
+
+template <int Dim>
+void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount,
+                              std::span<const uint32_t> ids, std::vector<Neighbor>& out) const
+{
+    out.resize(maxCount);
+    out.resize(query(self, range, maxCount, ids, out.data()));
 }
 
 template class NeighborGrid<2>;

@@ -28,12 +28,24 @@
 /// it, so the pair separates within one step if both keep their share.
 #include "avoidance_internal.h"
 
+#include <array>
+#include <cassert>
 #include <cmath>
+#include <type_traits>
 
 namespace spark::nav::detail
 {
 namespace
 {
+
+/// Everything an ORCA pair needs, dimension-free.
+template <class V> struct PairInput
+{
+    V relativePosition; ///< pB − pA.
+    V relativeVelocity; ///< vA − vB.
+    double combinedRadius;
+    bool aBeforeB; ///< (idA, indexA) < (idB, indexB): breaks exact ties.
+};
 
 /// Unit vector across a pair lying exactly on top of each other: a fixed
 /// axis, signed by the (id, index) order so the two see opposite directions.
@@ -84,45 +96,98 @@ template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V&
     return true;
 }
 
-} // namespace
-
-Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA, double share, double horizon,
-                       double dt)
+/// The ORCA half-plane of agent A against B (taking `share` of the avoidance),
+/// seen from A's velocity `velocityA`; `horizon` as the VO's truncation, `dt`
+/// for pairs that already overlap.
+/// Always inlined into pairConstraintsOf's two loops (a call per pair cost
+/// about 8% of a step).
+[[gnu::always_inline]] inline Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA,
+                                                     double share, double horizon, double dt)
 {
-    Constraint2 c;
-    if (overlapping(pair, velocityA, share, dt, c))
-        return c;
-    const glm::dvec2& p = pair.relativePosition;
-    const glm::dvec2& v = pair.relativeVelocity;
+    // The construction of orcaPlane3 (overlapping, onCutoff, the legs) in
+    // scalars: the same operations in the same order (the same bits), without
+    // the vector shuffles of the hottest function.
+    const double px = pair.relativePosition.x, py = pair.relativePosition.y;
+    const double vx = pair.relativeVelocity.x, vy = pair.relativeVelocity.y;
     const double r = pair.combinedRadius;
-    const double invHorizon = 1.0 / horizon;
-    glm::dvec2 n, u;
-    if (!onCutoff(pair, invHorizon, n, u))
+    const double distSq = px * px + py * py;
+    double nx = 0.0, ny = 0.0, ux = 0.0, uy = 0.0;
+    if (!(distSq > r * r))
     {
-        const double distSq = glm::dot(p, p);
-        const double leg = std::sqrt(distSq - r * r);
-        const glm::dvec2 w = v - p * invHorizon;
-        const double side = p.x * w.y - p.y * w.x;
-        glm::dvec2 dir;
-        if (side > 0.0)
+        // Overlapping: the disc D(p/dt, R/dt).
+        const double invDt = 1.0 / dt;
+        const double wx = vx - px * invDt, wy = vy - py * invDt;
+        const double wLen = std::sqrt(wx * wx + wy * wy);
+        if (wLen > 0.0)
         {
-            // Left leg: p turned counter-clockwise by α; outward normal on its left.
-            dir = glm::dvec2(p.x * leg - p.y * r, p.x * r + p.y * leg) / distSq;
-            n = glm::dvec2(-dir.y, dir.x);
+            nx = wx / wLen;
+            ny = wy / wLen;
+        }
+        else if (distSq > 0.0)
+        {
+            const double dist = std::sqrt(distSq);
+            nx = -px / dist;
+            ny = -py / dist;
         }
         else
         {
-            // Right leg: p turned clockwise by α; outward normal on its right.
-            dir = glm::dvec2(p.x * leg + p.y * r, -p.x * r + p.y * leg) / distSq;
-            n = glm::dvec2(dir.y, -dir.x);
+            const glm::dvec2 axis = tieAxis<glm::dvec2>(pair.aBeforeB);
+            nx = axis.x;
+            ny = axis.y;
         }
-        u = dir * glm::dot(v, dir) - v;
+        const double push = r * invDt - wLen;
+        ux = nx * push;
+        uy = ny * push;
     }
-    c.normal = n;
-    c.point = velocityA + u * share;
+    else
+    {
+        const double invHorizon = 1.0 / horizon;
+        const double wx = vx - px * invHorizon, wy = vy - py * invHorizon;
+        const double wp = wx * px + wy * py;
+        const double wSq = wx * wx + wy * wy;
+        if (wp < 0.0 && wp * wp > r * r * wSq)
+        {
+            // On the cut-off circle.
+            const double wLen = std::sqrt(wSq);
+            nx = wx / wLen;
+            ny = wy / wLen;
+            const double push = r * invHorizon - wLen;
+            ux = nx * push;
+            uy = ny * push;
+        }
+        else
+        {
+            const double leg = std::sqrt(distSq - r * r);
+            const double side = px * wy - py * wx;
+            double dirX = 0.0, dirY = 0.0;
+            if (side > 0.0)
+            {
+                // Left leg: p turned counter-clockwise by α; outward normal on its left.
+                dirX = (px * leg - py * r) / distSq;
+                dirY = (px * r + py * leg) / distSq;
+                nx = -dirY;
+                ny = dirX;
+            }
+            else
+            {
+                // Right leg: p turned clockwise by α; outward normal on its right.
+                dirX = (px * leg + py * r) / distSq;
+                dirY = (-px * r + py * leg) / distSq;
+                nx = dirY;
+                ny = -dirX;
+            }
+            const double along = vx * dirX + vy * dirY;
+            ux = dirX * along - vx;
+            uy = dirY * along - vy;
+        }
+    }
+    Constraint2 c;
+    c.normal = glm::dvec2(nx, ny);
+    c.point = glm::dvec2(velocityA.x + ux * share, velocityA.y + uy * share);
     return c;
 }
 
+/// The ORCA half-space in 3D, with the sidestep rule for exact head-on pairs.
 Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, double share, double horizon,
                        double dt)
 {
@@ -164,6 +229,83 @@ Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, 
     c.normal = n;
     c.point = velocityA + u * share;
     return c;
+}
+
+template <class Agent, class V>
+std::size_t pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
+                              std::size_t count, const PairSettings& settings, Constraint<V>* out)
+{
+    const Agent& a = agents[self];
+    // The neighbours kept, with their share and tie order.
+    struct Kept
+    {
+        uint32_t index;
+        bool aBeforeB;
+        double share;
+    };
+    std::array<Kept, 64> kept;
+    assert(count <= kept.size());
+    std::size_t keptCount = 0;
+    for (std::size_t k = 0; k < count; ++k)
+    {
+        const Neighbor& nb = neighbors[k];
+        const Agent& b = agents[nb.index];
+        const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
+        if (share == 0.0)
+            continue;
+        const bool aBeforeB = a.id != b.id ? a.id < b.id : self < nb.index;
+        kept[keptCount++] = Kept{nb.index, aBeforeB, share};
+    }
+    if constexpr (std::is_same_v<V, glm::dvec2>)
+    {
+        // The guards, then the full-horizon constraints.
+        for (std::size_t j = 0; j < keptCount; ++j)
+        {
+            const Kept& nb = kept[j];
+            const Agent& b = agents[nb.index];
+            out[j] = orcaPlane2({b.position - a.position, V(0.0), (a.radius + b.radius) * settings.guardFactor,
+                                 nb.aBeforeB},
+                                V(0.0), nb.share, settings.oneStepHorizon, settings.dt);
+        }
+        for (std::size_t j = 0; j < keptCount; ++j)
+        {
+            const Kept& nb = kept[j];
+            const Agent& b = agents[nb.index];
+            out[keptCount + j] =
+                orcaPlane2({b.position - a.position, a.velocity - b.velocity, a.radius + b.radius, nb.aBeforeB},
+                           a.velocity, nb.share, settings.horizon, settings.dt);
+        }
+    }
+    else
+    {
+        // The same from one call site, so that the (longer) 3D plane is inlined.
+        for (std::size_t j = 0; j < 2 * keptCount; ++j)
+        {
+            const bool guard = j < keptCount;
+            const Kept& nb = kept[guard ? j : j - keptCount];
+            const Agent& b = agents[nb.index];
+            const PairInput<V> pair{b.position - a.position, guard ? V(0.0) : a.velocity - b.velocity,
+                                    guard ? (a.radius + b.radius) * settings.guardFactor : a.radius + b.radius,
+                                    nb.aBeforeB};
+            out[j] = orcaPlane3(pair, guard ? V(0.0) : a.velocity, nb.share,
+                                guard ? settings.oneStepHorizon : settings.horizon, settings.dt);
+        }
+    }
+    return keptCount;
+}
+
+} // namespace
+
+std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                            std::size_t count, const PairSettings& settings, Constraint2* out)
+{
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out);
+}
+
+std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                            std::size_t count, const PairSettings& settings, Constraint3* out)
+{
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out);
 }
 
 } // namespace spark::nav::detail
