@@ -112,6 +112,7 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateInstance = state.instance.id;
     r.stateRevision = state.revisionCounter;
     r.slots.clear();
+    r.pointsStamps.clear();
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
@@ -142,6 +143,7 @@ Result<const CompiledTree*> brainTree(AiState& state, Brain& brain)
         r.slots.resize(tree.keys.size());
         for (size_t i = 0; i < tree.keys.size(); ++i)
             r.slots[i] = brain.blackboard.slotOf(tree.keys[i]);
+        r.pointsStamps.assign(tree.keys.size(), 0);
         r.layout = brain.blackboard.layout();
     }
     return r.tree;
@@ -162,7 +164,9 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
     if (!brain.enabled)
         return brain.error;
     const double time = static_cast<double>(clock.frame) * clock.dt;
-    if (!world.agentExists(brain.agent))
+    AgentRef& agent = brain.resolved.agent;
+    agent.name = brain.agent;
+    if (!world.findAgent(brain.agent, agent))
     {
         const Error e = makeError(kCodeUnknown, "no agent named '" + brain.agent + "'", "/agent");
         disable(io, brain, e, clock.frame, time);
@@ -174,7 +178,8 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         disable(io, brain, tree.error(), clock.frame, time);
         return tree.error();
     }
-    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots};
+    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
+                 brain.resolved.pointsStamps, agent};
     auto r = detail::tickNode(ctx, 0);
     if (!r.ok())
     {
@@ -208,7 +213,11 @@ void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, 
     if (!tree.ok() || brain.nodes.empty())
         return;
     const double time = static_cast<double>(clock.frame) * clock.dt;
-    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots};
+    AgentRef& agent = brain.resolved.agent;
+    agent.name = brain.agent;
+    (void)world.findAgent(brain.agent, agent);
+    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
+                 brain.resolved.pointsStamps, agent};
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }
