@@ -5,15 +5,19 @@
 /// parameters from the blackboard. The goal (the issue): at most 0.3 µs per
 /// brain tick, no allocation and no string look-up per tick.
 ///
-/// Two hosts (libai reaches the world only through `ai::World`, whose calls
-/// name the agent), the same world behind both:
+/// Two hosts (libai reaches the world only through `ai::World`: a brain tick
+/// resolves its agent's name once with `findAgent`, its other calls take the
+/// resolved `AgentRef`; named targets are still found by name), the same world
+/// behind both:
 ///  - fake: the fake world of points of the unit tests (tests/ai/fake_world.h),
-///    agents in a std::map by name: each host call walks a 10,000-name tree
-///    (about 14 string compares), which is the host's cost, not libai's;
+///    agents in a std::map by name: resolving walks a 10,000-name tree
+///    (about 14 string compares) once per tick, which is the host's cost, not
+///    libai's;
 ///  - indexed: the same FakeWorld, its agents and objects reached through a
 ///    hash index by name built once (what a real host keeps, e.g. libscene's
-///    AiHost maps names to crowd agent handles), so the figure is libai's tick
-///    plus a cheap host. Both must end in the same AI state hash.
+///    AiHost maps names to crowd agent handles), an agent's ref kept from tick
+///    to tick when it still names the agent, so the figure is libai's tick plus
+///    a cheap host. Both must end in the same AI state hash.
 ///
 /// A plain program, not Google Benchmark: there is no peer to compare with in
 /// Debian (BehaviorTree.CPP is not packaged: `apt-cache policy
@@ -141,7 +145,11 @@ public:
     explicit IndexedWorld(test::FakeWorld& fake) : m_fake(fake)
     {
         for (auto& [name, a] : fake.agents)
+        {
             m_agents.emplace(name, &a);
+            m_agentIndex.emplace(name, m_list.size());
+            m_list.emplace_back(name, &a);
+        }
         for (auto& [name, p] : fake.objects)
             m_objects.emplace(name, &p);
     }
@@ -191,6 +199,57 @@ public:
     }
     bool hasPath(std::string_view agent, const Vec3& to) const override { return m_fake.hasPath(agent, to); }
 
+    // Resolved agents: the ref is the agent's index + 1 in a list by name,
+    // checked against the name (a string compare, no hash) and kept from the
+    // brain's previous tick when it still names the agent.
+    bool findAgent(std::string_view agent, AgentRef& io) const override
+    {
+        io.name = agent;
+        io.tag = 0;
+        if (io.id == 0 || io.id > m_list.size() || m_list[io.id - 1].first != agent)
+        {
+            const auto it = m_agentIndex.find(agent);
+            io.id = it == m_agentIndex.end() ? 0 : it->second + 1;
+        }
+        return io.id != 0;
+    }
+    bool findPosition(const AgentRef& agent, Vec3& out) const override
+    {
+        if (!agent.id)
+            return findPosition(agent.name, out);
+        out = record(agent).position;
+        return true;
+    }
+    Vec3 agentVelocity(const AgentRef& agent) const override { return record(agent).velocity; }
+    Vec3 agentForward(const AgentRef& agent) const override { return record(agent).forward; }
+    MoveState moveState(const AgentRef& agent) const override { return record(agent).state; }
+    void requestMove(const AgentRef& agent, const Vec3& target, double stopDistance) override
+    {
+        test::FakeAgent& a = record(agent);
+        a.moveRequests += 1;
+        a.target = target;
+        a.stopDistance = stopDistance;
+        a.state = m_fake.hasPath(agent.name, target) ? MoveState::Moving : MoveState::NoPath;
+    }
+    void stop(const AgentRef& agent) override
+    {
+        test::FakeAgent& a = record(agent);
+        a.stops += 1;
+        a.state = MoveState::Idle;
+        a.velocity = Vec3(0, 0, 0);
+    }
+    void face(const AgentRef& agent, const Vec3& direction) override
+    {
+        const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
+        record(agent).forward = Vec3(direction.x / len, 0, direction.z / len);
+    }
+    void setSpeed(const AgentRef& agent, double speed) override { record(agent).speed = speed; }
+    bool lineOfSight(const AgentRef& agent, const Vec3& from, const Vec3& to) const override
+    {
+        return m_fake.lineOfSight(agent.name, from, to);
+    }
+    bool hasPath(const AgentRef& agent, const Vec3& to) const override { return m_fake.hasPath(agent.name, to); }
+
 private:
     struct NameHash
     {
@@ -200,10 +259,17 @@ private:
     template <class T> using Index = std::unordered_map<std::string_view, T*, NameHash, std::equal_to<>>;
 
     test::FakeAgent& get(std::string_view agent) const { return *m_agents.find(agent)->second; }
+    /// The agent of a resolved ref (every brain's agent exists in the benchmark).
+    test::FakeAgent& record(const AgentRef& agent) const
+    {
+        return agent.id ? *m_list[agent.id - 1].second : get(agent.name);
+    }
 
     test::FakeWorld& m_fake;
     Index<test::FakeAgent> m_agents; ///< Keys view the names in m_fake's maps (never changed here).
     Index<Vec3> m_objects;
+    std::vector<std::pair<std::string_view, test::FakeAgent*>> m_list; ///< Agents by name.
+    std::unordered_map<std::string_view, size_t, NameHash, std::equal_to<>> m_agentIndex; ///< Name → m_list index.
 };
 
 struct Options

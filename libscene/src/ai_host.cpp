@@ -14,6 +14,7 @@
 #include "spark/scene/world.h"
 
 #include <cmath>
+#include <cstdint>
 
 namespace spark::scene
 {
@@ -81,6 +82,24 @@ HostAgent* AiHost::host(std::string_view agent)
     return it == m_agents.end() || !m_nav.agent(it->second.agent) ? nullptr : &it->second;
 }
 
+HostAgent* AiHost::host(const ai::AgentRef& agent) const
+{
+    // id is the address of the record findAgent found this tick (its crowd agent exists).
+    return reinterpret_cast<HostAgent*>(static_cast<uintptr_t>(agent.id));
+}
+
+bool AiHost::findAgent(std::string_view agent, ai::AgentRef& io) const
+{
+    // Always by name (one look-up per brain tick): the agents may have changed since the last tick.
+    io.name = agent;
+    io.tag = 0;
+    auto it = m_agents.find(agent);
+    io.id = it == m_agents.end() || !m_nav.agent(it->second.agent)
+                ? 0
+                : static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&it->second));
+    return io.id != 0;
+}
+
 bool AiHost::agentExists(std::string_view agent) const { return crowdAgent(agent) != nullptr; }
 
 bool AiHost::findPosition(std::string_view name, ai::Vec3& out) const
@@ -95,16 +114,38 @@ bool AiHost::findPosition(std::string_view name, ai::Vec3& out) const
     return false;
 }
 
+bool AiHost::findPosition(const ai::AgentRef& agent, ai::Vec3& out) const
+{
+    if (!agent.id)
+        return findPosition(agent.name, out);
+    if (m_scene && m_scene->groundPosition(agent.name, out))
+        return true;
+    out = ai::Vec3(m_nav.agent(host(agent)->agent)->position);
+    return true;
+}
+
 ai::Vec3 AiHost::agentVelocity(std::string_view agent) const
 {
     const nav::CrowdAgent* a = crowdAgent(agent);
     return a ? ai::Vec3(a->velocity) : ai::Vec3(0.0);
 }
 
+ai::Vec3 AiHost::agentVelocity(const ai::AgentRef& agent) const
+{
+    if (!agent.id)
+        return agentVelocity(agent.name);
+    return ai::Vec3(m_nav.agent(host(agent)->agent)->velocity);
+}
+
 ai::Vec3 AiHost::agentForward(std::string_view agent) const
 {
     auto it = m_agents.find(agent);
     return it == m_agents.end() ? ai::Vec3(0, 0, 1) : it->second.heading;
+}
+
+ai::Vec3 AiHost::agentForward(const ai::AgentRef& agent) const
+{
+    return agent.id ? host(agent)->heading : agentForward(agent.name);
 }
 
 ai::MoveState AiHost::moveState(std::string_view agent) const
@@ -118,9 +159,26 @@ ai::MoveState AiHost::moveState(std::string_view agent) const
     return moveStateOf(a->state);
 }
 
+ai::MoveState AiHost::moveState(const ai::AgentRef& agent) const
+{
+    if (!agent.id)
+        return moveState(agent.name);
+    const HostAgent* h = host(agent);
+    return h->noPath ? ai::MoveState::NoPath : moveStateOf(m_nav.agent(h->agent)->state);
+}
+
 void AiHost::requestMove(std::string_view agent, const ai::Vec3& target, double stopDistance)
 {
-    HostAgent* h = host(agent);
+    requestMoveOf(host(agent), target, stopDistance);
+}
+
+void AiHost::requestMove(const ai::AgentRef& agent, const ai::Vec3& target, double stopDistance)
+{
+    requestMoveOf(agent.id ? host(agent) : host(agent.name), target, stopDistance);
+}
+
+void AiHost::requestMoveOf(HostAgent* h, const ai::Vec3& target, double stopDistance)
+{
     if (!h)
         return;
     const nav::CrowdAgent* a = m_nav.agent(h->agent);
@@ -136,26 +194,42 @@ void AiHost::requestMove(std::string_view agent, const ai::Vec3& target, double 
         (void)m_nav.stopAgent(h->agent);
 }
 
-void AiHost::stop(std::string_view agent)
+void AiHost::stop(std::string_view agent) { stopOf(host(agent)); }
+
+void AiHost::stop(const ai::AgentRef& agent) { stopOf(agent.id ? host(agent) : host(agent.name)); }
+
+void AiHost::stopOf(HostAgent* h)
 {
-    if (HostAgent* h = host(agent))
+    if (h)
     {
         h->noPath = false;
         (void)m_nav.stopAgent(h->agent);
     }
 }
 
-void AiHost::face(std::string_view agent, const ai::Vec3& direction)
+void AiHost::face(std::string_view agent, const ai::Vec3& direction) { faceOf(host(agent), direction); }
+
+void AiHost::face(const ai::AgentRef& agent, const ai::Vec3& direction)
 {
-    HostAgent* h = host(agent);
+    faceOf(agent.id ? host(agent) : host(agent.name), direction);
+}
+
+void AiHost::faceOf(HostAgent* h, const ai::Vec3& direction)
+{
     const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
     if (h && std::isfinite(len) && len > 1e-9)
         h->heading = ai::Vec3(direction.x / len, 0.0, direction.z / len);
 }
 
-void AiHost::setSpeed(std::string_view agent, double speed)
+void AiHost::setSpeed(std::string_view agent, double speed) { setSpeedOf(host(agent), speed); }
+
+void AiHost::setSpeed(const ai::AgentRef& agent, double speed)
 {
-    HostAgent* h = host(agent);
+    setSpeedOf(agent.id ? host(agent) : host(agent.name), speed);
+}
+
+void AiHost::setSpeedOf(HostAgent* h, double speed)
+{
     if (!h || !std::isfinite(speed) || speed < 0.0 || speed > 100.0)
         return;
     nav::CrowdAgentDef def = m_nav.agent(h->agent)->def;
@@ -169,8 +243,21 @@ bool AiHost::lineOfSight(std::string_view agent, const ai::Vec3& from, const ai:
         return false;
     if (m_scene)
         return m_scene->lineOfSight(agent, from, to);
+    return navLineOfSight(crowdAgent(agent), from, to);
+}
+
+bool AiHost::lineOfSight(const ai::AgentRef& agent, const ai::Vec3& from, const ai::Vec3& to) const
+{
+    if (!agent.id || m_scene)
+        return lineOfSight(agent.name, from, to);
+    if (!finite3(from) || !finite3(to))
+        return false;
+    return navLineOfSight(m_nav.agent(host(agent)->agent), from, to);
+}
+
+bool AiHost::navLineOfSight(const nav::CrowdAgent* a, const ai::Vec3& from, const ai::Vec3& to) const
+{
     // Detached: walls of the agent's mesh block.
-    const nav::CrowdAgent* a = crowdAgent(agent);
     if (!a)
         return false;
     const nav::NavMesh* mesh = m_nav.mesh(a->mesh);
@@ -179,9 +266,15 @@ bool AiHost::lineOfSight(std::string_view agent, const ai::Vec3& from, const ai:
     return hit.ok() && !hit->hit;
 }
 
-bool AiHost::hasPath(std::string_view agent, const ai::Vec3& to) const
+bool AiHost::hasPath(std::string_view agent, const ai::Vec3& to) const { return hasPathOf(crowdAgent(agent), to); }
+
+bool AiHost::hasPath(const ai::AgentRef& agent, const ai::Vec3& to) const
 {
-    const nav::CrowdAgent* a = crowdAgent(agent);
+    return hasPathOf(agent.id ? m_nav.agent(host(agent)->agent) : crowdAgent(agent.name), to);
+}
+
+bool AiHost::hasPathOf(const nav::CrowdAgent* a, const ai::Vec3& to) const
+{
     if (!a || !finite3(to))
         return false;
     const nav::NavMesh* mesh = m_nav.mesh(a->mesh);

@@ -6,6 +6,7 @@
 #include "spark/ai/world.h"
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -89,6 +90,74 @@ public:
     }
     bool hasPath(std::string_view, const Vec3& to) const override { return reachable(to); }
 
+    // Resolved agents: the ref holds the agent's record (looked up by name once
+    // per brain tick; the tests change `agents` between ticks). An unresolved
+    // ref (id 0) acts as its name.
+    bool findAgent(std::string_view agent, AgentRef& io) const override
+    {
+        io.name = agent;
+        io.tag = 0;
+        const auto it = agents.find(agent);
+        io.id = it == agents.end() ? 0 : static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&it->second));
+        return io.id != 0;
+    }
+    bool findPosition(const AgentRef& agent, Vec3& out) const override
+    {
+        if (!agent.id)
+            return findPosition(agent.name, out);
+        out = record(agent).position;
+        return true;
+    }
+    Vec3 agentVelocity(const AgentRef& agent) const override
+    {
+        return agent.id ? record(agent).velocity : agentVelocity(agent.name);
+    }
+    Vec3 agentForward(const AgentRef& agent) const override
+    {
+        return agent.id ? record(agent).forward : agentForward(agent.name);
+    }
+    MoveState moveState(const AgentRef& agent) const override
+    {
+        return agent.id ? record(agent).state : moveState(agent.name);
+    }
+    void requestMove(const AgentRef& agent, const Vec3& target, double stopDistance) override
+    {
+        if (!agent.id)
+            return requestMove(agent.name, target, stopDistance);
+        FakeAgent& a = record(agent);
+        a.moveRequests += 1;
+        a.target = target;
+        a.stopDistance = stopDistance;
+        a.state = reachable(target) ? MoveState::Moving : MoveState::NoPath;
+    }
+    void stop(const AgentRef& agent) override
+    {
+        if (!agent.id)
+            return stop(agent.name);
+        FakeAgent& a = record(agent);
+        a.stops += 1;
+        a.state = MoveState::Idle;
+        a.velocity = Vec3(0, 0, 0);
+    }
+    void face(const AgentRef& agent, const Vec3& direction) override
+    {
+        if (!agent.id)
+            return face(agent.name, direction);
+        const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
+        record(agent).forward = Vec3(direction.x / len, 0, direction.z / len);
+    }
+    void setSpeed(const AgentRef& agent, double speed) override
+    {
+        if (!agent.id)
+            return setSpeed(agent.name, speed);
+        record(agent).speed = speed;
+    }
+    bool lineOfSight(const AgentRef& agent, const Vec3& from, const Vec3& to) const override
+    {
+        return lineOfSight(agent.name, from, to);
+    }
+    bool hasPath(const AgentRef&, const Vec3& to) const override { return reachable(to); }
+
     /// Moves every agent for `dt` seconds.
     void step(double dt)
     {
@@ -117,6 +186,10 @@ public:
     }
 
 private:
+    static FakeAgent& record(const AgentRef& agent)
+    {
+        return *reinterpret_cast<FakeAgent*>(static_cast<uintptr_t>(agent.id));
+    }
     bool reachable(const Vec3& p) const { return std::abs(p.x) <= reachLimit && std::abs(p.z) <= reachLimit; }
 
     /// Slab test of the segment (ground plane) against a box.

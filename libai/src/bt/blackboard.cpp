@@ -16,6 +16,13 @@ uint64_t nextLayout()
     static std::atomic<uint64_t> counter{0};
     return counter.fetch_add(1, std::memory_order_relaxed) + 1;
 }
+
+/// Write stamps: unique in the process (not part of any result or hash).
+uint64_t nextStamp()
+{
+    static std::atomic<uint64_t> counter{0};
+    return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 } // namespace
 
 Blackboard::Blackboard(const json& object) { *this = object; }
@@ -43,7 +50,7 @@ uint32_t Blackboard::slotOf(std::string_view key)
     if (it != m_order.end() && m_slots[*it].key == key)
         return *it;
     const uint32_t slot = static_cast<uint32_t>(m_slots.size());
-    m_slots.push_back(Slot{std::string(key), json(), false});
+    m_slots.push_back(Slot{std::string(key), json(), false, nextStamp()});
     m_order.insert(it, slot);
     m_layout = nextLayout();
     return slot;
@@ -58,6 +65,7 @@ const json* Blackboard::find(std::string_view key) const
 json& Blackboard::set(uint32_t slot)
 {
     Slot& s = m_slots[slot];
+    s.stamp = nextStamp();
     if (!s.present)
     {
         s.present = true;
@@ -76,6 +84,7 @@ size_t Blackboard::erase(std::string_view key)
         return 0;
     m_slots[slot].present = false;
     m_slots[slot].value = json();
+    m_slots[slot].stamp = nextStamp();
     --m_count;
     return 1;
 }
@@ -86,6 +95,7 @@ void Blackboard::clear()
     {
         s.present = false;
         s.value = json();
+        s.stamp = nextStamp();
     }
     m_count = 0;
 }

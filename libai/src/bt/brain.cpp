@@ -5,7 +5,9 @@
 #include "runtime.h"
 #include "spark/core/hash.h"
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 
 namespace spark::ai
 {
@@ -112,6 +114,7 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateInstance = state.instance.id;
     r.stateRevision = state.revisionCounter;
     r.slots.clear();
+    r.pointsStamps.clear();
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
@@ -142,6 +145,7 @@ Result<const CompiledTree*> brainTree(AiState& state, Brain& brain)
         r.slots.resize(tree.keys.size());
         for (size_t i = 0; i < tree.keys.size(); ++i)
             r.slots[i] = brain.blackboard.slotOf(tree.keys[i]);
+        r.pointsStamps.assign(tree.keys.size(), 0);
         r.layout = brain.blackboard.layout();
     }
     return r.tree;
@@ -162,7 +166,9 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
     if (!brain.enabled)
         return brain.error;
     const double time = static_cast<double>(clock.frame) * clock.dt;
-    if (!world.agentExists(brain.agent))
+    AgentRef& agent = brain.resolved.agent;
+    agent.name = brain.agent;
+    if (!world.findAgent(brain.agent, agent))
     {
         const Error e = makeError(kCodeUnknown, "no agent named '" + brain.agent + "'", "/agent");
         disable(io, brain, e, clock.frame, time);
@@ -174,7 +180,8 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         disable(io, brain, tree.error(), clock.frame, time);
         return tree.error();
     }
-    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots};
+    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
+                 brain.resolved.pointsStamps, agent};
     auto r = detail::tickNode(ctx, 0);
     if (!r.ok())
     {
@@ -191,10 +198,67 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
     return Status::success();
 }
 
+namespace
+{
+
+/// Asks the CPU to start loading `[p, p + bytes)` (a hint: no effect on any value).
+inline void prefetchRange(const void* p, size_t bytes)
+{
+#if defined(__GNUC__)
+    const char* c = static_cast<const char*>(p);
+    for (size_t at = 0; at < bytes; at += 64)
+        __builtin_prefetch(c + at);
+    if (bytes > 0)
+        __builtin_prefetch(c + bytes - 1);
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
+using BrainIt = std::map<std::string, Brain>::iterator;
+
+/// What a tick of brain `b` reads first after its record: its node states, its
+/// resolved key slots and the first blackboard slots (whose addresses come from
+/// the blackboard itself: they sit in its first block). Asked for one brain
+/// ahead, once the record has been asked for.
+void prefetchState(const Brain& b)
+{
+    prefetchRange(b.nodes.data(), b.nodes.size() * sizeof(NodeState));
+    prefetchRange(b.resolved.slots.data(), b.resolved.slots.size() * sizeof(uint32_t));
+    prefetchRange(b.resolved.pointsStamps.data(), b.resolved.pointsStamps.size() * sizeof(uint64_t));
+    const uint32_t slots = std::min<uint32_t>(b.blackboard.slotCount(), 8);
+    for (uint32_t i = 0; i < slots; ++i)
+        prefetchRange(&b.blackboard.keyOf(i), 64);
+}
+
+} // namespace
+
 void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
-    for (auto& [agent, brain] : io.brains)
+    // Each brain's state is cold when its turn comes (10,000s of brains): while
+    // one brain ticks, the record of the brain kRecordAhead ahead and the state
+    // of the next one are asked for (ai_bench: 4 ahead measured a little faster
+    // than 2; a further stage, the blackboard's heap values, measured slower).
+    // Hints only: the order and the results are those of a plain walk in
+    // agent-name order.
+    constexpr int kRecordAhead = 4;
+    const BrainIt end = io.brains.end();
+    BrainIt ahead = io.brains.begin();
+    for (int i = 0; i < kRecordAhead && ahead != end; ++i, ++ahead)
+        prefetchRange(&*ahead, sizeof(*ahead));
+    if (io.brains.begin() != end)
+        prefetchState(io.brains.begin()->second);
+    for (BrainIt it = io.brains.begin(); it != end; ++it)
     {
+        if (ahead != end)
+        {
+            prefetchRange(&*ahead, sizeof(*ahead));
+            ++ahead;
+        }
+        if (const BrainIt next = std::next(it); next != end)
+            prefetchState(next->second);
+        Brain& brain = it->second;
         if (!brain.enabled || clock.frame < brain.nextFrame)
             continue;
         brain.nextFrame = clock.frame + brain.period;
@@ -208,7 +272,11 @@ void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, 
     if (!tree.ok() || brain.nodes.empty())
         return;
     const double time = static_cast<double>(clock.frame) * clock.dt;
-    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots};
+    AgentRef& agent = brain.resolved.agent;
+    agent.name = brain.agent;
+    (void)world.findAgent(brain.agent, agent);
+    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
+                 brain.resolved.pointsStamps, agent};
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }

@@ -58,6 +58,13 @@ Result<const json*> readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& 
     if (!v)
         return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' (parameter '" + def.name + "') is missing",
                          field(), "set the key on the blackboard before the leaf runs");
+    // A route (`points`) is checked once per write of its slot, not every tick.
+    uint64_t* checked = def.type == ParamType::Points && slot.bbIndex < ctx.pointsStamps.size()
+                            ? &ctx.pointsStamps[slot.bbIndex]
+                            : nullptr;
+    const uint64_t stamp = checked ? ctx.brain.blackboard.stampOf(ctx.slots[slot.bbIndex]) : 0;
+    if (checked && *checked == stamp)
+        return v;
     if (!paramValueFits(def, *v))
     {
         std::string expected;
@@ -67,6 +74,8 @@ Result<const json*> readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& 
                              "' of '" + leaf.name + "'",
                          field(), "expected " + expected);
     }
+    if (checked)
+        *checked = stamp;
     return v;
 }
 
@@ -112,7 +121,7 @@ Result<bool> targetParam(TickCtx& ctx, const LeafCall& call, E p, std::string_vi
 Vec3 agentPosition(TickCtx& ctx)
 {
     Vec3 p(0, 0, 0);
-    ctx.world.findPosition(ctx.brain.agent, p);
+    ctx.world.findPosition(ctx.agent, p);
     return p;
 }
 
@@ -133,16 +142,16 @@ Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     if (!*found)
     {
         if (s.status == NodeStatus::Running)
-            ctx.world.stop(ctx.brain.agent);
+            ctx.world.stop(ctx.agent);
         return NodeStatus::Failure;
     }
     const Vec3 pos = agentPosition(ctx);
     const bool fresh = s.status != NodeStatus::Running;
-    const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.brain.agent);
+    const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.agent);
     if (groundDistance(pos, target) <= *stopDistance || (!fresh && ms == MoveState::Arrived))
     {
         if (!fresh)
-            ctx.world.stop(ctx.brain.agent);
+            ctx.world.stop(ctx.agent);
         json data = {{"target", pointJson(target)}};
         // A named target (an object, or one a blackboard key names) is named too.
         const json* named = *param(ctx, call, MoveToParam::Target, path);
@@ -155,9 +164,9 @@ Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
         return NodeStatus::Failure;
     if (fresh || ms == MoveState::Idle || distance3(target, s.point) > *repath)
     {
-        ctx.world.requestMove(ctx.brain.agent, target, *stopDistance);
+        ctx.world.requestMove(ctx.agent, target, *stopDistance);
         s.point = target;
-        if (ctx.world.moveState(ctx.brain.agent) == MoveState::NoPath)
+        if (ctx.world.moveState(ctx.agent) == MoveState::NoPath)
             return NodeStatus::Failure;
     }
     return NodeStatus::Running;
@@ -182,7 +191,7 @@ Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
         s.counter = 0;
     Vec3 waypoint = toPoint(points[static_cast<size_t>(s.counter)]);
     const Vec3 pos = agentPosition(ctx);
-    const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.brain.agent);
+    const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.agent);
     bool request = fresh || ms == MoveState::Idle;
     if (groundDistance(pos, waypoint) <= *stopDistance || (!fresh && ms == MoveState::Arrived && s.point == waypoint))
     {
@@ -193,7 +202,7 @@ Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
             s.counter = 0;
             if (!loop)
             {
-                ctx.world.stop(ctx.brain.agent);
+                ctx.world.stop(ctx.agent);
                 return NodeStatus::Success;
             }
         }
@@ -204,9 +213,9 @@ Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
         return NodeStatus::Failure;
     if (request)
     {
-        ctx.world.requestMove(ctx.brain.agent, waypoint, *stopDistance);
+        ctx.world.requestMove(ctx.agent, waypoint, *stopDistance);
         s.point = waypoint;
-        if (ctx.world.moveState(ctx.brain.agent) == MoveState::NoPath)
+        if (ctx.world.moveState(ctx.agent) == MoveState::NoPath)
             return NodeStatus::Failure;
     }
     return NodeStatus::Running;
@@ -239,13 +248,13 @@ Result<NodeStatus> canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
             const double len = std::sqrt(dir.x * dir.x + dir.z * dir.z);
             if (len > 1e-9)
             {
-                const Vec3 fwd = ctx.world.agentForward(ctx.brain.agent);
+                const Vec3 fwd = ctx.world.agentForward(ctx.agent);
                 const double cosAngle = (dir.x * fwd.x + dir.z * fwd.z) / len;
                 visible = cosAngle >= det::cos(det::radians(*fov * 0.5));
             }
         }
         if (visible)
-            visible = ctx.world.lineOfSight(ctx.brain.agent, pos + Vec3(0, *eye, 0), target);
+            visible = ctx.world.lineOfSight(ctx.agent, pos + Vec3(0, *eye, 0), target);
     }
     if (visible != s.flag)
     {
@@ -358,7 +367,7 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
     {
     case LeafId::MoveTo: return moveTo(ctx, call, s, path);
     case LeafId::Patrol: return patrol(ctx, call, s, path);
-    case LeafId::Stop: ctx.world.stop(ctx.brain.agent); return NodeStatus::Success;
+    case LeafId::Stop: ctx.world.stop(ctx.agent); return NodeStatus::Success;
     case LeafId::Face:
     {
         Vec3 target;
@@ -370,7 +379,7 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
         Vec3 dir = target - agentPosition(ctx);
         dir.y = 0;
         if (dir.x * dir.x + dir.z * dir.z > 1e-18)
-            ctx.world.face(ctx.brain.agent, dir);
+            ctx.world.face(ctx.agent, dir);
         return NodeStatus::Success;
     }
     case LeafId::SetSpeed:
@@ -378,7 +387,7 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
         auto speed = numberParam(ctx, call, SetSpeedParam::Speed, path);
         if (!speed.ok())
             return speed.error();
-        ctx.world.setSpeed(ctx.brain.agent, *speed);
+        ctx.world.setSpeed(ctx.agent, *speed);
         return NodeStatus::Success;
     }
     case LeafId::Log:
@@ -413,14 +422,14 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
         return *found && distance3(agentPosition(ctx), target) <= *d ? NodeStatus::Success : NodeStatus::Failure;
     }
     case LeafId::Arrived:
-        return ctx.world.moveState(ctx.brain.agent) == MoveState::Arrived ? NodeStatus::Success : NodeStatus::Failure;
+        return ctx.world.moveState(ctx.agent) == MoveState::Arrived ? NodeStatus::Success : NodeStatus::Failure;
     case LeafId::HasPath:
     {
         Vec3 target;
         auto found = targetParam(ctx, call, HasPathParam::Target, path, target);
         if (!found.ok())
             return found.error();
-        return *found && ctx.world.hasPath(ctx.brain.agent, target) ? NodeStatus::Success : NodeStatus::Failure;
+        return *found && ctx.world.hasPath(ctx.agent, target) ? NodeStatus::Success : NodeStatus::Failure;
     }
     case LeafId::Chance:
     {
@@ -438,7 +447,7 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
 void haltLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
     if (s.status == NodeStatus::Running && (call.leaf == LeafId::MoveTo || call.leaf == LeafId::Patrol))
-        ctx.world.stop(ctx.brain.agent);
+        ctx.world.stop(ctx.agent);
     if (s.status == NodeStatus::Running && call.leaf == LeafId::Count)
         haltRegistered(ctx, call, s, path);
     s.status = NodeStatus::Idle;

@@ -20,6 +20,8 @@ struct TickCtx
     double time = 0; ///< frame × dt. [Units: s]
     TickClock clock; ///< The tick's clock (frame and dt).
     std::span<const uint32_t> slots; ///< The tree's key index → the brain's blackboard slot.
+    std::span<uint64_t> pointsStamps; ///< The tree's key index → stamp of the slot's value last found to fit `points`.
+    AgentRef agent{}; ///< The brain's agent, resolved by the host for this tick.
     Error error{}; ///< Why the tick failed (tick.cpp keeps it here on the way up).
 };
 

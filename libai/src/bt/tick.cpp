@@ -87,12 +87,12 @@ public:
     Result<double> read(Sensor sensor) const override
     {
         Vec3 pos(0, 0, 0);
-        m_ctx.world.findPosition(m_ctx.brain.agent, pos);
+        m_ctx.world.findPosition(m_ctx.agent, pos);
         switch (sensor)
         {
         case Sensor::Speed:
         {
-            const Vec3 v = m_ctx.world.agentVelocity(m_ctx.brain.agent);
+            const Vec3 v = m_ctx.world.agentVelocity(m_ctx.agent);
             return std::sqrt(v.x * v.x + v.y * v.y + v.z * v.z);
         }
         case Sensor::PosX: return pos.x;
@@ -395,9 +395,10 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
         auto v = slotValue(ctx, n.value, n, "value");
         if (!v.ok())
             return fail(ctx, v.error());
-        json& slot = ctx.brain.blackboard.set(slotIndex);
-        if (slot != **v)
-            slot = json(**v);
+        // Written (a new stamp) only when the value changes.
+        const json* have = ctx.brain.blackboard.at(slotIndex);
+        if (!have || *have != **v)
+            ctx.brain.blackboard.set(slotIndex) = json(**v);
         return setStatus(s, NodeStatus::Success);
     }
     case NodeType::Condition:

@@ -70,8 +70,14 @@ class Blackboard
         const Slot& s = m_slots[slot];
         return s.present ? &s.value : nullptr;
     }
-    /// The value in `slot`, set to null first when it is empty. [Limit: slot < slotCount()]
+    /// The value in `slot`, set to null first when it is empty; counts as a write
+    /// (a new stamp) made now. [Limit: slot < slotCount()]
     json& set(uint32_t slot);
+    /// The write stamp of `slot`: unique in the process to the last write of its
+    /// value (set, erase, clear, assignment) and copied with the value, so a check
+    /// of a slot's value made at one stamp holds while the slot has that stamp
+    /// (in this blackboard and its copies). Not part of the value. [Limit: slot < slotCount()]
+    uint64_t stampOf(uint32_t slot) const { return m_slots[slot].stamp; }
     /// The key of `slot`. [Limit: slot < slotCount()]
     const std::string& keyOf(uint32_t slot) const { return m_slots[slot].key; }
     /// Number of slots (keys ever named, with or without a value).
@@ -101,6 +107,7 @@ class Blackboard
         std::string key;
         json value;
         bool present = false;
+        uint64_t stamp = 0; ///< See stampOf().
     };
     std::deque<Slot> m_slots;      ///< Append-only; a deque so that adding a key never moves a value.
     std::vector<uint32_t> m_order; ///< Slot indices in key order.

@@ -7,6 +7,7 @@
 
 #include <glm/vec3.hpp>
 
+#include <cstdint>
 #include <string_view>
 
 namespace spark::ai
@@ -22,6 +23,16 @@ enum class MoveState : uint8_t
     Moving,  ///< Following a requested move.
     Arrived, ///< Reached the last requested target.
     NoPath,  ///< The last requested target cannot be reached.
+};
+
+/// An agent as its host resolved it (`World::findAgent`), so that the calls of a
+/// brain tick reach the host's record of the agent without a name look-up.
+/// libai keeps it for the host and never looks inside `id` and `tag`.
+struct AgentRef
+{
+    std::string_view name; ///< The agent's name (always set; valid for the tick).
+    uint64_t id = 0;       ///< The host's: e.g. an index + 1 or a record's address; 0 = not resolved.
+    uint64_t tag = 0;      ///< The host's: e.g. a generation, to tell a stale `id` on the next tick.
 };
 
 /// The world as libai's leaves see it. Agents and objects are named; an agent is
@@ -59,6 +70,49 @@ public:
     virtual bool lineOfSight(std::string_view agent, const Vec3& from, const Vec3& to) const = 0;
     /// True when the agent could reach `to`.
     virtual bool hasPath(std::string_view agent, const Vec3& to) const = 0;
+
+    /// Resolves an agent's name, once at the start of every brain tick (and of a
+    /// halt); the tick's other calls for that agent take the ref. On entry `io`
+    /// has `name` set and otherwise holds what it resolved to at the brain's
+    /// previous tick (id 0 the first time), which the host may check and keep
+    /// instead of looking the name up (it must check: agents may have changed
+    /// since, and a brain may have been copied into another host's state). True
+    /// when the agent exists; false leaves `io.id` 0, and a call given such a ref
+    /// acts as for an unknown name. A ref is valid until the host's agents change
+    /// (in practice: for the tick). The default looks nothing up and keeps names.
+    virtual bool findAgent(std::string_view agent, AgentRef& io) const
+    {
+        io.name = agent;
+        io.id = agentExists(agent) ? 1 : 0;
+        io.tag = 0;
+        return io.id != 0;
+    }
+    /// `findPosition` of a resolved agent.
+    virtual bool findPosition(const AgentRef& agent, Vec3& out) const { return findPosition(agent.name, out); }
+    /// `agentVelocity` of a resolved agent.
+    virtual Vec3 agentVelocity(const AgentRef& agent) const { return agentVelocity(agent.name); }
+    /// `agentForward` of a resolved agent.
+    virtual Vec3 agentForward(const AgentRef& agent) const { return agentForward(agent.name); }
+    /// `moveState` of a resolved agent.
+    virtual MoveState moveState(const AgentRef& agent) const { return moveState(agent.name); }
+    /// `requestMove` of a resolved agent.
+    virtual void requestMove(const AgentRef& agent, const Vec3& target, double stopDistance)
+    {
+        requestMove(agent.name, target, stopDistance);
+    }
+    /// `stop` of a resolved agent.
+    virtual void stop(const AgentRef& agent) { stop(agent.name); }
+    /// `face` of a resolved agent.
+    virtual void face(const AgentRef& agent, const Vec3& direction) { face(agent.name, direction); }
+    /// `setSpeed` of a resolved agent.
+    virtual void setSpeed(const AgentRef& agent, double speed) { setSpeed(agent.name, speed); }
+    /// `lineOfSight` of a resolved agent.
+    virtual bool lineOfSight(const AgentRef& agent, const Vec3& from, const Vec3& to) const
+    {
+        return lineOfSight(agent.name, from, to);
+    }
+    /// `hasPath` of a resolved agent.
+    virtual bool hasPath(const AgentRef& agent, const Vec3& to) const { return hasPath(agent.name, to); }
 };
 
 } // namespace spark::ai

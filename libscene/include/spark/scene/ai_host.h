@@ -62,9 +62,30 @@ public:
     bool lineOfSight(std::string_view agent, const ai::Vec3& from, const ai::Vec3& to) const override;
     bool hasPath(std::string_view agent, const ai::Vec3& to) const override;
 
+    /// One name look-up per brain tick: the ref holds the agent's record.
+    bool findAgent(std::string_view agent, ai::AgentRef& io) const override;
+    bool findPosition(const ai::AgentRef& agent, ai::Vec3& out) const override;
+    ai::Vec3 agentVelocity(const ai::AgentRef& agent) const override;
+    ai::Vec3 agentForward(const ai::AgentRef& agent) const override;
+    ai::MoveState moveState(const ai::AgentRef& agent) const override;
+    void requestMove(const ai::AgentRef& agent, const ai::Vec3& target, double stopDistance) override;
+    void stop(const ai::AgentRef& agent) override;
+    void face(const ai::AgentRef& agent, const ai::Vec3& direction) override;
+    void setSpeed(const ai::AgentRef& agent, double speed) override;
+    bool lineOfSight(const ai::AgentRef& agent, const ai::Vec3& from, const ai::Vec3& to) const override;
+    bool hasPath(const ai::AgentRef& agent, const ai::Vec3& to) const override;
+
 private:
     const nav::CrowdAgent* crowdAgent(std::string_view agent) const;
     HostAgent* host(std::string_view agent);
+    /// The record of a resolved ref. [Limit: agent.id != 0]
+    HostAgent* host(const ai::AgentRef& agent) const;
+    void requestMoveOf(HostAgent* h, const ai::Vec3& target, double stopDistance);
+    void stopOf(HostAgent* h);
+    void faceOf(HostAgent* h, const ai::Vec3& direction);
+    void setSpeedOf(HostAgent* h, double speed);
+    bool navLineOfSight(const nav::CrowdAgent* a, const ai::Vec3& from, const ai::Vec3& to) const;
+    bool hasPathOf(const nav::CrowdAgent* a, const ai::Vec3& to) const;
 
     nav::NavWorld& m_nav;
     HostAgents& m_agents;
