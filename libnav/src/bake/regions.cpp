@@ -12,9 +12,11 @@
 /// row, each overlapping the previous: a simply connected shape without holes,
 /// and no two regions share a span.
 ///
-/// Before the sweep, connected islands with fewer spans than min_region_area
-/// are dropped (a flood fill over the links), so a stray box top does not
-/// become a mesh of its own.
+/// After the sweep, connected islands (regions joined through the rings
+/// below) with fewer spans than min_region_area are dropped, so a stray box
+/// top does not become a mesh of its own. Islands share no link with anything
+/// else, so the sweep cuts the rest of the floor the same way with or without
+/// them.
 ///
 /// After the sweep, regions are merged as in Recast's `mergeAndFilterRegions`:
 /// each region knows the ring of regions round its outline (walked once, with
@@ -51,53 +53,6 @@ inline uint32_t neighbourSpan(const OpenField& f, int x, int z, uint32_t i, int 
     return f.cellFirst[nc] + link;
 }
 
-/// Drops connected islands smaller than `minCells` spans.
-void dropSmallIslands(OpenField& f, int minCells)
-{
-    const Grid& g = f.grid;
-    const size_t n = f.spanCount();
-    std::vector<uint32_t> island(n, 0);
-    std::vector<uint32_t> stack;
-    std::vector<uint32_t> members;
-    // Column coordinates of every span, for the flood fill.
-    std::vector<uint32_t> columnOf(n);
-    for (size_t c = 0; c < f.cellFirst.size(); ++c)
-        for (uint32_t k = 0; k < f.cellCount[c]; ++k)
-            columnOf[f.cellFirst[c] + k] = static_cast<uint32_t>(c);
-
-    uint32_t nextIsland = 1;
-    for (uint32_t seed = 0; seed < n; ++seed)
-    {
-        if (f.area[seed] == kNullArea || island[seed] != 0)
-            continue;
-        members.clear();
-        stack.clear();
-        stack.push_back(seed);
-        island[seed] = nextIsland;
-        while (!stack.empty())
-        {
-            const uint32_t i = stack.back();
-            stack.pop_back();
-            members.push_back(i);
-            const int x = static_cast<int>(columnOf[i] % static_cast<uint32_t>(g.width));
-            const int z = static_cast<int>(columnOf[i] / static_cast<uint32_t>(g.width));
-            for (int dir = 0; dir < 4; ++dir)
-            {
-                const uint32_t a = neighbourSpan(f, x, z, i, dir);
-                if (a == UINT32_MAX || f.area[a] == kNullArea || island[a] != 0)
-                    continue;
-                island[a] = nextIsland;
-                stack.push_back(a);
-            }
-        }
-        ++nextIsland;
-        if (members.size() < static_cast<size_t>(minCells))
-            for (uint32_t i : members)
-                f.area[i] = kNullArea;
-    }
-}
-
-
 /// One region while small ones are merged into their neighbours.
 struct RegionRecord
 {
@@ -105,6 +60,7 @@ struct RegionRecord
     uint8_t area = kNullArea;
     bool stacked = false;          ///< Holds two spans of one column: never merged.
     uint32_t into = 0;             ///< The region it was merged into, 0 while it lives.
+    bool dropped = false;          ///< Part of an island under the minimum area.
     std::vector<uint32_t> ring;    ///< Regions across its outline, in walking order (0 = nothing walkable).
     std::vector<uint32_t> floors;  ///< Regions with a span in one of its columns (above or below).
 };
@@ -216,12 +172,14 @@ void absorb(std::vector<RegionRecord>& regs, uint32_t t, uint32_t b)
     rb.floors.clear();
 }
 
-/// Recast's merging of monotone regions (`mergeAndFilterRegions`): a region
-/// smaller than `mergeCells` spans, or one that touches no unwalkable border,
-/// joins its smallest neighbour that it meets along one stretch, until no
-/// region can. The union of two simply connected regions glued along one
-/// stretch is simply connected, so outlines stay free of holes.
-void mergeRegions(OpenField& f, uint32_t mergeCells)
+/// Recast's `mergeAndFilterRegions` over the monotone regions. First, islands
+/// (regions joined through their rings) with fewer than `minCells` spans in
+/// all are dropped. Then, when `mergeCells` > 0, a region smaller than that,
+/// or one that touches no unwalkable border, joins its smallest neighbour that
+/// it meets along one stretch, until no region can. The union of two simply
+/// connected regions glued along one stretch is simply connected, so outlines
+/// stay free of holes.
+void mergeAndFilterRegions(OpenField& f, uint32_t minCells, uint32_t mergeCells)
 {
     const Grid& g = f.grid;
     const uint32_t count = f.regionCount;
@@ -256,7 +214,40 @@ void mergeRegions(OpenField& f, uint32_t mergeCells)
             }
         }
 
-    for (bool merged = true; merged;)
+    if (minCells > 1)
+    {
+        // Islands: union–find over the rings, spans summed per island.
+        std::vector<uint32_t> island(count + 1);
+        for (uint32_t r = 0; r <= count; ++r)
+            island[r] = r;
+        auto find = [&](uint32_t x) {
+            while (island[x] != x)
+            {
+                island[x] = island[island[x]];
+                x = island[x];
+            }
+            return x;
+        };
+        for (uint32_t r = 1; r <= count; ++r)
+            for (uint32_t n : regs[r].ring)
+                if (n != 0)
+                {
+                    const uint32_t a = find(r), b = find(n);
+                    if (a != b)
+                        island[std::max(a, b)] = std::min(a, b);
+                }
+        std::vector<uint64_t> islandSpans(count + 1, 0);
+        for (uint32_t r = 1; r <= count; ++r)
+            islandSpans[find(r)] += regs[r].spans;
+        for (uint32_t r = 1; r <= count; ++r)
+            if (islandSpans[find(r)] < minCells)
+            {
+                regs[r].dropped = true;
+                regs[r].spans = 0;
+            }
+    }
+
+    for (bool merged = mergeCells > 0; merged;)
     {
         merged = false;
         for (uint32_t r = 1; r <= count; ++r)
@@ -289,7 +280,7 @@ void mergeRegions(OpenField& f, uint32_t mergeCells)
     std::vector<uint32_t> newId(count + 1, 0);
     uint32_t next = 0;
     for (uint32_t r = 1; r <= count; ++r)
-        if (regs[r].into == 0)
+        if (regs[r].into == 0 && !regs[r].dropped)
             newId[r] = ++next;
     for (uint32_t r = 1; r <= count; ++r)
     {
@@ -298,8 +289,12 @@ void mergeRegions(OpenField& f, uint32_t mergeCells)
             t = regs[t].into;
         newId[r] = newId[t];
     }
-    for (uint32_t& r : f.region)
-        r = newId[r];
+    for (size_t i = 0; i < f.region.size(); ++i)
+    {
+        if (f.region[i] != 0 && regs[f.region[i]].dropped)
+            f.area[i] = kNullArea;
+        f.region[i] = newId[f.region[i]];
+    }
     f.regionCount = next;
 }
 
@@ -309,9 +304,6 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
 {
     OpenField& f = ioField;
     const Grid& g = f.grid;
-    if (cells.minRegionCells > 1)
-        dropSmallIslands(f, cells.minRegionCells);
-
     std::fill(f.region.begin(), f.region.end(), 0u);
     uint32_t regionCount = 0;
 
@@ -405,8 +397,9 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
         }
     }
     f.regionCount = regionCount;
-    if (cells.mergeRegionCells > 0 && regionCount > 1)
-        mergeRegions(f, static_cast<uint32_t>(cells.mergeRegionCells));
+    if ((cells.minRegionCells > 1 || cells.mergeRegionCells > 0) && regionCount > 0)
+        mergeAndFilterRegions(f, static_cast<uint32_t>(std::max(cells.minRegionCells, 0)),
+                              static_cast<uint32_t>(cells.mergeRegionCells));
 }
 
 } // namespace spark::nav::bake
