@@ -80,6 +80,13 @@ struct StripOffset
     int cellsSq;
 };
 
+/// |v| in a constant expression (std::abs is not constexpr before C++23 in
+/// every standard library clang builds with).
+constexpr int absInt(int v)
+{
+    return v < 0 ? -v : v;
+}
+
 /// The strips within kSpan, by the cells between them and the agent's strip
 /// (a fixed order: then by |y| + |z|, z, y).
 template <int Dim> constexpr auto makeOffsets()
@@ -91,13 +98,13 @@ template <int Dim> constexpr auto makeOffsets()
     {
         const int y = k % side - kSpan;
         const int z = Dim == 2 ? 0 : k / side - kSpan;
-        const int gy = std::max(std::abs(y) - 1, 0), gz = std::max(std::abs(z) - 1, 0);
+        const int gy = std::max(absInt(y) - 1, 0), gz = std::max(absInt(z) - 1, 0);
         offsets[static_cast<std::size_t>(k)] = StripOffset{y, z, gy * gy + gz * gz};
     }
     std::sort(offsets.begin(), offsets.end(),
               [](const StripOffset& a, const StripOffset& b)
               {
-                  const int ra = std::abs(a.y) + std::abs(a.z), rb = std::abs(b.y) + std::abs(b.z);
+                  const int ra = absInt(a.y) + absInt(a.z), rb = absInt(b.y) + absInt(b.z);
                   if (a.cellsSq != b.cellsSq)
                       return a.cellsSq < b.cellsSq;
                   if (ra != rb)
