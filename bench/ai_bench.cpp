@@ -508,18 +508,6 @@ int runCallgrindChild(const Options& o)
     return 0;
 }
 
-/// The `totals:` (or `summary:`) count of a callgrind output file; -1 when absent.
-long long callgrindTotal(const std::string& file)
-{
-    std::ifstream in(file);
-    std::string line;
-    long long total = -1;
-    while (std::getline(in, line))
-        if (line.rfind("totals:", 0) == 0 || (total < 0 && line.rfind("summary:", 0) == 0))
-            total = std::atoll(line.c_str() + line.find(':') + 1);
-    return total;
-}
-
 int runCallgrind(const Options& o)
 {
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
@@ -541,7 +529,7 @@ int runCallgrind(const Options& o)
             fail("valgrind failed (see " + file + ".log)");
         char line[256];
         std::snprintf(line, sizeof line, "  %-8s %10.1f   (callgrind_annotate --inclusive=yes %s | head -40)",
-                      host.c_str(), static_cast<double>(callgrindTotal(file)) / ticks, file.c_str());
+                      host.c_str(), static_cast<double>(spark::bench::callgrindTotal(file)) / ticks, file.c_str());
         lines.push_back(line);
     }
     std::printf("\ninstructions per brain tick (callgrind Ir, %d brains × %d frames after %d warm-up):\n", o.brains,

@@ -4,6 +4,9 @@
 // median / mean / spread of repeats. Medians, never minima (DEVELOPERS.md).
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 #include <ctime>
 #include <vector>
 
@@ -44,6 +47,18 @@ inline double spreadPercent(const std::vector<double>& v)
         return 0.0;
     const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
     return 100.0 * (*hi - *lo) / std::max(1e-300, median(v));
+}
+
+inline /// The `totals:` (or `summary:`) count of a callgrind output file; -1 when absent.
+long long callgrindTotal(const std::string& file)
+{
+    std::ifstream in(file);
+    std::string line;
+    long long total = -1;
+    while (std::getline(in, line))
+        if (line.rfind("totals:", 0) == 0 || (total < 0 && line.rfind("summary:", 0) == 0))
+            total = std::atoll(line.c_str() + line.find(':') + 1);
+    return total;
 }
 
 } // namespace spark::bench

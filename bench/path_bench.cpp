@@ -598,18 +598,6 @@ int runCallgrindSide(const std::string& side, int pairCount)
     return 0;
 }
 
-/// The `totals:` (or `summary:`) count of a callgrind output file; -1 when absent.
-long long callgrindTotal(const std::string& file)
-{
-    std::ifstream in(file);
-    std::string line;
-    long long total = -1;
-    while (std::getline(in, line))
-        if (line.rfind("totals:", 0) == 0 || (total < 0 && line.rfind("summary:", 0) == 0))
-            total = std::atoll(line.c_str() + line.find(':') + 1);
-    return total;
-}
-
 int runCallgrind(int pairCount, const std::string& outDir)
 {
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
@@ -632,7 +620,7 @@ int runCallgrind(int pairCount, const std::string& outDir)
             std::fprintf(stderr, "valgrind failed (see %s.log)\n", file.c_str());
             return 1;
         }
-        totals[i] = callgrindTotal(file);
+        totals[i] = spark::bench::callgrindTotal(file);
     }
     std::printf("\ninstructions per query (callgrind Ir, %d pairs, warm):\n", pairCount);
     std::printf("  spark  %12.0f\n  detour %12.0f\n  ratio spark/detour %.3f\n", double(totals[0]) / pairCount,
