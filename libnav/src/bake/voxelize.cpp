@@ -286,6 +286,16 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
             addPiece(field, x0 + z * g.width, rowMinY, rowMaxY, area, ich);
             continue;
         }
+        if (x0 == x1)
+        {
+            // The row lies in one column (most rows of a wall across z): its
+            // piece there is the whole row, whose extent is its vertices'.
+            const float left = std::max(rowMinX, g.origin.x + static_cast<float>(x0) * g.cellSize);
+            const float right = std::min(rowMaxX, g.origin.x + static_cast<float>(x0 + 1) * g.cellSize);
+            if (right > left)
+                addPiece(field, x0 + z * g.width, rowMinY, rowMaxY, area, ich);
+            continue;
+        }
 
         // The piece of the row in column x is bounded by its vertices inside
         // the column and by where its edges cross the column's two lines; y is
