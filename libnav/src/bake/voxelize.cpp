@@ -138,64 +138,72 @@ void releaseSpan(SolidField& field, int32_t s)
     field.freeList = s;
 }
 
+/// Folds a span's walkable surface into a merge: the merged span keeps the
+/// highest walkable surface, ties going to the larger area code. The order in
+/// which spans are folded does not matter.
+inline void foldSurface(uint8_t spanArea, int spanWalkTop, uint8_t& area, int& walkTop)
+{
+    if (spanArea == kNullArea)
+        return;
+    if (area == kNullArea || spanWalkTop > walkTop)
+    {
+        area = spanArea;
+        walkTop = spanWalkTop;
+    }
+    else if (spanWalkTop == walkTop)
+    {
+        area = std::max(area, spanArea);
+    }
+}
+
 /// Inserts [bottom, top) with `area` into column `col`, merging with every span it touches.
-/// The merged span remembers its highest walkable surface (ties: the larger area code).
+/// The first span touched takes the merge in place; the others are released.
 void addSpan(SolidField& field, int col, int bottom, int top, uint8_t area)
 {
     int walkTop = area != kNullArea ? top : 0;
     int32_t prev = -1;
     int32_t cur = field.columns[col];
-    while (cur != -1)
+    while (cur != -1 && field.spans[cur].top < bottom)
     {
-        const SolidSpan s = field.spans[cur];
-        if (s.bottom > top)
-            break;
-        if (s.top < bottom)
-        {
-            prev = cur;
-            cur = s.next;
-            continue;
-        }
-        if (s.area != kNullArea)
-        {
-            if (area == kNullArea || s.walkTop > walkTop)
-            {
-                area = s.area;
-                walkTop = s.walkTop;
-            }
-            else if (s.walkTop == walkTop)
-            {
-                area = std::max(area, s.area);
-            }
-        }
-        bottom = std::min<int>(bottom, s.bottom);
-        top = std::max<int>(top, s.top);
-        const int32_t next = s.next;
-        releaseSpan(field, cur);
-        --field.spanCount;
-        if (prev == -1)
-            field.columns[col] = next;
-        else
-            field.spans[prev].next = next;
-        cur = next;
+        prev = cur;
+        cur = field.spans[cur].next;
     }
-    const int32_t n = allocateSpan(field);
-    SolidSpan& span = field.spans[n];
+    if (cur == -1 || field.spans[cur].bottom > top)
+    {
+        // Touches nothing: a new span between prev and cur.
+        const int32_t n = allocateSpan(field);
+        SolidSpan& span = field.spans[n];
+        span.bottom = static_cast<uint16_t>(bottom);
+        span.top = static_cast<uint16_t>(top);
+        span.walkTop = static_cast<uint16_t>(walkTop);
+        span.area = area;
+        span.next = cur;
+        if (prev == -1)
+            field.columns[col] = n;
+        else
+            field.spans[prev].next = n;
+        ++field.spanCount;
+        return;
+    }
+    SolidSpan& span = field.spans[cur];
+    foldSurface(span.area, span.walkTop, area, walkTop);
+    bottom = std::min<int>(bottom, span.bottom);
+    top = std::max<int>(top, span.top);
+    int32_t next = span.next;
+    while (next != -1 && field.spans[next].bottom <= top)
+    {
+        const SolidSpan absorbed = field.spans[next];
+        foldSurface(absorbed.area, absorbed.walkTop, area, walkTop);
+        top = std::max<int>(top, absorbed.top);
+        releaseSpan(field, next);
+        --field.spanCount;
+        next = absorbed.next;
+    }
     span.bottom = static_cast<uint16_t>(bottom);
     span.top = static_cast<uint16_t>(top);
     span.walkTop = static_cast<uint16_t>(walkTop);
     span.area = area;
-    if (prev == -1)
-    {
-        span.next = field.columns[col];
-        field.columns[col] = n;
-    }
-    else
-    {
-        span.next = field.spans[prev].next;
-        field.spans[prev].next = n;
-    }
-    ++field.spanCount;
+    span.next = next;
 }
 
 /// Per-row scratch of the rasteriser: y extents per column line and per column.
