@@ -55,68 +55,10 @@ void filterLowObstacles(SolidField& field, int walkableClimb)
     }
 }
 
-void filterLedgesAndHeadRoom(SolidField& field, int walkableHeight, int walkableClimb)
+/// Free space above solid span `s` up to the next span, or to `open` above the highest.
+inline int ceilingOf(const SolidField& field, const SolidSpan& s, int open)
 {
-    const Grid& g = field.grid;
-    for (int z = 0; z < g.depth; ++z)
-    {
-        for (int x = 0; x < g.width; ++x)
-        {
-            for (int32_t s = field.columns[x + z * g.width]; s != -1; s = field.spans[s].next)
-            {
-                SolidSpan& span = field.spans[s];
-                if (span.area == kNullArea)
-                    continue;
-                const int floor = span.top;
-                const int ceiling = span.next != -1 ? field.spans[span.next].bottom : kOpenTop;
-                if (ceiling - floor < walkableHeight)
-                {
-                    span.area = kNullArea;
-                    continue;
-                }
-                bool ledge = false;
-                int reachMin = floor, reachMax = floor;
-                for (int dir = 0; dir < 4 && !ledge; ++dir)
-                {
-                    const int nx = x + kDirX[dir];
-                    const int nz = z + kDirZ[dir];
-                    if (nx < 0 || nz < 0 || nx >= g.width || nz >= g.depth)
-                    {
-                        ledge = true; // nothing beyond the grid: a drop
-                        break;
-                    }
-                    int32_t n = field.columns[nx + nz * g.width];
-                    // The free space under the neighbour's lowest span reaches down forever.
-                    const int firstBottom = n != -1 ? field.spans[n].bottom : kOpenTop;
-                    if (std::min(ceiling, firstBottom) - floor >= walkableHeight)
-                    {
-                        ledge = true;
-                        break;
-                    }
-                    for (; n != -1; n = field.spans[n].next)
-                    {
-                        const int nFloor = field.spans[n].top;
-                        const int32_t nn = field.spans[n].next;
-                        const int nCeiling = nn != -1 ? field.spans[nn].bottom : kOpenTop;
-                        if (std::min(ceiling, nCeiling) - std::max(floor, nFloor) < walkableHeight)
-                            continue; // no room to stand between the two
-                        if (nFloor - floor < -walkableClimb)
-                        {
-                            ledge = true;
-                            break;
-                        }
-                        if (std::abs(nFloor - floor) <= walkableClimb)
-                        {
-                            reachMin = std::min(reachMin, nFloor);
-                            reachMax = std::max(reachMax, nFloor);
-                        }
-                    }
-                }
-                if (ledge || reachMax - reachMin > walkableClimb)
-                    span.area = static_cast<uint8_t>(span.area | kLedgeFlag);
-            }
-        }
-    }
+    return s.next != -1 ? field.spans[s.next].bottom : open;
 }
 
 } // namespace
@@ -124,93 +66,117 @@ void filterLedgesAndHeadRoom(SolidField& field, int walkableHeight, int walkable
 Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& outField)
 {
     filterLowObstacles(ioSolid, cells.walkableClimb);
-    filterLedgesAndHeadRoom(ioSolid, cells.walkableHeight, cells.walkableClimb);
 
-    // Open spans, column by column in the solid order (bottom up).
+    // One pass over the walkable spans, column by column bottom up, applies
+    // the head room and ledge filters and writes the open field with its
+    // links: both look at the same neighbour spans. A neighbour is an open
+    // span when it is walkable after the low-obstacle filter and has the head
+    // room (the filter below judges every span the same way, whichever column
+    // comes first), and its layer is its rank among those in its column.
     const Grid& g = ioSolid.grid;
+    const int wh = cells.walkableHeight;
+    const int climb = cells.walkableClimb;
     const size_t columns = ioSolid.columns.size();
-    size_t count = 0;
-    for (size_t c = 0; c < columns; ++c)
-        for (int32_t s = ioSolid.columns[c]; s != -1; s = ioSolid.spans[s].next)
-            if (ioSolid.spans[s].area != kNullArea)
-                ++count;
-
+    const size_t capacity = static_cast<size_t>(ioSolid.spanCount);
     outField.grid = g;
     outField.cellFirst.assign(columns, 0);
     outField.cellCount.assign(columns, 0);
-    outField.y.resize(count);
-    outField.h.resize(count);
-    outField.con.assign(count, 0xffffffu);
-    outField.area.resize(count);
-    outField.dist.assign(count, 0);
-    outField.region.assign(count, 0);
+    outField.y.resize(capacity);
+    outField.h.resize(capacity);
+    outField.con.resize(capacity);
+    outField.area.resize(capacity);
     outField.regionCount = 0;
 
     uint32_t next = 0;
-    for (size_t c = 0; c < columns; ++c)
-    {
-        outField.cellFirst[c] = next;
-        int layers = 0;
-        for (int32_t s = ioSolid.columns[c]; s != -1; s = ioSolid.spans[s].next)
-        {
-            const SolidSpan& span = ioSolid.spans[s];
-            if (span.area == kNullArea)
-                continue;
-            if (layers >= kMaxLayers)
-                return makeError("E_NAV_LIMIT",
-                                 "a grid column holds more than 63 walkable layers; raise cell_height",
-                                 "/cell_height");
-            const int ceiling = span.next != -1 ? ioSolid.spans[span.next].bottom : kMaxSpanHeight;
-            outField.y[next] = span.top;
-            outField.h[next] = static_cast<uint16_t>(std::clamp(ceiling - static_cast<int>(span.top), 0, 0xffff));
-            outField.area[next] = span.area;
-            ++next;
-            ++layers;
-        }
-        outField.cellCount[c] = static_cast<uint8_t>(layers);
-    }
-
-    // Links to the neighbours an agent can step to.
     for (int z = 0; z < g.depth; ++z)
     {
         for (int x = 0; x < g.width; ++x)
         {
             const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = outField.cellFirst[c];
-            const uint32_t last = first + outField.cellCount[c];
-            for (uint32_t i = first; i < last; ++i)
+            outField.cellFirst[c] = next;
+            int layers = 0;
+            for (int32_t s = ioSolid.columns[c]; s != -1; s = ioSolid.spans[s].next)
             {
-                const int floor = outField.y[i];
-                const int ceiling = floor + outField.h[i];
+                SolidSpan& span = ioSolid.spans[s];
+                if (span.area == kNullArea)
+                    continue;
+                const int floor = span.top;
+                const int ceiling = ceilingOf(ioSolid, span, kOpenTop);
+                if (ceiling - floor < wh)
+                {
+                    span.area = kNullArea;
+                    continue;
+                }
+                if (layers >= kMaxLayers)
+                    return makeError("E_NAV_LIMIT",
+                                     "a grid column holds more than 63 walkable layers; raise cell_height",
+                                     "/cell_height");
+                // The open field bounds the highest span's head room by the grid's top.
+                const int openCeiling = ceilingOf(ioSolid, span, kMaxSpanHeight);
+                bool ledge = false;
+                int reachMin = floor, reachMax = floor;
                 uint32_t con = 0;
                 for (int dir = 0; dir < 4; ++dir)
                 {
                     uint32_t link = kNoConnection;
                     const int nx = x + kDirX[dir];
                     const int nz = z + kDirZ[dir];
-                    if (nx >= 0 && nz >= 0 && nx < g.width && nz < g.depth)
+                    if (nx < 0 || nz < 0 || nx >= g.width || nz >= g.depth)
                     {
-                        const size_t nc = static_cast<size_t>(nx + nz * g.width);
-                        const uint32_t nFirst = outField.cellFirst[nc];
-                        const uint32_t nCount = outField.cellCount[nc];
-                        for (uint32_t k = 0; k < nCount; ++k)
+                        ledge = true; // nothing beyond the grid: a drop
+                        con |= link << (dir * 6);
+                        continue;
+                    }
+                    int32_t n = ioSolid.columns[static_cast<size_t>(nx + nz * g.width)];
+                    // The free space under the neighbour's lowest span reaches down forever.
+                    const int firstBottom = n != -1 ? ioSolid.spans[n].bottom : kOpenTop;
+                    if (std::min(ceiling, firstBottom) - floor >= wh)
+                        ledge = true;
+                    uint32_t rank = 0;
+                    for (; n != -1; n = ioSolid.spans[n].next)
+                    {
+                        const SolidSpan& ns = ioSolid.spans[n];
+                        const int nFloor = ns.top;
+                        const int nCeiling = ceilingOf(ioSolid, ns, kOpenTop);
+                        const bool room = std::min(ceiling, nCeiling) - std::max(floor, nFloor) >= wh;
+                        if (room)
                         {
-                            const int nFloor = outField.y[nFirst + k];
-                            const int nCeiling = nFloor + outField.h[nFirst + k];
-                            if (std::min(ceiling, nCeiling) - std::max(floor, nFloor) >= cells.walkableHeight &&
-                                std::abs(nFloor - floor) <= cells.walkableClimb)
+                            if (nFloor - floor < -climb)
+                                ledge = true;
+                            else if (nFloor - floor <= climb)
                             {
-                                link = k;
-                                break;
+                                reachMin = std::min(reachMin, nFloor);
+                                reachMax = std::max(reachMax, nFloor);
                             }
                         }
+                        if (link != kNoConnection || ns.area == kNullArea || nCeiling - nFloor < wh)
+                            continue; // linked already, or not an open span
+                        if (std::abs(nFloor - floor) <= climb &&
+                            std::min(openCeiling, ceilingOf(ioSolid, ns, kMaxSpanHeight)) - std::max(floor, nFloor) >=
+                                wh)
+                            link = rank;
+                        ++rank;
                     }
-                    con |= link << (dir * 6);
+                    con |= std::min<uint32_t>(link, kNoConnection) << (dir * 6);
                 }
-                outField.con[i] = con;
+                if (ledge || reachMax - reachMin > climb)
+                    span.area = static_cast<uint8_t>(span.area | kLedgeFlag);
+                outField.y[next] = static_cast<uint16_t>(floor);
+                outField.h[next] = static_cast<uint16_t>(std::clamp(openCeiling - floor, 0, 0xffff));
+                outField.area[next] = span.area;
+                outField.con[next] = con;
+                ++next;
+                ++layers;
             }
+            outField.cellCount[c] = static_cast<uint8_t>(layers);
         }
     }
+    outField.y.resize(next);
+    outField.h.resize(next);
+    outField.con.resize(next);
+    outField.area.resize(next);
+    outField.dist.assign(next, 0);
+    outField.region.assign(next, 0);
     return Status::success();
 }
 
