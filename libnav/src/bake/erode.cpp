@@ -17,6 +17,7 @@
 #include "bake_stages.h"
 
 #include <algorithm>
+#include <vector>
 
 namespace spark::nav::bake
 {
@@ -24,6 +25,7 @@ namespace
 {
 
 constexpr uint16_t kFar = 0xffff;
+constexpr uint32_t kNone = 0xffffffffu;
 
 inline uint16_t relax(uint16_t current, uint16_t from, int step)
 {
@@ -39,7 +41,12 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
     std::vector<uint16_t>& dist = ioField.dist;
     const size_t n = ioField.spanCount();
 
-    // Seeds: spans with a side nobody can step through.
+    // The neighbour span of each span per direction (kNone: no link), and the
+    // seeds: spans with a side nobody can step through. Spans are stored
+    // column by column, so the passes below run over the spans in order; a
+    // span's neighbours are in other columns, so within a pass the order of
+    // a column's own spans does not matter.
+    std::vector<uint32_t> nbr(n * 4, kNone);
     for (int z = 0; z < g.depth; ++z)
     {
         for (int x = 0; x < g.width; ++x)
@@ -49,11 +56,6 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
             const uint32_t last = first + ioField.cellCount[c];
             for (uint32_t i = first; i < last; ++i)
             {
-                if (ioField.area[i] == kNullArea || (ioField.area[i] & kLedgeFlag) != 0)
-                {
-                    dist[i] = 0;
-                    continue;
-                }
                 bool border = false;
                 for (int dir = 0; dir < 4; ++dir)
                 {
@@ -61,83 +63,53 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
                     if (link == kNoConnection)
                     {
                         border = true;
-                        break;
+                        continue;
                     }
                     const size_t nc = static_cast<size_t>((x + kDirX[dir]) + (z + kDirZ[dir]) * g.width);
-                    const uint8_t far = ioField.area[ioField.cellFirst[nc] + link];
-                    if (far == kNullArea || (far & kLedgeFlag) != 0)
-                    {
+                    const uint32_t a = ioField.cellFirst[nc] + link;
+                    nbr[i * 4 + static_cast<uint32_t>(dir)] = a;
+                    if (ioField.area[a] == kNullArea || (ioField.area[a] & kLedgeFlag) != 0)
                         border = true;
-                        break;
-                    }
                 }
+                if (ioField.area[i] == kNullArea || (ioField.area[i] & kLedgeFlag) != 0)
+                    border = true;
                 dist[i] = border ? 0 : kFar;
             }
         }
     }
 
-    // Forward pass: from -x, -z and the two diagonals behind.
-    for (int z = 0; z < g.depth; ++z)
+    // Forward pass: from -x, -z and the two diagonals behind (-x then -z, -z then +x).
+    for (size_t i = 0; i < n; ++i)
     {
-        for (int x = 0; x < g.width; ++x)
+        uint16_t d = dist[i];
+        for (uint32_t dir : {0u, 3u})
         {
-            const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = ioField.cellFirst[c];
-            const uint32_t last = first + ioField.cellCount[c];
-            for (uint32_t i = first; i < last; ++i)
-            {
-                uint16_t d = dist[i];
-                for (int dir : {0, 3})
-                {
-                    const uint32_t link = connectionOf(ioField, i, dir);
-                    if (link == kNoConnection)
-                        continue;
-                    const int ax = x + kDirX[dir], az = z + kDirZ[dir];
-                    const uint32_t a = ioField.cellFirst[static_cast<size_t>(ax + az * g.width)] + link;
-                    d = relax(d, dist[a], 2);
-                    const int diagDir = (dir + 3) & 3; // -x then -z, -z then +x
-                    const uint32_t link2 = connectionOf(ioField, a, diagDir);
-                    if (link2 == kNoConnection)
-                        continue;
-                    const int bx = ax + kDirX[diagDir], bz = az + kDirZ[diagDir];
-                    const uint32_t b = ioField.cellFirst[static_cast<size_t>(bx + bz * g.width)] + link2;
-                    d = relax(d, dist[b], 3);
-                }
-                dist[i] = d;
-            }
+            const uint32_t a = nbr[i * 4 + dir];
+            if (a == kNone)
+                continue;
+            d = relax(d, dist[a], 2);
+            const uint32_t b = nbr[a * 4 + ((dir + 3) & 3)];
+            if (b != kNone)
+                d = relax(d, dist[b], 3);
         }
+        dist[i] = d;
     }
 
-    // Backward pass: from +x, +z and the two diagonals ahead.
-    for (int z = g.depth - 1; z >= 0; --z)
+    // Backward pass: from +x, +z and the two diagonals ahead (+x then +z, +z then -x).
+    for (size_t i = n; i-- > 0;)
     {
-        for (int x = g.width - 1; x >= 0; --x)
+        uint16_t d = dist[i];
+        for (uint32_t dir : {2u, 1u})
         {
-            const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = ioField.cellFirst[c];
-            const uint32_t last = first + ioField.cellCount[c];
-            for (uint32_t i = first; i < last; ++i)
-            {
-                uint16_t d = dist[i];
-                for (int dir : {2, 1})
-                {
-                    const uint32_t link = connectionOf(ioField, i, dir);
-                    if (link == kNoConnection)
-                        continue;
-                    const int ax = x + kDirX[dir], az = z + kDirZ[dir];
-                    const uint32_t a = ioField.cellFirst[static_cast<size_t>(ax + az * g.width)] + link;
-                    d = relax(d, dist[a], 2);
-                    const int diagDir = (dir + 3) & 3; // +x then +z, +z then -x
-                    const uint32_t link2 = connectionOf(ioField, a, diagDir);
-                    if (link2 == kNoConnection)
-                        continue;
-                    const int bx = ax + kDirX[diagDir], bz = az + kDirZ[diagDir];
-                    const uint32_t b = ioField.cellFirst[static_cast<size_t>(bx + bz * g.width)] + link2;
-                    d = relax(d, dist[b], 3);
-                }
-                dist[i] = d;
-            }
+            const uint32_t a = nbr[i * 4 + dir];
+            if (a == kNone)
+                continue;
+            d = relax(d, dist[a], 2);
+            const uint32_t b = nbr[a * 4 + ((dir + 3) & 3)];
+            if (b != kNone)
+                d = relax(d, dist[b], 3);
         }
+        dist[i] = d;
     }
 
     // Drop what is too near a border, and every ledge.
