@@ -317,21 +317,30 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
             scratch.colLo[static_cast<size_t>(k)] = kNoY;
             scratch.colHi[static_cast<size_t>(k)] = -kNoY;
         }
+        // Each vertex's x in cells, floored and ceiled once for its two edges.
+        int vFloor[kClipCapacity], vCeil[kClipCapacity];
+        for (int i = 0; i < nRow; ++i)
+        {
+            const float cx = (rowPoly[i * 3] - g.origin.x) * ics;
+            vFloor[i] = floorInt(cx) - x0;
+            vCeil[i] = ceilInt(cx) - x0;
+        }
         for (int i = 0, j = nRow - 1; i < nRow; j = i++)
         {
             const float* a = rowPoly + j * 3;
             const float* b = rowPoly + i * 3;
             // The vertex, in the column that holds it (a vertex on a line is
             // also a crossing of that line, so the column before sees it too).
-            const int col = std::clamp(floorInt((b[0] - g.origin.x) * ics) - x0, 0, columns - 1);
+            const int col = std::clamp(vFloor[i], 0, columns - 1);
             scratch.colLo[static_cast<size_t>(col)] = std::min(scratch.colLo[static_cast<size_t>(col)], b[1]);
             scratch.colHi[static_cast<size_t>(col)] = std::max(scratch.colHi[static_cast<size_t>(col)], b[1]);
             if (a[0] == b[0])
                 continue;
-            const float* lo = a[0] < b[0] ? a : b;
-            const float* hi = a[0] < b[0] ? b : a;
-            const int k0 = std::max(1, ceilInt((lo[0] - g.origin.x) * ics) - x0);
-            const int k1 = std::min(columns - 1, floorInt((hi[0] - g.origin.x) * ics) - x0);
+            const bool aFirst = a[0] < b[0];
+            const float* lo = aFirst ? a : b;
+            const float* hi = aFirst ? b : a;
+            const int k0 = std::max(1, aFirst ? vCeil[j] : vCeil[i]);
+            const int k1 = std::min(columns - 1, aFirst ? vFloor[i] : vFloor[j]);
             for (int k = k0; k <= k1; ++k)
             {
                 const float cx = lineX(k);
@@ -342,11 +351,14 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
                 scratch.lineHi[static_cast<size_t>(k)] = std::max(scratch.lineHi[static_cast<size_t>(k)], y);
             }
         }
+        float leftLine = lineX(0);
         for (int k = 0; k < columns; ++k)
         {
             // Only columns the piece covers with some width.
-            const float left = std::max(rowMinX, lineX(k));
-            const float right = std::min(rowMaxX, lineX(k + 1));
+            const float rightLine = lineX(k + 1);
+            const float left = std::max(rowMinX, leftLine);
+            const float right = std::min(rowMaxX, rightLine);
+            leftLine = rightLine;
             if (!(right > left))
                 continue;
             const size_t kk = static_cast<size_t>(k);
