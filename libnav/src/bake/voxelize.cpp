@@ -245,6 +245,8 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
     if (maxX < g.origin.x || minX > g.origin.x + extentX || maxZ < g.origin.z || minZ > g.origin.z + extentZ)
         return;
 
+    // Cuts of a level triangle interpolate equal heights, so its rows stay level.
+    const bool flat = v0.y == v1.y && v1.y == v2.y;
     const int z0 = std::clamp(floorInt((minZ - g.origin.z) * ics), 0, g.depth - 1);
     const int z1 = std::clamp(floorInt((maxZ - g.origin.z) * ics), 0, g.depth - 1);
 
@@ -305,11 +307,28 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
             continue;
         }
 
+        const int columns = x1 - x0 + 1;
+        auto lineX = [&](int k) { return g.origin.x + static_cast<float>(x0 + k) * g.cellSize; };
+        if (flat)
+        {
+            // A level triangle: every column the row covers with some width
+            // gets the same piece, so no crossing needs its height.
+            float leftLine = lineX(0);
+            for (int k = 0; k < columns; ++k)
+            {
+                const float rightLine = lineX(k + 1);
+                const float left = std::max(rowMinX, leftLine);
+                const float right = std::min(rowMaxX, rightLine);
+                leftLine = rightLine;
+                if (right > left)
+                    addPiece(field, x0 + k + z * g.width, rowMinY, rowMaxY, area, ich);
+            }
+            continue;
+        }
+
         // The piece of the row in column x is bounded by its vertices inside
         // the column and by where its edges cross the column's two lines; y is
         // linear along each edge, so those points give its extent.
-        const int columns = x1 - x0 + 1;
-        auto lineX = [&](int k) { return g.origin.x + static_cast<float>(x0 + k) * g.cellSize; };
         for (int k = 0; k <= columns; ++k)
         {
             scratch.lineLo[static_cast<size_t>(k)] = kNoY;
