@@ -215,19 +215,31 @@ struct RowScratch
 /// "No height yet" for the extents.
 constexpr float kNoY = 3.0e38f;
 
-/// Adds the span of a piece whose heights run from yMin to yMax to column `col`.
-void addPiece(SolidField& field, int col, float yMin, float yMax, uint8_t area, float ich)
+/// The cell range [bottom, top) of a piece whose heights run from yMin to
+/// yMax; `bottom` is -1 when the piece lies wholly outside the height range.
+struct PieceCells
 {
-    const Grid& g = field.grid;
+    int bottom = -1, top = 0;
+};
+
+inline PieceCells pieceCells(const Grid& g, float yMin, float yMax, float ich)
+{
     const float lo = (yMin - g.origin.y) * ich;
     const float hi = (yMax - g.origin.y) * ich;
     if (hi < 0.0f || lo > static_cast<float>(kMaxSpanHeight))
-        return;
+        return {};
     // A ten-thousandth of a cell of slack absorbs the rounding of the cuts,
     // so a surface exactly on a cell boundary stays on it.
     const int bottom = std::clamp(floorInt(lo + kSnap), 0, kMaxSpanHeight - 1);
-    const int top = std::clamp(ceilInt(hi - kSnap), bottom + 1, kMaxSpanHeight);
-    addSpan(field, col, bottom, top, area);
+    return {bottom, std::clamp(ceilInt(hi - kSnap), bottom + 1, kMaxSpanHeight)};
+}
+
+/// Adds the span of a piece whose heights run from yMin to yMax to column `col`.
+void addPiece(SolidField& field, int col, float yMin, float yMax, uint8_t area, float ich)
+{
+    const PieceCells cells = pieceCells(field.grid, yMin, yMax, ich);
+    if (cells.bottom >= 0)
+        addSpan(field, col, cells.bottom, cells.top, area);
 }
 
 void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3& v2, uint8_t area,
@@ -247,6 +259,7 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
 
     // Cuts of a level triangle interpolate equal heights, so its rows stay level.
     const bool flat = v0.y == v1.y && v1.y == v2.y;
+    const PieceCells flatCells = flat ? pieceCells(g, v0.y, v0.y, ich) : PieceCells{};
     const int z0 = std::clamp(floorInt((minZ - g.origin.z) * ics), 0, g.depth - 1);
     const int z1 = std::clamp(floorInt((maxZ - g.origin.z) * ics), 0, g.depth - 1);
 
@@ -313,6 +326,8 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
         {
             // A level triangle: every column the row covers with some width
             // gets the same piece, so no crossing needs its height.
+            if (flatCells.bottom < 0)
+                return;
             float leftLine = lineX(0);
             for (int k = 0; k < columns; ++k)
             {
@@ -321,7 +336,7 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
                 const float right = std::min(rowMaxX, rightLine);
                 leftLine = rightLine;
                 if (right > left)
-                    addPiece(field, x0 + k + z * g.width, rowMinY, rowMaxY, area, ich);
+                    addSpan(field, x0 + k + z * g.width, flatCells.bottom, flatCells.top, area);
             }
             continue;
         }
