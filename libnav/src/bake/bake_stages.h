@@ -99,9 +99,29 @@ struct OpenField
     std::vector<uint16_t> dist;       ///< Chamfer distance to the nearest border (half cells).
     std::vector<uint32_t> region;     ///< Region id, 0 = none.
     uint32_t regionCount = 0;         ///< Regions are 1..regionCount.
+    /// The columns that hold spans (x + z * width), in storage order, and the
+    /// index in it of each z row's first (depth + 1 entries): the stages visit
+    /// only these, as most columns of a level are empty.
+    std::vector<uint32_t> usedColumns;
+    std::vector<uint32_t> rowStart;
 
     size_t spanCount() const { return y.size(); }
 };
+
+/// A column that holds spans: its x and its spans [first, last).
+struct UsedColumn
+{
+    int x;
+    uint32_t first, last;
+};
+
+/// The k-th column that holds spans (k in [rowStart[z], rowStart[z + 1]) for row z).
+inline UsedColumn usedColumn(const OpenField& f, int z, uint32_t k)
+{
+    const uint32_t c = f.usedColumns[k];
+    const uint32_t first = f.cellFirst[c];
+    return {static_cast<int>(c) - z * f.grid.width, first, first + f.cellCount[c]};
+}
 
 /// The neighbour layer of span `i` in direction `dir`, or kNoConnection.
 inline uint32_t connectionOf(const OpenField& field, uint32_t i, int dir)

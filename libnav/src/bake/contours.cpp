@@ -260,11 +260,9 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     std::vector<uint8_t> boundary(n, 0);
     for (int z = 0; z < g.depth; ++z)
     {
-        for (int x = 0; x < g.width; ++x)
+        for (uint32_t k = field.rowStart[static_cast<size_t>(z)]; k < field.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
-            const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = field.cellFirst[c];
-            const uint32_t last = first + field.cellCount[c];
+            const auto [x, first, last] = usedColumn(field, z, k);
             for (uint32_t i = first; i < last; ++i)
             {
                 if (field.region[i] == 0)
@@ -299,11 +297,9 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     const size_t maxSteps = n * 8 + 16;
     for (int z = 0; z < g.depth; ++z)
     {
-        for (int x = 0; x < g.width; ++x)
+        for (uint32_t k = field.rowStart[static_cast<size_t>(z)]; k < field.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
-            const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = field.cellFirst[c];
-            const uint32_t last = first + field.cellCount[c];
+            const auto [x, first, last] = usedColumn(field, z, k);
             for (uint32_t start = first; start < last; ++start)
             {
                 if (edges[start] == 0)

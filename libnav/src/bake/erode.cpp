@@ -49,11 +49,9 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
     std::vector<uint32_t> nbr(n * 4, kNone);
     for (int z = 0; z < g.depth; ++z)
     {
-        for (int x = 0; x < g.width; ++x)
+        for (uint32_t k = ioField.rowStart[static_cast<size_t>(z)]; k < ioField.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
-            const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = ioField.cellFirst[c];
-            const uint32_t last = first + ioField.cellCount[c];
+            const auto [x, first, last] = usedColumn(ioField, z, k);
             for (uint32_t i = first; i < last; ++i)
             {
                 bool border = false;

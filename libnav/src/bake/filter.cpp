@@ -86,10 +86,14 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
     outField.con.resize(capacity);
     outField.area.resize(capacity);
     outField.regionCount = 0;
+    outField.usedColumns.clear();
+    outField.usedColumns.reserve(std::min(columns, capacity));
+    outField.rowStart.assign(static_cast<size_t>(g.depth) + 1, 0);
 
     uint32_t next = 0;
     for (int z = 0; z < g.depth; ++z)
     {
+        outField.rowStart[static_cast<size_t>(z)] = static_cast<uint32_t>(outField.usedColumns.size());
         for (int x = 0; x < g.width; ++x)
         {
             const size_t c = static_cast<size_t>(x + z * g.width);
@@ -169,8 +173,11 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
                 ++layers;
             }
             outField.cellCount[c] = static_cast<uint8_t>(layers);
+            if (layers > 0)
+                outField.usedColumns.push_back(static_cast<uint32_t>(c));
         }
     }
+    outField.rowStart[static_cast<size_t>(g.depth)] = static_cast<uint32_t>(outField.usedColumns.size());
     outField.y.resize(next);
     outField.h.resize(next);
     outField.con.resize(next);

@@ -185,11 +185,9 @@ void mergeAndFilterRegions(OpenField& f, uint32_t minCells, uint32_t mergeCells)
     const uint32_t count = f.regionCount;
     std::vector<RegionRecord> regs(count + 1);
     for (int z = 0; z < g.depth; ++z)
-        for (int x = 0; x < g.width; ++x)
+        for (uint32_t k = f.rowStart[static_cast<size_t>(z)]; k < f.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
-            const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = f.cellFirst[c];
-            const uint32_t last = first + f.cellCount[c];
+            const auto [x, first, last] = usedColumn(f, z, k);
             for (uint32_t i = first; i < last; ++i)
             {
                 const uint32_t r = f.region[i];
@@ -322,11 +320,9 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
         sweepNeighbour.clear();
         sweepLinks.clear();
         touched.clear();
-        for (int x = 0; x < g.width; ++x)
+        for (uint32_t k = f.rowStart[static_cast<size_t>(z)]; k < f.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
-            const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = f.cellFirst[c];
-            const uint32_t last = first + f.cellCount[c];
+            const auto [x, first, last] = usedColumn(f, z, k);
             for (uint32_t i = first; i < last; ++i)
             {
                 if (f.area[i] == kNullArea)
@@ -386,11 +382,9 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
         for (uint32_t r : touched)
             linksInto[r] = 0;
 
-        for (int x = 0; x < g.width; ++x)
+        for (uint32_t k = f.rowStart[static_cast<size_t>(z)]; k < f.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
-            const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = f.cellFirst[c];
-            const uint32_t last = first + f.cellCount[c];
+            const auto [x, first, last] = usedColumn(f, z, k);
             for (uint32_t i = first; i < last; ++i)
                 if (f.region[i] != 0)
                     f.region[i] = sweepRegion[f.region[i] - 1];
