@@ -25,7 +25,7 @@ namespace
 {
 
 constexpr uint16_t kFar = 0xffff;
-constexpr uint32_t kNone = 0xffffffffu;
+constexpr uint32_t kNone = 0xffffffffu; ///< No span in that direction.
 
 inline uint16_t relax(uint16_t current, uint16_t from, int step)
 {
@@ -37,77 +37,75 @@ inline uint16_t relax(uint16_t current, uint16_t from, int step)
 
 void erodeWalkable(OpenField& ioField, const CellSettings& cells)
 {
-    const Grid& g = ioField.grid;
     std::vector<uint16_t>& dist = ioField.dist;
     const size_t n = ioField.spanCount();
+    const std::vector<uint32_t>& used = ioField.usedColumns;
+    // Column index step per direction: kDirX + kDirZ * width.
+    const int64_t width = ioField.grid.width;
+    const int64_t step[4] = {-1, width, 1, -width};
+    // The span beside span i of column c in direction dir, or kNone.
+    auto beside = [&](uint32_t c, uint32_t i, int dir, uint32_t& outColumn) {
+        const uint32_t link = connectionOf(ioField, i, dir);
+        if (link == kNoConnection)
+            return kNone;
+        outColumn = static_cast<uint32_t>(c + step[dir]);
+        return ioField.cellFirst[outColumn] + link;
+    };
+    auto walkable = [&](uint32_t i) { return ioField.area[i] != kNullArea && (ioField.area[i] & kLedgeFlag) == 0; };
 
-    // The neighbour span of each span per direction (kNone: no link), and the
-    // seeds: spans with a side nobody can step through. Spans are stored
-    // column by column, so the passes below run over the spans in order; a
-    // span's neighbours are in other columns, so within a pass the order of
-    // a column's own spans does not matter.
-    std::vector<uint32_t> nbr(n * 4, kNone);
-    for (int z = 0; z < g.depth; ++z)
+    // Seeds: spans with a side nobody can step through.
+    for (const uint32_t c : used)
     {
-        for (uint32_t k = ioField.rowStart[static_cast<size_t>(z)]; k < ioField.rowStart[static_cast<size_t>(z) + 1]; ++k)
+        const uint32_t first = ioField.cellFirst[c];
+        const uint32_t last = first + ioField.cellCount[c];
+        for (uint32_t i = first; i < last; ++i)
         {
-            const auto [x, first, last] = usedColumn(ioField, z, k);
-            for (uint32_t i = first; i < last; ++i)
+            bool border = !walkable(i);
+            for (int dir = 0; dir < 4 && !border; ++dir)
             {
-                bool border = false;
-                for (int dir = 0; dir < 4; ++dir)
-                {
-                    const uint32_t link = connectionOf(ioField, i, dir);
-                    if (link == kNoConnection)
-                    {
-                        border = true;
-                        continue;
-                    }
-                    const size_t nc = static_cast<size_t>((x + kDirX[dir]) + (z + kDirZ[dir]) * g.width);
-                    const uint32_t a = ioField.cellFirst[nc] + link;
-                    nbr[i * 4 + static_cast<uint32_t>(dir)] = a;
-                    if (ioField.area[a] == kNullArea || (ioField.area[a] & kLedgeFlag) != 0)
-                        border = true;
-                }
-                if (ioField.area[i] == kNullArea || (ioField.area[i] & kLedgeFlag) != 0)
-                    border = true;
-                dist[i] = border ? 0 : kFar;
+                uint32_t nc = 0;
+                const uint32_t a = beside(c, i, dir, nc);
+                border = a == kNone || !walkable(a);
             }
+            dist[i] = border ? 0 : kFar;
         }
     }
 
-    // Forward pass: from -x, -z and the two diagonals behind (-x then -z, -z then +x).
-    for (size_t i = 0; i < n; ++i)
-    {
+    // Two passes over the columns that hold spans, in storage order and back;
+    // a span's neighbours are in other columns, so the order of a column's
+    // own spans does not matter. Each looks at a side neighbour (2) and the
+    // diagonal one past it (3): forward -x then -z, -z then +x; backward +x
+    // then +z, +z then -x.
+    auto relaxFrom = [&](uint32_t c, uint32_t i, int dir) {
         uint16_t d = dist[i];
-        for (uint32_t dir : {0u, 3u})
+        uint32_t ac = 0, bc = 0;
+        const uint32_t a = beside(c, i, dir, ac);
+        if (a == kNone)
+            return d;
+        d = relax(d, dist[a], 2);
+        const uint32_t b = beside(ac, a, (dir + 3) & 3, bc);
+        return b == kNone ? d : relax(d, dist[b], 3);
+    };
+    for (const uint32_t c : used)
+    {
+        const uint32_t first = ioField.cellFirst[c];
+        const uint32_t last = first + ioField.cellCount[c];
+        for (uint32_t i = first; i < last; ++i)
         {
-            const uint32_t a = nbr[i * 4 + dir];
-            if (a == kNone)
-                continue;
-            d = relax(d, dist[a], 2);
-            const uint32_t b = nbr[a * 4 + ((dir + 3) & 3)];
-            if (b != kNone)
-                d = relax(d, dist[b], 3);
+            dist[i] = relaxFrom(c, i, 0);
+            dist[i] = relaxFrom(c, i, 3);
         }
-        dist[i] = d;
     }
-
-    // Backward pass: from +x, +z and the two diagonals ahead (+x then +z, +z then -x).
-    for (size_t i = n; i-- > 0;)
+    for (size_t k = used.size(); k-- > 0;)
     {
-        uint16_t d = dist[i];
-        for (uint32_t dir : {2u, 1u})
+        const uint32_t c = used[k];
+        const uint32_t first = ioField.cellFirst[c];
+        const uint32_t last = first + ioField.cellCount[c];
+        for (uint32_t i = first; i < last; ++i)
         {
-            const uint32_t a = nbr[i * 4 + dir];
-            if (a == kNone)
-                continue;
-            d = relax(d, dist[a], 2);
-            const uint32_t b = nbr[a * 4 + ((dir + 3) & 3)];
-            if (b != kNone)
-                d = relax(d, dist[b], 3);
+            dist[i] = relaxFrom(c, i, 2);
+            dist[i] = relaxFrom(c, i, 1);
         }
-        dist[i] = d;
     }
 
     // Drop what is too near a border, and every ledge.

@@ -81,10 +81,15 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
     outField.grid = g;
     outField.cellFirst.assign(columns, 0);
     outField.cellCount.assign(columns, 0);
-    outField.y.resize(capacity);
-    outField.h.resize(capacity);
-    outField.con.resize(capacity);
-    outField.area.resize(capacity);
+    // Reserved, not sized: a page of memory is first touched when a span is written to it.
+    outField.y.clear();
+    outField.h.clear();
+    outField.con.clear();
+    outField.area.clear();
+    outField.y.reserve(capacity);
+    outField.h.reserve(capacity);
+    outField.con.reserve(capacity);
+    outField.area.reserve(capacity);
     outField.regionCount = 0;
     outField.usedColumns.clear();
     outField.usedColumns.reserve(std::min(columns, capacity));
@@ -165,10 +170,10 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
                 }
                 if (ledge || reachMax - reachMin > climb)
                     span.area = static_cast<uint8_t>(span.area | kLedgeFlag);
-                outField.y[next] = static_cast<uint16_t>(floor);
-                outField.h[next] = static_cast<uint16_t>(std::clamp(openCeiling - floor, 0, 0xffff));
-                outField.area[next] = span.area;
-                outField.con[next] = con;
+                outField.y.push_back(static_cast<uint16_t>(floor));
+                outField.h.push_back(static_cast<uint16_t>(std::clamp(openCeiling - floor, 0, 0xffff)));
+                outField.area.push_back(span.area);
+                outField.con.push_back(con);
                 ++next;
                 ++layers;
             }
@@ -178,10 +183,6 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
         }
     }
     outField.rowStart[static_cast<size_t>(g.depth)] = static_cast<uint32_t>(outField.usedColumns.size());
-    outField.y.resize(next);
-    outField.h.resize(next);
-    outField.con.resize(next);
-    outField.area.resize(next);
     outField.dist.assign(next, 0);
     outField.region.assign(next, 0);
     return Status::success();
