@@ -48,9 +48,11 @@ namespace
 
 constexpr uint32_t kNone = 0xffffffffu;
 
+/// A point in the x–z plane (no default initialisation: the chain arrays of
+/// `expand` are filled before use).
 struct P2
 {
-    double x = 0.0, z = 0.0;
+    double x, z;
 };
 
 P2 flat(const glm::vec3& v)
@@ -169,6 +171,7 @@ bool firstVisit(QueryScratch& s, uint32_t root, uint32_t poly, double g)
         while (size < 4 * (size_t(s.anySeenCount) + 1))
             size *= 2;
         s.anySeen.assign(size, AnyAngleSeen{kEmpty, 0.0});
+        s.anySeenUsed.clear();
         for (const AnyAngleSeen& e : old)
             if (e.key != kEmpty)
             {
@@ -176,6 +179,7 @@ bool firstVisit(QueryScratch& s, uint32_t root, uint32_t poly, double g)
                 while (s.anySeen[slot].key != kEmpty)
                     slot = (slot + 1) & (size - 1);
                 s.anySeen[slot] = e;
+                s.anySeenUsed.push_back(static_cast<uint32_t>(slot));
             }
     }
     const uint64_t key = (uint64_t(root) << 32) | poly;
@@ -193,32 +197,52 @@ bool firstVisit(QueryScratch& s, uint32_t root, uint32_t poly, double g)
         slot = (slot + 1) & mask;
     }
     s.anySeen[slot] = AnyAngleSeen{key, g};
+    s.anySeenUsed.push_back(static_cast<uint32_t>(slot));
     ++s.anySeenCount;
     return true;
 }
 
-bool nodeLess(const std::vector<AnyAngleNode>& nodes, uint32_t a, uint32_t b)
+/// Empties the root table and the seen table of the last search, touching
+/// only the slots it used.
+void clearTables(QueryScratch& s)
 {
-    if (nodes[a].f != nodes[b].f)
-        return nodes[a].f < nodes[b].f;
-    if (nodes[a].g != nodes[b].g)
-        return nodes[a].g > nodes[b].g; // deeper first on ties
-    return a < b;
+    const size_t mask = s.anyRootTable.size() - 1;
+    for (uint32_t i = 0; i < s.anyRoots.size(); ++i)
+    {
+        // Probe to the root's own slot (slots cleared before it may lie on the way).
+        size_t slot = hashOf(s.anyRoots[i].point) & mask;
+        while (s.anyRootTable[slot] != i)
+            slot = (slot + 1) & mask;
+        s.anyRootTable[slot] = kNone;
+    }
+    s.anyRoots.clear();
+    for (const uint32_t slot : s.anySeenUsed)
+        s.anySeen[slot].key = ~0ull;
+    s.anySeenUsed.clear();
+    s.anySeenCount = 0;
 }
 
-/// The open list is a std heap of node indices, smallest (f, −g, index) on top.
-void push(QueryScratch& s, uint32_t node)
+/// Open-list order: smaller f first, then larger g (deeper first on ties), then smaller node index.
+bool openLess(const AnyAngleOpen& a, const AnyAngleOpen& b)
 {
-    s.anyHeap.push_back(node);
-    std::push_heap(s.anyHeap.begin(), s.anyHeap.end(),
-                   [&](uint32_t a, uint32_t b) { return nodeLess(s.anyNodes, b, a); });
+    if (a.f != b.f)
+        return a.f < b.f;
+    if (a.g != b.g)
+        return a.g > b.g;
+    return a.node < b.node;
+}
+
+/// The open list is a std heap of (f, g, node) entries, smallest (f, −g, node) on top.
+void push(QueryScratch& s, double f, double g, uint32_t node)
+{
+    s.anyHeap.push_back(AnyAngleOpen{f, g, node});
+    std::push_heap(s.anyHeap.begin(), s.anyHeap.end(), [](const AnyAngleOpen& a, const AnyAngleOpen& b) { return openLess(b, a); });
 }
 
 uint32_t pop(QueryScratch& s)
 {
-    std::pop_heap(s.anyHeap.begin(), s.anyHeap.end(),
-                  [&](uint32_t a, uint32_t b) { return nodeLess(s.anyNodes, b, a); });
-    const uint32_t top = s.anyHeap.back();
+    std::pop_heap(s.anyHeap.begin(), s.anyHeap.end(), [](const AnyAngleOpen& a, const AnyAngleOpen& b) { return openLess(b, a); });
+    const uint32_t top = s.anyHeap.back().node;
     s.anyHeap.pop_back();
     return top;
 }
@@ -240,8 +264,13 @@ struct Search
     const QueryFilter& filter;
     P2 goal;
     uint32_t goalPoly;
+    const NavLink* base; ///< mesh.allLinks().data()
+    bool plain;          ///< No excluded area and no disabled polygon: every linked polygon is usable.
 
-    bool usable(uint32_t nb) const { return !mesh.disabled(nb) && !detail::excluded(filter, mesh.area(nb)); }
+    bool usable(uint32_t nb) const
+    {
+        return plain || (!mesh.disabled(nb) && !detail::excluded(filter, mesh.area(nb)));
+    }
 
     /// Adds the node (root, interval right..left on link `link`, entering its neighbour).
     void add(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g, uint32_t link, const glm::vec3& right,
@@ -259,8 +288,8 @@ struct Search
         // per root (this also stops the circling of a fan of polygons round a
         // vertex).
         const P2 l2 = flat(left), r2 = flat(right);
-        if (same(rootAt, l2) || same(rootAt, r2) ||
-            std::abs(cross(r2, l2, rootAt)) <= 1.0e-9 * std::max(1.0, dist(r2, l2) * dist(r2, l2)))
+        const double ix = l2.x - r2.x, iz = l2.z - r2.z;
+        if (same(rootAt, l2) || same(rootAt, r2) || std::abs(cross(r2, l2, rootAt)) <= 1.0e-9 * std::max(1.0, ix * ix + iz * iz))
             if (!firstVisit(s, root, nb, g))
                 return;
         AnyAngleNode n;
@@ -278,18 +307,31 @@ struct Search
         n.leftEnd = leftEnd;
         n.rightEnd = rightEnd;
         s.anyNodes.push_back(n);
-        push(s, static_cast<uint32_t>(s.anyNodes.size() - 1));
+        push(s, n.f, n.g, static_cast<uint32_t>(s.anyNodes.size() - 1));
     }
 
     /// The edge of `poly` the interval (on a link owned by `from`) lies on:
     /// the edge of `poly`'s link back to `from`; with several, the one whose
     /// stretch holds the interval's middle.
-    uint32_t entryEdge(uint32_t poly, uint32_t from, const P2& a, const P2& b) const
+    uint32_t entryEdge(std::span<const NavLink> links, uint32_t from, const P2& a, const P2& b) const
     {
+        // Usually one edge of `poly` links back to `from`: no geometry needed.
+        uint32_t only = kNone;
+        bool several = false;
+        for (const NavLink& l : links)
+            if (l.neighbour == from)
+            {
+                if (only == kNone)
+                    only = l.edge;
+                else if (l.edge != only)
+                    several = true;
+            }
+        if (!several)
+            return only == kNone ? 0 : only;
         const P2 mid{0.5 * (a.x + b.x), 0.5 * (a.z + b.z)};
         uint32_t best = 0;
         double bestOff = 1.0e300;
-        for (const NavLink& l : mesh.links(poly))
+        for (const NavLink& l : links)
         {
             if (l.neighbour != from)
                 continue;
@@ -314,11 +356,16 @@ struct Search
         const uint32_t n = mesh.polygonVertexCount(poly);
         const P2 root{node.rootX, node.rootZ};
         const P2 L = flat(node.left), R = flat(node.right);
-        const uint32_t k = entryEdge(poly, node.from, L, R);
+        const std::span<const NavLink> links = mesh.links(poly);
+        const uint32_t k = entryEdge(links, node.from, L, R);
         // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k].
+        glm::vec3 c3[kMaxPolyVerts + 1];
         P2 c[kMaxPolyVerts + 1];
-        for (uint32_t i = 0; i < n; ++i)
-            c[i] = flat(mesh.polygonVertex(poly, (k + 1 + i) % n));
+        for (uint32_t i = 0, j = k + 1 == n ? 0 : k + 1; i < n; ++i, j = j + 1 == n ? 0 : j + 1)
+        {
+            c3[i] = mesh.polygonVertex(poly, j);
+            c[i] = flat(c3[i]);
+        }
 
         // Right ray root → R: first crossing from right of it to left of it.
         double rightHit = 0.0;
@@ -366,7 +413,6 @@ struct Search
         // Other stretches of the entry edge (T-junctions on the same line) can
         // only be reached by turning at an interval end: those before L (edge
         // parameter below L's) at L, those after R at R.
-        const std::span<const NavLink> links = mesh.links(poly);
         const P2 ek = c[n - 1], ek1 = c[0]; // entry edge v[k] → v[k+1]
         const double elen2 = (ek1.x - ek.x) * (ek1.x - ek.x) + (ek1.z - ek.z) * (ek1.z - ek.z);
         auto edgeParam = [&](const P2& p) {
@@ -405,10 +451,9 @@ struct Search
             }
         }
 
-        const NavLink* base = mesh.allLinks().data();
         for (const NavLink& link : links)
         {
-            const uint32_t i = (link.edge + n - k - 1) % n; // chain edge index
+            const uint32_t i = link.edge > k ? link.edge - k - 1 : link.edge + n - k - 1; // chain edge index
             if (!usable(link.neighbour))
                 continue;
             if (i == n - 1)
@@ -436,8 +481,8 @@ struct Search
             const P2 u = c[i], v = c[i + 1];
             auto at = [&](double p) {
                 const double t = p - i;
-                const glm::vec3 a = mesh.polygonVertex(poly, (k + 1 + i) % n);
-                const glm::vec3 b = mesh.polygonVertex(poly, (k + 2 + i) % n);
+                const glm::vec3& a = c3[i];
+                const glm::vec3& b = c3[i + 1];
                 return glm::vec3(static_cast<float>(u.x + (v.x - u.x) * t), a.y + (b.y - a.y) * static_cast<float>(t),
                                  static_cast<float>(u.z + (v.z - u.z) * t));
             };
@@ -469,20 +514,17 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     s.list.clear();
     s.anyNodes.clear();
     s.anyHeap.clear();
-    s.anyRoots.clear();
-    std::fill(s.anyRootTable.begin(), s.anyRootTable.end(), kNone);
-    std::fill(s.anySeen.begin(), s.anySeen.end(), AnyAngleSeen{~0ull, 0.0});
-    s.anySeenCount = 0;
+    clearTables(s);
     s.anyGoalNode = kNone;
     reach(s, start.polygon);
     if (start.polygon == goalPoly)
     {
         return true;
     }
-    Search search{mesh, s, filter, flat(goal), goalPoly};
+    const NavLink* base = mesh.allLinks().data();
+    Search search{mesh, s, filter, flat(goal), goalPoly, base, filter.excludedAreas == 0 && mesh.disabledCount() == 0};
     const uint32_t startRoot = rootOf(s, start.point);
     s.anyRoots[startRoot].g = 0.0;
-    const NavLink* base = mesh.allLinks().data();
     for (const NavLink& link : mesh.links(start.polygon))
         if (search.usable(link.neighbour))
             search.add(kNone, start.polygon, startRoot, flat(start.point), 0.0, static_cast<uint32_t>(&link - base), link.a, link.b,

@@ -275,20 +275,17 @@ void closestReached(const NavMesh& mesh, const QueryScratch& s, const glm::vec3&
 {
     float best = 0.0f;
     endPoly = kNoPolygon;
-    for (uint32_t poly : s.list)
-    {
-        if (poly == skip)
-            continue;
-        if (endPoly != kNoPolygon)
-        {
-            // A polygon whose bounds are clearly farther than the best cannot win or tie.
-            const Bounds3& bb = mesh.polygonBounds(poly);
-            const double bx = std::max({0.0, double(bb.min.x) - goal.x, double(goal.x) - bb.max.x});
-            const double by = std::max({0.0, double(bb.min.y) - goal.y, double(goal.y) - bb.max.y});
-            const double bz = std::max({0.0, double(bb.min.z) - goal.z, double(goal.z) - bb.max.z});
-            if (bx * bx + by * by + bz * bz > double(best) * best * (1.0 + 1.0e-5) + 1.0e-9)
-                continue;
-        }
+    auto boundsDist2 = [&](uint32_t poly) {
+        const Bounds3& bb = mesh.polygonBounds(poly);
+        const double bx = std::max({0.0, double(bb.min.x) - goal.x, double(goal.x) - bb.max.x});
+        const double by = std::max({0.0, double(bb.min.y) - goal.y, double(goal.y) - bb.max.y});
+        const double bz = std::max({0.0, double(bb.min.z) - goal.z, double(goal.z) - bb.max.z});
+        return bx * bx + by * by + bz * bz;
+    };
+    auto consider = [&](uint32_t poly) {
+        // A polygon whose bounds are clearly farther than the best cannot win or tie.
+        if (endPoly != kNoPolygon && boundsDist2(poly) > double(best) * best * (1.0 + 1.0e-5) + 1.0e-9)
+            return;
         const glm::vec3 c = mesh.closestPointOnPolygon(poly, goal);
         const float d = dist3(c, goal);
         if (endPoly == kNoPolygon || d < best || (d == best && poly < endPoly))
@@ -297,7 +294,29 @@ void closestReached(const NavMesh& mesh, const QueryScratch& s, const glm::vec3&
             endPoly = poly;
             endPoint = c;
         }
+    };
+    // The answer (smallest distance, then lowest id) does not depend on the
+    // order; trying the polygon with the nearest bounds first lets its
+    // distance prune most of the others by their bounds.
+    uint32_t first = kNoPolygon;
+    double firstDist2 = 0.0;
+    for (uint32_t poly : s.list)
+    {
+        if (poly == skip)
+            continue;
+        const double d2 = boundsDist2(poly);
+        if (first == kNoPolygon || d2 < firstDist2)
+        {
+            first = poly;
+            firstDist2 = d2;
+        }
     }
+    if (first == kNoPolygon)
+        return;
+    consider(first);
+    for (uint32_t poly : s.list)
+        if (poly != skip && poly != first)
+            consider(poly);
 }
 
 /// Where (0..1 along a → b) the segment crosses the line of portal l–r in
