@@ -273,7 +273,7 @@ struct Search
     }
 
     /// Adds the node (root, interval right..left on link `link`, entering its neighbour).
-    void add(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g, uint32_t link, const glm::vec3& right,
+    [[gnu::always_inline]] void add(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g, uint32_t link, const glm::vec3& right,
              const glm::vec3& left, bool rightEnd, bool leftEnd)
     {
         const NavLink& l = mesh.allLinks()[link];
