@@ -16,7 +16,8 @@
 /// interval's line when it lies on the root's side), so f never overestimates
 /// and the first node popped in the goal's polygon is optimal. Pruning, as in
 /// the paper: a root reached again with a larger g is dropped (root-level
-/// pruning), and dead-end polygons other than the goal's are not entered.
+/// pruning), and dead-end polygons other than the goal's are not entered
+/// (one link, or two whose other one leads to such a polygon).
 ///
 /// The search runs in the x–z plane in double precision; portals may be
 /// stretches of edges (T-junctions), so a polygon's boundary is read as its
@@ -278,10 +279,28 @@ struct Search
     {
         const NavLink& l = mesh.allLinks()[link];
         const uint32_t nb = l.neighbour;
-        if (nb != goalPoly && mesh.links(nb).size() <= 1)
+        if (nb != goalPoly)
         {
-            reach(s, nb);
-            return; // dead end: nothing beyond it
+            // A dead end: nothing beyond it but the way in (a shortest path
+            // never enters one; it could only come back into the convex
+            // polygon it left), or one polygon on that is itself a dead end.
+            const std::span<const NavLink> nbLinks = mesh.links(nb);
+            if (nbLinks.size() <= 1)
+            {
+                reach(s, nb);
+                return;
+            }
+            if (nbLinks.size() == 2)
+            {
+                const uint32_t a = nbLinks[0].neighbour, b = nbLinks[1].neighbour;
+                const uint32_t on = a == from ? b : (b == from ? a : kNone);
+                if (on != kNone && on != goalPoly && on != from && mesh.links(on).size() <= 1)
+                {
+                    reach(s, nb);
+                    reach(s, on);
+                    return;
+                }
+            }
         }
         // A root on the interval's line (at an end, or the start on an edge)
         // sees the whole polygon beyond whichever way it came in: enter it once
