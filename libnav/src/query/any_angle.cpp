@@ -82,7 +82,7 @@ bool same(const P2& a, const P2& b)
 /// right–left to `goal`: a goal on the root's side of the interval's line is
 /// mirrored in it (a path must cross the line and come back), then the
 /// straight line is clamped to the interval.
-double heuristic(const P2& root, const P2& left, const P2& right, const P2& goal)
+[[gnu::always_inline]] inline double heuristic(const P2& root, const P2& left, const P2& right, const P2& goal)
 {
     P2 g = goal;
     const double dx = left.x - right.x, dz = left.z - right.z;
@@ -234,7 +234,7 @@ bool openLess(const AnyAngleOpen& a, const AnyAngleOpen& b)
 }
 
 /// The open list is a std heap of (f, g, node) entries, smallest (f, −g, node) on top.
-void push(QueryScratch& s, double f, double g, uint32_t node)
+[[gnu::always_inline]] inline void push(QueryScratch& s, double f, double g, uint32_t node)
 {
     s.anyHeap.push_back(AnyAngleOpen{f, g, node});
     std::push_heap(s.anyHeap.begin(), s.anyHeap.end(), [](const AnyAngleOpen& a, const AnyAngleOpen& b) { return openLess(b, a); });
@@ -378,12 +378,13 @@ struct Search
         const std::span<const NavLink> links = mesh.links(poly);
         const uint32_t k = entryEdge(links, node.from, L, R);
         // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k].
-        glm::vec3 c3[kMaxPolyVerts + 1];
+        float cy[kMaxPolyVerts + 1];
         P2 c[kMaxPolyVerts + 1];
         for (uint32_t i = 0, j = k + 1 == n ? 0 : k + 1; i < n; ++i, j = j + 1 == n ? 0 : j + 1)
         {
-            c3[i] = mesh.polygonVertex(poly, j);
-            c[i] = flat(c3[i]);
+            const glm::vec3 v = mesh.polygonVertex(poly, j);
+            c[i] = flat(v);
+            cy[i] = v.y;
         }
 
         // Right ray root → R: first crossing from right of it to left of it.
@@ -500,12 +501,10 @@ struct Search
             const P2 u = c[i], v = c[i + 1];
             auto at = [&](double p) {
                 const double t = p - i;
-                const glm::vec3& a = c3[i];
-                const glm::vec3& b = c3[i + 1];
-                return glm::vec3(static_cast<float>(u.x + (v.x - u.x) * t), a.y + (b.y - a.y) * static_cast<float>(t),
+                return glm::vec3(static_cast<float>(u.x + (v.x - u.x) * t), cy[i] + (cy[i + 1] - cy[i]) * static_cast<float>(t),
                                  static_cast<float>(u.z + (v.z - u.z) * t));
             };
-            auto piece = [&](double lo, double hi, uint32_t rootIndex, const P2& rootAt, double g) {
+            auto piece = [&](double lo, double hi, uint32_t rootIndex, const P2& rootAt, double g) __attribute__((always_inline)) {
                 if (!(hi > lo))
                     return;
                 // A cut that lands on the stretch's end (to rounding) is that end.
