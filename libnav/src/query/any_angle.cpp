@@ -120,23 +120,28 @@ uint64_t hashOf(const glm::vec3& p)
     return h ^ (h >> 32);
 }
 
+/// Rebuilds the root table at a larger size (amortised; no allocation once
+/// the scratch has grown to the largest search).
+[[gnu::noinline]] void growRootTable(QueryScratch& s)
+{
+    size_t size = std::max<size_t>(64, s.anyRootTable.size());
+    while (size < 4 * (s.anyRoots.size() + 1))
+        size *= 2;
+    s.anyRootTable.assign(size, kNone);
+    for (uint32_t i = 0; i < s.anyRoots.size(); ++i)
+    {
+        size_t slot = hashOf(s.anyRoots[i].point) & (size - 1);
+        while (s.anyRootTable[slot] != kNone)
+            slot = (slot + 1) & (size - 1);
+        s.anyRootTable[slot] = i;
+    }
+}
+
 /// The root record for point `p` (created with g = +inf when new).
 uint32_t rootOf(QueryScratch& s, const glm::vec3& p)
 {
     if (s.anyRootTable.size() < 2 * (s.anyRoots.size() + 1))
-    {
-        size_t size = std::max<size_t>(64, s.anyRootTable.size());
-        while (size < 4 * (s.anyRoots.size() + 1))
-            size *= 2;
-        s.anyRootTable.assign(size, kNone);
-        for (uint32_t i = 0; i < s.anyRoots.size(); ++i)
-        {
-            size_t slot = hashOf(s.anyRoots[i].point) & (size - 1);
-            while (s.anyRootTable[slot] != kNone)
-                slot = (slot + 1) & (size - 1);
-            s.anyRootTable[slot] = i;
-        }
-    }
+        growRootTable(s);
     const size_t mask = s.anyRootTable.size() - 1;
     size_t slot = hashOf(p) & mask;
     for (;;)
@@ -249,7 +254,7 @@ uint32_t pop(QueryScratch& s)
 }
 
 /// Marks polygon `p` reached (for the closest-point fallback).
-void reach(QueryScratch& s, uint32_t p)
+[[gnu::always_inline]] inline void reach(QueryScratch& s, uint32_t p)
 {
     if (s.stamp[p] != s.searchId)
     {
@@ -267,6 +272,7 @@ struct Search
     uint32_t goalPoly;
     const NavLink* base; ///< mesh.allLinks().data()
     bool plain;          ///< No excluded area and no disabled polygon: every linked polygon is usable.
+    double goalF = 1.0e300; ///< Smallest f of a node generated in the goal's polygon.
 
     bool usable(uint32_t nb) const
     {
