@@ -514,6 +514,22 @@ bool straightCorridor(const NavMesh& mesh, const MeshPoint& start, const MeshPoi
 /// Flood over the links from `startPoly` through polygons the filter allows:
 /// true when `goalPoly` is reached (early out). Otherwise `s.list` holds every
 /// polygon reached.
+/// Lists (in `s.list`, stamped with a new search id) the polygons of the
+/// start's connected piece: what a flood over the links without exclusions reaches.
+void listComponent(const NavMesh& mesh, QueryScratch& s, uint32_t startPoly)
+{
+    detail::beginSearch(s, mesh.polygonCount());
+    const uint32_t sid = s.searchId;
+    const uint32_t piece = mesh.component(startPoly);
+    s.list.clear();
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+        if (mesh.component(p) == piece && (p == startPoly || !mesh.disabled(p)))
+        {
+            s.stamp[p] = sid;
+            s.list.push_back(p);
+        }
+}
+
 bool linkedTo(const NavMesh& mesh, QueryScratch& s, uint32_t startPoly, uint32_t goalPoly, const QueryFilter& filter)
 {
     detail::beginSearch(s, mesh.polygonCount());
@@ -750,10 +766,19 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         // Without exclusions, polygons of one connected piece reach each other
         // (disabled polygons have no links), so the flood is only needed when
         // the pieces differ or the filter excludes an area.
-        const bool sameComponent =
-            filter.excludedAreas == 0 && mesh.component(startPoly) == mesh.component(goalPoly);
-        out.complete = (sameComponent || linkedTo(mesh, s, startPoly, goalAllowed ? goalPoly : kNoPolygon, filter)) &&
-                       detail::anyAngleSearch(mesh, s, start, goal.point, goalPoly, filter);
+        // Without exclusions, a goal in another piece is out of reach and the
+        // polygons reached are the start's piece: listed from the piece ids
+        // (links go both ways, so the flood would find the same set).
+        bool linked;
+        if (filter.excludedAreas == 0)
+        {
+            linked = mesh.component(startPoly) == mesh.component(goalPoly);
+            if (!linked)
+                listComponent(mesh, s, startPoly);
+        }
+        else
+            linked = linkedTo(mesh, s, startPoly, goalAllowed ? goalPoly : kNoPolygon, filter);
+        out.complete = linked && detail::anyAngleSearch(mesh, s, start, goal.point, goalPoly, filter);
         if (!out.complete)
         {
             // The reached point closest to the goal, then the path to it.
