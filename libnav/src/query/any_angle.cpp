@@ -331,8 +331,7 @@ struct Search
         n.f = g + heuristic(rootAt, flat(left), flat(right), goal);
         n.leftEnd = leftEnd;
         n.rightEnd = rightEnd;
-        s.anyNodes.push_back(n);
-        push(s, n.f, n.g, static_cast<uint32_t>(s.anyNodes.size() - 1));
+        s.anyNodes.push_back(n); // put on the open list by the search loop
     }
 
     /// The edge of `poly` the interval (on a link owned by `from`) lies on:
@@ -553,21 +552,51 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
         if (search.usable(link.neighbour))
             search.add(kNone, start.polygon, startRoot, flat(start.point), 0.0, static_cast<uint32_t>(&link - base), link.a, link.b,
                        true, true);
-    while (!s.anyHeap.empty())
+    for (uint32_t i = 0; i < s.anyNodes.size(); ++i)
+        push(s, s.anyNodes[i].f, s.anyNodes[i].g, i);
+    auto entry = [&](uint32_t i) { return AnyAngleOpen{s.anyNodes[i].f, s.anyNodes[i].g, i}; };
+    uint32_t index = kNone;
+    for (;;)
     {
-        const uint32_t index = pop(s);
+        if (index == kNone)
+        {
+            if (s.anyHeap.empty())
+                return false;
+            index = pop(s);
+        }
         const AnyAngleNode& node = s.anyNodes[index];
         if (node.g > s.anyRoots[node.root].g * (1.0 + 1.0e-12) + 1.0e-9)
+        {
+            index = kNone;
             continue; // its root was reached more cheaply since
+        }
         reach(s, node.poly);
         if (node.poly == goalPoly)
         {
             s.anyGoalNode = index;
             return true;
         }
+        const uint32_t first = static_cast<uint32_t>(s.anyNodes.size());
         search.expand(index);
+        const uint32_t end = static_cast<uint32_t>(s.anyNodes.size());
+        // The successors go on the open list, but the least of them skips it
+        // when it comes before the list's top: it is what the next pop would
+        // give (the order is total), so the order of expansion is unchanged.
+        index = kNone;
+        if (first == end)
+            continue;
+        uint32_t least = first;
+        for (uint32_t i = first + 1; i < end; ++i)
+            if (openLess(entry(i), entry(least)))
+                least = i;
+        for (uint32_t i = first; i < end; ++i)
+            if (i != least)
+                push(s, s.anyNodes[i].f, s.anyNodes[i].g, i);
+        if (s.anyHeap.empty() || openLess(entry(least), s.anyHeap.front()))
+            index = least;
+        else
+            push(s, s.anyNodes[least].f, s.anyNodes[least].g, least);
     }
-    return false;
 }
 
 void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32_t startPoly,
