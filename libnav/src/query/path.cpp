@@ -193,7 +193,7 @@ void funnelStep(SearchFunnel& f, const glm::vec3& l, const glm::vec3& r)
     }
 }
 
-void pushPoint(std::vector<glm::vec3>& pts, const glm::vec3& p)
+[[gnu::always_inline]] inline void pushPoint(std::vector<glm::vec3>& pts, const glm::vec3& p)
 {
     if (pts.empty() || !sameXZ(pts.back(), p) || pts.back().y != p.y)
         pts.push_back(p);
