@@ -38,6 +38,8 @@
 #include "query_common.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <string>
 
 namespace spark::nav
@@ -709,7 +711,13 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     SPARK_TRY(detail::checkPoint(from, "/from"));
     SPARK_TRY(detail::checkPoint(to, "/to"));
     SPARK_TRY(detail::checkExtents(halfExtents));
-    SPARK_TRY(validateQueryFilter(filter));
+    // Every area allowed at cost 1 (the default filter): valid, one cost everywhere.
+    static constexpr std::array<float, kAreaCount> kUnitCosts{1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+                                                              1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+    const bool unitFilter = filter.excludedAreas == 0 &&
+                            std::memcmp(filter.areaCosts.data(), kUnitCosts.data(), sizeof kUnitCosts) == 0;
+    if (!unitFilter)
+        SPARK_TRY(validateQueryFilter(filter));
 
     MeshPoint start, goal;
     if (!detail::locate(mesh, from, halfExtents, start))
@@ -717,10 +725,11 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     if (!detail::locate(mesh, to, halfExtents, goal))
         return makeError("E_NAV_OFF_MESH", "the goal is not on the mesh (nothing within the search extents)", "/to");
 
-    float minCost = 1.0e30f;
-    for (uint32_t a = 0; a < kAreaCount; ++a)
-        if (!detail::excluded(filter, static_cast<uint8_t>(a)))
-            minCost = std::min(minCost, filter.areaCosts[a]);
+    float minCost = unitFilter ? 1.0f : 1.0e30f;
+    if (!unitFilter)
+        for (uint32_t a = 0; a < kAreaCount; ++a)
+            if (!detail::excluded(filter, static_cast<uint8_t>(a)))
+                minCost = std::min(minCost, filter.areaCosts[a]);
     if (minCost > 1.0e29f)
         minCost = 1.0f;
 
@@ -746,12 +755,15 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     // One cost everywhere the filter allows and no off-mesh link: the exact
     // any-angle search gives the shortest path.
     bool uniform = true;
-    for (uint32_t a = 0; a < kAreaCount; ++a)
-        if (!detail::excluded(filter, static_cast<uint8_t>(a)) && filter.areaCosts[a] != minCost)
-            uniform = false;
+    if (!unitFilter)
+        for (uint32_t a = 0; a < kAreaCount; ++a)
+            if (!detail::excluded(filter, static_cast<uint8_t>(a)) && filter.areaCosts[a] != minCost)
+                uniform = false;
     if (uniform && s.offMeshIndex.empty())
     {
-        if (goalAllowed && straightCorridor(mesh, start, goal, filter, out.polygons, s.vias))
+        // (A straight walk over links never reaches another piece.)
+        const bool samePiece = mesh.component(startPoly) == mesh.component(goalPoly);
+        if (goalAllowed && samePiece && straightCorridor(mesh, start, goal, filter, out.polygons, s.vias))
         {
             out.complete = true;
             out.entries.assign(s.vias.size(), kNoPolygon);
@@ -772,7 +784,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         bool linked;
         if (filter.excludedAreas == 0)
         {
-            linked = mesh.component(startPoly) == mesh.component(goalPoly);
+            linked = samePiece;
             if (!linked)
                 listComponent(mesh, s, startPoly);
         }
