@@ -253,14 +253,11 @@ uint32_t pop(QueryScratch& s)
     return top;
 }
 
-/// Marks polygon `p` reached (for the closest-point fallback).
+/// Marks polygon `p` reached (for the closest-point fallback; the list is
+/// made from the stamps only when the search fails).
 [[gnu::always_inline]] inline void reach(QueryScratch& s, uint32_t p)
 {
-    if (s.stamp[p] != s.searchId)
-    {
-        s.stamp[p] = s.searchId;
-        s.list.push_back(p);
-    }
+    s.stamp[p] = s.searchId;
 }
 
 struct Search
@@ -561,7 +558,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
         if (index == kNone)
         {
             if (s.anyHeap.empty())
-                return false;
+                break;
             index = pop(s);
         }
         const AnyAngleNode& node = s.anyNodes[index];
@@ -597,6 +594,11 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
         else
             push(s, s.anyNodes[least].f, s.anyNodes[least].g, least);
     }
+    // Not reached: list every polygon reached, from the stamps.
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+        if (s.stamp[p] == s.searchId)
+            s.list.push_back(p);
+    return false;
 }
 
 void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32_t startPoly,

@@ -272,7 +272,7 @@ namespace
 
 /// The point, over every polygon the last search reached (`s.list`) but
 /// `skip`, closest to `goal` (ties: lowest polygon id).
-void closestReached(const NavMesh& mesh, const QueryScratch& s, const glm::vec3& goal, uint32_t skip,
+void closestReached(const NavMesh& mesh, QueryScratch& s, const glm::vec3& goal, uint32_t skip,
                     uint32_t& endPoly, glm::vec3& endPoint)
 {
     float best = 0.0f;
@@ -285,8 +285,10 @@ void closestReached(const NavMesh& mesh, const QueryScratch& s, const glm::vec3&
         return bx * bx + by * by + bz * bz;
     };
     auto consider = [&](uint32_t poly) {
-        // A polygon whose bounds are clearly farther than the best cannot win or tie.
-        if (endPoly != kNoPolygon && boundsDist2(poly) > double(best) * best * (1.0 + 1.0e-5) + 1.0e-9)
+        // A polygon whose bounds are clearly farther than the best cannot win
+        // or tie (the bounds distance kept in float is within 1e-7 of it, well
+        // inside the margin).
+        if (endPoly != kNoPolygon && double(s.cost[poly]) > double(best) * best * (1.0 + 1.0e-5) + 1.0e-9)
             return;
         const glm::vec3 c = mesh.closestPointOnPolygon(poly, goal);
         const float d = dist3(c, goal);
@@ -307,6 +309,7 @@ void closestReached(const NavMesh& mesh, const QueryScratch& s, const glm::vec3&
         if (poly == skip)
             continue;
         const double d2 = boundsDist2(poly);
+        s.cost[poly] = static_cast<float>(std::min(d2, 1.0e30)); // (capped: a larger one is simply tried)
         if (first == kNoPolygon || d2 < firstDist2)
         {
             first = poly;
