@@ -34,6 +34,15 @@
 /// the whole polygon, so such a polygon is entered once per root and length —
 /// which also stops the search circling a fan of polygons round a vertex
 /// inside the free space.
+///
+/// The open list is a binary heap of (f, g, node) entries ordered by (f, −g,
+/// node index), a total order. After an expansion the least successor skips
+/// the heap when it comes before the heap's top (it is what the next pop would
+/// return), so the order of expansion is that of the plain heap. (Expanding
+/// every single successor at once, the paper's intermediate pruning, expanded
+/// 9 % more nodes on the dungeon benchmark and was slower.) Nothing is
+/// allocated once the scratch buffers have grown; the root and seen tables are
+/// cleared slot by slot.
 
 #include "query_common.h"
 
