@@ -186,24 +186,6 @@ NavMeshDef defaultNavMeshDef()
     return NavMeshDef{};
 }
 
-std::span<const uint32_t> NavMesh::polygonIndices(uint32_t poly) const
-{
-    assert(poly < polygonCount());
-    return std::span<const uint32_t>(m_indices.data() + m_polyStarts[poly], m_polyStarts[poly + 1] - m_polyStarts[poly]);
-}
-
-std::span<const NavLink> NavMesh::links(uint32_t poly) const
-{
-    assert(poly < polygonCount());
-    return std::span<const NavLink>(m_links.data() + m_linkStarts[poly], m_linkStarts[poly + 1] - m_linkStarts[poly]);
-}
-
-std::span<const NavWall> NavMesh::walls(uint32_t poly) const
-{
-    assert(poly < polygonCount());
-    return std::span<const NavWall>(m_walls.data() + m_wallStarts[poly], m_wallStarts[poly + 1] - m_wallStarts[poly]);
-}
-
 bool NavMesh::containsXZ(uint32_t poly, float x, float z, float eps) const
 {
     const uint32_t start = m_polyStarts[poly];

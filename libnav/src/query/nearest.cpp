@@ -26,7 +26,7 @@ bool locate(const NavMesh& mesh, const glm::vec3& p, const glm::vec3& ext, MeshP
     float best = 0.0f;
     uint32_t bestPoly = kNoPolygon;
     glm::vec3 bestPoint{0.0f};
-    mesh.visitPolygonsInBoxXZ(p.x - ext.x, p.z - ext.z, p.x + ext.x, p.z + ext.z, [&](uint32_t poly) {
+    auto consider = [&](uint32_t poly) {
         const Bounds3& b = mesh.polygonBounds(poly);
         if (b.min.x > p.x + ext.x || b.max.x < p.x - ext.x || b.min.z > p.z + ext.z || b.max.z < p.z - ext.z ||
             b.min.y > p.y + ext.y || b.max.y < p.y - ext.y)
@@ -51,6 +51,32 @@ bool locate(const NavMesh& mesh, const glm::vec3& p, const glm::vec3& ext, MeshP
             bestPoly = poly;
             bestPoint = c;
         }
+    };
+    // The answer (smallest distance, then lowest id) does not depend on the
+    // order polygons are tried in, but the pruning does: first the polygons
+    // whose x–z bounds hold the point (one of them nearly always holds the
+    // nearest point), then the rest of the box, pruned by the best found. A
+    // polygon whose x–z bounds miss the square of half-size r (the best
+    // distance, with the prune's margin) around the point would be pruned, so
+    // the second look-up covers only that square.
+    mesh.visitPolygonsInBoxXZ(p.x, p.z, p.x, p.z, [&](uint32_t poly) {
+        const Bounds3& b = mesh.polygonBounds(poly);
+        if (b.min.x <= p.x && p.x <= b.max.x && b.min.z <= p.z && p.z <= b.max.z)
+            consider(poly);
+    });
+    const uint32_t first = bestPoly;
+    float rx = ext.x, rz = ext.z;
+    if (bestPoly != kNoPolygon)
+    {
+        // Padded for the float rounding of the box's sides.
+        const float pad = 1.0e-6f * (1.0f + std::max(std::fabs(p.x), std::fabs(p.z)));
+        const float r = static_cast<float>(std::sqrt(double(best) * (1.0 + 1.0e-5) + 1.0e-9)) * 1.001f + pad;
+        rx = std::min(rx, r);
+        rz = std::min(rz, r);
+    }
+    mesh.visitPolygonsInBoxXZ(p.x - rx, p.z - rz, p.x + rx, p.z + rz, [&](uint32_t poly) {
+        if (poly != first)
+            consider(poly);
     });
     if (bestPoly == kNoPolygon)
         return false;

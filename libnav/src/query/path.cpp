@@ -38,6 +38,8 @@
 #include "query_common.h"
 
 #include <algorithm>
+#include <array>
+#include <cstring>
 #include <string>
 
 namespace spark::nav
@@ -193,7 +195,7 @@ void funnelStep(SearchFunnel& f, const glm::vec3& l, const glm::vec3& r)
     }
 }
 
-void pushPoint(std::vector<glm::vec3>& pts, const glm::vec3& p)
+[[gnu::always_inline]] inline void pushPoint(std::vector<glm::vec3>& pts, const glm::vec3& p)
 {
     if (pts.empty() || !sameXZ(pts.back(), p) || pts.back().y != p.y)
         pts.push_back(p);
@@ -270,25 +272,24 @@ namespace
 
 /// The point, over every polygon the last search reached (`s.list`) but
 /// `skip`, closest to `goal` (ties: lowest polygon id).
-void closestReached(const NavMesh& mesh, const QueryScratch& s, const glm::vec3& goal, uint32_t skip,
+void closestReached(const NavMesh& mesh, QueryScratch& s, const glm::vec3& goal, uint32_t skip,
                     uint32_t& endPoly, glm::vec3& endPoint)
 {
     float best = 0.0f;
     endPoly = kNoPolygon;
-    for (uint32_t poly : s.list)
-    {
-        if (poly == skip)
-            continue;
-        if (endPoly != kNoPolygon)
-        {
-            // A polygon whose bounds are clearly farther than the best cannot win or tie.
-            const Bounds3& bb = mesh.polygonBounds(poly);
-            const double bx = std::max({0.0, double(bb.min.x) - goal.x, double(goal.x) - bb.max.x});
-            const double by = std::max({0.0, double(bb.min.y) - goal.y, double(goal.y) - bb.max.y});
-            const double bz = std::max({0.0, double(bb.min.z) - goal.z, double(goal.z) - bb.max.z});
-            if (bx * bx + by * by + bz * bz > double(best) * best * (1.0 + 1.0e-5) + 1.0e-9)
-                continue;
-        }
+    auto boundsDist2 = [&](uint32_t poly) {
+        const Bounds3& bb = mesh.polygonBounds(poly);
+        const double bx = std::max({0.0, double(bb.min.x) - goal.x, double(goal.x) - bb.max.x});
+        const double by = std::max({0.0, double(bb.min.y) - goal.y, double(goal.y) - bb.max.y});
+        const double bz = std::max({0.0, double(bb.min.z) - goal.z, double(goal.z) - bb.max.z});
+        return bx * bx + by * by + bz * bz;
+    };
+    auto consider = [&](uint32_t poly) {
+        // A polygon whose bounds are clearly farther than the best cannot win
+        // or tie (the bounds distance kept in float is within 1e-7 of it, well
+        // inside the margin).
+        if (endPoly != kNoPolygon && double(s.cost[poly]) > double(best) * best * (1.0 + 1.0e-5) + 1.0e-9)
+            return;
         const glm::vec3 c = mesh.closestPointOnPolygon(poly, goal);
         const float d = dist3(c, goal);
         if (endPoly == kNoPolygon || d < best || (d == best && poly < endPoly))
@@ -297,7 +298,30 @@ void closestReached(const NavMesh& mesh, const QueryScratch& s, const glm::vec3&
             endPoly = poly;
             endPoint = c;
         }
+    };
+    // The answer (smallest distance, then lowest id) does not depend on the
+    // order; trying the polygon with the nearest bounds first lets its
+    // distance prune most of the others by their bounds.
+    uint32_t first = kNoPolygon;
+    double firstDist2 = 0.0;
+    for (uint32_t poly : s.list)
+    {
+        if (poly == skip)
+            continue;
+        const double d2 = boundsDist2(poly);
+        s.cost[poly] = static_cast<float>(std::min(d2, 1.0e30)); // (capped: a larger one is simply tried)
+        if (first == kNoPolygon || d2 < firstDist2)
+        {
+            first = poly;
+            firstDist2 = d2;
+        }
     }
+    if (first == kNoPolygon)
+        return;
+    consider(first);
+    for (uint32_t poly : s.list)
+        if (poly != skip && poly != first)
+            consider(poly);
 }
 
 /// Where (0..1 along a → b) the segment crosses the line of portal l–r in
@@ -495,6 +519,22 @@ bool straightCorridor(const NavMesh& mesh, const MeshPoint& start, const MeshPoi
 /// Flood over the links from `startPoly` through polygons the filter allows:
 /// true when `goalPoly` is reached (early out). Otherwise `s.list` holds every
 /// polygon reached.
+/// Lists (in `s.list`, stamped with a new search id) the polygons of the
+/// start's connected piece: what a flood over the links without exclusions reaches.
+void listComponent(const NavMesh& mesh, QueryScratch& s, uint32_t startPoly)
+{
+    detail::beginSearch(s, mesh.polygonCount());
+    const uint32_t sid = s.searchId;
+    const uint32_t piece = mesh.component(startPoly);
+    s.list.clear();
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+        if (mesh.component(p) == piece && (p == startPoly || !mesh.disabled(p)))
+        {
+            s.stamp[p] = sid;
+            s.list.push_back(p);
+        }
+}
+
 bool linkedTo(const NavMesh& mesh, QueryScratch& s, uint32_t startPoly, uint32_t goalPoly, const QueryFilter& filter)
 {
     detail::beginSearch(s, mesh.polygonCount());
@@ -674,7 +714,13 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     SPARK_TRY(detail::checkPoint(from, "/from"));
     SPARK_TRY(detail::checkPoint(to, "/to"));
     SPARK_TRY(detail::checkExtents(halfExtents));
-    SPARK_TRY(validateQueryFilter(filter));
+    // Every area allowed at cost 1 (the default filter): valid, one cost everywhere.
+    static constexpr std::array<float, kAreaCount> kUnitCosts{1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f,
+                                                              1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f};
+    const bool unitFilter = filter.excludedAreas == 0 &&
+                            std::memcmp(filter.areaCosts.data(), kUnitCosts.data(), sizeof kUnitCosts) == 0;
+    if (!unitFilter)
+        SPARK_TRY(validateQueryFilter(filter));
 
     MeshPoint start, goal;
     if (!detail::locate(mesh, from, halfExtents, start))
@@ -682,10 +728,11 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     if (!detail::locate(mesh, to, halfExtents, goal))
         return makeError("E_NAV_OFF_MESH", "the goal is not on the mesh (nothing within the search extents)", "/to");
 
-    float minCost = 1.0e30f;
-    for (uint32_t a = 0; a < kAreaCount; ++a)
-        if (!detail::excluded(filter, static_cast<uint8_t>(a)))
-            minCost = std::min(minCost, filter.areaCosts[a]);
+    float minCost = unitFilter ? 1.0f : 1.0e30f;
+    if (!unitFilter)
+        for (uint32_t a = 0; a < kAreaCount; ++a)
+            if (!detail::excluded(filter, static_cast<uint8_t>(a)))
+                minCost = std::min(minCost, filter.areaCosts[a]);
     if (minCost > 1.0e29f)
         minCost = 1.0f;
 
@@ -711,12 +758,15 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     // One cost everywhere the filter allows and no off-mesh link: the exact
     // any-angle search gives the shortest path.
     bool uniform = true;
-    for (uint32_t a = 0; a < kAreaCount; ++a)
-        if (!detail::excluded(filter, static_cast<uint8_t>(a)) && filter.areaCosts[a] != minCost)
-            uniform = false;
+    if (!unitFilter)
+        for (uint32_t a = 0; a < kAreaCount; ++a)
+            if (!detail::excluded(filter, static_cast<uint8_t>(a)) && filter.areaCosts[a] != minCost)
+                uniform = false;
     if (uniform && s.offMeshIndex.empty())
     {
-        if (goalAllowed && straightCorridor(mesh, start, goal, filter, out.polygons, s.vias))
+        // (A straight walk over links never reaches another piece.)
+        const bool samePiece = mesh.component(startPoly) == mesh.component(goalPoly);
+        if (goalAllowed && samePiece && straightCorridor(mesh, start, goal, filter, out.polygons, s.vias))
         {
             out.complete = true;
             out.entries.assign(s.vias.size(), kNoPolygon);
@@ -731,10 +781,19 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         // Without exclusions, polygons of one connected piece reach each other
         // (disabled polygons have no links), so the flood is only needed when
         // the pieces differ or the filter excludes an area.
-        const bool sameComponent =
-            filter.excludedAreas == 0 && mesh.component(startPoly) == mesh.component(goalPoly);
-        out.complete = (sameComponent || linkedTo(mesh, s, startPoly, goalAllowed ? goalPoly : kNoPolygon, filter)) &&
-                       detail::anyAngleSearch(mesh, s, start, goal.point, goalPoly, filter);
+        // Without exclusions, a goal in another piece is out of reach and the
+        // polygons reached are the start's piece: listed from the piece ids
+        // (links go both ways, so the flood would find the same set).
+        bool linked;
+        if (filter.excludedAreas == 0)
+        {
+            linked = samePiece;
+            if (!linked)
+                listComponent(mesh, s, startPoly);
+        }
+        else
+            linked = linkedTo(mesh, s, startPoly, goalAllowed ? goalPoly : kNoPolygon, filter);
+        out.complete = linked && detail::anyAngleSearch(mesh, s, start, goal.point, goalPoly, filter);
         if (!out.complete)
         {
             // The reached point closest to the goal, then the path to it.

@@ -56,8 +56,7 @@ bool pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>
 
 /// Any-angle search (any_angle.cpp) from `start` to `goal` in `goalPoly`, over
 /// polygons the filter allows, all at one cost. True when the goal's polygon
-/// was reached; `scratch.list` then holds every polygon reached (all of them
-/// when false).
+/// was reached; when false, `scratch.list` holds every polygon reached.
 bool anyAngleSearch(const NavMesh& mesh, QueryScratch& scratch, const MeshPoint& start, const glm::vec3& goal,
                     uint32_t goalPoly, const QueryFilter& filter);
 

@@ -24,6 +24,8 @@
 
 #include <glm/vec3.hpp>
 
+#include <cassert>
+
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -134,7 +136,11 @@ public:
     /// All vertices. [Units: m]
     std::span<const glm::vec3> vertices() const { return m_vertices; }
     /// The vertex indices of polygon `poly`, in winding order. `poly` < polygonCount().
-    std::span<const uint32_t> polygonIndices(uint32_t poly) const;
+    std::span<const uint32_t> polygonIndices(uint32_t poly) const
+    {
+        assert(poly < polygonCount());
+        return std::span<const uint32_t>(m_indices.data() + m_polyStarts[poly], m_polyStarts[poly + 1] - m_polyStarts[poly]);
+    }
     /// Number of vertices of polygon `poly`.
     uint32_t polygonVertexCount(uint32_t poly) const { return m_polyStarts[poly + 1] - m_polyStarts[poly]; }
     /// Vertex `i` of polygon `poly` (position). [Units: m]
@@ -154,11 +160,19 @@ public:
     /// in different pieces cannot reach each other by links, whatever the filter.
     uint32_t component(uint32_t poly) const { return m_component[poly]; }
     /// Links of polygon `poly`, ordered by edge then stretch start.
-    std::span<const NavLink> links(uint32_t poly) const;
+    std::span<const NavLink> links(uint32_t poly) const
+    {
+        assert(poly < polygonCount());
+        return std::span<const NavLink>(m_links.data() + m_linkStarts[poly], m_linkStarts[poly + 1] - m_linkStarts[poly]);
+    }
     /// Every link of the mesh, polygon by polygon.
     std::span<const NavLink> allLinks() const { return m_links; }
     /// Walls of polygon `poly`, ordered by edge then stretch start.
-    std::span<const NavWall> walls(uint32_t poly) const;
+    std::span<const NavWall> walls(uint32_t poly) const
+    {
+        assert(poly < polygonCount());
+        return std::span<const NavWall>(m_walls.data() + m_wallStarts[poly], m_wallStarts[poly + 1] - m_wallStarts[poly]);
+    }
     /// Every wall of the mesh, polygon by polygon.
     std::span<const NavWall> allWalls() const { return m_walls; }
     /// Bounds of the whole mesh (all zero when empty).

@@ -89,6 +89,15 @@ struct AnyAngleSeen
     double g = 0.0;   ///< Length to the root when entered. [Units: m]
 };
 
+/// An entry of the any-angle open list: the node's f and g copied beside its
+/// index, so the heap orders entries without reading the node array.
+struct AnyAngleOpen
+{
+    double f = 0.0;    ///< The node's f. [Units: m]
+    double g = 0.0;    ///< The node's g. [Units: m]
+    uint32_t node = 0; ///< Index in `QueryScratch::anyNodes`.
+};
+
 /// Reusable working memory of the queries. Contents are meaningless between
 /// calls; one scratch per thread. Grows to the largest mesh it served.
 struct QueryScratch
@@ -119,10 +128,11 @@ struct QueryScratch
     std::vector<uint32_t> altEntries;     ///< … its entries.
     std::vector<std::pair<uint32_t, uint64_t>> altLinks; ///< … its link uses (point, link id).
     std::vector<AnyAngleNode> anyNodes;   ///< Any-angle search nodes.
-    std::vector<uint32_t> anyHeap;        ///< Any-angle open list (node indices).
+    std::vector<AnyAngleOpen> anyHeap;    ///< Any-angle open list (binary heap, smallest (f, −g, node) on top).
     std::vector<AnyAngleRoot> anyRoots;   ///< Any-angle roots.
     std::vector<uint32_t> anyRootTable;   ///< Open-addressing table: root point → index in anyRoots (look-ups only).
     std::vector<AnyAngleSeen> anySeen;    ///< Open-addressing table of polygons entered with the root on the entry's line.
+    std::vector<uint32_t> anySeenUsed;    ///< Slots of anySeen in use (cleared slot by slot at the next search).
     uint32_t anySeenCount = 0;            ///< Keys in anySeen.
     uint32_t anyGoalNode = 0;             ///< Node that reached the goal's polygon (0xffffffff: start and goal share one).
     uint32_t searchId = 0;            ///< Current search id (stamps older than it are stale).
