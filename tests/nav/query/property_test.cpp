@@ -388,7 +388,7 @@ void runMovingAI(const std::string& name)
     QueryScratch scratch;
     PathResult path;
     const glm::vec3 ext{0.25f, 1.0f, 0.25f};
-    int problems = 0, atOrUnder = 0;
+    int problems = 0;
     double sumRatio = 0.0, worst = 0.0;
     while (std::getline(scen, line))
     {
