@@ -41,12 +41,14 @@ enum class Objective : uint8_t
 /// `maxSpeed` satisfying every constraint, optimal for `objective`. Returns the
 /// number of constraints processed: `constraints.size()` on success, else the
 /// index of the first one that could not be met (then `ioResult` satisfies the
-/// ones before it).
+/// ones before it). With `start` > 0 the program resumes: `ioResult` must be
+/// what a solve of the first `start` constraints returned (the same answer, bit
+/// for bit, as solving all from the beginning).
 std::size_t solveLinearProgram(std::span<const Constraint2> constraints, double maxSpeed, glm::dvec2 target,
-                               Objective objective, glm::dvec2& ioResult);
+                               Objective objective, glm::dvec2& ioResult, std::size_t start = 0);
 /// The same in 3D with half-spaces and the ball of radius `maxSpeed`.
 std::size_t solveLinearProgram(std::span<const Constraint3> constraints, double maxSpeed, glm::dvec3 target,
-                               Objective objective, glm::dvec3& ioResult);
+                               Objective objective, glm::dvec3& ioResult, std::size_t start = 0);
 
 /// The fallback for an infeasible program (the paper's one-dimension-higher
 /// program): keeps constraints [0, hardCount) met and, among the rest, minimises
@@ -142,11 +144,13 @@ struct PairSettings
 /// does not ignore, in the given order) to `out`, which holds 2 × `count`:
 /// first every one-step guard (v_opt = 0, horizon `oneStepHorizon`, radius
 /// shrunk by `guardFactor`), then every full-horizon constraint. Returns the
-/// number of guards (half the constraints written).
+/// number of guards (half the constraints written). With `guards` false only
+/// the full-horizon constraints are written (out[count kept .. 2 × kept)), the
+/// guards left as they are: a re-run at another horizon.
 std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint2* out);
+                            std::size_t count, const PairSettings& settings, Constraint2* out, bool guards = true);
 std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint3* out);
+                            std::size_t count, const PairSettings& settings, Constraint3* out, bool guards = true);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the

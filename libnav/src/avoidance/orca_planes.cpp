@@ -233,7 +233,7 @@ Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, 
 
 template <class Agent, class V>
 std::size_t pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
-                              std::size_t count, const PairSettings& settings, Constraint<V>* out)
+                              std::size_t count, const PairSettings& settings, Constraint<V>* out, bool guards)
 {
     const Agent& a = agents[self];
     // The neighbours kept, with their share and tie order.
@@ -259,7 +259,7 @@ std::size_t pairConstraintsOf(std::span<const Agent> agents, std::size_t self, c
     if constexpr (std::is_same_v<V, glm::dvec2>)
     {
         // The guards, then the full-horizon constraints.
-        for (std::size_t j = 0; j < keptCount; ++j)
+        for (std::size_t j = 0; j < (guards ? keptCount : 0); ++j)
         {
             const Kept& nb = kept[j];
             const Agent& b = agents[nb.index];
@@ -279,7 +279,7 @@ std::size_t pairConstraintsOf(std::span<const Agent> agents, std::size_t self, c
     else
     {
         // The same from one call site, so that the (longer) 3D plane is inlined.
-        for (std::size_t j = 0; j < 2 * keptCount; ++j)
+        for (std::size_t j = guards ? 0 : keptCount; j < 2 * keptCount; ++j)
         {
             const bool guard = j < keptCount;
             const Kept& nb = kept[guard ? j : j - keptCount];
@@ -297,15 +297,15 @@ std::size_t pairConstraintsOf(std::span<const Agent> agents, std::size_t self, c
 } // namespace
 
 std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint2* out)
+                            std::size_t count, const PairSettings& settings, Constraint2* out, bool guards)
 {
-    return pairConstraintsOf(agents, self, neighbors, count, settings, out);
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out, guards);
 }
 
 std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint3* out)
+                            std::size_t count, const PairSettings& settings, Constraint3* out, bool guards)
 {
-    return pairConstraintsOf(agents, self, neighbors, count, settings, out);
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out, guards);
 }
 
 } // namespace spark::nav::detail
