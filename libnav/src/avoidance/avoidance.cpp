@@ -347,17 +347,18 @@ void addObstacle(const AvoidanceAgent& agent, const AvoidanceObstacle& o, double
 
 /// Builds and solves one agent's program (the design note's three levels, with
 /// the shortened horizons). `constraints` holds the `obstacleCount` obstacle
-/// constraints; the pair constraints follow them: the one-step guards (with the
-/// obstacles the `hardCount` hard ones), then the full-horizon ones.
+/// constraints; the pair constraints follow them: the one-step guards that may
+/// bind (with the obstacles the hard ones), then the full-horizon ones.
 template <class Agent, class V>
 V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors, std::size_t found,
              const PairSettings& pairs, Constraint<V>* constraints, std::size_t obstacleCount,
              std::vector<Constraint<V>>& scratch, int halvings)
 {
     const Agent& a = agents[self];
-    const std::size_t guards = pairConstraints(agents, self, neighbors, found, pairs, constraints + obstacleCount);
-    const std::size_t hardCount = obstacleCount + guards;
-    const std::span<const Constraint<V>> all(constraints, hardCount + guards);
+    Constraint<V>* pairOut = constraints + obstacleCount;
+    const PairCounts counts = pairConstraints(agents, self, neighbors, found, pairs, pairOut);
+    std::size_t hardCount = obstacleCount + counts.guards;
+    std::span<const Constraint<V>> all(constraints, hardCount + counts.soft);
     // The hard constraints first: their optimum is where every later program
     // (the full horizon and each shorter one) resumes.
     V hardResult{};
@@ -381,7 +382,7 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
         }
         if (steps > 0)
         {
-            pairConstraints(agents, self, neighbors, found, shorter, constraints + obstacleCount, false);
+            pairConstraints(agents, self, neighbors, found, shorter, pairOut, PairBuild::SoftOnly);
             result = hardResult;
             met = solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount);
             if (met == all.size())
@@ -392,7 +393,7 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
                 for (int k = 1; k < steps; ++k)
                 {
                     longer.horizon *= 0.5;
-                    pairConstraints(agents, self, neighbors, found, longer, constraints + obstacleCount, false);
+                    pairConstraints(agents, self, neighbors, found, longer, pairOut, PairBuild::SoftOnly);
                     result = hardResult;
                     if (solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount) ==
                         all.size())
@@ -407,7 +408,18 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
         return result;
     }
     // Level 3: least violation of the one-step constraints, obstacles hard (or,
-    // when the obstacles alone cannot be met, nothing hard).
+    // when the obstacles alone cannot be met, nothing hard). Every guard takes
+    // part here, also those that cannot bind: they enter the program of the
+    // violations.
+    if (counts.guards < counts.soft)
+    {
+        const PairCounts every =
+            pairConstraints(agents, self, neighbors, found, pairs, pairOut, PairBuild::EveryGuard);
+        hardCount = obstacleCount + every.guards;
+        all = std::span<const Constraint<V>>(constraints, hardCount);
+        result = V{};
+        met = solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result);
+    }
     const std::span<const Constraint<V>> hard = all.first(hardCount);
     solveLeastViolation(hard, met >= obstacleCount ? obstacleCount : 0, met, a.maxSpeed, result, scratch);
     return result;

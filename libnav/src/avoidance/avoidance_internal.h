@@ -140,17 +140,34 @@ struct PairSettings
     double dt;             ///< The time step. [Units: s]
 };
 
+/// What pairConstraints writes.
+enum class PairBuild : uint8_t
+{
+    All,        ///< The guards that may bind this step, then every full-horizon constraint.
+    SoftOnly,   ///< Only the full-horizon constraints, where `All` writes them (a re-run at another horizon).
+    EveryGuard, ///< Every guard, then every full-horizon constraint.
+};
+
+/// How many guards and full-horizon constraints pairConstraints wrote.
+struct PairCounts
+{
+    std::size_t guards = 0;
+    std::size_t soft = 0;
+};
+
 /// Writes agent `self`'s constraints against its `count` neighbours (those it
 /// does not ignore, in the given order) to `out`, which holds 2 × `count`:
-/// first every one-step guard (v_opt = 0, horizon `oneStepHorizon`, radius
-/// shrunk by `guardFactor`), then every full-horizon constraint. Returns the
-/// number of guards (half the constraints written). With `guards` false only
-/// the full-horizon constraints are written (out[count kept .. 2 × kept)), the
-/// guards left as they are: a re-run at another horizon.
-std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint2* out, bool guards = true);
-std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint3* out, bool guards = true);
+/// first the one-step guards (v_opt = 0, horizon `oneStepHorizon`, radius
+/// shrunk by `guardFactor`), then every full-horizon constraint. A guard that
+/// no velocity within the agent's max speed can violate (the neighbour is
+/// further than the guard radius plus the agent's one-step reach over its
+/// share) is left out unless `build` is EveryGuard: it could change no answer.
+PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint2* out,
+                           PairBuild build = PairBuild::All);
+PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint3* out,
+                           PairBuild build = PairBuild::All);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the

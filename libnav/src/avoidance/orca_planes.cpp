@@ -231,21 +231,36 @@ Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, 
     return c;
 }
 
+/// True when the one-step guard of agent `a` (max speed `maxSpeed`, taking
+/// `share`) against a neighbour at squared distance `distSq` may bind: with
+/// v_opt = 0 the guard is v·p/|p| <= share·(|p| − R)/h (R the shrunk combined
+/// radius, h the one-step horizon), which every velocity within the max speed
+/// meets when |p| > R + maxSpeed·h/share. The 1e-6 margin keeps a skipped guard
+/// well outside the speed disc, so that it can change no step of the programs
+/// (its bound on any line lies past the disc's by far more than the rounding).
+inline bool guardMayBind(double distSq, double guardRadius, double maxSpeed, double share, double h)
+{
+    const double reach = (guardRadius + maxSpeed * h / share) * (1.0 + 1.0e-6);
+    return !(distSq > reach * reach);
+}
+
 template <class Agent, class V>
-std::size_t pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
-                              std::size_t count, const PairSettings& settings, Constraint<V>* out, bool guards)
+PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
+                             std::size_t count, const PairSettings& settings, Constraint<V>* out, PairBuild build)
 {
     const Agent& a = agents[self];
-    // The neighbours kept, with their share and tie order.
+    // The neighbours kept, with their share and tie order; the guards that may bind first.
     struct Kept
     {
         uint32_t index;
         bool aBeforeB;
+        bool guard;
         double share;
     };
     std::array<Kept, 64> kept;
     assert(count <= kept.size());
     std::size_t keptCount = 0;
+    std::size_t guardCount = 0;
     for (std::size_t k = 0; k < count; ++k)
     {
         const Neighbor& nb = neighbors[k];
@@ -254,58 +269,73 @@ std::size_t pairConstraintsOf(std::span<const Agent> agents, std::size_t self, c
         if (share == 0.0)
             continue;
         const bool aBeforeB = a.id != b.id ? a.id < b.id : self < nb.index;
-        kept[keptCount++] = Kept{nb.index, aBeforeB, share};
+        const bool guard = build == PairBuild::EveryGuard ||
+                           guardMayBind(nb.distanceSquared, (a.radius + b.radius) * settings.guardFactor,
+                                        a.maxSpeed, share, settings.oneStepHorizon);
+        guardCount += guard ? 1 : 0;
+        kept[keptCount++] = Kept{nb.index, aBeforeB, guard, share};
     }
+    const bool writeGuards = build != PairBuild::SoftOnly;
+    Constraint<V>* soft = out + guardCount;
     if constexpr (std::is_same_v<V, glm::dvec2>)
     {
         // The guards, then the full-horizon constraints.
-        for (std::size_t j = 0; j < (guards ? keptCount : 0); ++j)
+        if (writeGuards)
         {
-            const Kept& nb = kept[j];
-            const Agent& b = agents[nb.index];
-            out[j] = orcaPlane2({b.position - a.position, V(0.0), (a.radius + b.radius) * settings.guardFactor,
-                                 nb.aBeforeB},
-                                V(0.0), nb.share, settings.oneStepHorizon, settings.dt);
+            std::size_t g = 0;
+            for (std::size_t j = 0; j < keptCount; ++j)
+            {
+                const Kept& nb = kept[j];
+                if (!nb.guard)
+                    continue;
+                const Agent& b = agents[nb.index];
+                out[g++] = orcaPlane2({b.position - a.position, V(0.0), (a.radius + b.radius) * settings.guardFactor,
+                                       nb.aBeforeB},
+                                      V(0.0), nb.share, settings.oneStepHorizon, settings.dt);
+            }
         }
         for (std::size_t j = 0; j < keptCount; ++j)
         {
             const Kept& nb = kept[j];
             const Agent& b = agents[nb.index];
-            out[keptCount + j] =
-                orcaPlane2({b.position - a.position, a.velocity - b.velocity, a.radius + b.radius, nb.aBeforeB},
-                           a.velocity, nb.share, settings.horizon, settings.dt);
+            soft[j] = orcaPlane2({b.position - a.position, a.velocity - b.velocity, a.radius + b.radius, nb.aBeforeB},
+                                 a.velocity, nb.share, settings.horizon, settings.dt);
         }
     }
     else
     {
         // The same from one call site, so that the (longer) 3D plane is inlined.
-        for (std::size_t j = guards ? 0 : keptCount; j < 2 * keptCount; ++j)
+        std::size_t g = 0;
+        for (std::size_t j = writeGuards ? 0 : keptCount; j < 2 * keptCount; ++j)
         {
             const bool guard = j < keptCount;
             const Kept& nb = kept[guard ? j : j - keptCount];
+            if (guard && !nb.guard)
+                continue;
             const Agent& b = agents[nb.index];
             const PairInput<V> pair{b.position - a.position, guard ? V(0.0) : a.velocity - b.velocity,
                                     guard ? (a.radius + b.radius) * settings.guardFactor : a.radius + b.radius,
                                     nb.aBeforeB};
-            out[j] = orcaPlane3(pair, guard ? V(0.0) : a.velocity, nb.share,
-                                guard ? settings.oneStepHorizon : settings.horizon, settings.dt);
+            Constraint<V>& to = guard ? out[g++] : soft[j - keptCount];
+            to = orcaPlane3(pair, guard ? V(0.0) : a.velocity, nb.share,
+                            guard ? settings.oneStepHorizon : settings.horizon, settings.dt);
         }
     }
-    return keptCount;
+    return PairCounts{guardCount, keptCount};
 }
 
 } // namespace
 
-std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint2* out, bool guards)
+PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint2* out, PairBuild build)
 {
-    return pairConstraintsOf(agents, self, neighbors, count, settings, out, guards);
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out, build);
 }
 
-std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint3* out, bool guards)
+PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build)
 {
-    return pairConstraintsOf(agents, self, neighbors, count, settings, out, guards);
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out, build);
 }
 
 } // namespace spark::nav::detail
