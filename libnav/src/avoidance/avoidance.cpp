@@ -84,6 +84,8 @@ struct Avoidance::Impl
     /// Sized once per call to the most one agent can have; a step writes them by index.
     std::vector<Constraint2> constraints2, scratch2;
     std::vector<Constraint3> constraints3, scratch3;
+    PairTable<glm::dvec2> table2; ///< The pairs of the agent being solved.
+    PairTable<glm::dvec3> table3;
     std::vector<glm::dvec4> obstacleBounds; ///< (minX, minY, maxX, maxY) per 2D obstacle.
 };
 
@@ -352,11 +354,11 @@ void addObstacle(const AvoidanceAgent& agent, const AvoidanceObstacle& o, double
 template <class Agent, class V>
 V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors, std::size_t found,
              const PairSettings& pairs, Constraint<V>* constraints, std::size_t obstacleCount,
-             std::vector<Constraint<V>>& scratch, int halvings)
+             std::vector<Constraint<V>>& scratch, PairTable<V>& table, int halvings)
 {
     const Agent& a = agents[self];
     Constraint<V>* pairOut = constraints + obstacleCount;
-    const PairCounts counts = pairConstraints(agents, self, neighbors, found, pairs, pairOut);
+    const PairCounts counts = pairConstraints(agents, self, neighbors, found, pairs, pairOut, PairBuild::All, table);
     std::size_t hardCount = obstacleCount + counts.guards;
     std::span<const Constraint<V>> all(constraints, hardCount + counts.soft);
     // The hard constraints first: their optimum is where every later program
@@ -382,7 +384,7 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
         }
         if (steps > 0)
         {
-            pairConstraints(agents, self, neighbors, found, shorter, pairOut, PairBuild::SoftOnly);
+            pairConstraints(agents, self, neighbors, found, shorter, pairOut, PairBuild::SoftOnly, table);
             result = hardResult;
             met = solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount);
             if (met == all.size())
@@ -393,7 +395,7 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
                 for (int k = 1; k < steps; ++k)
                 {
                     longer.horizon *= 0.5;
-                    pairConstraints(agents, self, neighbors, found, longer, pairOut, PairBuild::SoftOnly);
+                    pairConstraints(agents, self, neighbors, found, longer, pairOut, PairBuild::SoftOnly, table);
                     result = hardResult;
                     if (solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount) ==
                         all.size())
@@ -414,7 +416,7 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
     if (counts.guards < counts.soft)
     {
         const PairCounts every =
-            pairConstraints(agents, self, neighbors, found, pairs, pairOut, PairBuild::EveryGuard);
+            pairConstraints(agents, self, neighbors, found, pairs, pairOut, PairBuild::EveryGuard, table);
         hardCount = obstacleCount + every.guards;
         all = std::span<const Constraint<V>>(constraints, hardCount);
         result = V{};
@@ -545,7 +547,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
             m.grid2.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(), guessSq);
         guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
         outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(agents, i, m.neighbors.data(), found, pairs,
-                                                                 constraints, obstacleCount, m.scratch2,
+                                                                 constraints, obstacleCount, m.scratch2, m.table2,
                                                                  kHorizonHalvings2D);
     }
     return Status::success();
@@ -607,7 +609,7 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
             m.grid3.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(), guessSq);
         guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
         outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(agents, i, m.neighbors.data(), found, pairs,
-                                                                   constraints, obstacleCount, m.scratch3, 0);
+                                                                   constraints, obstacleCount, m.scratch3, m.table3, 0);
     }
     return Status::success();
 }

@@ -155,6 +155,25 @@ struct PairCounts
     std::size_t soft = 0;
 };
 
+/// What the planes of one agent's pair need (gathered once per agent).
+template <class V> struct PairEntry
+{
+    V relativePosition; ///< pB − pA.
+    V relativeVelocity; ///< vA − vB.
+    double radius;      ///< rA + rB.
+    double share;       ///< A's share of the avoidance.
+    bool aBeforeB;      ///< (idA, indexA) < (idB, indexB): breaks exact ties.
+    bool guard;         ///< Its guard is written (it may bind).
+};
+
+/// The pairs of the agent last built, kept for a SoftOnly re-run.
+template <class V> struct PairTable
+{
+    std::array<PairEntry<V>, 64> entries;
+    std::size_t count = 0;  ///< Neighbours kept (not ignored).
+    std::size_t guards = 0; ///< Of them, those with a guard.
+};
+
 /// Writes agent `self`'s constraints against its `count` neighbours (those it
 /// does not ignore, in the given order) to `out`, which holds 2 × `count`:
 /// first the one-step guards (v_opt = 0, horizon `oneStepHorizon`, radius
@@ -162,12 +181,14 @@ struct PairCounts
 /// no velocity within the agent's max speed can violate (the neighbour is
 /// further than the guard radius plus the agent's one-step reach over its
 /// share) is left out unless `build` is EveryGuard: it could change no answer.
+/// `table` receives the pairs (All, EveryGuard); SoftOnly reads them from it,
+/// so it must follow a build of the same agent.
 PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
-                           std::size_t count, const PairSettings& settings, Constraint2* out,
-                           PairBuild build = PairBuild::All);
+                           std::size_t count, const PairSettings& settings, Constraint2* out, PairBuild build,
+                           PairTable<glm::dvec2>& table);
 PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
-                           std::size_t count, const PairSettings& settings, Constraint3* out,
-                           PairBuild build = PairBuild::All);
+                           std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
+                           PairTable<glm::dvec3>& table);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the

@@ -102,7 +102,7 @@ template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V&
 /// Always inlined into pairConstraintsOf's two loops (a call per pair cost
 /// about 8% of a step).
 [[gnu::always_inline]] inline Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA,
-                                                     double share, double horizon, double dt)
+                                                     double share, double invHorizon, double invDt)
 {
     // The construction of orcaPlane3 (overlapping, onCutoff, the legs) in
     // scalars: the same operations in the same order (the same bits), without
@@ -115,7 +115,6 @@ template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V&
     if (!(distSq > r * r))
     {
         // Overlapping: the disc D(p/dt, R/dt).
-        const double invDt = 1.0 / dt;
         const double wx = vx - px * invDt, wy = vy - py * invDt;
         const double wLen = std::sqrt(wx * wx + wy * wy);
         if (wLen > 0.0)
@@ -141,7 +140,6 @@ template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V&
     }
     else
     {
-        const double invHorizon = 1.0 / horizon;
         const double wx = vx - px * invHorizon, wy = vy - py * invHorizon;
         const double wp = wx * px + wy * py;
         const double wSq = wx * wx + wy * wy;
@@ -246,96 +244,98 @@ inline bool guardMayBind(double distSq, double guardRadius, double maxSpeed, dou
 
 template <class Agent, class V>
 PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
-                             std::size_t count, const PairSettings& settings, Constraint<V>* out, PairBuild build)
+                             std::size_t count, const PairSettings& settings, Constraint<V>* out, PairBuild build,
+                             PairTable<V>& table)
 {
     const Agent& a = agents[self];
-    // The neighbours kept, with their share and tie order; the guards that may bind first.
-    struct Kept
+    if (build != PairBuild::SoftOnly)
     {
-        uint32_t index;
-        bool aBeforeB;
-        bool guard;
-        double share;
-    };
-    std::array<Kept, 64> kept;
-    assert(count <= kept.size());
-    std::size_t keptCount = 0;
-    std::size_t guardCount = 0;
-    for (std::size_t k = 0; k < count; ++k)
-    {
-        const Neighbor& nb = neighbors[k];
-        const Agent& b = agents[nb.index];
-        const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
-        if (share == 0.0)
-            continue;
-        const bool aBeforeB = a.id != b.id ? a.id < b.id : self < nb.index;
-        const bool guard = build == PairBuild::EveryGuard ||
-                           guardMayBind(nb.distanceSquared, (a.radius + b.radius) * settings.guardFactor,
-                                        a.maxSpeed, share, settings.oneStepHorizon);
-        guardCount += guard ? 1 : 0;
-        kept[keptCount++] = Kept{nb.index, aBeforeB, guard, share};
+        // The neighbours kept, with what their planes need.
+        assert(count <= table.entries.size());
+        std::size_t keptCount = 0;
+        std::size_t guardCount = 0;
+        for (std::size_t k = 0; k < count; ++k)
+        {
+            const Neighbor& nb = neighbors[k];
+            const Agent& b = agents[nb.index];
+            const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
+            if (share == 0.0)
+                continue;
+            PairEntry<V>& e = table.entries[keptCount++];
+            e.relativePosition = b.position - a.position;
+            e.relativeVelocity = a.velocity - b.velocity;
+            e.radius = a.radius + b.radius;
+            e.share = share;
+            e.aBeforeB = a.id != b.id ? a.id < b.id : self < nb.index;
+            e.guard = build == PairBuild::EveryGuard ||
+                      guardMayBind(nb.distanceSquared, e.radius * settings.guardFactor, a.maxSpeed, share,
+                                   settings.oneStepHorizon);
+            guardCount += e.guard ? 1 : 0;
+        }
+        table.count = keptCount;
+        table.guards = guardCount;
     }
-    const bool writeGuards = build != PairBuild::SoftOnly;
-    Constraint<V>* soft = out + guardCount;
+    const std::size_t keptCount = table.count;
+    Constraint<V>* soft = out + table.guards;
+    const double invDt = 1.0 / settings.dt;
+    const double invHorizon = 1.0 / settings.horizon;
     if constexpr (std::is_same_v<V, glm::dvec2>)
     {
         // The guards, then the full-horizon constraints.
-        if (writeGuards)
+        if (build != PairBuild::SoftOnly)
         {
+            const double invOneStep = 1.0 / settings.oneStepHorizon;
             std::size_t g = 0;
             for (std::size_t j = 0; j < keptCount; ++j)
             {
-                const Kept& nb = kept[j];
-                if (!nb.guard)
+                const PairEntry<V>& e = table.entries[j];
+                if (!e.guard)
                     continue;
-                const Agent& b = agents[nb.index];
-                out[g++] = orcaPlane2({b.position - a.position, V(0.0), (a.radius + b.radius) * settings.guardFactor,
-                                       nb.aBeforeB},
-                                      V(0.0), nb.share, settings.oneStepHorizon, settings.dt);
+                out[g++] = orcaPlane2({e.relativePosition, V(0.0), e.radius * settings.guardFactor, e.aBeforeB},
+                                      V(0.0), e.share, invOneStep, invDt);
             }
         }
         for (std::size_t j = 0; j < keptCount; ++j)
         {
-            const Kept& nb = kept[j];
-            const Agent& b = agents[nb.index];
-            soft[j] = orcaPlane2({b.position - a.position, a.velocity - b.velocity, a.radius + b.radius, nb.aBeforeB},
-                                 a.velocity, nb.share, settings.horizon, settings.dt);
+            const PairEntry<V>& e = table.entries[j];
+            soft[j] = orcaPlane2({e.relativePosition, e.relativeVelocity, e.radius, e.aBeforeB}, a.velocity,
+                                 e.share, invHorizon, invDt);
         }
     }
     else
     {
         // The same from one call site, so that the (longer) 3D plane is inlined.
         std::size_t g = 0;
-        for (std::size_t j = writeGuards ? 0 : keptCount; j < 2 * keptCount; ++j)
+        for (std::size_t j = build != PairBuild::SoftOnly ? 0 : keptCount; j < 2 * keptCount; ++j)
         {
             const bool guard = j < keptCount;
-            const Kept& nb = kept[guard ? j : j - keptCount];
-            if (guard && !nb.guard)
+            const PairEntry<V>& e = table.entries[guard ? j : j - keptCount];
+            if (guard && !e.guard)
                 continue;
-            const Agent& b = agents[nb.index];
-            const PairInput<V> pair{b.position - a.position, guard ? V(0.0) : a.velocity - b.velocity,
-                                    guard ? (a.radius + b.radius) * settings.guardFactor : a.radius + b.radius,
-                                    nb.aBeforeB};
+            const PairInput<V> pair{e.relativePosition, guard ? V(0.0) : e.relativeVelocity,
+                                    guard ? e.radius * settings.guardFactor : e.radius, e.aBeforeB};
             Constraint<V>& to = guard ? out[g++] : soft[j - keptCount];
-            to = orcaPlane3(pair, guard ? V(0.0) : a.velocity, nb.share,
+            to = orcaPlane3(pair, guard ? V(0.0) : a.velocity, e.share,
                             guard ? settings.oneStepHorizon : settings.horizon, settings.dt);
         }
     }
-    return PairCounts{guardCount, keptCount};
+    return PairCounts{table.guards, keptCount};
 }
 
 } // namespace
 
 PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
-                           std::size_t count, const PairSettings& settings, Constraint2* out, PairBuild build)
+                           std::size_t count, const PairSettings& settings, Constraint2* out, PairBuild build,
+                           PairTable<glm::dvec2>& table)
 {
-    return pairConstraintsOf(agents, self, neighbors, count, settings, out, build);
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out, build, table);
 }
 
 PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
-                           std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build)
+                           std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
+                           PairTable<glm::dvec3>& table)
 {
-    return pairConstraintsOf(agents, self, neighbors, count, settings, out, build);
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out, build, table);
 }
 
 } // namespace spark::nav::detail
