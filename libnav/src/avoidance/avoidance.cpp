@@ -62,8 +62,9 @@ namespace
 {
 /// Largest accepted `AvoidanceDef::maxNeighbors`.
 constexpr int kMaxNeighborsLimit = 64;
-/// The neighbour search first tries the last agent's k-th squared distance
-/// times this (a crowd's density changes slowly); only the work depends on it.
+/// The neighbour search first tries the agent's own k-th squared distance of
+/// the last call (or, without one, the last agent's) times this (a crowd's
+/// density changes slowly); only the work depends on it.
 constexpr double kGuessGrowth = 1.5;
 /// When an agent's full-horizon program on the plane is infeasible, its
 /// horizon is halved up to this many times (never to the one-step horizon or
@@ -80,6 +81,9 @@ struct Avoidance::Impl
     std::vector<glm::dvec2> positions2;
     std::vector<glm::dvec3> positions3;
     std::vector<uint32_t> ids;
+    /// Per agent index, the squared distance of its k-th neighbour in the last
+    /// call (0: fewer found): the first bound its search tries (work only).
+    std::vector<double> kthSq;
     std::array<Neighbor, kMaxNeighborsLimit> neighbors;
     /// Sized once per call to the most one agent can have; a step writes them by index.
     std::vector<Constraint2> constraints2, scratch2;
@@ -452,6 +456,7 @@ Result<Avoidance> createAvoidance(const AvoidanceDef& def)
     const std::size_t agents = static_cast<std::size_t>(std::min(def.maxAgents, 1 << 16));
     impl->positions2.reserve(agents);
     impl->ids.reserve(agents);
+    impl->kthSq.reserve(agents);
     return Avoidance(std::move(impl));
 }
 
@@ -522,7 +527,10 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
     if (m.constraints2.size() < room)
         m.constraints2.resize(room);
     Constraint2* constraints = m.constraints2.data();
-    double guessSq = 0.0; // the last agent's k-th squared distance, grown: where this one's k nearest probably are
+    // Where an agent's k nearest probably are: its own k-th squared distance of
+    // the last call, grown, else the last agent's of this call.
+    m.kthSq.resize(agents.size());
+    double guessSq = 0.0;
     for (std::size_t i = 0; i < agents.size(); ++i)
     {
         const AvoidanceAgent& a = agents[i];
@@ -543,9 +551,11 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         assert(obstacleCount <= points);
         const std::size_t wanted =
             static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors);
-        const std::size_t found =
-            m.grid2.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(), guessSq);
-        guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
+        const double ownGuess = m.kthSq[i] * kGuessGrowth;
+        const std::size_t found = m.grid2.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(),
+                                                  ownGuess > 0.0 ? ownGuess : guessSq);
+        m.kthSq[i] = found == wanted ? m.neighbors[found - 1].distanceSquared : 0.0;
+        guessSq = m.kthSq[i] * kGuessGrowth;
         outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(agents, i, m.neighbors.data(), found, pairs,
                                                                  constraints, obstacleCount, m.scratch2, m.table2,
                                                                  kHorizonHalvings2D);
@@ -588,7 +598,10 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
     if (m.constraints3.size() < room)
         m.constraints3.resize(room);
     Constraint3* constraints = m.constraints3.data();
-    double guessSq = 0.0; // the last agent's k-th squared distance, grown: where this one's k nearest probably are
+    // Where an agent's k nearest probably are: its own k-th squared distance of
+    // the last call, grown, else the last agent's of this call.
+    m.kthSq.resize(agents.size());
+    double guessSq = 0.0;
     for (std::size_t i = 0; i < agents.size(); ++i)
     {
         const AvoidanceAgent3D& a = agents[i];
@@ -605,9 +618,11 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
             constraints[obstacleCount++] = obstaclePlane(toward, gap, s.velocity, def.timeHorizonObstacles, dt);
         }
         const std::size_t wanted = static_cast<std::size_t>(def.maxNeighbors);
-        const std::size_t found =
-            m.grid3.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(), guessSq);
-        guessSq = found == wanted ? m.neighbors[found - 1].distanceSquared * kGuessGrowth : 0.0;
+        const double ownGuess = m.kthSq[i] * kGuessGrowth;
+        const std::size_t found = m.grid3.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(),
+                                                  ownGuess > 0.0 ? ownGuess : guessSq);
+        m.kthSq[i] = found == wanted ? m.neighbors[found - 1].distanceSquared : 0.0;
+        guessSq = m.kthSq[i] * kGuessGrowth;
         outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(agents, i, m.neighbors.data(), found, pairs,
                                                                    constraints, obstacleCount, m.scratch3, m.table3, 0);
     }
