@@ -15,7 +15,10 @@
 /// `overlapTolerance`. With v_opt = 0 the guard always contains the zero
 /// velocity unless the pair already overlaps past the tolerance, and two
 /// agents that both meet their guards (shares summing to one) cannot come
-/// closer than (1 − tolerance)·(rA + rB) during the step. The obstacle and guard
+/// closer than (1 − tolerance)·(rA + rB) during the step. A guard that no
+/// velocity within the agent's max speed can violate (the neighbour is too far
+/// to reach in one step) is left out of levels 1 and 2: it could change
+/// neither answer (orca_planes.cpp guardMayBind). The obstacle and guard
 /// constraints are hard, the full-horizon ones soft:
 ///  1. All constraints feasible: the nearest velocity to the preferred one.
 ///     On the plane, when the hard ones are feasible but not all, the soft
