@@ -41,12 +41,14 @@ enum class Objective : uint8_t
 /// `maxSpeed` satisfying every constraint, optimal for `objective`. Returns the
 /// number of constraints processed: `constraints.size()` on success, else the
 /// index of the first one that could not be met (then `ioResult` satisfies the
-/// ones before it).
+/// ones before it). With `start` > 0 the program resumes: `ioResult` must be
+/// what a solve of the first `start` constraints returned (the same answer, bit
+/// for bit, as solving all from the beginning).
 std::size_t solveLinearProgram(std::span<const Constraint2> constraints, double maxSpeed, glm::dvec2 target,
-                               Objective objective, glm::dvec2& ioResult);
+                               Objective objective, glm::dvec2& ioResult, std::size_t start = 0);
 /// The same in 3D with half-spaces and the ball of radius `maxSpeed`.
 std::size_t solveLinearProgram(std::span<const Constraint3> constraints, double maxSpeed, glm::dvec3 target,
-                               Objective objective, glm::dvec3& ioResult);
+                               Objective objective, glm::dvec3& ioResult, std::size_t start = 0);
 
 /// The fallback for an infeasible program (the paper's one-dimension-higher
 /// program): keeps constraints [0, hardCount) met and, among the rest, minimises
@@ -138,15 +140,55 @@ struct PairSettings
     double dt;             ///< The time step. [Units: s]
 };
 
+/// What pairConstraints writes.
+enum class PairBuild : uint8_t
+{
+    All,        ///< The guards that may bind this step, then every full-horizon constraint.
+    SoftOnly,   ///< Only the full-horizon constraints, where `All` writes them (a re-run at another horizon).
+    EveryGuard, ///< Every guard, then every full-horizon constraint.
+};
+
+/// How many guards and full-horizon constraints pairConstraints wrote.
+struct PairCounts
+{
+    std::size_t guards = 0;
+    std::size_t soft = 0;
+};
+
+/// What the planes of one agent's pair need (gathered once per agent).
+template <class V> struct PairEntry
+{
+    V relativePosition; ///< pB − pA.
+    V relativeVelocity; ///< vA − vB.
+    double radius;      ///< rA + rB.
+    double share;       ///< A's share of the avoidance.
+    bool aBeforeB;      ///< (idA, indexA) < (idB, indexB): breaks exact ties.
+    bool guard;         ///< Its guard is written (it may bind).
+};
+
+/// The pairs of the agent last built, kept for a SoftOnly re-run.
+template <class V> struct PairTable
+{
+    std::array<PairEntry<V>, 64> entries;
+    std::size_t count = 0;  ///< Neighbours kept (not ignored).
+    std::size_t guards = 0; ///< Of them, those with a guard.
+};
+
 /// Writes agent `self`'s constraints against its `count` neighbours (those it
 /// does not ignore, in the given order) to `out`, which holds 2 × `count`:
-/// first every one-step guard (v_opt = 0, horizon `oneStepHorizon`, radius
-/// shrunk by `guardFactor`), then every full-horizon constraint. Returns the
-/// number of guards (half the constraints written).
-std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint2* out);
-std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint3* out);
+/// first the one-step guards (v_opt = 0, horizon `oneStepHorizon`, radius
+/// shrunk by `guardFactor`), then every full-horizon constraint. A guard that
+/// no velocity within the agent's max speed can violate (the neighbour is
+/// further than the guard radius plus the agent's one-step reach over its
+/// share) is left out unless `build` is EveryGuard: it could change no answer.
+/// `table` receives the pairs (All, EveryGuard); SoftOnly reads them from it,
+/// so it must follow a build of the same agent.
+PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint2* out, PairBuild build,
+                           PairTable<glm::dvec2>& table);
+PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
+                           PairTable<glm::dvec3>& table);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the

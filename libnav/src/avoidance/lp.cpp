@@ -144,10 +144,11 @@ bool solveOnPlane(std::span<const Constraint3> cs, std::size_t i, double maxSpee
 }
 
 template <Objective objective, class V>
-std::size_t solveGeneric(std::span<const Constraint<V>> cs, double maxSpeed, const V& target, V& ioResult)
+std::size_t solveGeneric(std::span<const Constraint<V>> cs, double maxSpeed, const V& target, V& ioResult,
+                         std::size_t start = 0)
 {
-    V result = startingPoint<objective>(maxSpeed, target);
-    for (std::size_t i = 0; i < cs.size(); ++i)
+    V result = start == 0 ? startingPoint<objective>(maxSpeed, target) : ioResult;
+    for (std::size_t i = start; i < cs.size(); ++i)
     {
         if (violation(cs[i], result) <= 0.0)
             continue;
@@ -211,19 +212,19 @@ void leastViolationGeneric(std::span<const Constraint<V>> cs, std::size_t hardCo
 } // namespace
 
 std::size_t solveLinearProgram(std::span<const Constraint2> constraints, double maxSpeed, glm::dvec2 target,
-                               Objective objective, glm::dvec2& ioResult)
+                               Objective objective, glm::dvec2& ioResult, std::size_t start)
 {
     return objective == Objective::Closest
-               ? solveGeneric<Objective::Closest, glm::dvec2>(constraints, maxSpeed, target, ioResult)
-               : solveGeneric<Objective::Direction, glm::dvec2>(constraints, maxSpeed, target, ioResult);
+               ? solveGeneric<Objective::Closest, glm::dvec2>(constraints, maxSpeed, target, ioResult, start)
+               : solveGeneric<Objective::Direction, glm::dvec2>(constraints, maxSpeed, target, ioResult, start);
 }
 
 std::size_t solveLinearProgram(std::span<const Constraint3> constraints, double maxSpeed, glm::dvec3 target,
-                               Objective objective, glm::dvec3& ioResult)
+                               Objective objective, glm::dvec3& ioResult, std::size_t start)
 {
     return objective == Objective::Closest
-               ? solveGeneric<Objective::Closest, glm::dvec3>(constraints, maxSpeed, target, ioResult)
-               : solveGeneric<Objective::Direction, glm::dvec3>(constraints, maxSpeed, target, ioResult);
+               ? solveGeneric<Objective::Closest, glm::dvec3>(constraints, maxSpeed, target, ioResult, start)
+               : solveGeneric<Objective::Direction, glm::dvec3>(constraints, maxSpeed, target, ioResult, start);
 }
 
 void solveLeastViolation(std::span<const Constraint2> constraints, std::size_t hardCount, std::size_t firstFailed,

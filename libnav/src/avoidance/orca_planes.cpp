@@ -56,57 +56,17 @@ template <class V> V tieAxis(bool aBeforeB)
     return axis;
 }
 
-template <class V>
-bool overlapping(const PairInput<V>& pair, V velocityA, double share, double dt, Constraint<V>& out)
-{
-    const V& p = pair.relativePosition;
-    const double distSq = glm::dot(p, p);
-    const double r = pair.combinedRadius;
-    if (distSq > r * r)
-        return false;
-    const double invDt = 1.0 / dt;
-    const V w = pair.relativeVelocity - p * invDt;
-    const double wLen = std::sqrt(glm::dot(w, w));
-    V n;
-    if (wLen > 0.0)
-        n = w / wLen;
-    else if (distSq > 0.0)
-        n = -p / std::sqrt(distSq);
-    else
-        n = tieAxis<V>(pair.aBeforeB);
-    const V u = n * (r * invDt - wLen);
-    out.normal = n;
-    out.point = velocityA + u * share;
-    return true;
-}
-
-/// The cut-off test; fills n and u when the nearest point is on the cut-off.
-template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V& n, V& u)
-{
-    const V& p = pair.relativePosition;
-    const double r = pair.combinedRadius;
-    const V w = pair.relativeVelocity - p * invHorizon;
-    const double wp = glm::dot(w, p);
-    const double wSq = glm::dot(w, w);
-    if (!(wp < 0.0 && wp * wp > r * r * wSq))
-        return false;
-    const double wLen = std::sqrt(wSq);
-    n = w / wLen;
-    u = n * (r * invHorizon - wLen);
-    return true;
-}
-
 /// The ORCA half-plane of agent A against B (taking `share` of the avoidance),
-/// seen from A's velocity `velocityA`; `horizon` as the VO's truncation, `dt`
-/// for pairs that already overlap.
+/// seen from A's velocity `velocityA`; `invHorizon` is 1 / the VO's
+/// truncation, `invDt` 1 / the step for pairs that already overlap.
 /// Always inlined into pairConstraintsOf's two loops (a call per pair cost
 /// about 8% of a step).
 [[gnu::always_inline]] inline Constraint2 orcaPlane2(const PairInput<glm::dvec2>& pair, glm::dvec2 velocityA,
-                                                     double share, double horizon, double dt)
+                                                     double share, double invHorizon, double invDt)
 {
-    // The construction of orcaPlane3 (overlapping, onCutoff, the legs) in
-    // scalars: the same operations in the same order (the same bits), without
-    // the vector shuffles of the hottest function.
+    // In scalars (the overlapping disc, the cut-off, the legs): written out
+    // from an earlier vector form with the same operations in the same order
+    // (the same bits), without the vector shuffles of the hottest function.
     const double px = pair.relativePosition.x, py = pair.relativePosition.y;
     const double vx = pair.relativeVelocity.x, vy = pair.relativeVelocity.y;
     const double r = pair.combinedRadius;
@@ -115,7 +75,6 @@ template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V&
     if (!(distSq > r * r))
     {
         // Overlapping: the disc D(p/dt, R/dt).
-        const double invDt = 1.0 / dt;
         const double wx = vx - px * invDt, wy = vy - py * invDt;
         const double wLen = std::sqrt(wx * wx + wy * wy);
         if (wLen > 0.0)
@@ -141,7 +100,6 @@ template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V&
     }
     else
     {
-        const double invHorizon = 1.0 / horizon;
         const double wx = vx - px * invHorizon, wy = vy - py * invHorizon;
         const double wp = wx * px + wy * py;
         const double wSq = wx * wx + wy * wy;
@@ -188,124 +146,220 @@ template <class V> bool onCutoff(const PairInput<V>& pair, double invHorizon, V&
 }
 
 /// The ORCA half-space in 3D, with the sidestep rule for exact head-on pairs.
-Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA, double share, double horizon,
-                       double dt)
+/// In scalars like orcaPlane2: the operations of the earlier vector form (the
+/// overlapping ball, the cut-off, the legs; glm's dot is (x + y) + z) in the
+/// same order, the same bits, without the vector moves.
+[[gnu::always_inline]] inline Constraint3 orcaPlane3(const PairInput<glm::dvec3>& pair, glm::dvec3 velocityA,
+                                                     double share, double invHorizon, double invDt)
 {
-    Constraint3 c;
-    if (overlapping(pair, velocityA, share, dt, c))
-        return c;
-    const glm::dvec3& p = pair.relativePosition;
-    const glm::dvec3& v = pair.relativeVelocity;
+    const double px = pair.relativePosition.x, py = pair.relativePosition.y, pz = pair.relativePosition.z;
+    const double vx = pair.relativeVelocity.x, vy = pair.relativeVelocity.y, vz = pair.relativeVelocity.z;
     const double r = pair.combinedRadius;
-    const double invHorizon = 1.0 / horizon;
-    glm::dvec3 n, u;
-    if (!onCutoff(pair, invHorizon, n, u))
+    const double distSq = px * px + py * py + pz * pz;
+    double nx = 0.0, ny = 0.0, nz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0;
+    if (!(distSq > r * r))
     {
-        const double distSq = glm::dot(p, p);
-        const double dist = std::sqrt(distSq);
-        const glm::dvec3 axis = p / dist;
-        const double sinA = r / dist;
-        const double cosA = std::sqrt(distSq - r * r) / dist;
-        const glm::dvec3 across = v - axis * glm::dot(v, axis);
-        const double acrossSq = glm::dot(across, across);
-        glm::dvec3 side;
-        if (acrossSq > 1.0e-24 * (glm::dot(v, v) + 1.0e-300))
+        // Overlapping: the ball D(p/dt, R/dt).
+        const double wx = vx - px * invDt, wy = vy - py * invDt, wz = vz - pz * invDt;
+        const double wLen = std::sqrt(wx * wx + wy * wy + wz * wz);
+        if (wLen > 0.0)
         {
-            side = across / std::sqrt(acrossSq);
+            nx = wx / wLen;
+            ny = wy / wLen;
+            nz = wz / wLen;
+        }
+        else if (distSq > 0.0)
+        {
+            const double dist = std::sqrt(distSq);
+            nx = -px / dist;
+            ny = -py / dist;
+            nz = -pz / dist;
         }
         else
         {
-            // Sidestep rule: exactly head on.
-            const double flat = std::sqrt(axis.x * axis.x + axis.z * axis.z);
-            if (flat > 1.0e-9)
-                side = glm::dvec3(-axis.z, 0.0, axis.x) / flat; // axis × (+Y): the right
-            else
-                side = glm::dvec3(axis.y > 0.0 ? 1.0 : -1.0, 0.0, 0.0);
+            const glm::dvec3 axis = tieAxis<glm::dvec3>(pair.aBeforeB);
+            nx = axis.x;
+            ny = axis.y;
+            nz = axis.z;
         }
-        const glm::dvec3 leg = axis * cosA + side * sinA;
-        n = side * cosA - axis * sinA;
-        u = leg * glm::dot(v, leg) - v;
+        const double push = r * invDt - wLen;
+        ux = nx * push;
+        uy = ny * push;
+        uz = nz * push;
     }
-    c.normal = n;
-    c.point = velocityA + u * share;
+    else
+    {
+        const double wx = vx - px * invHorizon, wy = vy - py * invHorizon, wz = vz - pz * invHorizon;
+        const double wp = wx * px + wy * py + wz * pz;
+        const double wSq = wx * wx + wy * wy + wz * wz;
+        if (wp < 0.0 && wp * wp > r * r * wSq)
+        {
+            // On the cut-off sphere.
+            const double wLen = std::sqrt(wSq);
+            nx = wx / wLen;
+            ny = wy / wLen;
+            nz = wz / wLen;
+            const double push = r * invHorizon - wLen;
+            ux = nx * push;
+            uy = ny * push;
+            uz = nz * push;
+        }
+        else
+        {
+            // On the cone: the leg in the plane of p and v's part across p.
+            const double dist = std::sqrt(distSq);
+            const double ax = px / dist, ay = py / dist, az = pz / dist;
+            const double sinA = r / dist;
+            const double cosA = std::sqrt(distSq - r * r) / dist;
+            const double va = vx * ax + vy * ay + vz * az;
+            const double cx = vx - ax * va, cy = vy - ay * va, cz = vz - az * va;
+            const double acrossSq = cx * cx + cy * cy + cz * cz;
+            double sx = 0.0, sy = 0.0, sz = 0.0;
+            if (acrossSq > 1.0e-24 * (vx * vx + vy * vy + vz * vz + 1.0e-300))
+            {
+                const double acrossLen = std::sqrt(acrossSq);
+                sx = cx / acrossLen;
+                sy = cy / acrossLen;
+                sz = cz / acrossLen;
+            }
+            else
+            {
+                // Sidestep rule: exactly head on.
+                const double flat = std::sqrt(ax * ax + az * az);
+                if (flat > 1.0e-9)
+                {
+                    // axis × (+Y): the right.
+                    sx = -az / flat;
+                    sy = 0.0 / flat;
+                    sz = ax / flat;
+                }
+                else
+                {
+                    sx = ay > 0.0 ? 1.0 : -1.0;
+                }
+            }
+            const double lx = ax * cosA + sx * sinA, ly = ay * cosA + sy * sinA, lz = az * cosA + sz * sinA;
+            nx = sx * cosA - ax * sinA;
+            ny = sy * cosA - ay * sinA;
+            nz = sz * cosA - az * sinA;
+            const double along = vx * lx + vy * ly + vz * lz;
+            ux = lx * along - vx;
+            uy = ly * along - vy;
+            uz = lz * along - vz;
+        }
+    }
+    Constraint3 c;
+    c.normal = glm::dvec3(nx, ny, nz);
+    c.point = glm::dvec3(velocityA.x + ux * share, velocityA.y + uy * share, velocityA.z + uz * share);
     return c;
 }
 
+/// True when the one-step guard of agent `a` (max speed `maxSpeed`, taking
+/// `share`) against a neighbour at squared distance `distSq` may bind: with
+/// v_opt = 0 the guard is v·p/|p| <= share·(|p| − R)/h (R the shrunk combined
+/// radius, h the one-step horizon), which every velocity within the max speed
+/// meets when |p| > R + maxSpeed·h/share. The 1e-6 margin keeps a skipped guard
+/// well outside the speed disc, so that it can change no step of the programs
+/// (its bound on any line lies past the disc's by far more than the rounding).
+inline bool guardMayBind(double distSq, double guardRadius, double maxSpeed, double share, double h)
+{
+    const double reach = (guardRadius + maxSpeed * h / share) * (1.0 + 1.0e-6);
+    return !(distSq > reach * reach);
+}
+
 template <class Agent, class V>
-std::size_t pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
-                              std::size_t count, const PairSettings& settings, Constraint<V>* out)
+PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
+                             std::size_t count, const PairSettings& settings, Constraint<V>* out, PairBuild build,
+                             PairTable<V>& table)
 {
     const Agent& a = agents[self];
-    // The neighbours kept, with their share and tie order.
-    struct Kept
+    if (build != PairBuild::SoftOnly)
     {
-        uint32_t index;
-        bool aBeforeB;
-        double share;
-    };
-    std::array<Kept, 64> kept;
-    assert(count <= kept.size());
-    std::size_t keptCount = 0;
-    for (std::size_t k = 0; k < count; ++k)
-    {
-        const Neighbor& nb = neighbors[k];
-        const Agent& b = agents[nb.index];
-        const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
-        if (share == 0.0)
-            continue;
-        const bool aBeforeB = a.id != b.id ? a.id < b.id : self < nb.index;
-        kept[keptCount++] = Kept{nb.index, aBeforeB, share};
+        // The neighbours kept, with what their planes need.
+        assert(count <= table.entries.size());
+        std::size_t keptCount = 0;
+        std::size_t guardCount = 0;
+        for (std::size_t k = 0; k < count; ++k)
+        {
+            const Neighbor& nb = neighbors[k];
+            const Agent& b = agents[nb.index];
+            const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
+            if (share == 0.0)
+                continue;
+            PairEntry<V>& e = table.entries[keptCount++];
+            e.relativePosition = b.position - a.position;
+            e.relativeVelocity = a.velocity - b.velocity;
+            e.radius = a.radius + b.radius;
+            e.share = share;
+            e.aBeforeB = a.id != b.id ? a.id < b.id : self < nb.index;
+            e.guard = build == PairBuild::EveryGuard ||
+                      guardMayBind(nb.distanceSquared, e.radius * settings.guardFactor, a.maxSpeed, share,
+                                   settings.oneStepHorizon);
+            guardCount += e.guard ? 1 : 0;
+        }
+        table.count = keptCount;
+        table.guards = guardCount;
     }
+    const std::size_t keptCount = table.count;
+    Constraint<V>* soft = out + table.guards;
+    const double invDt = 1.0 / settings.dt;
+    const double invHorizon = 1.0 / settings.horizon;
+    const double invOneStep = 1.0 / settings.oneStepHorizon;
     if constexpr (std::is_same_v<V, glm::dvec2>)
     {
         // The guards, then the full-horizon constraints.
-        for (std::size_t j = 0; j < keptCount; ++j)
+        if (build != PairBuild::SoftOnly)
         {
-            const Kept& nb = kept[j];
-            const Agent& b = agents[nb.index];
-            out[j] = orcaPlane2({b.position - a.position, V(0.0), (a.radius + b.radius) * settings.guardFactor,
-                                 nb.aBeforeB},
-                                V(0.0), nb.share, settings.oneStepHorizon, settings.dt);
+            std::size_t g = 0;
+            for (std::size_t j = 0; j < keptCount; ++j)
+            {
+                const PairEntry<V>& e = table.entries[j];
+                if (!e.guard)
+                    continue;
+                out[g++] = orcaPlane2({e.relativePosition, V(0.0), e.radius * settings.guardFactor, e.aBeforeB},
+                                      V(0.0), e.share, invOneStep, invDt);
+            }
         }
         for (std::size_t j = 0; j < keptCount; ++j)
         {
-            const Kept& nb = kept[j];
-            const Agent& b = agents[nb.index];
-            out[keptCount + j] =
-                orcaPlane2({b.position - a.position, a.velocity - b.velocity, a.radius + b.radius, nb.aBeforeB},
-                           a.velocity, nb.share, settings.horizon, settings.dt);
+            const PairEntry<V>& e = table.entries[j];
+            soft[j] = orcaPlane2({e.relativePosition, e.relativeVelocity, e.radius, e.aBeforeB}, a.velocity,
+                                 e.share, invHorizon, invDt);
         }
     }
     else
     {
         // The same from one call site, so that the (longer) 3D plane is inlined.
-        for (std::size_t j = 0; j < 2 * keptCount; ++j)
+        std::size_t g = 0;
+        for (std::size_t j = build != PairBuild::SoftOnly ? 0 : keptCount; j < 2 * keptCount; ++j)
         {
             const bool guard = j < keptCount;
-            const Kept& nb = kept[guard ? j : j - keptCount];
-            const Agent& b = agents[nb.index];
-            const PairInput<V> pair{b.position - a.position, guard ? V(0.0) : a.velocity - b.velocity,
-                                    guard ? (a.radius + b.radius) * settings.guardFactor : a.radius + b.radius,
-                                    nb.aBeforeB};
-            out[j] = orcaPlane3(pair, guard ? V(0.0) : a.velocity, nb.share,
-                                guard ? settings.oneStepHorizon : settings.horizon, settings.dt);
+            const PairEntry<V>& e = table.entries[guard ? j : j - keptCount];
+            if (guard && !e.guard)
+                continue;
+            const PairInput<V> pair{e.relativePosition, guard ? V(0.0) : e.relativeVelocity,
+                                    guard ? e.radius * settings.guardFactor : e.radius, e.aBeforeB};
+            Constraint<V>& to = guard ? out[g++] : soft[j - keptCount];
+            to = orcaPlane3(pair, guard ? V(0.0) : a.velocity, e.share, guard ? invOneStep : invHorizon, invDt);
         }
     }
-    return keptCount;
+    return PairCounts{table.guards, keptCount};
 }
 
 } // namespace
 
-std::size_t pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint2* out)
+PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint2* out, PairBuild build,
+                           PairTable<glm::dvec2>& table)
 {
-    return pairConstraintsOf(agents, self, neighbors, count, settings, out);
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out, build, table);
 }
 
-std::size_t pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
-                            std::size_t count, const PairSettings& settings, Constraint3* out)
+PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
+                           PairTable<glm::dvec3>& table)
 {
-    return pairConstraintsOf(agents, self, neighbors, count, settings, out);
+    return pairConstraintsOf(agents, self, neighbors, count, settings, out, build, table);
 }
 
 } // namespace spark::nav::detail

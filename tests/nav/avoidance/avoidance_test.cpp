@@ -164,7 +164,7 @@ AvoidanceAgent makeAgent(glm::dvec2 position, uint32_t id, double radius = 0.5, 
 
 } // namespace
 
-TEST_CASE("the 250-agent circle swaps to the antipodes with every pair kept above 0.95 of 2r")
+TEST_CASE("the 250-agent circle swaps to the antipodes with every pair kept above 0.95 of 2r, within 10% of RVO2's steps")
 {
     const CircleRun run = runCircle(250, 8000);
     MESSAGE("250-agent circle: steps until all arrive = " << run.steps
@@ -173,6 +173,9 @@ TEST_CASE("the 250-agent circle swaps to the antipodes with every pair kept abov
     CHECK(run.speedRespected);
     CHECK(run.minRatio > 0.78);
     CHECK(run.minRatio > 0.95);
+    // Arrival within 10% of RVO2's 3,547 steps on its own circle (issue 15);
+    // before the shorter-horizon retries the centre jam held this one to 4,067.
+    CHECK(run.steps <= 3901);
 }
 
 TEST_CASE("a symmetric head-on pair passes, both turning to the same side by the same amount")
