@@ -152,6 +152,14 @@ public:
         }
         for (auto& [name, p] : fake.objects)
             m_objects.emplace(name, &p);
+        // Targets by name as findPosition answers them: an agent first, else an object.
+        for (auto& [name, a] : fake.agents)
+            m_targets.emplace_back(name, &a.position);
+        for (auto& [name, p] : fake.objects)
+            if (!m_agents.count(name))
+                m_targets.emplace_back(name, &p);
+        for (size_t i = 0; i < m_targets.size(); ++i)
+            m_targetIndex.emplace(m_targets[i].first, i);
     }
 
     bool agentExists(std::string_view agent) const override { return m_agents.count(agent) == 1; }
@@ -250,6 +258,23 @@ public:
     }
     bool hasPath(const AgentRef& agent, const Vec3& to) const override { return m_fake.hasPath(agent.name, to); }
 
+    // Named targets: the ref is the target's index + 1 in a list by name,
+    // checked against the name (a string compare, no hash) and kept from the
+    // call's previous tick when it still names the target, as for agents.
+    bool locate(TargetRef& io, Vec3& out) const override
+    {
+        io.tag = 0;
+        if (io.id == 0 || io.id > m_targets.size() || m_targets[io.id - 1].first != io.name)
+        {
+            const auto it = m_targetIndex.find(io.name);
+            io.id = it == m_targetIndex.end() ? 0 : it->second + 1;
+        }
+        if (io.id == 0)
+            return false;
+        out = *m_targets[io.id - 1].second;
+        return true;
+    }
+
 private:
     struct NameHash
     {
@@ -270,6 +295,8 @@ private:
     Index<Vec3> m_objects;
     std::vector<std::pair<std::string_view, test::FakeAgent*>> m_list; ///< Agents by name.
     std::unordered_map<std::string_view, size_t, NameHash, std::equal_to<>> m_agentIndex; ///< Name → m_list index.
+    std::vector<std::pair<std::string_view, const Vec3*>> m_targets; ///< Agents, then objects not named as an agent.
+    std::unordered_map<std::string_view, size_t, NameHash, std::equal_to<>> m_targetIndex; ///< Name → m_targets index.
 };
 
 struct Options

@@ -115,6 +115,7 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateRevision = state.revisionCounter;
     r.slots.clear();
     r.pointsStamps.clear();
+    r.targets.assign(r.tree->targetSites, TargetRef{});
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
@@ -181,7 +182,7 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         return tree.error();
     }
     TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
-                 brain.resolved.pointsStamps, agent};
+                 brain.resolved.pointsStamps, brain.resolved.targets, agent};
     auto r = detail::tickNode(ctx, 0);
     if (!r.ok())
     {
@@ -276,7 +277,7 @@ void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, 
     agent.name = brain.agent;
     (void)world.findAgent(brain.agent, agent);
     TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
-                 brain.resolved.pointsStamps, agent};
+                 brain.resolved.pointsStamps, brain.resolved.targets, agent};
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }

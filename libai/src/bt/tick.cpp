@@ -183,16 +183,6 @@ Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
     return setStatus(s, *r);
 }
 
-/// What tickNodeStatus returns when the tick failed; the error is in `ctx.error`.
-constexpr NodeStatus kFailed = static_cast<NodeStatus>(0xff);
-
-/// Keeps a failure for tickNode and answers kFailed.
-NodeStatus fail(TickCtx& ctx, Error error)
-{
-    ctx.error = std::move(error);
-    return kFailed;
-}
-
 } // namespace
 
 void emitEvent(TickCtx& ctx, const char* kind, json data)
@@ -404,10 +394,10 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
     case NodeType::Condition:
     case NodeType::Action:
     {
-        auto r = tickLeaf(ctx, n.call, s, n.path);
-        if (!r.ok())
-            return fail(ctx, r.error());
-        return setStatus(s, *r);
+        const NodeStatus r = tickLeafStatus(ctx, n.call, s, n.path);
+        if (r == kFailed)
+            return kFailed;
+        return setStatus(s, r);
     }
     case NodeType::Utility:
     {

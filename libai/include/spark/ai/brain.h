@@ -49,6 +49,7 @@ struct BrainResolution
     uint64_t layout = 0;                ///< `Blackboard::layout()` the slots belong to.
     std::vector<uint32_t> slots;        ///< Tree key index → blackboard slot.
     std::vector<uint64_t> pointsStamps; ///< Tree key index → the slot's stamp when its value last fitted a `points` parameter (0: never).
+    std::vector<TargetRef> targets;     ///< Tree target call site → what the host resolved it to (see World::locate).
     CompiledTree utilityTree;           ///< The one-node tree of a utility brain.
     AgentRef agent;                     ///< The agent as the host resolved it at the last tick (a hint for the next: see World::findAgent).
 };

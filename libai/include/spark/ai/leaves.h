@@ -127,6 +127,7 @@ struct ParamSlot
     double number = 0;              ///< The literal number (when `literalNumber`).
     bool literalPoint = false;      ///< `literal` is a point [x, y, z], pre-read into `point`.
     std::array<double, 3> point{};  ///< The literal point (when `literalPoint`).
+    uint32_t targetSite = UINT32_MAX; ///< A built-in's `target` parameter: its index among the compiled tree's target call sites (see CompiledTree::targetSites).
 };
 
 /// Pre-reads a slot's literal number or point (`literalNumber`, `literalPoint`),
