@@ -204,6 +204,7 @@ Result<CompiledTree> compileTree(const json& doc, const LeafRegistry& leaves,
     static const json kEmpty = json::object();
     Compiler compiler{leaves, doc.contains("subtrees") ? doc["subtrees"] : kEmpty, tree};
     compiler.node(doc["root"], "/root", UINT32_MAX, 1);
+    layoutNodeStates(tree);
     tree.doc = doc;
     return tree;
 }

@@ -23,6 +23,7 @@ struct TickCtx
     std::span<uint64_t> pointsStamps; ///< The tree's key index → stamp of the slot's value last found to fit `points`.
     std::span<TargetRef> targets; ///< The tree's target call site → what the host resolved it to (see World::locate).
     AgentRef agent{}; ///< The brain's agent, resolved by the host for this tick.
+    unsigned char* states = nullptr; ///< The brain's packed node states (`brain.nodes.bytes()`, laid out as the tree says).
     Error error{}; ///< Why the tick failed (tick.cpp keeps it here on the way up).
 };
 

@@ -17,15 +17,50 @@
 #include "runtime.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace spark::ai::detail
 {
 namespace
 {
 
-NodeStatus setStatus(NodeState& s, NodeStatus status)
+/// A node's state in its brain's packed NodeStates (tree.h): the status byte
+/// and the fields of its memory. Only the accessors of the node's own memory
+/// are called (a sequence's cursor, a timeout's start time).
+class Packed
 {
-    s.status = status;
+public:
+    Packed(TickCtx& ctx, uint32_t index, const Node& n)
+        : m_status(ctx.states + index), m_memory(ctx.states + n.memoryOffset)
+    {
+    }
+    NodeStatus status() const { return static_cast<NodeStatus>(*m_status); }
+    void setStatus(NodeStatus s) { *m_status = static_cast<unsigned char>(s); }
+    /// Cursor and Full memories: the cursor.
+    int32_t cursor() const
+    {
+        int32_t v;
+        std::memcpy(&v, m_memory, sizeof v);
+        return v;
+    }
+    void setCursor(int32_t v) { std::memcpy(m_memory, &v, sizeof v); }
+    /// StartTime and ReadyAt memories: the time.
+    double time() const
+    {
+        double v;
+        std::memcpy(&v, m_memory, sizeof v);
+        return v;
+    }
+    void setTime(double v) { std::memcpy(m_memory, &v, sizeof v); }
+
+private:
+    unsigned char* m_status;
+    unsigned char* m_memory;
+};
+
+NodeStatus setStatus(Packed& s, NodeStatus status)
+{
+    s.setStatus(status);
     return status;
 }
 
@@ -130,7 +165,7 @@ private:
 Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
 {
     const Node& n = ctx.tree.nodes[index];
-    NodeState& s = ctx.brain.nodes[index];
+    Packed s(ctx, index, n);
     const auto docIt = ctx.state.utilities.find(n.utility);
     if (docIt == ctx.state.utilities.end())
         return makeError(kCodeUnknown, "no utility document named '" + n.utility + "'", pointerJoin(n.path, "utility"),
@@ -140,7 +175,7 @@ Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
     mem.readyAt.resize(doc.actions.size(), 0.0);
     if (mem.running >= static_cast<int32_t>(doc.actions.size()))
         mem.running = -1;
-    if (s.status != NodeStatus::Running)
+    if (s.status() != NodeStatus::Running)
         mem.running = -1;
     const WorldSensors sensors(ctx);
     auto eval = evaluateUtility(doc, ctx.brain.blackboard, sensors, mem, ctx.time, ctx.brain.rng);
@@ -193,16 +228,20 @@ void emitEvent(TickCtx& ctx, const char* kind, json data)
 void haltNode(TickCtx& ctx, uint32_t index)
 {
     const Node& n = ctx.tree.nodes[index];
-    NodeState& s = ctx.brain.nodes[index];
-    if (s.status != NodeStatus::Running)
+    Packed s(ctx, index, n);
+    if (s.status() != NodeStatus::Running)
     {
-        s.status = NodeStatus::Idle;
+        s.setStatus(NodeStatus::Idle);
         return;
     }
     for (uint32_t i = 0; i < n.childCount; ++i)
         haltNode(ctx, childAt(ctx, n, i));
     if (n.type == NodeType::Action || n.type == NodeType::Condition)
-        haltLeaf(ctx, n.call, s, n.path);
+    {
+        NodeState leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
+        haltLeaf(ctx, n.call, leaf, n.path);
+        NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
+    }
     if (n.type == NodeType::Utility)
     {
         auto memIt = ctx.brain.utilityMemory.find(index);
@@ -214,8 +253,9 @@ void haltNode(TickCtx& ctx, uint32_t index)
         if (memIt != ctx.brain.utilityMemory.end())
             memIt->second.running = -1;
     }
-    s.status = NodeStatus::Idle;
-    s.cursor = 0;
+    s.setStatus(NodeStatus::Idle);
+    if (n.memory == NodeMemory::Cursor || n.memory == NodeMemory::Full)
+        s.setCursor(0); // the other memories have no cursor (it stays 0)
 }
 
 namespace
@@ -226,8 +266,8 @@ namespace
 NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
 {
     const Node& n = ctx.tree.nodes[index];
-    NodeState& s = ctx.brain.nodes[index];
-    const bool fresh = s.status != NodeStatus::Running;
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
     switch (n.type)
     {
     case NodeType::Sequence:
@@ -236,8 +276,8 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
         const bool isSequence = n.type == NodeType::Sequence;
         // The child that stops a sequence (failure) / selector (success).
         const NodeStatus decisive = isSequence ? NodeStatus::Failure : NodeStatus::Success;
-        const int32_t previous = fresh ? -1 : s.cursor;
-        const uint32_t start = n.reactive || fresh ? 0 : static_cast<uint32_t>(s.cursor);
+        const int32_t previous = fresh ? -1 : s.cursor();
+        const uint32_t start = n.reactive || fresh ? 0 : static_cast<uint32_t>(s.cursor());
         for (uint32_t i = start; i < n.childCount; ++i)
         {
             const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, i));
@@ -249,14 +289,14 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
                     haltNode(ctx, childAt(ctx, n, static_cast<uint32_t>(previous)));
                 if (r == NodeStatus::Running)
                 {
-                    s.cursor = static_cast<int32_t>(i);
+                    s.setCursor(static_cast<int32_t>(i));
                     return setStatus(s, NodeStatus::Running);
                 }
-                s.cursor = 0;
+                s.setCursor(0);
                 return setStatus(s, decisive);
             }
         }
-        s.cursor = 0;
+        s.setCursor(0);
         return setStatus(s, isSequence ? NodeStatus::Success : NodeStatus::Failure);
     }
     case NodeType::Parallel:
@@ -265,7 +305,7 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
         for (uint32_t i = 0; i < n.childCount; ++i)
         {
             const uint32_t c = childAt(ctx, n, i);
-            NodeStatus r = ctx.brain.nodes[c].status;
+            NodeStatus r = static_cast<NodeStatus>(ctx.states[c]);
             if (fresh || r == NodeStatus::Running || r == NodeStatus::Idle)
             {
                 r = tickNodeStatus(ctx, c);
@@ -306,7 +346,7 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
     case NodeType::Retry:
     {
         if (fresh)
-            s.cursor = 0;
+            s.setCursor(0);
         const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
         if (r == kFailed)
             return kFailed;
@@ -316,13 +356,13 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
         const NodeStatus again = n.type == NodeType::Repeat ? NodeStatus::Success : NodeStatus::Failure;
         if (r != again)
         {
-            s.cursor = 0;
+            s.setCursor(0);
             return setStatus(s, r);
         }
-        s.cursor += 1;
-        if (n.count != -1 && s.cursor >= n.count)
+        s.setCursor(s.cursor() + 1);
+        if (n.count != -1 && s.cursor() >= n.count)
         {
-            s.cursor = 0;
+            s.setCursor(0);
             return setStatus(s, again);
         }
         return setStatus(s, NodeStatus::Running);
@@ -330,8 +370,8 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
     case NodeType::Timeout:
     {
         if (fresh)
-            s.startTime = ctx.time;
-        if (ctx.time - s.startTime >= n.seconds - kTimeEps)
+            s.setTime(ctx.time);
+        if (ctx.time - s.time() >= n.seconds - kTimeEps)
         {
             haltNode(ctx, childAt(ctx, n, 0));
             return setStatus(s, NodeStatus::Failure);
@@ -343,13 +383,13 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
     }
     case NodeType::Cooldown:
     {
-        if (fresh && ctx.time < s.readyAt - kTimeEps)
+        if (fresh && ctx.time < s.time() - kTimeEps)
             return setStatus(s, NodeStatus::Failure);
         const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
         if (r == kFailed)
             return kFailed;
         if (r != NodeStatus::Running)
-            s.readyAt = ctx.time + n.seconds;
+            s.setTime(ctx.time + n.seconds);
         return setStatus(s, r);
     }
     case NodeType::Wait:
@@ -362,8 +402,8 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
             return fail(ctx, makeError(kCodeParams, "wait seconds must be a number >= 0",
                                        pointerJoin(n.path, "seconds"), "expected a number of seconds"));
         if (fresh)
-            s.startTime = ctx.time;
-        return setStatus(s, ctx.time - s.startTime >= seconds - kTimeEps ? NodeStatus::Success
+            s.setTime(ctx.time);
+        return setStatus(s, ctx.time - s.time() >= seconds - kTimeEps ? NodeStatus::Success
                                                                                    : NodeStatus::Running);
     }
     case NodeType::Check:
@@ -394,10 +434,13 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
     case NodeType::Condition:
     case NodeType::Action:
     {
-        const NodeStatus r = tickLeafStatus(ctx, n.call, s, n.path);
-        if (r == kFailed)
-            return kFailed;
-        return setStatus(s, r);
+        // The leaf sees a whole NodeState (its memory unpacked), written back after.
+        NodeState leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
+        NodeStatus r = tickLeafStatus(ctx, n.call, leaf, n.path);
+        if (r != kFailed)
+            leaf.status = r;
+        NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
+        return r;
     }
     case NodeType::Utility:
     {

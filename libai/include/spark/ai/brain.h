@@ -63,7 +63,7 @@ struct Brain
     uint32_t period = 1;
     uint64_t nextFrame = 0;    ///< Next frame at which it thinks.
     Blackboard blackboard;
-    std::vector<NodeState> nodes;          ///< One per tree node (a utility brain has one).
+    NodeStates nodes;                      ///< One per tree node (a utility brain has one), packed.
     std::map<uint32_t, UtilityMemory> utilityMemory; ///< Per utility node index.
     uint64_t treeRevision = 0; ///< Revision of the tree `nodes` belongs to.
     Rng rng;
