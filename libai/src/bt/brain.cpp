@@ -116,7 +116,7 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateInstance = state.instance.id;
     r.stateRevision = state.revisionCounter;
     r.slots.clear();
-    r.pointsStamps.clear();
+    r.fits.clear();
     r.targets.assign(r.tree->targetSites, TargetRef{});
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
@@ -157,7 +157,7 @@ Result<const CompiledTree*> brainTree(AiState& state, Brain& brain)
         r.slots.resize(tree.keys.size());
         for (size_t i = 0; i < tree.keys.size(); ++i)
             r.slots[i] = brain.blackboard.slotOf(tree.keys[i]);
-        r.pointsStamps.assign(tree.keys.size(), 0);
+        r.fits.assign(tree.keys.size(), FitCheck{});
         r.layout = brain.blackboard.layout();
     }
     return r.tree;
@@ -193,20 +193,21 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         return tree.error();
     }
     TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
-                 brain.resolved.pointsStamps, brain.resolved.targets, agent, brain.nodes.bytes()};
-    auto r = detail::tickNode(ctx, 0);
-    if (!r.ok())
+                 brain.resolved.fits, brain.resolved.targets, agent, brain.nodes.bytes()};
+    const NodeStatus r = detail::tickTree(ctx);
+    if (r == detail::kFailed)
     {
+        const Error e = std::move(*ctx.error);
         detail::haltNode(ctx, 0);
         brain.status = NodeStatus::Failure;
-        disable(io, brain, r.error(), clock.frame, time);
-        return r.error();
+        disable(io, brain, e, clock.frame, time);
+        return e;
     }
     ++brain.ticks;
-    if (*r != brain.status)
+    if (r != brain.status)
         pushEvent(io.events, clock.frame, time, kEventTreeStatus, brain.agent,
-                  {{"status", nodeStatusName(*r)}, {"previous", nodeStatusName(brain.status)}});
-    brain.status = *r;
+                  {{"status", nodeStatusName(r)}, {"previous", nodeStatusName(brain.status)}});
+    brain.status = r;
     return Status::success();
 }
 
@@ -238,10 +239,8 @@ void prefetchState(const Brain& b)
 {
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
     prefetchRange(b.resolved.slots.data(), b.resolved.slots.size() * sizeof(uint32_t));
-    prefetchRange(b.resolved.pointsStamps.data(), b.resolved.pointsStamps.size() * sizeof(uint64_t));
-    const uint32_t slots = std::min<uint32_t>(b.blackboard.slotCount(), 8);
-    for (uint32_t i = 0; i < slots; ++i)
-        prefetchRange(&b.blackboard.keyOf(i), 64);
+    prefetchRange(b.resolved.fits.data(), b.resolved.fits.size() * sizeof(FitCheck));
+    b.blackboard.prefetchSlots(8);
 }
 
 } // namespace
@@ -288,7 +287,7 @@ void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, 
     agent.name = brain.agent;
     (void)world.findAgent(brain.agent, agent);
     TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
-                 brain.resolved.pointsStamps, brain.resolved.targets, agent, brain.nodes.bytes()};
+                 brain.resolved.fits, brain.resolved.targets, agent, brain.nodes.bytes()};
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }

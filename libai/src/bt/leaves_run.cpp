@@ -31,11 +31,13 @@ double distance3(const Vec3& a, const Vec3& b)
     return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 
-/// A validated point [x, y, z].
+/// A validated point [x, y, z] (anything else, which validation keeps out, reads as the origin).
 Vec3 toPoint(const json& p)
 {
-    const json::array_t& a = *p.get_ptr<const json::array_t*>();
-    return Vec3(numberAt(a[0]), numberAt(a[1]), numberAt(a[2]));
+    const json::array_t* a = p.get_ptr<const json::array_t*>();
+    if (!a || a->size() != 3)
+        return Vec3(0, 0, 0);
+    return Vec3(numberAt((*a)[0]), numberAt((*a)[1]), numberAt((*a)[2]));
 }
 
 /// Reads a parameter slot of `leaf` declared by `def` into `out`: the literal,
@@ -69,12 +71,20 @@ bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const Para
                               field(), "set the key on the blackboard before the leaf runs");
         return false;
     }
-    // A route (`points`) is checked once per write of its slot, not every tick.
-    uint64_t* checked = def.type == ParamType::Points && slot.bbIndex < ctx.pointsStamps.size()
-                            ? &ctx.pointsStamps[slot.bbIndex]
+    // A value is checked against a type without a range (a target, a route)
+    // once per write of its slot, not every tick; a number against its range
+    // every time (the range is the parameter's).
+    FitCheck* checked = def.type != ParamType::Number && def.type != ParamType::Integer &&
+                                slot.bbIndex < ctx.fits.size()
+                            ? &ctx.fits[slot.bbIndex]
                             : nullptr;
     const uint64_t stamp = checked ? ctx.brain.blackboard.stampOf(ctx.slots[slot.bbIndex]) : 0;
-    if (!(checked && *checked == stamp) && !paramValueFits(def, *v))
+    if (checked && checked->stamp == stamp && checked->type == def.type)
+    {
+        out = v;
+        return true;
+    }
+    if (!paramValueFits(def, *v))
     {
         std::string expected;
         (void)paramValueMatches(def, *v, expected);
@@ -85,7 +95,7 @@ bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const Para
         return false;
     }
     if (checked)
-        *checked = stamp;
+        *checked = FitCheck{stamp, def.type};
     out = v;
     return true;
 }
@@ -96,7 +106,7 @@ Result<const json*> readSlotResult(TickCtx& ctx, const LeafDef& leaf, const Para
 {
     const json* v = nullptr;
     if (!readSlot(ctx, leaf, def, slot, path, v))
-        return std::move(ctx.error);
+        return std::move(*ctx.error);
     return v;
 }
 
@@ -221,7 +231,11 @@ NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_
     if (!param(ctx, call, PatrolParam::Points, path, pointsV) || !param(ctx, call, PatrolParam::Loop, path, loopV) ||
         !numberParam(ctx, call, PatrolParam::StopDistance, path, stopDistance))
         return kFailed;
-    const json::array_t& points = *pointsV->get_ptr<const json::array_t*>();
+    const json::array_t* route = pointsV->get_ptr<const json::array_t*>();
+    if (!route || route->empty()) // kept out by the type check (a value changed behind its stamp)
+        return fail(ctx, makeError(kCodeParams, "patrol points must be a non-empty array of points",
+                                   pointerJoin(pointerJoin(path, "params"), "points")));
+    const json::array_t& points = *route;
     const bool loop = loopV ? loopV->get<bool>() : true;
     const int32_t n = static_cast<int32_t>(points.size());
     const bool fresh = s.status != NodeStatus::Running;
@@ -484,7 +498,7 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
 {
     const NodeStatus r = tickLeafStatus(ctx, call, s, path);
     if (r == kFailed)
-        return std::move(ctx.error);
+        return std::move(*ctx.error);
     return r;
 }
 

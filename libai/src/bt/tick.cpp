@@ -67,14 +67,14 @@ NodeStatus setStatus(Packed& s, NodeStatus status)
 uint32_t childAt(const TickCtx& ctx, const Node& n, uint32_t i) { return ctx.tree.children[n.childBegin + i]; }
 
 /// The value of a node's slot; `key` names the field for the error path (built only on error).
-Result<const json*> slotValue(TickCtx& ctx, const ParamSlot& slot, const Node& node, const char* key)
+const json* slotValue(TickCtx& ctx, const ParamSlot& slot, const Node& node, const char* key)
 {
     if (!slot.fromBb)
         return &slot.literal;
     const json* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
     if (!v)
-        return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", pointerJoin(node.path, key),
-                         "set the key on the blackboard before the node runs");
+        ctx.error = makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", pointerJoin(node.path, key),
+                              "set the key on the blackboard before the node runs");
     return v;
 }
 
@@ -236,7 +236,13 @@ void haltNode(TickCtx& ctx, uint32_t index)
     }
     for (uint32_t i = 0; i < n.childCount; ++i)
         haltNode(ctx, childAt(ctx, n, i));
-    if (n.type == NodeType::Action || n.type == NodeType::Condition)
+    if ((n.type == NodeType::Action || n.type == NodeType::Condition) && n.call.leaf != LeafId::Count)
+    {
+        // A running built-in is told as haltLeaf tells it: move_to and patrol stop the agent.
+        if (n.call.leaf == LeafId::MoveTo || n.call.leaf == LeafId::Patrol)
+            ctx.world.stop(ctx.agent);
+    }
+    else if (n.type == NodeType::Action || n.type == NodeType::Condition)
     {
         NodeState leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
         haltLeaf(ctx, n.call, leaf, n.path);
@@ -394,11 +400,11 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
     }
     case NodeType::Wait:
     {
-        auto v = slotValue(ctx, n.waitSeconds, n, "seconds");
-        if (!v.ok())
-            return fail(ctx, v.error());
+        const json* v = slotValue(ctx, n.waitSeconds, n, "seconds");
+        if (!v)
+            return kFailed;
         double seconds = 0;
-        if (!numberOf(**v, seconds) || !std::isfinite(seconds) || seconds < 0)
+        if (!numberOf(*v, seconds) || !std::isfinite(seconds) || seconds < 0)
             return fail(ctx, makeError(kCodeParams, "wait seconds must be a number >= 0",
                                        pointerJoin(n.path, "seconds"), "expected a number of seconds"));
         if (fresh)
@@ -412,23 +418,23 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
         if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
             return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
                                                                                : NodeStatus::Failure);
-        auto v = slotValue(ctx, n.value, n, "value");
-        if (!v.ok())
-            return fail(ctx, v.error());
-        return setStatus(s, have && compare(*have, n.op, **v) ? NodeStatus::Success : NodeStatus::Failure);
+        const json* v = slotValue(ctx, n.value, n, "value");
+        if (!v)
+            return kFailed;
+        return setStatus(s, have && compare(*have, n.op, *v) ? NodeStatus::Success : NodeStatus::Failure);
     }
     case NodeType::Set:
     {
         // The slot first: naming a new key may add a slot, never move a value.
         const uint32_t slotIndex =
             n.keyIndex < ctx.slots.size() ? ctx.slots[n.keyIndex] : ctx.brain.blackboard.slotOf(n.key);
-        auto v = slotValue(ctx, n.value, n, "value");
-        if (!v.ok())
-            return fail(ctx, v.error());
+        const json* v = slotValue(ctx, n.value, n, "value");
+        if (!v)
+            return kFailed;
         // Written (a new stamp) only when the value changes.
         const json* have = ctx.brain.blackboard.at(slotIndex);
-        if (!have || *have != **v)
-            ctx.brain.blackboard.set(slotIndex) = json(**v);
+        if (!have || *have != *v)
+            ctx.brain.blackboard.set(slotIndex) = json(*v);
         return setStatus(s, NodeStatus::Success);
     }
     case NodeType::Condition:
@@ -456,11 +462,13 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
 
 } // namespace
 
+NodeStatus tickTree(TickCtx& ctx) { return tickNodeStatus(ctx, 0); }
+
 Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
 {
     const NodeStatus r = tickNodeStatus(ctx, index);
     if (r == kFailed)
-        return std::move(ctx.error);
+        return std::move(*ctx.error);
     return r;
 }
 
