@@ -104,9 +104,14 @@ void Blackboard::clear()
 void Blackboard::prefetchSlots(uint32_t count) const
 {
 #if defined(__GNUC__)
+    // Slots are appended only, so the first ones sit side by side at the
+    // start of the deque's first block (a hint: an address past it does no harm).
     const uint32_t n = std::min<uint32_t>(count, slotCount());
+    if (n == 0)
+        return;
+    const char* first = reinterpret_cast<const char*>(&m_slots[0]);
     for (uint32_t i = 0; i < n; i += 2) // two slots to a cache line
-        __builtin_prefetch(&m_slots[i]);
+        __builtin_prefetch(first + i * sizeof(Slot));
 #else
     (void)count;
 #endif

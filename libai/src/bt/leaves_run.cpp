@@ -110,8 +110,11 @@ Result<const json*> readSlotResult(TickCtx& ctx, const LeafDef& leaf, const Para
     return v;
 }
 
+/// The built-in leaves' manifest entries, by LeafId (a static table: never moves).
+const std::span<const LeafDef> kBuiltins = leafManifest();
+
 /// Reads parameter `p` of a built-in leaf's call (see readSlot).
-template <class E> bool param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, const json*& out)
+template <class E> [[gnu::always_inline]] inline bool param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, const json*& out)
 {
     const ParamSlot& given = slot(call, p);
     if (given.present && !given.fromBb)
@@ -119,12 +122,12 @@ template <class E> bool param(TickCtx& ctx, const LeafCall& call, E p, std::stri
         out = &given.literal; // a literal: checked when the tree was compiled
         return true;
     }
-    const LeafDef& leaf = leafDef(call.leaf);
+    const LeafDef& leaf = kBuiltins[static_cast<size_t>(call.leaf)];
     return readSlot(ctx, leaf, paramDef(leaf, p), given, path, out);
 }
 
 /// Reads number parameter `p` (0 when absent); false on error.
-template <class E> bool numberParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, double& out)
+template <class E> [[gnu::always_inline]] inline bool numberParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, double& out)
 {
     if (const ParamSlot& given = slot(call, p); given.literalNumber)
     {
@@ -142,7 +145,7 @@ template <class E> bool numberParam(TickCtx& ctx, const LeafCall& call, E p, std
 /// exist; false on error. A named target is located through the call site's
 /// TargetRef (the host keeps what it resolved from tick to tick).
 template <class E>
-bool targetParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, Vec3& out, bool& found)
+[[gnu::always_inline]] inline bool targetParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, Vec3& out, bool& found)
 {
     const ParamSlot& given = slot(call, p);
     if (given.literalPoint)

@@ -441,11 +441,20 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
     case NodeType::Action:
     {
         // The leaf sees a whole NodeState (its memory unpacked), written back after.
-        NodeState leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
-        NodeStatus r = tickLeafStatus(ctx, n.call, leaf, n.path);
+        // (A leaf without memory sets nothing but the status it answers.)
+        const bool none = n.memory == NodeMemory::None;
+        NodeState leaf;
+        if (none)
+            leaf.status = s.status();
+        else
+            leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
+        const NodeStatus r = tickLeafStatus(ctx, n.call, leaf, n.path);
         if (r != kFailed)
             leaf.status = r;
-        NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
+        if (none)
+            s.setStatus(leaf.status);
+        else
+            NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
         return r;
     }
     case NodeType::Utility:

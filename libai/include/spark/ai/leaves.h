@@ -312,7 +312,7 @@ template <> struct ParamEnumNames<ChanceParam>
 };
 
 /// The slot of parameter `p` in a call of `p`'s leaf.
-template <class E> const ParamSlot& slot(const LeafCall& call, E p)
+template <class E> [[gnu::always_inline]] inline const ParamSlot& slot(const LeafCall& call, E p)
 {
     static_assert(std::is_enum_v<E>, "parameters are read by their enum");
     if constexpr (ParamEnumNames<E>::leaf != LeafId::Count)
@@ -322,7 +322,7 @@ template <class E> const ParamSlot& slot(const LeafCall& call, E p)
 }
 
 /// The declaration of parameter `p` of `def` (`p`'s leaf).
-template <class E> const ParamDef& paramDef(const LeafDef& def, E p)
+template <class E> [[gnu::always_inline]] inline const ParamDef& paramDef(const LeafDef& def, E p)
 {
     static_assert(std::is_enum_v<E>, "parameters are read by their enum");
     assert(static_cast<size_t>(p) < def.params.size());
