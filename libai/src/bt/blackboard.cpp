@@ -106,7 +106,7 @@ void Blackboard::prefetchSlots(uint32_t count) const
 #if defined(__GNUC__)
     // Slots are appended only, so the first ones sit side by side at the
     // start of the deque's first block (a hint: an address past it does no harm).
-    const uint32_t n = std::min<uint32_t>(count, slotCount());
+    const uint32_t n = std::min<uint32_t>(count, static_cast<uint32_t>(m_keys.size()));
     if (n == 0)
         return;
     const char* first = reinterpret_cast<const char*>(&m_slots[0]);

@@ -231,6 +231,13 @@ inline void prefetchRange(const void* p, size_t bytes)
 
 using BrainIt = std::map<std::string, Brain>::iterator;
 
+/// A brain's record up to the fields a tick reads (they come first in Brain).
+void prefetchRecord(const std::pair<const std::string, Brain>& record)
+{
+    const char* begin = reinterpret_cast<const char*>(&record);
+    prefetchRange(begin, static_cast<size_t>(reinterpret_cast<const char*>(&record.second.utility) - begin));
+}
+
 /// What a tick of brain `b` reads first after its record: its node states, its
 /// resolved key slots and the first blackboard slots (whose addresses come from
 /// the blackboard itself: they sit in its first block). Asked for one brain
@@ -257,14 +264,14 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     const BrainIt end = io.brains.end();
     BrainIt ahead = io.brains.begin();
     for (int i = 0; i < kRecordAhead && ahead != end; ++i, ++ahead)
-        prefetchRange(&*ahead, sizeof(*ahead));
+        prefetchRecord(*ahead);
     if (io.brains.begin() != end)
         prefetchState(io.brains.begin()->second);
     for (BrainIt it = io.brains.begin(); it != end; ++it)
     {
         if (ahead != end)
         {
-            prefetchRange(&*ahead, sizeof(*ahead));
+            prefetchRecord(*ahead);
             ++ahead;
         }
         if (const BrainIt next = std::next(it); next != end)

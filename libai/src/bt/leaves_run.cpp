@@ -122,6 +122,19 @@ template <class E> [[gnu::always_inline]] inline bool param(TickCtx& ctx, const 
         out = &given.literal; // a literal: checked when the tree was compiled
         return true;
     }
+    // A blackboard value already found to fit (readSlot's check, unchanged since).
+    if (given.fromBb && given.bbIndex < ctx.fits.size() && given.type != ParamType::Number &&
+        given.type != ParamType::Integer)
+    {
+        uint64_t stamp = 0;
+        const json* v = ctx.brain.blackboard.at(ctx.slots[given.bbIndex], stamp);
+        const FitCheck& fit = ctx.fits[given.bbIndex];
+        if (v && fit.stamp == stamp && fit.type == given.type)
+        {
+            out = v;
+            return true;
+        }
+    }
     const LeafDef& leaf = kBuiltins[static_cast<size_t>(call.leaf)];
     return readSlot(ctx, leaf, paramDef(leaf, p), given, path, out);
 }

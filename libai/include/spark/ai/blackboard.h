@@ -70,6 +70,14 @@ class Blackboard
         const Slot& s = m_slots[slot];
         return s.present ? &s.value : nullptr;
     }
+    /// The value in `slot` (nullptr when it is empty) and, in `stamp`, its write
+    /// stamp (see stampOf). [Limit: slot < slotCount()]
+    const json* at(uint32_t slot, uint64_t& stamp) const
+    {
+        const Slot& s = m_slots[slot];
+        stamp = s.stamp;
+        return s.present ? &s.value : nullptr;
+    }
     /// The value in `slot`, set to null first when it is empty; counts as a write
     /// (a new stamp) made now. [Limit: slot < slotCount()]
     json& set(uint32_t slot);

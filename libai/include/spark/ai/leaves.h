@@ -127,6 +127,7 @@ struct ParamSlot
     double number = 0;              ///< The literal number (when `literalNumber`).
     bool literalPoint = false;      ///< `literal` is a point [x, y, z], pre-read into `point`.
     std::array<double, 3> point{};  ///< The literal point (when `literalPoint`).
+    ParamType type = ParamType::Any; ///< The declared type of the parameter (set by makeLeafCall).
     uint32_t targetSite = UINT32_MAX; ///< A built-in's `target` parameter: its index among the compiled tree's target call sites (see CompiledTree::targetSites).
 };
 
