@@ -267,206 +267,274 @@ void haltNode(TickCtx& ctx, uint32_t index)
 namespace
 {
 
+NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
+
+/// Ticks a sequence/selector node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickComposite(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    const bool isSequence = n.type == NodeType::Sequence;
+    // The child that stops a sequence (failure) / selector (success).
+    const NodeStatus decisive = isSequence ? NodeStatus::Failure : NodeStatus::Success;
+    const int32_t previous = fresh ? -1 : s.cursor();
+    const uint32_t start = n.reactive || fresh ? 0 : static_cast<uint32_t>(s.cursor());
+    for (uint32_t i = start; i < n.childCount; ++i)
+    {
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, i));
+        if (r == kFailed)
+            return kFailed;
+        if (r == NodeStatus::Running || r == decisive)
+        {
+            if (previous >= 0 && previous != static_cast<int32_t>(i))
+                haltNode(ctx, childAt(ctx, n, static_cast<uint32_t>(previous)));
+            if (r == NodeStatus::Running)
+            {
+                s.setCursor(static_cast<int32_t>(i));
+                return setStatus(s, NodeStatus::Running);
+            }
+            s.setCursor(0);
+            return setStatus(s, decisive);
+        }
+    }
+    s.setCursor(0);
+    return setStatus(s, isSequence ? NodeStatus::Success : NodeStatus::Failure);
+}
+
+/// Ticks a parallel node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickParallel(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    uint32_t successes = 0, failures = 0, running = 0;
+    for (uint32_t i = 0; i < n.childCount; ++i)
+    {
+        const uint32_t c = childAt(ctx, n, i);
+        NodeStatus r = static_cast<NodeStatus>(ctx.states[c]);
+        if (fresh || r == NodeStatus::Running || r == NodeStatus::Idle)
+        {
+            r = tickNodeStatus(ctx, c);
+            if (r == kFailed)
+                return kFailed;
+        }
+        successes += r == NodeStatus::Success;
+        failures += r == NodeStatus::Failure;
+        running += r == NodeStatus::Running;
+    }
+    const bool succeeded = n.successPolicy == ParallelPolicy::One ? successes >= 1 : successes == n.childCount;
+    const bool failed = n.failurePolicy == ParallelPolicy::One ? failures >= 1 : failures == n.childCount;
+    if (succeeded || failed || running == 0)
+    {
+        if (running > 0)
+            for (uint32_t i = 0; i < n.childCount; ++i)
+                haltNode(ctx, childAt(ctx, n, i));
+        return setStatus(s, succeeded ? NodeStatus::Success : NodeStatus::Failure);
+    }
+    return setStatus(s, NodeStatus::Running);
+}
+
+/// Ticks a inverter/succeeder/failer node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickDecorator(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+    if (r == kFailed)
+        return kFailed;
+    if (r == NodeStatus::Running)
+        return setStatus(s, NodeStatus::Running);
+    if (n.type == NodeType::Succeeder)
+        return setStatus(s, NodeStatus::Success);
+    if (n.type == NodeType::Failer)
+        return setStatus(s, NodeStatus::Failure);
+    return setStatus(s, r == NodeStatus::Success ? NodeStatus::Failure : NodeStatus::Success);
+}
+
+/// Ticks a repeat/retry node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickRepeat(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    if (fresh)
+        s.setCursor(0);
+    const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+    if (r == kFailed)
+        return kFailed;
+    if (r == NodeStatus::Running)
+        return setStatus(s, NodeStatus::Running);
+    // repeat goes on after a success, retry after a failure.
+    const NodeStatus again = n.type == NodeType::Repeat ? NodeStatus::Success : NodeStatus::Failure;
+    if (r != again)
+    {
+        s.setCursor(0);
+        return setStatus(s, r);
+    }
+    s.setCursor(s.cursor() + 1);
+    if (n.count != -1 && s.cursor() >= n.count)
+    {
+        s.setCursor(0);
+        return setStatus(s, again);
+    }
+    return setStatus(s, NodeStatus::Running);
+}
+
+/// Ticks a timeout node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickTimeout(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    if (fresh)
+        s.setTime(ctx.time);
+    if (ctx.time - s.time() >= n.seconds - kTimeEps)
+    {
+        haltNode(ctx, childAt(ctx, n, 0));
+        return setStatus(s, NodeStatus::Failure);
+    }
+    const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+    if (r == kFailed)
+        return kFailed;
+    return setStatus(s, r);
+}
+
+/// Ticks a cooldown node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickCooldown(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    if (fresh && ctx.time < s.time() - kTimeEps)
+        return setStatus(s, NodeStatus::Failure);
+    const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+    if (r == kFailed)
+        return kFailed;
+    if (r != NodeStatus::Running)
+        s.setTime(ctx.time + n.seconds);
+    return setStatus(s, r);
+}
+
+/// Ticks a wait node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickWait(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    const json* v = slotValue(ctx, n.waitSeconds, n, "seconds");
+    if (!v)
+        return kFailed;
+    double seconds = 0;
+    if (!numberOf(*v, seconds) || !std::isfinite(seconds) || seconds < 0)
+        return fail(ctx, makeError(kCodeParams, "wait seconds must be a number >= 0",
+                                   pointerJoin(n.path, "seconds"), "expected a number of seconds"));
+    if (fresh)
+        s.setTime(ctx.time);
+    return setStatus(s, ctx.time - s.time() >= seconds - kTimeEps ? NodeStatus::Success
+                                                                               : NodeStatus::Running);
+}
+
+/// Ticks a check node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickCheck(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const json* have = blackboardValue(ctx, n.keyIndex, n.key);
+    if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
+        return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
+                                                                           : NodeStatus::Failure);
+    const json* v = slotValue(ctx, n.value, n, "value");
+    if (!v)
+        return kFailed;
+    return setStatus(s, have && compare(*have, n.op, *v) ? NodeStatus::Success : NodeStatus::Failure);
+}
+
+/// Ticks a set node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickSet(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    // The slot first: naming a new key may add a slot, never move a value.
+    const uint32_t slotIndex =
+        n.keyIndex < ctx.slots.size() ? ctx.slots[n.keyIndex] : ctx.brain.blackboard.slotOf(n.key);
+    const json* v = slotValue(ctx, n.value, n, "value");
+    if (!v)
+        return kFailed;
+    // Written (a new stamp) only when the value changes.
+    const json* have = ctx.brain.blackboard.at(slotIndex);
+    if (!have || *have != *v)
+        ctx.brain.blackboard.set(slotIndex) = json(*v);
+    return setStatus(s, NodeStatus::Success);
+}
+
+/// Ticks a condition/action node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickLeaf(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    // The leaf sees a whole NodeState (its memory unpacked), written back after.
+    // (A leaf without memory sets nothing but the status it answers.)
+    const bool none = n.memory == NodeMemory::None;
+    NodeState leaf;
+    if (none)
+        leaf.status = s.status();
+    else
+        leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
+    const NodeStatus r = tickLeafStatus(ctx, n.call, leaf, n.path);
+    if (r != kFailed)
+        leaf.status = r;
+    if (none)
+        s.setStatus(leaf.status);
+    else
+        NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
+    return r;
+}
+
+/// Ticks a utility node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickUtilityNode(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    auto r = tickUtility(ctx, index);
+    if (!r.ok())
+        return fail(ctx, r.error());
+    return *r;
+}
+
+/// The failure of a node of no known type (out of line: the dispatch stays small).
+[[gnu::cold, gnu::noinline]] NodeStatus unknownNodeType(TickCtx& ctx, const Node& n)
+{
+    return fail(ctx, makeError("E_INTERNAL", "unknown node type", n.path));
+}
+
 /// tickNode without a Result per node: a failure is kept in `ctx.error` and
-/// answered as kFailed up to tickNode.
+/// answered as kFailed up to tickNode. A dispatch: each kind of node ticks in
+/// its own function (a small frame each).
 NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
 {
     const Node& n = ctx.tree.nodes[index];
-    Packed s(ctx, index, n);
-    const bool fresh = s.status() != NodeStatus::Running;
     switch (n.type)
     {
     case NodeType::Sequence:
     case NodeType::Selector:
-    {
-        const bool isSequence = n.type == NodeType::Sequence;
-        // The child that stops a sequence (failure) / selector (success).
-        const NodeStatus decisive = isSequence ? NodeStatus::Failure : NodeStatus::Success;
-        const int32_t previous = fresh ? -1 : s.cursor();
-        const uint32_t start = n.reactive || fresh ? 0 : static_cast<uint32_t>(s.cursor());
-        for (uint32_t i = start; i < n.childCount; ++i)
-        {
-            const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, i));
-            if (r == kFailed)
-                return kFailed;
-            if (r == NodeStatus::Running || r == decisive)
-            {
-                if (previous >= 0 && previous != static_cast<int32_t>(i))
-                    haltNode(ctx, childAt(ctx, n, static_cast<uint32_t>(previous)));
-                if (r == NodeStatus::Running)
-                {
-                    s.setCursor(static_cast<int32_t>(i));
-                    return setStatus(s, NodeStatus::Running);
-                }
-                s.setCursor(0);
-                return setStatus(s, decisive);
-            }
-        }
-        s.setCursor(0);
-        return setStatus(s, isSequence ? NodeStatus::Success : NodeStatus::Failure);
-    }
+        return tickComposite(ctx, index, n);
     case NodeType::Parallel:
-    {
-        uint32_t successes = 0, failures = 0, running = 0;
-        for (uint32_t i = 0; i < n.childCount; ++i)
-        {
-            const uint32_t c = childAt(ctx, n, i);
-            NodeStatus r = static_cast<NodeStatus>(ctx.states[c]);
-            if (fresh || r == NodeStatus::Running || r == NodeStatus::Idle)
-            {
-                r = tickNodeStatus(ctx, c);
-                if (r == kFailed)
-                    return kFailed;
-            }
-            successes += r == NodeStatus::Success;
-            failures += r == NodeStatus::Failure;
-            running += r == NodeStatus::Running;
-        }
-        const bool succeeded = n.successPolicy == ParallelPolicy::One ? successes >= 1 : successes == n.childCount;
-        const bool failed = n.failurePolicy == ParallelPolicy::One ? failures >= 1 : failures == n.childCount;
-        if (succeeded || failed || running == 0)
-        {
-            if (running > 0)
-                for (uint32_t i = 0; i < n.childCount; ++i)
-                    haltNode(ctx, childAt(ctx, n, i));
-            return setStatus(s, succeeded ? NodeStatus::Success : NodeStatus::Failure);
-        }
-        return setStatus(s, NodeStatus::Running);
-    }
+        return tickParallel(ctx, index, n);
     case NodeType::Inverter:
     case NodeType::Succeeder:
     case NodeType::Failer:
-    {
-        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
-        if (r == kFailed)
-            return kFailed;
-        if (r == NodeStatus::Running)
-            return setStatus(s, NodeStatus::Running);
-        if (n.type == NodeType::Succeeder)
-            return setStatus(s, NodeStatus::Success);
-        if (n.type == NodeType::Failer)
-            return setStatus(s, NodeStatus::Failure);
-        return setStatus(s, r == NodeStatus::Success ? NodeStatus::Failure : NodeStatus::Success);
-    }
+        return tickDecorator(ctx, index, n);
     case NodeType::Repeat:
     case NodeType::Retry:
-    {
-        if (fresh)
-            s.setCursor(0);
-        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
-        if (r == kFailed)
-            return kFailed;
-        if (r == NodeStatus::Running)
-            return setStatus(s, NodeStatus::Running);
-        // repeat goes on after a success, retry after a failure.
-        const NodeStatus again = n.type == NodeType::Repeat ? NodeStatus::Success : NodeStatus::Failure;
-        if (r != again)
-        {
-            s.setCursor(0);
-            return setStatus(s, r);
-        }
-        s.setCursor(s.cursor() + 1);
-        if (n.count != -1 && s.cursor() >= n.count)
-        {
-            s.setCursor(0);
-            return setStatus(s, again);
-        }
-        return setStatus(s, NodeStatus::Running);
-    }
+        return tickRepeat(ctx, index, n);
     case NodeType::Timeout:
-    {
-        if (fresh)
-            s.setTime(ctx.time);
-        if (ctx.time - s.time() >= n.seconds - kTimeEps)
-        {
-            haltNode(ctx, childAt(ctx, n, 0));
-            return setStatus(s, NodeStatus::Failure);
-        }
-        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
-        if (r == kFailed)
-            return kFailed;
-        return setStatus(s, r);
-    }
+        return tickTimeout(ctx, index, n);
     case NodeType::Cooldown:
-    {
-        if (fresh && ctx.time < s.time() - kTimeEps)
-            return setStatus(s, NodeStatus::Failure);
-        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
-        if (r == kFailed)
-            return kFailed;
-        if (r != NodeStatus::Running)
-            s.setTime(ctx.time + n.seconds);
-        return setStatus(s, r);
-    }
+        return tickCooldown(ctx, index, n);
     case NodeType::Wait:
-    {
-        const json* v = slotValue(ctx, n.waitSeconds, n, "seconds");
-        if (!v)
-            return kFailed;
-        double seconds = 0;
-        if (!numberOf(*v, seconds) || !std::isfinite(seconds) || seconds < 0)
-            return fail(ctx, makeError(kCodeParams, "wait seconds must be a number >= 0",
-                                       pointerJoin(n.path, "seconds"), "expected a number of seconds"));
-        if (fresh)
-            s.setTime(ctx.time);
-        return setStatus(s, ctx.time - s.time() >= seconds - kTimeEps ? NodeStatus::Success
-                                                                                   : NodeStatus::Running);
-    }
+        return tickWait(ctx, index, n);
     case NodeType::Check:
-    {
-        const json* have = blackboardValue(ctx, n.keyIndex, n.key);
-        if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
-            return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
-                                                                               : NodeStatus::Failure);
-        const json* v = slotValue(ctx, n.value, n, "value");
-        if (!v)
-            return kFailed;
-        return setStatus(s, have && compare(*have, n.op, *v) ? NodeStatus::Success : NodeStatus::Failure);
-    }
+        return tickCheck(ctx, index, n);
     case NodeType::Set:
-    {
-        // The slot first: naming a new key may add a slot, never move a value.
-        const uint32_t slotIndex =
-            n.keyIndex < ctx.slots.size() ? ctx.slots[n.keyIndex] : ctx.brain.blackboard.slotOf(n.key);
-        const json* v = slotValue(ctx, n.value, n, "value");
-        if (!v)
-            return kFailed;
-        // Written (a new stamp) only when the value changes.
-        const json* have = ctx.brain.blackboard.at(slotIndex);
-        if (!have || *have != *v)
-            ctx.brain.blackboard.set(slotIndex) = json(*v);
-        return setStatus(s, NodeStatus::Success);
-    }
+        return tickSet(ctx, index, n);
     case NodeType::Condition:
     case NodeType::Action:
-    {
-        // The leaf sees a whole NodeState (its memory unpacked), written back after.
-        // (A leaf without memory sets nothing but the status it answers.)
-        const bool none = n.memory == NodeMemory::None;
-        NodeState leaf;
-        if (none)
-            leaf.status = s.status();
-        else
-            leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
-        const NodeStatus r = tickLeafStatus(ctx, n.call, leaf, n.path);
-        if (r != kFailed)
-            leaf.status = r;
-        if (none)
-            s.setStatus(leaf.status);
-        else
-            NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
-        return r;
-    }
+        return tickLeaf(ctx, index, n);
     case NodeType::Utility:
-    {
-        auto r = tickUtility(ctx, index);
-        if (!r.ok())
-            return fail(ctx, r.error());
-        return *r;
-    }
+        return tickUtilityNode(ctx, index, n);
     case NodeType::Count: break;
     }
-    return fail(ctx, makeError("E_INTERNAL", "unknown node type", n.path));
+    return unknownNodeType(ctx, n);
 }
 
 } // namespace
