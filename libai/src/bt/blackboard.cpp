@@ -109,7 +109,7 @@ void Blackboard::prefetchSlots(uint32_t count) const
     const uint32_t n = std::min<uint32_t>(count, static_cast<uint32_t>(m_keys.size()));
     if (n == 0)
         return;
-    const char* first = reinterpret_cast<const char*>(&m_slots[0]);
+    const char* first = reinterpret_cast<const char*>(&m_slots.front());
     for (uint32_t i = 0; i < n; i += 2) // two slots to a cache line
         __builtin_prefetch(first + i * sizeof(Slot));
 #else

@@ -436,6 +436,31 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
     if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
         return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
                                                                            : NodeStatus::Failure);
+    // Literal operands compared without the generic compare (the same answers):
+    // a number with <, <=, >, >= (a value that is no number compares false), a
+    // boolean with == and != (a value of another type is unequal).
+    const ParamSlot& operand = n.value;
+    if (!operand.fromBb && have)
+    {
+        if (operand.literalNumber && n.op >= CheckOp::Lt && n.op <= CheckOp::Ge)
+        {
+            double x = 0;
+            if (!numberOf(*have, x))
+                return setStatus(s, NodeStatus::Failure);
+            const double y = operand.number;
+            const bool r = n.op == CheckOp::Lt   ? x < y
+                           : n.op == CheckOp::Le ? x <= y
+                           : n.op == CheckOp::Gt ? x > y
+                                                 : x >= y;
+            return setStatus(s, r ? NodeStatus::Success : NodeStatus::Failure);
+        }
+        if (operand.literal.is_boolean() && (n.op == CheckOp::Eq || n.op == CheckOp::Ne))
+        {
+            const bool equal = have->is_boolean() && have->get_ref<const json::boolean_t&>() ==
+                                                         operand.literal.get_ref<const json::boolean_t&>();
+            return setStatus(s, equal == (n.op == CheckOp::Eq) ? NodeStatus::Success : NodeStatus::Failure);
+        }
+    }
     const json* v = slotValue(ctx, n.value, n, "value");
     if (!v)
         return kFailed;
