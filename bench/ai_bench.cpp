@@ -7,17 +7,18 @@
 ///
 /// Two hosts (libai reaches the world only through `ai::World`: a brain tick
 /// resolves its agent's name once with `findAgent`, its other calls take the
-/// resolved `AgentRef`; named targets are still found by name), the same world
+/// resolved `AgentRef`; a named target is asked for with `locate` and the call
+/// site's `TargetRef`, which the brain keeps from tick to tick), the same world
 /// behind both:
 ///  - fake: the fake world of points of the unit tests (tests/ai/fake_world.h),
 ///    agents in a std::map by name: resolving walks a 10,000-name tree
-///    (about 14 string compares) once per tick, which is the host's cost, not
-///    libai's;
+///    (about 14 string compares) once per tick, and `locate` is World's default
+///    (a look-up by name), which is the host's cost, not libai's;
 ///  - indexed: the same FakeWorld, its agents and objects reached through a
 ///    hash index by name built once (what a real host keeps, e.g. libscene's
-///    AiHost maps names to crowd agent handles), an agent's ref kept from tick
-///    to tick when it still names the agent, so the figure is libai's tick plus
-///    a cheap host. Both must end in the same AI state hash.
+///    AiHost maps names to crowd agent handles), an agent's ref and a target's
+///    ref kept from tick to tick when they still name the agent / target (a
+///    string compare, no hash), so the figure is libai's tick plus a cheap host. Both must end in the same AI state hash.
 ///
 /// A plain program, not Google Benchmark: there is no peer to compare with in
 /// Debian (BehaviorTree.CPP is not packaged: `apt-cache policy
