@@ -7,17 +7,18 @@
 ///
 /// Two hosts (libai reaches the world only through `ai::World`: a brain tick
 /// resolves its agent's name once with `findAgent`, its other calls take the
-/// resolved `AgentRef`; named targets are still found by name), the same world
+/// resolved `AgentRef`; a named target is asked for with `locate` and the call
+/// site's `TargetRef`, which the brain keeps from tick to tick), the same world
 /// behind both:
 ///  - fake: the fake world of points of the unit tests (tests/ai/fake_world.h),
 ///    agents in a std::map by name: resolving walks a 10,000-name tree
-///    (about 14 string compares) once per tick, which is the host's cost, not
-///    libai's;
+///    (about 14 string compares) once per tick, and `locate` is World's default
+///    (a look-up by name), which is the host's cost, not libai's;
 ///  - indexed: the same FakeWorld, its agents and objects reached through a
 ///    hash index by name built once (what a real host keeps, e.g. libscene's
-///    AiHost maps names to crowd agent handles), an agent's ref kept from tick
-///    to tick when it still names the agent, so the figure is libai's tick plus
-///    a cheap host. Both must end in the same AI state hash.
+///    AiHost maps names to crowd agent handles), an agent's ref and a target's
+///    ref kept from tick to tick when they still name the agent / target (a
+///    string compare, no hash), so the figure is libai's tick plus a cheap host. Both must end in the same AI state hash.
 ///
 /// A plain program, not Google Benchmark: there is no peer to compare with in
 /// Debian (BehaviorTree.CPP is not packaged: `apt-cache policy
@@ -152,6 +153,14 @@ public:
         }
         for (auto& [name, p] : fake.objects)
             m_objects.emplace(name, &p);
+        // Targets by name as findPosition answers them: an agent first, else an object.
+        for (auto& [name, a] : fake.agents)
+            m_targets.emplace_back(name, &a.position);
+        for (auto& [name, p] : fake.objects)
+            if (!m_agents.count(name))
+                m_targets.emplace_back(name, &p);
+        for (size_t i = 0; i < m_targets.size(); ++i)
+            m_targetIndex.emplace(m_targets[i].first, i);
     }
 
     bool agentExists(std::string_view agent) const override { return m_agents.count(agent) == 1; }
@@ -250,6 +259,23 @@ public:
     }
     bool hasPath(const AgentRef& agent, const Vec3& to) const override { return m_fake.hasPath(agent.name, to); }
 
+    // Named targets: the ref is the target's index + 1 in a list by name,
+    // checked against the name (a string compare, no hash) and kept from the
+    // call's previous tick when it still names the target, as for agents.
+    bool locate(TargetRef& io, Vec3& out) const override
+    {
+        io.tag = 0;
+        if (io.id == 0 || io.id > m_targets.size() || m_targets[io.id - 1].first != io.name)
+        {
+            const auto it = m_targetIndex.find(io.name);
+            io.id = it == m_targetIndex.end() ? 0 : it->second + 1;
+        }
+        if (io.id == 0)
+            return false;
+        out = *m_targets[io.id - 1].second;
+        return true;
+    }
+
 private:
     struct NameHash
     {
@@ -270,6 +296,8 @@ private:
     Index<Vec3> m_objects;
     std::vector<std::pair<std::string_view, test::FakeAgent*>> m_list; ///< Agents by name.
     std::unordered_map<std::string_view, size_t, NameHash, std::equal_to<>> m_agentIndex; ///< Name → m_list index.
+    std::vector<std::pair<std::string_view, const Vec3*>> m_targets; ///< Agents, then objects not named as an agent.
+    std::unordered_map<std::string_view, size_t, NameHash, std::equal_to<>> m_targetIndex; ///< Name → m_targets index.
 };
 
 struct Options

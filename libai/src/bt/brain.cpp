@@ -34,6 +34,7 @@ AiStateInstance& AiStateInstance::operator=(const AiStateInstance&)
 
 void putTree(AiState& io, CompiledTree tree)
 {
+    layoutNodeStates(tree);
     const std::string name = tree.name;
     io.trees[name] = std::move(tree);
     io.treeRevisions[name] = ++io.revisionCounter;
@@ -88,6 +89,7 @@ CompiledTree utilityTree(const std::string& utility)
     n.path = "";
     t.nodes.push_back(std::move(n));
     t.depth = 1;
+    layoutNodeStates(t);
     return t;
 }
 
@@ -114,13 +116,22 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateInstance = state.instance.id;
     r.stateRevision = state.revisionCounter;
     r.slots.clear();
-    r.pointsStamps.clear();
+    r.fits.clear();
+    r.targets.assign(r.tree->targetSites, TargetRef{});
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
-        brain.nodes.assign(r.tree->nodes.size(), NodeState{});
+        brain.nodes = NodeStates(r.tree->memories);
         brain.utilityMemory.clear();
         brain.treeRevision = revision;
+    }
+    else if (!brain.nodes.hasMemories(r.tree->memories))
+    {
+        // As many nodes of another kind (a brain from a state whose tree of
+        // that name and revision differs): each keeps what its new kind keeps.
+        NodeStates packed(r.tree->memories);
+        brain.nodes.forEach([&](size_t i, const NodeState& s) { packed.set(i, s); });
+        brain.nodes = std::move(packed);
     }
     return Status::success();
 }
@@ -134,6 +145,7 @@ Result<const CompiledTree*> brainTree(AiState& state, Brain& brain)
     BrainResolution& r = brain.resolved;
     const bool treeValid = r.tree && r.stateInstance == state.instance.id &&
                            r.stateRevision == state.revisionCounter && brain.nodes.size() == r.tree->nodes.size() &&
+                           brain.nodes.byteSize() == r.tree->stateBytes &&
                            (brain.tree.empty() ? r.tree == &r.utilityTree : r.tree != &r.utilityTree);
     if (!treeValid)
         SPARK_TRY(resolveTree(state, brain));
@@ -145,7 +157,7 @@ Result<const CompiledTree*> brainTree(AiState& state, Brain& brain)
         r.slots.resize(tree.keys.size());
         for (size_t i = 0; i < tree.keys.size(); ++i)
             r.slots[i] = brain.blackboard.slotOf(tree.keys[i]);
-        r.pointsStamps.assign(tree.keys.size(), 0);
+        r.fits.assign(tree.keys.size(), FitCheck{});
         r.layout = brain.blackboard.layout();
     }
     return r.tree;
@@ -181,20 +193,21 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         return tree.error();
     }
     TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
-                 brain.resolved.pointsStamps, agent};
-    auto r = detail::tickNode(ctx, 0);
-    if (!r.ok())
+                 brain.resolved.fits, brain.resolved.targets, agent, brain.nodes.bytes()};
+    const NodeStatus r = detail::tickTree(ctx);
+    if (r == detail::kFailed)
     {
+        const Error e = std::move(*ctx.error);
         detail::haltNode(ctx, 0);
         brain.status = NodeStatus::Failure;
-        disable(io, brain, r.error(), clock.frame, time);
-        return r.error();
+        disable(io, brain, e, clock.frame, time);
+        return e;
     }
     ++brain.ticks;
-    if (*r != brain.status)
+    if (r != brain.status)
         pushEvent(io.events, clock.frame, time, kEventTreeStatus, brain.agent,
-                  {{"status", nodeStatusName(*r)}, {"previous", nodeStatusName(brain.status)}});
-    brain.status = *r;
+                  {{"status", nodeStatusName(r)}, {"previous", nodeStatusName(brain.status)}});
+    brain.status = r;
     return Status::success();
 }
 
@@ -218,18 +231,23 @@ inline void prefetchRange(const void* p, size_t bytes)
 
 using BrainIt = std::map<std::string, Brain>::iterator;
 
+/// A brain's record up to the fields a tick reads (they come first in Brain).
+void prefetchRecord(const std::pair<const std::string, Brain>& record)
+{
+    const char* begin = reinterpret_cast<const char*>(&record);
+    prefetchRange(begin, static_cast<size_t>(reinterpret_cast<const char*>(&record.second.utility) - begin));
+}
+
 /// What a tick of brain `b` reads first after its record: its node states, its
 /// resolved key slots and the first blackboard slots (whose addresses come from
 /// the blackboard itself: they sit in its first block). Asked for one brain
 /// ahead, once the record has been asked for.
 void prefetchState(const Brain& b)
 {
-    prefetchRange(b.nodes.data(), b.nodes.size() * sizeof(NodeState));
+    prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
     prefetchRange(b.resolved.slots.data(), b.resolved.slots.size() * sizeof(uint32_t));
-    prefetchRange(b.resolved.pointsStamps.data(), b.resolved.pointsStamps.size() * sizeof(uint64_t));
-    const uint32_t slots = std::min<uint32_t>(b.blackboard.slotCount(), 8);
-    for (uint32_t i = 0; i < slots; ++i)
-        prefetchRange(&b.blackboard.keyOf(i), 64);
+    prefetchRange(b.resolved.fits.data(), b.resolved.fits.size() * sizeof(FitCheck));
+    b.blackboard.prefetchSlots(8);
 }
 
 } // namespace
@@ -246,14 +264,14 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     const BrainIt end = io.brains.end();
     BrainIt ahead = io.brains.begin();
     for (int i = 0; i < kRecordAhead && ahead != end; ++i, ++ahead)
-        prefetchRange(&*ahead, sizeof(*ahead));
+        prefetchRecord(*ahead);
     if (io.brains.begin() != end)
         prefetchState(io.brains.begin()->second);
     for (BrainIt it = io.brains.begin(); it != end; ++it)
     {
         if (ahead != end)
         {
-            prefetchRange(&*ahead, sizeof(*ahead));
+            prefetchRecord(*ahead);
             ++ahead;
         }
         if (const BrainIt next = std::next(it); next != end)
@@ -276,7 +294,7 @@ void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, 
     agent.name = brain.agent;
     (void)world.findAgent(brain.agent, agent);
     TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
-                 brain.resolved.pointsStamps, agent};
+                 brain.resolved.fits, brain.resolved.targets, agent, brain.nodes.bytes()};
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }
@@ -285,7 +303,7 @@ std::vector<uint32_t> runningNodes(const AiState&, const Brain& brain)
 {
     std::vector<uint32_t> out;
     for (uint32_t i = 0; i < brain.nodes.size(); ++i)
-        if (brain.nodes[i].status == NodeStatus::Running)
+        if (brain.nodes.status(i) == NodeStatus::Running)
             out.push_back(i);
     return out;
 }
@@ -315,8 +333,7 @@ void hashBrain(Hasher& io, const Brain& b)
     io.addU64(b.nextFrame);
     hashBlackboard(io, b.blackboard);
     io.addU64(b.nodes.size());
-    for (const NodeState& s : b.nodes)
-        hashNodeState(io, s);
+    b.nodes.forEach([&](size_t, const NodeState& s) { hashNodeState(io, s); });
     io.addU64(b.utilityMemory.size());
     for (const auto& [index, m] : b.utilityMemory)
     {
@@ -383,9 +400,7 @@ json brainToJson(const AiState& state, const Brain& brain)
     json memory = json::array();
     const auto treeIt = brain.tree.empty() ? state.trees.end() : state.trees.find(brain.tree);
     const bool haveTree = treeIt != state.trees.end() && treeIt->second.nodes.size() == brain.nodes.size();
-    for (uint32_t i = 0; i < brain.nodes.size(); ++i)
-    {
-        const NodeState& s = brain.nodes[i];
+    brain.nodes.forEach([&](size_t i, const NodeState& s) {
         const std::string label = haveTree ? treeIt->second.nodes[i].label : "utility:" + brain.utility;
         const std::string path = haveTree ? treeIt->second.nodes[i].path : "";
         if (s.status == NodeStatus::Running)
@@ -393,7 +408,7 @@ json brainToJson(const AiState& state, const Brain& brain)
         if (s.counter != 0 || s.readyAt != 0 || s.flag)
             memory.push_back({{"id", i}, {"label", label}, {"waypoint", s.counter}, {"ready_at", s.readyAt},
                               {"seen", s.flag}});
-    }
+    });
     for (const auto& [index, m] : brain.utilityMemory)
         memory.push_back({{"id", index}, {"last_choice", m.last}, {"running_choice", m.running}, {"ready_at", m.readyAt}});
     out["running"] = running;

@@ -136,6 +136,15 @@ struct Compiler
             intern(d.value);
             for (ParamSlot& p : d.call.params)
                 intern(p);
+            // Every target parameter of a built-in gets a call site, where a
+            // brain keeps what its host resolved the target's name to.
+            if ((d.type == NodeType::Condition || d.type == NodeType::Action) && d.call.leaf != LeafId::Count)
+            {
+                const LeafDef& def = leafDef(d.call.leaf);
+                for (size_t i = 0; i < d.call.params.size() && i < def.params.size(); ++i)
+                    if (def.params[i].type == ParamType::Target)
+                        d.call.params[i].targetSite = out.targetSites++;
+            }
             if (n.contains("label"))
                 d.label = n["label"].get<std::string>();
             else if (n.contains("name"))
@@ -195,6 +204,7 @@ Result<CompiledTree> compileTree(const json& doc, const LeafRegistry& leaves,
     static const json kEmpty = json::object();
     Compiler compiler{leaves, doc.contains("subtrees") ? doc["subtrees"] : kEmpty, tree};
     compiler.node(doc["root"], "/root", UINT32_MAX, 1);
+    layoutNodeStates(tree);
     tree.doc = doc;
     return tree;
 }

@@ -438,6 +438,7 @@ LeafCall makeLeafCall(const LeafDef& def, const json& params)
     {
         ParamSlot& slot = call.params[i];
         const ParamDef& p = def.params[i];
+        slot.type = p.type;
         const json* given = params.is_object() && params.contains(p.name) ? &params[p.name] : nullptr;
         if (given && isBlackboardRef(*given))
         {

@@ -31,90 +31,159 @@ double distance3(const Vec3& a, const Vec3& b)
     return std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
 }
 
-/// A validated point [x, y, z].
+/// A validated point [x, y, z] (anything else, which validation keeps out, reads as the origin).
 Vec3 toPoint(const json& p)
 {
-    const json::array_t& a = *p.get_ptr<const json::array_t*>();
-    return Vec3(numberAt(a[0]), numberAt(a[1]), numberAt(a[2]));
+    const json::array_t* a = p.get_ptr<const json::array_t*>();
+    if (!a || a->size() != 3)
+        return Vec3(0, 0, 0);
+    return Vec3(numberAt((*a)[0]), numberAt((*a)[1]), numberAt((*a)[2]));
 }
 
-/// Reads a parameter slot of `leaf` declared by `def`: the literal, or the
-/// blackboard value checked against the declared type. nullptr when absent and
-/// not required.
-Result<const json*> readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const ParamSlot& slot,
-                             std::string_view path)
+/// Reads a parameter slot of `leaf` declared by `def` into `out`: the literal,
+/// or the blackboard value checked against the declared type; nullptr when
+/// absent and not required. False on error (kept in `ctx.error`).
+bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const ParamSlot& slot, std::string_view path,
+              const json*& out)
 {
     // Built only on the error paths: reading a parameter allocates nothing.
     auto field = [&] { return pointerJoin(pointerJoin(path, "params"), def.name); };
     if (!slot.present)
     {
         if (def.required)
-            return makeError(kCodeParams, "parameter '" + def.name + "' is missing", field());
-        return static_cast<const json*>(nullptr);
+        {
+            ctx.error = makeError(kCodeParams, "parameter '" + def.name + "' is missing", field());
+            return false;
+        }
+        out = nullptr;
+        return true;
     }
     if (!slot.fromBb)
-        return &slot.literal;
+    {
+        out = &slot.literal;
+        return true;
+    }
     const json* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
     if (!v)
-        return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' (parameter '" + def.name + "') is missing",
-                         field(), "set the key on the blackboard before the leaf runs");
-    // A route (`points`) is checked once per write of its slot, not every tick.
-    uint64_t* checked = def.type == ParamType::Points && slot.bbIndex < ctx.pointsStamps.size()
-                            ? &ctx.pointsStamps[slot.bbIndex]
+    {
+        ctx.error = makeError(kCodeParams,
+                              "blackboard key '" + slot.bbKey + "' (parameter '" + def.name + "') is missing",
+                              field(), "set the key on the blackboard before the leaf runs");
+        return false;
+    }
+    // A value is checked against a type without a range (a target, a route)
+    // once per write of its slot, not every tick; a number against its range
+    // every time (the range is the parameter's).
+    FitCheck* checked = def.type != ParamType::Number && def.type != ParamType::Integer &&
+                                slot.bbIndex < ctx.fits.size()
+                            ? &ctx.fits[slot.bbIndex]
                             : nullptr;
     const uint64_t stamp = checked ? ctx.brain.blackboard.stampOf(ctx.slots[slot.bbIndex]) : 0;
-    if (checked && *checked == stamp)
-        return v;
+    if (checked && checked->stamp == stamp && checked->type == def.type)
+    {
+        out = v;
+        return true;
+    }
     if (!paramValueFits(def, *v))
     {
         std::string expected;
         (void)paramValueMatches(def, *v, expected);
-        return makeError(kCodeParams,
-                         "blackboard key '" + slot.bbKey + "' does not fit parameter '" + def.name +
-                             "' of '" + leaf.name + "'",
-                         field(), "expected " + expected);
+        ctx.error = makeError(kCodeParams,
+                              "blackboard key '" + slot.bbKey + "' does not fit parameter '" + def.name + "' of '" +
+                                  leaf.name + "'",
+                              field(), "expected " + expected);
+        return false;
     }
     if (checked)
-        *checked = stamp;
+        *checked = FitCheck{stamp, def.type};
+    out = v;
+    return true;
+}
+
+/// A Result of readSlot (for the registered leaves' callbacks).
+Result<const json*> readSlotResult(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const ParamSlot& slot,
+                                   std::string_view path)
+{
+    const json* v = nullptr;
+    if (!readSlot(ctx, leaf, def, slot, path, v))
+        return std::move(*ctx.error);
     return v;
 }
 
+/// The built-in leaves' manifest entries, by LeafId (a static table: never moves).
+const std::span<const LeafDef> kBuiltins = leafManifest();
+
 /// Reads parameter `p` of a built-in leaf's call (see readSlot).
-template <class E> Result<const json*> param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path)
+template <class E> [[gnu::always_inline]] inline bool param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, const json*& out)
 {
     const ParamSlot& given = slot(call, p);
     if (given.present && !given.fromBb)
-        return &given.literal; // a literal: checked when the tree was compiled
-    const LeafDef& leaf = leafDef(call.leaf);
-    return readSlot(ctx, leaf, paramDef(leaf, p), given, path);
-}
-
-template <class E> Result<double> numberParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path)
-{
-    if (const ParamSlot& given = slot(call, p); given.literalNumber)
-        return given.number;
-    Result<const json*> v = param(ctx, call, p, path);
-    if (!v.ok())
-        return v.error();
-    return *v ? numberAt(**v) : 0.0;
-}
-
-/// A target's position; false when a named target does not exist.
-template <class E>
-Result<bool> targetParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, Vec3& out)
-{
-    if (const ParamSlot& given = slot(call, p); given.literalPoint)
     {
-        out = Vec3(given.point[0], given.point[1], given.point[2]);
+        out = &given.literal; // a literal: checked when the tree was compiled
         return true;
     }
-    Result<const json*> v = param(ctx, call, p, path);
-    if (!v.ok())
-        return v.error();
-    const json& t = **v;
-    if (t.is_string())
-        return ctx.world.findPosition(t.get_ref<const std::string&>(), out);
-    out = toPoint(t);
+    // A blackboard value already found to fit (readSlot's check, unchanged since).
+    if (given.fromBb && given.bbIndex < ctx.fits.size() && given.type != ParamType::Number &&
+        given.type != ParamType::Integer)
+    {
+        uint64_t stamp = 0;
+        const json* v = ctx.brain.blackboard.at(ctx.slots[given.bbIndex], stamp);
+        const FitCheck& fit = ctx.fits[given.bbIndex];
+        if (v && fit.stamp == stamp && fit.type == given.type)
+        {
+            out = v;
+            return true;
+        }
+    }
+    const LeafDef& leaf = kBuiltins[static_cast<size_t>(call.leaf)];
+    return readSlot(ctx, leaf, paramDef(leaf, p), given, path, out);
+}
+
+/// Reads number parameter `p` (0 when absent); false on error.
+template <class E> [[gnu::always_inline]] inline bool numberParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, double& out)
+{
+    if (const ParamSlot& given = slot(call, p); given.literalNumber)
+    {
+        out = given.number;
+        return true;
+    }
+    const json* v = nullptr;
+    if (!param(ctx, call, p, path, v))
+        return false;
+    out = v ? numberAt(*v) : 0.0;
+    return true;
+}
+
+/// A target's position into `out`, `found` false when a named target does not
+/// exist; false on error. A named target is located through the call site's
+/// TargetRef (the host keeps what it resolved from tick to tick).
+template <class E>
+[[gnu::always_inline]] inline bool targetParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, Vec3& out, bool& found)
+{
+    const ParamSlot& given = slot(call, p);
+    if (given.literalPoint)
+    {
+        out = Vec3(given.point[0], given.point[1], given.point[2]);
+        found = true;
+        return true;
+    }
+    const json* v = nullptr;
+    if (!param(ctx, call, p, path, v))
+        return false;
+    if (const auto* name = v->get_ptr<const json::string_t*>())
+    {
+        if (given.targetSite < ctx.targets.size())
+        {
+            TargetRef& ref = ctx.targets[given.targetSite];
+            ref.name = *name;
+            found = ctx.world.locate(ref, out);
+        }
+        else
+            found = ctx.world.findPosition(*name, out);
+        return true;
+    }
+    out = toPoint(*v);
+    found = true;
     return true;
 }
 
@@ -127,19 +196,16 @@ Vec3 agentPosition(TickCtx& ctx)
 
 json pointJson(const Vec3& p) { return json::array({p.x, p.y, p.z}); }
 
-Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+NodeStatus moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
     Vec3 target;
-    auto found = targetParam(ctx, call, MoveToParam::Target, path, target);
-    if (!found.ok())
-        return found.error();
-    auto stopDistance = numberParam(ctx, call, MoveToParam::StopDistance, path);
-    if (!stopDistance.ok())
-        return stopDistance.error();
-    auto repath = numberParam(ctx, call, MoveToParam::RepathDistance, path);
-    if (!repath.ok())
-        return repath.error();
-    if (!*found)
+    bool found = false;
+    double stopDistance = 0, repath = 0;
+    if (!targetParam(ctx, call, MoveToParam::Target, path, target, found) ||
+        !numberParam(ctx, call, MoveToParam::StopDistance, path, stopDistance) ||
+        !numberParam(ctx, call, MoveToParam::RepathDistance, path, repath))
+        return kFailed;
+    if (!found)
     {
         if (s.status == NodeStatus::Running)
             ctx.world.stop(ctx.agent);
@@ -148,13 +214,14 @@ Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     const Vec3 pos = agentPosition(ctx);
     const bool fresh = s.status != NodeStatus::Running;
     const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.agent);
-    if (groundDistance(pos, target) <= *stopDistance || (!fresh && ms == MoveState::Arrived))
+    if (groundDistance(pos, target) <= stopDistance || (!fresh && ms == MoveState::Arrived))
     {
         if (!fresh)
             ctx.world.stop(ctx.agent);
         json data = {{"target", pointJson(target)}};
         // A named target (an object, or one a blackboard key names) is named too.
-        const json* named = *param(ctx, call, MoveToParam::Target, path);
+        const json* named = nullptr;
+        (void)param(ctx, call, MoveToParam::Target, path, named);
         if (named->is_string())
             data["name"] = *named;
         emitEvent(ctx, kEventArrived, std::move(data));
@@ -162,9 +229,9 @@ Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     }
     if (!fresh && ms == MoveState::NoPath)
         return NodeStatus::Failure;
-    if (fresh || ms == MoveState::Idle || distance3(target, s.point) > *repath)
+    if (fresh || ms == MoveState::Idle || distance3(target, s.point) > repath)
     {
-        ctx.world.requestMove(ctx.agent, target, *stopDistance);
+        ctx.world.requestMove(ctx.agent, target, stopDistance);
         s.point = target;
         if (ctx.world.moveState(ctx.agent) == MoveState::NoPath)
             return NodeStatus::Failure;
@@ -172,19 +239,20 @@ Result<NodeStatus> moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     return NodeStatus::Running;
 }
 
-Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
-    auto pointsV = param(ctx, call, PatrolParam::Points, path);
-    if (!pointsV.ok())
-        return pointsV.error();
-    auto loopV = param(ctx, call, PatrolParam::Loop, path);
-    if (!loopV.ok())
-        return loopV.error();
-    auto stopDistance = numberParam(ctx, call, PatrolParam::StopDistance, path);
-    if (!stopDistance.ok())
-        return stopDistance.error();
-    const json::array_t& points = *(*pointsV)->get_ptr<const json::array_t*>();
-    const bool loop = *loopV ? (*loopV)->get<bool>() : true;
+    const json* pointsV = nullptr;
+    const json* loopV = nullptr;
+    double stopDistance = 0;
+    if (!param(ctx, call, PatrolParam::Points, path, pointsV) || !param(ctx, call, PatrolParam::Loop, path, loopV) ||
+        !numberParam(ctx, call, PatrolParam::StopDistance, path, stopDistance))
+        return kFailed;
+    const json::array_t* route = pointsV->get_ptr<const json::array_t*>();
+    if (!route || route->empty()) // kept out by the type check (a value changed behind its stamp)
+        return fail(ctx, makeError(kCodeParams, "patrol points must be a non-empty array of points",
+                                   pointerJoin(pointerJoin(path, "params"), "points")));
+    const json::array_t& points = *route;
+    const bool loop = loopV ? loopV->get<bool>() : true;
     const int32_t n = static_cast<int32_t>(points.size());
     const bool fresh = s.status != NodeStatus::Running;
     if (s.counter < 0 || s.counter >= n)
@@ -193,7 +261,7 @@ Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     const Vec3 pos = agentPosition(ctx);
     const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.agent);
     bool request = fresh || ms == MoveState::Idle;
-    if (groundDistance(pos, waypoint) <= *stopDistance || (!fresh && ms == MoveState::Arrived && s.point == waypoint))
+    if (groundDistance(pos, waypoint) <= stopDistance || (!fresh && ms == MoveState::Arrived && s.point == waypoint))
     {
         emitEvent(ctx, kEventWaypoint, {{"index", s.counter}, {"point", pointJson(waypoint)}});
         s.counter += 1;
@@ -213,7 +281,7 @@ Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
         return NodeStatus::Failure;
     if (request)
     {
-        ctx.world.requestMove(ctx.agent, waypoint, *stopDistance);
+        ctx.world.requestMove(ctx.agent, waypoint, stopDistance);
         s.point = waypoint;
         if (ctx.world.moveState(ctx.agent) == MoveState::NoPath)
             return NodeStatus::Failure;
@@ -221,27 +289,22 @@ Result<NodeStatus> patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
     return NodeStatus::Running;
 }
 
-Result<NodeStatus> canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+NodeStatus canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
     Vec3 target;
-    auto found = targetParam(ctx, call, CanSeeParam::Target, path, target);
-    if (!found.ok())
-        return found.error();
-    auto range = numberParam(ctx, call, CanSeeParam::Range, path);
-    if (!range.ok())
-        return range.error();
-    auto fov = numberParam(ctx, call, CanSeeParam::FovDeg, path);
-    if (!fov.ok())
-        return fov.error();
-    auto eye = numberParam(ctx, call, CanSeeParam::EyeHeight, path);
-    if (!eye.ok())
-        return eye.error();
+    bool found = false;
+    double range = 0, fov = 0, eye = 0;
+    if (!targetParam(ctx, call, CanSeeParam::Target, path, target, found) ||
+        !numberParam(ctx, call, CanSeeParam::Range, path, range) ||
+        !numberParam(ctx, call, CanSeeParam::FovDeg, path, fov) ||
+        !numberParam(ctx, call, CanSeeParam::EyeHeight, path, eye))
+        return kFailed;
     bool visible = false;
-    if (*found)
+    if (found)
     {
         const Vec3 pos = agentPosition(ctx);
-        visible = distance3(pos, target) <= *range;
-        if (visible && *fov < 360.0)
+        visible = distance3(pos, target) <= range;
+        if (visible && fov < 360.0)
         {
             Vec3 dir = target - pos;
             dir.y = 0;
@@ -250,22 +313,23 @@ Result<NodeStatus> canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std:
             {
                 const Vec3 fwd = ctx.world.agentForward(ctx.agent);
                 const double cosAngle = (dir.x * fwd.x + dir.z * fwd.z) / len;
-                visible = cosAngle >= det::cos(det::radians(*fov * 0.5));
+                visible = cosAngle >= det::cos(det::radians(fov * 0.5));
             }
         }
         if (visible)
-            visible = ctx.world.lineOfSight(ctx.agent, pos + Vec3(0, *eye, 0), target);
+            visible = ctx.world.lineOfSight(ctx.agent, pos + Vec3(0, eye, 0), target);
     }
     if (visible != s.flag)
     {
-        const json& t = **param(ctx, call, CanSeeParam::Target, path);
+        const json* t = nullptr;
+        (void)param(ctx, call, CanSeeParam::Target, path, t);
         // Where both were, for a reader of the log (rounded to the millimetre).
         auto at = [](const Vec3& p) {
             auto mm = [](double v) { return std::nearbyint(v * 1000.0) / 1000.0; };
             return json::array({mm(p.x), mm(p.y), mm(p.z)});
         };
-        json data = {{"target", t}, {"at", at(agentPosition(ctx))}};
-        if (*found)
+        json data = {{"target", *t}, {"at", at(agentPosition(ctx))}};
+        if (found)
             data["target_at"] = at(target);
         emitEvent(ctx, visible ? kEventSpotted : kEventLostSight, std::move(data));
         s.flag = visible;
@@ -320,7 +384,7 @@ Result<NodeStatus> tickRegistered(TickCtx& ctx, const LeafCall& call, NodeState&
     std::array<const json*, kMaxLeafParams> values{};
     for (size_t i = 0; i < def.params.size(); ++i)
     {
-        auto v = readSlot(ctx, def, def.params[i], call.params[i], path);
+        auto v = readSlotResult(ctx, def, def.params[i], call.params[i], path);
         if (!v.ok())
             return v.error();
         values[i] = *v;
@@ -351,7 +415,7 @@ void haltRegistered(TickCtx& ctx, const LeafCall& call, NodeState& s, std::strin
     std::array<const json*, kMaxLeafParams> values{};
     for (size_t i = 0; i < def.params.size(); ++i)
     {
-        auto v = readSlot(ctx, def, def.params[i], call.params[i], path);
+        auto v = readSlotResult(ctx, def, def.params[i], call.params[i], path);
         values[i] = v.ok() ? *v : nullptr;
     }
     const LeafParams params{&def, std::span<const json* const>(values.data(), def.params.size())};
@@ -361,7 +425,7 @@ void haltRegistered(TickCtx& ctx, const LeafCall& call, NodeState& s, std::strin
 
 } // namespace
 
-Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+NodeStatus tickLeafStatus(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
     switch (call.leaf)
     {
@@ -371,10 +435,10 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
     case LeafId::Face:
     {
         Vec3 target;
-        auto found = targetParam(ctx, call, FaceParam::Target, path, target);
-        if (!found.ok())
-            return found.error();
-        if (!*found)
+        bool found = false;
+        if (!targetParam(ctx, call, FaceParam::Target, path, target, found))
+            return kFailed;
+        if (!found)
             return NodeStatus::Failure;
         Vec3 dir = target - agentPosition(ctx);
         dir.y = 0;
@@ -384,64 +448,74 @@ Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, st
     }
     case LeafId::SetSpeed:
     {
-        auto speed = numberParam(ctx, call, SetSpeedParam::Speed, path);
-        if (!speed.ok())
-            return speed.error();
-        ctx.world.setSpeed(ctx.agent, *speed);
+        double speed = 0;
+        if (!numberParam(ctx, call, SetSpeedParam::Speed, path, speed))
+            return kFailed;
+        ctx.world.setSpeed(ctx.agent, speed);
         return NodeStatus::Success;
     }
     case LeafId::Log:
     {
-        auto message = param(ctx, call, LogParam::Message, path);
-        if (!message.ok())
-            return message.error();
-        emitEvent(ctx, kEventLog, {{"message", **message}});
+        const json* message = nullptr;
+        if (!param(ctx, call, LogParam::Message, path, message))
+            return kFailed;
+        emitEvent(ctx, kEventLog, {{"message", *message}});
         return NodeStatus::Success;
     }
     case LeafId::Emit:
     {
-        auto name = param(ctx, call, EmitParam::Event, path);
-        if (!name.ok())
-            return name.error();
-        auto data = param(ctx, call, EmitParam::Data, path);
-        if (!data.ok())
-            return data.error();
-        emitEvent(ctx, kEventEmitted, {{"name", **name}, {"data", *data ? **data : json()}});
+        const json* name = nullptr;
+        const json* data = nullptr;
+        if (!param(ctx, call, EmitParam::Event, path, name) || !param(ctx, call, EmitParam::Data, path, data))
+            return kFailed;
+        emitEvent(ctx, kEventEmitted, {{"name", *name}, {"data", data ? *data : json()}});
         return NodeStatus::Success;
     }
     case LeafId::CanSee: return canSee(ctx, call, s, path);
     case LeafId::Within:
     {
         Vec3 target;
-        auto found = targetParam(ctx, call, WithinParam::Target, path, target);
-        if (!found.ok())
-            return found.error();
-        auto d = numberParam(ctx, call, WithinParam::Distance, path);
-        if (!d.ok())
-            return d.error();
-        return *found && distance3(agentPosition(ctx), target) <= *d ? NodeStatus::Success : NodeStatus::Failure;
+        bool found = false;
+        double d = 0;
+        if (!targetParam(ctx, call, WithinParam::Target, path, target, found) ||
+            !numberParam(ctx, call, WithinParam::Distance, path, d))
+            return kFailed;
+        return found && distance3(agentPosition(ctx), target) <= d ? NodeStatus::Success : NodeStatus::Failure;
     }
     case LeafId::Arrived:
         return ctx.world.moveState(ctx.agent) == MoveState::Arrived ? NodeStatus::Success : NodeStatus::Failure;
     case LeafId::HasPath:
     {
         Vec3 target;
-        auto found = targetParam(ctx, call, HasPathParam::Target, path, target);
-        if (!found.ok())
-            return found.error();
-        return *found && ctx.world.hasPath(ctx.agent, target) ? NodeStatus::Success : NodeStatus::Failure;
+        bool found = false;
+        if (!targetParam(ctx, call, HasPathParam::Target, path, target, found))
+            return kFailed;
+        return found && ctx.world.hasPath(ctx.agent, target) ? NodeStatus::Success : NodeStatus::Failure;
     }
     case LeafId::Chance:
     {
-        auto p = numberParam(ctx, call, ChanceParam::Probability, path);
-        if (!p.ok())
-            return p.error();
-        return rngNextDouble(ctx.brain.rng) < *p ? NodeStatus::Success : NodeStatus::Failure;
+        double p = 0;
+        if (!numberParam(ctx, call, ChanceParam::Probability, path, p))
+            return kFailed;
+        return rngNextDouble(ctx.brain.rng) < p ? NodeStatus::Success : NodeStatus::Failure;
     }
     case LeafId::Count: // A leaf a game registered.
-        return tickRegistered(ctx, call, s, path);
+    {
+        auto r = tickRegistered(ctx, call, s, path);
+        if (!r.ok())
+            return fail(ctx, std::move(r.error()));
+        return *r;
     }
-    return makeError("E_INTERNAL", "unknown leaf id", std::string(path));
+    }
+    return fail(ctx, makeError("E_INTERNAL", "unknown leaf id", std::string(path)));
+}
+
+Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+{
+    const NodeStatus r = tickLeafStatus(ctx, call, s, path);
+    if (r == kFailed)
+        return std::move(*ctx.error);
+    return r;
 }
 
 void haltLeaf(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)

@@ -3,6 +3,7 @@
 #include "spark/ai/brain.h"
 #include "spark/ai/leaf_registry.h"
 
+#include <optional>
 #include <span>
 
 namespace spark::ai::detail
@@ -20,9 +21,11 @@ struct TickCtx
     double time = 0; ///< frame × dt. [Units: s]
     TickClock clock; ///< The tick's clock (frame and dt).
     std::span<const uint32_t> slots; ///< The tree's key index → the brain's blackboard slot.
-    std::span<uint64_t> pointsStamps; ///< The tree's key index → stamp of the slot's value last found to fit `points`.
+    std::span<FitCheck> fits; ///< The tree's key index → the last type check of the slot's value (see FitCheck).
+    std::span<TargetRef> targets; ///< The tree's target call site → what the host resolved it to (see World::locate).
     AgentRef agent{}; ///< The brain's agent, resolved by the host for this tick.
-    Error error{}; ///< Why the tick failed (tick.cpp keeps it here on the way up).
+    unsigned char* states = nullptr; ///< The brain's packed node states (`brain.nodes.bytes()`, laid out as the tree says).
+    std::optional<Error> error{}; ///< Why the tick failed (kept here on the way up; empty until then).
 };
 
 /// The blackboard value a node or parameter names: by its resolved slot when the
@@ -38,7 +41,21 @@ inline const json* blackboardValue(const TickCtx& ctx, uint32_t keyIndex, const 
 /// Tolerance of time comparisons (times are frame × dt sums). [Units: s]
 inline constexpr double kTimeEps = 1e-9;
 
-/// Ticks a leaf call. `path` is the JSON pointer of the call (for errors).
+/// What the tick functions answering a bare NodeStatus answer when the tick
+/// failed; the error is then in `TickCtx::error`.
+inline constexpr NodeStatus kFailed = static_cast<NodeStatus>(0xff);
+
+/// Keeps a failure in `ctx.error` and answers kFailed.
+inline NodeStatus fail(TickCtx& ctx, Error error)
+{
+    ctx.error = std::move(error);
+    return kFailed;
+}
+
+/// Ticks a leaf call; kFailed on error (see kFailed). `path` is the JSON
+/// pointer of the call (for errors).
+NodeStatus tickLeafStatus(TickCtx& ctx, const LeafCall& call, NodeState& io, std::string_view path);
+/// tickLeafStatus as a Result.
 Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& io, std::string_view path);
 /// Tells a running leaf it is halted (move_to/patrol stop the agent, a
 /// registered action's halt callback runs).
@@ -46,6 +63,8 @@ void haltLeaf(TickCtx& ctx, const LeafCall& call, NodeState& io, std::string_vie
 
 /// Ticks node `index` of the context's tree.
 Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index);
+/// Ticks the context's tree from its root: its status, or kFailed (see kFailed).
+NodeStatus tickTree(TickCtx& ctx);
 /// Halts node `index` and its running descendants.
 void haltNode(TickCtx& ctx, uint32_t index);
 

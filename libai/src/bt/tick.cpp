@@ -17,29 +17,64 @@
 #include "runtime.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace spark::ai::detail
 {
 namespace
 {
 
-NodeStatus setStatus(NodeState& s, NodeStatus status)
+/// A node's state in its brain's packed NodeStates (tree.h): the status byte
+/// and the fields of its memory. Only the accessors of the node's own memory
+/// are called (a sequence's cursor, a timeout's start time).
+class Packed
 {
-    s.status = status;
+public:
+    Packed(TickCtx& ctx, uint32_t index, const Node& n)
+        : m_status(ctx.states + index), m_memory(ctx.states + n.memoryOffset)
+    {
+    }
+    NodeStatus status() const { return static_cast<NodeStatus>(*m_status); }
+    void setStatus(NodeStatus s) { *m_status = static_cast<unsigned char>(s); }
+    /// Cursor and Full memories: the cursor.
+    int32_t cursor() const
+    {
+        int32_t v;
+        std::memcpy(&v, m_memory, sizeof v);
+        return v;
+    }
+    void setCursor(int32_t v) { std::memcpy(m_memory, &v, sizeof v); }
+    /// StartTime and ReadyAt memories: the time.
+    double time() const
+    {
+        double v;
+        std::memcpy(&v, m_memory, sizeof v);
+        return v;
+    }
+    void setTime(double v) { std::memcpy(m_memory, &v, sizeof v); }
+
+private:
+    unsigned char* m_status;
+    unsigned char* m_memory;
+};
+
+NodeStatus setStatus(Packed& s, NodeStatus status)
+{
+    s.setStatus(status);
     return status;
 }
 
 uint32_t childAt(const TickCtx& ctx, const Node& n, uint32_t i) { return ctx.tree.children[n.childBegin + i]; }
 
 /// The value of a node's slot; `key` names the field for the error path (built only on error).
-Result<const json*> slotValue(TickCtx& ctx, const ParamSlot& slot, const Node& node, const char* key)
+const json* slotValue(TickCtx& ctx, const ParamSlot& slot, const Node& node, const char* key)
 {
     if (!slot.fromBb)
         return &slot.literal;
     const json* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
     if (!v)
-        return makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", pointerJoin(node.path, key),
-                         "set the key on the blackboard before the node runs");
+        ctx.error = makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", pointerJoin(node.path, key),
+                              "set the key on the blackboard before the node runs");
     return v;
 }
 
@@ -130,7 +165,7 @@ private:
 Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
 {
     const Node& n = ctx.tree.nodes[index];
-    NodeState& s = ctx.brain.nodes[index];
+    Packed s(ctx, index, n);
     const auto docIt = ctx.state.utilities.find(n.utility);
     if (docIt == ctx.state.utilities.end())
         return makeError(kCodeUnknown, "no utility document named '" + n.utility + "'", pointerJoin(n.path, "utility"),
@@ -140,7 +175,7 @@ Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
     mem.readyAt.resize(doc.actions.size(), 0.0);
     if (mem.running >= static_cast<int32_t>(doc.actions.size()))
         mem.running = -1;
-    if (s.status != NodeStatus::Running)
+    if (s.status() != NodeStatus::Running)
         mem.running = -1;
     const WorldSensors sensors(ctx);
     auto eval = evaluateUtility(doc, ctx.brain.blackboard, sensors, mem, ctx.time, ctx.brain.rng);
@@ -183,16 +218,6 @@ Result<NodeStatus> tickUtility(TickCtx& ctx, uint32_t index)
     return setStatus(s, *r);
 }
 
-/// What tickNodeStatus returns when the tick failed; the error is in `ctx.error`.
-constexpr NodeStatus kFailed = static_cast<NodeStatus>(0xff);
-
-/// Keeps a failure for tickNode and answers kFailed.
-NodeStatus fail(TickCtx& ctx, Error error)
-{
-    ctx.error = std::move(error);
-    return kFailed;
-}
-
 } // namespace
 
 void emitEvent(TickCtx& ctx, const char* kind, json data)
@@ -203,16 +228,26 @@ void emitEvent(TickCtx& ctx, const char* kind, json data)
 void haltNode(TickCtx& ctx, uint32_t index)
 {
     const Node& n = ctx.tree.nodes[index];
-    NodeState& s = ctx.brain.nodes[index];
-    if (s.status != NodeStatus::Running)
+    Packed s(ctx, index, n);
+    if (s.status() != NodeStatus::Running)
     {
-        s.status = NodeStatus::Idle;
+        s.setStatus(NodeStatus::Idle);
         return;
     }
     for (uint32_t i = 0; i < n.childCount; ++i)
         haltNode(ctx, childAt(ctx, n, i));
-    if (n.type == NodeType::Action || n.type == NodeType::Condition)
-        haltLeaf(ctx, n.call, s, n.path);
+    if ((n.type == NodeType::Action || n.type == NodeType::Condition) && n.call.leaf != LeafId::Count)
+    {
+        // A running built-in is told as haltLeaf tells it: move_to and patrol stop the agent.
+        if (n.call.leaf == LeafId::MoveTo || n.call.leaf == LeafId::Patrol)
+            ctx.world.stop(ctx.agent);
+    }
+    else if (n.type == NodeType::Action || n.type == NodeType::Condition)
+    {
+        NodeState leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
+        haltLeaf(ctx, n.call, leaf, n.path);
+        NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
+    }
     if (n.type == NodeType::Utility)
     {
         auto memIt = ctx.brain.utilityMemory.find(index);
@@ -224,210 +259,318 @@ void haltNode(TickCtx& ctx, uint32_t index)
         if (memIt != ctx.brain.utilityMemory.end())
             memIt->second.running = -1;
     }
-    s.status = NodeStatus::Idle;
-    s.cursor = 0;
+    s.setStatus(NodeStatus::Idle);
+    if (n.memory == NodeMemory::Cursor || n.memory == NodeMemory::Full)
+        s.setCursor(0); // the other memories have no cursor (it stays 0)
 }
 
 namespace
 {
 
+NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
+
+/// Ticks a sequence/selector node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickComposite(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    const bool isSequence = n.type == NodeType::Sequence;
+    // The child that stops a sequence (failure) / selector (success).
+    const NodeStatus decisive = isSequence ? NodeStatus::Failure : NodeStatus::Success;
+    const int32_t previous = fresh ? -1 : s.cursor();
+    const uint32_t start = n.reactive || fresh ? 0 : static_cast<uint32_t>(s.cursor());
+    for (uint32_t i = start; i < n.childCount; ++i)
+    {
+        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, i));
+        if (r == kFailed)
+            return kFailed;
+        if (r == NodeStatus::Running || r == decisive)
+        {
+            if (previous >= 0 && previous != static_cast<int32_t>(i))
+                haltNode(ctx, childAt(ctx, n, static_cast<uint32_t>(previous)));
+            if (r == NodeStatus::Running)
+            {
+                s.setCursor(static_cast<int32_t>(i));
+                return setStatus(s, NodeStatus::Running);
+            }
+            s.setCursor(0);
+            return setStatus(s, decisive);
+        }
+    }
+    s.setCursor(0);
+    return setStatus(s, isSequence ? NodeStatus::Success : NodeStatus::Failure);
+}
+
+/// Ticks a parallel node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickParallel(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    uint32_t successes = 0, failures = 0, running = 0;
+    for (uint32_t i = 0; i < n.childCount; ++i)
+    {
+        const uint32_t c = childAt(ctx, n, i);
+        NodeStatus r = static_cast<NodeStatus>(ctx.states[c]);
+        if (fresh || r == NodeStatus::Running || r == NodeStatus::Idle)
+        {
+            r = tickNodeStatus(ctx, c);
+            if (r == kFailed)
+                return kFailed;
+        }
+        successes += r == NodeStatus::Success;
+        failures += r == NodeStatus::Failure;
+        running += r == NodeStatus::Running;
+    }
+    const bool succeeded = n.successPolicy == ParallelPolicy::One ? successes >= 1 : successes == n.childCount;
+    const bool failed = n.failurePolicy == ParallelPolicy::One ? failures >= 1 : failures == n.childCount;
+    if (succeeded || failed || running == 0)
+    {
+        if (running > 0)
+            for (uint32_t i = 0; i < n.childCount; ++i)
+                haltNode(ctx, childAt(ctx, n, i));
+        return setStatus(s, succeeded ? NodeStatus::Success : NodeStatus::Failure);
+    }
+    return setStatus(s, NodeStatus::Running);
+}
+
+/// Ticks a inverter/succeeder/failer node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickDecorator(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+    if (r == kFailed)
+        return kFailed;
+    if (r == NodeStatus::Running)
+        return setStatus(s, NodeStatus::Running);
+    if (n.type == NodeType::Succeeder)
+        return setStatus(s, NodeStatus::Success);
+    if (n.type == NodeType::Failer)
+        return setStatus(s, NodeStatus::Failure);
+    return setStatus(s, r == NodeStatus::Success ? NodeStatus::Failure : NodeStatus::Success);
+}
+
+/// Ticks a repeat/retry node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickRepeat(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    if (fresh)
+        s.setCursor(0);
+    const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+    if (r == kFailed)
+        return kFailed;
+    if (r == NodeStatus::Running)
+        return setStatus(s, NodeStatus::Running);
+    // repeat goes on after a success, retry after a failure.
+    const NodeStatus again = n.type == NodeType::Repeat ? NodeStatus::Success : NodeStatus::Failure;
+    if (r != again)
+    {
+        s.setCursor(0);
+        return setStatus(s, r);
+    }
+    s.setCursor(s.cursor() + 1);
+    if (n.count != -1 && s.cursor() >= n.count)
+    {
+        s.setCursor(0);
+        return setStatus(s, again);
+    }
+    return setStatus(s, NodeStatus::Running);
+}
+
+/// Ticks a timeout node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickTimeout(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    if (fresh)
+        s.setTime(ctx.time);
+    if (ctx.time - s.time() >= n.seconds - kTimeEps)
+    {
+        haltNode(ctx, childAt(ctx, n, 0));
+        return setStatus(s, NodeStatus::Failure);
+    }
+    const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+    if (r == kFailed)
+        return kFailed;
+    return setStatus(s, r);
+}
+
+/// Ticks a cooldown node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickCooldown(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    if (fresh && ctx.time < s.time() - kTimeEps)
+        return setStatus(s, NodeStatus::Failure);
+    const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
+    if (r == kFailed)
+        return kFailed;
+    if (r != NodeStatus::Running)
+        s.setTime(ctx.time + n.seconds);
+    return setStatus(s, r);
+}
+
+/// Ticks a wait node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickWait(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const bool fresh = s.status() != NodeStatus::Running;
+    const json* v = slotValue(ctx, n.waitSeconds, n, "seconds");
+    if (!v)
+        return kFailed;
+    double seconds = 0;
+    if (!numberOf(*v, seconds) || !std::isfinite(seconds) || seconds < 0)
+        return fail(ctx, makeError(kCodeParams, "wait seconds must be a number >= 0",
+                                   pointerJoin(n.path, "seconds"), "expected a number of seconds"));
+    if (fresh)
+        s.setTime(ctx.time);
+    return setStatus(s, ctx.time - s.time() >= seconds - kTimeEps ? NodeStatus::Success
+                                                                               : NodeStatus::Running);
+}
+
+/// Ticks a check node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickCheck(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    const json* have = blackboardValue(ctx, n.keyIndex, n.key);
+    if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
+        return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
+                                                                           : NodeStatus::Failure);
+    // Literal operands compared without the generic compare (the same answers):
+    // a number with <, <=, >, >= (a value that is no number compares false), a
+    // boolean with == and != (a value of another type is unequal).
+    const ParamSlot& operand = n.value;
+    if (!operand.fromBb && have)
+    {
+        if (operand.literalNumber && n.op >= CheckOp::Lt && n.op <= CheckOp::Ge)
+        {
+            double x = 0;
+            if (!numberOf(*have, x))
+                return setStatus(s, NodeStatus::Failure);
+            const double y = operand.number;
+            const bool r = n.op == CheckOp::Lt   ? x < y
+                           : n.op == CheckOp::Le ? x <= y
+                           : n.op == CheckOp::Gt ? x > y
+                                                 : x >= y;
+            return setStatus(s, r ? NodeStatus::Success : NodeStatus::Failure);
+        }
+        if (operand.literal.is_boolean() && (n.op == CheckOp::Eq || n.op == CheckOp::Ne))
+        {
+            const bool equal = have->is_boolean() && have->get_ref<const json::boolean_t&>() ==
+                                                         operand.literal.get_ref<const json::boolean_t&>();
+            return setStatus(s, equal == (n.op == CheckOp::Eq) ? NodeStatus::Success : NodeStatus::Failure);
+        }
+    }
+    const json* v = slotValue(ctx, n.value, n, "value");
+    if (!v)
+        return kFailed;
+    return setStatus(s, have && compare(*have, n.op, *v) ? NodeStatus::Success : NodeStatus::Failure);
+}
+
+/// Ticks a set node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickSet(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    // The slot first: naming a new key may add a slot, never move a value.
+    const uint32_t slotIndex =
+        n.keyIndex < ctx.slots.size() ? ctx.slots[n.keyIndex] : ctx.brain.blackboard.slotOf(n.key);
+    const json* v = slotValue(ctx, n.value, n, "value");
+    if (!v)
+        return kFailed;
+    // Written (a new stamp) only when the value changes.
+    const json* have = ctx.brain.blackboard.at(slotIndex);
+    if (!have || *have != *v)
+        ctx.brain.blackboard.set(slotIndex) = json(*v);
+    return setStatus(s, NodeStatus::Success);
+}
+
+/// Ticks a condition/action node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickLeaf(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    // The leaf sees a whole NodeState (its memory unpacked), written back after.
+    // (A leaf without memory sets nothing but the status it answers.)
+    const bool none = n.memory == NodeMemory::None;
+    NodeState leaf;
+    if (none)
+        leaf.status = s.status();
+    else
+        leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
+    const NodeStatus r = tickLeafStatus(ctx, n.call, leaf, n.path);
+    if (r != kFailed)
+        leaf.status = r;
+    if (none)
+        s.setStatus(leaf.status);
+    else
+        NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
+    return r;
+}
+
+/// Ticks a utility node (`n` is node `index`).
+[[gnu::noinline]] NodeStatus tickUtilityNode(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    Packed s(ctx, index, n);
+    auto r = tickUtility(ctx, index);
+    if (!r.ok())
+        return fail(ctx, r.error());
+    return *r;
+}
+
+/// The failure of a node of no known type (out of line: the dispatch stays small).
+[[gnu::cold, gnu::noinline]] NodeStatus unknownNodeType(TickCtx& ctx, const Node& n)
+{
+    return fail(ctx, makeError("E_INTERNAL", "unknown node type", n.path));
+}
+
 /// tickNode without a Result per node: a failure is kept in `ctx.error` and
-/// answered as kFailed up to tickNode.
+/// answered as kFailed up to tickNode. A dispatch: each kind of node ticks in
+/// its own function (a small frame each).
 NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
 {
     const Node& n = ctx.tree.nodes[index];
-    NodeState& s = ctx.brain.nodes[index];
-    const bool fresh = s.status != NodeStatus::Running;
     switch (n.type)
     {
     case NodeType::Sequence:
     case NodeType::Selector:
-    {
-        const bool isSequence = n.type == NodeType::Sequence;
-        // The child that stops a sequence (failure) / selector (success).
-        const NodeStatus decisive = isSequence ? NodeStatus::Failure : NodeStatus::Success;
-        const int32_t previous = fresh ? -1 : s.cursor;
-        const uint32_t start = n.reactive || fresh ? 0 : static_cast<uint32_t>(s.cursor);
-        for (uint32_t i = start; i < n.childCount; ++i)
-        {
-            const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, i));
-            if (r == kFailed)
-                return kFailed;
-            if (r == NodeStatus::Running || r == decisive)
-            {
-                if (previous >= 0 && previous != static_cast<int32_t>(i))
-                    haltNode(ctx, childAt(ctx, n, static_cast<uint32_t>(previous)));
-                if (r == NodeStatus::Running)
-                {
-                    s.cursor = static_cast<int32_t>(i);
-                    return setStatus(s, NodeStatus::Running);
-                }
-                s.cursor = 0;
-                return setStatus(s, decisive);
-            }
-        }
-        s.cursor = 0;
-        return setStatus(s, isSequence ? NodeStatus::Success : NodeStatus::Failure);
-    }
+        return tickComposite(ctx, index, n);
     case NodeType::Parallel:
-    {
-        uint32_t successes = 0, failures = 0, running = 0;
-        for (uint32_t i = 0; i < n.childCount; ++i)
-        {
-            const uint32_t c = childAt(ctx, n, i);
-            NodeStatus r = ctx.brain.nodes[c].status;
-            if (fresh || r == NodeStatus::Running || r == NodeStatus::Idle)
-            {
-                r = tickNodeStatus(ctx, c);
-                if (r == kFailed)
-                    return kFailed;
-            }
-            successes += r == NodeStatus::Success;
-            failures += r == NodeStatus::Failure;
-            running += r == NodeStatus::Running;
-        }
-        const bool succeeded = n.successPolicy == ParallelPolicy::One ? successes >= 1 : successes == n.childCount;
-        const bool failed = n.failurePolicy == ParallelPolicy::One ? failures >= 1 : failures == n.childCount;
-        if (succeeded || failed || running == 0)
-        {
-            if (running > 0)
-                for (uint32_t i = 0; i < n.childCount; ++i)
-                    haltNode(ctx, childAt(ctx, n, i));
-            return setStatus(s, succeeded ? NodeStatus::Success : NodeStatus::Failure);
-        }
-        return setStatus(s, NodeStatus::Running);
-    }
+        return tickParallel(ctx, index, n);
     case NodeType::Inverter:
     case NodeType::Succeeder:
     case NodeType::Failer:
-    {
-        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
-        if (r == kFailed)
-            return kFailed;
-        if (r == NodeStatus::Running)
-            return setStatus(s, NodeStatus::Running);
-        if (n.type == NodeType::Succeeder)
-            return setStatus(s, NodeStatus::Success);
-        if (n.type == NodeType::Failer)
-            return setStatus(s, NodeStatus::Failure);
-        return setStatus(s, r == NodeStatus::Success ? NodeStatus::Failure : NodeStatus::Success);
-    }
+        return tickDecorator(ctx, index, n);
     case NodeType::Repeat:
     case NodeType::Retry:
-    {
-        if (fresh)
-            s.cursor = 0;
-        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
-        if (r == kFailed)
-            return kFailed;
-        if (r == NodeStatus::Running)
-            return setStatus(s, NodeStatus::Running);
-        // repeat goes on after a success, retry after a failure.
-        const NodeStatus again = n.type == NodeType::Repeat ? NodeStatus::Success : NodeStatus::Failure;
-        if (r != again)
-        {
-            s.cursor = 0;
-            return setStatus(s, r);
-        }
-        s.cursor += 1;
-        if (n.count != -1 && s.cursor >= n.count)
-        {
-            s.cursor = 0;
-            return setStatus(s, again);
-        }
-        return setStatus(s, NodeStatus::Running);
-    }
+        return tickRepeat(ctx, index, n);
     case NodeType::Timeout:
-    {
-        if (fresh)
-            s.startTime = ctx.time;
-        if (ctx.time - s.startTime >= n.seconds - kTimeEps)
-        {
-            haltNode(ctx, childAt(ctx, n, 0));
-            return setStatus(s, NodeStatus::Failure);
-        }
-        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
-        if (r == kFailed)
-            return kFailed;
-        return setStatus(s, r);
-    }
+        return tickTimeout(ctx, index, n);
     case NodeType::Cooldown:
-    {
-        if (fresh && ctx.time < s.readyAt - kTimeEps)
-            return setStatus(s, NodeStatus::Failure);
-        const NodeStatus r = tickNodeStatus(ctx, childAt(ctx, n, 0));
-        if (r == kFailed)
-            return kFailed;
-        if (r != NodeStatus::Running)
-            s.readyAt = ctx.time + n.seconds;
-        return setStatus(s, r);
-    }
+        return tickCooldown(ctx, index, n);
     case NodeType::Wait:
-    {
-        auto v = slotValue(ctx, n.waitSeconds, n, "seconds");
-        if (!v.ok())
-            return fail(ctx, v.error());
-        double seconds = 0;
-        if (!numberOf(**v, seconds) || !std::isfinite(seconds) || seconds < 0)
-            return fail(ctx, makeError(kCodeParams, "wait seconds must be a number >= 0",
-                                       pointerJoin(n.path, "seconds"), "expected a number of seconds"));
-        if (fresh)
-            s.startTime = ctx.time;
-        return setStatus(s, ctx.time - s.startTime >= seconds - kTimeEps ? NodeStatus::Success
-                                                                                   : NodeStatus::Running);
-    }
+        return tickWait(ctx, index, n);
     case NodeType::Check:
-    {
-        const json* have = blackboardValue(ctx, n.keyIndex, n.key);
-        if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
-            return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
-                                                                               : NodeStatus::Failure);
-        auto v = slotValue(ctx, n.value, n, "value");
-        if (!v.ok())
-            return fail(ctx, v.error());
-        return setStatus(s, have && compare(*have, n.op, **v) ? NodeStatus::Success : NodeStatus::Failure);
-    }
+        return tickCheck(ctx, index, n);
     case NodeType::Set:
-    {
-        // The slot first: naming a new key may add a slot, never move a value.
-        const uint32_t slotIndex =
-            n.keyIndex < ctx.slots.size() ? ctx.slots[n.keyIndex] : ctx.brain.blackboard.slotOf(n.key);
-        auto v = slotValue(ctx, n.value, n, "value");
-        if (!v.ok())
-            return fail(ctx, v.error());
-        // Written (a new stamp) only when the value changes.
-        const json* have = ctx.brain.blackboard.at(slotIndex);
-        if (!have || *have != **v)
-            ctx.brain.blackboard.set(slotIndex) = json(**v);
-        return setStatus(s, NodeStatus::Success);
-    }
+        return tickSet(ctx, index, n);
     case NodeType::Condition:
     case NodeType::Action:
-    {
-        auto r = tickLeaf(ctx, n.call, s, n.path);
-        if (!r.ok())
-            return fail(ctx, r.error());
-        return setStatus(s, *r);
-    }
+        return tickLeaf(ctx, index, n);
     case NodeType::Utility:
-    {
-        auto r = tickUtility(ctx, index);
-        if (!r.ok())
-            return fail(ctx, r.error());
-        return *r;
-    }
+        return tickUtilityNode(ctx, index, n);
     case NodeType::Count: break;
     }
-    return fail(ctx, makeError("E_INTERNAL", "unknown node type", n.path));
+    return unknownNodeType(ctx, n);
 }
 
 } // namespace
+
+NodeStatus tickTree(TickCtx& ctx) { return tickNodeStatus(ctx, 0); }
 
 Result<NodeStatus> tickNode(TickCtx& ctx, uint32_t index)
 {
     const NodeStatus r = tickNodeStatus(ctx, index);
     if (r == kFailed)
-        return std::move(ctx.error);
+        return std::move(*ctx.error);
     return r;
 }
 

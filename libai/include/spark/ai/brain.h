@@ -36,6 +36,14 @@ struct BrainDef
 /// Default brain def: period 1, empty blackboard, seed 0.
 BrainDef defaultBrainDef();
 
+/// A blackboard value found to fit a parameter type without a range (all but
+/// number and integer): holds while the slot keeps that write stamp.
+struct FitCheck
+{
+    uint64_t stamp = 0;                ///< The slot's stamp when checked (0: never).
+    ParamType type = ParamType::Any;   ///< The type it fitted.
+};
+
 /// What a brain resolved once so that its ticks look nothing up by name: the
 /// tree (a pointer into the `AiState` it was resolved in, valid while that state
 /// has the same instance and revision) and, for every blackboard key the tree
@@ -48,29 +56,30 @@ struct BrainResolution
     uint64_t stateRevision = 0;         ///< `AiState::revisionCounter` when resolved.
     uint64_t layout = 0;                ///< `Blackboard::layout()` the slots belong to.
     std::vector<uint32_t> slots;        ///< Tree key index → blackboard slot.
-    std::vector<uint64_t> pointsStamps; ///< Tree key index → the slot's stamp when its value last fitted a `points` parameter (0: never).
-    CompiledTree utilityTree;           ///< The one-node tree of a utility brain.
+    std::vector<FitCheck> fits;         ///< Tree key index → the last check of its value against a parameter type.
+    std::vector<TargetRef> targets;     ///< Tree target call site → what the host resolved it to (see World::locate).
     AgentRef agent;                     ///< The agent as the host resolved it at the last tick (a hint for the next: see World::findAgent).
+    CompiledTree utilityTree;           ///< The one-node tree of a utility brain.
 };
 
-/// One brain.
+/// One brain. (The fields a tick reads come first, side by side.)
 struct Brain
 {
     std::string agent;
     std::string tree;          ///< Tree name ("" for a utility brain).
-    std::string utility;       ///< Utility document name ("" for a tree brain).
     uint32_t period = 1;
+    bool enabled = true;       ///< False after a failed tick.
+    NodeStatus status = NodeStatus::Idle; ///< Root status after the last tick.
     uint64_t nextFrame = 0;    ///< Next frame at which it thinks.
+    uint64_t ticks = 0;        ///< Ticks done.
+    Rng rng;
+    NodeStates nodes;                      ///< One per tree node (a utility brain has one), packed.
     Blackboard blackboard;
-    std::vector<NodeState> nodes;          ///< One per tree node (a utility brain has one).
+    BrainResolution resolved;  ///< Names resolved to indices (derived; see BrainResolution).
+    std::string utility;       ///< Utility document name ("" for a tree brain).
     std::map<uint32_t, UtilityMemory> utilityMemory; ///< Per utility node index.
     uint64_t treeRevision = 0; ///< Revision of the tree `nodes` belongs to.
-    Rng rng;
-    NodeStatus status = NodeStatus::Idle; ///< Root status after the last tick.
-    uint64_t ticks = 0;        ///< Ticks done.
-    bool enabled = true;       ///< False after a failed tick.
     Error error;               ///< The failure that disabled it.
-    BrainResolution resolved;  ///< Names resolved to indices (derived; see BrainResolution).
 };
 
 /// Tells one `AiState` object from every other in the process: a new id for

@@ -127,6 +127,8 @@ struct ParamSlot
     double number = 0;              ///< The literal number (when `literalNumber`).
     bool literalPoint = false;      ///< `literal` is a point [x, y, z], pre-read into `point`.
     std::array<double, 3> point{};  ///< The literal point (when `literalPoint`).
+    ParamType type = ParamType::Any; ///< The declared type of the parameter (set by makeLeafCall).
+    uint32_t targetSite = UINT32_MAX; ///< A built-in's `target` parameter: its index among the compiled tree's target call sites (see CompiledTree::targetSites).
 };
 
 /// Pre-reads a slot's literal number or point (`literalNumber`, `literalPoint`),
@@ -311,7 +313,7 @@ template <> struct ParamEnumNames<ChanceParam>
 };
 
 /// The slot of parameter `p` in a call of `p`'s leaf.
-template <class E> const ParamSlot& slot(const LeafCall& call, E p)
+template <class E> [[gnu::always_inline]] inline const ParamSlot& slot(const LeafCall& call, E p)
 {
     static_assert(std::is_enum_v<E>, "parameters are read by their enum");
     if constexpr (ParamEnumNames<E>::leaf != LeafId::Count)
@@ -321,7 +323,7 @@ template <class E> const ParamSlot& slot(const LeafCall& call, E p)
 }
 
 /// The declaration of parameter `p` of `def` (`p`'s leaf).
-template <class E> const ParamDef& paramDef(const LeafDef& def, E p)
+template <class E> [[gnu::always_inline]] inline const ParamDef& paramDef(const LeafDef& def, E p)
 {
     static_assert(std::is_enum_v<E>, "parameters are read by their enum");
     assert(static_cast<size_t>(p) < def.params.size());

@@ -11,6 +11,7 @@
 #include "spark/core/result.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -77,6 +78,24 @@ enum class CheckOp : uint8_t
     Missing,
 };
 
+/// Which fields of its `NodeState` a node can ever set besides `status` (the
+/// others stay at their defaults), by node type and leaf. `NodeStates` keeps
+/// only those.
+enum class NodeMemory : uint8_t
+{
+    None,      ///< Status only.
+    Cursor,    ///< sequence/selector/repeat/retry: `cursor`.
+    StartTime, ///< timeout/wait: `startTime`.
+    ReadyAt,   ///< cooldown: `readyAt`.
+    Flag,      ///< can_see: `flag`.
+    Point,     ///< move_to: `point`.
+    Patrol,    ///< patrol: `counter` and `point`.
+    Full,      ///< A registered leaf: every field.
+};
+
+/// The memory of a node of `type` (`leaf`: the leaf of a condition or action).
+NodeMemory nodeMemoryOf(NodeType type, LeafId leaf);
+
 /// One compiled node.
 struct Node
 {
@@ -99,6 +118,8 @@ struct Node
     std::string utility;           ///< utility: name of the utility document.
     std::string label;             ///< The node's `label` (or a generated one).
     std::string path;              ///< JSON pointer of the node in the document (subtrees: in `/subtrees`).
+    NodeMemory memory = NodeMemory::None; ///< What its state keeps besides the status (see NodeStates).
+    uint32_t memoryOffset = 0;     ///< Byte offset of its memory in a brain's `NodeStates::bytes()`.
 };
 
 /// A compiled behaviour tree.
@@ -109,6 +130,9 @@ struct CompiledTree
     std::vector<uint32_t> children;///< Child index lists, ranges per node.
     uint32_t depth = 0;            ///< Levels after inlining.
     std::vector<std::string> keys; ///< Every blackboard key the nodes name (check/set keys, `{"bb"}` slots), once each.
+    uint32_t targetSites = 0;      ///< Number of `target` parameters of built-in leaf calls (each brain keeps a TargetRef per site).
+    std::vector<NodeMemory> memories; ///< Node index → its memory (see layoutNodeStates).
+    size_t stateBytes = 0;         ///< `NodeStates::byteSize()` of a brain's states for this tree.
     json doc;                      ///< The source document (for ai.tree.get).
 };
 
@@ -120,6 +144,10 @@ Result<CompiledTree> compileTree(const json& doc, std::vector<Problem>* outProbl
 /// (built-in or registered); errors as above.
 Result<CompiledTree> compileTree(const json& doc, const LeafRegistry& leaves,
                                  std::vector<Problem>* outProblems = nullptr);
+
+/// Sets every node's `memory` and `memoryOffset` and the tree's `memories`
+/// (compileTree and putTree do; needed again only after changing `nodes`).
+void layoutNodeStates(CompiledTree& io);
 
 /// Feeds a compiled tree canonically into `io` (its source document and name).
 void hashTree(Hasher& io, const CompiledTree& tree);
@@ -134,6 +162,74 @@ struct NodeState
     double readyAt = 0;      ///< Kept: cooldown ends (cooldown decorator). [Units: s]
     bool flag = false;       ///< Kept: can_see's last answer (for spotted/lost_sight).
     Vec3 point{0, 0, 0};     ///< move_to/patrol: the target last requested.
+};
+
+/// The runtime state of every node of a brain's tree, packed for the tick: one
+/// status byte per node side by side, then per node only the fields its
+/// `NodeMemory` says it can set (a sequence's cursor, a move's point), so a
+/// tick touches a few cache lines instead of one per node. It stands for one
+/// `NodeState` per node (`at`), the fields not kept being at their defaults.
+/// Plain data: copying a brain copies it.
+class NodeStates
+{
+  public:
+    /// No nodes.
+    NodeStates() = default;
+    /// Idle, default states for nodes of the given memories (in node order).
+    explicit NodeStates(std::span<const NodeMemory> memories);
+
+    /// Number of nodes.
+    size_t size() const { return m_size; }
+    /// True when there are no nodes.
+    bool empty() const { return m_size == 0; }
+    /// Bytes of the packed states (statuses, memory kinds, memories).
+    size_t byteSize() const { return m_bytes; }
+    /// Node `i`'s memory kind. [Limit: i < size()]
+    NodeMemory memory(size_t i) const { return static_cast<NodeMemory>(bytes()[m_size + i]); }
+    /// Node `i`'s status. [Limit: i < size()]
+    NodeStatus status(size_t i) const { return static_cast<NodeStatus>(bytes()[i]); }
+    /// Node `i`'s whole state (a copy). [Limit: i < size()]
+    NodeState at(size_t i) const;
+    /// Sets node `i`'s state (fields its memory does not keep are dropped). [Limit: i < size()]
+    void set(size_t i, const NodeState& state);
+    /// True when the nodes have exactly these memories, in order.
+    bool hasMemories(std::span<const NodeMemory> memories) const;
+    /// Calls `fn(i, state)` for every node in order (`state`: as `at(i)`).
+    template <class Fn> void forEach(Fn&& fn) const
+    {
+        size_t offset = memoryBegin(m_size);
+        for (size_t i = 0; i < m_size; ++i)
+        {
+            fn(i, read(i, offset));
+            offset += memoryBytes(memory(i));
+        }
+    }
+
+    /// The byte offset of the first node memory for `count` nodes (after the statuses and memory kinds).
+    static size_t memoryBegin(size_t count) { return 2 * count; }
+    /// Bytes a memory kind takes.
+    static size_t memoryBytes(NodeMemory memory);
+    /// Node `i`'s state from raw bytes (`memory` at byte `offset`): what `at` answers.
+    static NodeState read(const unsigned char* bytes, size_t i, NodeMemory memory, size_t offset);
+    /// Writes node `i`'s state into raw bytes (`memory` at byte `offset`): what `set` does.
+    static void write(unsigned char* bytes, size_t i, NodeMemory memory, size_t offset, const NodeState& state);
+    /// The raw bytes (statuses, memories, then the packed memories): for the tick.
+    unsigned char* bytes() { return reinterpret_cast<unsigned char*>(m_words.data()); }
+    /// The raw bytes (read only).
+    const unsigned char* bytes() const { return reinterpret_cast<const unsigned char*>(m_words.data()); }
+
+    /// The same states.
+    friend bool operator==(const NodeStates& a, const NodeStates& b)
+    {
+        return a.m_size == b.m_size && a.m_bytes == b.m_bytes && a.m_words == b.m_words;
+    }
+
+  private:
+    NodeState read(size_t i, size_t offset) const { return read(bytes(), i, memory(i), offset); }
+
+    std::vector<uint64_t> m_words; ///< Statuses (m_size bytes), memories (m_size bytes), padding, then the memories' fields.
+    size_t m_size = 0;
+    size_t m_bytes = 0; ///< See byteSize().
 };
 
 } // namespace spark::ai

@@ -1,0 +1,194 @@
+// Packed node states (tree.h: NodeStates): what each node type can set besides
+// its status, and the byte layout a tree and its brains share. Fields are
+// copied in and out with memcpy (no alignment or aliasing assumptions).
+#include "spark/ai/tree.h"
+
+#include <cstring>
+
+namespace spark::ai
+{
+
+NodeMemory nodeMemoryOf(NodeType type, LeafId leaf)
+{
+    switch (type)
+    {
+    case NodeType::Sequence:
+    case NodeType::Selector:
+    case NodeType::Repeat:
+    case NodeType::Retry: return NodeMemory::Cursor;
+    case NodeType::Timeout:
+    case NodeType::Wait: return NodeMemory::StartTime;
+    case NodeType::Cooldown: return NodeMemory::ReadyAt;
+    case NodeType::Condition:
+    case NodeType::Action:
+        switch (leaf)
+        {
+        case LeafId::CanSee: return NodeMemory::Flag;
+        case LeafId::MoveTo: return NodeMemory::Point;
+        case LeafId::Patrol: return NodeMemory::Patrol;
+        case LeafId::Count: return NodeMemory::Full;
+        default: return NodeMemory::None;
+        }
+    default: return NodeMemory::None;
+    }
+}
+
+namespace
+{
+// Field offsets inside a memory.
+constexpr size_t kPatrolPoint = 4;  // Patrol: counter, then point.
+constexpr size_t kFullCounter = 4;  // Full: cursor, counter, startTime, readyAt, point, flag.
+constexpr size_t kFullStart = 8;
+constexpr size_t kFullReady = 16;
+constexpr size_t kFullPoint = 24;
+constexpr size_t kFullFlag = 48;
+
+template <class T> T load(const unsigned char* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+template <class T> void store(unsigned char* p, const T& v) { std::memcpy(p, &v, sizeof v); }
+
+Vec3 loadPoint(const unsigned char* p) { return Vec3(load<double>(p), load<double>(p + 8), load<double>(p + 16)); }
+void storePoint(unsigned char* p, const Vec3& v)
+{
+    store(p, v.x);
+    store(p + 8, v.y);
+    store(p + 16, v.z);
+}
+} // namespace
+
+size_t NodeStates::memoryBytes(NodeMemory memory)
+{
+    switch (memory)
+    {
+    case NodeMemory::None: return 0;
+    case NodeMemory::Cursor: return 4;
+    case NodeMemory::StartTime:
+    case NodeMemory::ReadyAt: return 8;
+    case NodeMemory::Flag: return 1;
+    case NodeMemory::Point: return 24;
+    case NodeMemory::Patrol: return kPatrolPoint + 24;
+    case NodeMemory::Full: return kFullFlag + 1;
+    }
+    return 0;
+}
+
+NodeState NodeStates::read(const unsigned char* bytes, size_t i, NodeMemory memory, size_t offset)
+{
+    NodeState s;
+    s.status = static_cast<NodeStatus>(bytes[i]);
+    const unsigned char* m = bytes + offset;
+    switch (memory)
+    {
+    case NodeMemory::None: break;
+    case NodeMemory::Cursor: s.cursor = load<int32_t>(m); break;
+    case NodeMemory::StartTime: s.startTime = load<double>(m); break;
+    case NodeMemory::ReadyAt: s.readyAt = load<double>(m); break;
+    case NodeMemory::Flag: s.flag = m[0] != 0; break;
+    case NodeMemory::Point: s.point = loadPoint(m); break;
+    case NodeMemory::Patrol:
+        s.counter = load<int32_t>(m);
+        s.point = loadPoint(m + kPatrolPoint);
+        break;
+    case NodeMemory::Full:
+        s.cursor = load<int32_t>(m);
+        s.counter = load<int32_t>(m + kFullCounter);
+        s.startTime = load<double>(m + kFullStart);
+        s.readyAt = load<double>(m + kFullReady);
+        s.point = loadPoint(m + kFullPoint);
+        s.flag = m[kFullFlag] != 0;
+        break;
+    }
+    return s;
+}
+
+void NodeStates::write(unsigned char* bytes, size_t i, NodeMemory memory, size_t offset, const NodeState& s)
+{
+    bytes[i] = static_cast<unsigned char>(s.status);
+    unsigned char* m = bytes + offset;
+    switch (memory)
+    {
+    case NodeMemory::None: break;
+    case NodeMemory::Cursor: store(m, s.cursor); break;
+    case NodeMemory::StartTime: store(m, s.startTime); break;
+    case NodeMemory::ReadyAt: store(m, s.readyAt); break;
+    case NodeMemory::Flag: m[0] = s.flag ? 1 : 0; break;
+    case NodeMemory::Point: storePoint(m, s.point); break;
+    case NodeMemory::Patrol:
+        store(m, s.counter);
+        storePoint(m + kPatrolPoint, s.point);
+        break;
+    case NodeMemory::Full:
+        store(m, s.cursor);
+        store(m + kFullCounter, s.counter);
+        store(m + kFullStart, s.startTime);
+        store(m + kFullReady, s.readyAt);
+        storePoint(m + kFullPoint, s.point);
+        m[kFullFlag] = s.flag ? 1 : 0;
+        break;
+    }
+}
+
+NodeStates::NodeStates(std::span<const NodeMemory> memories) : m_size(memories.size())
+{
+    size_t total = memoryBegin(m_size);
+    for (NodeMemory m : memories)
+        total += memoryBytes(m);
+    m_bytes = total;
+    m_words.assign((total + 7) / 8, 0);
+    unsigned char* b = bytes();
+    const NodeState idle{};
+    size_t offset = memoryBegin(m_size);
+    for (size_t i = 0; i < m_size; ++i)
+    {
+        b[m_size + i] = static_cast<unsigned char>(memories[i]);
+        write(b, i, memories[i], offset, idle);
+        offset += memoryBytes(memories[i]);
+    }
+}
+
+NodeState NodeStates::at(size_t i) const
+{
+    size_t offset = memoryBegin(m_size);
+    for (size_t j = 0; j < i; ++j)
+        offset += memoryBytes(memory(j));
+    return read(i, offset);
+}
+
+void NodeStates::set(size_t i, const NodeState& state)
+{
+    size_t offset = memoryBegin(m_size);
+    for (size_t j = 0; j < i; ++j)
+        offset += memoryBytes(memory(j));
+    write(bytes(), i, memory(i), offset, state);
+}
+
+bool NodeStates::hasMemories(std::span<const NodeMemory> memories) const
+{
+    if (memories.size() != m_size)
+        return false;
+    for (size_t i = 0; i < m_size; ++i)
+        if (memory(i) != memories[i])
+            return false;
+    return true;
+}
+
+void layoutNodeStates(CompiledTree& io)
+{
+    io.memories.resize(io.nodes.size());
+    size_t offset = NodeStates::memoryBegin(io.nodes.size());
+    for (size_t i = 0; i < io.nodes.size(); ++i)
+    {
+        Node& n = io.nodes[i];
+        n.memory = nodeMemoryOf(n.type, n.call.leaf);
+        n.memoryOffset = static_cast<uint32_t>(offset);
+        io.memories[i] = n.memory;
+        offset += NodeStates::memoryBytes(n.memory);
+    }
+    io.stateBytes = offset;
+}
+
+} // namespace spark::ai

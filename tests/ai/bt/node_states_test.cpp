@@ -1,0 +1,195 @@
+// Packed node states (NodeStates) and named targets kept from tick to tick
+// (World::locate): what a node keeps round-trips, what its kind cannot set is
+// dropped, the tree's layout matches its brains', and a host sees the ref it
+// resolved at the previous tick (and a new name when the blackboard changes).
+// GCC 12 warns falsely (-Wrestrict, GCC bug 105329) in std::string code inlined
+// from the rig into this file.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wrestrict"
+#include "../rig.h"
+#pragma GCC diagnostic pop
+
+using namespace spark;
+using namespace spark::ai;
+using namespace spark::ai::test;
+
+namespace
+{
+
+NodeState fullState()
+{
+    NodeState s;
+    s.status = NodeStatus::Running;
+    s.cursor = 3;
+    s.counter = 7;
+    s.startTime = 1.5;
+    s.readyAt = 2.25;
+    s.flag = true;
+    s.point = Vec3(1, 2, 3);
+    return s;
+}
+
+bool same(const NodeState& a, const NodeState& b)
+{
+    return a.status == b.status && a.cursor == b.cursor && a.counter == b.counter && a.startTime == b.startTime &&
+           a.readyAt == b.readyAt && a.flag == b.flag && a.point == b.point;
+}
+
+/// A host that counts name look-ups of targets (the fake world behind it).
+class CountingWorld final : public World
+{
+public:
+    explicit CountingWorld(FakeWorld& fake) : m_fake(fake) {}
+    mutable int lookups = 0;  ///< locate calls that had to look the name up.
+    mutable int keptRefs = 0; ///< locate calls whose ref from the previous call still named the target.
+
+    bool agentExists(std::string_view a) const override { return m_fake.agentExists(a); }
+    bool findPosition(std::string_view n, Vec3& out) const override { return m_fake.findPosition(n, out); }
+    Vec3 agentVelocity(std::string_view a) const override { return m_fake.agentVelocity(a); }
+    Vec3 agentForward(std::string_view a) const override { return m_fake.agentForward(a); }
+    MoveState moveState(std::string_view a) const override { return m_fake.moveState(a); }
+    void requestMove(std::string_view a, const Vec3& t, double d) override { m_fake.requestMove(a, t, d); }
+    void stop(std::string_view a) override { m_fake.stop(a); }
+    void face(std::string_view a, const Vec3& d) override { m_fake.face(a, d); }
+    void setSpeed(std::string_view a, double s) override { m_fake.setSpeed(a, s); }
+    bool lineOfSight(std::string_view a, const Vec3& f, const Vec3& t) const override
+    {
+        return m_fake.lineOfSight(a, f, t);
+    }
+    bool hasPath(std::string_view a, const Vec3& t) const override { return m_fake.hasPath(a, t); }
+
+    // The ref: 1 + the object's rank in the fake world's objects, tagged with the name's length.
+    bool locate(TargetRef& io, Vec3& out) const override
+    {
+        if (io.id != 0 && io.tag == io.name.size() && rankName(io.id) == io.name)
+            keptRefs += 1;
+        else
+        {
+            lookups += 1;
+            io.id = 0;
+            uint64_t rank = 1;
+            for (const auto& [name, p] : m_fake.objects)
+            {
+                if (name == io.name)
+                    io.id = rank;
+                ++rank;
+            }
+            io.tag = io.name.size();
+        }
+        return findPosition(io.name, out);
+    }
+
+private:
+    std::string_view rankName(uint64_t id) const
+    {
+        uint64_t rank = 1;
+        for (const auto& [name, p] : m_fake.objects)
+            if (rank++ == id)
+                return name;
+        return {};
+    }
+    FakeWorld& m_fake;
+};
+
+} // namespace
+
+TEST_CASE("node states: each memory keeps its fields, the others read as defaults")
+{
+    const NodeMemory kinds[] = {NodeMemory::None,  NodeMemory::Cursor, NodeMemory::StartTime, NodeMemory::ReadyAt,
+                                NodeMemory::Flag,  NodeMemory::Point,  NodeMemory::Patrol,    NodeMemory::Full};
+    NodeStates states(kinds);
+    REQUIRE(states.size() == 8);
+    CHECK(states.hasMemories(kinds));
+    for (size_t i = 0; i < states.size(); ++i)
+    {
+        CHECK(same(states.at(i), NodeState{}));
+        CHECK(states.memory(i) == kinds[i]);
+    }
+    for (size_t i = 0; i < states.size(); ++i)
+        states.set(i, fullState());
+    const NodeState full = fullState();
+    for (size_t i = 0; i < states.size(); ++i)
+    {
+        const NodeState s = states.at(i);
+        CHECK(s.status == NodeStatus::Running);
+        const NodeMemory m = kinds[i];
+        CHECK(s.cursor == (m == NodeMemory::Cursor || m == NodeMemory::Full ? full.cursor : 0));
+        CHECK(s.counter == (m == NodeMemory::Patrol || m == NodeMemory::Full ? full.counter : 0));
+        CHECK(s.startTime == (m == NodeMemory::StartTime || m == NodeMemory::Full ? full.startTime : 0.0));
+        CHECK(s.readyAt == (m == NodeMemory::ReadyAt || m == NodeMemory::Full ? full.readyAt : 0.0));
+        CHECK(s.flag == (m == NodeMemory::Flag || m == NodeMemory::Full));
+        const bool point = m == NodeMemory::Point || m == NodeMemory::Patrol || m == NodeMemory::Full;
+        CHECK(s.point == (point ? full.point : Vec3(0, 0, 0)));
+        CHECK(states.status(i) == NodeStatus::Running);
+    }
+    // forEach walks the same states as at().
+    size_t visited = 0;
+    states.forEach([&](size_t i, const NodeState& s) {
+        CHECK(same(s, states.at(i)));
+        ++visited;
+    });
+    CHECK(visited == states.size());
+    // A copy is equal; a change makes it differ.
+    NodeStates copy = states;
+    CHECK(copy == states);
+    copy.set(1, NodeState{});
+    CHECK_FALSE(copy == states);
+    const NodeMemory other[] = {NodeMemory::Cursor};
+    CHECK_FALSE(states.hasMemories(other));
+}
+
+TEST_CASE("node states: a compiled tree lays out what its brains keep")
+{
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "selector", "children": [
+        {"type": "sequence", "children": [{"type": "check", "key": "k", "op": "exists"},
+                                          {"type": "timeout", "seconds": 5, "child": {"type": "wait", "seconds": 1}}]},
+        {"type": "cooldown", "seconds": 1, "child": {"type": "condition", "name": "can_see", "params": {"target": [0, 0, -5]}}},
+        {"type": "action", "name": "move_to", "params": {"target": [4, 0, 0]}},
+        {"type": "action", "name": "patrol", "params": {"points": [[1, 0, 0], [2, 0, 0]]}}]}})");
+    const CompiledTree& tree = rig.state.trees.at("t");
+    const NodeMemory expected[] = {NodeMemory::Cursor,  NodeMemory::Cursor, NodeMemory::None,
+                                   NodeMemory::StartTime, NodeMemory::StartTime, NodeMemory::ReadyAt,
+                                   NodeMemory::Flag,    NodeMemory::Point,  NodeMemory::Patrol};
+    REQUIRE(tree.memories.size() == std::size(expected));
+    for (size_t i = 0; i < tree.nodes.size(); ++i)
+        CHECK(tree.nodes[i].memory == expected[i]);
+    rig.tick();
+    CHECK(rig.brain().nodes.hasMemories(tree.memories));
+    CHECK(rig.brain().nodes.byteSize() == tree.stateBytes);
+    // The running move_to keeps its requested target; the selector its cursor.
+    CHECK(rig.nodeStatus(7) == NodeStatus::Running);
+    CHECK(rig.brain().nodes.at(7).point == Vec3(4, 0, 0));
+    CHECK(rig.brain().nodes.at(0).cursor == 2);
+}
+
+TEST_CASE("named targets: the host keeps its ref from tick to tick, and sees a new name")
+{
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
+        {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 1000}},
+        {"type": "condition", "name": "within", "params": {"target": "Door", "distance": 1000}}]}})",
+            {{"goal", "Tower"}});
+    rig.world.objects["Door"] = Vec3(1, 0, 0);
+    rig.world.objects["Tower"] = Vec3(5, 0, 0);
+    CountingWorld host(rig.world);
+    auto tick = [&] {
+        REQUIRE(tickBrain(rig.state, rig.brain(), host, TickClock{rig.frame, rig.dt}, rig.leaves).ok());
+        ++rig.frame;
+        return rig.brain().status;
+    };
+    CHECK(tick() == NodeStatus::Success);
+    CHECK(host.lookups == 2); // both call sites, once
+    CHECK(host.keptRefs == 0);
+    for (int i = 0; i < 5; ++i)
+        CHECK(tick() == NodeStatus::Success);
+    CHECK(host.lookups == 2);
+    CHECK(host.keptRefs == 10);
+    // The blackboard names another target: the host sees the new name with the old ref.
+    rig.brain().blackboard["goal"] = "Door";
+    CHECK(tick() == NodeStatus::Success);
+    CHECK(host.lookups == 3);
+    CHECK(host.keptRefs == 11);
+    // A target that does not exist fails the condition (as by name).
+    rig.brain().blackboard["goal"] = "Nowhere";
+    CHECK(tick() == NodeStatus::Failure);
+    CHECK(host.lookups == 4);
+}
