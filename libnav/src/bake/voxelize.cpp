@@ -309,35 +309,28 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
             addPiece(field, x0 + z * g.width, rowMinY, rowMaxY, area, ich);
             continue;
         }
+        const int columns = x1 - x0 + 1;
+        auto lineX = [&](int k) { return g.origin.x + static_cast<float>(x0 + k) * g.cellSize; };
+        // Whether the row covers column x0 + k with some width.
+        auto covers = [&](int k) { return std::min(rowMaxX, lineX(k + 1)) > std::max(rowMinX, lineX(k)); };
         if (x0 == x1)
         {
             // The row lies in one column (most rows of a wall across z): its
             // piece there is the whole row, whose extent is its vertices'.
-            const float left = std::max(rowMinX, g.origin.x + static_cast<float>(x0) * g.cellSize);
-            const float right = std::min(rowMaxX, g.origin.x + static_cast<float>(x0 + 1) * g.cellSize);
-            if (right > left)
+            if (covers(0))
                 addPiece(field, x0 + z * g.width, rowMinY, rowMaxY, area, ich);
             continue;
         }
 
-        const int columns = x1 - x0 + 1;
-        auto lineX = [&](int k) { return g.origin.x + static_cast<float>(x0 + k) * g.cellSize; };
         if (flat)
         {
             // A level triangle: every column the row covers with some width
             // gets the same piece, so no crossing needs its height.
             if (flatCells.bottom < 0)
                 return;
-            float leftLine = lineX(0);
             for (int k = 0; k < columns; ++k)
-            {
-                const float rightLine = lineX(k + 1);
-                const float left = std::max(rowMinX, leftLine);
-                const float right = std::min(rowMaxX, rightLine);
-                leftLine = rightLine;
-                if (right > left)
+                if (covers(k))
                     addSpan(field, x0 + k + z * g.width, flatCells.bottom, flatCells.top, area);
-            }
             continue;
         }
 
@@ -385,15 +378,9 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
                 scratch.lineHi[static_cast<size_t>(k)] = std::max(scratch.lineHi[static_cast<size_t>(k)], y);
             }
         }
-        float leftLine = lineX(0);
         for (int k = 0; k < columns; ++k)
         {
-            // Only columns the piece covers with some width.
-            const float rightLine = lineX(k + 1);
-            const float left = std::max(rowMinX, leftLine);
-            const float right = std::min(rowMaxX, rightLine);
-            leftLine = rightLine;
-            if (!(right > left))
+            if (!covers(k))
                 continue;
             const size_t kk = static_cast<size_t>(k);
             const float yMin = std::min({scratch.colLo[kk], scratch.lineLo[kk], scratch.lineLo[kk + 1]});
