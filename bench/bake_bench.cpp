@@ -48,7 +48,10 @@
 /// neither side always runs first. Never the best run. The spread of the totals
 /// ((max − min) / median) is printed. Quality beside the times: polygons,
 /// vertices, and walkable area (x–z area of the polygons, bench/recast_area.h
-/// for Recast).
+/// for Recast). The median count of minor page faults per bake is printed under
+/// the times: each is a first touch of memory the allocator had returned to the
+/// system, and on a machine where one costs ~17 µs they weigh as much as the
+/// instructions.
 ///
 /// Callgrind (repeatable instruction counts): each whole bake is one
 /// noinline extern "C" function — bench_spark_bake, bench_recast_bake_monotone,
@@ -118,14 +121,16 @@ enum Stage
     kPolygons,
     kDetail,
     kTotal,
+    kFaults, ///< Minor page faults of the whole bake (a count, not ms).
     kStageCount
 };
-constexpr std::array<const char*, kStageCount> kStageNames = {"voxelize", "filter+open", "erode",  "regions",
-                                                              "contours", "polygons",    "detail", "total"};
+constexpr std::array<const char*, kStageCount> kStageNames = {
+    "voxelize", "filter+open", "erode", "regions", "contours", "polygons", "detail", "total", "page faults"};
 
 } // namespace
 
-/// Milliseconds of thread CPU time per stage; kTotal is the whole bake.
+/// Milliseconds of thread CPU time per stage; kTotal is the whole bake, and
+/// kFaults its minor page faults.
 using StageTimes = std::array<double, kStageCount>;
 
 namespace
@@ -138,12 +143,14 @@ struct Laps
     StageTimes* times;
     double start = 0.0;
     double last = 0.0;
+    long faults = 0;
 
     explicit Laps(StageTimes* t) : times(t)
     {
         if (times)
         {
             times->fill(0.0);
+            faults = spark::bench::threadMinorFaults();
             start = last = spark::bench::threadSeconds();
         }
     }
@@ -157,8 +164,10 @@ struct Laps
     }
     void finish()
     {
-        if (times)
-            (*times)[kTotal] = (spark::bench::threadSeconds() - start) * 1000.0;
+        if (!times)
+            return;
+        (*times)[kTotal] = (spark::bench::threadSeconds() - start) * 1000.0;
+        (*times)[kFaults] = static_cast<double>(spark::bench::threadMinorFaults() - faults);
     }
 };
 
@@ -318,6 +327,7 @@ extern "C" __attribute__((noinline)) void bench_spark_bake(const spark::nav::Bak
             std::fprintf(stderr, "spark: filterSpans failed\n");
             std::exit(1);
         }
+        solid = bake::SolidField{}; // as bakeTriangles frees it
         laps.mark(kFilter);
 
         bake::erodeWalkable(open, cells);
@@ -333,7 +343,7 @@ extern "C" __attribute__((noinline)) void bench_spark_bake(const spark::nav::Bak
         *outMesh = PolySoup{};
         bake::buildPolygons(contours, open, cells, *outMesh);
         laps.mark(kPolygons);
-    } // solid, open and contours freed here
+    } // open and contours freed here
     laps.finish();
 }
 
@@ -803,6 +813,11 @@ LevelResult measure(const Level& level, int rounds)
         if (st == kDetail)
         {
             std::printf("   %-12s %10s %10s %8s %10.3f %8s\n", kStageNames[s], "-", "-", "", d, "");
+            continue;
+        }
+        if (st == kFaults)
+        {
+            std::printf("   %-12s %10.0f %10.0f %8s %10.0f\n", kStageNames[s], a, b, "", d);
             continue;
         }
         std::printf("   %-12s %10.3f %10.3f %8.2f %10.3f %8.2f\n", kStageNames[s], a, b,

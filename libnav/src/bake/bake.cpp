@@ -201,6 +201,7 @@ Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
 
     bake::OpenField open;
     SPARK_TRY(bake::filterSpans(solid, cells, open));
+    solid = bake::SolidField{}; // the open field replaces it (and holds its column array)
     bake::erodeWalkable(open, cells);
     bake::buildRegions(open, cells);
     out.stats.regions = open.regionCount;

@@ -31,6 +31,8 @@ inline constexpr int kMaxSpanHeight = 0xffff;
 inline constexpr uint32_t kNoConnection = 0x3f;
 /// Largest number of spans in one column the connections can address.
 inline constexpr int kMaxLayers = 0x3f;
+/// A solid column head with no span (span index -1 as unsigned).
+inline constexpr uint32_t kEmptyColumn = 0xffffffffu;
 
 /// Column offsets of the four directions: 0 = -x, 1 = +z, 2 = +x, 3 = -z.
 inline constexpr int kDirX[4] = {-1, 0, 1, 0};
@@ -79,7 +81,10 @@ struct SolidSpan
 struct SolidField
 {
     Grid grid;
-    std::vector<int32_t> columns;  ///< First span of each column (x + z * width), or -1.
+    /// First span of each column (x + z * width), or kEmptyColumn. Its capacity
+    /// holds one entry more: the open field takes this array over (filter.cpp),
+    /// so a bake first-touches its column memory once, not twice.
+    std::vector<uint32_t> columns;
     std::vector<SolidSpan> spans;  ///< Pool; removed spans are chained on `freeList`.
     int32_t freeList = -1;
     uint64_t spanCount = 0;        ///< Live spans.
@@ -90,8 +95,9 @@ struct SolidField
 struct OpenField
 {
     Grid grid;
-    std::vector<uint32_t> cellFirst;  ///< First span of each column.
-    std::vector<uint8_t> cellCount;   ///< Spans in each column.
+    /// First span of each column, and the span count last: the spans of column
+    /// c are [cellFirst[c], cellFirst[c + 1]), as they are stored column by column.
+    std::vector<uint32_t> cellFirst;
     std::vector<uint16_t> y;          ///< Floor height of each span (cells).
     std::vector<uint16_t> h;          ///< Head room of each span (cells, clamped).
     std::vector<uint32_t> con;        ///< 4 × 6 bits: layer index of the neighbour per direction.
@@ -106,6 +112,8 @@ struct OpenField
     std::vector<uint32_t> rowStart;
 
     size_t spanCount() const { return y.size(); }
+    /// Spans in column c.
+    uint32_t cellCount(size_t c) const { return cellFirst[c + 1] - cellFirst[c]; }
 };
 
 /// A column that holds spans: its x and its spans [first, last).
@@ -120,7 +128,7 @@ inline UsedColumn usedColumn(const OpenField& f, int z, uint32_t k)
 {
     const uint32_t c = f.usedColumns[k];
     const uint32_t first = f.cellFirst[c];
-    return {static_cast<int>(c) - z * f.grid.width, first, first + f.cellCount[c]};
+    return {static_cast<int>(c) - z * f.grid.width, first, f.cellFirst[c + 1]};
 }
 
 /// The neighbour layer of span `i` in direction `dir`, or kNoConnection.
@@ -154,7 +162,9 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
 
 /// filter.cpp: low obstacles under the step height become walkable, ledges are
 /// flagged, spans without head room dropped; then the open field is built with
-/// the neighbour links. `E_NAV_LIMIT` when a column holds too many layers.
+/// the neighbour links. The open field takes the solid field's column array
+/// over (`ioSolid.columns` is empty afterwards; its spans stay). `E_NAV_LIMIT`
+/// when a column holds too many layers.
 Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& outField);
 
 /// erode.cpp: chamfer distance from every border, then drops the spans nearer

@@ -57,7 +57,7 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
     for (const uint32_t c : used)
     {
         const uint32_t first = ioField.cellFirst[c];
-        const uint32_t last = first + ioField.cellCount[c];
+        const uint32_t last = ioField.cellFirst[c + 1];
         for (uint32_t i = first; i < last; ++i)
         {
             bool border = !walkable(i);
@@ -89,7 +89,7 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
     for (const uint32_t c : used)
     {
         const uint32_t first = ioField.cellFirst[c];
-        const uint32_t last = first + ioField.cellCount[c];
+        const uint32_t last = ioField.cellFirst[c + 1];
         for (uint32_t i = first; i < last; ++i)
         {
             dist[i] = relaxFrom(c, i, 0);
@@ -100,7 +100,7 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
     {
         const uint32_t c = used[k];
         const uint32_t first = ioField.cellFirst[c];
-        const uint32_t last = first + ioField.cellCount[c];
+        const uint32_t last = ioField.cellFirst[c + 1];
         for (uint32_t i = first; i < last; ++i)
         {
             dist[i] = relaxFrom(c, i, 2);

@@ -79,8 +79,6 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
     const size_t columns = ioSolid.columns.size();
     const size_t capacity = static_cast<size_t>(ioSolid.spanCount);
     outField.grid = g;
-    outField.cellFirst.assign(columns, 0);
-    outField.cellCount.assign(columns, 0);
     // Reserved, not sized: a page of memory is first touched when a span is written to it.
     outField.y.clear();
     outField.h.clear();
@@ -95,6 +93,13 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
     outField.usedColumns.reserve(std::min(columns, capacity));
     outField.rowStart.assign(static_cast<size_t>(g.depth) + 1, 0);
 
+    // The open field's column starts go into the solid column array, which the
+    // open field then takes over: a row's starts are written once the next row
+    // is done, as that row's links still read this row's solid spans.
+    const size_t width = static_cast<size_t>(g.width);
+    std::vector<uint32_t> rowFirst(2 * width); // this row's starts, the row before's
+    uint32_t* firstHere = rowFirst.data();
+    uint32_t* firstBefore = rowFirst.data() + width;
     uint32_t next = 0;
     for (int z = 0; z < g.depth; ++z)
     {
@@ -102,7 +107,7 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
         for (int x = 0; x < g.width; ++x)
         {
             const size_t c = static_cast<size_t>(x + z * g.width);
-            outField.cellFirst[c] = next;
+            firstHere[x] = next;
             int layers = 0;
             for (int32_t s = ioSolid.columns[c]; s != -1; s = ioSolid.spans[s].next)
             {
@@ -177,11 +182,19 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
                 ++next;
                 ++layers;
             }
-            outField.cellCount[c] = static_cast<uint8_t>(layers);
             if (layers > 0)
                 outField.usedColumns.push_back(static_cast<uint32_t>(c));
         }
+        if (z > 0)
+            std::copy(firstBefore, firstBefore + width,
+                      ioSolid.columns.begin() + static_cast<ptrdiff_t>(static_cast<size_t>(z - 1) * width));
+        std::swap(firstHere, firstBefore);
     }
+    std::copy(firstBefore, firstBefore + width,
+              ioSolid.columns.begin() + static_cast<ptrdiff_t>((static_cast<size_t>(g.depth) - 1) * width));
+    ioSolid.columns.push_back(next); // within the capacity voxelize reserved
+    outField.cellFirst = std::move(ioSolid.columns);
+    ioSolid.columns.clear();
     outField.rowStart[static_cast<size_t>(g.depth)] = static_cast<uint32_t>(outField.usedColumns.size());
     outField.dist.assign(next, 0);
     outField.region.assign(next, 0);

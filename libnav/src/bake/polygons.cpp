@@ -324,7 +324,7 @@ void emitRowRuns(const OpenField& field, const std::vector<uint8_t>& fallback, V
         {
             const size_t c = static_cast<size_t>(x + z * g.width);
             const uint32_t first = field.cellFirst[c];
-            const uint32_t last = first + field.cellCount[c];
+            const uint32_t last = field.cellFirst[c + 1];
             for (uint32_t i = first; i < last; ++i)
             {
                 const uint32_t r = field.region[i];

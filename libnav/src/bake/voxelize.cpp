@@ -397,9 +397,11 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
 void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField)
 {
     const Grid& g = outField.grid;
-    outField.columns.assign(static_cast<size_t>(g.width) * static_cast<size_t>(g.depth), -1);
+    const size_t columns = static_cast<size_t>(g.width) * static_cast<size_t>(g.depth);
+    outField.columns.reserve(columns + 1); // + the open field's end entry (bake_stages.h)
+    outField.columns.assign(columns, kEmptyColumn);
     outField.spans.clear();
-    outField.spans.reserve(static_cast<size_t>(g.width) * static_cast<size_t>(g.depth) + input.indices.size());
+    outField.spans.reserve(columns + input.indices.size());
     outField.freeList = -1;
     outField.spanCount = 0;
 

@@ -109,7 +109,7 @@ TEST_CASE("every walkable cell centre is inside its simplified outline or within
             for (int x = 0; x < t.open.grid.width; ++x)
             {
                 const size_t col = static_cast<size_t>(x + z * t.open.grid.width);
-                if (t.open.cellCount[col] == 0 || t.open.region[t.open.cellFirst[col]] == 0)
+                if (t.open.cellCount(col) == 0 || t.open.region[t.open.cellFirst[col]] == 0)
                     continue;
                 const double px = x + 0.5, pz = z + 0.5;
                 // Inside the outline (crossing number), or within the error of it.

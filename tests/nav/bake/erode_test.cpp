@@ -88,7 +88,7 @@ TEST_CASE("a wall eroded the floor around its footprint by the agent radius")
     const OpenField f = erodedFloor(in, def, {0, -0.2f, 0}, {4, 2, 4});
     auto floorWalkable = [&](int x, int z) {
         const size_t c = static_cast<size_t>(x + z * 20);
-        for (uint32_t k = 0; k < f.cellCount[c]; ++k)
+        for (uint32_t k = 0; k < f.cellCount(c); ++k)
             if (f.y[f.cellFirst[c] + k] <= 4)
                 return f.area[f.cellFirst[c] + k] != kNullArea;
         return false;

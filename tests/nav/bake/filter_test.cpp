@@ -36,7 +36,7 @@ std::vector<std::pair<int, uint8_t>> openColumn(const OpenField& f, int x, int z
 {
     std::vector<std::pair<int, uint8_t>> out;
     const size_t c = static_cast<size_t>(x + z * f.grid.width);
-    for (uint32_t k = 0; k < f.cellCount[c]; ++k)
+    for (uint32_t k = 0; k < f.cellCount(c); ++k)
         out.emplace_back(f.y[f.cellFirst[c] + k], f.area[f.cellFirst[c] + k]);
     return out;
 }

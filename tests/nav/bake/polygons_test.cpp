@@ -122,7 +122,7 @@ TEST_CASE("a region whose outline cannot be used is covered by row runs and coun
         for (int x = 0; x < open.grid.width; ++x)
         {
             const size_t c = static_cast<size_t>(x + z * open.grid.width);
-            for (uint32_t k = 0; k < open.cellCount[c]; ++k)
+            for (uint32_t k = 0; k < open.cellCount(c); ++k)
                 if (open.region[open.cellFirst[c] + k] == set.contours[0].region)
                 {
                     ++spans;

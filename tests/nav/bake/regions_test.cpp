@@ -44,7 +44,7 @@ void checkMonotone(const OpenField& f)
         for (int x = 0; x < g.width; ++x)
         {
             const size_t c = static_cast<size_t>(x + z * g.width);
-            for (uint32_t k = 0; k < f.cellCount[c]; ++k)
+            for (uint32_t k = 0; k < f.cellCount(c); ++k)
             {
                 const uint32_t i = f.cellFirst[c] + k;
                 CHECK((f.region[i] != 0) == (f.area[i] != kNullArea));
@@ -148,7 +148,7 @@ void checkMergedRegions(const OpenField& f, const CellSettings& cells)
         {
             const size_t c = static_cast<size_t>(x + z * g.width);
             std::vector<uint32_t> seen;
-            for (uint32_t k = 0; k < f.cellCount[c]; ++k)
+            for (uint32_t k = 0; k < f.cellCount(c); ++k)
             {
                 const uint32_t i = f.cellFirst[c] + k;
                 CHECK((f.region[i] != 0) == (f.area[i] != kNullArea));
