@@ -10,6 +10,7 @@
 // as `ai.tree.load` does it.
 
 #include "spark/scene/world.h"
+#include "world_util.h"
 
 #include "spark/ai/brain.h"
 #include "spark/ai/tree.h"
@@ -32,18 +33,9 @@ namespace
 using json = ai::json;
 
 const std::string kRoot = SPARK_SOURCE_DIR;
-const std::string kSample = kRoot + "/samples/space3d/ragdoll-wall.space3d.json";
-
-// The sample, loaded with the project's model loader (the trimesh pillar is real).
-World sampleWorld()
-{
-    auto scene = loadScene3DFile(kSample);
-    REQUIRE(scene.ok());
-    World w;
-    REQUIRE(w.loadScene(std::move(scene.value())).ok());
-    w.setModelLoader(makeObjModelLoader(kRoot));
-    return w;
-}
+using test::kRagdollSample;
+using test::ragdollWorld; // with the project's model loader (the trimesh pillar is real)
+using test::spawnOk;
 
 // The sample's mesh as `nav.bake {name: arena, agent_radius: 0.4, agent_height: 1.8}`
 // bakes it; baked once, shared by every test (meshes are immutable).
@@ -51,7 +43,7 @@ std::shared_ptr<const nav::NavMesh> arenaMesh()
 {
     static const std::shared_ptr<const nav::NavMesh> mesh = []
     {
-        auto scene = loadScene3DFile(kSample);
+        auto scene = loadScene3DFile(kRagdollSample);
         REQUIRE(scene.ok());
         SceneBakeDef def = defaultSceneBakeDef();
         def.bake.agentRadius = 0.4f;
@@ -144,12 +136,6 @@ Object3D crate(const std::string& name, glm::vec3 position, glm::vec3 halfExtent
     return o;
 }
 
-ObjectId spawnOk(World& w, Object3D o)
-{
-    auto id = w.spawn(std::move(o));
-    REQUIRE(id.ok());
-    return id.value();
-}
 
 size_t countSceneEvents(const World& w, const std::string& kind, const std::string& object)
 {
@@ -185,7 +171,7 @@ struct Looker
 Looker lookFrom(glm::vec2 at, const json& target, double range, double fovDeg,
                 const std::vector<Object3D>& extras = {})
 {
-    Looker l{sampleWorld()};
+    Looker l{ragdollWorld()};
     putArena(l.world);
     putTree(l.world, lookTree(target, range, fovDeg));
     for (const Object3D& o : extras)
@@ -222,7 +208,7 @@ TEST_CASE("an AiAgent spawned before its mesh exists gets no agent; the first st
           "agent, brain "
           "and an agent_created event")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     putTree(w, idleTree());
     spawnOk(w, guard("Guard", {-12.0f, 0.95f, 6.0f}, "idle"));
     REQUIRE(w.stepFrames(3).ok());
@@ -263,7 +249,7 @@ TEST_CASE("an AiAgent spawned before its mesh exists gets no agent; the first st
 
 TEST_CASE("despawning the object removes its agent and its brain; the crowd is empty again")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     putArena(w);
     putTree(w, idleTree());
     const ObjectId id = spawnOk(w, guard("Guard", {-12.0f, 0.95f, 6.0f}, "idle"));
@@ -291,7 +277,7 @@ TEST_CASE("despawning the object removes its agent and its brain; the crowd is e
 
 TEST_CASE("an AiAgent naming a tree that is not loaded gets no agent until the tree is loaded")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     putArena(w);
     spawnOk(w, guard("Guard", {-12.0f, 0.95f, 6.0f}, "later"));
     REQUIRE(w.stepFrames(5).ok());
@@ -313,7 +299,7 @@ TEST_CASE("an AiAgent naming a tree that is not loaded gets no agent until the t
 
 TEST_CASE("re-baking the mesh under the same name keeps the agent, its handle and its brain")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     const nav::MeshId mesh = putArena(w);
     putTree(w, idleTree());
     spawnOk(w, guard("Guard", {-12.0f, 0.95f, 6.0f}, "idle"));
@@ -333,7 +319,7 @@ TEST_CASE("re-baking the mesh under the same name keeps the agent, its handle an
 
 TEST_CASE("removing the mesh removes the agent and brain at the next step with an agent_removed event")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     const nav::MeshId mesh = putArena(w);
     putTree(w, idleTree());
     spawnOk(w, guard("Guard", {-12.0f, 0.95f, 6.0f}, "idle"));
@@ -355,7 +341,7 @@ TEST_CASE("removing the mesh removes the agent and brain at the next step with a
 
 TEST_CASE("a brain whose tick fails is disabled, the scene logs one ai_error, and its agent stays")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     putArena(w);
     // The target comes from a blackboard key the guard's blackboard does not have.
     putTree(w, lookTree(json{{"bb", "missing"}}, 10.0, 120.0));
@@ -378,7 +364,7 @@ TEST_CASE("a brain whose tick fails is disabled, the scene logs one ai_error, an
 TEST_CASE("a guard snapshotted mid-chase and restored steps on with the same hashes and the same AI events")
 {
     // The guard demo: the sample tree, the player walking out from behind the wall.
-    World w = sampleWorld();
+    World w = ragdollWorld();
     putArena(w);
     std::ifstream file(kRoot + "/samples/ai/guard.bt.json");
     REQUIRE(file.good());
@@ -432,7 +418,7 @@ TEST_CASE("a guard snapshotted mid-chase and restored steps on with the same has
 
 TEST_CASE("lineOfSight: the wall, both pillars and a spawned crate block; open floor does not")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     // Open floor south of everything.
     CHECK(w.lineOfSight("", {-10.0, 1.5, 2.0}, {-10.0, 1.5, 7.0}));
     // The wall (x = 0 ± 0.25, z in [-10, 1]).
@@ -450,7 +436,7 @@ TEST_CASE("lineOfSight: the wall, both pillars and a spawned crate block; open f
 TEST_CASE(
     "lineOfSight ignores the looker's own body but not another's; a body at the target point is the target")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     putArena(w);
     putTree(w, idleTree());
     spawnOk(w, guard("Guard", {-10.0f, 0.95f, 2.0f}, "idle"));
@@ -579,7 +565,7 @@ TEST_CASE("can_see through a brain: a target that walks behind the wall is lost 
 {
     // The guard looks north-east across the wall's open end at a point that is
     // then moved behind the wall (a marker's transform, as a host moves objects).
-    World w = sampleWorld();
+    World w = ragdollWorld();
     putArena(w);
     putTree(w, lookTree("Target", 15.0, 360.0));
     spawnOk(w, marker("Target", {3.0f, 1.0f, 4.0f}));

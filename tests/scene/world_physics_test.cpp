@@ -4,6 +4,7 @@
 // changes nothing.
 
 #include "spark/scene/world.h"
+#include "world_util.h"
 
 #include "spark/core/rng.h"
 
@@ -20,17 +21,8 @@ using namespace spark::scene;
 namespace
 {
 
-const char* kSample = "samples/space3d/ragdoll-wall.space3d.json";
-
-World sampleWorld()
-{
-    auto scene = loadScene3DFile(kSample);
-    REQUIRE(scene.ok());
-    World w;
-    REQUIRE(w.loadScene(std::move(scene.value())).ok());
-    w.setModelLoader(makeObjModelLoader("."));
-    return w;
-}
+using test::kRagdollSample;
+using test::ragdollWorld;
 
 Object3D character(std::string name, glm::vec3 position)
 {
@@ -68,7 +60,7 @@ void steer(World& w, int n, Rng& rng)
 
 TEST_CASE("Two sample worlds with 20 walking characters stay bit-equal for 2,000 steps")
 {
-    World a = sampleWorld(), b = sampleWorld();
+    World a = ragdollWorld(), b = ragdollWorld();
     addWalkers(a, 20, 9);
     addWalkers(b, 20, 9);
     Rng ra = rngFromSeed(4), rb = rngFromSeed(4);
@@ -90,7 +82,7 @@ TEST_CASE("Two sample worlds with 20 walking characters stay bit-equal for 2,000
 
 TEST_CASE("Snapshot, step, restore, step again: the same hashes frame by frame")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     addWalkers(w, 10, 21);
     Rng rng = rngFromSeed(5);
     steer(w, 10, rng);
@@ -126,7 +118,7 @@ TEST_CASE("Snapshot, step, restore, step again: the same hashes frame by frame")
 
 TEST_CASE("The sample after 600 steps has a pinned hash, its bodies asleep at rest")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     CHECK(w.hashState() == 0xee9d90f7a962beb6ULL);
     REQUIRE(w.stepFrames(600).ok());
     CHECK(w.hashState() == 0x196167f2b4fa7270ULL);
@@ -142,7 +134,7 @@ TEST_CASE("The sample after 600 steps has a pinned hash, its bodies asleep at re
 
 TEST_CASE("A kinematic gate moved by its transform blocks characters and rays, and lets them through once moved")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     Object3D gate;
     gate.name = "Gate";
     gate.transform = Transform3D{};
@@ -170,7 +162,7 @@ TEST_CASE("A kinematic gate moved by its transform blocks characters and rays, a
 
 TEST_CASE("Refused physics input is a coded error with the field and changes nothing")
 {
-    World w = sampleWorld();
+    World w = ragdollWorld();
     REQUIRE(w.stepFrames(5).ok());
     const uint64_t before = w.hashState();
     const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -211,7 +203,7 @@ TEST_CASE("Refused physics input is a coded error with the field and changes not
 
 TEST_CASE("A model that cannot be loaded is a counted box in the physics")
 {
-    auto scene = loadScene3DFile(kSample);
+    auto scene = loadScene3DFile(kRagdollSample);
     REQUIRE(scene.ok());
     World w;
     REQUIRE(w.loadScene(std::move(scene.value())).ok());

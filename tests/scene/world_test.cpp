@@ -4,6 +4,7 @@
 // a pinned determinism hash).
 
 #include "spark/scene/world.h"
+#include "world_util.h"
 
 #include "spark/ai/tree.h"
 #include "spark/core/hash.h"
@@ -97,12 +98,7 @@ std::vector<std::string> namesInOrder(const World& w)
     return out;
 }
 
-ObjectId spawnOk(World& w, Object3D object)
-{
-    Result<ObjectId> id = w.spawn(std::move(object));
-    REQUIRE(id.ok());
-    return id.value();
-}
+using test::spawnOk;
 
 // Loading `scene` must fail with E_SCENE_FORMAT at `field` and leave `w` as it was.
 void checkLoadRefused(World& w, Scene3D scene, const std::string& field)

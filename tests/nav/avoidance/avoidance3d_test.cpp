@@ -53,19 +53,19 @@ AvoidanceAgent3D makeFlier(glm::dvec3 position, uint32_t id)
     return a;
 }
 
-struct PairRun
+struct PairRun3D
 {
     std::vector<glm::dvec3> a, b;
     double minDistance = 1e300;
 };
 
-PairRun runPair(glm::dvec3 from, glm::dvec3 to, int steps)
+PairRun3D runPair3D(glm::dvec3 from, glm::dvec3 to, int steps)
 {
     auto made = createAvoidance(defaultAvoidanceDef());
     REQUIRE(made.ok());
     std::vector<AvoidanceAgent3D> agents{makeFlier(from, 1), makeFlier(to, 2)};
     std::vector<glm::dvec3> out(2);
-    PairRun run;
+    PairRun3D run;
     for (int s = 0; s < steps; ++s)
     {
         agents[0].preferred = towardGoal(agents[0].position, to, 1.5);
@@ -149,7 +149,7 @@ TEST_CASE("fliers on a sphere swap to the antipodes with every pair kept above 0
 TEST_CASE("two fliers meeting head on pass, each sidestepping to its right")
 {
     // a flies +Z: its right with +Y up is −X; b flies −Z: its right is +X.
-    const PairRun run = runPair({0.0, 0.0, -10.0}, {0.0, 0.0, 10.0}, 300);
+    const PairRun3D run = runPair3D({0.0, 0.0, -10.0}, {0.0, 0.0, 10.0}, 300);
     double aMinX = 0.0, bMaxX = 0.0;
     for (std::size_t s = 0; s < run.a.size(); ++s)
     {
@@ -166,7 +166,7 @@ TEST_CASE("two fliers meeting head on pass, each sidestepping to its right")
 
 TEST_CASE("a rising and a falling flier pass, sidestepping toward +X and -X")
 {
-    const PairRun run = runPair({0.0, -10.0, 0.0}, {0.0, 10.0, 0.0}, 300);
+    const PairRun3D run = runPair3D({0.0, -10.0, 0.0}, {0.0, 10.0, 0.0}, 300);
     double aMaxX = 0.0, bMinX = 0.0;
     for (std::size_t s = 0; s < run.a.size(); ++s)
     {

@@ -1,6 +1,7 @@
 // Behaviour of 2D ORCA avoidance (libnav/src/avoidance/avoidance.cpp).
 #include "spark/core/det_math.h"
 #include "spark/nav/avoidance.h"
+#include "agent_util.h"
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
@@ -17,7 +18,8 @@ using namespace spark::nav;
 namespace
 {
 
-double length(glm::dvec2 v) { return std::sqrt(glm::dot(v, v)); }
+using test::length;
+using test::makeAgent;
 
 /// Preferred velocity of the classic scenarios: unit toward the goal, shorter within 1 m.
 glm::dvec2 towardGoal(glm::dvec2 from, glm::dvec2 goal)
@@ -152,15 +154,6 @@ double maxAbsY(const std::vector<glm::dvec2>& path)
     return m;
 }
 
-AvoidanceAgent makeAgent(glm::dvec2 position, uint32_t id, double radius = 0.5, double maxSpeed = 1.5)
-{
-    AvoidanceAgent a;
-    a.position = position;
-    a.radius = radius;
-    a.maxSpeed = maxSpeed;
-    a.id = id;
-    return a;
-}
 
 } // namespace
 

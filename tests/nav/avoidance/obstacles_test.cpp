@@ -1,6 +1,7 @@
 // Obstacles in 2D ORCA avoidance: circles, segments, polygons, still or moving.
 #include "spark/core/det_math.h"
 #include "spark/nav/avoidance.h"
+#include "agent_util.h"
 
 #include <doctest/doctest.h>
 #include <glm/geometric.hpp>
@@ -15,7 +16,8 @@ using namespace spark::nav;
 namespace
 {
 
-double length(glm::dvec2 v) { return std::sqrt(glm::dot(v, v)); }
+using test::length;
+using test::makeAgent;
 
 double distanceToSegment(glm::dvec2 x, glm::dvec2 a, glm::dvec2 b)
 {
@@ -39,15 +41,6 @@ double signedDistanceToPolygon(glm::dvec2 x, const std::vector<glm::dvec2>& poly
     return inside ? -best : best;
 }
 
-AvoidanceAgent makeAgent(glm::dvec2 position, uint32_t id)
-{
-    AvoidanceAgent a;
-    a.position = position;
-    a.radius = 0.5;
-    a.maxSpeed = 1.5;
-    a.id = id;
-    return a;
-}
 
 glm::dvec2 toward(glm::dvec2 from, glm::dvec2 goal, double speed)
 {

@@ -42,11 +42,7 @@ std::vector<uint32_t> bruteClearance(const Grid2D& g)
     return out;
 }
 
-uint32_t lcg(uint32_t& s)
-{
-    s = s * 1664525u + 1013904223u;
-    return s >> 8;
-}
+using test::lcg;
 
 } // namespace
 

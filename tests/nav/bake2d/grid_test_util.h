@@ -3,6 +3,8 @@
 
 #include "spark/nav/bake2d.h"
 
+#include <cstdint>
+
 namespace spark::nav::test
 {
 
@@ -15,6 +17,13 @@ inline Grid2D makeGrid(int w, int h, float cell = 1.0f)
     g.cellSize = cell;
     g.blocked.assign(static_cast<size_t>(w) * h, 0);
     return g;
+}
+
+/// The numbers of a small linear congruential generator (the random grids).
+inline uint32_t lcg(uint32_t& s)
+{
+    s = s * 1664525u + 1013904223u;
+    return s >> 8;
 }
 
 } // namespace spark::nav::test

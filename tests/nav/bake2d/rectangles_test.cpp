@@ -1,4 +1,5 @@
 #include "spark/nav/bake2d.h"
+#include "grid_test_util.h"
 
 #include <doctest/doctest.h>
 
@@ -10,11 +11,7 @@ using namespace spark::nav;
 namespace
 {
 
-uint32_t lcg(uint32_t& s)
-{
-    s = s * 1664525u + 1013904223u;
-    return s >> 8;
-}
+using test::lcg;
 
 // Every walkable cell covered once, nothing else covered, one area per rectangle.
 void checkExactCover(int w, int h, const std::vector<uint8_t>& walk, const std::vector<uint8_t>& areas,

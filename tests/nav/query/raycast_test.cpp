@@ -13,12 +13,12 @@ using namespace spark::nav::test;
 namespace
 {
 
-const glm::vec3 kExt{0.5f, 1.0f, 0.5f};
+const glm::vec3 kRayExt{0.5f, 1.0f, 0.5f};
 
 RaycastResult ray(const NavMesh& mesh, glm::vec3 a, glm::vec3 b, const QueryFilter& f = defaultQueryFilter())
 {
     QueryScratch s;
-    auto r = raycast(mesh, s, a, b, f, kExt);
+    auto r = raycast(mesh, s, a, b, f, kRayExt);
     REQUIRE(r.ok());
     return *r;
 }
@@ -96,10 +96,10 @@ TEST_CASE("raycast rejects an off-mesh start and NaN")
 {
     const NavMesh mesh = meshFromRects({{0, 0, 2, 2}});
     QueryScratch s;
-    CHECK(raycast(mesh, s, {50, 0, 50}, {1, 0, 1}, defaultQueryFilter(), kExt).error().code == "E_NAV_OFF_MESH");
-    CHECK(raycast(mesh, s, {1, 0, 1}, {std::nanf(""), 0, 1}, defaultQueryFilter(), kExt).error().code ==
+    CHECK(raycast(mesh, s, {50, 0, 50}, {1, 0, 1}, defaultQueryFilter(), kRayExt).error().code == "E_NAV_OFF_MESH");
+    CHECK(raycast(mesh, s, {1, 0, 1}, {std::nanf(""), 0, 1}, defaultQueryFilter(), kRayExt).error().code ==
           "E_INVALID_PARAMS");
-    auto zero = raycast(mesh, s, {1, 0, 1}, {1, 0, 1}, defaultQueryFilter(), kExt);
+    auto zero = raycast(mesh, s, {1, 0, 1}, {1, 0, 1}, defaultQueryFilter(), kRayExt);
     REQUIRE(zero.ok());
     CHECK_FALSE(zero->hit);
 }

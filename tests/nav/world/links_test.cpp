@@ -29,7 +29,7 @@ std::shared_ptr<const NavMesh> ledge(float upperY = 2.0f)
     return std::make_shared<const NavMesh>(std::move(mesh).value());
 }
 
-MeshId put(NavWorld& world, std::shared_ptr<const NavMesh> mesh)
+MeshId putLedge(NavWorld& world, std::shared_ptr<const NavMesh> mesh)
 {
     MeshDef def = defaultMeshDef();
     def.name = "ledge";
@@ -56,7 +56,7 @@ OffMeshLinkDef linkDef(glm::vec3 a, glm::vec3 b, OffMeshKind kind, bool both)
 TEST_CASE("links resolve on the current mesh, again after a re-bake, and go with their mesh")
 {
     NavWorld world;
-    const MeshId mesh = put(world, ledge());
+    const MeshId mesh = putLedge(world, ledge());
     const LinkId drop =
         world.addOffMeshLink(mesh, linkDef({3.8f, 2.0f, 2.0f}, {5.5f, 0.0f, 2.0f}, OffMeshKind::Drop, false)).value();
     CHECK(world.offMeshLink(drop)->resolved.resolved);
@@ -93,7 +93,7 @@ TEST_CASE("links resolve on the current mesh, again after a re-bake, and go with
 TEST_CASE("crowd agents drop off a ledge and jump back up, arrive, and the run is pinned")
 {
     NavWorld world;
-    const MeshId mesh = put(world, ledge());
+    const MeshId mesh = putLedge(world, ledge());
     const LinkId drop =
         world.addOffMeshLink(mesh, linkDef({3.8f, 2.0f, 3.0f}, {5.5f, 0.0f, 3.0f}, OffMeshKind::Drop, false)).value();
     const LinkId jump =
