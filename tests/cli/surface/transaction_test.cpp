@@ -791,9 +791,10 @@ TEST_CASE("every command the registry marks as mutating has error cases in the t
         CHECK(def->mutates != Mutates::No); // the table is for commands that can change the state
     }
     size_t mutating = 0;
-    for (const auto& [id, def] : Registry::global().all())
+    for (const auto& entry : Registry::global().all())
     {
-        if (def.mutates == Mutates::No)
+        const auto& id = entry.first; // a plain reference: INFO captures it (clang 14 cannot capture bindings)
+        if (entry.second.mutates == Mutates::No)
             continue;
         ++mutating;
         INFO("mutating command without error cases in transaction_test.cpp: ", id);
@@ -975,9 +976,10 @@ TEST_CASE("read-only commands leave the session state unchanged, with valid para
             CHECK(answer["ok"] == true);
             CHECK(state.hash() == before);
         }
-        for (const auto& [id, def] : Registry::global().all())
+        for (const auto& entry : Registry::global().all())
         {
-            if (def.mutates != Mutates::No)
+            const auto& id = entry.first; // a plain reference: INFO captures it
+            if (entry.second.mutates != Mutates::No)
                 continue;
             INFO(id, " {} in the ", sessionName(kind));
             (void)d.call(state, id, json::object());
