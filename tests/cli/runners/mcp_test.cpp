@@ -206,8 +206,10 @@ TEST_CASE("MCP every tool declares an object input schema and an object output s
     initialize(d, s, "2025-06-18");
     const json tools = toolsByName(d, s);
     CHECK(tools.size() == Registry::global().all().size());
-    for (const auto& [name, tool] : tools.items())
+    for (const auto& item : tools.items())
     {
+        const std::string name = item.key(); // plain variables: INFO captures them (clang 14 cannot capture bindings)
+        const json& tool = item.value();
         INFO(name);
         CHECK(tool["inputSchema"]["type"] == "object");
         REQUIRE(tool.contains("outputSchema"));
@@ -300,8 +302,10 @@ TEST_CASE("MCP annotations come from the registry: read-only, destructive, idemp
     initialize(d, s, "2025-06-18");
     const json tools = toolsByName(d, s);
     auto hints = [&](const std::string& name) { return tools[name]["annotations"]; };
-    for (const auto& [name, tool] : tools.items())
+    for (const auto& item : tools.items())
     {
+        const std::string name = item.key(); // plain variables: INFO captures them (clang 14 cannot capture bindings)
+        const json& tool = item.value();
         INFO(name);
         const json& a = tool["annotations"];
         CHECK(a["title"].is_string());
@@ -312,8 +316,10 @@ TEST_CASE("MCP annotations come from the registry: read-only, destructive, idemp
         CHECK(a["openWorldHint"] == false);
     }
     // Every command that changes no state and writes no file is read-only.
-    for (const auto& [id, def] : Registry::global().all())
+    for (const auto& entry : Registry::global().all())
     {
+        const std::string& id = entry.first;
+        const auto& def = entry.second;
         std::string name = id;
         std::replace(name.begin(), name.end(), '.', '_');
         INFO(id);

@@ -41,8 +41,9 @@ TEST_CASE("erosion keeps exactly the spans whose whole cell is at least the agen
     // that is at least the radius.
     const std::pair<float, int> cases[] = {{0.0f, 1}, {0.1f, 2}, {0.2f, 2}, {0.3f, 3}, {0.35f, 3},
                                            {0.4f, 3}, {0.5f, 4}, {0.9f, 6}};
-    for (const auto& [radius, band] : cases)
+    for (const auto& [caseRadius, band] : cases)
     {
+        const float radius = caseRadius; // CAPTURE takes a plain variable (clang 14 cannot capture bindings)
         CAPTURE(radius);
         def.agentRadius = radius;
         const OpenField f = erodedFloor(in, def, {0, -0.2f, 0}, {4, 0, 4});

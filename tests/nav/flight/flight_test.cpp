@@ -246,8 +246,9 @@ TEST_CASE("bad definitions and geometry are refused with the field named")
     FlightGeometry g4{{}, {}, inverted};
     const std::vector<std::pair<FlightGeometry, std::string>> geometryCases{
         {g1, "/indices/2"}, {g2, "/indices"}, {g3, "/vertices/1"}, {g4, "/boxes/0/max"}};
-    for (const auto& [geometry, field] : geometryCases)
+    for (const auto& [geometry, caseField] : geometryCases)
     {
+        const std::string& field = caseField; // CAPTURE takes a plain reference (clang 14 cannot capture bindings)
         CAPTURE(field);
         auto built = buildFlightVolume(smallDef(), geometry);
         REQUIRE_FALSE(built.ok());
