@@ -391,11 +391,22 @@ struct Search
         // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k].
         float cy[kMaxPolyVerts + 1];
         P2 c[kMaxPolyVerts + 1];
-        for (uint32_t i = 0, j = k + 1 == n ? 0 : k + 1; i < n; ++i, j = j + 1 == n ? 0 : j + 1)
         {
-            const glm::vec3 v = mesh.polygonVertex(poly, j);
-            c[i] = flat(v);
-            cy[i] = v.y;
+            const uint32_t* idx = mesh.polygonIndices(poly).data();
+            const glm::vec3* verts = mesh.vertices().data();
+            uint32_t i = 0;
+            for (uint32_t j = k + 1; j < n; ++i, ++j)
+            {
+                const glm::vec3& v = verts[idx[j]];
+                c[i] = flat(v);
+                cy[i] = v.y;
+            }
+            for (uint32_t j = 0; j <= k; ++i, ++j)
+            {
+                const glm::vec3& v = verts[idx[j]];
+                c[i] = flat(v);
+                cy[i] = v.y;
+            }
         }
 
         // Right ray root → R: first crossing from right of it to left of it.
