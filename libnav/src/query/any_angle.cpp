@@ -460,19 +460,29 @@ struct Search
         auto edgeParam = [&](const P2& p) {
             return elen2 > 0.0 ? ((p.x - ek.x) * (ek1.x - ek.x) + (p.z - ek.z) * (ek1.z - ek.z)) / elen2 : 0.0;
         };
-        const double tL = edgeParam(L), tR = edgeParam(R);
+        // (Only needed when a successor may be rooted at an interval end: an
+        // end that is a stretch end, or the root itself.)
+        const bool rootL = same(root, L), rootR = same(root, R);
+        const bool endsMatter = node.leftEnd || node.rightEnd || rootL || rootR;
+        double tL = 0.0, tR = 0.0;
         bool sameLeft = false, sameRight = false;
-        for (const NavLink& link : links)
-            if (link.edge == k && usable(link.neighbour))
-            {
-                sameLeft = sameLeft || link.tMax <= tL + 1.0e-7;
-                sameRight = sameRight || link.tMin >= tR - 1.0e-7;
-            }
+        if (endsMatter)
+        {
+            tL = edgeParam(L);
+            tR = edgeParam(R);
+            if ((node.rightEnd && !(rightHit > 0.0)) || (node.leftEnd && !(leftHit < n - 1)))
+                for (const NavLink& link : links)
+                    if (link.edge == k && usable(link.neighbour))
+                    {
+                        sameLeft = sameLeft || link.tMax <= tL + 1.0e-7;
+                        sameRight = sameRight || link.tMin >= tR - 1.0e-7;
+                    }
+        }
 
         // Roots for turning at the interval's ends.
         uint32_t rightRoot = kNone, leftRoot = kNone;
         double rightG = 0.0, leftG = 0.0;
-        if (node.rightEnd && (rightHit > 0.0 || sameRight) && !same(root, R))
+        if (node.rightEnd && (rightHit > 0.0 || sameRight) && !rootR)
         {
             rightG = node.g + dist(root, R);
             const uint32_t r = rootOf(s, node.right);
@@ -482,7 +492,7 @@ struct Search
                 rightRoot = r;
             }
         }
-        if (node.leftEnd && (leftHit < n - 1 || sameLeft) && !same(root, L))
+        if (node.leftEnd && (leftHit < n - 1 || sameLeft) && !rootL)
         {
             leftG = node.g + dist(root, L);
             const uint32_t r = rootOf(s, node.left);
@@ -500,17 +510,19 @@ struct Search
                 continue;
             if (i == n - 1)
             {
+                if (!endsMatter)
+                    continue;
                 const uint32_t li = static_cast<uint32_t>(&link - base);
                 if (link.tMax <= tL + 1.0e-7)
                 {
-                    if (same(root, L))
+                    if (rootL)
                         add(index, poly, node.root, root, node.g, li, link.a, link.b, true, true);
                     else if (leftRoot != kNone)
                         add(index, poly, leftRoot, L, leftG, li, link.a, link.b, true, true);
                 }
                 else if (link.tMin >= tR - 1.0e-7)
                 {
-                    if (same(root, R))
+                    if (rootR)
                         add(index, poly, node.root, root, node.g, li, link.a, link.b, true, true);
                     else if (rightRoot != kNone)
                         add(index, poly, rightRoot, R, rightG, li, link.a, link.b, true, true);
