@@ -21,9 +21,14 @@
 ///
 /// The search runs in the x–z plane in double precision; portals may be
 /// stretches of edges (T-junctions), so a polygon's boundary is read as its
-/// edges' link stretches, walls between them. It returns the corridor; the
-/// caller pulls the string over it (path.cpp), which gives the same path —
-/// the shortest in that corridor — with the mesh's own heights.
+/// edges' link stretches, walls between them. It returns the corridor and the
+/// path itself: the start, the roots the goal node descends from (link ends,
+/// with the mesh's own heights), the end of the goal node's interval where the
+/// last leg bends (where the heuristic clamps), the goal. That is the string
+/// pulled tight over the corridor, decided in double precision: the float
+/// funnel over the same corridor (path.cpp) gives the same points except where
+/// it meets exact collinearity (it may keep a vertex the path passes straight
+/// through, or turn back at a start lying on a portal's line).
 ///
 /// Differences from the paper, all conservative: every stretch end may be a
 /// turning point (the paper turns only at obstacle corners; restricting the
@@ -633,19 +638,59 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     return false;
 }
 
-void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32_t startPoly,
-                              std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias)
+void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32_t startPoly, const glm::vec3& start,
+                              const glm::vec3& end, std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias,
+                              std::vector<glm::vec3>& points)
 {
     polygons.clear();
     vias.clear();
+    points.clear();
+    // (Consecutive points equal in x–z and height are kept once, as the funnel does.)
+    auto pushPoint = [&](const glm::vec3& p) {
+        const float dx = points.back().x - p.x, dz = points.back().z - p.z;
+        if (!(dx * dx + dz * dz < 1.0e-12f) || points.back().y != p.y)
+            points.push_back(p);
+    };
+    points.push_back(end);
+    if (s.anyGoalNode != kNone)
+    {
+        // The last leg bends at an end of the goal node's interval when the
+        // goal is not seen through it (where the heuristic clamps).
+        const AnyAngleNode& node = s.anyNodes[s.anyGoalNode];
+        const P2 root{node.rootX, node.rootZ}, goal = flat(end), L = flat(node.left), R = flat(node.right);
+        const double dx = L.x - R.x, dz = L.z - R.z;
+        const double ex = goal.x - root.x, ez = goal.z - root.z;
+        const double den = dx * ez - dz * ex;
+        const double l2 = dx * dx + dz * dz;
+        double t;
+        if (l2 <= 0.0)
+            t = -1.0; // a point: the path passes through it
+        else if (den == 0.0)
+            t = ((root.x - R.x) * dx + (root.z - R.z) * dz) / l2;
+        else
+            t = ((root.x - R.x) * ez - (root.z - R.z) * ex) / den;
+        if (t < 0.0)
+            pushPoint(node.right);
+        else if (t > 1.0)
+            pushPoint(node.left);
+    }
+    uint32_t root = kNone;
     for (uint32_t i = s.anyGoalNode; i != kNone; i = s.anyNodes[i].parent)
     {
-        polygons.push_back(s.anyNodes[i].poly);
-        vias.push_back(s.anyNodes[i].link);
+        const AnyAngleNode& node = s.anyNodes[i];
+        polygons.push_back(node.poly);
+        vias.push_back(node.link);
+        if (node.root != root && node.parent != kNone)
+        {
+            root = node.root;
+            pushPoint(s.anyRoots[root].point);
+        }
     }
+    pushPoint(start);
     polygons.push_back(startPoly);
     std::reverse(polygons.begin(), polygons.end());
     std::reverse(vias.begin(), vias.end());
+    std::reverse(points.begin(), points.end());
     (void)mesh;
 }
 
