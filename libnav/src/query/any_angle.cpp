@@ -21,9 +21,14 @@
 ///
 /// The search runs in the x–z plane in double precision; portals may be
 /// stretches of edges (T-junctions), so a polygon's boundary is read as its
-/// edges' link stretches, walls between them. It returns the corridor; the
-/// caller pulls the string over it (path.cpp), which gives the same path —
-/// the shortest in that corridor — with the mesh's own heights.
+/// edges' link stretches, walls between them. It returns the corridor and the
+/// path itself: the start, the roots the goal node descends from (link ends,
+/// with the mesh's own heights), the end of the goal node's interval where the
+/// last leg bends (where the heuristic clamps), the goal. That is the string
+/// pulled tight over the corridor, decided in double precision: the float
+/// funnel over the same corridor (path.cpp) gives the same points except where
+/// it meets exact collinearity (it may keep a vertex the path passes straight
+/// through, or turn back at a start lying on a portal's line).
 ///
 /// Differences from the paper, all conservative: every stretch end may be a
 /// turning point (the paper turns only at obstacle corners; restricting the
@@ -391,11 +396,22 @@ struct Search
         // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k].
         float cy[kMaxPolyVerts + 1];
         P2 c[kMaxPolyVerts + 1];
-        for (uint32_t i = 0, j = k + 1 == n ? 0 : k + 1; i < n; ++i, j = j + 1 == n ? 0 : j + 1)
         {
-            const glm::vec3 v = mesh.polygonVertex(poly, j);
-            c[i] = flat(v);
-            cy[i] = v.y;
+            const uint32_t* idx = mesh.polygonIndices(poly).data();
+            const glm::vec3* verts = mesh.vertices().data();
+            uint32_t i = 0;
+            for (uint32_t j = k + 1; j < n; ++i, ++j)
+            {
+                const glm::vec3& v = verts[idx[j]];
+                c[i] = flat(v);
+                cy[i] = v.y;
+            }
+            for (uint32_t j = 0; j <= k; ++i, ++j)
+            {
+                const glm::vec3& v = verts[idx[j]];
+                c[i] = flat(v);
+                cy[i] = v.y;
+            }
         }
 
         // Right ray root → R: first crossing from right of it to left of it.
@@ -449,19 +465,29 @@ struct Search
         auto edgeParam = [&](const P2& p) {
             return elen2 > 0.0 ? ((p.x - ek.x) * (ek1.x - ek.x) + (p.z - ek.z) * (ek1.z - ek.z)) / elen2 : 0.0;
         };
-        const double tL = edgeParam(L), tR = edgeParam(R);
+        // (Only needed when a successor may be rooted at an interval end: an
+        // end that is a stretch end, or the root itself.)
+        const bool rootL = same(root, L), rootR = same(root, R);
+        const bool endsMatter = node.leftEnd || node.rightEnd || rootL || rootR;
+        double tL = 0.0, tR = 0.0;
         bool sameLeft = false, sameRight = false;
-        for (const NavLink& link : links)
-            if (link.edge == k && usable(link.neighbour))
-            {
-                sameLeft = sameLeft || link.tMax <= tL + 1.0e-7;
-                sameRight = sameRight || link.tMin >= tR - 1.0e-7;
-            }
+        if (endsMatter)
+        {
+            tL = edgeParam(L);
+            tR = edgeParam(R);
+            if ((node.rightEnd && !(rightHit > 0.0)) || (node.leftEnd && !(leftHit < n - 1)))
+                for (const NavLink& link : links)
+                    if (link.edge == k && usable(link.neighbour))
+                    {
+                        sameLeft = sameLeft || link.tMax <= tL + 1.0e-7;
+                        sameRight = sameRight || link.tMin >= tR - 1.0e-7;
+                    }
+        }
 
         // Roots for turning at the interval's ends.
         uint32_t rightRoot = kNone, leftRoot = kNone;
         double rightG = 0.0, leftG = 0.0;
-        if (node.rightEnd && (rightHit > 0.0 || sameRight) && !same(root, R))
+        if (node.rightEnd && (rightHit > 0.0 || sameRight) && !rootR)
         {
             rightG = node.g + dist(root, R);
             const uint32_t r = rootOf(s, node.right);
@@ -471,7 +497,7 @@ struct Search
                 rightRoot = r;
             }
         }
-        if (node.leftEnd && (leftHit < n - 1 || sameLeft) && !same(root, L))
+        if (node.leftEnd && (leftHit < n - 1 || sameLeft) && !rootL)
         {
             leftG = node.g + dist(root, L);
             const uint32_t r = rootOf(s, node.left);
@@ -489,17 +515,19 @@ struct Search
                 continue;
             if (i == n - 1)
             {
+                if (!endsMatter)
+                    continue;
                 const uint32_t li = static_cast<uint32_t>(&link - base);
                 if (link.tMax <= tL + 1.0e-7)
                 {
-                    if (same(root, L))
+                    if (rootL)
                         add(index, poly, node.root, root, node.g, li, link.a, link.b, true, true);
                     else if (leftRoot != kNone)
                         add(index, poly, leftRoot, L, leftG, li, link.a, link.b, true, true);
                 }
                 else if (link.tMin >= tR - 1.0e-7)
                 {
-                    if (same(root, R))
+                    if (rootR)
                         add(index, poly, node.root, root, node.g, li, link.a, link.b, true, true);
                     else if (rightRoot != kNone)
                         add(index, poly, rightRoot, R, rightG, li, link.a, link.b, true, true);
@@ -610,19 +638,59 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     return false;
 }
 
-void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32_t startPoly,
-                              std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias)
+void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32_t startPoly, const glm::vec3& start,
+                              const glm::vec3& end, std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias,
+                              std::vector<glm::vec3>& points)
 {
     polygons.clear();
     vias.clear();
+    points.clear();
+    // (Consecutive points equal in x–z and height are kept once, as the funnel does.)
+    auto pushPoint = [&](const glm::vec3& p) {
+        const float dx = points.back().x - p.x, dz = points.back().z - p.z;
+        if (!(dx * dx + dz * dz < 1.0e-12f) || points.back().y != p.y)
+            points.push_back(p);
+    };
+    points.push_back(end);
+    if (s.anyGoalNode != kNone)
+    {
+        // The last leg bends at an end of the goal node's interval when the
+        // goal is not seen through it (where the heuristic clamps).
+        const AnyAngleNode& node = s.anyNodes[s.anyGoalNode];
+        const P2 root{node.rootX, node.rootZ}, goal = flat(end), L = flat(node.left), R = flat(node.right);
+        const double dx = L.x - R.x, dz = L.z - R.z;
+        const double ex = goal.x - root.x, ez = goal.z - root.z;
+        const double den = dx * ez - dz * ex;
+        const double l2 = dx * dx + dz * dz;
+        double t;
+        if (l2 <= 0.0)
+            t = -1.0; // a point: the path passes through it
+        else if (den == 0.0)
+            t = ((root.x - R.x) * dx + (root.z - R.z) * dz) / l2;
+        else
+            t = ((root.x - R.x) * ez - (root.z - R.z) * ex) / den;
+        if (t < 0.0)
+            pushPoint(node.right);
+        else if (t > 1.0)
+            pushPoint(node.left);
+    }
+    uint32_t root = kNone;
     for (uint32_t i = s.anyGoalNode; i != kNone; i = s.anyNodes[i].parent)
     {
-        polygons.push_back(s.anyNodes[i].poly);
-        vias.push_back(s.anyNodes[i].link);
+        const AnyAngleNode& node = s.anyNodes[i];
+        polygons.push_back(node.poly);
+        vias.push_back(node.link);
+        if (node.root != root && node.parent != kNone)
+        {
+            root = node.root;
+            pushPoint(s.anyRoots[root].point);
+        }
     }
+    pushPoint(start);
     polygons.push_back(startPoly);
     std::reverse(polygons.begin(), polygons.end());
     std::reverse(vias.begin(), vias.end());
+    std::reverse(points.begin(), points.end());
     (void)mesh;
 }
 

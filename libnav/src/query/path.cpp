@@ -28,12 +28,13 @@
 /// the true pulled length; the final path is always pulled over the whole
 /// corridor.)
 ///
-/// The corner points come from the "simple stupid funnel" (Mononen, 2010,
-/// after Lee & Preparata's funnel algorithm, 1984): the funnel from the apex is
-/// narrowed portal by portal; when a side would cross the other, the other
-/// side's point becomes a corner and the new apex. Portals are the link
-/// stretches, so paths across T-junctions pull tight through the shared part
-/// only.
+/// With the any-angle search, the corner points are the search's own turning
+/// points (any_angle.cpp). Otherwise they come from the "simple stupid
+/// funnel" (Mononen, 2010, after Lee & Preparata's funnel algorithm, 1984):
+/// the funnel from the apex is narrowed portal by portal; when a side would
+/// cross the other, the other side's point becomes a corner and the new apex.
+/// Portals are the link stretches, so paths across T-junctions pull tight
+/// through the shared part only.
 
 #include "query_common.h"
 
@@ -384,6 +385,9 @@ float trueCost(const NavMesh& mesh, const QueryScratch& s, const QueryFilter& fi
     return static_cast<float>(cost);
 }
 
+void finishPoints(const NavMesh& mesh, QueryScratch& s, const QueryFilter& filter, std::span<const PathLink> offMesh,
+                  PathResult& out);
+
 /// Portals of the corridor in `out.polygons` / `s.vias`, the string pulled
 /// over them (split at each off-mesh link), the length and the true cost.
 void finishPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& startPoint, const glm::vec3& endPoint,
@@ -420,6 +424,14 @@ void finishPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& startPoin
     s.portalsLeft.push_back(endPoint);
     s.portalsRight.push_back(endPoint);
     detail::pullString(s.portalsLeft, s.portalsRight, out.points);
+    finishPoints(mesh, s, filter, offMesh, out);
+}
+
+/// The length and the true cost of the points in `out.points` (corridor in
+/// `out.polygons` / `s.vias`); a single point is doubled.
+void finishPoints(const NavMesh& mesh, QueryScratch& s, const QueryFilter& filter, std::span<const PathLink> offMesh,
+                  PathResult& out)
+{
     if (out.points.size() == 1)
         out.points.push_back(out.points[0]);
 
@@ -805,9 +817,10 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
                 s.anyGoalNode = kNoPolygon;
             }
         }
-        detail::anyAngleCorridor(mesh, s, startPoly, out.polygons, s.vias);
+        // The search's own path is the string pulled over its corridor.
+        detail::anyAngleCorridor(mesh, s, startPoly, start.point, endPoint, out.polygons, s.vias, out.points);
         out.entries.assign(s.vias.size(), kNoPolygon);
-        finishPath(mesh, s, start.point, endPoint, filter, offMesh, out);
+        finishPoints(mesh, s, filter, offMesh, out);
         return Status::success();
     }
 

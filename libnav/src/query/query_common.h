@@ -60,9 +60,12 @@ bool pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>
 bool anyAngleSearch(const NavMesh& mesh, QueryScratch& scratch, const MeshPoint& start, const glm::vec3& goal,
                     uint32_t goalPoly, const QueryFilter& filter);
 
-/// The corridor of the last successful `anyAngleSearch`: polygons from the
-/// start's to the goal's and, for each but the first, the link entered by.
-void anyAngleCorridor(const NavMesh& mesh, const QueryScratch& scratch, uint32_t startPoly,
-                      std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias);
+/// The corridor of the last successful `anyAngleSearch` (from `start` in
+/// `startPoly` to `end`): polygons from the start's to the goal's and, for
+/// each but the first, the link entered by; and the path's points, `start`,
+/// the roots it turns at, `end` (consecutive equal points once).
+void anyAngleCorridor(const NavMesh& mesh, const QueryScratch& scratch, uint32_t startPoly, const glm::vec3& start,
+                      const glm::vec3& end, std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias,
+                      std::vector<glm::vec3>& points);
 
 } // namespace spark::nav::detail
