@@ -373,9 +373,13 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
     std::span<const Constraint<V>> all(constraints, hardCount + counts.soft);
     // The hard constraints first: their optimum is where every later program
     // (the full horizon and each shorter one) resumes.
+    // With none, the programs below start from the beginning (start 0 takes
+    // the unconstrained optimum, what a program of no constraints returns).
     V hardResult{};
     std::size_t met =
-        solveLinearProgram(all.first(hardCount), a.maxSpeed, a.preferred, Objective::Closest, hardResult);
+        hardCount == 0
+            ? 0
+            : solveLinearProgram(all.first(hardCount), a.maxSpeed, a.preferred, Objective::Closest, hardResult);
     V result = hardResult;
     if (met == hardCount)
     {
