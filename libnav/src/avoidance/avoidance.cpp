@@ -22,19 +22,19 @@
 /// constraints are hard, the full-horizon ones soft:
 ///  1. All constraints feasible: the nearest velocity to the preferred one.
 ///     On the plane, when the hard ones are feasible but not all, the soft
-///     ones are rebuilt with shorter horizons (τ/2, τ/4, τ/8, each above the
-///     one-step horizon) and the longest feasible one's answer is taken: the
-///     shortest is tried first (when it is infeasible the longer ones nearly
-///     always are, and are not tried), then τ/2 down. A shorter horizon asks
-///     less of neighbours that are close but not closing fast, so an agent in
-///     a dense jam can still edge toward its goal instead of settling on the
-///     least-violation velocity, which ignores the goal. The guards still
-///     bound every pair. Measured on RVO2's circles: 4,597 -> 3,331 steps to
-///     arrive (250 agents; RVO2 3,547), 13,259 -> 10,273 (1,000; RVO2
-///     11,349), smallest distance 0.953 / 0.954 of 2r (trying τ/2 first gives
-///     3,162 / 10,375 at 12% more instructions per step). Not in space: there
-///     it cost 4-20% more steps on RVO2-3D's sphere (fliers pass around a
-///     jam).
+///     ones are rebuilt once with a shorter horizon, τ/8 (halved up to 3
+///     times while above the one-step horizon), and its answer is taken when
+///     feasible. A shorter horizon asks less of neighbours that are close
+///     but not closing fast, so an agent in a dense jam can still edge toward
+///     its goal instead of settling on the least-violation velocity, which
+///     ignores the goal. The guards still bound every pair. Measured on
+///     RVO2's circles (steps to arrive, smallest distance / 2r; RVO2 takes
+///     3,547 / 11,349): no shorter horizon 4,597 / 13,259; τ/8, else the
+///     longest feasible of τ/2, τ/4 (the previous rule) 3,331 / 10,273,
+///     0.953 / 0.954; τ/8 only 2,988 / 9,618, 0.955 / 0.955, at 9% fewer
+///     instructions per step; τ/4 only 3,765 / 10,397; τ/16 only 2,935 /
+///     11,122; τ/32 only 3,192 / 11,295. Not in space: there it cost 4-20%
+///     more steps on RVO2-3D's sphere (fliers pass around a jam).
 ///  2. Else, if the hard ones are: the velocity meeting them that minimises
 ///     the largest violation of the soft ones (the paper's 3D/4D program;
 ///     on the plane at the shortest horizon tried).
@@ -67,11 +67,14 @@ namespace
 constexpr int kMaxNeighborsLimit = 64;
 /// The neighbour search first tries the agent's own k-th squared distance of
 /// the last call (or, without one, the last agent's) times this (a crowd's
-/// density changes slowly); only the work depends on it.
-constexpr double kGuessGrowth = 1.5;
-/// When an agent's full-horizon program on the plane is infeasible, its
-/// horizon is halved up to this many times (never to the one-step horizon or
-/// below) until it is not (design note). In space none: measured on RVO2-3D's
+/// density changes slowly); only the work depends on it. Measured (callgrind,
+/// Ir/step on RVO2's circle-250 / first 1,000 steps of the sphere): 1.5 gave
+/// 928,713 / 6,419,873, 1.2 912,016 / 6,300,515, 1.1 903,079 / 6,247,068,
+/// 1.05 898,195 / 6,219,931, 1.02 904,467 / 6,305,145 (more second searches).
+constexpr double kGuessGrowth = 1.05;
+/// When an agent's full-horizon program on the plane is infeasible, it is
+/// solved once more with the horizon halved this many times (fewer when that
+/// would reach the one-step horizon; design note). In space none: measured on RVO2-3D's
 /// sphere, any number of halvings (1 to 5) took 4-20% more steps to arrive.
 constexpr int kHorizonHalvings2D = 3;
 } // namespace
@@ -370,18 +373,21 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
     std::span<const Constraint<V>> all(constraints, hardCount + counts.soft);
     // The hard constraints first: their optimum is where every later program
     // (the full horizon and each shorter one) resumes.
+    // With none, the programs below start from the beginning (start 0 takes
+    // the unconstrained optimum, what a program of no constraints returns).
     V hardResult{};
     std::size_t met =
-        solveLinearProgram(all.first(hardCount), a.maxSpeed, a.preferred, Objective::Closest, hardResult);
+        hardCount == 0
+            ? 0
+            : solveLinearProgram(all.first(hardCount), a.maxSpeed, a.preferred, Objective::Closest, hardResult);
     V result = hardResult;
     if (met == hardCount)
     {
         met = solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount);
         if (met == all.size())
             return result;
-        // The shortest horizon first: when it is infeasible too, the longer
-        // ones are not tried (their velocity obstacles hold the shorter's, so
-        // they nearly always are).
+        // The shortest horizon only: when it is infeasible too, the longer
+        // ones nearly always are (their velocity obstacles hold the shorter's).
         int steps = 0;
         PairSettings shorter = pairs;
         while (steps < halvings && shorter.horizon * 0.5 > pairs.oneStepHorizon)
@@ -395,21 +401,7 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
             result = hardResult;
             met = solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount);
             if (met == all.size())
-            {
-                // Feasible: the longest horizon that is, from τ/2 down.
-                const V shortest = result;
-                PairSettings longer = pairs;
-                for (int k = 1; k < steps; ++k)
-                {
-                    longer.horizon *= 0.5;
-                    pairConstraints(agents, self, neighbors, found, longer, pairOut, PairBuild::SoftOnly, table);
-                    result = hardResult;
-                    if (solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount) ==
-                        all.size())
-                        return result;
-                }
-                return shortest;
-            }
+                return result;
         }
         // Level 2: the hard constraints hold; least violation of the others
         // (at the shortest horizon tried).

@@ -160,9 +160,10 @@ template <class V> struct PairEntry
 {
     V relativePosition; ///< pB − pA.
     V relativeVelocity; ///< vA − vB.
+    double distSq;      ///< The neighbour's squared distance (dot(pB − pA, pB − pA)).
     double radius;      ///< rA + rB.
     double share;       ///< A's share of the avoidance.
-    bool aBeforeB;      ///< (idA, indexA) < (idB, indexB): breaks exact ties.
+    uint64_t otherKey;  ///< (idB << 32) | indexB: exact ties break by (id, index) order.
     bool guard;         ///< Its guard is written (it may bind).
 };
 

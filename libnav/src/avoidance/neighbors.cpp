@@ -118,12 +118,13 @@ template <int Dim> constexpr auto kOffsets = makeOffsets<Dim>();
 
 } // namespace
 
-template <int Dim> uint32_t NeighborGrid<Dim>::stripOf(const Vec& p) const
+template <int Dim> inline uint32_t NeighborGrid<Dim>::stripOf(const Vec& p) const
 {
     int64_t strip = 0;
     for (int d = Dim - 1; d >= 1; --d)
     {
-        const int64_t cell = static_cast<int64_t>(std::floor((p[d] - m_origin[d]) * m_invWidth));
+        // Never negative (the origin is the agents' lowest corner): truncation is floor.
+        const int64_t cell = static_cast<int64_t>((p[d] - m_origin[d]) * m_invWidth);
         strip = strip * m_stripCount[d - 1] + std::clamp<int64_t>(cell, 0, m_stripCount[d - 1] - 1);
     }
     return static_cast<uint32_t>(strip);

@@ -43,6 +43,7 @@ template <class V> struct PairInput
 {
     V relativePosition; ///< pB − pA.
     V relativeVelocity; ///< vA − vB.
+    double distSq;      ///< dot(pB − pA, pB − pA), as the neighbour search computed it.
     double combinedRadius;
     bool aBeforeB; ///< (idA, indexA) < (idB, indexB): breaks exact ties.
 };
@@ -70,7 +71,7 @@ template <class V> V tieAxis(bool aBeforeB)
     const double px = pair.relativePosition.x, py = pair.relativePosition.y;
     const double vx = pair.relativeVelocity.x, vy = pair.relativeVelocity.y;
     const double r = pair.combinedRadius;
-    const double distSq = px * px + py * py;
+    const double distSq = pair.distSq;
     double nx = 0.0, ny = 0.0, ux = 0.0, uy = 0.0;
     if (!(distSq > r * r))
     {
@@ -155,7 +156,7 @@ template <class V> V tieAxis(bool aBeforeB)
     const double px = pair.relativePosition.x, py = pair.relativePosition.y, pz = pair.relativePosition.z;
     const double vx = pair.relativeVelocity.x, vy = pair.relativeVelocity.y, vz = pair.relativeVelocity.z;
     const double r = pair.combinedRadius;
-    const double distSq = px * px + py * py + pz * pz;
+    const double distSq = pair.distSq;
     double nx = 0.0, ny = 0.0, nz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0;
     if (!(distSq > r * r))
     {
@@ -273,12 +274,19 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
                              PairTable<V>& table)
 {
     const Agent& a = agents[self];
+    const double invDt = 1.0 / settings.dt;
+    const double invHorizon = 1.0 / settings.horizon;
+    const double invOneStep = 1.0 / settings.oneStepHorizon;
+    // The (id, index) key of agent A: exact ties break by key order.
+    const uint64_t selfKey = (uint64_t{a.id} << 32) | static_cast<uint32_t>(self);
+    std::size_t guardCount = table.guards;
     if (build != PairBuild::SoftOnly)
     {
-        // The neighbours kept, with what their planes need.
+        // The neighbours kept, with what their planes need; on the plane the
+        // guards are written as they are found (they lead the output).
         assert(count <= table.entries.size());
         std::size_t keptCount = 0;
-        std::size_t guardCount = 0;
+        guardCount = 0;
         for (std::size_t k = 0; k < count; ++k)
         {
             const Neighbor& nb = neighbors[k];
@@ -289,12 +297,18 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
             PairEntry<V>& e = table.entries[keptCount++];
             e.relativePosition = b.position - a.position;
             e.relativeVelocity = a.velocity - b.velocity;
+            e.distSq = nb.distanceSquared;
             e.radius = a.radius + b.radius;
             e.share = share;
-            e.aBeforeB = a.id != b.id ? a.id < b.id : self < nb.index;
+            e.otherKey = (uint64_t{b.id} << 32) | nb.index;
             e.guard = build == PairBuild::EveryGuard ||
                       guardMayBind(nb.distanceSquared, e.radius * settings.guardFactor, a.maxSpeed, share,
                                    settings.oneStepHorizon);
+            if constexpr (std::is_same_v<V, glm::dvec2>)
+                if (e.guard)
+                    out[guardCount] = orcaPlane2({e.relativePosition, V(0.0), e.distSq, e.radius * settings.guardFactor,
+                                                  selfKey < e.otherKey},
+                                                 V(0.0), e.share, invOneStep, invDt);
             guardCount += e.guard ? 1 : 0;
         }
         table.count = keptCount;
@@ -302,34 +316,20 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
     }
     const std::size_t keptCount = table.count;
     Constraint<V>* soft = out + table.guards;
-    const double invDt = 1.0 / settings.dt;
-    const double invHorizon = 1.0 / settings.horizon;
-    const double invOneStep = 1.0 / settings.oneStepHorizon;
     if constexpr (std::is_same_v<V, glm::dvec2>)
     {
-        // The guards, then the full-horizon constraints.
-        if (build != PairBuild::SoftOnly)
-        {
-            std::size_t g = 0;
-            for (std::size_t j = 0; j < keptCount; ++j)
-            {
-                const PairEntry<V>& e = table.entries[j];
-                if (!e.guard)
-                    continue;
-                out[g++] = orcaPlane2({e.relativePosition, V(0.0), e.radius * settings.guardFactor, e.aBeforeB},
-                                      V(0.0), e.share, invOneStep, invDt);
-            }
-        }
+        // The full-horizon constraints, after the guards.
         for (std::size_t j = 0; j < keptCount; ++j)
         {
             const PairEntry<V>& e = table.entries[j];
-            soft[j] = orcaPlane2({e.relativePosition, e.relativeVelocity, e.radius, e.aBeforeB}, a.velocity,
-                                 e.share, invHorizon, invDt);
+            soft[j] = orcaPlane2({e.relativePosition, e.relativeVelocity, e.distSq, e.radius, selfKey < e.otherKey},
+                                 a.velocity, e.share, invHorizon, invDt);
         }
     }
     else
     {
-        // The same from one call site, so that the (longer) 3D plane is inlined.
+        // The guards, then the full-horizon constraints, from one call site,
+        // so that the (longer) 3D plane is inlined.
         std::size_t g = 0;
         for (std::size_t j = build != PairBuild::SoftOnly ? 0 : keptCount; j < 2 * keptCount; ++j)
         {
@@ -337,8 +337,8 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
             const PairEntry<V>& e = table.entries[guard ? j : j - keptCount];
             if (guard && !e.guard)
                 continue;
-            const PairInput<V> pair{e.relativePosition, guard ? V(0.0) : e.relativeVelocity,
-                                    guard ? e.radius * settings.guardFactor : e.radius, e.aBeforeB};
+            const PairInput<V> pair{e.relativePosition, guard ? V(0.0) : e.relativeVelocity, e.distSq,
+                                    guard ? e.radius * settings.guardFactor : e.radius, selfKey < e.otherKey};
             Constraint<V>& to = guard ? out[g++] : soft[j - keptCount];
             to = orcaPlane3(pair, guard ? V(0.0) : a.velocity, e.share, guard ? invOneStep : invHorizon, invDt);
         }
