@@ -368,12 +368,16 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
             const float* hi = aFirst ? b : a;
             const int k0 = std::max(1, aFirst ? vCeil[j] : vCeil[i]);
             const int k1 = std::min(columns - 1, aFirst ? vFloor[i] : vFloor[j]);
+            if (k0 > k1)
+                continue;
+            const float dy = hi[1] - lo[1];
+            const float invDx = 1.0f / (hi[0] - lo[0]);
             for (int k = k0; k <= k1; ++k)
             {
                 const float cx = lineX(k);
                 if (cx < lo[0] || cx > hi[0])
                     continue;
-                const float y = lo[1] + (hi[1] - lo[1]) * ((cx - lo[0]) / (hi[0] - lo[0]));
+                const float y = lo[1] + dy * ((cx - lo[0]) * invDx);
                 scratch.lineLo[static_cast<size_t>(k)] = std::min(scratch.lineLo[static_cast<size_t>(k)], y);
                 scratch.lineHi[static_cast<size_t>(k)] = std::max(scratch.lineHi[static_cast<size_t>(k)], y);
             }
