@@ -149,6 +149,42 @@ void Blackboard::prefetchSlots(uint32_t count) const
 #endif
 }
 
+void Blackboard::prefetchValues(uint32_t count) const
+{
+#if defined(__GNUC__)
+    const uint32_t n = std::min<uint32_t>({count, m_slots.size(), SlotStore::kChunk});
+    const Slot* first = m_slots.first();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const Slot& s = first[i];
+        if (!s.present)
+            continue;
+        // A value's heap parts are allocated one after the other when it is
+        // written (an array's vector, its elements, then each element's own),
+        // so a few lines from its first part cover a small one (a route of
+        // points, a name).
+        const char* p = nullptr;
+        size_t bytes = 0;
+        switch (s.value.type())
+        {
+        case json::value_t::string:
+            p = reinterpret_cast<const char*>(s.value.get_ptr<const json::string_t*>());
+            bytes = 64;
+            break;
+        case json::value_t::array:
+            p = reinterpret_cast<const char*>(s.value.get_ptr<const json::array_t*>());
+            bytes = 384;
+            break;
+        default: continue;
+        }
+        for (size_t at = 0; at < bytes; at += 64)
+            __builtin_prefetch(p + at);
+    }
+#else
+    (void)count;
+#endif
+}
+
 json Blackboard::toJson() const
 {
     json out = json::object();
