@@ -163,22 +163,24 @@ void Blackboard::prefetchValues(uint32_t count) const
         // written (an array's vector, its elements, then each element's own),
         // so a few lines from its first part cover a small one (a route of
         // points, a name).
-        const char* p = nullptr;
-        size_t bytes = 0;
         switch (s.value.type())
         {
         case json::value_t::string:
-            p = reinterpret_cast<const char*>(s.value.get_ptr<const json::string_t*>());
-            bytes = 64;
+            __builtin_prefetch(s.value.get_ptr<const json::string_t*>());
             break;
         case json::value_t::array:
-            p = reinterpret_cast<const char*>(s.value.get_ptr<const json::array_t*>());
-            bytes = 384;
+        {
+            const char* p = reinterpret_cast<const char*>(s.value.get_ptr<const json::array_t*>());
+            __builtin_prefetch(p);
+            __builtin_prefetch(p + 64);
+            __builtin_prefetch(p + 128);
+            __builtin_prefetch(p + 192);
+            __builtin_prefetch(p + 256);
+            __builtin_prefetch(p + 320);
             break;
-        default: continue;
         }
-        for (size_t at = 0; at < bytes; at += 64)
-            __builtin_prefetch(p + at);
+        default: break;
+        }
     }
 #else
     (void)count;

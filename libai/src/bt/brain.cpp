@@ -256,11 +256,13 @@ inline void prefetchRange(const void* p, size_t bytes)
 
 using BrainIt = std::map<std::string, Brain>::iterator;
 
-/// A brain's record up to the fields a tick reads (they come first in Brain).
+/// A brain's record up to the fields a tick reads (they come first in Brain),
+/// without the resolution's utility tree (only a utility brain reads it; an
+/// address, no field is read here).
 void prefetchRecord(const std::pair<const std::string, Brain>& record)
 {
     const char* begin = reinterpret_cast<const char*>(&record);
-    prefetchRange(begin, static_cast<size_t>(reinterpret_cast<const char*>(&record.second.utility) - begin));
+    prefetchRange(begin, static_cast<size_t>(reinterpret_cast<const char*>(&record.second.resolved.utilityTree) - begin));
 }
 
 /// What a tick of brain `b` reads first after its record: its node states, its
