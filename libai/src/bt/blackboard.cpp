@@ -25,6 +25,37 @@ uint64_t nextStamp()
 }
 } // namespace
 
+Blackboard::SlotStore& Blackboard::SlotStore::operator=(const SlotStore& other)
+{
+    if (this == &other)
+        return *this;
+    auto copyChunk = [](const std::unique_ptr<Slot[]>& from) {
+        std::unique_ptr<Slot[]> to;
+        if (from)
+        {
+            to = std::make_unique<Slot[]>(kChunk);
+            std::copy(from.get(), from.get() + kChunk, to.get());
+        }
+        return to;
+    };
+    m_first = copyChunk(other.m_first);
+    m_more.clear();
+    for (const auto& chunk : other.m_more)
+        m_more.push_back(copyChunk(chunk));
+    m_size = other.m_size;
+    return *this;
+}
+
+void Blackboard::SlotStore::push_back(Slot slot)
+{
+    if (m_size == 0 && !m_first)
+        m_first = std::make_unique<Slot[]>(kChunk);
+    else if (m_size >= kChunk && (m_size - kChunk) % kChunk == 0 && (m_size - kChunk) / kChunk == m_more.size())
+        m_more.push_back(std::make_unique<Slot[]>(kChunk));
+    (*this)[m_size] = std::move(slot);
+    ++m_size;
+}
+
 Blackboard::Blackboard(const json& object) { *this = object; }
 
 Blackboard& Blackboard::operator=(const json& object)
@@ -92,8 +123,9 @@ size_t Blackboard::erase(std::string_view key)
 
 void Blackboard::clear()
 {
-    for (Slot& s : m_slots)
+    for (uint32_t i = 0; i < m_slots.size(); ++i)
     {
+        Slot& s = m_slots[i];
         s.present = false;
         s.value = json();
         s.stamp = nextStamp();
@@ -104,14 +136,52 @@ void Blackboard::clear()
 void Blackboard::prefetchSlots(uint32_t count) const
 {
 #if defined(__GNUC__)
-    // Slots are appended only, so the first ones sit side by side at the
-    // start of the deque's first block (a hint: an address past it does no harm).
-    const uint32_t n = std::min<uint32_t>(count, static_cast<uint32_t>(m_keys.size()));
+    // The first slots sit side by side in the first chunk (a hint: an address
+    // past it does no harm).
+    const uint32_t n = std::min<uint32_t>({count, m_slots.size(), SlotStore::kChunk});
     if (n == 0)
         return;
-    const char* first = reinterpret_cast<const char*>(&m_slots.front());
+    const char* first = reinterpret_cast<const char*>(m_slots.first());
     for (uint32_t i = 0; i < n; i += 2) // two slots to a cache line
         __builtin_prefetch(first + i * sizeof(Slot));
+#else
+    (void)count;
+#endif
+}
+
+void Blackboard::prefetchValues(uint32_t count) const
+{
+#if defined(__GNUC__)
+    const uint32_t n = std::min<uint32_t>({count, m_slots.size(), SlotStore::kChunk});
+    const Slot* first = m_slots.first();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const Slot& s = first[i];
+        if (!s.present)
+            continue;
+        // A value's heap parts are allocated one after the other when it is
+        // written (an array's vector, its elements, then each element's own),
+        // so a few lines from its first part cover a small one (a route of
+        // points, a name).
+        switch (s.value.type())
+        {
+        case json::value_t::string:
+            __builtin_prefetch(s.value.get_ptr<const json::string_t*>());
+            break;
+        case json::value_t::array:
+        {
+            const char* p = reinterpret_cast<const char*>(s.value.get_ptr<const json::array_t*>());
+            __builtin_prefetch(p);
+            __builtin_prefetch(p + 64);
+            __builtin_prefetch(p + 128);
+            __builtin_prefetch(p + 192);
+            __builtin_prefetch(p + 256);
+            __builtin_prefetch(p + 320);
+            break;
+        }
+        default: break;
+        }
+    }
 #else
     (void)count;
 #endif

@@ -136,11 +136,23 @@ Status resolveTree(AiState& state, Brain& brain)
     return Status::success();
 }
 
+/// True when what the brain resolved still holds: its tree pointer and node
+/// states (same state object, no tree loaded since), its key slots (same
+/// blackboard layout). Then a tick looks nothing up.
+inline bool resolutionHolds(const AiState& state, const Brain& brain)
+{
+    const BrainResolution& r = brain.resolved;
+    return r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
+           brain.nodes.size() == r.tree->nodes.size() && brain.nodes.byteSize() == r.tree->stateBytes &&
+           (brain.tree.empty() ? r.tree == &r.utilityTree : r.tree != &r.utilityTree) && r.layout != 0 &&
+           r.layout == brain.blackboard.layout() && r.slots.size() == r.tree->keys.size();
+}
+
 /// The tree the brain runs, after bringing its node states in line with it and
 /// its blackboard slots with the tree's keys. Names are looked up only when
 /// something changed since the last tick (a tree was loaded, the state was
 /// copied, the blackboard got a new key).
-Result<const CompiledTree*> brainTree(AiState& state, Brain& brain)
+[[gnu::noinline]] Result<const CompiledTree*> resolveBrain(AiState& state, Brain& brain)
 {
     BrainResolution& r = brain.resolved;
     const bool treeValid = r.tree && r.stateInstance == state.instance.id &&
@@ -161,6 +173,14 @@ Result<const CompiledTree*> brainTree(AiState& state, Brain& brain)
         r.layout = brain.blackboard.layout();
     }
     return r.tree;
+}
+
+/// resolveBrain, with the check that nothing changed inline (every tick).
+inline Result<const CompiledTree*> brainTree(AiState& state, Brain& brain)
+{
+    if (resolutionHolds(state, brain))
+        return brain.resolved.tree;
+    return resolveBrain(state, brain);
 }
 
 void disable(AiState& state, Brain& brain, const Error& error, uint64_t frame, double time)
@@ -186,13 +206,18 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         disable(io, brain, e, clock.frame, time);
         return e;
     }
-    auto tree = brainTree(io, brain);
-    if (!tree.ok())
+    const CompiledTree* tree = brain.resolved.tree;
+    if (!resolutionHolds(io, brain))
     {
-        disable(io, brain, tree.error(), clock.frame, time);
-        return tree.error();
+        auto resolved = resolveBrain(io, brain);
+        if (!resolved.ok())
+        {
+            disable(io, brain, resolved.error(), clock.frame, time);
+            return resolved.error();
+        }
+        tree = *resolved;
     }
-    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
+    TickCtx ctx{io, brain, world, *tree, leaves, clock.frame, time, clock, brain.resolved.slots,
                  brain.resolved.fits, brain.resolved.targets, agent, brain.nodes.bytes()};
     const NodeStatus r = detail::tickTree(ctx);
     if (r == detail::kFailed)
@@ -231,11 +256,13 @@ inline void prefetchRange(const void* p, size_t bytes)
 
 using BrainIt = std::map<std::string, Brain>::iterator;
 
-/// A brain's record up to the fields a tick reads (they come first in Brain).
+/// A brain's record up to the fields a tick reads (they come first in Brain),
+/// without the resolution's utility tree (only a utility brain reads it; an
+/// address, no field is read here).
 void prefetchRecord(const std::pair<const std::string, Brain>& record)
 {
     const char* begin = reinterpret_cast<const char*>(&record);
-    prefetchRange(begin, static_cast<size_t>(reinterpret_cast<const char*>(&record.second.utility) - begin));
+    prefetchRange(begin, static_cast<size_t>(reinterpret_cast<const char*>(&record.second.resolved.utilityTree) - begin));
 }
 
 /// What a tick of brain `b` reads first after its record: its node states, its
@@ -247,6 +274,7 @@ void prefetchState(const Brain& b)
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
     prefetchRange(b.resolved.slots.data(), b.resolved.slots.size() * sizeof(uint32_t));
     prefetchRange(b.resolved.fits.data(), b.resolved.fits.size() * sizeof(FitCheck));
+    prefetchRange(b.resolved.targets.data(), b.resolved.targets.size() * sizeof(TargetRef));
     b.blackboard.prefetchSlots(8);
 }
 
@@ -254,28 +282,35 @@ void prefetchState(const Brain& b)
 
 void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
-    // Each brain's state is cold when its turn comes (10,000s of brains): while
-    // one brain ticks, the record of the brain kRecordAhead ahead and the state
-    // of the next one are asked for (ai_bench: 4 ahead measured a little faster
-    // than 2; a further stage, the blackboard's heap values, measured slower).
-    // Hints only: the order and the results are those of a plain walk in
-    // agent-name order.
+    // Each brain's state is cold when its turn comes (10,000s of brains), and
+    // reached through pointers: while one brain ticks, the record of the brain
+    // kRecordAhead ahead, the state of the brain kStateAhead ahead (found
+    // through its record) and the heap parts of the next brain's blackboard
+    // values (found through its blackboard slots) are asked for. Hints only:
+    // the order and the results are those of a plain walk in agent-name order.
     constexpr int kRecordAhead = 4;
+    constexpr int kStateAhead = 2;
     const BrainIt end = io.brains.end();
-    BrainIt ahead = io.brains.begin();
-    for (int i = 0; i < kRecordAhead && ahead != end; ++i, ++ahead)
-        prefetchRecord(*ahead);
-    if (io.brains.begin() != end)
-        prefetchState(io.brains.begin()->second);
+    BrainIt recordAhead = io.brains.begin();
+    for (int i = 0; i < kRecordAhead && recordAhead != end; ++i, ++recordAhead)
+        prefetchRecord(*recordAhead);
+    BrainIt stateAhead = io.brains.begin();
+    for (int i = 0; i < kStateAhead && stateAhead != end; ++i, ++stateAhead)
+        prefetchState(stateAhead->second);
     for (BrainIt it = io.brains.begin(); it != end; ++it)
     {
-        if (ahead != end)
+        if (recordAhead != end)
         {
-            prefetchRecord(*ahead);
-            ++ahead;
+            prefetchRecord(*recordAhead);
+            ++recordAhead;
+        }
+        if (stateAhead != end)
+        {
+            prefetchState(stateAhead->second);
+            ++stateAhead;
         }
         if (const BrainIt next = std::next(it); next != end)
-            prefetchState(next->second);
+            next->second.blackboard.prefetchValues(8);
         Brain& brain = it->second;
         if (!brain.enabled || clock.frame < brain.nextFrame)
             continue;

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 
 namespace spark::ai::detail
 {
@@ -196,7 +197,8 @@ Vec3 agentPosition(TickCtx& ctx)
 
 json pointJson(const Vec3& p) { return json::array({p.x, p.y, p.z}); }
 
-NodeStatus moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+/// move_to: `status` its status before the tick, `point` its memory (the target last requested).
+NodeStatus moveTo(TickCtx& ctx, const LeafCall& call, NodeStatus status, Vec3& point, std::string_view path)
 {
     Vec3 target;
     bool found = false;
@@ -207,12 +209,12 @@ NodeStatus moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_
         return kFailed;
     if (!found)
     {
-        if (s.status == NodeStatus::Running)
+        if (status == NodeStatus::Running)
             ctx.world.stop(ctx.agent);
         return NodeStatus::Failure;
     }
     const Vec3 pos = agentPosition(ctx);
-    const bool fresh = s.status != NodeStatus::Running;
+    const bool fresh = status != NodeStatus::Running;
     const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.agent);
     if (groundDistance(pos, target) <= stopDistance || (!fresh && ms == MoveState::Arrived))
     {
@@ -229,17 +231,20 @@ NodeStatus moveTo(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_
     }
     if (!fresh && ms == MoveState::NoPath)
         return NodeStatus::Failure;
-    if (fresh || ms == MoveState::Idle || distance3(target, s.point) > repath)
+    if (fresh || ms == MoveState::Idle || distance3(target, point) > repath)
     {
         ctx.world.requestMove(ctx.agent, target, stopDistance);
-        s.point = target;
+        point = target;
         if (ctx.world.moveState(ctx.agent) == MoveState::NoPath)
             return NodeStatus::Failure;
     }
     return NodeStatus::Running;
 }
 
-NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+/// patrol: `status` its status before the tick, `counter` and `point` its memory
+/// (the next waypoint, the point last requested).
+NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeStatus status, int32_t& counter, Vec3& point,
+                  std::string_view path)
 {
     const json* pointsV = nullptr;
     const json* loopV = nullptr;
@@ -254,27 +259,27 @@ NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_
     const json::array_t& points = *route;
     const bool loop = loopV ? loopV->get<bool>() : true;
     const int32_t n = static_cast<int32_t>(points.size());
-    const bool fresh = s.status != NodeStatus::Running;
-    if (s.counter < 0 || s.counter >= n)
-        s.counter = 0;
-    Vec3 waypoint = toPoint(points[static_cast<size_t>(s.counter)]);
+    const bool fresh = status != NodeStatus::Running;
+    if (counter < 0 || counter >= n)
+        counter = 0;
+    Vec3 waypoint = toPoint(points[static_cast<size_t>(counter)]);
     const Vec3 pos = agentPosition(ctx);
     const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.agent);
     bool request = fresh || ms == MoveState::Idle;
-    if (groundDistance(pos, waypoint) <= stopDistance || (!fresh && ms == MoveState::Arrived && s.point == waypoint))
+    if (groundDistance(pos, waypoint) <= stopDistance || (!fresh && ms == MoveState::Arrived && point == waypoint))
     {
-        emitEvent(ctx, kEventWaypoint, {{"index", s.counter}, {"point", pointJson(waypoint)}});
-        s.counter += 1;
-        if (s.counter >= n)
+        emitEvent(ctx, kEventWaypoint, {{"index", counter}, {"point", pointJson(waypoint)}});
+        counter += 1;
+        if (counter >= n)
         {
-            s.counter = 0;
+            counter = 0;
             if (!loop)
             {
                 ctx.world.stop(ctx.agent);
                 return NodeStatus::Success;
             }
         }
-        waypoint = toPoint(points[static_cast<size_t>(s.counter)]);
+        waypoint = toPoint(points[static_cast<size_t>(counter)]);
         request = true;
     }
     else if (!fresh && ms == MoveState::NoPath)
@@ -282,14 +287,15 @@ NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_
     if (request)
     {
         ctx.world.requestMove(ctx.agent, waypoint, stopDistance);
-        s.point = waypoint;
+        point = waypoint;
         if (ctx.world.moveState(ctx.agent) == MoveState::NoPath)
             return NodeStatus::Failure;
     }
     return NodeStatus::Running;
 }
 
-NodeStatus canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
+/// can_see: `flag` its memory (the last answer, for spotted/lost_sight).
+NodeStatus canSee(TickCtx& ctx, const LeafCall& call, bool& flag, std::string_view path)
 {
     Vec3 target;
     bool found = false;
@@ -319,7 +325,7 @@ NodeStatus canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_
         if (visible)
             visible = ctx.world.lineOfSight(ctx.agent, pos + Vec3(0, eye, 0), target);
     }
-    if (visible != s.flag)
+    if (visible != flag)
     {
         const json* t = nullptr;
         (void)param(ctx, call, CanSeeParam::Target, path, t);
@@ -332,7 +338,7 @@ NodeStatus canSee(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_
         if (found)
             data["target_at"] = at(target);
         emitEvent(ctx, visible ? kEventSpotted : kEventLostSight, std::move(data));
-        s.flag = visible;
+        flag = visible;
     }
     return visible ? NodeStatus::Success : NodeStatus::Failure;
 }
@@ -423,82 +429,219 @@ void haltRegistered(TickCtx& ctx, const LeafCall& call, NodeState& s, std::strin
     ctx.leaves.game(*index)->halt(leafCtx);
 }
 
+// The built-ins without memory (they set nothing but the status they answer).
+
+NodeStatus leafStop(TickCtx& ctx, const LeafCall&, std::string_view)
+{
+    ctx.world.stop(ctx.agent);
+    return NodeStatus::Success;
+}
+
+NodeStatus leafFace(TickCtx& ctx, const LeafCall& call, std::string_view path)
+{
+    Vec3 target;
+    bool found = false;
+    if (!targetParam(ctx, call, FaceParam::Target, path, target, found))
+        return kFailed;
+    if (!found)
+        return NodeStatus::Failure;
+    Vec3 dir = target - agentPosition(ctx);
+    dir.y = 0;
+    if (dir.x * dir.x + dir.z * dir.z > 1e-18)
+        ctx.world.face(ctx.agent, dir);
+    return NodeStatus::Success;
+}
+
+NodeStatus leafSetSpeed(TickCtx& ctx, const LeafCall& call, std::string_view path)
+{
+    double speed = 0;
+    if (!numberParam(ctx, call, SetSpeedParam::Speed, path, speed))
+        return kFailed;
+    ctx.world.setSpeed(ctx.agent, speed);
+    return NodeStatus::Success;
+}
+
+NodeStatus leafLog(TickCtx& ctx, const LeafCall& call, std::string_view path)
+{
+    const json* message = nullptr;
+    if (!param(ctx, call, LogParam::Message, path, message))
+        return kFailed;
+    emitEvent(ctx, kEventLog, {{"message", *message}});
+    return NodeStatus::Success;
+}
+
+NodeStatus leafEmit(TickCtx& ctx, const LeafCall& call, std::string_view path)
+{
+    const json* name = nullptr;
+    const json* data = nullptr;
+    if (!param(ctx, call, EmitParam::Event, path, name) || !param(ctx, call, EmitParam::Data, path, data))
+        return kFailed;
+    emitEvent(ctx, kEventEmitted, {{"name", *name}, {"data", data ? *data : json()}});
+    return NodeStatus::Success;
+}
+
+NodeStatus leafWithin(TickCtx& ctx, const LeafCall& call, std::string_view path)
+{
+    Vec3 target;
+    bool found = false;
+    double d = 0;
+    if (!targetParam(ctx, call, WithinParam::Target, path, target, found) ||
+        !numberParam(ctx, call, WithinParam::Distance, path, d))
+        return kFailed;
+    return found && distance3(agentPosition(ctx), target) <= d ? NodeStatus::Success : NodeStatus::Failure;
+}
+
+NodeStatus leafArrived(TickCtx& ctx, const LeafCall&, std::string_view)
+{
+    return ctx.world.moveState(ctx.agent) == MoveState::Arrived ? NodeStatus::Success : NodeStatus::Failure;
+}
+
+NodeStatus leafHasPath(TickCtx& ctx, const LeafCall& call, std::string_view path)
+{
+    Vec3 target;
+    bool found = false;
+    if (!targetParam(ctx, call, HasPathParam::Target, path, target, found))
+        return kFailed;
+    return found && ctx.world.hasPath(ctx.agent, target) ? NodeStatus::Success : NodeStatus::Failure;
+}
+
+NodeStatus leafChance(TickCtx& ctx, const LeafCall& call, std::string_view path)
+{
+    double p = 0;
+    if (!numberParam(ctx, call, ChanceParam::Probability, path, p))
+        return kFailed;
+    return rngNextDouble(ctx.brain.rng) < p ? NodeStatus::Success : NodeStatus::Failure;
+}
+
+// Tree nodes calling a built-in, ticked on the brain's packed node states
+// (tree.h: NodeStates) without unpacking a whole NodeState: the status byte,
+// and the leaf's own memory read before and written back after. The status is
+// written when the tick did not fail (as tickLeaf in tick.cpp does).
+
+template <class T> T loadAt(const unsigned char* p)
+{
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+template <class T> void storeAt(unsigned char* p, const T& v) { std::memcpy(p, &v, sizeof v); }
+Vec3 loadPoint(const unsigned char* p) { return Vec3(loadAt<double>(p), loadAt<double>(p + 8), loadAt<double>(p + 16)); }
+void storePoint(unsigned char* p, const Vec3& v)
+{
+    storeAt(p, v.x);
+    storeAt(p + 8, v.y);
+    storeAt(p + 16, v.z);
+}
+
+NodeStatus finishNode(TickCtx& ctx, uint32_t index, NodeStatus r)
+{
+    if (r != kFailed)
+        ctx.states[index] = static_cast<unsigned char>(r);
+    return r;
+}
+
+/// A built-in without memory.
+template <NodeStatus (*Leaf)(TickCtx&, const LeafCall&, std::string_view)>
+[[gnu::noinline]] NodeStatus statelessNode(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    return finishNode(ctx, index, Leaf(ctx, n.call, n.path));
+}
+
+/// move_to (memory Point: the point).
+[[gnu::noinline]] NodeStatus moveToNode(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    unsigned char* m = ctx.states + n.memoryOffset;
+    Vec3 point = loadPoint(m);
+    const NodeStatus r = moveTo(ctx, n.call, static_cast<NodeStatus>(ctx.states[index]), point, n.path);
+    storePoint(m, point);
+    return finishNode(ctx, index, r);
+}
+
+/// patrol (memory Patrol: the counter, then the point).
+[[gnu::noinline]] NodeStatus patrolNode(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    unsigned char* m = ctx.states + n.memoryOffset;
+    int32_t counter = loadAt<int32_t>(m);
+    Vec3 point = loadPoint(m + 4);
+    const NodeStatus r =
+        patrol(ctx, n.call, static_cast<NodeStatus>(ctx.states[index]), counter, point, n.path);
+    storeAt(m, counter);
+    storePoint(m + 4, point);
+    return finishNode(ctx, index, r);
+}
+
+/// can_see (memory Flag: one byte).
+[[gnu::noinline]] NodeStatus canSeeNode(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    unsigned char* m = ctx.states + n.memoryOffset;
+    bool flag = m[0] != 0;
+    const NodeStatus r = canSee(ctx, n.call, flag, n.path);
+    m[0] = flag ? 1 : 0;
+    return finishNode(ctx, index, r);
+}
+
+/// Any leaf (a registered one, or a memory the fast paths do not know): the
+/// whole NodeState unpacked, ticked by tickLeafStatus and packed again.
+[[gnu::noinline]] NodeStatus genericLeafNode(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    NodeState leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
+    const NodeStatus r = tickLeafStatus(ctx, n.call, leaf, n.path);
+    if (r != kFailed)
+        leaf.status = r;
+    NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
+    return r;
+}
+
 } // namespace
+
+NodeStatus tickLeafNode(TickCtx& ctx, uint32_t index, const Node& n)
+{
+    // The memory is what layoutNodeStates gives the leaf; any other goes the generic way.
+    const bool none = n.memory == NodeMemory::None;
+    switch (n.call.leaf)
+    {
+    case LeafId::MoveTo:
+        if (n.memory == NodeMemory::Point)
+            return moveToNode(ctx, index, n);
+        break;
+    case LeafId::Patrol:
+        if (n.memory == NodeMemory::Patrol)
+            return patrolNode(ctx, index, n);
+        break;
+    case LeafId::CanSee:
+        if (n.memory == NodeMemory::Flag)
+            return canSeeNode(ctx, index, n);
+        break;
+    case LeafId::Stop: if (none) return statelessNode<leafStop>(ctx, index, n); break;
+    case LeafId::Face: if (none) return statelessNode<leafFace>(ctx, index, n); break;
+    case LeafId::SetSpeed: if (none) return statelessNode<leafSetSpeed>(ctx, index, n); break;
+    case LeafId::Log: if (none) return statelessNode<leafLog>(ctx, index, n); break;
+    case LeafId::Emit: if (none) return statelessNode<leafEmit>(ctx, index, n); break;
+    case LeafId::Within: if (none) return statelessNode<leafWithin>(ctx, index, n); break;
+    case LeafId::Arrived: if (none) return statelessNode<leafArrived>(ctx, index, n); break;
+    case LeafId::HasPath: if (none) return statelessNode<leafHasPath>(ctx, index, n); break;
+    case LeafId::Chance: if (none) return statelessNode<leafChance>(ctx, index, n); break;
+    case LeafId::Count: break;
+    }
+    return genericLeafNode(ctx, index, n);
+}
 
 NodeStatus tickLeafStatus(TickCtx& ctx, const LeafCall& call, NodeState& s, std::string_view path)
 {
     switch (call.leaf)
     {
-    case LeafId::MoveTo: return moveTo(ctx, call, s, path);
-    case LeafId::Patrol: return patrol(ctx, call, s, path);
-    case LeafId::Stop: ctx.world.stop(ctx.agent); return NodeStatus::Success;
-    case LeafId::Face:
-    {
-        Vec3 target;
-        bool found = false;
-        if (!targetParam(ctx, call, FaceParam::Target, path, target, found))
-            return kFailed;
-        if (!found)
-            return NodeStatus::Failure;
-        Vec3 dir = target - agentPosition(ctx);
-        dir.y = 0;
-        if (dir.x * dir.x + dir.z * dir.z > 1e-18)
-            ctx.world.face(ctx.agent, dir);
-        return NodeStatus::Success;
-    }
-    case LeafId::SetSpeed:
-    {
-        double speed = 0;
-        if (!numberParam(ctx, call, SetSpeedParam::Speed, path, speed))
-            return kFailed;
-        ctx.world.setSpeed(ctx.agent, speed);
-        return NodeStatus::Success;
-    }
-    case LeafId::Log:
-    {
-        const json* message = nullptr;
-        if (!param(ctx, call, LogParam::Message, path, message))
-            return kFailed;
-        emitEvent(ctx, kEventLog, {{"message", *message}});
-        return NodeStatus::Success;
-    }
-    case LeafId::Emit:
-    {
-        const json* name = nullptr;
-        const json* data = nullptr;
-        if (!param(ctx, call, EmitParam::Event, path, name) || !param(ctx, call, EmitParam::Data, path, data))
-            return kFailed;
-        emitEvent(ctx, kEventEmitted, {{"name", *name}, {"data", data ? *data : json()}});
-        return NodeStatus::Success;
-    }
-    case LeafId::CanSee: return canSee(ctx, call, s, path);
-    case LeafId::Within:
-    {
-        Vec3 target;
-        bool found = false;
-        double d = 0;
-        if (!targetParam(ctx, call, WithinParam::Target, path, target, found) ||
-            !numberParam(ctx, call, WithinParam::Distance, path, d))
-            return kFailed;
-        return found && distance3(agentPosition(ctx), target) <= d ? NodeStatus::Success : NodeStatus::Failure;
-    }
-    case LeafId::Arrived:
-        return ctx.world.moveState(ctx.agent) == MoveState::Arrived ? NodeStatus::Success : NodeStatus::Failure;
-    case LeafId::HasPath:
-    {
-        Vec3 target;
-        bool found = false;
-        if (!targetParam(ctx, call, HasPathParam::Target, path, target, found))
-            return kFailed;
-        return found && ctx.world.hasPath(ctx.agent, target) ? NodeStatus::Success : NodeStatus::Failure;
-    }
-    case LeafId::Chance:
-    {
-        double p = 0;
-        if (!numberParam(ctx, call, ChanceParam::Probability, path, p))
-            return kFailed;
-        return rngNextDouble(ctx.brain.rng) < p ? NodeStatus::Success : NodeStatus::Failure;
-    }
+    case LeafId::MoveTo: return moveTo(ctx, call, s.status, s.point, path);
+    case LeafId::Patrol: return patrol(ctx, call, s.status, s.counter, s.point, path);
+    case LeafId::Stop: return leafStop(ctx, call, path);
+    case LeafId::Face: return leafFace(ctx, call, path);
+    case LeafId::SetSpeed: return leafSetSpeed(ctx, call, path);
+    case LeafId::Log: return leafLog(ctx, call, path);
+    case LeafId::Emit: return leafEmit(ctx, call, path);
+    case LeafId::CanSee: return canSee(ctx, call, s.flag, path);
+    case LeafId::Within: return leafWithin(ctx, call, path);
+    case LeafId::Arrived: return leafArrived(ctx, call, path);
+    case LeafId::HasPath: return leafHasPath(ctx, call, path);
+    case LeafId::Chance: return leafChance(ctx, call, path);
     case LeafId::Count: // A leaf a game registered.
     {
         auto r = tickRegistered(ctx, call, s, path);

@@ -55,6 +55,9 @@ inline NodeStatus fail(TickCtx& ctx, Error error)
 /// Ticks a leaf call; kFailed on error (see kFailed). `path` is the JSON
 /// pointer of the call (for errors).
 NodeStatus tickLeafStatus(TickCtx& ctx, const LeafCall& call, NodeState& io, std::string_view path);
+/// Ticks tree node `index` (`n`: a condition or action) on the context's packed
+/// node states; kFailed on error.
+NodeStatus tickLeafNode(TickCtx& ctx, uint32_t index, const Node& n);
 /// tickLeafStatus as a Result.
 Result<NodeStatus> tickLeaf(TickCtx& ctx, const LeafCall& call, NodeState& io, std::string_view path);
 /// Tells a running leaf it is halted (move_to/patrol stop the agent, a

@@ -484,28 +484,6 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
     return setStatus(s, NodeStatus::Success);
 }
 
-/// Ticks a condition/action node (`n` is node `index`).
-[[gnu::noinline]] NodeStatus tickLeaf(TickCtx& ctx, uint32_t index, const Node& n)
-{
-    Packed s(ctx, index, n);
-    // The leaf sees a whole NodeState (its memory unpacked), written back after.
-    // (A leaf without memory sets nothing but the status it answers.)
-    const bool none = n.memory == NodeMemory::None;
-    NodeState leaf;
-    if (none)
-        leaf.status = s.status();
-    else
-        leaf = NodeStates::read(ctx.states, index, n.memory, n.memoryOffset);
-    const NodeStatus r = tickLeafStatus(ctx, n.call, leaf, n.path);
-    if (r != kFailed)
-        leaf.status = r;
-    if (none)
-        s.setStatus(leaf.status);
-    else
-        NodeStates::write(ctx.states, index, n.memory, n.memoryOffset, leaf);
-    return r;
-}
-
 /// Ticks a utility node (`n` is node `index`).
 [[gnu::noinline]] NodeStatus tickUtilityNode(TickCtx& ctx, uint32_t index, const Node& n)
 {
@@ -554,7 +532,7 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index)
         return tickSet(ctx, index, n);
     case NodeType::Condition:
     case NodeType::Action:
-        return tickLeaf(ctx, index, n);
+        return tickLeafNode(ctx, index, n);
     case NodeType::Utility:
         return tickUtilityNode(ctx, index, n);
     case NodeType::Count: break;

@@ -2,6 +2,7 @@
 #include "../rig.h"
 #include "spark/core/path.h"
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -183,4 +184,43 @@ TEST_CASE("haltBrain tells the running actions and leaves no running node")
     CHECK(rig.agent().state == MoveState::Idle);
     CHECK(runningNodes(rig.state, rig.brain()).empty());
     CHECK(rig.brain().status == NodeStatus::Idle);
+}
+
+TEST_CASE("a blackboard keeps its values in place past a chunk of slots, and copies and moves them whole")
+{
+    Blackboard bb;
+    bb["k00"] = 0;
+    const json* first = bb.find("k00");
+    REQUIRE(first != nullptr);
+    std::vector<const json*> where;
+    for (int i = 1; i < 40; ++i) // more than two chunks of 16 slots
+    {
+        char key[8];
+        std::snprintf(key, sizeof key, "k%02d", i);
+        bb[key] = i;
+        where.push_back(bb.find(key));
+    }
+    CHECK(bb.size() == 40);
+    CHECK(bb.slotCount() == 40);
+    CHECK(bb.find("k00") == first); // adding keys moved no value
+    for (int i = 1; i < 40; ++i)
+    {
+        char key[8];
+        std::snprintf(key, sizeof key, "k%02d", i);
+        REQUIRE(bb.find(key) == where[static_cast<size_t>(i - 1)]);
+        CHECK(*bb.find(key) == i);
+        CHECK(*bb.at(bb.findSlot(key)) == i);
+    }
+    Blackboard copy = bb;
+    CHECK(copy == bb);
+    CHECK(copy.layout() == bb.layout());
+    copy["k39"] = "changed";
+    CHECK(*bb.find("k39") == 39); // the copy has its own values
+    CHECK(copy.find("k39") != bb.find("k39"));
+    Blackboard moved = std::move(copy);
+    CHECK(moved.size() == 40);
+    CHECK(*moved.find("k39") == "changed");
+    CHECK(*moved.find("k17") == 17);
+    copy = bb; // a moved-from blackboard takes a new value
+    CHECK(copy == bb);
 }

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -99,6 +99,11 @@ class Blackboard
     /// Asks the CPU to start loading the values of the first `count` slots (a
     /// hint, no effect on any value: for a caller about to tick the brain).
     void prefetchSlots(uint32_t count) const;
+    /// Asks the CPU to start loading what the values of the first `count` slots
+    /// keep on the heap (a string, an array and the arrays in it, allocated
+    /// together when the value was written): reads those slots, so call it some
+    /// time after prefetchSlots. A hint, no effect on any value.
+    void prefetchValues(uint32_t count) const;
 
     /// The blackboard as a JSON object (keys in order).
     json toJson() const;
@@ -121,7 +126,46 @@ class Blackboard
         uint64_t stamp = 0; ///< See stampOf().
         bool present = false;
     };
-    std::deque<Slot> m_slots;      ///< Append-only; a deque so that adding a key never moves a value.
+    /// Slots in chunks of kChunk that never move (adding a key never moves a
+    /// value): the first chunk reached straight from its pointer (a tick's keys
+    /// are there unless a brain names more than kChunk), the others through a list.
+    class SlotStore
+    {
+      public:
+        static constexpr uint32_t kChunk = 16;
+        SlotStore() = default;
+        SlotStore(const SlotStore& other) { *this = other; }
+        SlotStore(SlotStore&& other) noexcept { *this = std::move(other); }
+        SlotStore& operator=(const SlotStore& other);
+        /// Takes the slots (the moved-from store is left empty).
+        SlotStore& operator=(SlotStore&& other) noexcept
+        {
+            if (this == &other)
+                return *this;
+            m_first = std::move(other.m_first);
+            m_more = std::move(other.m_more);
+            m_size = other.m_size;
+            other.m_more.clear();
+            other.m_size = 0;
+            return *this;
+        }
+        uint32_t size() const { return m_size; }
+        Slot& operator[](uint32_t i) { return i < kChunk ? m_first[i] : m_more[(i - kChunk) / kChunk][(i - kChunk) % kChunk]; }
+        const Slot& operator[](uint32_t i) const
+        {
+            return i < kChunk ? m_first[i] : m_more[(i - kChunk) / kChunk][(i - kChunk) % kChunk];
+        }
+        /// Appends a slot (no slot moves).
+        void push_back(Slot slot);
+        /// The first slot's address (nullptr when there is none): for prefetching.
+        const Slot* first() const { return m_first.get(); }
+
+      private:
+        std::unique_ptr<Slot[]> m_first;             ///< Slots 0..kChunk-1.
+        std::vector<std::unique_ptr<Slot[]>> m_more; ///< The next chunks.
+        uint32_t m_size = 0;
+    };
+    SlotStore m_slots;             ///< Append-only; chunks, so that adding a key never moves a value.
     std::vector<std::string> m_keys; ///< Slot → key (read at the edges: look-up by name, listing, hashing).
     std::vector<uint32_t> m_order; ///< Slot indices in key order.
     size_t m_count = 0;            ///< Slots with a value.
