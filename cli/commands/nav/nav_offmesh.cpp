@@ -88,10 +88,10 @@ json navOffmeshList(Context& ctx, const json& params)
     return {{"links", std::move(links)}};
 }
 
-const Registrar kAdd{{"nav.offmesh.add", navOffmeshAdd, Mutates::Yes}};
-const Registrar kRemove{
+const Registrar kOffmeshAdd{{"nav.offmesh.add", navOffmeshAdd, Mutates::Yes}};
+const Registrar kOffmeshRemove{
     {"nav.offmesh.remove", navOffmeshRemove, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
-const Registrar kList{{"nav.offmesh.list", navOffmeshList, Mutates::No}};
+const Registrar kOffmeshList{{"nav.offmesh.list", navOffmeshList, Mutates::No}};
 
 } // namespace
 } // namespace spark::cli

@@ -36,7 +36,7 @@ json describeScene(const Scene2D& s)
             {"static_boxes", staticBoxes}};
 }
 
-Scene2D& requireScene(Context& ctx)
+Scene2D& requireScene2D(Context& ctx)
 {
     if (!ctx.state.scene2d)
         fail("E_SCENE_NONE", "There is no 2D scene in this session.", json::object(),
@@ -76,7 +76,7 @@ json scene2dLoad(Context& ctx, const json& params)
 
 json scene2dTilesSet(Context& ctx, const json& params)
 {
-    Scene2D& s = requireScene(ctx);
+    Scene2D& s = requireScene2D(ctx);
     const std::string layer = params.value("layer", std::string());
     const int w = params.value("width", 1), h = params.value("height", 1);
     const Status st = scene::setTiles2D(s, layer, params.at("x").get<int>(), params.at("y").get<int>(), w, h,
@@ -89,7 +89,7 @@ json scene2dTilesSet(Context& ctx, const json& params)
 
 json scene2dBoxAdd(Context& ctx, const json& params)
 {
-    Scene2D& s = requireScene(ctx);
+    Scene2D& s = requireScene2D(ctx);
     scene::Box2D box;
     box.name = params.at("name").get<std::string>();
     box.position = {params.at("position")[0].get<float>(), params.at("position")[1].get<float>()};
