@@ -8,6 +8,7 @@
 // The view cone compares the cosine of the angle to the target with
 // det::cos(fov/2) (no libm trigonometry, SPEC §7).
 #include "json_number.h"
+#include "packed_bytes.h"
 #include "runtime.h"
 #include "spark/core/det_math.h"
 
@@ -518,20 +519,6 @@ NodeStatus leafChance(TickCtx& ctx, const LeafCall& call, std::string_view path)
 // and the leaf's own memory read before and written back after. The status is
 // written when the tick did not fail (as tickLeaf in tick.cpp does).
 
-template <class T> T loadAt(const unsigned char* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-template <class T> void storeAt(unsigned char* p, const T& v) { std::memcpy(p, &v, sizeof v); }
-Vec3 loadPoint(const unsigned char* p) { return Vec3(loadAt<double>(p), loadAt<double>(p + 8), loadAt<double>(p + 16)); }
-void storePoint(unsigned char* p, const Vec3& v)
-{
-    storeAt(p, v.x);
-    storeAt(p + 8, v.y);
-    storeAt(p + 16, v.z);
-}
 
 NodeStatus finishNode(TickCtx& ctx, uint32_t index, NodeStatus r)
 {

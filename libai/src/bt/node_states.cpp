@@ -3,6 +3,8 @@
 // copied in and out with memcpy (no alignment or aliasing assumptions).
 #include "spark/ai/tree.h"
 
+#include "packed_bytes.h"
+
 #include <cstring>
 
 namespace spark::ai
@@ -43,21 +45,6 @@ constexpr size_t kFullReady = 16;
 constexpr size_t kFullPoint = 24;
 constexpr size_t kFullFlag = 48;
 
-template <class T> T load(const unsigned char* p)
-{
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-template <class T> void store(unsigned char* p, const T& v) { std::memcpy(p, &v, sizeof v); }
-
-Vec3 loadPoint(const unsigned char* p) { return Vec3(load<double>(p), load<double>(p + 8), load<double>(p + 16)); }
-void storePoint(unsigned char* p, const Vec3& v)
-{
-    store(p, v.x);
-    store(p + 8, v.y);
-    store(p + 16, v.z);
-}
 } // namespace
 
 size_t NodeStates::memoryBytes(NodeMemory memory)
@@ -84,20 +71,20 @@ NodeState NodeStates::read(const unsigned char* bytes, size_t i, NodeMemory memo
     switch (memory)
     {
     case NodeMemory::None: break;
-    case NodeMemory::Cursor: s.cursor = load<int32_t>(m); break;
-    case NodeMemory::StartTime: s.startTime = load<double>(m); break;
-    case NodeMemory::ReadyAt: s.readyAt = load<double>(m); break;
+    case NodeMemory::Cursor: s.cursor = loadAt<int32_t>(m); break;
+    case NodeMemory::StartTime: s.startTime = loadAt<double>(m); break;
+    case NodeMemory::ReadyAt: s.readyAt = loadAt<double>(m); break;
     case NodeMemory::Flag: s.flag = m[0] != 0; break;
     case NodeMemory::Point: s.point = loadPoint(m); break;
     case NodeMemory::Patrol:
-        s.counter = load<int32_t>(m);
+        s.counter = loadAt<int32_t>(m);
         s.point = loadPoint(m + kPatrolPoint);
         break;
     case NodeMemory::Full:
-        s.cursor = load<int32_t>(m);
-        s.counter = load<int32_t>(m + kFullCounter);
-        s.startTime = load<double>(m + kFullStart);
-        s.readyAt = load<double>(m + kFullReady);
+        s.cursor = loadAt<int32_t>(m);
+        s.counter = loadAt<int32_t>(m + kFullCounter);
+        s.startTime = loadAt<double>(m + kFullStart);
+        s.readyAt = loadAt<double>(m + kFullReady);
         s.point = loadPoint(m + kFullPoint);
         s.flag = m[kFullFlag] != 0;
         break;
@@ -112,20 +99,20 @@ void NodeStates::write(unsigned char* bytes, size_t i, NodeMemory memory, size_t
     switch (memory)
     {
     case NodeMemory::None: break;
-    case NodeMemory::Cursor: store(m, s.cursor); break;
-    case NodeMemory::StartTime: store(m, s.startTime); break;
-    case NodeMemory::ReadyAt: store(m, s.readyAt); break;
+    case NodeMemory::Cursor: storeAt(m, s.cursor); break;
+    case NodeMemory::StartTime: storeAt(m, s.startTime); break;
+    case NodeMemory::ReadyAt: storeAt(m, s.readyAt); break;
     case NodeMemory::Flag: m[0] = s.flag ? 1 : 0; break;
     case NodeMemory::Point: storePoint(m, s.point); break;
     case NodeMemory::Patrol:
-        store(m, s.counter);
+        storeAt(m, s.counter);
         storePoint(m + kPatrolPoint, s.point);
         break;
     case NodeMemory::Full:
-        store(m, s.cursor);
-        store(m + kFullCounter, s.counter);
-        store(m + kFullStart, s.startTime);
-        store(m + kFullReady, s.readyAt);
+        storeAt(m, s.cursor);
+        storeAt(m + kFullCounter, s.counter);
+        storeAt(m + kFullStart, s.startTime);
+        storeAt(m + kFullReady, s.readyAt);
         storePoint(m + kFullPoint, s.point);
         m[kFullFlag] = s.flag ? 1 : 0;
         break;

@@ -97,6 +97,20 @@ struct Avoidance::Impl
     PairTable<glm::dvec2> table2; ///< The pairs of the agent being solved.
     PairTable<glm::dvec3> table3;
     std::vector<glm::dvec4> obstacleBounds; ///< (minX, minY, maxX, maxY) per 2D obstacle.
+
+    /// Agent i's `wanted` nearest within `range` into `neighbors`. The search first
+    /// tries its own k-th squared distance of the last call, grown, else `guessSq`
+    /// (the last agent's of this call); both are updated for the next.
+    template <int D>
+    std::size_t nearest(NeighborGrid<D>& grid, std::size_t i, double range, std::size_t wanted, double& guessSq)
+    {
+        const double ownGuess = kthSq[i] * kGuessGrowth;
+        const std::size_t found =
+            grid.query(i, range, wanted, ids, neighbors.data(), ownGuess > 0.0 ? ownGuess : guessSq);
+        kthSq[i] = found == wanted ? neighbors[found - 1].distanceSquared : 0.0;
+        guessSq = kthSq[i] * kGuessGrowth;
+        return found;
+    }
 };
 
 AvoidanceDef defaultAvoidanceDef() { return AvoidanceDef{}; }
@@ -546,11 +560,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         assert(obstacleCount <= points);
         const std::size_t wanted =
             static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors);
-        const double ownGuess = m.kthSq[i] * kGuessGrowth;
-        const std::size_t found = m.grid2.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(),
-                                                  ownGuess > 0.0 ? ownGuess : guessSq);
-        m.kthSq[i] = found == wanted ? m.neighbors[found - 1].distanceSquared : 0.0;
-        guessSq = m.kthSq[i] * kGuessGrowth;
+        const std::size_t found = m.nearest(m.grid2, i, def.neighborDistance, wanted, guessSq);
         outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(agents, i, m.neighbors.data(), found, pairs,
                                                                  constraints, obstacleCount, m.scratch2, m.table2,
                                                                  kHorizonHalvings2D);
@@ -613,11 +623,7 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
             constraints[obstacleCount++] = obstaclePlane(toward, gap, s.velocity, def.timeHorizonObstacles, dt);
         }
         const std::size_t wanted = static_cast<std::size_t>(def.maxNeighbors);
-        const double ownGuess = m.kthSq[i] * kGuessGrowth;
-        const std::size_t found = m.grid3.query(i, def.neighborDistance, wanted, m.ids, m.neighbors.data(),
-                                                  ownGuess > 0.0 ? ownGuess : guessSq);
-        m.kthSq[i] = found == wanted ? m.neighbors[found - 1].distanceSquared : 0.0;
-        guessSq = m.kthSq[i] * kGuessGrowth;
+        const std::size_t found = m.nearest(m.grid3, i, def.neighborDistance, wanted, guessSq);
         outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(agents, i, m.neighbors.data(), found, pairs,
                                                                    constraints, obstacleCount, m.scratch3, m.table3, 0);
     }
