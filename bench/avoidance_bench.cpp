@@ -61,7 +61,7 @@
 ///    near its first: 0.29, 1.50 and 2.78 m apart); a pair closer than 2r at the
 ///    start is left out until it is first 2r apart, and reported separately.
 ///    No circle pair starts closer than 2r.
-///  - run hash: FNV-1a over the bits of every agent's position and velocity
+///  - run hash: spark::Hasher over the bits of every agent's position and velocity
 ///    after every step (not timed): equal hashes, the same run to the bit (a
 ///    change meant to be result-identical must keep it).
 ///  - Ir/step (with --callgrind): this program re-runs itself per scenario as
@@ -81,6 +81,7 @@
 /// --max-steps=N (default 100000), --callgrind, --callgrind-max-steps=N,
 /// --callgrind-dir=DIR (default: the current directory), --no-min-distance.
 #include "bench_stats.h"
+#include "spark/core/hash.h"
 #include "spark/nav/avoidance.h"
 
 #include <glm/geometric.hpp>
@@ -220,7 +221,7 @@ struct Row
     double irPerStep = kNaN;
     int irSteps = 0;
     bool irArrived = false;
-    uint64_t runHash = 0; ///< FNV-1a over every agent's position and velocity bits after every step.
+    uint64_t runHash = 0; ///< spark::Hasher over every agent's position and velocity bits after every step.
 };
 
 spark::Result<spark::nav::Avoidance> makeAvoidance(std::size_t agents)
@@ -403,25 +404,15 @@ private:
     int m_releasedBy = -1;
 };
 
-/// Folds every agent's position and velocity bits into `hash` (FNV-1a, 64 bit):
+/// Folds every agent's position and velocity bits into `hash` (spark::Hasher):
 /// two runs with the same hash made the same steps (a result-identical change).
-template <class Run> void hashRun(const Run& run, uint64_t& hash)
+template <class Run> void hashRun(const Run& run, spark::Hasher& hash)
 {
-    auto fold = [&](double v)
-    {
-        uint64_t bits = 0;
-        std::memcpy(&bits, &v, sizeof bits);
-        for (int b = 0; b < 8; ++b)
-        {
-            hash ^= (bits >> (8 * b)) & 0xffu;
-            hash *= 0x100000001b3ull;
-        }
-    };
     for (const auto& a : run.agents)
         for (int d = 0; d < a.position.length(); ++d)
         {
-            fold(a.position[d]);
-            fold(a.velocity[d]);
+            hash.addF64(a.position[d]);
+            hash.addF64(a.velocity[d]);
         }
 }
 
@@ -449,7 +440,7 @@ Row runScenario(const std::string& name, Run& run, double reachedSq, Step step, 
     if (options.minDistance)
         closest.start(run.agents);
     int steps = 0;
-    uint64_t hash = 0xcbf29ce484222325ull;
+    spark::Hasher hash;
     while (steps < options.maxSteps)
     {
         const double t0 = spark::bench::threadSeconds();
@@ -474,7 +465,7 @@ Row runScenario(const std::string& name, Run& run, double reachedSq, Step step, 
         }
     }
     row.stepsRun = steps;
-    row.runHash = hash;
+    row.runHash = hash.digest();
     row.medianMs = spark::bench::median(ms);
     row.meanMs = spark::bench::mean(ms);
     if (options.minDistance)
