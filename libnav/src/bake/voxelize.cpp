@@ -206,11 +206,15 @@ void addSpan(SolidField& field, int col, int bottom, int top, uint8_t area)
     span.next = next;
 }
 
-/// Per-row scratch of the rasteriser: y extents per column line and per column.
-struct RowScratch
+/// Per-row scratch of the rasteriser, one entry per column k of a row: the y
+/// extent of the edge crossings on the column's low line (x of its left side)
+/// and of the row's vertices inside the column. One 16-byte entry, so a row's
+/// reset is one store per column.
+struct ColumnExtent
 {
-    std::vector<float> lineLo, lineHi, colLo, colHi;
+    float lineLo, lineHi, vertLo, vertHi;
 };
+using RowScratch = std::vector<ColumnExtent>;
 
 /// "No height yet" for the extents.
 constexpr float kNoY = 3.0e38f;
@@ -229,9 +233,17 @@ inline PieceCells pieceCells(const Grid& g, float yMin, float yMax, float ich)
     if (hi < 0.0f || lo > static_cast<float>(kMaxSpanHeight))
         return {};
     // A ten-thousandth of a cell of slack absorbs the rounding of the cuts,
-    // so a surface exactly on a cell boundary stays on it.
-    const int bottom = std::clamp(floorInt(lo + kSnap), 0, kMaxSpanHeight - 1);
-    return {bottom, std::clamp(ceilInt(hi - kSnap), bottom + 1, kMaxSpanHeight)};
+    // so a surface exactly on a cell boundary stays on it. Both ends are
+    // clamped to the height range before rounding (the same cells as
+    // rounding first, as the range's ends are whole): then they are never
+    // below -1, where truncation toward zero is the floor of a non-negative
+    // value and rounds a value in (-1, 0] up to its ceiling, 0.
+    const float bottomAt = std::clamp(lo + kSnap, 0.0f, static_cast<float>(kMaxSpanHeight - 1));
+    const float topAt = std::min(hi - kSnap, static_cast<float>(kMaxSpanHeight));
+    const int bottom = static_cast<int>(bottomAt);
+    const int topTrunc = static_cast<int>(topAt);
+    const int top = static_cast<float>(topTrunc) < topAt ? topTrunc + 1 : topTrunc;
+    return {bottom, std::max(top, bottom + 1)};
 }
 
 /// Adds the span of a piece whose heights run from yMin to yMax to column `col`.
@@ -337,13 +349,8 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
         // The piece of the row in column x is bounded by its vertices inside
         // the column and by where its edges cross the column's two lines; y is
         // linear along each edge, so those points give its extent.
-        for (int k = 0; k <= columns; ++k)
-        {
-            scratch.lineLo[static_cast<size_t>(k)] = kNoY;
-            scratch.lineHi[static_cast<size_t>(k)] = -kNoY;
-            scratch.colLo[static_cast<size_t>(k)] = kNoY;
-            scratch.colHi[static_cast<size_t>(k)] = -kNoY;
-        }
+        ColumnExtent* extent = scratch.data();
+        std::fill(extent, extent + columns + 1, ColumnExtent{kNoY, -kNoY, kNoY, -kNoY});
         // Each vertex's x in cells, floored and ceiled once for its two edges.
         int vFloor[kClipCapacity], vCeil[kClipCapacity];
         for (int i = 0; i < nRow; ++i)
@@ -358,16 +365,20 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
             const float* b = rowPoly + i * 3;
             // The vertex, in the column that holds it (a vertex on a line is
             // also a crossing of that line, so the column before sees it too).
-            const int col = std::clamp(vFloor[i], 0, columns - 1);
-            scratch.colLo[static_cast<size_t>(col)] = std::min(scratch.colLo[static_cast<size_t>(col)], b[1]);
-            scratch.colHi[static_cast<size_t>(col)] = std::max(scratch.colHi[static_cast<size_t>(col)], b[1]);
+            ColumnExtent& own = extent[std::clamp(vFloor[i], 0, columns - 1)];
+            own.vertLo = std::min(own.vertLo, b[1]);
+            own.vertHi = std::max(own.vertHi, b[1]);
             if (a[0] == b[0])
                 continue;
-            const bool aFirst = a[0] < b[0];
-            const float* lo = aFirst ? a : b;
-            const float* hi = aFirst ? b : a;
-            const int k0 = std::max(1, aFirst ? vCeil[j] : vCeil[i]);
-            const int k1 = std::min(columns - 1, aFirst ? vFloor[i] : vFloor[j]);
+            // The edge's ends by x, chosen by index (a conditional move, not
+            // a branch: the order is a coin toss from edge to edge).
+            const int swapMask = -static_cast<int>(b[0] < a[0]);
+            const int loIndex = j ^ ((i ^ j) & swapMask);
+            const int hiIndex = i ^ j ^ loIndex;
+            const float* lo = rowPoly + loIndex * 3;
+            const float* hi = rowPoly + hiIndex * 3;
+            const int k0 = std::max(1, vCeil[loIndex]);
+            const int k1 = std::min(columns - 1, vFloor[hiIndex]);
             if (k0 > k1)
                 continue;
             const float dy = hi[1] - lo[1];
@@ -378,17 +389,16 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
                 if (cx < lo[0] || cx > hi[0])
                     continue;
                 const float y = lo[1] + dy * ((cx - lo[0]) * invDx);
-                scratch.lineLo[static_cast<size_t>(k)] = std::min(scratch.lineLo[static_cast<size_t>(k)], y);
-                scratch.lineHi[static_cast<size_t>(k)] = std::max(scratch.lineHi[static_cast<size_t>(k)], y);
+                extent[k].lineLo = std::min(extent[k].lineLo, y);
+                extent[k].lineHi = std::max(extent[k].lineHi, y);
             }
         }
         for (int k = 0; k < columns; ++k)
         {
             if (!covers(k))
                 continue;
-            const size_t kk = static_cast<size_t>(k);
-            const float yMin = std::min({scratch.colLo[kk], scratch.lineLo[kk], scratch.lineLo[kk + 1]});
-            const float yMax = std::max({scratch.colHi[kk], scratch.lineHi[kk], scratch.lineHi[kk + 1]});
+            const float yMin = std::min({extent[k].vertLo, extent[k].lineLo, extent[k + 1].lineLo});
+            const float yMax = std::max({extent[k].vertHi, extent[k].lineHi, extent[k + 1].lineHi});
             if (yMin > yMax)
                 continue;
             addPiece(field, x0 + k + z * g.width, yMin, yMax, area, ich);
@@ -409,12 +419,7 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
     outField.freeList = -1;
     outField.spanCount = 0;
 
-    RowScratch scratch;
-    const size_t lines = static_cast<size_t>(g.width) + 2;
-    scratch.lineLo.resize(lines);
-    scratch.lineHi.resize(lines);
-    scratch.colLo.resize(lines);
-    scratch.colHi.resize(lines);
+    RowScratch scratch(static_cast<size_t>(g.width) + 2);
     const float cos2 = cells.walkableCos * cells.walkableCos;
     const size_t triangles = input.indices.size() / 3;
     for (size_t t = 0; t < triangles; ++t)
