@@ -120,15 +120,17 @@ void splitPolygon(const float* in, int n, float* outBelow, int& nBelow, float* o
     }
 }
 
-int32_t allocateSpan(SolidField& field)
+/// Stores `span` in the pool (a released slot first) and returns its index.
+int32_t allocateSpan(SolidField& field, const SolidSpan& span)
 {
-    if (field.freeList != -1)
+    const int32_t s = field.freeList;
+    if (s != -1)
     {
-        const int32_t s = field.freeList;
         field.freeList = field.spans[s].next;
+        field.spans[s] = span;
         return s;
     }
-    field.spans.emplace_back();
+    field.spans.push_back(span);
     return static_cast<int32_t>(field.spans.size() - 1);
 }
 
@@ -170,14 +172,9 @@ void addSpan(SolidField& field, int col, int bottom, int top, uint8_t area)
     }
     if (cur == -1 || field.spans[cur].bottom > top)
     {
-        // Touches nothing: a new span between prev and cur.
-        const int32_t n = allocateSpan(field);
-        SolidSpan& span = field.spans[n];
-        span.bottom = static_cast<uint16_t>(bottom);
-        span.top = static_cast<uint16_t>(top);
-        span.walkTop = static_cast<uint16_t>(walkTop);
-        span.area = area;
-        span.next = cur;
+        // Touches nothing: a new span between prev and cur, written whole.
+        const int32_t n = allocateSpan(field, SolidSpan{static_cast<uint16_t>(bottom), static_cast<uint16_t>(top),
+                                                        static_cast<uint16_t>(walkTop), area, cur});
         if (prev == -1)
             field.columns[col] = n;
         else
