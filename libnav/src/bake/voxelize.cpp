@@ -70,14 +70,21 @@ void splitPolygon(const float* in, int n, float* outBelow, int& nBelow, float* o
         if (inI != inJ)
         {
             // The edge j -> i crosses the line: both parts get the crossing point.
+            // The point is kept in registers and stored to both parts: reading
+            // one part's copy back would load 8 bytes over two 4-byte stores,
+            // which the CPU cannot forward (a stall of a dozen cycles or more).
             const float s = d[j] / (d[j] - d[i]);
+            const float px = in[j * 3] + (in[i * 3] - in[j * 3]) * s;
+            const float py = in[j * 3 + 1] + (in[i * 3 + 1] - in[j * 3 + 1]) * s;
+            const float pz = in[j * 3 + 2] + (in[i * 3 + 2] - in[j * 3 + 2]) * s;
             float* b = outBelow + nBelow * 3;
-            for (int k = 0; k < 3; ++k)
-                b[k] = in[j * 3 + k] + (in[i * 3 + k] - in[j * 3 + k]) * s;
+            b[0] = px;
+            b[1] = py;
+            b[2] = pz;
             float* a = outAbove + nAbove * 3;
-            a[0] = b[0];
-            a[1] = b[1];
-            a[2] = b[2];
+            a[0] = px;
+            a[1] = py;
+            a[2] = pz;
             ++nBelow;
             ++nAbove;
             // Vertex i goes to its own side; a vertex exactly on the line goes to one
@@ -158,30 +165,11 @@ inline void foldSurface(uint8_t spanArea, int spanWalkTop, uint8_t& area, int& w
     }
 }
 
-/// Inserts [bottom, top) with `area` into column `col`, merging with every span it touches.
-/// The first span touched takes the merge in place; the others are released.
-void addSpan(SolidField& field, int col, int bottom, int top, uint8_t area)
+/// The rare part of addSpan: the piece [bottom, top) reaches out of span
+/// `cur`, which it touches. `cur` takes the merge in place; the spans above it
+/// that the merge reaches are released.
+[[gnu::noinline]] void mergeSpan(SolidField& field, int32_t cur, int bottom, int top, uint8_t area, int walkTop)
 {
-    int walkTop = area != kNullArea ? top : 0;
-    int32_t prev = -1;
-    int32_t cur = field.columns[col];
-    while (cur != -1 && field.spans[cur].top < bottom)
-    {
-        prev = cur;
-        cur = field.spans[cur].next;
-    }
-    if (cur == -1 || field.spans[cur].bottom > top)
-    {
-        // Touches nothing: a new span between prev and cur, written whole.
-        const int32_t n = allocateSpan(field, SolidSpan{static_cast<uint16_t>(bottom), static_cast<uint16_t>(top),
-                                                        static_cast<uint16_t>(walkTop), area, cur});
-        if (prev == -1)
-            field.columns[col] = n;
-        else
-            field.spans[prev].next = n;
-        ++field.spanCount;
-        return;
-    }
     SolidSpan& span = field.spans[cur];
     foldSurface(span.area, span.walkTop, area, walkTop);
     bottom = std::min<int>(bottom, span.bottom);
@@ -201,6 +189,50 @@ void addSpan(SolidField& field, int col, int bottom, int top, uint8_t area)
     span.walkTop = static_cast<uint16_t>(walkTop);
     span.area = area;
     span.next = next;
+}
+
+/// Inserts [bottom, top) with `area` into column `col`, merging with every span it touches.
+/// Inlined into the rasteriser's loops (a call's register saves cost a third
+/// of its instructions); the merge that grows a span is out of line.
+[[gnu::always_inline]] inline void addSpan(SolidField& field, int col, int bottom, int top, uint8_t area)
+{
+    const int walkTop = area != kNullArea ? top : 0;
+    int32_t prev = -1;
+    int32_t cur = static_cast<int32_t>(field.columns[col]);
+    while (cur != -1 && field.spans[cur].top < bottom)
+    {
+        prev = cur;
+        cur = field.spans[cur].next;
+    }
+    if (cur == -1 || field.spans[cur].bottom > top)
+    {
+        // Touches nothing: a new span between prev and cur, written whole.
+        const int32_t n = allocateSpan(field, SolidSpan{static_cast<uint16_t>(bottom), static_cast<uint16_t>(top),
+                                                        static_cast<uint16_t>(walkTop), area, cur});
+        if (prev == -1)
+            field.columns[col] = static_cast<uint32_t>(n);
+        else
+            field.spans[prev].next = n;
+        ++field.spanCount;
+        return;
+    }
+    SolidSpan& span = field.spans[cur];
+    if (bottom >= span.bottom && top <= span.top)
+    {
+        // Inside the span (most pieces of a wall): its extent and links stay,
+        // only a walkable piece can raise its surface. (A span without a
+        // walkable surface has walkTop 0, so a piece without one changes nothing.)
+        if (area != kNullArea)
+        {
+            uint8_t mergedArea = area;
+            int mergedTop = walkTop;
+            foldSurface(span.area, span.walkTop, mergedArea, mergedTop);
+            span.walkTop = static_cast<uint16_t>(mergedTop);
+            span.area = mergedArea;
+        }
+        return;
+    }
+    mergeSpan(field, cur, bottom, top, area, walkTop);
 }
 
 /// Per-row scratch of the rasteriser, one entry per column k of a row: the y
