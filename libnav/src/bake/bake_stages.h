@@ -156,12 +156,13 @@ struct ContourSet
 // --- Stages, in the order bake.cpp runs them --------------------------------
 
 /// voxelize.cpp: rasterises the triangles into solid spans; a span is walkable
-/// when its triangle's slope is at most the walkable slope. `outField.grid`
-/// must be set by the caller; the rest is rebuilt.
+/// when its triangle's slope is at most the walkable slope and that surface is
+/// within a step of the span's top, and a low obstacle (a non-walkable span at
+/// most a step above a walkable one right below) takes the area of the span
+/// below. `outField.grid` must be set by the caller; the rest is rebuilt.
 void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField);
 
-/// filter.cpp: low obstacles under the step height become walkable, ledges are
-/// flagged, spans without head room dropped; then the open field is built with
+/// filter.cpp: ledges are flagged, spans without head room dropped; then the open field is built with
 /// the neighbour links. The open field takes the solid field's column array
 /// over (`ioSolid.columns` is empty afterwards; its spans stay). `E_NAV_LIMIT`
 /// when a column holds too many layers.

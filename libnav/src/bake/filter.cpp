@@ -1,11 +1,10 @@
 /// \file filter.cpp
 /// Stage 2 of the 3D bake: walkability filters, then the open field.
 ///
-/// Design note. The three filters follow the ones of Recast (M. Mononen,
-/// Recast Navigation, `RecastFilter.cpp`), reformulated here:
-///  - low obstacles: a non-walkable span whose top is at most the step height
-///    above a walkable span right below it (same column) becomes walkable — an
-///    agent steps onto a kerb;
+/// Design note. The filters follow the ones of Recast (M. Mononen,
+/// Recast Navigation, `RecastFilter.cpp`), reformulated here; its first one,
+/// the low-obstacle filter, runs at the end of voxelize.cpp (it shares that
+/// stage's last walk over the columns):
 ///  - ledges: a walkable span beside a column where an agent standing on it
 ///    could fall by more than the step height (including the edge of the grid
 ///    and empty columns), or whose reachable neighbour floors differ by more
@@ -32,29 +31,6 @@ namespace
 
 constexpr int kOpenTop = INT_MAX / 4; // free space above the highest span
 
-void filterLowObstacles(SolidField& field, int walkableClimb)
-{
-    const size_t columns = field.columns.size();
-    for (size_t c = 0; c < columns; ++c)
-    {
-        bool prevWalkable = false;
-        uint8_t prevArea = kNullArea;
-        int prevTop = 0;
-        for (int32_t s = field.columns[c]; s != -1; s = field.spans[s].next)
-        {
-            SolidSpan& span = field.spans[s];
-            const bool walkable = span.area != kNullArea;
-            if (!walkable && prevWalkable && static_cast<int>(span.top) - prevTop <= walkableClimb)
-                span.area = prevArea;
-            // Judge the next span against this one's original walkability, so
-            // a stack of low steps does not climb without limit.
-            prevWalkable = walkable;
-            prevArea = span.area;
-            prevTop = span.top;
-        }
-    }
-}
-
 /// Free space above solid span `s` up to the next span, or to `open` above the highest.
 inline int ceilingOf(const SolidField& field, const SolidSpan& s, int open)
 {
@@ -65,8 +41,6 @@ inline int ceilingOf(const SolidField& field, const SolidSpan& s, int open)
 
 Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& outField)
 {
-    filterLowObstacles(ioSolid, cells.walkableClimb);
-
     // One pass over the walkable spans, column by column bottom up, applies
     // the head room and ledge filters and writes the open field with its
     // links: both look at the same neighbour spans. A neighbour is an open

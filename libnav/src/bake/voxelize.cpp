@@ -19,6 +19,12 @@
 /// depend on the order in which the pieces of a wall arrive.
 /// The spans live in one pool with a free list: no allocation per span beyond
 /// the pool's amortised growth.
+/// A last pass over each column, bottom up, settles walkability: the step
+/// rule above, then Recast's low-obstacle filter (a non-walkable span whose
+/// top is at most the step height above a walkable span right below it takes
+/// that span's area: an agent steps onto a kerb). Recast filters low obstacles
+/// in a pass of its own; here it shares the walk, as each pass over the
+/// columns waits on memory for spans scattered over the pool.
 
 #include "bake_stages.h"
 
@@ -473,14 +479,28 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
         rasterizeTriangle(a, b, c, area, outField, scratch);
     }
 
-    // A span is walkable when its highest walkable surface is within a step of its top.
+    // A span is walkable when its highest walkable surface is within a step
+    // of its top; then the low-obstacle filter, judging each span against the
+    // walkability of the one below before the filter, so a stack of low steps
+    // does not climb without limit.
     for (int32_t head : outField.columns)
+    {
+        bool prevWalkable = false;
+        uint8_t prevArea = kNullArea;
+        int prevTop = 0;
         for (int32_t s = head; s != -1; s = outField.spans[s].next)
         {
             SolidSpan& span = outField.spans[s];
             if (span.area != kNullArea && span.top - span.walkTop > cells.walkableClimb)
                 span.area = kNullArea;
+            const bool walkable = span.area != kNullArea;
+            if (!walkable && prevWalkable && static_cast<int>(span.top) - prevTop <= cells.walkableClimb)
+                span.area = prevArea;
+            prevWalkable = walkable;
+            prevArea = span.area;
+            prevTop = span.top;
         }
+    }
 }
 
 } // namespace spark::nav::bake

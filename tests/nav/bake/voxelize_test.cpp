@@ -166,3 +166,33 @@ TEST_CASE("one-sided triangles are walkable only when their front faces up")
     for (int32_t c : both.field.columns)
         CHECK(both.field.spans[c].area == 1);
 }
+
+TEST_CASE("a low obstacle right above a walkable span takes its area, a higher one does not")
+{
+    // A floor at y = 0, and a thin vertical board floating 0.2 m above it (a
+    // cell apart, so the board is a span of its own): its top edge is not
+    // walkable by slope. With its top 0.2 m above the floor's span (step 0.4)
+    // an agent steps onto it; 0.5 m above, it stays a wall.
+    const BakeDef def = test::testDef();
+    for (const float h : {0.3f, 0.6f})
+    {
+        BakeInput in;
+        in.vertices = {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4},
+                       {2.05f, 0.2f, 0}, {2.05f, h, 0}, {2.05f, h, 4}, {2.05f, 0.2f, 4}};
+        in.indices = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7};
+        in.areas = {2, 2, 5, 5}; // the board's own area would never be walkable by slope
+        const Voxelized v = voxelize(in, def, {0, 0, 0}, {4, h, 4});
+        const auto spans = column(v.field, 10, 10); // the board's column
+        REQUIRE(spans.size() == 2);
+        CHECK(spans[0].area == 3); // the floor: area id 2, walkable
+        CAPTURE(h);
+        if (h < def.stepHeight)
+            CHECK(spans[1].area == 3); // the floor's area, not the board's
+        else
+            CHECK(spans[1].area == kNullArea);
+        // A column away from the board keeps its one floor span.
+        const auto floor = column(v.field, 3, 10);
+        REQUIRE(floor.size() == 1);
+        CHECK(floor[0].area == 3);
+    }
+}
