@@ -34,9 +34,10 @@
 ///    (distance field + rcBuildRegions) and the detail mesh. Not timed there:
 ///    RecastDemo's Detour tile creation (dtCreateNavMeshData), as Spark's
 ///    buildNavMesh is not timed either. rcContext has its timers and log off.
-/// Stages: voxelize (bounds, grid, walkable marking, rasterisation), filter+open
-/// (filters, open/compact field; Recast frees the heightfield here, as RecastDemo
-/// does), erode, regions, contours, polygons, detail; total runs from the first
+/// Stages: voxelize (bounds, grid, walkable marking, rasterisation; Spark's
+/// also holds the low-obstacle filter, which Recast runs in filter+open),
+/// filter+open (filters, open/compact field; Recast frees the heightfield
+/// here, as RecastDemo does), erode, regions, contours, polygons, detail; total runs from the first
 /// instruction to the intermediate data freed (only the output mesh is kept).
 /// Stage and total columns are separate medians, so stages need not sum to the
 /// total exactly.
