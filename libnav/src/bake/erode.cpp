@@ -38,7 +38,6 @@ inline uint16_t relax(uint16_t current, uint16_t from, int step)
 void erodeWalkable(OpenField& ioField, const CellSettings& cells)
 {
     std::vector<uint16_t>& dist = ioField.dist;
-    const size_t n = ioField.spanCount();
     const std::vector<uint32_t>& used = ioField.usedColumns;
     // Column index step per direction: kDirX + kDirZ * width.
     const int64_t width = ioField.grid.width;
@@ -53,29 +52,28 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
     };
     auto walkable = [&](uint32_t i) { return ioField.area[i] != kNullArea && (ioField.area[i] & kLedgeFlag) == 0; };
 
-    // Seeds: spans with a side nobody can step through.
-    for (const uint32_t c : used)
-    {
-        const uint32_t first = ioField.cellFirst[c];
-        const uint32_t last = ioField.cellFirst[c + 1];
-        for (uint32_t i = first; i < last; ++i)
+    // A span is a seed (distance 0) when it has a side nobody can step through.
+    auto seed = [&](uint32_t c, uint32_t i) {
+        bool border = !walkable(i);
+        for (int dir = 0; dir < 4 && !border; ++dir)
         {
-            bool border = !walkable(i);
-            for (int dir = 0; dir < 4 && !border; ++dir)
-            {
-                uint32_t nc = 0;
-                const uint32_t a = beside(c, i, dir, nc);
-                border = a == kNone || !walkable(a);
-            }
-            dist[i] = border ? 0 : kFar;
+            uint32_t nc = 0;
+            const uint32_t a = beside(c, i, dir, nc);
+            border = a == kNone || !walkable(a);
         }
-    }
+        return border ? uint16_t{0} : kFar;
+    };
 
     // Two passes over the columns that hold spans, in storage order and back;
     // a span's neighbours are in other columns, so the order of a column's
     // own spans does not matter. Each looks at a side neighbour (2) and the
     // diagonal one past it (3): forward -x then -z, -z then +x; backward +x
-    // then +z, +z then -x.
+    // then +z, +z then -x. Every span the forward pass looks at comes earlier
+    // in storage order, so the seeds are set in the same pass, just before
+    // each span relaxes; a span's distance is final once the backward pass
+    // has relaxed it, so that pass also drops it when it lies too near a
+    // border (a thousandth of a cell of slack, so 0.3 m on 0.2 m cells is 1.5
+    // cells, not a hair more), or is a ledge.
     auto relaxFrom = [&](uint32_t c, uint32_t i, int dir) {
         uint16_t d = dist[i];
         uint32_t ac = 0, bc = 0;
@@ -92,10 +90,12 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
         const uint32_t last = ioField.cellFirst[c + 1];
         for (uint32_t i = first; i < last; ++i)
         {
+            dist[i] = seed(c, i);
             dist[i] = relaxFrom(c, i, 0);
             dist[i] = relaxFrom(c, i, 3);
         }
     }
+    const float threshold = 2.0f * cells.erodeRadius - 1.0e-3f;
     for (size_t k = used.size(); k-- > 0;)
     {
         const uint32_t c = used[k];
@@ -105,18 +105,10 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
         {
             dist[i] = relaxFrom(c, i, 2);
             dist[i] = relaxFrom(c, i, 1);
+            if (ioField.area[i] != kNullArea &&
+                ((ioField.area[i] & kLedgeFlag) != 0 || static_cast<float>(dist[i]) < threshold))
+                ioField.area[i] = kNullArea;
         }
-    }
-
-    // Drop what is too near a border, and every ledge.
-    // A thousandth of a cell of slack, so 0.3 m on 0.2 m cells is 1.5 cells, not a hair more.
-    const float threshold = 2.0f * cells.erodeRadius - 1.0e-3f;
-    for (size_t i = 0; i < n; ++i)
-    {
-        if (ioField.area[i] == kNullArea)
-            continue;
-        if ((ioField.area[i] & kLedgeFlag) != 0 || static_cast<float>(dist[i]) < threshold)
-            ioField.area[i] = kNullArea;
     }
 }
 
