@@ -65,6 +65,7 @@
 #include "bench_stats.h"
 #include "recast_area.h"
 
+#include "spark/core/hash.h"
 #include "spark/core/rng.h"
 #include "spark/nav/bake.h"
 #include "spark/nav/query.h"
@@ -438,15 +439,32 @@ struct Quality
     int sameEndsShorterXZ = 0, sameEndsLongerXZ = 0;
     int detourOutOfNodes = 0, detourStraightTruncated = 0;
     double sparkLength = 0.0, detourLength = 0.0, sparkLengthXZ = 0.0, detourLengthXZ = 0.0;
+    uint64_t sparkPathHash = 0; ///< spark::Hasher over every Spark query's located/complete flags, point bits and corridor.
 };
 
 Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pairs, std::vector<Pair>& outLocated)
 {
     Quality q;
+    spark::Hasher hash;
     for (const Pair& p : pairs)
     {
         const bool s = spark.query(p);
         const bool d = detour.query(p);
+        hash.addBool(spark.located);
+        hash.addBool(s);
+        if (spark.located)
+        {
+            hash.addU32(static_cast<uint32_t>(spark.path.points.size()));
+            for (const glm::vec3& v : spark.path.points)
+            {
+                hash.addF32(v.x);
+                hash.addF32(v.y);
+                hash.addF32(v.z);
+            }
+            hash.addU32(static_cast<uint32_t>(spark.path.polygons.size()));
+            for (const uint32_t poly : spark.path.polygons)
+                hash.addU32(poly);
+        }
         if (spark.located && detour.located)
             outLocated.push_back(p);
         q.sparkLocated += spark.located;
@@ -484,6 +502,7 @@ Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pair
             }
         }
     }
+    q.sparkPathHash = hash.digest();
     return q;
 }
 
@@ -560,6 +579,8 @@ int runTable()
                 "(x-z: %d, %d)\n",
                 q.sameEnds, q.sameEndsShorter, q.sameEndsLonger, q.sameEndsShorterXZ, q.sameEndsLongerXZ);
     std::printf("pairs located by both sides: %zu\n", located.size());
+    std::printf("Spark path hash (located/complete flags, point bits and corridor of every query): %016llx\n",
+                static_cast<unsigned long long>(q.sparkPathHash));
     std::printf("Detour: %d searches ran out of nodes (%d), %d straight paths truncated at %d points\n",
                 q.detourOutOfNodes, kDetourNodes, q.detourStraightTruncated, kDetourMaxStraight);
     return 0;

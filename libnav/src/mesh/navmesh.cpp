@@ -301,6 +301,7 @@ void NavMeshAccess::assemble(NavMesh& mesh)
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
     labelComponents(mesh);
+    deriveQueryTables(mesh);
 }
 
 void NavMeshAccess::labelComponents(NavMesh& mesh)
@@ -327,6 +328,53 @@ void NavMeshAccess::labelComponents(NavMesh& mesh)
         }
     for (uint32_t p = 0; p < polys; ++p)
         parent[p] = find(p);
+}
+
+void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
+{
+    const uint32_t polys = mesh.polygonCount();
+    mesh.m_ringXZ.resize(2 * mesh.m_indices.size());
+    mesh.m_ringY.resize(2 * mesh.m_indices.size());
+    for (uint32_t p = 0; p < polys; ++p)
+    {
+        const uint32_t start = mesh.m_polyStarts[p], n = mesh.m_polyStarts[p + 1] - start;
+        for (uint32_t i = 0; i < 2 * n; ++i)
+        {
+            const glm::vec3& v = mesh.m_vertices[mesh.m_indices[start + i % n]];
+            mesh.m_ringXZ[2 * size_t(start) + i] = glm::dvec2(v.x, v.z);
+            mesh.m_ringY[2 * size_t(start) + i] = v.y;
+        }
+    }
+    mesh.m_linkBackEdge.resize(mesh.m_links.size());
+    mesh.m_linkDeadEnd.resize(mesh.m_links.size());
+    for (uint32_t p = 0; p < polys; ++p)
+        for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
+        {
+            const uint32_t q = mesh.m_links[li].neighbour;
+            const std::span<const NavLink> back = mesh.links(q);
+            uint32_t only = kNoPolygon;
+            bool several = false;
+            for (const NavLink& l : back)
+                if (l.neighbour == p)
+                {
+                    if (only == kNoPolygon)
+                        only = l.edge;
+                    else if (l.edge != only)
+                        several = true;
+                }
+            mesh.m_linkBackEdge[li] = several ? kNoPolygon : (only == kNoPolygon ? 0 : only);
+            uint32_t dead = kNoPolygon;
+            if (back.size() <= 1)
+                dead = q;
+            else if (back.size() == 2)
+            {
+                const uint32_t a = back[0].neighbour, b = back[1].neighbour;
+                const uint32_t on = a == p ? b : (b == p ? a : kNoPolygon);
+                if (on != kNoPolygon && on != p && mesh.links(on).size() <= 1)
+                    dead = on;
+            }
+            mesh.m_linkDeadEnd[li] = dead;
+        }
 }
 
 template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit)
@@ -554,6 +602,7 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous, 
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
     labelComponents(mesh);
+    deriveQueryTables(mesh);
 }
 
 void NavMeshAccess::assembleGeometry(NavMesh& mesh)

@@ -22,6 +22,10 @@ struct NavMeshAccess
     /// from the links: union–find with the smaller id as the root.
     static void labelComponents(NavMesh& mesh);
 
+    /// Fills the tables the path search reads (`NavMesh::ringXZ`, `ringY`,
+    /// `linkBackEdge`, `linkDeadEnd`) from the polygons and links.
+    static void deriveQueryTables(NavMesh& mesh);
+
     /// As `assemble`, but only the polygons next to a change are linked
     /// again: `changedNew` (this mesh's polygons that are new or different),
     /// the polygons meeting them, and the previous neighbours of `changedOld`

@@ -92,6 +92,13 @@ bool same(const P2& a, const P2& b)
     return dx * dx + dz * dz < 1.0e-18;
 }
 
+/// A run of a polygon's ring (NavMesh::ringXZ) read as points.
+struct Chain
+{
+    const glm::dvec2* at;
+    P2 operator[](uint32_t i) const { return P2{at[i].x, at[i].y}; }
+};
+
 /// The shortest distance from `root` through some point of the interval
 /// right–left to `goal`: a goal on the root's side of the interval's line is
 /// mirrored in it (a path must cross the line and come back), then the
@@ -294,29 +301,19 @@ struct Search
     [[gnu::always_inline]] void add(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g, uint32_t link, const glm::vec3& right,
              const glm::vec3& left, bool rightEnd, bool leftEnd)
     {
-        const NavLink& l = mesh.allLinks()[link];
-        const uint32_t nb = l.neighbour;
+        const uint32_t nb = base[link].neighbour;
         if (nb != goalPoly)
         {
             // A dead end: nothing beyond it but the way in (a shortest path
             // never enters one; it could only come back into the convex
-            // polygon it left), or one polygon on that is itself a dead end.
-            const std::span<const NavLink> nbLinks = mesh.links(nb);
-            if (nbLinks.size() <= 1)
+            // polygon it left), or one polygon on that is itself a dead end
+            // (the mesh's table, for the link's owner `from`).
+            const uint32_t dead = mesh.linkDeadEnd(link);
+            if (dead != kNone && dead != goalPoly)
             {
                 reach(s, nb);
+                reach(s, dead);
                 return;
-            }
-            if (nbLinks.size() == 2)
-            {
-                const uint32_t a = nbLinks[0].neighbour, b = nbLinks[1].neighbour;
-                const uint32_t on = a == from ? b : (b == from ? a : kNone);
-                if (on != kNone && on != goalPoly && on != from && mesh.links(on).size() <= 1)
-                {
-                    reach(s, nb);
-                    reach(s, on);
-                    return;
-                }
             }
         }
         // A root on the interval's line (at an end, or the start on an edge)
@@ -345,24 +342,15 @@ struct Search
         s.anyNodes.push_back(n); // put on the open list by the search loop
     }
 
-    /// The edge of `poly` the interval (on a link owned by `from`) lies on:
-    /// the edge of `poly`'s link back to `from`; with several, the one whose
-    /// stretch holds the interval's middle.
-    uint32_t entryEdge(std::span<const NavLink> links, uint32_t from, const P2& a, const P2& b) const
+    /// The edge of `poly` the interval (on link `link`, owned by `from`) lies
+    /// on: the edge of `poly`'s link back to `from`; with several, the one
+    /// whose stretch holds the interval's middle.
+    uint32_t entryEdge(std::span<const NavLink> links, uint32_t link, uint32_t from, const P2& a, const P2& b) const
     {
-        // Usually one edge of `poly` links back to `from`: no geometry needed.
-        uint32_t only = kNone;
-        bool several = false;
-        for (const NavLink& l : links)
-            if (l.neighbour == from)
-            {
-                if (only == kNone)
-                    only = l.edge;
-                else if (l.edge != only)
-                    several = true;
-            }
-        if (!several)
-            return only == kNone ? 0 : only;
+        // Usually one edge of `poly` links back to `from`: the mesh's table has it.
+        const uint32_t only = mesh.linkBackEdge(link);
+        if (only != kNone)
+            return only;
         const P2 mid{0.5 * (a.x + b.x), 0.5 * (a.z + b.z)};
         uint32_t best = 0;
         double bestOff = 1.0e300;
@@ -392,27 +380,11 @@ struct Search
         const P2 root{node.rootX, node.rootZ};
         const P2 L = flat(node.left), R = flat(node.right);
         const std::span<const NavLink> links = mesh.links(poly);
-        const uint32_t k = entryEdge(links, node.from, L, R);
-        // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k].
-        float cy[kMaxPolyVerts + 1];
-        P2 c[kMaxPolyVerts + 1];
-        {
-            const uint32_t* idx = mesh.polygonIndices(poly).data();
-            const glm::vec3* verts = mesh.vertices().data();
-            uint32_t i = 0;
-            for (uint32_t j = k + 1; j < n; ++i, ++j)
-            {
-                const glm::vec3& v = verts[idx[j]];
-                c[i] = flat(v);
-                cy[i] = v.y;
-            }
-            for (uint32_t j = 0; j <= k; ++i, ++j)
-            {
-                const glm::vec3& v = verts[idx[j]];
-                c[i] = flat(v);
-                cy[i] = v.y;
-            }
-        }
+        const uint32_t k = entryEdge(links, node.link, node.from, L, R);
+        // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k] (a run of the mesh's
+        // doubled ring), and their heights cy.
+        const Chain c{mesh.ringXZ(poly) + (k + 1)};
+        const float* cy = mesh.ringY(poly) + (k + 1);
 
         // Right ray root → R: first crossing from right of it to left of it.
         double rightHit = 0.0;

@@ -1,11 +1,13 @@
 #include "spark/nav/query.h"
 
 #include "../mesh/test_meshes.h"
+#include "test_maps.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace spark;
 using namespace spark::nav;
@@ -153,4 +155,75 @@ TEST_CASE("the same scratch serves many searches with identical answers")
         CHECK(p1.polygons == p2.polygons);
         CHECK(p1.complete == p2.complete);
     }
+}
+
+namespace
+{
+
+/// Checks the tables the path search reads (NavMesh::ringXZ, ringY,
+/// linkBackEdge, linkDeadEnd) against the polygons and links they stand for;
+/// returns how many links lead into a dead end.
+int checkQueryTables(const NavMesh& mesh)
+{
+    int deadEnds = 0;
+    const std::span<const NavLink> all = mesh.allLinks();
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+    {
+        const uint32_t n = mesh.polygonVertexCount(p);
+        for (uint32_t i = 0; i < 2 * n; ++i)
+        {
+            const glm::vec3 v = mesh.polygonVertex(p, i % n);
+            CHECK(mesh.ringXZ(p)[i].x == double(v.x));
+            CHECK(mesh.ringXZ(p)[i].y == double(v.z));
+            CHECK(mesh.ringY(p)[i] == v.y);
+        }
+        for (const NavLink& l : mesh.links(p))
+        {
+            const uint32_t li = static_cast<uint32_t>(&l - all.data());
+            const uint32_t q = l.neighbour;
+            // Edges of q holding a link back to p.
+            std::vector<uint32_t> backEdges;
+            for (const NavLink& b : mesh.links(q))
+                if (b.neighbour == p && std::find(backEdges.begin(), backEdges.end(), b.edge) == backEdges.end())
+                    backEdges.push_back(b.edge);
+            if (backEdges.size() == 1)
+                CHECK(mesh.linkBackEdge(li) == backEdges[0]);
+            else
+                CHECK(mesh.linkBackEdge(li) == (backEdges.empty() ? 0u : kNoPolygon));
+            const uint32_t dead = mesh.linkDeadEnd(li);
+            deadEnds += dead != kNoPolygon ? 1 : 0;
+            const size_t qLinks = mesh.links(q).size();
+            if (qLinks <= 1)
+                CHECK(dead == q);
+            else if (dead != kNoPolygon)
+            {
+                // q leads only back to p and on to `dead`, itself with at most one link.
+                REQUIRE(qLinks == 2);
+                const uint32_t a = mesh.links(q)[0].neighbour, b = mesh.links(q)[1].neighbour;
+                CHECK(((a == p && b == dead) || (b == p && a == dead)));
+                CHECK(dead != p);
+                CHECK(mesh.links(dead).size() <= 1);
+            }
+            else if (qLinks == 2)
+            {
+                const uint32_t a = mesh.links(q)[0].neighbour, b = mesh.links(q)[1].neighbour;
+                const uint32_t on = a == p ? b : (b == p ? a : kNoPolygon);
+                CHECK((on == kNoPolygon || on == p || mesh.links(on).size() > 1));
+            }
+        }
+    }
+    return deadEnds;
+}
+
+} // namespace
+
+TEST_CASE("the path search's mesh tables match the polygons and links")
+{
+    // T-junctions (several links on one edge) and a dead-end chain.
+    checkQueryTables(meshFromRects({{0, 0, 2, 6}, {2, 0, 4, 1}, {2, 1, 4, 4}, {2, 4, 4, 6}, {4, 0, 7, 6}}));
+    // From the square: the strip of two (its far end has one link) and the top
+    // rectangle (one link) are dead ends.
+    CHECK(checkQueryTables(meshFromRects({{0, 0, 4, 4}, {4, 1, 6, 3}, {6, 1, 8, 3}, {0, 4, 4, 6}})) >= 2);
+    for (uint64_t seed = 1; seed <= 20; ++seed)
+        checkQueryTables(bake(randomGrid(seed, 24, 24, 10, 0), 0.3f));
 }

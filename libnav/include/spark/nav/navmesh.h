@@ -22,6 +22,7 @@
 #include "spark/core/result.h"
 #include "spark/nav/poly_soup.h"
 
+#include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
 #include <cassert>
@@ -159,6 +160,21 @@ public:
     /// both ways; ids are the smallest polygon id of each piece). Two polygons
     /// in different pieces cannot reach each other by links, whatever the filter.
     uint32_t component(uint32_t poly) const { return m_component[poly]; }
+    /// Polygon `poly`'s vertices in x–z as doubles (x, z), the ring written
+    /// twice: entry i (0 .. 2n − 1) is vertex i mod n, so the n entries from i
+    /// are the polygon starting at vertex i (precomputed for the path search).
+    const glm::dvec2* ringXZ(uint32_t poly) const { return m_ringXZ.data() + 2 * size_t(m_polyStarts[poly]); }
+    /// The heights of the same ring entries. [Units: m]
+    const float* ringY(uint32_t poly) const { return m_ringY.data() + 2 * size_t(m_polyStarts[poly]); }
+    /// For link `link` (index in `allLinks`) from polygon p to q: the edge of q
+    /// whose links lead back to p when that is one edge (0 when none), or
+    /// kNoPolygon when several do (precomputed for the path search).
+    uint32_t linkBackEdge(uint32_t link) const { return m_linkBackEdge[link]; }
+    /// For link `link` from polygon p to q: kNoPolygon when q is not a dead end
+    /// seen from p; q when q has at most one link; else the polygon r beyond q
+    /// (q's two links lead to p and r, r ≠ p, and r has at most one link)
+    /// (precomputed for the path search).
+    uint32_t linkDeadEnd(uint32_t link) const { return m_linkDeadEnd[link]; }
     /// Links of polygon `poly`, ordered by edge then stretch start.
     std::span<const NavLink> links(uint32_t poly) const
     {
@@ -242,6 +258,10 @@ private:
     std::vector<NavLink> m_links;
     std::vector<uint32_t> m_linkStarts; // polygons + 1 entries
     std::vector<uint32_t> m_component;  // one per polygon
+    std::vector<glm::dvec2> m_ringXZ;   // two per polygon index (ringXZ)
+    std::vector<float> m_ringY;         // two per polygon index (ringY)
+    std::vector<uint32_t> m_linkBackEdge; // one per link
+    std::vector<uint32_t> m_linkDeadEnd;  // one per link
     std::vector<NavWall> m_walls;
     std::vector<uint32_t> m_wallStarts; // polygons + 1 entries
     Bounds3 m_bounds;
