@@ -259,6 +259,16 @@ public:
     }
     bool hasPath(const AgentRef& agent, const Vec3& to) const override { return m_fake.hasPath(agent.name, to); }
 
+    void prefetchAgent(const AgentRef& agent) const override
+    {
+        if (agent.id == 0 || agent.id > m_list.size())
+            return;
+        const char* p = reinterpret_cast<const char*>(m_list[agent.id - 1].second);
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
+        __builtin_prefetch(p + 127);
+    }
+
     // Named targets: the ref is the target's index + 1 in a list by name,
     // checked against the name (a string compare, no hash) and kept from the
     // call's previous tick when it still names the target, as for agents.
