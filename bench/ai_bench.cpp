@@ -18,7 +18,9 @@
 ///    hash index by name built once (what a real host keeps, e.g. libscene's
 ///    AiHost maps names to crowd agent handles), an agent's ref and a target's
 ///    ref kept from tick to tick when they still name the agent / target (a
-///    string compare, no hash), so the figure is libai's tick plus a cheap host. Both must end in the same AI state hash.
+///    string compare, no hash), and asked by stepBrains to prefetch the record
+///    of an agent whose brain ticks soon (World::prefetchAgent, a hint), so the
+///    figure is libai's tick plus a cheap host. Both must end in the same AI state hash.
 ///
 /// A plain program, not Google Benchmark: there is no peer to compare with in
 /// Debian (BehaviorTree.CPP is not packaged: `apt-cache policy
