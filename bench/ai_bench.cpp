@@ -18,7 +18,9 @@
 ///    hash index by name built once (what a real host keeps, e.g. libscene's
 ///    AiHost maps names to crowd agent handles), an agent's ref and a target's
 ///    ref kept from tick to tick when they still name the agent / target (a
-///    string compare, no hash), so the figure is libai's tick plus a cheap host. Both must end in the same AI state hash.
+///    string compare, no hash), and asked by stepBrains to prefetch the record
+///    of an agent whose brain ticks soon (World::prefetchAgent, a hint), so the
+///    figure is libai's tick plus a cheap host. Both must end in the same AI state hash.
 ///
 /// A plain program, not Google Benchmark: there is no peer to compare with in
 /// Debian (BehaviorTree.CPP is not packaged: `apt-cache policy
@@ -258,6 +260,16 @@ public:
         return m_fake.lineOfSight(agent.name, from, to);
     }
     bool hasPath(const AgentRef& agent, const Vec3& to) const override { return m_fake.hasPath(agent.name, to); }
+
+    void prefetchAgent(const AgentRef& agent) const override
+    {
+        if (agent.id == 0 || agent.id > m_list.size())
+            return;
+        const char* p = reinterpret_cast<const char*>(m_list[agent.id - 1].second);
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
+        __builtin_prefetch(p + 127);
+    }
 
     // Named targets: the ref is the target's index + 1 in a list by name,
     // checked against the name (a string compare, no hash) and kept from the

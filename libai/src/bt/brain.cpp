@@ -243,6 +243,8 @@ namespace
 inline void prefetchRange(const void* p, size_t bytes)
 {
 #if defined(__GNUC__)
+    if (!p)
+        return;
     const char* c = static_cast<const char*>(p);
     for (size_t at = 0; at < bytes; at += 64)
         __builtin_prefetch(c + at);
@@ -256,13 +258,13 @@ inline void prefetchRange(const void* p, size_t bytes)
 
 using BrainIt = std::map<std::string, Brain>::iterator;
 
-/// A brain's record up to the fields a tick reads (they come first in Brain),
-/// without the resolution's utility tree (only a utility brain reads it; an
-/// address, no field is read here).
-void prefetchRecord(const std::pair<const std::string, Brain>& record)
+/// The bytes of a brain's map entry up to the fields a tick reads (they come
+/// first in Brain), without the resolution's utility tree (only a utility brain
+/// reads it; an address, no field is read here). The same for every entry.
+size_t recordBytes(const std::pair<const std::string, Brain>& record)
 {
     const char* begin = reinterpret_cast<const char*>(&record);
-    prefetchRange(begin, static_cast<size_t>(reinterpret_cast<const char*>(&record.second.resolved.utilityTree) - begin));
+    return static_cast<size_t>(reinterpret_cast<const char*>(&record.second.resolved.utilityTree) - begin);
 }
 
 /// What a tick of brain `b` reads first after its record: its node states, its
@@ -284,29 +286,38 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
 {
     // Each brain's state is cold when its turn comes (10,000s of brains), and
     // reached through pointers: while one brain ticks, the record of the brain
-    // kRecordAhead ahead, the state of the brain kStateAhead ahead (found
-    // through its record) and the heap parts of the next brain's blackboard
-    // values (found through its blackboard slots) are asked for. Hints only:
-    // the order and the results are those of a plain walk in agent-name order.
-    constexpr int kRecordAhead = 4;
+    // kRecordAhead ahead (its address from the last walk: io.walkHints, so the
+    // map's links are not chased to it), the state of the brain kStateAhead
+    // ahead (found through its record), what the host keeps of that brain's
+    // agent (World::prefetchAgent) and the heap parts of the next brain's
+    // blackboard values (found through its blackboard slots) are asked for.
+    // Hints only: the order and the results are those of a plain walk in
+    // agent-name order.
+    constexpr size_t kRecordAhead = 16;
     constexpr int kStateAhead = 2;
+    std::vector<const void*>& records = io.walkHints.records;
+    if (records.size() != io.brains.size())
+        records.assign(io.brains.size(), nullptr);
     const BrainIt end = io.brains.end();
-    BrainIt recordAhead = io.brains.begin();
-    for (int i = 0; i < kRecordAhead && recordAhead != end; ++i, ++recordAhead)
-        prefetchRecord(*recordAhead);
+    const size_t bytes = io.brains.empty() ? 0 : recordBytes(*io.brains.begin());
+    for (size_t i = 0; i < kRecordAhead && i < records.size(); ++i)
+        prefetchRange(records[i], bytes);
     BrainIt stateAhead = io.brains.begin();
     for (int i = 0; i < kStateAhead && stateAhead != end; ++i, ++stateAhead)
-        prefetchState(stateAhead->second);
-    for (BrainIt it = io.brains.begin(); it != end; ++it)
     {
-        if (recordAhead != end)
-        {
-            prefetchRecord(*recordAhead);
-            ++recordAhead;
-        }
+        prefetchState(stateAhead->second);
+        world.prefetchAgent(stateAhead->second.resolved.agent);
+    }
+    size_t at = 0;
+    for (BrainIt it = io.brains.begin(); it != end; ++it, ++at)
+    {
+        records[at] = &*it;
+        if (at + kRecordAhead < records.size())
+            prefetchRange(records[at + kRecordAhead], bytes);
         if (stateAhead != end)
         {
             prefetchState(stateAhead->second);
+            world.prefetchAgent(stateAhead->second.resolved.agent);
             ++stateAhead;
         }
         if (const BrainIt next = std::next(it); next != end)

@@ -31,6 +31,25 @@ Rig guardRig()
     rig.world.objects["Player"] = Vec3(0, 0, -30);
     return rig;
 }
+
+/// Steps the rig's state and `copy` (in `copyWorld`) `frames` frames from the
+/// rig's frame, the player moving the same in both worlds; they must stay bit
+/// for bit equal.
+void stepInLockstep(Rig& rig, AiState& copy, FakeWorld& copyWorld, int frames)
+{
+    for (int i = 0; i < frames; ++i)
+    {
+        const TickClock clock{rig.frame + static_cast<uint64_t>(i), rig.dt};
+        rig.world.objects["Player"] = Vec3(4 + 0.1 * i, 0, 6 - 0.2 * i);
+        copyWorld.objects["Player"] = rig.world.objects["Player"];
+        stepBrains(rig.state, rig.world, clock);
+        stepBrains(copy, copyWorld, clock);
+        rig.world.step(rig.dt);
+        copyWorld.step(rig.dt);
+        REQUIRE(hashAiState(copy) == hashAiState(rig.state));
+    }
+    CHECK(copy.events.nextSeq == rig.state.events.nextSeq);
+}
 } // namespace
 
 TEST_CASE("the guard patrols, chases the player it sees and goes back to patrolling when it loses sight")
@@ -83,18 +102,7 @@ TEST_CASE("a copied AI state ticks on bit for bit like the original")
     AiState copy = rig.state;
     FakeWorld copyWorld = rig.world;
     CHECK(hashAiState(copy) == hashAiState(rig.state));
-    for (int i = 0; i < 100; ++i)
-    {
-        const TickClock clock{rig.frame + static_cast<uint64_t>(i), rig.dt};
-        rig.world.objects["Player"] = Vec3(4 + 0.1 * i, 0, 6 - 0.2 * i);
-        copyWorld.objects["Player"] = rig.world.objects["Player"];
-        stepBrains(rig.state, rig.world, clock);
-        stepBrains(copy, copyWorld, clock);
-        rig.world.step(rig.dt);
-        copyWorld.step(rig.dt);
-        REQUIRE(hashAiState(copy) == hashAiState(rig.state));
-    }
-    CHECK(copy.events.nextSeq == rig.state.events.nextSeq);
+    stepInLockstep(rig, copy, copyWorld, 100);
 }
 
 TEST_CASE("the AI hash covers blackboards, running nodes and events")
@@ -223,4 +231,51 @@ TEST_CASE("a blackboard keeps its values in place past a chunk of slots, and cop
     CHECK(*moved.find("k17") == 17);
     copy = bb; // a moved-from blackboard takes a new value
     CHECK(copy == bb);
+}
+
+TEST_CASE("stepBrains' walk hints change no result: stale after brains come and go, none after a copy")
+{
+    Rig rig = guardRig();
+    auto addGuard = [&](AiState& state, FakeWorld& world, const std::string& name, double x) {
+        FakeAgent a;
+        a.position = Vec3(x, 0, 6);
+        a.forward = Vec3(1, 0, 0);
+        a.speed = 3;
+        world.agents[name] = a;
+        BrainDef def = defaultBrainDef();
+        def.agent = name;
+        def.tree = rig.brain().tree;
+        def.blackboard = {{"target", "Player"}};
+        def.seed = static_cast<uint64_t>(x * 10);
+        REQUIRE(attachBrain(state, def, rig.frame).ok());
+    };
+    // More brains than the walk prefetches ahead (16).
+    for (int i = 0; i < 40; ++i)
+        addGuard(rig.state, rig.world, "G" + std::to_string(100 + i), 0.5 * i);
+    rig.world.objects["Player"] = Vec3(4, 0, 6);
+    for (int i = 0; i < 5; ++i)
+    {
+        stepBrains(rig.state, rig.world, TickClock{rig.frame++, rig.dt});
+        rig.world.step(rig.dt);
+    }
+    // The walk left each brain's record address, in walk order.
+    REQUIRE(rig.state.walkHints.records.size() == rig.state.brains.size());
+    size_t at = 0;
+    for (const auto& entry : rig.state.brains)
+        CHECK(rig.state.walkHints.records[at++] == static_cast<const void*>(&entry));
+
+    AiState copy = rig.state;
+    FakeWorld copyWorld = rig.world;
+    CHECK(copy.walkHints.records.empty());
+    // The same brains come and go in both: the original's hints are now stale.
+    for (AiState* state : {&rig.state, &copy})
+    {
+        FakeWorld& world = state == &copy ? copyWorld : rig.world;
+        for (int i = 0; i < 40; i += 4)
+            state->brains.erase("G" + std::to_string(100 + i));
+        for (int i = 0; i < 10; ++i)
+            addGuard(*state, world, "G" + std::to_string(150 + i) + "x", 1.0 + i);
+    }
+    stepInLockstep(rig, copy, copyWorld, 30);
+    CHECK(rig.state.walkHints.records.size() == rig.state.brains.size());
 }

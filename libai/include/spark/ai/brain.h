@@ -94,6 +94,25 @@ struct AiStateInstance
     AiStateInstance& operator=(const AiStateInstance&);
 };
 
+/// Where each brain's record was at the last `stepBrains`, in walk order (agent
+/// names), so that the walk can ask the CPU for the record of a brain many
+/// brains ahead without following the map's links to it. Hints only: an address
+/// is only ever prefetched, never read through (a stale one, after a brain was
+/// added or removed, costs a useless prefetch), and each is rewritten as the
+/// walk passes it. Not part of the state's value (not hashed, not compared); a
+/// copy starts empty.
+struct BrainWalkHints
+{
+    std::vector<const void*> records; ///< Walk position → the brain's map entry at the last walk.
+    BrainWalkHints() = default;
+    BrainWalkHints(const BrainWalkHints&) {}
+    BrainWalkHints& operator=(const BrainWalkHints&)
+    {
+        records.clear();
+        return *this;
+    }
+};
+
 /// The AI state of a world.
 struct AiState
 {
@@ -105,6 +124,7 @@ struct AiState
     Rng rng;                                     ///< Seeds brains that give no seed.
     uint64_t revisionCounter = 0;                ///< Bumped by every putTree (trees change only through it).
     AiStateInstance instance;                    ///< This object's id (see AiStateInstance).
+    BrainWalkHints walkHints;                    ///< Record addresses for stepBrains' prefetching (see BrainWalkHints).
 };
 
 /// Adds (or replaces) a tree.

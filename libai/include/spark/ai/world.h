@@ -112,6 +112,10 @@ public:
         io.tag = 0;
         return findPosition(io.name, out);
     }
+    /// A hint, no effect on any value: the host may ask the CPU to start loading
+    /// its record of a resolved agent (`agent` as `findAgent` left it at the
+    /// brain's last tick), because that brain ticks soon. The default does nothing.
+    virtual void prefetchAgent(const AgentRef& agent) const { (void)agent; }
     /// `findPosition` of a resolved agent.
     virtual bool findPosition(const AgentRef& agent, Vec3& out) const { return findPosition(agent.name, out); }
     /// `agentVelocity` of a resolved agent.
