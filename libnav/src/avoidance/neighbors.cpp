@@ -62,15 +62,6 @@ constexpr uint32_t kInsertionSortLimit = 24;
 constexpr double kNominalDiscount = 1.0 - 1.0e-6;
 constexpr double kPi = 3.14159265358979323846;
 
-bool before(const Neighbor& a, const Neighbor& b)
-{
-    if (a.distanceSquared != b.distanceSquared)
-        return a.distanceSquared < b.distanceSquared;
-    if (a.id != b.id)
-        return a.id < b.id;
-    return a.index < b.index;
-}
-
 /// A strip relative to the agent's, with the squared number of whole cells
 /// between them (in cell widths).
 struct StripOffset
@@ -271,19 +262,25 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     double bound = startBound;
     std::size_t count = 0;
     // Keeps the candidate if it is among the k nearest so far (the bound was checked).
-    auto consider = [&](double distSq, uint32_t index)
+    auto consider = [&](double distSq, uint32_t index) __attribute__((always_inline))
     {
-        const Neighbor candidate{distSq, ids[index], index};
+        const uint32_t id = ids[index];
+        // The candidate comes before `o` in the order (squared distance, id, index).
+        const auto precedes = [&](const Neighbor& o)
+        {
+            return distSq < o.distanceSquared ||
+                   (distSq == o.distanceSquared && (id != o.id ? id < o.id : index < o.index));
+        };
         if (count == maxCount)
         {
-            if (!before(candidate, out[count - 1]))
+            if (!precedes(out[count - 1]))
                 return;
             --count;
         }
         std::size_t k = count;
-        for (; k > 0 && before(candidate, out[k - 1]); --k)
+        for (; k > 0 && precedes(out[k - 1]); --k)
             out[k] = out[k - 1];
-        out[k] = candidate;
+        out[k] = Neighbor{distSq, id, index};
         if (++count == maxCount)
             bound = out[count - 1].distanceSquared;
     };

@@ -266,9 +266,10 @@ template <class V> V tieAxis(bool aBeforeB)
 /// meets when |p| > R + maxSpeed·h/share. The 1e-6 margin keeps a skipped guard
 /// well outside the speed disc, so that it can change no step of the programs
 /// (its bound on any line lies past the disc's by far more than the rounding).
-inline bool guardMayBind(double distSq, double guardRadius, double maxSpeed, double share, double h)
+/// `stepReach` is maxSpeed·h/share, computed as (maxSpeed·h)/share.
+inline bool guardMayBind(double distSq, double guardRadius, double stepReach)
 {
-    const double reach = (guardRadius + maxSpeed * h / share) * (1.0 + 1.0e-6);
+    const double reach = (guardRadius + stepReach) * (1.0 + 1.0e-6);
     return !(distSq > reach * reach);
 }
 
@@ -473,6 +474,7 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
         // The neighbours kept, with what their planes need, and which have a guard.
         assert(count <= PairTable<V>::kRoom);
         std::array<uint8_t, PairTable<V>::kRoom> guarded;
+        double reachShare = 0.0, stepReach = 0.0; // guardMayBind's stepReach for the share reachShare
         std::size_t keptCount = 0;
         guardCount = 0;
         for (std::size_t k = 0; k < count; ++k)
@@ -495,9 +497,14 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
             table.radius[e] = radius;
             table.share[e] = share;
             table.otherKey[e] = (uint64_t{b.id} << 32) | nb.index;
+            if (share != reachShare)
+            {
+                // Neighbours mostly share one share (equal priorities): one division per agent.
+                reachShare = share;
+                stepReach = a.maxSpeed * settings.oneStepHorizon / share;
+            }
             const bool guard = build == PairBuild::EveryGuard ||
-                               guardMayBind(nb.distanceSquared, radius * settings.guardFactor, a.maxSpeed, share,
-                                            settings.oneStepHorizon);
+                               guardMayBind(nb.distanceSquared, radius * settings.guardFactor, stepReach);
             table.guard[e] = guard;
             guarded[guardCount] = static_cast<uint8_t>(e);
             guardCount += guard ? 1 : 0;
