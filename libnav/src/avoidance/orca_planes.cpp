@@ -379,82 +379,79 @@ inline __m128d lanesOf(const std::array<double, PairTable<glm::dvec2>::kRoom>& c
 }
 #endif
 
+/// out[j] = one(j) (an orcaPlane2) for j in [0, count): two at a time through
+/// orcaPlanePair2 where SSE2 is there, with the inputs `lanes(j)` gives for j
+/// and j + 1; one(j) for an odd last and for a pair orcaPlanePair2 leaves.
+template <class Lanes, class One>
+void planesByTwo(std::size_t count, [[maybe_unused]] const Lanes& lanes, const One& one, Constraint2* out)
+{
+    std::size_t j = 0;
+#if defined(__SSE2__)
+    for (; j + 2 <= count; j += 2)
+        if (!orcaPlanePair2(lanes(j), out + j, out + j + 1))
+        {
+            out[j] = one(j);
+            out[j + 1] = one(j + 1);
+        }
+#endif
+    for (; j < count; ++j)
+        out[j] = one(j);
+}
+
 /// The full-horizon planes of the table's pairs [0, count) into out[0, count)
-/// (A's velocity `velocityA`, A's key `selfKey`): orcaPlane2 of each, two
-/// pairs at a time where SSE2 is there (orcaPlanePair2).
+/// (A's velocity `velocityA`, A's key `selfKey`), two at a time (planesByTwo).
 void softPlanes2(const PairTable<glm::dvec2>& t, std::size_t count, glm::dvec2 velocityA, uint64_t selfKey,
                  double invHorizon, double invDt, Constraint2* out)
 {
     const auto one = [&](std::size_t j)
     {
-        out[j] = orcaPlane2({t.position(j), t.velocity(j), t.distSq[j], t.radius[j], selfKey < t.otherKey[j]},
-                            velocityA, t.share[j], invHorizon, invDt);
+        return orcaPlane2({t.position(j), t.velocity(j), t.distSq[j], t.radius[j], selfKey < t.otherKey[j]},
+                          velocityA, t.share[j], invHorizon, invDt);
     };
-    std::size_t j = 0;
 #if defined(__SSE2__)
-    PlaneLanes in;
-    in.velocityX = _mm_set1_pd(velocityA.x);
-    in.velocityY = _mm_set1_pd(velocityA.y);
-    in.invHorizon = _mm_set1_pd(invHorizon);
-    in.invDt = _mm_set1_pd(invDt);
-    for (; j + 2 <= count; j += 2)
+    const __m128d vax = _mm_set1_pd(velocityA.x), vay = _mm_set1_pd(velocityA.y);
+    const __m128d invH = _mm_set1_pd(invHorizon), invD = _mm_set1_pd(invDt);
+    const auto lanes = [&](std::size_t j)
     {
-        in.px = _mm_loadu_pd(&t.relativePosition[0][j]);
-        in.py = _mm_loadu_pd(&t.relativePosition[1][j]);
-        in.vx = _mm_loadu_pd(&t.relativeVelocity[0][j]);
-        in.vy = _mm_loadu_pd(&t.relativeVelocity[1][j]);
-        in.distSq = _mm_loadu_pd(&t.distSq[j]);
-        in.r = _mm_loadu_pd(&t.radius[j]);
-        in.share = _mm_loadu_pd(&t.share[j]);
-        if (!orcaPlanePair2(in, out + j, out + j + 1))
-        {
-            one(j);
-            one(j + 1);
-        }
-    }
+        return PlaneLanes{_mm_loadu_pd(&t.relativePosition[0][j]), _mm_loadu_pd(&t.relativePosition[1][j]),
+                          _mm_loadu_pd(&t.relativeVelocity[0][j]), _mm_loadu_pd(&t.relativeVelocity[1][j]),
+                          _mm_loadu_pd(&t.distSq[j]), _mm_loadu_pd(&t.radius[j]), _mm_loadu_pd(&t.share[j]),
+                          vax, vay, invH, invD};
+    };
+#else
+    const int lanes = 0;
 #endif
-    for (; j < count; ++j)
-        one(j);
+    planesByTwo(count, lanes, one, out);
 }
 
 /// The one-step guards of the table's entries `which[0, count)` into
 /// out[0, count): orcaPlane2 with v_opt = 0, the combined radius times
-/// `guardFactor` and the horizon 1 / `invOneStep`, two at a time where SSE2 is
-/// there.
+/// `guardFactor` and the horizon 1 / `invOneStep`, two at a time (planesByTwo).
 void guardPlanes2(const PairTable<glm::dvec2>& t, const uint8_t* which, std::size_t count, uint64_t selfKey,
                   double guardFactor, double invOneStep, double invDt, Constraint2* out)
 {
     const auto one = [&](std::size_t g)
     {
         const std::size_t e = which[g];
-        out[g] = orcaPlane2({t.position(e), glm::dvec2(0.0), t.distSq[e], t.radius[e] * guardFactor,
-                             selfKey < t.otherKey[e]},
-                            glm::dvec2(0.0), t.share[e], invOneStep, invDt);
+        return orcaPlane2({t.position(e), glm::dvec2(0.0), t.distSq[e], t.radius[e] * guardFactor,
+                           selfKey < t.otherKey[e]},
+                          glm::dvec2(0.0), t.share[e], invOneStep, invDt);
     };
-    std::size_t g = 0;
 #if defined(__SSE2__)
-    PlaneLanes in;
-    in.vx = in.vy = in.velocityX = in.velocityY = _mm_setzero_pd();
-    in.invHorizon = _mm_set1_pd(invOneStep);
-    in.invDt = _mm_set1_pd(invDt);
-    const __m128d factor = _mm_set1_pd(guardFactor);
-    for (; g + 2 <= count; g += 2)
+    const __m128d zero = _mm_setzero_pd(), factor = _mm_set1_pd(guardFactor);
+    const __m128d invH = _mm_set1_pd(invOneStep), invD = _mm_set1_pd(invDt);
+    const auto lanes = [&](std::size_t g)
     {
         const std::size_t e0 = which[g], e1 = which[g + 1];
-        in.px = lanesOf(t.relativePosition[0], e0, e1);
-        in.py = lanesOf(t.relativePosition[1], e0, e1);
-        in.distSq = lanesOf(t.distSq, e0, e1);
-        in.r = _mm_mul_pd(lanesOf(t.radius, e0, e1), factor);
-        in.share = lanesOf(t.share, e0, e1);
-        if (!orcaPlanePair2(in, out + g, out + g + 1))
-        {
-            one(g);
-            one(g + 1);
-        }
-    }
+        // v_opt = 0: no relative velocity, and A's own velocity counts as 0.
+        return PlaneLanes{lanesOf(t.relativePosition[0], e0, e1), lanesOf(t.relativePosition[1], e0, e1), zero, zero,
+                          lanesOf(t.distSq, e0, e1), _mm_mul_pd(lanesOf(t.radius, e0, e1), factor),
+                          lanesOf(t.share, e0, e1), zero, zero, invH, invD};
+    };
+#else
+    const int lanes = 0;
 #endif
-    for (; g < count; ++g)
-        one(g);
+    planesByTwo(count, lanes, one, out);
 }
 
 template <class Agent, class V>
