@@ -413,9 +413,12 @@ void softPlanes2(const PairTable<glm::dvec2>& t, std::size_t count, glm::dvec2 v
     const __m128d invH = _mm_set1_pd(invHorizon), invD = _mm_set1_pd(invDt);
     const auto lanes = [&](std::size_t j)
     {
-        return PlaneLanes{_mm_loadu_pd(&t.relativePosition[0][j]), _mm_loadu_pd(&t.relativePosition[1][j]),
-                          _mm_loadu_pd(&t.relativeVelocity[0][j]), _mm_loadu_pd(&t.relativeVelocity[1][j]),
-                          _mm_loadu_pd(&t.distSq[j]), _mm_loadu_pd(&t.radius[j]), _mm_loadu_pd(&t.share[j]),
+        // Lane by lane (lanesOf), not one 16-byte load: the table was just
+        // written 8 bytes at a time, and a load spanning two such stores
+        // cannot take their values from the store buffer (it waits for them).
+        return PlaneLanes{lanesOf(t.relativePosition[0], j, j + 1), lanesOf(t.relativePosition[1], j, j + 1),
+                          lanesOf(t.relativeVelocity[0], j, j + 1), lanesOf(t.relativeVelocity[1], j, j + 1),
+                          lanesOf(t.distSq, j, j + 1), lanesOf(t.radius, j, j + 1), lanesOf(t.share, j, j + 1),
                           vax, vay, invH, invD};
     };
 #else
