@@ -176,6 +176,7 @@ template <class V> struct PairTable
     std::size_t count = 0;                     ///< Neighbours kept (not ignored).
     std::size_t guards = 0;                    ///< Of them, those with a guard.
 
+    /// Pair j's pB − pA.
     V position(std::size_t j) const
     {
         V v;
@@ -183,6 +184,7 @@ template <class V> struct PairTable
             v[d] = relativePosition[static_cast<std::size_t>(d)][j];
         return v;
     }
+    /// Pair j's vA − vB.
     V velocity(std::size_t j) const
     {
         V v;

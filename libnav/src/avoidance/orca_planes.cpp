@@ -26,6 +26,11 @@
 /// Overlapping pairs (|p| <= R) use τ = dt as the paper prescribes: the
 /// obstacle is the disc D(p/dt, R/dt), and u pushes the relative velocity out of
 /// it, so the pair separates within one step if both keep their share.
+///
+/// On the plane the planes are built two pairs at a time, a pair per SSE2 lane
+/// (orcaPlanePair2), from the pair table's columns: the same IEEE operations in
+/// the same order as the scalar orcaPlane2 (no FMA: -ffp-contract=off), so the
+/// same bits; the side of a leg only flips signs (a − b is a + (−b) exactly).
 #include "avoidance_internal.h"
 
 #include <array>
