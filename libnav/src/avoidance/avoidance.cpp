@@ -164,7 +164,8 @@ template <class V> bool positionOk(const V& p)
 
 template <class V> bool velocityOk(const V& v)
 {
-    return finiteVec(v) && glm::dot(v, v) <= kMaxAvoidanceSpeed * kMaxAvoidanceSpeed;
+    // False for a NaN or infinite component too: the squared length is then NaN or infinite.
+    return glm::dot(v, v) <= kMaxAvoidanceSpeed * kMaxAvoidanceSpeed;
 }
 
 template <class V> Status checkPosition(const V& p, const Field& field)

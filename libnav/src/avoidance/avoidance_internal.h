@@ -128,6 +128,9 @@ inline double avoidanceShare(double priorityA, uint32_t layersA, uint32_t ignore
         return 0.0;
     if ((ignoresB & layersA) != 0)
         return 1.0;
+    // Equal priorities: p / (p + p) is 0.5 exactly (p + p is exact for p <= kMaxAvoidancePriority).
+    if (priorityA == priorityB)
+        return 0.5;
     return priorityB / (priorityA + priorityB);
 }
 
@@ -155,24 +158,40 @@ struct PairCounts
     std::size_t soft = 0;
 };
 
-/// What the planes of one agent's pair need (gathered once per agent).
-template <class V> struct PairEntry
-{
-    V relativePosition; ///< pB − pA.
-    V relativeVelocity; ///< vA − vB.
-    double distSq;      ///< The neighbour's squared distance (dot(pB − pA, pB − pA)).
-    double radius;      ///< rA + rB.
-    double share;       ///< A's share of the avoidance.
-    uint64_t otherKey;  ///< (idB << 32) | indexB: exact ties break by (id, index) order.
-    bool guard;         ///< Its guard is written (it may bind).
-};
-
-/// The pairs of the agent last built, kept for a SoftOnly re-run.
+/// The pairs of the agent last built, kept for a SoftOnly re-run: what the
+/// planes of each pair need (gathered once per agent), a column per field so
+/// that the planes of two pairs are built at once (orca_planes.cpp).
 template <class V> struct PairTable
 {
-    std::array<PairEntry<V>, 64> entries;
-    std::size_t count = 0;  ///< Neighbours kept (not ignored).
-    std::size_t guards = 0; ///< Of them, those with a guard.
+    static constexpr std::size_t kRoom = 64;
+    static constexpr int kDim = V::length();
+    using Column = std::array<double, kRoom>;
+    std::array<Column, kDim> relativePosition; ///< pB − pA, per axis.
+    std::array<Column, kDim> relativeVelocity; ///< vA − vB, per axis.
+    Column distSq;                             ///< The neighbour's squared distance (dot(pB − pA, pB − pA)).
+    Column radius;                             ///< rA + rB.
+    Column share;                              ///< A's share of the avoidance.
+    std::array<uint64_t, kRoom> otherKey;      ///< (idB << 32) | indexB: exact ties break by (id, index) order.
+    std::array<bool, kRoom> guard;             ///< Its guard is written (it may bind).
+    std::size_t count = 0;                     ///< Neighbours kept (not ignored).
+    std::size_t guards = 0;                    ///< Of them, those with a guard.
+
+    /// Pair j's pB − pA.
+    V position(std::size_t j) const
+    {
+        V v;
+        for (int d = 0; d < kDim; ++d)
+            v[d] = relativePosition[static_cast<std::size_t>(d)][j];
+        return v;
+    }
+    /// Pair j's vA − vB.
+    V velocity(std::size_t j) const
+    {
+        V v;
+        for (int d = 0; d < kDim; ++d)
+            v[d] = relativeVelocity[static_cast<std::size_t>(d)][j];
+        return v;
+    }
 };
 
 /// Writes agent `self`'s constraints against its `count` neighbours (those it

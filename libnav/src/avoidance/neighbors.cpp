@@ -13,10 +13,11 @@
 ///
 /// A query walks the strips around the agent's own, nearest first (a fixed
 /// order), and in each strip scans outward from the agent's x, both ways: the
-/// agent's own strip starts at its own entry, the others after a binary search
-/// for its x. Once k neighbours are found the k-th squared distance bounds the
-/// rest. The k nearest are kept in a short sorted array ordered by (squared
-/// distance, id, index), the deterministic neighbour order of SPEC §7: an
+/// agent's own strip starts at its own entry, the others after a search for
+/// its x (firstNotBefore). Once k neighbours are found the k-th squared
+/// distance bounds the rest. The k nearest are kept in a short sorted array
+/// ordered by (squared distance, id, index), the deterministic neighbour order
+/// of SPEC §7: an
 /// agent beyond the bound is rejected before it is compared.
 ///
 /// The answer is exact: the k nearest under the total order among the agents
@@ -62,15 +63,6 @@ constexpr uint32_t kInsertionSortLimit = 24;
 constexpr double kNominalDiscount = 1.0 - 1.0e-6;
 constexpr double kPi = 3.14159265358979323846;
 
-bool before(const Neighbor& a, const Neighbor& b)
-{
-    if (a.distanceSquared != b.distanceSquared)
-        return a.distanceSquared < b.distanceSquared;
-    if (a.id != b.id)
-        return a.id < b.id;
-    return a.index < b.index;
-}
-
 /// A strip relative to the agent's, with the squared number of whole cells
 /// between them (in cell widths).
 struct StripOffset
@@ -115,6 +107,63 @@ template <int Dim> constexpr auto makeOffsets()
 }
 
 template <int Dim> constexpr auto kOffsets = makeOffsets<Dim>();
+
+/// The first of `strip[0, len)` (sorted by x, len > 0) whose x is not below
+/// `x`, or len: probed first where x lies were the strip's agents spread evenly
+/// over its x range, then bracketed by doubling steps and halved (a crowd's
+/// strips are near even: a probe or two instead of log2 len).
+template <class Entry> std::size_t firstNotBefore(const Entry* strip, std::size_t len, double x)
+{
+    const double x0 = strip[0].position.x, x1 = strip[len - 1].position.x;
+    if (!(x > x0))
+        return 0;
+    if (x > x1)
+        return len;
+    // x0 < x <= x1: the fraction lies in (0, 1].
+    const std::size_t guess =
+        std::min(len - 1, static_cast<std::size_t>((x - x0) / (x1 - x0) * static_cast<double>(len - 1)));
+    // The answer lies in [lo, hi]: every entry before lo is below x, hi is len or not below x.
+    std::size_t lo = 0, hi = len;
+    if (strip[guess].position.x < x)
+    {
+        lo = guess + 1;
+        for (std::size_t step = 1;; step *= 2)
+        {
+            const std::size_t probe = lo + step - 1;
+            if (probe >= len)
+                break;
+            if (!(strip[probe].position.x < x))
+            {
+                hi = probe;
+                break;
+            }
+            lo = probe + 1;
+        }
+    }
+    else
+    {
+        hi = guess;
+        for (std::size_t step = 1; step <= hi; step *= 2)
+        {
+            const std::size_t probe = hi - step;
+            if (strip[probe].position.x < x)
+            {
+                lo = probe + 1;
+                break;
+            }
+            hi = probe;
+        }
+    }
+    while (lo < hi)
+    {
+        const std::size_t half = lo + (hi - lo) / 2;
+        if (strip[half].position.x < x)
+            lo = half + 1;
+        else
+            hi = half;
+    }
+    return lo;
+}
 
 } // namespace
 
@@ -271,19 +320,25 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     double bound = startBound;
     std::size_t count = 0;
     // Keeps the candidate if it is among the k nearest so far (the bound was checked).
-    auto consider = [&](double distSq, uint32_t index)
+    auto consider = [&](double distSq, uint32_t index) __attribute__((always_inline))
     {
-        const Neighbor candidate{distSq, ids[index], index};
+        const uint32_t id = ids[index];
+        // The candidate comes before `o` in the order (squared distance, id, index).
+        const auto precedes = [&](const Neighbor& o)
+        {
+            return distSq < o.distanceSquared ||
+                   (distSq == o.distanceSquared && (id != o.id ? id < o.id : index < o.index));
+        };
         if (count == maxCount)
         {
-            if (!before(candidate, out[count - 1]))
+            if (!precedes(out[count - 1]))
                 return;
             --count;
         }
         std::size_t k = count;
-        for (; k > 0 && before(candidate, out[k - 1]); --k)
+        for (; k > 0 && precedes(out[k - 1]); --k)
             out[k] = out[k - 1];
-        out[k] = candidate;
+        out[k] = Neighbor{distSq, id, index};
         if (++count == maxCount)
             bound = out[count - 1].distanceSquared;
     };
@@ -334,21 +389,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         }
         else
         {
-            // First entry with x >= the agent's.
-            const Entry* lo = entries + begin;
-            std::size_t len = end - begin;
-            while (len > 0)
-            {
-                const std::size_t half = len / 2;
-                if (lo[half].position.x < at.x)
-                {
-                    lo += half + 1;
-                    len -= half + 1;
-                }
-                else
-                    len = half;
-            }
-            left = right = static_cast<uint32_t>(lo - entries);
+            left = right = begin + static_cast<uint32_t>(firstNotBefore(entries + begin, end - begin, at.x));
         }
         // Inlined: in 3D the compiler otherwise calls it per agent scanned.
         auto visit = [&](const Entry& e) __attribute__((always_inline))

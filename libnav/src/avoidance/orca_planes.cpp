@@ -26,12 +26,21 @@
 /// Overlapping pairs (|p| <= R) use τ = dt as the paper prescribes: the
 /// obstacle is the disc D(p/dt, R/dt), and u pushes the relative velocity out of
 /// it, so the pair separates within one step if both keep their share.
+///
+/// On the plane the planes are built two pairs at a time, a pair per SSE2 lane
+/// (orcaPlanePair2), from the pair table's columns: the same IEEE operations in
+/// the same order as the scalar orcaPlane2 (no FMA: -ffp-contract=off), so the
+/// same bits; the side of a leg only flips signs (a − b is a + (−b) exactly).
 #include "avoidance_internal.h"
 
 #include <array>
 #include <cassert>
 #include <cmath>
 #include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace spark::nav::detail
 {
@@ -262,10 +271,195 @@ template <class V> V tieAxis(bool aBeforeB)
 /// meets when |p| > R + maxSpeed·h/share. The 1e-6 margin keeps a skipped guard
 /// well outside the speed disc, so that it can change no step of the programs
 /// (its bound on any line lies past the disc's by far more than the rounding).
-inline bool guardMayBind(double distSq, double guardRadius, double maxSpeed, double share, double h)
+/// `stepReach` is maxSpeed·h/share, computed as (maxSpeed·h)/share.
+inline bool guardMayBind(double distSq, double guardRadius, double stepReach)
 {
-    const double reach = (guardRadius + maxSpeed * h / share) * (1.0 + 1.0e-6);
+    const double reach = (guardRadius + stepReach) * (1.0 + 1.0e-6);
     return !(distSq > reach * reach);
+}
+
+#if defined(__SSE2__)
+/// The inputs of two pairs' planes, a pair per lane (orcaPlane2's, the
+/// velocity of A and the horizons included).
+struct PlaneLanes
+{
+    __m128d px, py, vx, vy, distSq, r, share;
+    __m128d velocityX, velocityY, invHorizon, invDt;
+};
+
+/// A plane's normal and u (orcaPlane2's n and u), a pair per lane.
+struct PlaneParts
+{
+    __m128d nx, ny, ux, uy;
+};
+
+/// `a` in the lanes of `mask`, `b` in the others.
+[[gnu::always_inline]] inline PlaneParts selectLanes(__m128d mask, const PlaneParts& a, const PlaneParts& b)
+{
+    const auto pick = [&](__m128d x, __m128d y) { return _mm_or_pd(_mm_and_pd(mask, x), _mm_andnot_pd(mask, y)); };
+    return PlaneParts{pick(a.nx, b.nx), pick(a.ny, b.ny), pick(a.ux, b.ux), pick(a.uy, b.uy)};
+}
+
+/// orcaPlane2 of two pairs at once: the same operations in the same order per
+/// lane (the same bits). The overlapping disc, the cut-off and the legs are
+/// each computed when a lane takes it, and each lane takes its own. False
+/// (nothing written) when an overlapping lane has w = 0: orcaPlane2's
+/// fallback directions are left to it.
+[[gnu::always_inline]] inline bool orcaPlanePair2(const PlaneLanes& in, Constraint2* out0, Constraint2* out1)
+{
+    const __m128d zero = _mm_setzero_pd();
+    const __m128d px = in.px, py = in.py, vx = in.vx, vy = in.vy, r = in.r, distSq = in.distSq;
+    const __m128d rr = _mm_mul_pd(r, r);
+    const __m128d overlap = _mm_cmpngt_pd(distSq, rr);
+    const int overlapLanes = _mm_movemask_pd(overlap);
+    PlaneParts parts{zero, zero, zero, zero};
+    if (overlapLanes != 3)
+    {
+        const __m128d invH = in.invHorizon;
+        const __m128d wx = _mm_sub_pd(vx, _mm_mul_pd(px, invH)), wy = _mm_sub_pd(vy, _mm_mul_pd(py, invH));
+        const __m128d wp = _mm_add_pd(_mm_mul_pd(wx, px), _mm_mul_pd(wy, py));
+        const __m128d wSq = _mm_add_pd(_mm_mul_pd(wx, wx), _mm_mul_pd(wy, wy));
+        const __m128d cut = _mm_and_pd(_mm_cmplt_pd(wp, zero), _mm_cmpgt_pd(_mm_mul_pd(wp, wp), _mm_mul_pd(rr, wSq)));
+        const int cutLanes = _mm_movemask_pd(cut) & ~overlapLanes;
+        const int legLanes = 3 & ~(overlapLanes | cutLanes);
+        // On the cut-off circle.
+        const auto cutOff = [&]() __attribute__((always_inline))
+        {
+            const __m128d wLen = _mm_sqrt_pd(wSq);
+            const __m128d nx = _mm_div_pd(wx, wLen), ny = _mm_div_pd(wy, wLen);
+            const __m128d push = _mm_sub_pd(_mm_mul_pd(r, invH), wLen);
+            return PlaneParts{nx, ny, _mm_mul_pd(nx, push), _mm_mul_pd(ny, push)};
+        };
+        // On a leg. Left: dir = ((px·leg − py·r), (px·r + py·leg)) / distSq,
+        // n = (−dirY, dirX); right: ((px·leg + py·r), (−px·r + py·leg)) / distSq,
+        // n = (dirY, −dirX). a − b is a + (−b) and (−a)·b is −(a·b), exactly:
+        // the side only flips signs.
+        const auto onLeg = [&]() __attribute__((always_inline))
+        {
+            const __m128d signBit = _mm_set1_pd(-0.0);
+            const __m128d leg = _mm_sqrt_pd(_mm_sub_pd(distSq, rr));
+            const __m128d side = _mm_sub_pd(_mm_mul_pd(px, wy), _mm_mul_pd(py, wx));
+            const __m128d left = _mm_cmpgt_pd(side, zero);
+            const __m128d flipLeft = _mm_and_pd(left, signBit), flipRight = _mm_andnot_pd(left, signBit);
+            const __m128d dirX =
+                _mm_div_pd(_mm_add_pd(_mm_mul_pd(px, leg), _mm_xor_pd(_mm_mul_pd(py, r), flipLeft)), distSq);
+            const __m128d dirY =
+                _mm_div_pd(_mm_add_pd(_mm_xor_pd(_mm_mul_pd(px, r), flipRight), _mm_mul_pd(py, leg)), distSq);
+            const __m128d along = _mm_add_pd(_mm_mul_pd(vx, dirX), _mm_mul_pd(vy, dirY));
+            return PlaneParts{_mm_xor_pd(dirY, flipLeft), _mm_xor_pd(dirX, flipRight),
+                              _mm_sub_pd(_mm_mul_pd(dirX, along), vx), _mm_sub_pd(_mm_mul_pd(dirY, along), vy)};
+        };
+        if (legLanes == 0)
+            parts = cutOff();
+        else if (cutLanes == 0)
+            parts = onLeg();
+        else
+            parts = selectLanes(cut, cutOff(), onLeg());
+    }
+    if (overlapLanes != 0)
+    {
+        // Overlapping: the disc D(p/dt, R/dt).
+        const __m128d wx = _mm_sub_pd(vx, _mm_mul_pd(px, in.invDt)), wy = _mm_sub_pd(vy, _mm_mul_pd(py, in.invDt));
+        const __m128d wLen = _mm_sqrt_pd(_mm_add_pd(_mm_mul_pd(wx, wx), _mm_mul_pd(wy, wy)));
+        if ((_mm_movemask_pd(_mm_cmpgt_pd(wLen, zero)) & overlapLanes) != overlapLanes)
+            return false;
+        const __m128d nx = _mm_div_pd(wx, wLen), ny = _mm_div_pd(wy, wLen);
+        const __m128d push = _mm_sub_pd(_mm_mul_pd(r, in.invDt), wLen);
+        const PlaneParts disc{nx, ny, _mm_mul_pd(nx, push), _mm_mul_pd(ny, push)};
+        parts = overlapLanes == 3 ? disc : selectLanes(overlap, disc, parts);
+    }
+    const __m128d pointX = _mm_add_pd(in.velocityX, _mm_mul_pd(parts.ux, in.share));
+    const __m128d pointY = _mm_add_pd(in.velocityY, _mm_mul_pd(parts.uy, in.share));
+    _mm_storeu_pd(&out0->point.x, _mm_unpacklo_pd(pointX, pointY));
+    _mm_storeu_pd(&out0->normal.x, _mm_unpacklo_pd(parts.nx, parts.ny));
+    _mm_storeu_pd(&out1->point.x, _mm_unpackhi_pd(pointX, pointY));
+    _mm_storeu_pd(&out1->normal.x, _mm_unpackhi_pd(parts.nx, parts.ny));
+    return true;
+}
+
+/// Table column `column` at entries i0 (lane 0) and i1 (lane 1).
+inline __m128d lanesOf(const std::array<double, PairTable<glm::dvec2>::kRoom>& column, std::size_t i0, std::size_t i1)
+{
+    return _mm_loadh_pd(_mm_load_sd(&column[i0]), &column[i1]);
+}
+#endif
+
+/// out[j] = one(j) (an orcaPlane2) for j in [0, count): two at a time through
+/// orcaPlanePair2 where SSE2 is there, with the inputs `lanes(j)` gives for j
+/// and j + 1; one(j) for an odd last and for a pair orcaPlanePair2 leaves.
+template <class Lanes, class One>
+void planesByTwo(std::size_t count, [[maybe_unused]] const Lanes& lanes, const One& one, Constraint2* out)
+{
+    std::size_t j = 0;
+#if defined(__SSE2__)
+    for (; j + 2 <= count; j += 2)
+        if (!orcaPlanePair2(lanes(j), out + j, out + j + 1))
+        {
+            out[j] = one(j);
+            out[j + 1] = one(j + 1);
+        }
+#endif
+    for (; j < count; ++j)
+        out[j] = one(j);
+}
+
+/// The full-horizon planes of the table's pairs [0, count) into out[0, count)
+/// (A's velocity `velocityA`, A's key `selfKey`), two at a time (planesByTwo).
+void softPlanes2(const PairTable<glm::dvec2>& t, std::size_t count, glm::dvec2 velocityA, uint64_t selfKey,
+                 double invHorizon, double invDt, Constraint2* out)
+{
+    const auto one = [&](std::size_t j)
+    {
+        return orcaPlane2({t.position(j), t.velocity(j), t.distSq[j], t.radius[j], selfKey < t.otherKey[j]},
+                          velocityA, t.share[j], invHorizon, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d vax = _mm_set1_pd(velocityA.x), vay = _mm_set1_pd(velocityA.y);
+    const __m128d invH = _mm_set1_pd(invHorizon), invD = _mm_set1_pd(invDt);
+    const auto lanes = [&](std::size_t j)
+    {
+        // Lane by lane (lanesOf), not one 16-byte load: the table was just
+        // written 8 bytes at a time, and a load spanning two such stores
+        // cannot take their values from the store buffer (it waits for them).
+        return PlaneLanes{lanesOf(t.relativePosition[0], j, j + 1), lanesOf(t.relativePosition[1], j, j + 1),
+                          lanesOf(t.relativeVelocity[0], j, j + 1), lanesOf(t.relativeVelocity[1], j, j + 1),
+                          lanesOf(t.distSq, j, j + 1), lanesOf(t.radius, j, j + 1), lanesOf(t.share, j, j + 1),
+                          vax, vay, invH, invD};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo(count, lanes, one, out);
+}
+
+/// The one-step guards of the table's entries `which[0, count)` into
+/// out[0, count): orcaPlane2 with v_opt = 0, the combined radius times
+/// `guardFactor` and the horizon 1 / `invOneStep`, two at a time (planesByTwo).
+void guardPlanes2(const PairTable<glm::dvec2>& t, const uint8_t* which, std::size_t count, uint64_t selfKey,
+                  double guardFactor, double invOneStep, double invDt, Constraint2* out)
+{
+    const auto one = [&](std::size_t g)
+    {
+        const std::size_t e = which[g];
+        return orcaPlane2({t.position(e), glm::dvec2(0.0), t.distSq[e], t.radius[e] * guardFactor,
+                           selfKey < t.otherKey[e]},
+                          glm::dvec2(0.0), t.share[e], invOneStep, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d zero = _mm_setzero_pd(), factor = _mm_set1_pd(guardFactor);
+    const __m128d invH = _mm_set1_pd(invOneStep), invD = _mm_set1_pd(invDt);
+    const auto lanes = [&](std::size_t g)
+    {
+        const std::size_t e0 = which[g], e1 = which[g + 1];
+        // v_opt = 0: no relative velocity, and A's own velocity counts as 0.
+        return PlaneLanes{lanesOf(t.relativePosition[0], e0, e1), lanesOf(t.relativePosition[1], e0, e1), zero, zero,
+                          lanesOf(t.distSq, e0, e1), _mm_mul_pd(lanesOf(t.radius, e0, e1), factor),
+                          lanesOf(t.share, e0, e1), zero, zero, invH, invD};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo(count, lanes, one, out);
 }
 
 template <class Agent, class V>
@@ -282,9 +476,10 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
     std::size_t guardCount = table.guards;
     if (build != PairBuild::SoftOnly)
     {
-        // The neighbours kept, with what their planes need; on the plane the
-        // guards are written as they are found (they lead the output).
-        assert(count <= table.entries.size());
+        // The neighbours kept, with what their planes need, and which have a guard.
+        assert(count <= PairTable<V>::kRoom);
+        std::array<uint8_t, PairTable<V>::kRoom> guarded;
+        double reachShare = 0.0, stepReach = 0.0; // guardMayBind's stepReach for the share reachShare
         std::size_t keptCount = 0;
         guardCount = 0;
         for (std::size_t k = 0; k < count; ++k)
@@ -294,37 +489,43 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
             const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
             if (share == 0.0)
                 continue;
-            PairEntry<V>& e = table.entries[keptCount++];
-            e.relativePosition = b.position - a.position;
-            e.relativeVelocity = a.velocity - b.velocity;
-            e.distSq = nb.distanceSquared;
-            e.radius = a.radius + b.radius;
-            e.share = share;
-            e.otherKey = (uint64_t{b.id} << 32) | nb.index;
-            e.guard = build == PairBuild::EveryGuard ||
-                      guardMayBind(nb.distanceSquared, e.radius * settings.guardFactor, a.maxSpeed, share,
-                                   settings.oneStepHorizon);
-            if constexpr (std::is_same_v<V, glm::dvec2>)
-                if (e.guard)
-                    out[guardCount] = orcaPlane2({e.relativePosition, V(0.0), e.distSq, e.radius * settings.guardFactor,
-                                                  selfKey < e.otherKey},
-                                                 V(0.0), e.share, invOneStep, invDt);
-            guardCount += e.guard ? 1 : 0;
+            const std::size_t e = keptCount++;
+            const V relativePosition = b.position - a.position;
+            const V relativeVelocity = a.velocity - b.velocity;
+            for (int d = 0; d < V::length(); ++d)
+            {
+                table.relativePosition[static_cast<std::size_t>(d)][e] = relativePosition[d];
+                table.relativeVelocity[static_cast<std::size_t>(d)][e] = relativeVelocity[d];
+            }
+            const double radius = a.radius + b.radius;
+            table.distSq[e] = nb.distanceSquared;
+            table.radius[e] = radius;
+            table.share[e] = share;
+            table.otherKey[e] = (uint64_t{b.id} << 32) | nb.index;
+            if (share != reachShare)
+            {
+                // Neighbours mostly share one share (equal priorities): one division per agent.
+                reachShare = share;
+                stepReach = a.maxSpeed * settings.oneStepHorizon / share;
+            }
+            const bool guard = build == PairBuild::EveryGuard ||
+                               guardMayBind(nb.distanceSquared, radius * settings.guardFactor, stepReach);
+            table.guard[e] = guard;
+            guarded[guardCount] = static_cast<uint8_t>(e);
+            guardCount += guard ? 1 : 0;
         }
         table.count = keptCount;
         table.guards = guardCount;
+        // On the plane the guards lead the output, in the neighbours' order.
+        if constexpr (std::is_same_v<V, glm::dvec2>)
+            guardPlanes2(table, guarded.data(), guardCount, selfKey, settings.guardFactor, invOneStep, invDt, out);
     }
     const std::size_t keptCount = table.count;
     Constraint<V>* soft = out + table.guards;
     if constexpr (std::is_same_v<V, glm::dvec2>)
     {
         // The full-horizon constraints, after the guards.
-        for (std::size_t j = 0; j < keptCount; ++j)
-        {
-            const PairEntry<V>& e = table.entries[j];
-            soft[j] = orcaPlane2({e.relativePosition, e.relativeVelocity, e.distSq, e.radius, selfKey < e.otherKey},
-                                 a.velocity, e.share, invHorizon, invDt);
-        }
+        softPlanes2(table, keptCount, a.velocity, selfKey, invHorizon, invDt, soft);
     }
     else
     {
@@ -334,13 +535,14 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
         for (std::size_t j = build != PairBuild::SoftOnly ? 0 : keptCount; j < 2 * keptCount; ++j)
         {
             const bool guard = j < keptCount;
-            const PairEntry<V>& e = table.entries[guard ? j : j - keptCount];
-            if (guard && !e.guard)
+            const std::size_t e = guard ? j : j - keptCount;
+            if (guard && !table.guard[e])
                 continue;
-            const PairInput<V> pair{e.relativePosition, guard ? V(0.0) : e.relativeVelocity, e.distSq,
-                                    guard ? e.radius * settings.guardFactor : e.radius, selfKey < e.otherKey};
+            const PairInput<V> pair{table.position(e), guard ? V(0.0) : table.velocity(e), table.distSq[e],
+                                    guard ? table.radius[e] * settings.guardFactor : table.radius[e],
+                                    selfKey < table.otherKey[e]};
             Constraint<V>& to = guard ? out[g++] : soft[j - keptCount];
-            to = orcaPlane3(pair, guard ? V(0.0) : a.velocity, e.share, guard ? invOneStep : invHorizon, invDt);
+            to = orcaPlane3(pair, guard ? V(0.0) : a.velocity, table.share[e], guard ? invOneStep : invHorizon, invDt);
         }
     }
     return PairCounts{table.guards, keptCount};
