@@ -51,11 +51,14 @@ inline int floorInt(float x)
     const int i = static_cast<int>(x);
     return static_cast<float>(i) > x ? i - 1 : i;
 }
-inline int ceilInt(float x)
+/// Both from one truncation (a row vertex's two edges want both).
+inline void floorCeilInt(float x, int& outFloor, int& outCeil)
 {
     x = std::clamp(x, -1.0e9f, 1.0e9f);
     const int i = static_cast<int>(x);
-    return static_cast<float>(i) < x ? i + 1 : i;
+    const float t = static_cast<float>(i);
+    outFloor = t > x ? i - 1 : i;
+    outCeil = t < x ? i + 1 : i;
 }
 
 /// Splits the convex polygon `in` by the plane `coord[axis] = line` into the
@@ -391,8 +394,9 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
         for (int i = 0; i < nRow; ++i)
         {
             const float cx = (rowPoly[i * 3] - g.origin.x) * ics;
-            vFloor[i] = floorInt(cx) - x0;
-            vCeil[i] = ceilInt(cx) - x0;
+            floorCeilInt(cx, vFloor[i], vCeil[i]);
+            vFloor[i] -= x0;
+            vCeil[i] -= x0;
         }
         for (int i = 0, j = nRow - 1; i < nRow; j = i++)
         {
