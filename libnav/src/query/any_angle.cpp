@@ -259,20 +259,57 @@ bool openLess(const AnyAngleOpen& a, const AnyAngleOpen& b)
     return a.node < b.node;
 }
 
-/// The open list is a std heap of (f, g, node) entries, smallest (f, −g, node) on top.
-[[gnu::always_inline]] inline void push(QueryScratch& s, double f, double g, uint32_t node)
+/// The open list: a binary heap of (f, g, node) entries, smallest (f, −g,
+/// node) on top, written out (an entry moves as a hole, not by swaps) over the
+/// scratch's vector, whose size only grows (`size` is the heap's). The order
+/// is total, so the pops are those of any correct heap.
+struct OpenList
 {
-    s.anyHeap.push_back(AnyAngleOpen{f, g, node});
-    std::push_heap(s.anyHeap.begin(), s.anyHeap.end(), [](const AnyAngleOpen& a, const AnyAngleOpen& b) { return openLess(b, a); });
-}
+    std::vector<AnyAngleOpen>& v;
+    size_t size = 0;
 
-uint32_t pop(QueryScratch& s)
-{
-    std::pop_heap(s.anyHeap.begin(), s.anyHeap.end(), [](const AnyAngleOpen& a, const AnyAngleOpen& b) { return openLess(b, a); });
-    const uint32_t top = s.anyHeap.back().node;
-    s.anyHeap.pop_back();
-    return top;
-}
+    [[gnu::noinline]] void grow() { v.resize(std::max<size_t>(64, 2 * v.size())); }
+
+    [[gnu::always_inline]] void push(const AnyAngleOpen& e)
+    {
+        if (size == v.size())
+            grow();
+        AnyAngleOpen* at = v.data();
+        size_t i = size++;
+        while (i > 0)
+        {
+            const size_t up = (i - 1) / 2;
+            if (!openLess(e, at[up]))
+                break;
+            at[i] = at[up];
+            i = up;
+        }
+        at[i] = e;
+    }
+
+    uint32_t pop()
+    {
+        AnyAngleOpen* at = v.data();
+        const uint32_t top = at[0].node;
+        const size_t n = --size;
+        const AnyAngleOpen last = at[n];
+        size_t i = 0;
+        for (;;)
+        {
+            size_t c = 2 * i + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && openLess(at[c + 1], at[c]))
+                ++c;
+            if (!openLess(at[c], last))
+                break;
+            at[i] = at[c];
+            i = c;
+        }
+        at[i] = last;
+        return top;
+    }
+};
 
 /// Marks polygon `p` reached (for the closest-point fallback; the list is
 /// made from the stamps only when the search fails).
@@ -542,7 +579,6 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     detail::beginSearch(s, mesh.polygonCount());
     s.list.clear();
     s.anyNodes.clear();
-    s.anyHeap.clear();
     clearTables(s);
     s.anyGoalNode = kNone;
     reach(s, start.polygon);
@@ -558,17 +594,18 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
         if (search.usable(link.neighbour))
             search.add(kNone, start.polygon, startRoot, flat(start.point), 0.0, static_cast<uint32_t>(&link - base), link.a, link.b,
                        true, true);
-    for (uint32_t i = 0; i < s.anyNodes.size(); ++i)
-        push(s, s.anyNodes[i].f, s.anyNodes[i].g, i);
     auto entry = [&](uint32_t i) { return AnyAngleOpen{s.anyNodes[i].f, s.anyNodes[i].g, i}; };
+    OpenList open{s.anyHeap};
+    for (uint32_t i = 0; i < s.anyNodes.size(); ++i)
+        open.push(entry(i));
     uint32_t index = kNone;
     for (;;)
     {
         if (index == kNone)
         {
-            if (s.anyHeap.empty())
+            if (open.size == 0)
                 break;
-            index = pop(s);
+            index = open.pop();
         }
         const AnyAngleNode& node = s.anyNodes[index];
         if (node.g > s.anyRoots[node.root].g * (1.0 + 1.0e-12) + 1.0e-9)
@@ -597,11 +634,11 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
                 least = i;
         for (uint32_t i = first; i < end; ++i)
             if (i != least)
-                push(s, s.anyNodes[i].f, s.anyNodes[i].g, i);
-        if (s.anyHeap.empty() || openLess(entry(least), s.anyHeap.front()))
+                open.push(entry(i));
+        if (open.size == 0 || openLess(entry(least), s.anyHeap[0]))
             index = least;
         else
-            push(s, s.anyNodes[least].f, s.anyNodes[least].g, least);
+            open.push(entry(least));
     }
     // Not reached: list every polygon reached, from the stamps.
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)

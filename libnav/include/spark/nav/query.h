@@ -128,7 +128,7 @@ struct QueryScratch
     std::vector<uint32_t> altEntries;     ///< … its entries.
     std::vector<std::pair<uint32_t, uint64_t>> altLinks; ///< … its link uses (point, link id).
     std::vector<AnyAngleNode> anyNodes;   ///< Any-angle search nodes.
-    std::vector<AnyAngleOpen> anyHeap;    ///< Any-angle open list (binary heap, smallest (f, −g, node) on top).
+    std::vector<AnyAngleOpen> anyHeap;    ///< Any-angle open list (binary heap over its first entries, smallest (f, −g, node) on top; the size only grows).
     std::vector<AnyAngleRoot> anyRoots;   ///< Any-angle roots.
     std::vector<uint32_t> anyRootTable;   ///< Open-addressing table: root point → index in anyRoots (look-ups only).
     std::vector<AnyAngleSeen> anySeen;    ///< Open-addressing table of polygons entered with the root on the entry's line.
