@@ -52,7 +52,6 @@
 #include "query_common.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 namespace spark::nav
@@ -130,55 +129,18 @@ struct Chain
     return dist(root, p) + dist(p, g);
 }
 
-/// Hash of a root position (its exact bits).
-uint64_t hashOf(const glm::vec3& p)
+/// The root record for the point with id `id` (NavMesh::linkEndPoints) at
+/// `p`, created with g = +inf when new. Roots are points: the same id, the
+/// same root.
+[[gnu::always_inline]] inline uint32_t rootOf(QueryScratch& s, uint32_t id, const glm::vec3& p)
 {
-    uint64_t h = std::bit_cast<uint32_t>(p.x);
-    h = h * 0x9e3779b97f4a7c15ull ^ std::bit_cast<uint32_t>(p.y);
-    h = h * 0x9e3779b97f4a7c15ull ^ std::bit_cast<uint32_t>(p.z);
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    return h ^ (h >> 32);
-}
-
-/// Rebuilds the root table at a larger size (amortised; no allocation once
-/// the scratch has grown to the largest search).
-[[gnu::noinline]] void growRootTable(QueryScratch& s)
-{
-    size_t size = std::max<size_t>(64, s.anyRootTable.size());
-    while (size < 4 * (s.anyRoots.size() + 1))
-        size *= 2;
-    s.anyRootTable.assign(size, kNone);
-    for (uint32_t i = 0; i < s.anyRoots.size(); ++i)
+    uint32_t& slot = s.anyRootTable[id];
+    if (slot == kNone)
     {
-        size_t slot = hashOf(s.anyRoots[i].point) & (size - 1);
-        while (s.anyRootTable[slot] != kNone)
-            slot = (slot + 1) & (size - 1);
-        s.anyRootTable[slot] = i;
+        slot = static_cast<uint32_t>(s.anyRoots.size());
+        s.anyRoots.push_back(AnyAngleRoot{p, 1.0e300, id});
     }
-}
-
-/// The root record for point `p` (created with g = +inf when new).
-uint32_t rootOf(QueryScratch& s, const glm::vec3& p)
-{
-    if (s.anyRootTable.size() < 2 * (s.anyRoots.size() + 1))
-        growRootTable(s);
-    const size_t mask = s.anyRootTable.size() - 1;
-    size_t slot = hashOf(p) & mask;
-    for (;;)
-    {
-        const uint32_t i = s.anyRootTable[slot];
-        if (i == kNone)
-            break;
-        const glm::vec3& q = s.anyRoots[i].point;
-        if (q.x == p.x && q.y == p.y && q.z == p.z)
-            return i;
-        slot = (slot + 1) & mask;
-    }
-    const uint32_t index = static_cast<uint32_t>(s.anyRoots.size());
-    s.anyRoots.push_back(AnyAngleRoot{p, 1.0e300});
-    s.anyRootTable[slot] = index;
-    return index;
+    return slot;
 }
 
 /// Records that `poly` is entered from `root` at length g; false when it was
@@ -230,18 +192,14 @@ bool firstVisit(QueryScratch& s, uint32_t root, uint32_t poly, double g)
 }
 
 /// Empties the root table and the seen table of the last search, touching
-/// only the slots it used.
-void clearTables(QueryScratch& s)
+/// only the slots it used, and sizes the root table for `points` point ids
+/// (and the start's).
+void clearTables(QueryScratch& s, uint32_t points)
 {
-    const size_t mask = s.anyRootTable.size() - 1;
-    for (uint32_t i = 0; i < s.anyRoots.size(); ++i)
-    {
-        // Probe to the root's own slot (slots cleared before it may lie on the way).
-        size_t slot = hashOf(s.anyRoots[i].point) & mask;
-        while (s.anyRootTable[slot] != i)
-            slot = (slot + 1) & mask;
-        s.anyRootTable[slot] = kNone;
-    }
+    for (const AnyAngleRoot& r : s.anyRoots)
+        s.anyRootTable[r.id] = kNone;
+    if (s.anyRootTable.size() < size_t(points) + 1)
+        s.anyRootTable.resize(size_t(points) + 1, kNone);
     s.anyRoots.clear();
     for (const uint32_t slot : s.anySeenUsed)
         s.anySeen[slot].key = ~0ull;
@@ -499,7 +457,7 @@ struct Search
         if (node.rightEnd && (rightHit > 0.0 || sameRight) && !rootR)
         {
             rightG = node.g + dist(root, R);
-            const uint32_t r = rootOf(s, node.right);
+            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link)], node.right);
             if (rightG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
             {
                 s.anyRoots[r].g = std::min(s.anyRoots[r].g, rightG);
@@ -509,7 +467,7 @@ struct Search
         if (node.leftEnd && (leftHit < n - 1 || sameLeft) && !rootL)
         {
             leftG = node.g + dist(root, L);
-            const uint32_t r = rootOf(s, node.left);
+            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link) + 1], node.left);
             if (leftG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
             {
                 s.anyRoots[r].g = std::min(s.anyRoots[r].g, leftG);
@@ -579,7 +537,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     detail::beginSearch(s, mesh.polygonCount());
     s.list.clear();
     s.anyNodes.clear();
-    clearTables(s);
+    clearTables(s, mesh.linkEndPointCount());
     s.anyGoalNode = kNone;
     reach(s, start.polygon);
     if (start.polygon == goalPoly)
@@ -588,7 +546,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     }
     const NavLink* base = mesh.allLinks().data();
     Search search{mesh, s, filter, flat(goal), goalPoly, base, filter.excludedAreas == 0 && mesh.disabledCount() == 0};
-    const uint32_t startRoot = rootOf(s, start.point);
+    const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     s.anyRoots[startRoot].g = 0.0;
     for (const NavLink& link : mesh.links(start.polygon))
         if (search.usable(link.neighbour))
