@@ -23,6 +23,8 @@
 #include <glm/common.hpp>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <string>
@@ -330,6 +332,17 @@ void NavMeshAccess::labelComponents(NavMesh& mesh)
         parent[p] = find(p);
 }
 
+namespace
+{
+
+/// A link end's position as its exact bits (the key of its point id).
+std::array<uint32_t, 3> linkEndKey(const glm::vec3& v)
+{
+    return {std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y), std::bit_cast<uint32_t>(v.z)};
+}
+
+} // namespace
+
 void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
 {
     const uint32_t polys = mesh.polygonCount();
@@ -375,6 +388,30 @@ void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
             }
             mesh.m_linkDeadEnd[li] = dead;
         }
+    // Point ids of the link ends, by their exact bits.
+    mesh.m_endPointKeys.clear();
+    for (const NavLink& l : mesh.m_links)
+    {
+        mesh.m_endPointKeys.push_back(linkEndKey(l.a));
+        mesh.m_endPointKeys.push_back(linkEndKey(l.b));
+    }
+    std::sort(mesh.m_endPointKeys.begin(), mesh.m_endPointKeys.end());
+    mesh.m_endPointKeys.erase(std::unique(mesh.m_endPointKeys.begin(), mesh.m_endPointKeys.end()), mesh.m_endPointKeys.end());
+    mesh.m_linkEndPoint.resize(2 * mesh.m_links.size());
+    for (size_t li = 0; li < mesh.m_links.size(); ++li)
+    {
+        mesh.m_linkEndPoint[2 * li] = mesh.linkEndPointOf(mesh.m_links[li].a);
+        mesh.m_linkEndPoint[2 * li + 1] = mesh.linkEndPointOf(mesh.m_links[li].b);
+    }
+}
+
+uint32_t NavMesh::linkEndPointOf(const glm::vec3& p) const
+{
+    const std::array<uint32_t, 3> k = linkEndKey(p);
+    const auto it = std::lower_bound(m_endPointKeys.begin(), m_endPointKeys.end(), k);
+    if (it == m_endPointKeys.end() || *it != k)
+        return static_cast<uint32_t>(m_endPointKeys.size());
+    return static_cast<uint32_t>(it - m_endPointKeys.begin());
 }
 
 template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit)

@@ -52,7 +52,6 @@
 #include "query_common.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 namespace spark::nav
@@ -130,55 +129,18 @@ struct Chain
     return dist(root, p) + dist(p, g);
 }
 
-/// Hash of a root position (its exact bits).
-uint64_t hashOf(const glm::vec3& p)
+/// The root record for the point with id `id` (NavMesh::linkEndPoints) at
+/// `p`, created with g = +inf when new. Roots are points: the same id, the
+/// same root.
+[[gnu::always_inline]] inline uint32_t rootOf(QueryScratch& s, uint32_t id, const glm::vec3& p)
 {
-    uint64_t h = std::bit_cast<uint32_t>(p.x);
-    h = h * 0x9e3779b97f4a7c15ull ^ std::bit_cast<uint32_t>(p.y);
-    h = h * 0x9e3779b97f4a7c15ull ^ std::bit_cast<uint32_t>(p.z);
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    return h ^ (h >> 32);
-}
-
-/// Rebuilds the root table at a larger size (amortised; no allocation once
-/// the scratch has grown to the largest search).
-[[gnu::noinline]] void growRootTable(QueryScratch& s)
-{
-    size_t size = std::max<size_t>(64, s.anyRootTable.size());
-    while (size < 4 * (s.anyRoots.size() + 1))
-        size *= 2;
-    s.anyRootTable.assign(size, kNone);
-    for (uint32_t i = 0; i < s.anyRoots.size(); ++i)
+    uint32_t& slot = s.anyRootTable[id];
+    if (slot == kNone)
     {
-        size_t slot = hashOf(s.anyRoots[i].point) & (size - 1);
-        while (s.anyRootTable[slot] != kNone)
-            slot = (slot + 1) & (size - 1);
-        s.anyRootTable[slot] = i;
+        slot = static_cast<uint32_t>(s.anyRoots.size());
+        s.anyRoots.push_back(AnyAngleRoot{p, 1.0e300, id});
     }
-}
-
-/// The root record for point `p` (created with g = +inf when new).
-uint32_t rootOf(QueryScratch& s, const glm::vec3& p)
-{
-    if (s.anyRootTable.size() < 2 * (s.anyRoots.size() + 1))
-        growRootTable(s);
-    const size_t mask = s.anyRootTable.size() - 1;
-    size_t slot = hashOf(p) & mask;
-    for (;;)
-    {
-        const uint32_t i = s.anyRootTable[slot];
-        if (i == kNone)
-            break;
-        const glm::vec3& q = s.anyRoots[i].point;
-        if (q.x == p.x && q.y == p.y && q.z == p.z)
-            return i;
-        slot = (slot + 1) & mask;
-    }
-    const uint32_t index = static_cast<uint32_t>(s.anyRoots.size());
-    s.anyRoots.push_back(AnyAngleRoot{p, 1.0e300});
-    s.anyRootTable[slot] = index;
-    return index;
+    return slot;
 }
 
 /// Records that `poly` is entered from `root` at length g; false when it was
@@ -230,18 +192,14 @@ bool firstVisit(QueryScratch& s, uint32_t root, uint32_t poly, double g)
 }
 
 /// Empties the root table and the seen table of the last search, touching
-/// only the slots it used.
-void clearTables(QueryScratch& s)
+/// only the slots it used, and sizes the root table for `points` point ids
+/// (and the start's).
+void clearTables(QueryScratch& s, uint32_t points)
 {
-    const size_t mask = s.anyRootTable.size() - 1;
-    for (uint32_t i = 0; i < s.anyRoots.size(); ++i)
-    {
-        // Probe to the root's own slot (slots cleared before it may lie on the way).
-        size_t slot = hashOf(s.anyRoots[i].point) & mask;
-        while (s.anyRootTable[slot] != i)
-            slot = (slot + 1) & mask;
-        s.anyRootTable[slot] = kNone;
-    }
+    for (const AnyAngleRoot& r : s.anyRoots)
+        s.anyRootTable[r.id] = kNone;
+    if (s.anyRootTable.size() < size_t(points) + 1)
+        s.anyRootTable.resize(size_t(points) + 1, kNone);
     s.anyRoots.clear();
     for (const uint32_t slot : s.anySeenUsed)
         s.anySeen[slot].key = ~0ull;
@@ -259,20 +217,57 @@ bool openLess(const AnyAngleOpen& a, const AnyAngleOpen& b)
     return a.node < b.node;
 }
 
-/// The open list is a std heap of (f, g, node) entries, smallest (f, −g, node) on top.
-[[gnu::always_inline]] inline void push(QueryScratch& s, double f, double g, uint32_t node)
+/// The open list: a binary heap of (f, g, node) entries, smallest (f, −g,
+/// node) on top, written out (an entry moves as a hole, not by swaps) over the
+/// scratch's vector, whose size only grows (`size` is the heap's). The order
+/// is total, so the pops are those of any correct heap.
+struct OpenList
 {
-    s.anyHeap.push_back(AnyAngleOpen{f, g, node});
-    std::push_heap(s.anyHeap.begin(), s.anyHeap.end(), [](const AnyAngleOpen& a, const AnyAngleOpen& b) { return openLess(b, a); });
-}
+    std::vector<AnyAngleOpen>& v;
+    size_t size = 0;
 
-uint32_t pop(QueryScratch& s)
-{
-    std::pop_heap(s.anyHeap.begin(), s.anyHeap.end(), [](const AnyAngleOpen& a, const AnyAngleOpen& b) { return openLess(b, a); });
-    const uint32_t top = s.anyHeap.back().node;
-    s.anyHeap.pop_back();
-    return top;
-}
+    [[gnu::noinline]] void grow() { v.resize(std::max<size_t>(64, 2 * v.size())); }
+
+    [[gnu::always_inline]] void push(const AnyAngleOpen& e)
+    {
+        if (size == v.size())
+            grow();
+        AnyAngleOpen* at = v.data();
+        size_t i = size++;
+        while (i > 0)
+        {
+            const size_t up = (i - 1) / 2;
+            if (!openLess(e, at[up]))
+                break;
+            at[i] = at[up];
+            i = up;
+        }
+        at[i] = e;
+    }
+
+    uint32_t pop()
+    {
+        AnyAngleOpen* at = v.data();
+        const uint32_t top = at[0].node;
+        const size_t n = --size;
+        const AnyAngleOpen last = at[n];
+        size_t i = 0;
+        for (;;)
+        {
+            size_t c = 2 * i + 1;
+            if (c >= n)
+                break;
+            if (c + 1 < n && openLess(at[c + 1], at[c]))
+                ++c;
+            if (!openLess(at[c], last))
+                break;
+            at[i] = at[c];
+            i = c;
+        }
+        at[i] = last;
+        return top;
+    }
+};
 
 /// Marks polygon `p` reached (for the closest-point fallback; the list is
 /// made from the stamps only when the search fails).
@@ -462,7 +457,7 @@ struct Search
         if (node.rightEnd && (rightHit > 0.0 || sameRight) && !rootR)
         {
             rightG = node.g + dist(root, R);
-            const uint32_t r = rootOf(s, node.right);
+            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link)], node.right);
             if (rightG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
             {
                 s.anyRoots[r].g = std::min(s.anyRoots[r].g, rightG);
@@ -472,7 +467,7 @@ struct Search
         if (node.leftEnd && (leftHit < n - 1 || sameLeft) && !rootL)
         {
             leftG = node.g + dist(root, L);
-            const uint32_t r = rootOf(s, node.left);
+            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link) + 1], node.left);
             if (leftG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
             {
                 s.anyRoots[r].g = std::min(s.anyRoots[r].g, leftG);
@@ -542,8 +537,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     detail::beginSearch(s, mesh.polygonCount());
     s.list.clear();
     s.anyNodes.clear();
-    s.anyHeap.clear();
-    clearTables(s);
+    clearTables(s, mesh.linkEndPointCount());
     s.anyGoalNode = kNone;
     reach(s, start.polygon);
     if (start.polygon == goalPoly)
@@ -552,23 +546,24 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     }
     const NavLink* base = mesh.allLinks().data();
     Search search{mesh, s, filter, flat(goal), goalPoly, base, filter.excludedAreas == 0 && mesh.disabledCount() == 0};
-    const uint32_t startRoot = rootOf(s, start.point);
+    const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     s.anyRoots[startRoot].g = 0.0;
     for (const NavLink& link : mesh.links(start.polygon))
         if (search.usable(link.neighbour))
             search.add(kNone, start.polygon, startRoot, flat(start.point), 0.0, static_cast<uint32_t>(&link - base), link.a, link.b,
                        true, true);
-    for (uint32_t i = 0; i < s.anyNodes.size(); ++i)
-        push(s, s.anyNodes[i].f, s.anyNodes[i].g, i);
     auto entry = [&](uint32_t i) { return AnyAngleOpen{s.anyNodes[i].f, s.anyNodes[i].g, i}; };
+    OpenList open{s.anyHeap};
+    for (uint32_t i = 0; i < s.anyNodes.size(); ++i)
+        open.push(entry(i));
     uint32_t index = kNone;
     for (;;)
     {
         if (index == kNone)
         {
-            if (s.anyHeap.empty())
+            if (open.size == 0)
                 break;
-            index = pop(s);
+            index = open.pop();
         }
         const AnyAngleNode& node = s.anyNodes[index];
         if (node.g > s.anyRoots[node.root].g * (1.0 + 1.0e-12) + 1.0e-9)
@@ -597,11 +592,11 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
                 least = i;
         for (uint32_t i = first; i < end; ++i)
             if (i != least)
-                push(s, s.anyNodes[i].f, s.anyNodes[i].g, i);
-        if (s.anyHeap.empty() || openLess(entry(least), s.anyHeap.front()))
+                open.push(entry(i));
+        if (open.size == 0 || openLess(entry(least), s.anyHeap[0]))
             index = least;
         else
-            push(s, s.anyNodes[least].f, s.anyNodes[least].g, least);
+            open.push(entry(least));
     }
     // Not reached: list every polygon reached, from the stamps.
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)

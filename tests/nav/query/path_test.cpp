@@ -6,6 +6,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <vector>
 
@@ -161,12 +163,36 @@ namespace
 {
 
 /// Checks the tables the path search reads (NavMesh::ringXZ, ringY,
-/// linkBackEdge, linkDeadEnd) against the polygons and links they stand for;
-/// returns how many links lead into a dead end.
+/// linkBackEdge, linkDeadEnd, linkEndPoints) against the polygons and links
+/// they stand for; returns how many links lead into a dead end.
 int checkQueryTables(const NavMesh& mesh)
 {
     int deadEnds = 0;
     const std::span<const NavLink> all = mesh.allLinks();
+    // Point ids: two link ends share one exactly when their bits are equal;
+    // the ids are 0 .. count − 1, each used; a point on no link end has none.
+    const uint32_t points = mesh.linkEndPointCount();
+    auto bits = [](const glm::vec3& v) {
+        return std::array<uint32_t, 3>{std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y), std::bit_cast<uint32_t>(v.z)};
+    };
+    std::vector<std::array<uint32_t, 3>> idBits(points);
+    std::vector<uint8_t> idUsed(points, 0);
+    for (size_t li = 0; li < all.size(); ++li)
+        for (int end = 0; end < 2; ++end)
+        {
+            const glm::vec3& v = end == 0 ? all[li].a : all[li].b;
+            const uint32_t id = mesh.linkEndPoints()[2 * li + end];
+            REQUIRE(id < points);
+            CHECK(mesh.linkEndPointOf(v) == id);
+            if (idUsed[id])
+                CHECK(idBits[id] == bits(v));
+            idBits[id] = bits(v);
+            idUsed[id] = 1;
+        }
+    CHECK(std::count(idUsed.begin(), idUsed.end(), uint8_t{0}) == 0);
+    for (uint32_t a = 0; a + 1 < points; ++a)
+        CHECK(idBits[a] < idBits[a + 1]); // ids in the order of their bits: all distinct
+    CHECK(mesh.linkEndPointOf(glm::vec3(-12345.5f, 0.25f, 777.125f)) == points);
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
     {
         const uint32_t n = mesh.polygonVertexCount(p);

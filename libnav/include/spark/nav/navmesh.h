@@ -25,6 +25,7 @@
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
 
+#include <array>
 #include <cassert>
 
 #include <cstdint>
@@ -175,6 +176,15 @@ public:
     /// (q's two links lead to p and r, r ≠ p, and r has at most one link)
     /// (precomputed for the path search).
     uint32_t linkDeadEnd(uint32_t link) const { return m_linkDeadEnd[link]; }
+    /// Point ids of the link ends: entry 2 × link is the id of `a`, 2 × link
+    /// + 1 of `b`; ends with the same bits (x, y, z) share an id, ids are
+    /// 0 .. linkEndPointCount() − 1 (precomputed for the path search).
+    const uint32_t* linkEndPoints() const { return m_linkEndPoint.data(); }
+    /// The number of distinct link end points.
+    uint32_t linkEndPointCount() const { return static_cast<uint32_t>(m_endPointKeys.size()); }
+    /// The point id of the link end with the same bits as `p`, or
+    /// linkEndPointCount() when no link end has them.
+    uint32_t linkEndPointOf(const glm::vec3& p) const;
     /// Links of polygon `poly`, ordered by edge then stretch start.
     std::span<const NavLink> links(uint32_t poly) const
     {
@@ -262,6 +272,8 @@ private:
     std::vector<float> m_ringY;         // two per polygon index (ringY)
     std::vector<uint32_t> m_linkBackEdge; // one per link
     std::vector<uint32_t> m_linkDeadEnd;  // one per link
+    std::vector<uint32_t> m_linkEndPoint; // two per link (linkEndPoints)
+    std::vector<std::array<uint32_t, 3>> m_endPointKeys; // the bits of each point id's position, sorted
     std::vector<NavWall> m_walls;
     std::vector<uint32_t> m_wallStarts; // polygons + 1 entries
     Bounds3 m_bounds;

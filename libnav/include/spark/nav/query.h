@@ -80,6 +80,7 @@ struct AnyAngleRoot
 {
     glm::vec3 point{0.0f}; ///< Position. [Units: m]
     double g = 0.0;        ///< Best path length to it so far (x–z). [Units: m]
+    uint32_t id = 0;       ///< Its point id (NavMesh::linkEndPoints; linkEndPointCount() for a start on no link end).
 };
 
 /// A polygon entered from a root lying on the entry's line, and at what length.
@@ -128,9 +129,9 @@ struct QueryScratch
     std::vector<uint32_t> altEntries;     ///< … its entries.
     std::vector<std::pair<uint32_t, uint64_t>> altLinks; ///< … its link uses (point, link id).
     std::vector<AnyAngleNode> anyNodes;   ///< Any-angle search nodes.
-    std::vector<AnyAngleOpen> anyHeap;    ///< Any-angle open list (binary heap, smallest (f, −g, node) on top).
+    std::vector<AnyAngleOpen> anyHeap;    ///< Any-angle open list (binary heap over its first entries, smallest (f, −g, node) on top; the size only grows).
     std::vector<AnyAngleRoot> anyRoots;   ///< Any-angle roots.
-    std::vector<uint32_t> anyRootTable;   ///< Open-addressing table: root point → index in anyRoots (look-ups only).
+    std::vector<uint32_t> anyRootTable;   ///< Per mesh point id (and one for a start on no link end): index in anyRoots, or 0xffffffff.
     std::vector<AnyAngleSeen> anySeen;    ///< Open-addressing table of polygons entered with the root on the entry's line.
     std::vector<uint32_t> anySeenUsed;    ///< Slots of anySeen in use (cleared slot by slot at the next search).
     uint32_t anySeenCount = 0;            ///< Keys in anySeen.
