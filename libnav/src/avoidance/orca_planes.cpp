@@ -384,29 +384,32 @@ inline __m128d lanesOf(const std::array<double, PairTable<glm::dvec2>::kRoom>& c
 }
 #endif
 
-/// out[j] = one(j) (an orcaPlane2) for j in [0, count): two at a time through
-/// orcaPlanePair2 where SSE2 is there, with the inputs `lanes(j)` gives for j
-/// and j + 1; one(j) for an odd last and for a pair orcaPlanePair2 leaves.
+/// out[j] = one(j) (an orcaPlane2) for j in [0, count): with PlanePath::ByTwo
+/// two at a time through orcaPlanePair2 where SSE2 is there, with the inputs
+/// `lanes(j)` gives for j and j + 1; one(j) for an odd last, for a pair
+/// orcaPlanePair2 leaves and for every j with PlanePath::OneByOne.
 template <class Lanes, class One>
-void planesByTwo(std::size_t count, [[maybe_unused]] const Lanes& lanes, const One& one, Constraint2* out)
+void planesByTwo(std::size_t count, [[maybe_unused]] const Lanes& lanes, const One& one, Constraint2* out,
+                 [[maybe_unused]] PlanePath path)
 {
     std::size_t j = 0;
 #if defined(__SSE2__)
-    for (; j + 2 <= count; j += 2)
-        if (!orcaPlanePair2(lanes(j), out + j, out + j + 1))
-        {
-            out[j] = one(j);
-            out[j + 1] = one(j + 1);
-        }
+    if (path == PlanePath::ByTwo)
+        for (; j + 2 <= count; j += 2)
+            if (!orcaPlanePair2(lanes(j), out + j, out + j + 1))
+            {
+                out[j] = one(j);
+                out[j + 1] = one(j + 1);
+            }
 #endif
     for (; j < count; ++j)
         out[j] = one(j);
 }
 
-/// The full-horizon planes of the table's pairs [0, count) into out[0, count)
-/// (A's velocity `velocityA`, A's key `selfKey`), two at a time (planesByTwo).
+} // namespace
+
 void softPlanes2(const PairTable<glm::dvec2>& t, std::size_t count, glm::dvec2 velocityA, uint64_t selfKey,
-                 double invHorizon, double invDt, Constraint2* out)
+                 double invHorizon, double invDt, Constraint2* out, PlanePath path)
 {
     const auto one = [&](std::size_t j)
     {
@@ -429,14 +432,11 @@ void softPlanes2(const PairTable<glm::dvec2>& t, std::size_t count, glm::dvec2 v
 #else
     const int lanes = 0;
 #endif
-    planesByTwo(count, lanes, one, out);
+    planesByTwo(count, lanes, one, out, path);
 }
 
-/// The one-step guards of the table's entries `which[0, count)` into
-/// out[0, count): orcaPlane2 with v_opt = 0, the combined radius times
-/// `guardFactor` and the horizon 1 / `invOneStep`, two at a time (planesByTwo).
 void guardPlanes2(const PairTable<glm::dvec2>& t, const uint8_t* which, std::size_t count, uint64_t selfKey,
-                  double guardFactor, double invOneStep, double invDt, Constraint2* out)
+                  double guardFactor, double invOneStep, double invDt, Constraint2* out, PlanePath path)
 {
     const auto one = [&](std::size_t g)
     {
@@ -459,8 +459,11 @@ void guardPlanes2(const PairTable<glm::dvec2>& t, const uint8_t* which, std::siz
 #else
     const int lanes = 0;
 #endif
-    planesByTwo(count, lanes, one, out);
+    planesByTwo(count, lanes, one, out, path);
 }
+
+namespace
+{
 
 template <class Agent, class V>
 PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
