@@ -32,10 +32,6 @@
 #include <cmath>
 #include <type_traits>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 namespace spark::nav::detail
 {
 namespace
@@ -61,48 +57,22 @@ bool solveOnLine(std::span<const Constraint<V>> cs, std::size_t limit, const V& 
     const double root = std::sqrt(disc);
     double lo = -b - root;
     double hi = -b + root;
-    // Constraint k's bound on t (t = num / den, unused when parallel) into
-    // [lo, hi]; false when the line keeps no point.
-    const auto fold = [&](double den, double num, double t) __attribute__((always_inline))
+    for (std::size_t k = 0; k < limit; ++k)
     {
+        const double den = glm::dot(dir, cs[k].normal);
+        const double num = glm::dot(cs[k].point - origin, cs[k].normal);
         if (std::abs(den) <= kParallel)
-            return !(num > kSlack);
+        {
+            if (num > kSlack)
+                return false;
+            continue;
+        }
+        const double t = num / den;
         if (den > 0.0)
             lo = std::max(lo, t);
         else
             hi = std::min(hi, t);
-        return !(lo > hi);
-    };
-    std::size_t k = 0;
-#if defined(__SSE2__)
-    if constexpr (std::is_same_v<V, glm::dvec2>)
-    {
-        // Two constraints at a time: den, num and t in SSE2 lanes with the
-        // same operations as the loop below (glm's dot is x·x' + y·y'), the
-        // same bits; then folded one by one in k order, as below.
-        const __m128d dirX = _mm_set1_pd(dir.x), dirY = _mm_set1_pd(dir.y);
-        const __m128d originX = _mm_set1_pd(origin.x), originY = _mm_set1_pd(origin.y);
-        for (; k + 2 <= limit; k += 2)
-        {
-            const __m128d p0 = _mm_loadu_pd(&cs[k].point.x), n0 = _mm_loadu_pd(&cs[k].normal.x);
-            const __m128d p1 = _mm_loadu_pd(&cs[k + 1].point.x), n1 = _mm_loadu_pd(&cs[k + 1].normal.x);
-            const __m128d nx = _mm_unpacklo_pd(n0, n1), ny = _mm_unpackhi_pd(n0, n1);
-            const __m128d den = _mm_add_pd(_mm_mul_pd(dirX, nx), _mm_mul_pd(dirY, ny));
-            const __m128d num = _mm_add_pd(_mm_mul_pd(_mm_sub_pd(_mm_unpacklo_pd(p0, p1), originX), nx),
-                                           _mm_mul_pd(_mm_sub_pd(_mm_unpackhi_pd(p0, p1), originY), ny));
-            const __m128d t = _mm_div_pd(num, den);
-            if (!fold(_mm_cvtsd_f64(den), _mm_cvtsd_f64(num), _mm_cvtsd_f64(t)) ||
-                !fold(_mm_cvtsd_f64(_mm_unpackhi_pd(den, den)), _mm_cvtsd_f64(_mm_unpackhi_pd(num, num)),
-                      _mm_cvtsd_f64(_mm_unpackhi_pd(t, t))))
-                return false;
-        }
-    }
-#endif
-    for (; k < limit; ++k)
-    {
-        const double den = glm::dot(dir, cs[k].normal);
-        const double num = glm::dot(cs[k].point - origin, cs[k].normal);
-        if (!fold(den, num, num / den))
+        if (lo > hi)
             return false;
     }
     double t = 0.0;
