@@ -2,7 +2,10 @@
 /// Design note — the avoidance step (ORCA, van den Berg, Guy, Lin, Manocha,
 /// "Reciprocal n-body collision avoidance", 2011).
 ///
-/// Per agent, in index order: gather the obstacle constraints (hard: the agent
+/// Per agent, in the neighbour grid's order (strip, then x: each strip's scan
+/// start only moves forward, neighbours' data lies close in memory; an agent's
+/// answer depends only on the inputs, so the order changes the work, never a
+/// result): gather the obstacle constraints (hard: the agent
 /// takes the whole avoidance, paper §6 with v_opt = 0), the `maxNeighbors`
 /// nearest agents within `neighborDistance` (neighbors.cpp) and one ORCA
 /// half-plane per neighbour it does not ignore (orca_planes.cpp), then solve the
@@ -541,8 +544,9 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
     // the last call, grown, else the last agent's of this call.
     m.kthSq.resize(agents.size());
     double guessSq = 0.0;
-    for (std::size_t i = 0; i < agents.size(); ++i)
+    for (std::size_t slot = 0; slot < agents.size(); ++slot)
     {
+        const std::size_t i = m.grid2.agentAt(slot);
         const AvoidanceAgent& a = agents[i];
         std::size_t obstacleCount = 0;
         const std::size_t firstObstacle = perAgent.empty() ? 0 : perAgent[i].first;
@@ -608,8 +612,9 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
     // the last call, grown, else the last agent's of this call.
     m.kthSq.resize(agents.size());
     double guessSq = 0.0;
-    for (std::size_t i = 0; i < agents.size(); ++i)
+    for (std::size_t slot = 0; slot < agents.size(); ++slot)
     {
+        const std::size_t i = m.grid3.agentAt(slot);
         const AvoidanceAgent3D& a = agents[i];
         std::size_t obstacleCount = 0;
         for (const AvoidanceSphere& s : spheres)

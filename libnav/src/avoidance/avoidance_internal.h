@@ -91,6 +91,12 @@ public:
     std::size_t query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
                       Neighbor* out, double guessSq = 0.0) const;
 
+    /// The agent at position `slot` of the grid's (strip, x, index) order, for
+    /// slot in [0, agent count): solving the agents in this order makes each
+    /// strip's scan start move forward only (see `query`) and keeps
+    /// neighbours' data close in memory. Only the work depends on the order.
+    uint32_t agentAt(std::size_t slot) const { return m_entries[slot].index; }
+
 private:
     /// An agent's position (a copy: a scan reads only the strip) and index.
     struct Entry
@@ -108,6 +114,12 @@ private:
     std::vector<Vec> m_stripLow, m_stripHigh; ///< Smallest and largest coordinates per strip (y, z used).
     std::vector<uint32_t> m_slot;             ///< Agent index -> its entry.
     std::vector<uint32_t> m_stripOfAgent;     ///< Agent index -> its strip.
+    /// Per strip, the scan start of the last query that searched it from
+    /// another strip (the first entry whose x is not below `m_cursorX`):
+    /// a query at an x not below it walks forward from there instead of
+    /// searching the strip. Work only: the start found is the same.
+    mutable std::vector<uint32_t> m_cursor;
+    mutable std::vector<double> m_cursorX;
     std::span<const Vec> m_positions;
     Vec m_origin{};
     double m_invWidth = 1.0;
@@ -209,6 +221,25 @@ PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t s
 PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
                            std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
                            PairTable<glm::dvec3>& table);
+
+/// How the planes of a pair table are built (the tests compare the two).
+enum class PlanePath : uint8_t
+{
+    ByTwo,    ///< Two pairs at a time, a pair per SSE2 lane (where SSE2 is there).
+    OneByOne, ///< The scalar plane of each pair.
+};
+
+/// The full-horizon planes of the table's pairs [0, count) into out[0, count)
+/// (A's velocity `velocityA`, A's key (idA << 32) | indexA `selfKey`): the
+/// same bits by either path.
+void softPlanes2(const PairTable<glm::dvec2>& table, std::size_t count, glm::dvec2 velocityA, uint64_t selfKey,
+                 double invHorizon, double invDt, Constraint2* out, PlanePath path = PlanePath::ByTwo);
+/// The one-step guards of the table's entries `which[0, count)` into
+/// out[0, count): the plane with v_opt = 0, the combined radius times
+/// `guardFactor` and the horizon 1 / `invOneStep`; the same bits by either path.
+void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std::size_t count, uint64_t selfKey,
+                  double guardFactor, double invOneStep, double invDt, Constraint2* out,
+                  PlanePath path = PlanePath::ByTwo);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the

@@ -13,8 +13,11 @@
 ///
 /// A query walks the strips around the agent's own, nearest first (a fixed
 /// order), and in each strip scans outward from the agent's x, both ways: the
-/// agent's own strip starts at its own entry, the others after a search for
-/// its x (firstNotBefore). Once k neighbours are found the k-th squared
+/// agent's own strip starts at its own entry, the others at the first entry
+/// whose x is not below the agent's: walked forward from where the last query
+/// of that strip started when the agent's x is not below that query's (the
+/// avoidance solves the agents in the grid's order, so along a strip the x
+/// only grows), else searched (firstNotBefore). Once k neighbours are found the k-th squared
 /// distance bounds the rest. The k nearest are kept in a short sorted array
 /// ordered by (squared distance, id, index), the deterministic neighbour order
 /// of SPEC §7: an
@@ -39,6 +42,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 
 namespace spark::nav::detail
 {
@@ -269,6 +273,8 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std:
     // Each strip along x, its extent across, and each agent's entry.
     m_stripLow.resize(stripTotal);
     m_stripHigh.resize(stripTotal);
+    m_cursor.resize(stripTotal);
+    m_cursorX.assign(stripTotal, std::numeric_limits<double>::infinity());
     m_slot.resize(n);
     for (std::size_t s = 0; s < stripTotal; ++s)
     {
@@ -387,9 +393,20 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             left = m_slot[self];
             right = left + 1;
         }
+        else if (at.x >= m_cursorX[s])
+        {
+            // Every entry before the cursor lies below m_cursorX <= at.x.
+            uint32_t first = m_cursor[s];
+            while (first < end && entries[first].position.x < at.x)
+                ++first;
+            left = right = m_cursor[s] = first;
+            m_cursorX[s] = at.x;
+        }
         else
         {
-            left = right = begin + static_cast<uint32_t>(firstNotBefore(entries + begin, end - begin, at.x));
+            left = right = m_cursor[s] =
+                begin + static_cast<uint32_t>(firstNotBefore(entries + begin, end - begin, at.x));
+            m_cursorX[s] = at.x;
         }
         // Inlined: in 3D the compiler otherwise calls it per agent scanned.
         auto visit = [&](const Entry& e) __attribute__((always_inline))

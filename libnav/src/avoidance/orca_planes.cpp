@@ -384,29 +384,33 @@ inline __m128d lanesOf(const std::array<double, PairTable<glm::dvec2>::kRoom>& c
 }
 #endif
 
-/// out[j] = one(j) (an orcaPlane2) for j in [0, count): two at a time through
-/// orcaPlanePair2 where SSE2 is there, with the inputs `lanes(j)` gives for j
-/// and j + 1; one(j) for an odd last and for a pair orcaPlanePair2 leaves.
-template <class Lanes, class One>
-void planesByTwo(std::size_t count, [[maybe_unused]] const Lanes& lanes, const One& one, Constraint2* out)
+/// out[j] = one(j) (an orcaPlane2) for j in [0, count): with PlanePath::ByTwo
+/// two at a time through orcaPlanePair2 where SSE2 is there, with the inputs
+/// `lanes(j)` gives for j and j + 1; one(j) for an odd last, for a pair
+/// orcaPlanePair2 leaves and for every j with PlanePath::OneByOne.
+template <PlanePath path, class Lanes, class One>
+[[gnu::always_inline]] inline void planesByTwo(std::size_t count, [[maybe_unused]] const Lanes& lanes, const One& one,
+                                               Constraint2* out)
 {
     std::size_t j = 0;
 #if defined(__SSE2__)
-    for (; j + 2 <= count; j += 2)
-        if (!orcaPlanePair2(lanes(j), out + j, out + j + 1))
-        {
-            out[j] = one(j);
-            out[j + 1] = one(j + 1);
-        }
+    if constexpr (path == PlanePath::ByTwo)
+        for (; j + 2 <= count; j += 2)
+            if (!orcaPlanePair2(lanes(j), out + j, out + j + 1))
+            {
+                out[j] = one(j);
+                out[j + 1] = one(j + 1);
+            }
 #endif
     for (; j < count; ++j)
         out[j] = one(j);
 }
 
-/// The full-horizon planes of the table's pairs [0, count) into out[0, count)
-/// (A's velocity `velocityA`, A's key `selfKey`), two at a time (planesByTwo).
-void softPlanes2(const PairTable<glm::dvec2>& t, std::size_t count, glm::dvec2 velocityA, uint64_t selfKey,
-                 double invHorizon, double invDt, Constraint2* out)
+/// softPlanes2 by `path`, inlined into pairConstraintsOf.
+template <PlanePath path>
+[[gnu::always_inline]] inline void softPlanesBy(const PairTable<glm::dvec2>& t, std::size_t count,
+                                                glm::dvec2 velocityA, uint64_t selfKey, double invHorizon,
+                                                double invDt, Constraint2* out)
 {
     const auto one = [&](std::size_t j)
     {
@@ -429,14 +433,14 @@ void softPlanes2(const PairTable<glm::dvec2>& t, std::size_t count, glm::dvec2 v
 #else
     const int lanes = 0;
 #endif
-    planesByTwo(count, lanes, one, out);
+    planesByTwo<path>(count, lanes, one, out);
 }
 
-/// The one-step guards of the table's entries `which[0, count)` into
-/// out[0, count): orcaPlane2 with v_opt = 0, the combined radius times
-/// `guardFactor` and the horizon 1 / `invOneStep`, two at a time (planesByTwo).
-void guardPlanes2(const PairTable<glm::dvec2>& t, const uint8_t* which, std::size_t count, uint64_t selfKey,
-                  double guardFactor, double invOneStep, double invDt, Constraint2* out)
+/// guardPlanes2 by `path`, inlined into pairConstraintsOf.
+template <PlanePath path>
+[[gnu::always_inline]] inline void guardPlanesBy(const PairTable<glm::dvec2>& t, const uint8_t* which,
+                                                 std::size_t count, uint64_t selfKey, double guardFactor,
+                                                 double invOneStep, double invDt, Constraint2* out)
 {
     const auto one = [&](std::size_t g)
     {
@@ -459,7 +463,7 @@ void guardPlanes2(const PairTable<glm::dvec2>& t, const uint8_t* which, std::siz
 #else
     const int lanes = 0;
 #endif
-    planesByTwo(count, lanes, one, out);
+    planesByTwo<path>(count, lanes, one, out);
 }
 
 template <class Agent, class V>
@@ -518,14 +522,15 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
         table.guards = guardCount;
         // On the plane the guards lead the output, in the neighbours' order.
         if constexpr (std::is_same_v<V, glm::dvec2>)
-            guardPlanes2(table, guarded.data(), guardCount, selfKey, settings.guardFactor, invOneStep, invDt, out);
+            guardPlanesBy<PlanePath::ByTwo>(table, guarded.data(), guardCount, selfKey, settings.guardFactor,
+                                            invOneStep, invDt, out);
     }
     const std::size_t keptCount = table.count;
     Constraint<V>* soft = out + table.guards;
     if constexpr (std::is_same_v<V, glm::dvec2>)
     {
         // The full-horizon constraints, after the guards.
-        softPlanes2(table, keptCount, a.velocity, selfKey, invHorizon, invDt, soft);
+        softPlanesBy<PlanePath::ByTwo>(table, keptCount, a.velocity, selfKey, invHorizon, invDt, soft);
     }
     else
     {
@@ -549,6 +554,24 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
 }
 
 } // namespace
+
+void softPlanes2(const PairTable<glm::dvec2>& table, std::size_t count, glm::dvec2 velocityA, uint64_t selfKey,
+                 double invHorizon, double invDt, Constraint2* out, PlanePath path)
+{
+    if (path == PlanePath::ByTwo)
+        softPlanesBy<PlanePath::ByTwo>(table, count, velocityA, selfKey, invHorizon, invDt, out);
+    else
+        softPlanesBy<PlanePath::OneByOne>(table, count, velocityA, selfKey, invHorizon, invDt, out);
+}
+
+void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std::size_t count, uint64_t selfKey,
+                  double guardFactor, double invOneStep, double invDt, Constraint2* out, PlanePath path)
+{
+    if (path == PlanePath::ByTwo)
+        guardPlanesBy<PlanePath::ByTwo>(table, which, count, selfKey, guardFactor, invOneStep, invDt, out);
+    else
+        guardPlanesBy<PlanePath::OneByOne>(table, which, count, selfKey, guardFactor, invOneStep, invDt, out);
+}
 
 PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
                            std::size_t count, const PairSettings& settings, Constraint2* out, PairBuild build,
