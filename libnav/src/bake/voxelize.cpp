@@ -42,16 +42,10 @@ constexpr int kClipCapacity = 12;
 /// Rounding slack of span heights. [Units: cells]
 constexpr float kSnap = 1.0e-4f;
 
-/// floor(x) and ceil(x) as ints, for the cell coordinates of the rasteriser:
-/// without SSE4.1 the library's floorf is a call; this is exact for every
-/// float in int range, and values are clamped to it first.
-inline int floorInt(float x)
-{
-    x = std::clamp(x, -1.0e9f, 1.0e9f);
-    const int i = static_cast<int>(x);
-    return static_cast<float>(i) > x ? i - 1 : i;
-}
-/// Both from one truncation (a row vertex's two edges want both).
+/// floor(x) and ceil(x) as ints from one truncation, for the cell coordinates
+/// of the rasteriser (a row vertex's two edges want both): without SSE4.1 the
+/// library's floorf is a call; this is exact for every float in int range,
+/// and values are clamped to it first.
 inline void floorCeilInt(float x, int& outFloor, int& outCeil)
 {
     x = std::clamp(x, -1.0e9f, 1.0e9f);
@@ -59,6 +53,13 @@ inline void floorCeilInt(float x, int& outFloor, int& outCeil)
     const float t = static_cast<float>(i);
     outFloor = t > x ? i - 1 : i;
     outCeil = t < x ? i + 1 : i;
+}
+/// floor(x) alone (the unused ceiling is dropped by the compiler).
+inline int floorInt(float x)
+{
+    int floor = 0, ceil = 0;
+    floorCeilInt(x, floor, ceil);
+    return floor;
 }
 
 /// Splits the convex polygon `in` by the plane `coord[axis] = line` into the
