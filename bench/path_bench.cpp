@@ -18,6 +18,11 @@
 /// - Spark: nav::bakeNavMesh with the same settings mapped onto BakeDef (min
 ///   region area = 8 × 8 cells, merge region area = 20 × 20 cells; Spark has
 ///   no detail mesh).
+/// - Detour mono, for reference beside the comparison: the same Detour side on
+///   the sample's SAMPLE_PARTITION_MONOTONE bake, the partition Spark's bake
+///   uses. Its column shows what the partition alone does to polygons, path
+///   lengths and query time (a monotone partition puts region borders, and so
+///   mesh vertices, on obstacles' extreme rows, where paths bend round them).
 ///
 /// Queries: kPairs pairs of world points, drawn with Spark's seeded RNG (seed
 /// kPointSeed) uniformly by area over the input triangles whose front face is
@@ -46,9 +51,10 @@
 /// among the pairs whose snapped ends agree within 1 cm), the heap allocations of a warm
 /// pass (all pairs, and the pairs both sides located), and the time: thread
 /// CPU time (CLOCK_THREAD_CPUTIME_ID) of the whole kPairs-query loop of each
-/// side, kRepeats repeats alternating which side runs first, reported as the
-/// median µs per query with the repeats' spread (after an untimed warm pass of
-/// both). Never the best run.
+/// side, kRepeats repeats with the sides taking turns to run first, reported
+/// as the median µs per query with the repeats' spread (after an untimed warm
+/// pass of each). Never the best run. Detour mono's lengths are over the pairs
+/// both it and Spark complete.
 ///
 /// `--callgrind [--pairs N] [--out DIR]`: instruction counts instead of time.
 /// The program runs itself twice under
@@ -327,8 +333,9 @@ struct DetourSide
     double length(bool horizontalOnly) const { return polylineLength(straight.data(), straightCount, horizontalOnly); }
 };
 
-/// Recast's solo-mesh bake as RecastDemo's Sample_SoloMesh::handleBuild does it, then Detour's tile.
-void bakeDetour(const nav::BakeInput& input, DetourSide& out)
+/// Recast's solo-mesh bake as RecastDemo's Sample_SoloMesh::handleBuild does it (watershed regions, the
+/// sample's default, or with `monotone` its monotone partition), then Detour's tile.
+void bakeDetour(const nav::BakeInput& input, DetourSide& out, bool monotone = false)
 {
     rcContext ctx(false);
     const float* verts = &input.vertices[0].x;
@@ -357,7 +364,7 @@ void bakeDetour(const nav::BakeInput& input, DetourSide& out)
         std::fprintf(stderr, "Recast bake failed at %s\n", stage);
         std::exit(1);
     };
-    const RecastSoloMesh solo = bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, 1);
+    const RecastSoloMesh solo = bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, 1, monotone);
     rcPolyMesh* pmesh = solo.pmesh;
     rcPolyMeshDetail* dmesh = solo.dmesh;
     dtNavMeshCreateParams params;
@@ -513,16 +520,20 @@ int runTable()
     const std::vector<Pair> pairs = drawPairs(input, kPairs, &walkableTris);
     SparkSide spark;
     DetourSide detour;
+    DetourSide detourMono; // the same, on Recast's monotone partition (Spark's partition): shows what the partition does
     bakeSpark(input, spark);
     bakeDetour(input, detour);
+    bakeDetour(input, detourMono, true);
 
     // Quality (also the warm pass of both sides).
     std::vector<Pair> located;
     const Quality q = compare(spark, detour, pairs, located);
+    std::vector<Pair> locatedMono;
+    const Quality qMono = compare(spark, detourMono, pairs, locatedMono);
 
     // Allocations of a warm pass of each loop: over all pairs, and over the pairs whose ends both sides located
     // (a Spark query that cannot locate an end returns an error, whose message is a heap string).
-    long long allocations[2][2] = {};
+    long long allocations[2][3] = {};
     for (int set = 0; set < 2; ++set)
     {
         const std::span<const Pair> which = set == 0 ? std::span<const Pair>(pairs) : std::span<const Pair>(located);
@@ -532,46 +543,63 @@ int runTable()
         before = gAllocations.load();
         gSink = gSink + detourPathQueryLoop(detour, which);
         allocations[set][1] = gAllocations.load() - before;
+        before = gAllocations.load();
+        gSink = gSink + detourPathQueryLoop(detourMono, which);
+        allocations[set][2] = gAllocations.load() - before;
     }
 
-    // Time: whole loops, alternating which side goes first.
-    std::vector<double> tSpark, tDetour;
+    // Time: whole loops, the three sides in turn, each repeat starting with the next side.
+    std::vector<double> tSpark, tDetour, tDetourMono;
     for (int rep = 0; rep < kRepeats; ++rep)
     {
-        for (int turn = 0; turn < 2; ++turn)
+        for (int turn = 0; turn < 3; ++turn)
         {
-            const bool sparkTurn = (turn == 0) == (rep % 2 == 0);
+            const int side = (rep + turn) % 3;
             const double t0 = bench::threadSeconds();
-            gSink = gSink + (sparkTurn ? sparkPathQueryLoop(spark, pairs) : detourPathQueryLoop(detour, pairs));
+            gSink = gSink + (side == 0   ? sparkPathQueryLoop(spark, pairs)
+                             : side == 1 ? detourPathQueryLoop(detour, pairs)
+                                         : detourPathQueryLoop(detourMono, pairs));
             const double us = (bench::threadSeconds() - t0) * 1e6 / double(pairs.size());
-            (sparkTurn ? tSpark : tDetour).push_back(us);
+            (side == 0 ? tSpark : side == 1 ? tDetour : tDetourMono).push_back(us);
         }
     }
-    const double mSpark = bench::median(tSpark), mDetour = bench::median(tDetour);
+    const double mSpark = bench::median(tSpark), mDetour = bench::median(tDetour),
+                 mDetourMono = bench::median(tDetourMono);
 
     std::printf("dungeon.obj: %zu vertices, %zu triangles (%zu walkable, sampled); %d pairs, seed %llu\n",
                 input.vertices.size(), input.indices.size() / 3, walkableTris, kPairs,
                 static_cast<unsigned long long>(kPointSeed));
     std::printf("bake: cell 0.3 x 0.2, agent h 2.0 r 0.6, climb 0.9, slope 45, region 8/20, edge 12/1.3, nvp 6, "
                 "detail 6/1; half extents (2, 4, 2)\n");
-    std::printf("time: thread CPU, median of %d repeats of the %d-query loop, sides alternating first\n\n",
+    std::printf("time: thread CPU, median of %d repeats of the %d-query loop, the sides taking turns to go first\n",
                 kRepeats, kPairs);
-    std::printf("%-40s %12s %12s\n", "", "spark", "detour");
-    std::printf("%-40s %12u %12d\n", "polygons", spark.mesh.polygonCount(), detour.polygons);
-    std::printf("%-40s %12.1f %12.1f\n", "walkable area x-z (m2)", spark.mesh.totalArea(), detour.area);
-    std::printf("%-40s %12d %12d\n", "pairs with both ends located", q.sparkLocated, q.detourLocated);
-    std::printf("%-40s %12d %12d\n", "pairs complete", q.sparkComplete, q.detourComplete);
+    std::printf("detour: Recast's default (watershed) bake, the comparison; detour mono: Recast's monotone bake "
+                "(Spark's partition), for reference\n\n");
+    std::printf("%-40s %12s %12s %12s\n", "", "spark", "detour", "detour mono");
+    std::printf("%-40s %12u %12d %12d\n", "polygons", spark.mesh.polygonCount(), detour.polygons,
+                detourMono.polygons);
+    std::printf("%-40s %12.1f %12.1f %12.1f\n", "walkable area x-z (m2)", spark.mesh.totalArea(), detour.area,
+                detourMono.area);
+    std::printf("%-40s %12d %12d %12d\n", "pairs with both ends located", q.sparkLocated, q.detourLocated,
+                qMono.detourLocated);
+    std::printf("%-40s %12d %12d %12d\n", "pairs complete", q.sparkComplete, q.detourComplete, qMono.detourComplete);
     std::printf("%-40s %12.4f %12.4f\n", "mean length 3D, pairs both complete (m)", q.sparkLength / q.both,
                 q.detourLength / q.both);
     std::printf("%-40s %12.4f %12.4f\n", "mean length x-z, same pairs (m)", q.sparkLengthXZ / q.both,
                 q.detourLengthXZ / q.both);
-    std::printf("%-40s %12.3f %12.3f\n", "median us/query (thread CPU)", mSpark, mDetour);
-    std::printf("%-40s %11.1f%% %11.1f%%\n", "spread of repeats (max-min)/median", bench::spreadPercent(tSpark),
-                bench::spreadPercent(tDetour));
-    std::printf("%-40s %12lld %12lld\n", "heap allocations, warm pass, all pairs", allocations[0][0],
-                allocations[0][1]);
-    std::printf("%-40s %12lld %12lld\n", "  same, pairs both sides located", allocations[1][0], allocations[1][1]);
-    std::printf("\nratio spark/detour (median time): %.3f\n", mSpark / mDetour);
+    std::printf("%-40s %12.4f %12s %12.4f\n", "mean length 3D, pairs spark & mono (m)", qMono.sparkLength / qMono.both,
+                "", qMono.detourLength / qMono.both);
+    std::printf("%-40s %12.4f %12s %12.4f\n", "mean length x-z, same pairs (m)", qMono.sparkLengthXZ / qMono.both, "",
+                qMono.detourLengthXZ / qMono.both);
+    std::printf("%-40s %12.3f %12.3f %12.3f\n", "median us/query (thread CPU)", mSpark, mDetour, mDetourMono);
+    std::printf("%-40s %11.1f%% %11.1f%% %11.1f%%\n", "spread of repeats (max-min)/median",
+                bench::spreadPercent(tSpark), bench::spreadPercent(tDetour), bench::spreadPercent(tDetourMono));
+    std::printf("%-40s %12lld %12lld %12lld\n", "heap allocations, warm pass, all pairs", allocations[0][0],
+                allocations[0][1], allocations[0][2]);
+    std::printf("%-40s %12lld %12lld %12lld\n", "  same, pairs both sides located", allocations[1][0],
+                allocations[1][1], allocations[1][2]);
+    std::printf("\nratio spark/detour (median time): %.3f   (spark/detour mono: %.3f)\n", mSpark / mDetour,
+                mSpark / mDetourMono);
     std::printf("pairs both complete: %d; Spark 3D length shorter by > 1 cm: %d, longer by > 1 cm: %d, within: %d\n",
                 q.both, q.shorter, q.longer, q.both - q.shorter - q.longer);
     std::printf("  x-z lengths instead: shorter %d, longer %d\n", q.shorterXZ, q.longerXZ);

@@ -2,7 +2,9 @@
 /// \file recast_solo.h
 /// Recast's solo-mesh bake as RecastDemo's Sample_SoloMesh runs it by
 /// default (watershed regions, detail mesh), shared by the benchmarks that
-/// give Detour its own bake (path_bench, crowd_bench). Exits on a failure.
+/// give Detour its own bake (path_bench, crowd_bench); with `monotone`, the
+/// sample's SAMPLE_PARTITION_MONOTONE instead (no distance field,
+/// rcBuildRegionsMonotone), the partition Spark's bake uses. Exits on a failure.
 
 #include <recastnavigation/Recast.h>
 
@@ -19,7 +21,7 @@ struct RecastSoloMesh
 /// Bakes triangles with `cfg` (bounds and grid size already set); walkable
 /// polygons get area 0 (SAMPLE_POLYAREA_GROUND) and flags `flags`.
 inline RecastSoloMesh bakeRecastSoloMesh(rcContext& ctx, const rcConfig& cfg, const float* verts, int nverts,
-                                         const int* tris, int ntris, unsigned short flags)
+                                         const int* tris, int ntris, unsigned short flags, bool monotone = false)
 {
     auto fail = [](const char* stage) {
         std::fprintf(stderr, "Recast bake failed at %s\n", stage);
@@ -41,11 +43,19 @@ inline RecastSoloMesh bakeRecastSoloMesh(rcContext& ctx, const rcConfig& cfg, co
     rcFreeHeightField(solid);
     if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf))
         fail("rcErodeWalkableArea");
-    // SAMPLE_PARTITION_WATERSHED, the sample's default.
-    if (!rcBuildDistanceField(&ctx, *chf))
-        fail("rcBuildDistanceField");
-    if (!rcBuildRegions(&ctx, *chf, 0, cfg.minRegionArea, cfg.mergeRegionArea))
-        fail("rcBuildRegions");
+    if (monotone)
+    {
+        if (!rcBuildRegionsMonotone(&ctx, *chf, 0, cfg.minRegionArea, cfg.mergeRegionArea))
+            fail("rcBuildRegionsMonotone");
+    }
+    else
+    {
+        // SAMPLE_PARTITION_WATERSHED, the sample's default.
+        if (!rcBuildDistanceField(&ctx, *chf))
+            fail("rcBuildDistanceField");
+        if (!rcBuildRegions(&ctx, *chf, 0, cfg.minRegionArea, cfg.mergeRegionArea))
+            fail("rcBuildRegions");
+    }
     rcContourSet* cset = rcAllocContourSet();
     if (!rcBuildContours(&ctx, *chf, cfg.maxSimplificationError, cfg.maxEdgeLen, *cset))
         fail("rcBuildContours");
