@@ -134,14 +134,18 @@ int main()
         auto to = randomPoint(mesh, rng);
         if (!from.ok() || !to.ok())
             return 1;
-        bool clear = true; // starts apart from the others, goals too
+        // Starts apart from the others; goals three diameters apart, so that a
+        // walker fits between any two agents standing at their goals (an arrived
+        // agent stands and the others go round it: goals closer than that can
+        // close a passage for good).
+        bool clear = true;
         for (size_t i = 0; i < walkers.size(); ++i)
         {
             const glm::dvec2 p(from->point.x, from->point.z), g(to->point.x, to->point.z);
             const glm::dvec2 q(walkers[i].corridor.target.x, walkers[i].corridor.target.z);
             clear = clear &&
                     glm::dot(p - agents[i].position, p - agents[i].position) > 4.0 * radius * radius * 1.5 &&
-                    glm::dot(g - q, g - q) > 4.0 * radius * radius * 1.5;
+                    glm::dot(g - q, g - q) > 36.0 * radius * radius;
         }
         Walker w;
         if (!clear ||

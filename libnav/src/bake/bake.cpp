@@ -20,13 +20,16 @@
 ///     cut into monotone regions, and small ones (under merge_region_area, or
 ///     touching no wall) are merged into a neighbour they meet along one
 ///     stretch, as Recast does (no holes, no overlaps).
-///  5. contours.cpp — each region's outline is traced and simplified with
-///     Douglas–Peucker, long edges are halved.
+///  5. contours.cpp — each region's outline is traced; the ends of borders
+///     the sweep put on obstacles' corners move a step or two along the wall;
+///     outlines are simplified with Douglas–Peucker and long edges halved.
 ///  6. polygons.cpp — ear clipping and greedy convex merging into polygons of
 ///     at most max_verts_per_poly vertices; row-run rectangles cover a region
 ///     whose outline cannot be triangulated.
 ///
-/// Differences from Recast: there is no tiling, no watershed and no height
+/// Differences from Recast: border ends move off obstacles' corners (so a
+/// monotone mesh does not keep every obstacle's extreme corners as vertices,
+/// which lengthens paths round them); there is no tiling, no watershed and no height
 /// detail mesh; erosion keeps a cell when all of it lies agent_radius from
 /// every border (Recast rounds the radius up to whole cells first, which is
 /// the same for radii of whole cells); every geometric test on outlines runs

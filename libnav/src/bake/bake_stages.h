@@ -52,6 +52,7 @@ struct CellSettings
     int maxVertsPerPoly = 6;   ///< 3..6.
     int minRegionCells = 0;    ///< Islands with fewer spans are dropped.
     int mergeRegionCells = 0;  ///< Regions with fewer spans join a neighbour; 0 = no merging.
+    bool moveJunctions = true; ///< Move border ends off obstacles' corners (contours.cpp); off only to compare.
 };
 
 /// Derives the cell settings of `def` (which must have been validated).

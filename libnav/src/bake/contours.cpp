@@ -9,6 +9,10 @@
 /// carries the region on the far side of its edge and the corner height (the
 /// highest of the up to four floors round it).
 ///
+/// Before simplification, the border ends a monotone sweep leaves on
+/// obstacles' corners move a step or two along the wall (see
+/// findJunctionMoves), where the outlines stay simple.
+///
 /// Simplification keeps the corners where the far-side region changes (so
 /// neighbouring regions keep common vertices), then refines every stretch with
 /// Douglas–Peucker (D. Douglas, T. Peucker, 1973) to within
@@ -23,6 +27,7 @@
 #include "bake_stages.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 
 namespace spark::nav::bake
@@ -44,7 +49,7 @@ struct SimpleVertex
 };
 
 /// Squared distance of point (px, pz) to segment a–b, in cells².
-float distanceToSegment2(int px, int pz, int ax, int az, int bx, int bz)
+[[gnu::always_inline]] inline float distanceToSegment2(int px, int pz, int ax, int az, int bx, int bz)
 {
     const float dx = static_cast<float>(bx - ax);
     const float dz = static_cast<float>(bz - az);
@@ -66,8 +71,8 @@ inline bool canonicalForward(int ax, int az, int bx, int bz)
 
 /// True when the stretch that ends at raw corner `end` is a wall: nothing
 /// walkable beyond it, or a region of another area.
-inline bool wallStretch(const std::vector<RawVertex>& raw, const std::vector<uint8_t>& regionArea, uint8_t area,
-                        int end)
+inline bool wallStretch(const std::vector<RawVertex>& raw, const std::vector<uint8_t>& regionArea,
+                        uint8_t area, int end)
 {
     const uint32_t far = raw[static_cast<size_t>(end)].farRegion;
     return far == 0 || regionArea[far] != area;
@@ -214,6 +219,314 @@ void simplifyOutline(const std::vector<RawVertex>& raw, const std::vector<uint8_
     }
 }
 
+/// One region outline as traced, before simplification.
+struct TracedOutline
+{
+    std::vector<RawVertex> raw;
+    uint32_t region = 0;
+    uint8_t area = kNullArea;
+    bool usable = false; ///< Closed, with at least three corners.
+};
+
+/// A T-junction: a corner of `outline` where the border between `region` and
+/// `other` (one area) meets a wall.
+struct Junction
+{
+    int32_t x = 0, z = 0;
+    uint32_t region = 0, other = 0;
+    uint32_t outline = 0;
+    int corner = 0;
+};
+
+inline bool junctionBefore(const Junction& a, const Junction& b)
+{
+    if (a.x != b.x)
+        return a.x < b.x;
+    if (a.z != b.z)
+        return a.z < b.z;
+    if (a.region != b.region)
+        return a.region < b.region;
+    return a.other < b.other;
+}
+
+inline bool sameJunction(const Junction& a, const Junction& b)
+{
+    return a.x == b.x && a.z == b.z && a.region == b.region && a.other == b.other;
+}
+
+/// One junction moved along a wall by `steps` corners. Outline `a` has the
+/// border before the wall at corner `ca`, outline `b` the wall before the
+/// border at corner `cb` (the same point). `alongB`: the junction moves back
+/// along b's wall (a's wall goes on straight), else forward along a's wall.
+struct JunctionMove
+{
+    uint32_t a = 0, b = 0;
+    int ca = 0, cb = 0;
+    int steps = 0;
+    bool alongB = false;
+    uint32_t regionA = 0, regionB = 0;
+};
+
+/// Most wall corners a junction moves by.
+constexpr int kJunctionSteps = 2;
+
+inline size_t wrapIndex(int i, size_t n)
+{
+    const int m = static_cast<int>(n);
+    return static_cast<size_t>(((i % m) + m) % m);
+}
+
+/// The T-junctions a monotone partition leaves on obstacles' corners, and how
+/// far each moves.
+///
+/// A sweep row that an obstacle splits starts new regions, so a region border
+/// runs along the obstacle's first row and meets the wall exactly at the
+/// obstacle's corner. Both regions keep every border end, so that corner stays
+/// a mesh vertex however little it sticks out, and paths bend round it (a
+/// watershed partition's borders meet walls mid-face instead). Where one
+/// region's wall goes on straight along the border's line and the other's
+/// turns away at a right angle (the corner is then reflex: the walkable side
+/// wraps round it), the junction moves up to kJunctionSteps corners along the
+/// turning wall, as long as the corners it passes lie within the simplification
+/// error of the border's line. The region on the straight side takes the thin
+/// wedge between the old and the new border (both regions keep the same two
+/// ends, so their shared edge stays one segment), and its wall stretch now
+/// starts at the new junction, so simplification may cut the corner as it
+/// would anywhere else on a wall. Deterministic: junctions are paired by
+/// position and regions in sorted order, and each corner takes part in at most
+/// one move.
+std::vector<JunctionMove> findJunctionMoves(const std::vector<TracedOutline>& outlines,
+                                            const std::vector<uint8_t>& regionArea, const CellSettings& cells)
+{
+    std::vector<JunctionMove> moves;
+    std::vector<Junction> borderFirst, wallFirst;
+    for (uint32_t o = 0; o < outlines.size(); ++o)
+    {
+        const TracedOutline& t = outlines[o];
+        if (!t.usable)
+            continue;
+        const size_t n = t.raw.size();
+        for (size_t c = 0; c < n; ++c)
+        {
+            const RawVertex& v = t.raw[c];
+            const uint32_t next = t.raw[(c + 1) % n].farRegion;
+            if (v.farRegion != 0 && next == 0 && regionArea[v.farRegion] == t.area)
+                borderFirst.push_back({v.x, v.z, t.region, v.farRegion, o, static_cast<int>(c)});
+            else if (v.farRegion == 0 && next != 0 && regionArea[next] == t.area)
+                wallFirst.push_back(
+                    {v.x, v.z, next, t.region, o, static_cast<int>(c)}); // keyed as the other sees it
+        }
+    }
+    if (borderFirst.empty() || wallFirst.empty())
+        return moves;
+    std::sort(wallFirst.begin(), wallFirst.end(), junctionBefore);
+
+    std::vector<std::vector<uint8_t>> touched(outlines.size());
+    auto touch = [&](uint32_t o) -> std::vector<uint8_t>&
+    {
+        if (touched[o].empty())
+            touched[o].assign(outlines[o].raw.size(), 0);
+        return touched[o];
+    };
+    const float maxError2 = cells.maxError * cells.maxError;
+
+    for (const Junction& j : borderFirst)
+    {
+        // The matching corner of the other region's outline, where its wall comes first.
+        const auto at = std::lower_bound(wallFirst.begin(), wallFirst.end(), j, junctionBefore);
+        if (at == wallFirst.end() || !sameJunction(*at, j) ||
+            (at + 1 != wallFirst.end() && sameJunction(at[1], j)) || at->outline == j.outline)
+            continue;
+        const std::vector<RawVertex>& a = outlines[j.outline].raw;   // border, then a wall
+        const std::vector<RawVertex>& b = outlines[at->outline].raw; // a wall, then the border
+        auto A = [&](int i) -> const RawVertex& { return a[wrapIndex(i, a.size())]; };
+        auto B = [&](int i) -> const RawVertex& { return b[wrapIndex(i, b.size())]; };
+        const int ca = j.corner, cb = at->corner;
+        const RawVertex& v = A(ca);
+        // Unit steps: the border's direction (in a's order), a's wall leaving v, b's wall reaching v.
+        const int bx = v.x - A(ca - 1).x, bz = v.z - A(ca - 1).z;
+        const int ax = A(ca + 1).x - v.x, az = A(ca + 1).z - v.z;
+        const int wx = v.x - B(cb - 1).x, wz = v.z - B(cb - 1).z;
+        if (std::abs(bx) + std::abs(bz) != 1 || B(cb + 1).x - v.x != -bx || B(cb + 1).z - v.z != -bz ||
+            std::abs(ax) + std::abs(az) != 1 || std::abs(wx) + std::abs(wz) != 1)
+            continue;
+        // A border of two edges at least, seen from both sides.
+        if (A(ca - 1).farRegion != j.other || B(cb + 2).farRegion != j.region)
+            continue;
+        const bool alongB = ax == bx && az == bz && wx * bx + wz * bz == 0;
+        const bool alongA = wx == -bx && wz == -bz && ax * bx + az * bz == 0;
+        if (!alongA && !alongB)
+            continue;
+        // Distance² of a corner from the border's line, in cells².
+        auto offLine2 = [&](const RawVertex& p)
+        {
+            const float cr = static_cast<float>((p.x - v.x) * bz - (p.z - v.z) * bx);
+            return cr * cr;
+        };
+        std::vector<uint8_t>& ta = touch(j.outline);
+        std::vector<uint8_t>& tb = touch(at->outline);
+        // The moved junction: b's corner cb - k or a's corner ca + k. Every wall
+        // edge up to it and the one after it are walls (it lands inside the wall
+        // stretch), the corners it passes lie near the border's line, no corner
+        // involved is part of another move, and the wall goes on from it along
+        // the obstacle's face (the turning wall's first direction), so that the
+        // face keeps its line from there and only the corner is cut.
+        int k = 0;
+        for (int step = 1; step <= kJunctionSteps; ++step)
+        {
+            bool ok = alongB ? B(cb - step).farRegion == 0 && offLine2(B(cb - step + 1)) <= maxError2
+                             : A(ca + step + 1).farRegion == 0 && offLine2(A(ca + step - 1)) <= maxError2;
+            for (int t = 0; t <= step && ok; ++t)
+                ok = alongB ? !tb[wrapIndex(cb - t, b.size())] : !ta[wrapIndex(ca + t, a.size())];
+            if (!ok)
+                break;
+            const bool onFace =
+                alongB
+                    ? B(cb - step).x - B(cb - step - 1).x == wx && B(cb - step).z - B(cb - step - 1).z == wz
+                    : A(ca + step + 1).x - A(ca + step).x == ax && A(ca + step + 1).z - A(ca + step).z == az;
+            if (onFace)
+                k = step;
+        }
+        if (k == 0 || (alongB ? ta[static_cast<size_t>(ca)] : tb[static_cast<size_t>(cb)]))
+            continue;
+        for (int t = 0; t <= k; ++t)
+            (alongB ? tb[wrapIndex(cb - t, b.size())] : ta[wrapIndex(ca + t, a.size())]) = 1;
+        (alongB ? ta[static_cast<size_t>(ca)] : tb[static_cast<size_t>(cb)]) = 1;
+        moves.push_back({j.outline, at->outline, ca, cb, k, alongB, j.region, j.other});
+    }
+    return moves;
+}
+
+/// Outline `o`'s corners with the enabled moves that involve it applied
+/// (indices in `moves` are those of the traced outlines).
+void applyJunctionMoves(const std::vector<TracedOutline>& outlines, uint32_t o,
+                        const std::vector<JunctionMove>& moves, const std::vector<uint8_t>& enabled,
+                        std::vector<RawVertex>& out)
+{
+    const std::vector<RawVertex>& raw = outlines[o].raw;
+    const size_t n = raw.size();
+    std::vector<uint8_t> removed(n, 0);
+    std::vector<uint32_t> far(n, UINT32_MAX);
+    std::vector<std::pair<size_t, RawVertex>> before, after;
+    for (size_t m = 0; m < moves.size(); ++m)
+    {
+        const JunctionMove& mv = moves[m];
+        if (!enabled[m] || (mv.a != o && mv.b != o))
+            continue;
+        if (mv.alongB && mv.a == o)
+        {
+            // The moved junction (b's corner) ends the border just before the old one, which now ends a wall
+            // edge.
+            const std::vector<RawVertex>& b = outlines[mv.b].raw;
+            RawVertex moved = b[wrapIndex(mv.cb - mv.steps, b.size())];
+            moved.farRegion = mv.regionB;
+            before.emplace_back(static_cast<size_t>(mv.ca), moved);
+            far[static_cast<size_t>(mv.ca)] = 0;
+        }
+        else if (mv.alongB)
+        {
+            // b drops the wall corners from the old junction back to the moved one.
+            for (int t = 0; t < mv.steps; ++t)
+                removed[wrapIndex(mv.cb - t, n)] = 1;
+        }
+        else if (mv.a == o)
+        {
+            // a drops the wall corners from the old junction up to the moved one, which now ends the border.
+            for (int t = 0; t < mv.steps; ++t)
+                removed[wrapIndex(mv.ca + t, n)] = 1;
+            far[wrapIndex(mv.ca + mv.steps, n)] = mv.regionB;
+        }
+        else
+        {
+            // The moved junction (a's corner) follows the old one, as the end of a wall edge.
+            const std::vector<RawVertex>& a = outlines[mv.a].raw;
+            RawVertex moved = a[wrapIndex(mv.ca + mv.steps, a.size())];
+            moved.farRegion = 0;
+            after.emplace_back(static_cast<size_t>(mv.cb), moved);
+        }
+    }
+    out.clear();
+    out.reserve(n + before.size() + after.size());
+    for (size_t c = 0; c < n; ++c)
+    {
+        for (const auto& [at, vertex] : before)
+            if (at == c)
+                out.push_back(vertex);
+        if (!removed[c])
+        {
+            out.push_back(raw[c]);
+            if (far[c] != UINT32_MAX)
+                out.back().farRegion = far[c];
+        }
+        for (const auto& [at, vertex] : after)
+            if (at == c)
+                out.push_back(vertex);
+    }
+}
+
+/// An edge of a simplified outline, by its ends (x–z, cells), for finding the
+/// edges a junction move changed.
+using EdgeKey = std::array<int32_t, 4>;
+
+void outlineEdges(const std::vector<SimpleVertex>& v, std::vector<EdgeKey>& out)
+{
+    out.clear();
+    for (size_t i = 0; i < v.size(); ++i)
+    {
+        const SimpleVertex& p = v[i];
+        const SimpleVertex& q = v[(i + 1) % v.size()];
+        out.push_back({p.x, p.z, q.x, q.z});
+    }
+    std::sort(out.begin(), out.end());
+}
+
+/// True when no edge of the closed polygon `v` (x–z, cells) that is not in
+/// `unchanged` (sorted) meets another edge except its neighbours at their
+/// shared end, or folds back onto a neighbour. With `unchanged` the edges of
+/// the same outline before the junction moves, this tells whether the moves
+/// kept a simple outline simple.
+bool changedEdgesSimple(const std::vector<SimpleVertex>& v, const std::vector<EdgeKey>& unchanged)
+{
+    const size_t m = v.size();
+    if (m < 3)
+        return false;
+    auto cross = [](const SimpleVertex& p, const SimpleVertex& q, const SimpleVertex& r)
+    { return static_cast<int64_t>(q.x - p.x) * (r.z - p.z) - static_cast<int64_t>(r.x - p.x) * (q.z - p.z); };
+    auto onSegment = [&](const SimpleVertex& p, const SimpleVertex& q, const SimpleVertex& r)
+    {
+        return cross(p, q, r) == 0 && std::min(p.x, q.x) <= r.x && r.x <= std::max(p.x, q.x) &&
+               std::min(p.z, q.z) <= r.z && r.z <= std::max(p.z, q.z);
+    };
+    auto foldsBack = [&](const SimpleVertex& p, const SimpleVertex& q, const SimpleVertex& r)
+    {
+        return cross(p, q, r) == 0 && static_cast<int64_t>(q.x - p.x) * (r.x - q.x) +
+                                              static_cast<int64_t>(q.z - p.z) * (r.z - q.z) <=
+                                          0;
+    };
+    for (size_t i = 0; i < m; ++i)
+    {
+        const SimpleVertex& p = v[i];
+        const SimpleVertex& q = v[(i + 1) % m];
+        if (std::binary_search(unchanged.begin(), unchanged.end(), EdgeKey{p.x, p.z, q.x, q.z}))
+            continue;
+        if (foldsBack(v[(i + m - 1) % m], p, q) || foldsBack(p, q, v[(i + 2) % m]))
+            return false;
+        for (size_t j = 0; j < m; ++j)
+        {
+            if (j == i || j == (i + 1) % m || (j + 1) % m == i)
+                continue; // itself and its neighbours
+            const SimpleVertex& s = v[j];
+            const SimpleVertex& t = v[(j + 1) % m];
+            const int64_t d1 = cross(p, q, s), d2 = cross(p, q, t), d3 = cross(s, t, p), d4 = cross(s, t, q);
+            if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
+                return false;
+            if (onSegment(p, q, s) || onSegment(p, q, t) || onSegment(s, t, p) || onSegment(s, t, q))
+                return false;
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 int cornerHeight(const OpenField& field, int x, int z, uint32_t i, int dir)
@@ -221,7 +534,8 @@ int cornerHeight(const OpenField& field, int x, int z, uint32_t i, int dir)
     const int width = field.grid.width;
     const int turn = (dir + 1) & 3;
     int height = field.y[i];
-    auto step = [&](int cx, int cz, uint32_t s, int d, int& outX, int& outZ) -> uint32_t {
+    auto step = [&](int cx, int cz, uint32_t s, int d, int& outX, int& outZ) -> uint32_t
+    {
         const uint32_t link = connectionOf(field, s, d);
         if (link == kNoConnection)
             return UINT32_MAX;
@@ -260,7 +574,8 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     std::vector<uint8_t> boundary(n, 0);
     for (int z = 0; z < g.depth; ++z)
     {
-        for (uint32_t k = field.rowStart[static_cast<size_t>(z)]; k < field.rowStart[static_cast<size_t>(z) + 1]; ++k)
+        for (uint32_t k = field.rowStart[static_cast<size_t>(z)];
+             k < field.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
             const auto [x, first, last] = usedColumn(field, z, k);
             for (uint32_t i = first; i < last; ++i)
@@ -292,12 +607,13 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
 
     // Boundary edges not yet traced.
     std::vector<uint8_t> edges = boundary;
+    std::vector<TracedOutline> outlines;
     std::vector<RawVertex> raw;
-    std::vector<SimpleVertex> simple;
     const size_t maxSteps = n * 8 + 16;
     for (int z = 0; z < g.depth; ++z)
     {
-        for (uint32_t k = field.rowStart[static_cast<size_t>(z)]; k < field.rowStart[static_cast<size_t>(z) + 1]; ++k)
+        for (uint32_t k = field.rowStart[static_cast<size_t>(z)];
+             k < field.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
             const auto [x, first, last] = usedColumn(field, z, k);
             for (uint32_t start = first; start < last; ++start)
@@ -329,8 +645,8 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                         const uint32_t link = connectionOf(field, i, dir);
                         uint32_t far = 0;
                         if (link != kNoConnection)
-                            far = field.region[field.cellFirst[static_cast<size_t>((cx + kDirX[dir]) +
-                                                                                   (cz + kDirZ[dir]) * g.width)] +
+                            far = field.region[field.cellFirst[static_cast<size_t>(
+                                                   (cx + kDirX[dir]) + (cz + kDirZ[dir]) * g.width)] +
                                                link];
                         raw.push_back({px, cornerHeight(field, cx, cz, i, dir), pz, far});
                         edges[i] = static_cast<uint8_t>(edges[i] & ~(1u << dir));
@@ -351,34 +667,86 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                     }
                 }
 
-                Contour contour;
-                contour.region = field.region[start];
-                contour.area = field.area[start];
-                if (!closed || raw.size() < 3)
-                {
-                    contour.needsFallback = true;
-                    outSet.contours.push_back(std::move(contour));
-                    continue;
-                }
-                simplifyOutline(raw, regionArea, field.area[start], cells, simple);
-                // The walk winds negatively in x–z; store it reversed (positive).
-                contour.verts.reserve(simple.size() * 3);
-                for (size_t k = simple.size(); k-- > 0;)
-                {
-                    contour.verts.push_back(simple[k].x);
-                    contour.verts.push_back(simple[k].y);
-                    contour.verts.push_back(simple[k].z);
-                }
-                int64_t area2 = 0;
-                const size_t m = simple.size();
-                for (size_t k = 0, j = m - 1; k < m; j = k++)
-                    area2 += static_cast<int64_t>(contour.verts[j * 3]) * contour.verts[k * 3 + 2] -
-                             static_cast<int64_t>(contour.verts[k * 3]) * contour.verts[j * 3 + 2];
-                if (m < 3 || area2 <= 0)
-                    contour.needsFallback = true;
-                outSet.contours.push_back(std::move(contour));
+                outlines.push_back({raw, field.region[start], field.area[start], closed && raw.size() >= 3});
             }
         }
+    }
+
+    // Junction moves, kept only where the outlines they change stay simple: a
+    // move whose outline (either of its two) now folds or crosses itself where
+    // it changed is undone, with every other move on that outline, and the
+    // outlines those touch are simplified again, until every move left holds.
+    const std::vector<JunctionMove> moves =
+        cells.moveJunctions ? findJunctionMoves(outlines, regionArea, cells) : std::vector<JunctionMove>();
+    std::vector<uint8_t> enabled(moves.size(), 1);
+    std::vector<std::vector<SimpleVertex>> simplified(outlines.size());
+    std::vector<uint8_t> dirty(outlines.size(), 0);
+    for (const JunctionMove& mv : moves)
+        dirty[mv.a] = dirty[mv.b] = 1;
+    std::vector<std::vector<EdgeKey>> before(outlines.size());
+    for (uint32_t o = 0; o < outlines.size(); ++o)
+    {
+        if (!outlines[o].usable)
+            continue;
+        simplifyOutline(outlines[o].raw, regionArea, outlines[o].area, cells, simplified[o]);
+        if (dirty[o])
+            outlineEdges(simplified[o], before[o]);
+    }
+    std::vector<RawVertex> edited;
+    std::vector<uint32_t> undo;
+    for (bool again = !moves.empty(); again;)
+    {
+        undo.clear();
+        for (uint32_t o = 0; o < outlines.size(); ++o)
+        {
+            if (!dirty[o])
+                continue;
+            dirty[o] = 0;
+            applyJunctionMoves(outlines, o, moves, enabled, edited);
+            simplifyOutline(edited, regionArea, outlines[o].area, cells, simplified[o]);
+            if (!changedEdgesSimple(simplified[o], before[o]))
+                undo.push_back(o);
+        }
+        again = false;
+        for (uint32_t o : undo)
+            for (size_t m = 0; m < moves.size(); ++m)
+                if (enabled[m] && (moves[m].a == o || moves[m].b == o))
+                {
+                    enabled[m] = 0;
+                    dirty[moves[m].a] = dirty[moves[m].b] = 1;
+                    again = true;
+                }
+    }
+
+    for (uint32_t o = 0; o < outlines.size(); ++o)
+    {
+        const TracedOutline& outline = outlines[o];
+        Contour contour;
+        contour.region = outline.region;
+        contour.area = outline.area;
+        if (!outline.usable)
+        {
+            contour.needsFallback = true;
+            outSet.contours.push_back(std::move(contour));
+            continue;
+        }
+        const std::vector<SimpleVertex>& simple = simplified[o];
+        // The walk winds negatively in x–z; store it reversed (positive).
+        contour.verts.reserve(simple.size() * 3);
+        for (size_t k = simple.size(); k-- > 0;)
+        {
+            contour.verts.push_back(simple[k].x);
+            contour.verts.push_back(simple[k].y);
+            contour.verts.push_back(simple[k].z);
+        }
+        int64_t area2 = 0;
+        const size_t m = simple.size();
+        for (size_t k = 0, j = m - 1; k < m; j = k++)
+            area2 += static_cast<int64_t>(contour.verts[j * 3]) * contour.verts[k * 3 + 2] -
+                     static_cast<int64_t>(contour.verts[k * 3]) * contour.verts[j * 3 + 2];
+        if (m < 3 || area2 <= 0)
+            contour.needsFallback = true;
+        outSet.contours.push_back(std::move(contour));
     }
 }
 
