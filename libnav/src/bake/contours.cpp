@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <tuple>
 
 namespace spark::nav::bake
 {
@@ -240,18 +241,12 @@ struct Junction
 
 inline bool junctionBefore(const Junction& a, const Junction& b)
 {
-    if (a.x != b.x)
-        return a.x < b.x;
-    if (a.z != b.z)
-        return a.z < b.z;
-    if (a.region != b.region)
-        return a.region < b.region;
-    return a.other < b.other;
+    return std::tie(a.x, a.z, a.region, a.other) < std::tie(b.x, b.z, b.region, b.other);
 }
 
 inline bool sameJunction(const Junction& a, const Junction& b)
 {
-    return a.x == b.x && a.z == b.z && a.region == b.region && a.other == b.other;
+    return std::tie(a.x, a.z, a.region, a.other) == std::tie(b.x, b.z, b.region, b.other);
 }
 
 /// One junction moved along a wall by `steps` corners. Outline `a` has the
