@@ -479,7 +479,7 @@ void outlineEdges(const std::vector<SimpleVertex>& v, std::vector<EdgeKey>& out)
 /// `unchanged` (sorted) meets another edge except its neighbours at their
 /// shared end, or folds back onto a neighbour. With `unchanged` the edges of
 /// the same outline before the junction moves, this tells whether the moves
-/// kept a simple outline simple.
+/// kept a simple outline simple; with none, whether the outline is simple.
 bool changedEdgesSimple(const std::vector<SimpleVertex>& v, const std::vector<EdgeKey>& unchanged)
 {
     const size_t m = v.size();
@@ -668,9 +668,10 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     }
 
     // Junction moves, kept only where the outlines they change stay simple: a
-    // move whose outline (either of its two) now folds or crosses itself where
-    // it changed is undone, with every other move on that outline, and the
-    // outlines those touch are simplified again, until every move left holds.
+    // move whose outline (either of its two) now folds or crosses itself (where
+    // it changed, for a long one) is undone, with every other move on that
+    // outline, and the outlines those touch are simplified again, until every
+    // move left holds.
     const std::vector<JunctionMove> moves =
         cells.moveJunctions ? findJunctionMoves(outlines, regionArea, cells) : std::vector<JunctionMove>();
     std::vector<uint8_t> enabled(moves.size(), 1);
@@ -678,10 +679,13 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     std::vector<uint8_t> dirty(outlines.size(), 0);
     for (const JunctionMove& mv : moves)
         dirty[mv.a] = dirty[mv.b] = 1;
+    // A long moved outline is checked only where the moves changed it (its
+    // edges before them are kept to tell); a short one is checked whole.
+    constexpr size_t kCheckWholeUpTo = 256; // traced corners
     std::vector<std::vector<EdgeKey>> before(outlines.size());
     for (uint32_t o = 0; o < outlines.size(); ++o)
     {
-        if (!outlines[o].usable)
+        if (!outlines[o].usable || (dirty[o] && outlines[o].raw.size() <= kCheckWholeUpTo))
             continue;
         simplifyOutline(outlines[o].raw, regionArea, outlines[o].area, cells, simplified[o]);
         if (dirty[o])
