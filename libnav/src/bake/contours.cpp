@@ -702,6 +702,11 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                 continue;
             dirty[o] = 0;
             applyJunctionMoves(outlines, o, moves, enabled, edited);
+            if (edited.size() < 3)
+            {
+                undo.push_back(o); // cannot happen with the moves' own checks; kept out of simplification
+                continue;
+            }
             simplifyOutline(edited, regionArea, outlines[o].area, cells, simplified[o]);
             if (!changedEdgesSimple(simplified[o], before[o]))
                 undo.push_back(o);
