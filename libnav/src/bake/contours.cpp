@@ -27,8 +27,8 @@
 #include "bake_stages.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdlib>
+#include <span>
 #include <tuple>
 
 namespace spark::nav::bake
@@ -72,14 +72,14 @@ inline bool canonicalForward(int ax, int az, int bx, int bz)
 
 /// True when the stretch that ends at raw corner `end` is a wall: nothing
 /// walkable beyond it, or a region of another area.
-inline bool wallStretch(const std::vector<RawVertex>& raw, const std::vector<uint8_t>& regionArea,
-                        uint8_t area, int end)
+inline bool wallStretch(std::span<const RawVertex> raw, const std::vector<uint8_t>& regionArea, uint8_t area,
+                        int end)
 {
     const uint32_t far = raw[static_cast<size_t>(end)].farRegion;
     return far == 0 || regionArea[far] != area;
 }
 
-void simplifyOutline(const std::vector<RawVertex>& raw, const std::vector<uint8_t>& regionArea, uint8_t area,
+void simplifyOutline(std::span<const RawVertex> raw, const std::vector<uint8_t>& regionArea, uint8_t area,
                      const CellSettings& cells, std::vector<SimpleVertex>& out)
 {
     const int n = static_cast<int>(raw.size());
@@ -223,7 +223,7 @@ void simplifyOutline(const std::vector<RawVertex>& raw, const std::vector<uint8_
 /// One region outline as traced, before simplification.
 struct TracedOutline
 {
-    std::vector<RawVertex> raw;
+    std::span<const RawVertex> raw; ///< Its corners (in the trace's one array).
     uint32_t region = 0;
     uint8_t area = kNullArea;
     bool usable = false; ///< Closed, with at least three corners.
@@ -332,8 +332,8 @@ std::vector<JunctionMove> findJunctionMoves(const std::vector<TracedOutline>& ou
         if (at == wallFirst.end() || !sameJunction(*at, j) ||
             (at + 1 != wallFirst.end() && sameJunction(at[1], j)) || at->outline == j.outline)
             continue;
-        const std::vector<RawVertex>& a = outlines[j.outline].raw;   // border, then a wall
-        const std::vector<RawVertex>& b = outlines[at->outline].raw; // a wall, then the border
+        const std::span<const RawVertex> a = outlines[j.outline].raw;   // border, then a wall
+        const std::span<const RawVertex> b = outlines[at->outline].raw; // a wall, then the border
         auto A = [&](int i) -> const RawVertex& { return a[wrapIndex(i, a.size())]; };
         auto B = [&](int i) -> const RawVertex& { return b[wrapIndex(i, b.size())]; };
         const int ca = j.corner, cb = at->corner;
@@ -392,13 +392,22 @@ std::vector<JunctionMove> findJunctionMoves(const std::vector<TracedOutline>& ou
     return moves;
 }
 
+/// Where junction move `mv` puts the junction (x, z in cells).
+std::pair<int32_t, int32_t> movedJunction(const std::vector<TracedOutline>& outlines, const JunctionMove& mv)
+{
+    const RawVertex& v = mv.alongB
+                             ? outlines[mv.b].raw[wrapIndex(mv.cb - mv.steps, outlines[mv.b].raw.size())]
+                             : outlines[mv.a].raw[wrapIndex(mv.ca + mv.steps, outlines[mv.a].raw.size())];
+    return {v.x, v.z};
+}
+
 /// Outline `o`'s corners with the enabled moves that involve it applied
 /// (indices in `moves` are those of the traced outlines).
 void applyJunctionMoves(const std::vector<TracedOutline>& outlines, uint32_t o,
                         const std::vector<JunctionMove>& moves, const std::vector<uint8_t>& enabled,
                         std::vector<RawVertex>& out)
 {
-    const std::vector<RawVertex>& raw = outlines[o].raw;
+    const std::span<const RawVertex> raw = outlines[o].raw;
     const size_t n = raw.size();
     std::vector<uint8_t> removed(n, 0);
     std::vector<uint32_t> far(n, UINT32_MAX);
@@ -412,7 +421,7 @@ void applyJunctionMoves(const std::vector<TracedOutline>& outlines, uint32_t o,
         {
             // The moved junction (b's corner) ends the border just before the old one, which now ends a wall
             // edge.
-            const std::vector<RawVertex>& b = outlines[mv.b].raw;
+            const std::span<const RawVertex> b = outlines[mv.b].raw;
             RawVertex moved = b[wrapIndex(mv.cb - mv.steps, b.size())];
             moved.farRegion = mv.regionB;
             before.emplace_back(static_cast<size_t>(mv.ca), moved);
@@ -434,7 +443,7 @@ void applyJunctionMoves(const std::vector<TracedOutline>& outlines, uint32_t o,
         else
         {
             // The moved junction (a's corner) follows the old one, as the end of a wall edge.
-            const std::vector<RawVertex>& a = outlines[mv.a].raw;
+            const std::span<const RawVertex> a = outlines[mv.a].raw;
             RawVertex moved = a[wrapIndex(mv.ca + mv.steps, a.size())];
             moved.farRegion = 0;
             after.emplace_back(static_cast<size_t>(mv.cb), moved);
@@ -459,28 +468,56 @@ void applyJunctionMoves(const std::vector<TracedOutline>& outlines, uint32_t o,
     }
 }
 
-/// An edge of a simplified outline, by its ends (x–z, cells), for finding the
-/// edges a junction move changed.
-using EdgeKey = std::array<int32_t, 4>;
-
-void outlineEdges(const std::vector<SimpleVertex>& v, std::vector<EdgeKey>& out)
+/// Marks in `changed` the edges of the simplified outline `v` (simplified from
+/// the corners `raw`) that a junction move may have changed: those of the two
+/// stretches on either side of each moved junction in `movedAt`, as far as the
+/// next corner where the far side changes (each stretch is simplified on its
+/// own between two such corners). A moved junction that is not a vertex of `v`
+/// marks every edge.
+void markMovedStretches(const std::vector<SimpleVertex>& v, std::span<const RawVertex> raw,
+                        const std::vector<std::pair<int32_t, int32_t>>& movedAt,
+                        std::vector<uint8_t>& changed)
 {
-    out.clear();
-    for (size_t i = 0; i < v.size(); ++i)
+    const size_t m = v.size(), n = raw.size();
+    changed.assign(m, 0);
+    auto anchor = [&](size_t k)
     {
-        const SimpleVertex& p = v[i];
-        const SimpleVertex& q = v[(i + 1) % v.size()];
-        out.push_back({p.x, p.z, q.x, q.z});
+        const size_t r = static_cast<size_t>(v[k].raw);
+        return raw[r].farRegion != raw[(r + 1) % n].farRegion;
+    };
+    for (const auto& [x, z] : movedAt)
+    {
+        size_t t = 0;
+        while (t < m && (v[t].x != x || v[t].z != z))
+            ++t;
+        if (t == m)
+        {
+            changed.assign(m, 1);
+            return;
+        }
+        // Edge k runs from v[k] to v[k + 1].
+        for (size_t k = t;;)
+        {
+            changed[k] = 1;
+            k = (k + 1) % m;
+            if (k == t || anchor(k))
+                break;
+        }
+        for (size_t k = t;;)
+        {
+            k = (k + m - 1) % m;
+            changed[k] = 1;
+            if (k == t || anchor(k))
+                break;
+        }
     }
-    std::sort(out.begin(), out.end());
 }
 
-/// True when no edge of the closed polygon `v` (x–z, cells) that is not in
-/// `unchanged` (sorted) meets another edge except its neighbours at their
-/// shared end, or folds back onto a neighbour. With `unchanged` the edges of
-/// the same outline before the junction moves, this tells whether the moves
-/// kept a simple outline simple; with none, whether the outline is simple.
-bool changedEdgesSimple(const std::vector<SimpleVertex>& v, const std::vector<EdgeKey>& unchanged)
+/// True when no edge of the closed polygon `v` (x–z, cells) marked in
+/// `changed` meets another edge except its neighbours at their shared end, or
+/// folds back onto a neighbour: with the edges a junction move may have
+/// changed marked, whether the moves kept a simple outline simple.
+bool changedEdgesSimple(const std::vector<SimpleVertex>& v, const std::vector<uint8_t>& changed)
 {
     const size_t m = v.size();
     if (m < 3)
@@ -502,7 +539,7 @@ bool changedEdgesSimple(const std::vector<SimpleVertex>& v, const std::vector<Ed
     {
         const SimpleVertex& p = v[i];
         const SimpleVertex& q = v[(i + 1) % m];
-        if (std::binary_search(unchanged.begin(), unchanged.end(), EdgeKey{p.x, p.z, q.x, q.z}))
+        if (!changed[i])
             continue;
         if (foldsBack(v[(i + m - 1) % m], p, q) || foldsBack(p, q, v[(i + 2) % m]))
             return false;
@@ -602,7 +639,9 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
 
     // Boundary edges not yet traced.
     std::vector<uint8_t> edges = boundary;
+    // Every outline's corners in one array, outline after outline.
     std::vector<TracedOutline> outlines;
+    std::vector<size_t> firstCorner;
     std::vector<RawVertex> raw;
     const size_t maxSteps = n * 8 + 16;
     for (int z = 0; z < g.depth; ++z)
@@ -620,7 +659,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                     ++startDir;
 
                 // Walk the outline with the boundary on one hand.
-                raw.clear();
+                const size_t begin = raw.size();
                 int cx = x, cz = z, dir = startDir;
                 uint32_t i = start;
                 bool closed = false;
@@ -662,16 +701,22 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                     }
                 }
 
-                outlines.push_back({raw, field.region[start], field.area[start], closed && raw.size() >= 3});
+                firstCorner.push_back(begin);
+                outlines.push_back(
+                    {{}, field.region[start], field.area[start], closed && raw.size() - begin >= 3});
             }
         }
     }
 
+    firstCorner.push_back(raw.size());
+    for (size_t o = 0; o < outlines.size(); ++o)
+        outlines[o].raw =
+            std::span<const RawVertex>(raw).subspan(firstCorner[o], firstCorner[o + 1] - firstCorner[o]);
+
     // Junction moves, kept only where the outlines they change stay simple: a
-    // move whose outline (either of its two) now folds or crosses itself (where
-    // it changed, for a long one) is undone, with every other move on that
-    // outline, and the outlines those touch are simplified again, until every
-    // move left holds.
+    // move whose outline (either of its two) now folds or crosses itself where
+    // it changed is undone, with every other move on that outline, and the
+    // outlines those touch are simplified again, until every move left holds.
     const std::vector<JunctionMove> moves =
         cells.moveJunctions ? findJunctionMoves(outlines, regionArea, cells) : std::vector<JunctionMove>();
     std::vector<uint8_t> enabled(moves.size(), 1);
@@ -679,19 +724,10 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     std::vector<uint8_t> dirty(outlines.size(), 0);
     for (const JunctionMove& mv : moves)
         dirty[mv.a] = dirty[mv.b] = 1;
-    // A long moved outline is checked only where the moves changed it (its
-    // edges before them are kept to tell); a short one is checked whole.
-    constexpr size_t kCheckWholeUpTo = 256; // traced corners
-    std::vector<std::vector<EdgeKey>> before(outlines.size());
-    for (uint32_t o = 0; o < outlines.size(); ++o)
-    {
-        if (!outlines[o].usable || (dirty[o] && outlines[o].raw.size() <= kCheckWholeUpTo))
-            continue;
-        simplifyOutline(outlines[o].raw, regionArea, outlines[o].area, cells, simplified[o]);
-        if (dirty[o])
-            outlineEdges(simplified[o], before[o]);
-    }
+    const std::vector<uint8_t> involved = dirty; // simplified below; the others as they are emitted
     std::vector<RawVertex> edited;
+    std::vector<std::pair<int32_t, int32_t>> movedAt;
+    std::vector<uint8_t> changed;
     std::vector<uint32_t> undo;
     for (bool again = !moves.empty(); again;)
     {
@@ -708,7 +744,12 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                 continue;
             }
             simplifyOutline(edited, regionArea, outlines[o].area, cells, simplified[o]);
-            if (!changedEdgesSimple(simplified[o], before[o]))
+            movedAt.clear();
+            for (size_t m = 0; m < moves.size(); ++m)
+                if (enabled[m] && (moves[m].a == o || moves[m].b == o))
+                    movedAt.push_back(movedJunction(outlines, moves[m]));
+            markMovedStretches(simplified[o], edited, movedAt, changed);
+            if (!changedEdgesSimple(simplified[o], changed))
                 undo.push_back(o);
         }
         again = false;
@@ -722,6 +763,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                 }
     }
 
+    std::vector<SimpleVertex> scratch;
     for (uint32_t o = 0; o < outlines.size(); ++o)
     {
         const TracedOutline& outline = outlines[o];
@@ -734,7 +776,9 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
             outSet.contours.push_back(std::move(contour));
             continue;
         }
-        const std::vector<SimpleVertex>& simple = simplified[o];
+        if (!involved[o])
+            simplifyOutline(outline.raw, regionArea, outline.area, cells, scratch);
+        const std::vector<SimpleVertex>& simple = involved[o] ? simplified[o] : scratch;
         // The walk winds negatively in x–z; store it reversed (positive).
         contour.verts.reserve(simple.size() * 3);
         for (size_t k = simple.size(); k-- > 0;)
