@@ -407,15 +407,16 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
         // The shortest horizon only: when it is infeasible too, the longer
         // ones nearly always are (their velocity obstacles hold the shorter's).
         int steps = 0;
-        PairSettings shorter = pairs;
-        while (steps < halvings && shorter.horizon * 0.5 > pairs.oneStepHorizon)
+        double shorterHorizon = pairs.horizon;
+        while (steps < halvings && shorterHorizon * 0.5 > pairs.oneStepHorizon)
         {
-            shorter.horizon *= 0.5;
+            shorterHorizon *= 0.5;
             ++steps;
         }
         if (steps > 0)
         {
-            pairConstraints(agents, self, neighbors, found, shorter, pairOut, PairBuild::SoftOnly, table);
+            pairConstraints(agents, self, neighbors, found, pairs.withHorizon(shorterHorizon), pairOut,
+                            PairBuild::SoftOnly, table);
             result = hardResult;
             met = solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount);
             if (met == all.size())
@@ -534,7 +535,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         m.obstacleBounds[i] = box;
     }
 
-    const PairSettings pairs{def.timeHorizon, std::min(dt, def.timeHorizon), 1.0 - def.overlapTolerance, dt};
+    const PairSettings pairs = PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt);
     // Room for the most constraints one agent can have: one per obstacle point, two per neighbour.
     const std::size_t room = points + 2 * static_cast<std::size_t>(def.maxNeighbors);
     if (m.constraints2.size() < room)
@@ -602,7 +603,7 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
     }
     m.grid3.build(m.positions3, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
 
-    const PairSettings pairs{def.timeHorizon, std::min(dt, def.timeHorizon), 1.0 - def.overlapTolerance, dt};
+    const PairSettings pairs = PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt);
     // Room for the most constraints one agent can have: one per sphere, two per neighbour.
     const std::size_t room = spheres.size() + 2 * static_cast<std::size_t>(def.maxNeighbors);
     if (m.constraints3.size() < room)

@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec4.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -146,13 +147,33 @@ inline double avoidanceShare(double priorityA, uint32_t layersA, uint32_t ignore
     return priorityB / (priorityA + priorityB);
 }
 
-/// The step's constants of the pair constraints (avoidance.cpp's design note).
+/// The step's constants of the pair constraints (avoidance.cpp's design note),
+/// with the inverses the planes multiply by, divided once per step (and once
+/// per shorter horizon) instead of once per agent.
 struct PairSettings
 {
     double horizon;        ///< τ of the full-horizon constraints. [Units: s]
     double oneStepHorizon; ///< min(dt, τ), the horizon of the one-step guards. [Units: s]
     double guardFactor;    ///< 1 − overlapTolerance: the guards' share of the combined radius.
     double dt;             ///< The time step. [Units: s]
+    double invHorizon;     ///< 1 / horizon.
+    double invOneStep;     ///< 1 / oneStepHorizon.
+    double invDt;          ///< 1 / dt.
+
+    /// The settings of a step of `dt` with the full horizon `horizon`.
+    static PairSettings of(double horizon, double guardFactor, double dt)
+    {
+        const double oneStep = std::min(dt, horizon);
+        return PairSettings{horizon, oneStep, guardFactor, dt, 1.0 / horizon, 1.0 / oneStep, 1.0 / dt};
+    }
+    /// The same with the full horizon `h`.
+    PairSettings withHorizon(double h) const
+    {
+        PairSettings s = *this;
+        s.horizon = h;
+        s.invHorizon = 1.0 / h;
+        return s;
+    }
 };
 
 /// What pairConstraints writes.

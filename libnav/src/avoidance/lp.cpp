@@ -57,24 +57,21 @@ bool solveOnLine(std::span<const Constraint<V>> cs, std::size_t limit, const V& 
     const double root = std::sqrt(disc);
     double lo = -b - root;
     double hi = -b + root;
+    // lo only grows and hi only shrinks: once lo > hi it stays so, and the
+    // one test after the loop returns what a test per constraint would.
     for (std::size_t k = 0; k < limit; ++k)
     {
         const double den = glm::dot(dir, cs[k].normal);
         const double num = glm::dot(cs[k].point - origin, cs[k].normal);
-        if (std::abs(den) <= kParallel)
-        {
-            if (num > kSlack)
-                return false;
-            continue;
-        }
-        const double t = num / den;
-        if (den > 0.0)
-            lo = std::max(lo, t);
-        else
-            hi = std::min(hi, t);
-        if (lo > hi)
-            return false;
+        if (den > kParallel)
+            lo = std::max(lo, num / den);
+        else if (den < -kParallel)
+            hi = std::min(hi, num / den);
+        else if (num > kSlack)
+            return false; // parallel, and its boundary passes the wrong side
     }
+    if (lo > hi)
+        return false;
     double t = 0.0;
     if constexpr (objective == Objective::Direction)
         t = glm::dot(dir, target) > 0.0 ? hi : lo;

@@ -472,9 +472,9 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
                              PairTable<V>& table)
 {
     const Agent& a = agents[self];
-    const double invDt = 1.0 / settings.dt;
-    const double invHorizon = 1.0 / settings.horizon;
-    const double invOneStep = 1.0 / settings.oneStepHorizon;
+    const double invDt = settings.invDt;
+    const double invHorizon = settings.invHorizon;
+    const double invOneStep = settings.invOneStep;
     // The (id, index) key of agent A: exact ties break by key order.
     const uint64_t selfKey = (uint64_t{a.id} << 32) | static_cast<uint32_t>(self);
     std::size_t guardCount = table.guards;
