@@ -21,7 +21,7 @@
 /// closer than (1 − tolerance)·(rA + rB) during the step. A guard that no
 /// velocity within the agent's max speed can violate (the neighbour is too far
 /// to reach in one step) is left out of levels 1 and 2: it could change
-/// neither answer (orca_planes.cpp guardMayBind). The obstacle and guard
+/// neither answer (orca_planes.cpp guardReachSq). The obstacle and guard
 /// constraints are hard, the full-horizon ones soft:
 ///  1. All constraints feasible: the nearest velocity to the preferred one.
 ///     On the plane, when the hard ones are feasible but not all, the soft
@@ -93,7 +93,10 @@ struct Avoidance::Impl
     /// Per agent index, the squared distance of its k-th neighbour in the last
     /// call (0: fewer found): the first bound its search tries (work only).
     std::vector<double> kthSq;
-    std::array<Neighbor, kMaxNeighborsLimit> neighbors;
+    /// The neighbours of the agent being solved from [1]; [0] is the room the
+    /// neighbour search keeps its sentinel in.
+    std::array<Neighbor, kMaxNeighborsLimit + 1> neighborRoom;
+    Neighbor* neighbors() { return neighborRoom.data() + 1; }
     /// Sized once per call to the most one agent can have; a step writes them by index.
     std::vector<Constraint2> constraints2, scratch2;
     std::vector<Constraint3> constraints3, scratch3;
@@ -109,8 +112,8 @@ struct Avoidance::Impl
     {
         const double ownGuess = kthSq[i] * kGuessGrowth;
         const std::size_t found =
-            grid.query(i, range, wanted, ids, neighbors.data(), ownGuess > 0.0 ? ownGuess : guessSq);
-        kthSq[i] = found == wanted ? neighbors[found - 1].distanceSquared : 0.0;
+            grid.query(i, range, wanted, ids, neighbors(), ownGuess > 0.0 ? ownGuess : guessSq);
+        kthSq[i] = found == wanted ? neighbors()[found - 1].distanceSquared : 0.0;
         guessSq = kthSq[i] * kGuessGrowth;
         return found;
     }
@@ -535,7 +538,8 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         m.obstacleBounds[i] = box;
     }
 
-    const PairSettings pairs = PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt);
+    const PairSettings pairs =
+        PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt, uniformPairRadius(agents));
     // Room for the most constraints one agent can have: one per obstacle point, two per neighbour.
     const std::size_t room = points + 2 * static_cast<std::size_t>(def.maxNeighbors);
     if (m.constraints2.size() < room)
@@ -567,7 +571,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         const std::size_t wanted =
             static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors);
         const std::size_t found = m.nearest(m.grid2, i, def.neighborDistance, wanted, guessSq);
-        outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(agents, i, m.neighbors.data(), found, pairs,
+        outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(agents, i, m.neighbors(), found, pairs,
                                                                  constraints, obstacleCount, m.scratch2, m.table2,
                                                                  kHorizonHalvings2D);
     }
@@ -603,7 +607,8 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
     }
     m.grid3.build(m.positions3, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
 
-    const PairSettings pairs = PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt);
+    const PairSettings pairs =
+        PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt, uniformPairRadius(agents));
     // Room for the most constraints one agent can have: one per sphere, two per neighbour.
     const std::size_t room = spheres.size() + 2 * static_cast<std::size_t>(def.maxNeighbors);
     if (m.constraints3.size() < room)
@@ -631,7 +636,7 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
         }
         const std::size_t wanted = static_cast<std::size_t>(def.maxNeighbors);
         const std::size_t found = m.nearest(m.grid3, i, def.neighborDistance, wanted, guessSq);
-        outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(agents, i, m.neighbors.data(), found, pairs,
+        outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(agents, i, m.neighbors(), found, pairs,
                                                                    constraints, obstacleCount, m.scratch3, m.table3, 0);
     }
     return Status::success();

@@ -86,7 +86,7 @@ public:
     void query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
                std::vector<Neighbor>& out) const;
     /// The same into the caller's `out[0 .. maxCount)`; returns how many were
-    /// written. `guessSq` (0: none) is a squared distance the k nearest probably
+    /// written. `out[-1]` must be room too: the search keeps a sentinel there. `guessSq` (0: none) is a squared distance the k nearest probably
     /// lie within: tried first, and the whole range only when fewer than k lie
     /// within it. It changes the work, never the answer.
     std::size_t query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
@@ -159,12 +159,17 @@ struct PairSettings
     double invHorizon;     ///< 1 / horizon.
     double invOneStep;     ///< 1 / oneStepHorizon.
     double invDt;          ///< 1 / dt.
+    /// r + r when every agent has the radius r and one priority and ignores
+    /// none (each pair then shares its avoidance equally), else 0 (see
+    /// uniformPairRadius). Only the work depends on it.
+    double uniformPairRadius;
 
     /// The settings of a step of `dt` with the full horizon `horizon`.
-    static PairSettings of(double horizon, double guardFactor, double dt)
+    static PairSettings of(double horizon, double guardFactor, double dt, double uniformPairRadius)
     {
         const double oneStep = std::min(dt, horizon);
-        return PairSettings{horizon, oneStep, guardFactor, dt, 1.0 / horizon, 1.0 / oneStep, 1.0 / dt};
+        return PairSettings{horizon, oneStep,       guardFactor, dt, 1.0 / horizon,
+                            1.0 / oneStep, 1.0 / dt, uniformPairRadius};
     }
     /// The same with the full horizon `h`.
     PairSettings withHorizon(double h) const
@@ -175,6 +180,19 @@ struct PairSettings
         return s;
     }
 };
+
+/// PairSettings::uniformPairRadius of `agents`: r + r when every agent has
+/// the radius r and the priority of the first and ignores no layer, else 0.
+template <class Agent> double uniformPairRadius(std::span<const Agent> agents)
+{
+    if (agents.empty())
+        return 0.0;
+    const double radius = agents[0].radius, priority = agents[0].priority;
+    for (const Agent& a : agents)
+        if (a.radius != radius || a.priority != priority || a.ignores != 0)
+            return 0.0;
+    return radius + radius;
+}
 
 /// What pairConstraints writes.
 enum class PairBuild : uint8_t

@@ -40,6 +40,7 @@
 #include "avoidance_internal.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -167,6 +168,13 @@ template <class Entry> std::size_t firstNotBefore(const Entry* strip, std::size_
             hi = half;
     }
     return lo;
+}
+
+/// The largest double below `x` (x >= 0 and finite; below 0 for x = 0):
+/// std::nextafter(x, -1.0) without the library call.
+inline double largestBelow(double x)
+{
+    return x > 0.0 ? std::bit_cast<double>(std::bit_cast<uint64_t>(x) - 1) : -1.0;
 }
 
 } // namespace
@@ -323,8 +331,17 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
                                       std::span<const uint32_t> ids, Neighbor* out) const
 {
     const Vec at = m_positions[self];
-    double bound = startBound;
+    // A candidate is kept when its squared distance is at most `bound`: the
+    // k-th so far once k are found, before that the start bound, or, for the
+    // whole range, the largest double below range² (the range is strict;
+    // below 0 when range² is 0), so that one test says both. Every skip below
+    // is by `bound`: it leaves out only agents further than it, which no test
+    // would keep.
+    double bound = startBound < rangeSq ? startBound : largestBelow(rangeSq);
     std::size_t count = 0;
+    // The sentinel before the list: no candidate precedes it, so the
+    // insertion below stops there without testing the list's start.
+    out[-1] = Neighbor{-std::numeric_limits<double>::infinity(), 0, 0};
     // Keeps the candidate if it is among the k nearest so far (the bound was checked).
     auto consider = [&](double distSq, uint32_t index) __attribute__((always_inline))
     {
@@ -342,7 +359,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             --count;
         }
         std::size_t k = count;
-        for (; k > 0 && precedes(out[k - 1]); --k)
+        for (; precedes(out[k - 1]); --k)
             out[k] = out[k - 1];
         out[k] = Neighbor{distSq, id, index};
         if (++count == maxCount)
@@ -418,7 +435,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             double distSq = dxSq + diff.y * diff.y;
             if constexpr (Dim == 3)
                 distSq = distSq + diff.z * diff.z;
-            if (distSq <= bound && distSq < rangeSq)
+            if (distSq <= bound)
                 consider(distSq, e.index);
             return true;
         };
@@ -454,8 +471,11 @@ template <int Dim>
 void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount,
                               std::span<const uint32_t> ids, std::vector<Neighbor>& out) const
 {
-    out.resize(maxCount);
-    out.resize(query(self, range, maxCount, ids, out.data()));
+    // Room for the sentinel before the list (the pointer query's out[-1]).
+    out.resize(maxCount + 1);
+    const std::size_t found = maxCount == 0 ? 0 : query(self, range, maxCount, ids, out.data() + 1);
+    out.erase(out.begin());
+    out.resize(found);
 }
 
 template class NeighborGrid<2>;

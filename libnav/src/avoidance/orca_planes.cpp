@@ -36,6 +36,7 @@
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #if defined(__SSE2__)
@@ -264,7 +265,7 @@ template <class V> V tieAxis(bool aBeforeB)
     return c;
 }
 
-/// True when the one-step guard of agent `a` (max speed `maxSpeed`, taking
+/// The one-step guard of agent `a` (max speed `maxSpeed`, taking
 /// `share`) against a neighbour at squared distance `distSq` may bind: with
 /// v_opt = 0 the guard is v·p/|p| <= share·(|p| − R)/h (R the shrunk combined
 /// radius, h the one-step horizon), which every velocity within the max speed
@@ -272,10 +273,11 @@ template <class V> V tieAxis(bool aBeforeB)
 /// well outside the speed disc, so that it can change no step of the programs
 /// (its bound on any line lies past the disc's by far more than the rounding).
 /// `stepReach` is maxSpeed·h/share, computed as (maxSpeed·h)/share.
-inline bool guardMayBind(double distSq, double guardRadius, double stepReach)
+/// The guard may bind when !(distSq > guardReachSq(guardRadius, stepReach)).
+inline double guardReachSq(double guardRadius, double stepReach)
 {
     const double reach = (guardRadius + stepReach) * (1.0 + 1.0e-6);
-    return !(distSq > reach * reach);
+    return reach * reach;
 }
 
 #if defined(__SSE2__)
@@ -466,6 +468,75 @@ template <PlanePath path>
     planesByTwo<path>(count, lanes, one, out);
 }
 
+/// Gathers agent `a`'s neighbours that it does not ignore into `table` (its
+/// count and guards too) and the entries whose guard may bind (all with
+/// `everyGuard`) into `guarded`. kUniform: every agent has one radius and one
+/// priority and ignores none (settings.uniformPairRadius > 0), so each pair's
+/// share is avoidanceShare's 0.5 and its combined radius a.radius + b.radius
+/// is uniformPairRadius: the same values, with no per-pair share, radius or
+/// guard reach to work out.
+template <bool kUniform, class Agent, class V>
+[[gnu::always_inline]] inline void gatherPairs(std::span<const Agent> agents, const Agent& a,
+                                               const Neighbor* neighbors, std::size_t count,
+                                               const PairSettings& settings, bool everyGuard, PairTable<V>& table,
+                                               uint8_t* guarded)
+{
+    constexpr double kEveryGuard = std::numeric_limits<double>::infinity(); // a reach every distance is within
+    double reachShare = 0.0, stepReach = 0.0; // guardReachSq's stepReach for the share reachShare
+    double uniformReachSq = 0.0;
+    if constexpr (kUniform)
+    {
+        reachShare = 0.5;
+        stepReach = a.maxSpeed * settings.oneStepHorizon / reachShare;
+        uniformReachSq =
+            everyGuard ? kEveryGuard : guardReachSq(settings.uniformPairRadius * settings.guardFactor, stepReach);
+    }
+    std::size_t keptCount = 0, guardCount = 0;
+    for (std::size_t k = 0; k < count; ++k)
+    {
+        const Neighbor& nb = neighbors[k];
+        const Agent& b = agents[nb.index];
+        double share = reachShare, radius = settings.uniformPairRadius;
+        if constexpr (!kUniform)
+        {
+            share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
+            if (share == 0.0)
+                continue;
+            radius = a.radius + b.radius;
+        }
+        const std::size_t e = keptCount++;
+        const V relativePosition = b.position - a.position;
+        const V relativeVelocity = a.velocity - b.velocity;
+        for (int d = 0; d < V::length(); ++d)
+        {
+            table.relativePosition[static_cast<std::size_t>(d)][e] = relativePosition[d];
+            table.relativeVelocity[static_cast<std::size_t>(d)][e] = relativeVelocity[d];
+        }
+        table.distSq[e] = nb.distanceSquared;
+        table.radius[e] = radius;
+        table.share[e] = share;
+        table.otherKey[e] = (uint64_t{b.id} << 32) | nb.index;
+        double reachSq = uniformReachSq;
+        if constexpr (!kUniform)
+        {
+            if (share != reachShare)
+            {
+                // Neighbours mostly share one share (equal priorities): one division per agent.
+                reachShare = share;
+                stepReach = a.maxSpeed * settings.oneStepHorizon / share;
+            }
+            reachSq = everyGuard ? kEveryGuard : guardReachSq(radius * settings.guardFactor, stepReach);
+        }
+        const bool guard = !(nb.distanceSquared > reachSq);
+        if constexpr (!std::is_same_v<V, glm::dvec2>)
+            table.guard[e] = guard; // on the plane `guarded` says it
+        guarded[guardCount] = static_cast<uint8_t>(e);
+        guardCount += guard ? 1 : 0;
+    }
+    table.count = keptCount;
+    table.guards = guardCount;
+}
+
 template <class Agent, class V>
 PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
                              std::size_t count, const PairSettings& settings, Constraint<V>* out, PairBuild build,
@@ -477,52 +548,19 @@ PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, co
     const double invOneStep = settings.invOneStep;
     // The (id, index) key of agent A: exact ties break by key order.
     const uint64_t selfKey = (uint64_t{a.id} << 32) | static_cast<uint32_t>(self);
-    std::size_t guardCount = table.guards;
     if (build != PairBuild::SoftOnly)
     {
         // The neighbours kept, with what their planes need, and which have a guard.
         assert(count <= PairTable<V>::kRoom);
         std::array<uint8_t, PairTable<V>::kRoom> guarded;
-        double reachShare = 0.0, stepReach = 0.0; // guardMayBind's stepReach for the share reachShare
-        std::size_t keptCount = 0;
-        guardCount = 0;
-        for (std::size_t k = 0; k < count; ++k)
-        {
-            const Neighbor& nb = neighbors[k];
-            const Agent& b = agents[nb.index];
-            const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
-            if (share == 0.0)
-                continue;
-            const std::size_t e = keptCount++;
-            const V relativePosition = b.position - a.position;
-            const V relativeVelocity = a.velocity - b.velocity;
-            for (int d = 0; d < V::length(); ++d)
-            {
-                table.relativePosition[static_cast<std::size_t>(d)][e] = relativePosition[d];
-                table.relativeVelocity[static_cast<std::size_t>(d)][e] = relativeVelocity[d];
-            }
-            const double radius = a.radius + b.radius;
-            table.distSq[e] = nb.distanceSquared;
-            table.radius[e] = radius;
-            table.share[e] = share;
-            table.otherKey[e] = (uint64_t{b.id} << 32) | nb.index;
-            if (share != reachShare)
-            {
-                // Neighbours mostly share one share (equal priorities): one division per agent.
-                reachShare = share;
-                stepReach = a.maxSpeed * settings.oneStepHorizon / share;
-            }
-            const bool guard = build == PairBuild::EveryGuard ||
-                               guardMayBind(nb.distanceSquared, radius * settings.guardFactor, stepReach);
-            table.guard[e] = guard;
-            guarded[guardCount] = static_cast<uint8_t>(e);
-            guardCount += guard ? 1 : 0;
-        }
-        table.count = keptCount;
-        table.guards = guardCount;
+        const bool everyGuard = build == PairBuild::EveryGuard;
+        if (settings.uniformPairRadius > 0.0)
+            gatherPairs<true>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
+        else
+            gatherPairs<false>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
         // On the plane the guards lead the output, in the neighbours' order.
         if constexpr (std::is_same_v<V, glm::dvec2>)
-            guardPlanesBy<PlanePath::ByTwo>(table, guarded.data(), guardCount, selfKey, settings.guardFactor,
+            guardPlanesBy<PlanePath::ByTwo>(table, guarded.data(), table.guards, selfKey, settings.guardFactor,
                                             invOneStep, invDt, out);
     }
     const std::size_t keptCount = table.count;
