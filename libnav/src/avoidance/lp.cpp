@@ -140,15 +140,38 @@ bool solveOnPlane(std::span<const Constraint3> cs, std::size_t i, double maxSpee
     return true;
 }
 
+/// The first of cs[from, size) that `v` violates (its violation not <= 0), or
+/// the size. On the plane in scalars, glm::dot's operations in its order (the
+/// same bits): the compiler then keeps `v` in two registers instead of
+/// unpacking it for every constraint of the programs' hottest loop.
+template <class V> std::size_t firstViolated(std::span<const Constraint<V>> cs, std::size_t from, const V& v)
+{
+    if constexpr (std::is_same_v<V, glm::dvec2>)
+    {
+        const double vx = v.x, vy = v.y;
+        for (std::size_t i = from; i < cs.size(); ++i)
+        {
+            const Constraint2& c = cs[i];
+            if (!((c.point.x - vx) * c.normal.x + (c.point.y - vy) * c.normal.y <= 0.0))
+                return i;
+        }
+    }
+    else
+    {
+        for (std::size_t i = from; i < cs.size(); ++i)
+            if (!(violation(cs[i], v) <= 0.0))
+                return i;
+    }
+    return cs.size();
+}
+
 template <Objective objective, class V>
 std::size_t solveGeneric(std::span<const Constraint<V>> cs, double maxSpeed, const V& target, V& ioResult,
                          std::size_t start = 0)
 {
     V result = start == 0 ? startingPoint<objective>(maxSpeed, target) : ioResult;
-    for (std::size_t i = start; i < cs.size(); ++i)
+    for (std::size_t i = firstViolated(cs, start, result); i < cs.size(); i = firstViolated(cs, i + 1, result))
     {
-        if (violation(cs[i], result) <= 0.0)
-            continue;
         V next = result;
         bool ok = false;
         if constexpr (std::is_same_v<V, glm::dvec2>)
