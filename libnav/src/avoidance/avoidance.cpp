@@ -112,7 +112,7 @@ struct Avoidance::Impl
     {
         const double ownGuess = kthSq[i] * kGuessGrowth;
         const std::size_t found =
-            grid.query(i, range, wanted, ids, neighbors(), ownGuess > 0.0 ? ownGuess : guessSq);
+            grid.query(i, range, wanted, neighbors(), ownGuess > 0.0 ? ownGuess : guessSq);
         kthSq[i] = found == wanted ? neighbors()[found - 1].distanceSquared : 0.0;
         guessSq = kthSq[i] * kGuessGrowth;
         return found;
@@ -522,7 +522,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         m.positions2[i] = agents[i].position;
         m.ids[i] = agents[i].id;
     }
-    m.grid2.build(m.positions2, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
+    m.grid2.build(m.positions2, m.ids, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
     // Obstacle bounds for a quick reject.
     m.obstacleBounds.resize(obstacles.size());
     for (std::size_t i = 0; i < obstacles.size(); ++i)
@@ -605,7 +605,7 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
         m.positions3[i] = agents[i].position;
         m.ids[i] = agents[i].id;
     }
-    m.grid3.build(m.positions3, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
+    m.grid3.build(m.positions3, m.ids, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
 
     const PairSettings pairs =
         PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt, uniformPairRadius(agents));

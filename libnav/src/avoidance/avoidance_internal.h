@@ -77,20 +77,21 @@ public:
     using Vec = std::conditional_t<Dim == 2, glm::dvec2, glm::dvec3>;
 
     /// Rebuilds the grid over `positions` (kept by reference until the next
-    /// build) for queries of range up to `range`, most for `expectedCount`
-    /// neighbours (0: unknown; only the speed depends on it).
-    void build(std::span<const Vec> positions, double range, std::size_t expectedCount = 0);
+    /// build; `ids[i]` is agent i's id) for queries of range up to `range`,
+    /// most for `expectedCount` neighbours (0: unknown; only the speed depends on it).
+    void build(std::span<const Vec> positions, std::span<const uint32_t> ids, double range,
+               std::size_t expectedCount = 0);
     /// Writes to `out` (cleared first) the at most `maxCount` agents nearest to
     /// agent `self` whose centre distance is below `range` (<= the build range),
-    /// in the order (distance, id, index). `ids[i]` is agent i's id.
-    void query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
-               std::vector<Neighbor>& out) const;
+    /// in the order (distance, id, index).
+    void query(std::size_t self, double range, std::size_t maxCount, std::vector<Neighbor>& out) const;
     /// The same into the caller's `out[0 .. maxCount)`; returns how many were
-    /// written. `out[-1]` must be room too: the search keeps a sentinel there. `guessSq` (0: none) is a squared distance the k nearest probably
+    /// written. `out[-1]` must be room too: the search keeps a sentinel there.
+    /// `guessSq` (0: none) is a squared distance the k nearest probably
     /// lie within: tried first, and the whole range only when fewer than k lie
     /// within it. It changes the work, never the answer.
-    std::size_t query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
-                      Neighbor* out, double guessSq = 0.0) const;
+    std::size_t query(std::size_t self, double range, std::size_t maxCount, Neighbor* out,
+                      double guessSq = 0.0) const;
 
     /// The agent at position `slot` of the grid's (strip, x, index) order, for
     /// slot in [0, agent count): solving the agents in this order makes each
@@ -99,17 +100,19 @@ public:
     uint32_t agentAt(std::size_t slot) const { return m_entries[slot].index; }
 
 private:
-    /// An agent's position (a copy: a scan reads only the strip) and index.
+    /// An agent's position, id and index (copies: a scan reads only the
+    /// strip; id and index in Neighbor's order, copied as one).
     struct Entry
     {
         Vec position;
+        uint32_t id;
         uint32_t index;
     };
     /// The strip of a position: y (then z) cells of `m_stripWidth`.
     uint32_t stripOf(const Vec& p) const;
     /// The query with the squared distance bound starting at `startBound` (<= range²).
     std::size_t search(std::size_t self, double rangeSq, double startBound, std::size_t maxCount,
-                       std::span<const uint32_t> ids, Neighbor* out) const;
+                       Neighbor* out) const;
     std::vector<Entry> m_entries;             ///< By (strip, x, index).
     std::vector<uint32_t> m_stripStart;       ///< First entry per strip; one more at the end.
     std::vector<Vec> m_stripLow, m_stripHigh; ///< Smallest and largest coordinates per strip (y, z used).
@@ -126,6 +129,9 @@ private:
     double m_invWidth = 1.0;
     double m_stripWidth = 1.0;
     std::size_t m_offsetCount = 0;    ///< The strip offsets a query walks (those within reach).
+    /// Per strip offset walked, the squared nominal distance of its strip
+    /// (the whole cells between, discounted): a bound below it skips the rest.
+    std::array<double, Dim == 2 ? 9 : 81> m_offsetFloorSq{};
     int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z.
 };
 

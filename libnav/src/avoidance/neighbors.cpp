@@ -192,7 +192,8 @@ template <int Dim> inline uint32_t NeighborGrid<Dim>::stripOf(const Vec& p) cons
 }
 
 template <int Dim>
-void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std::size_t expectedCount)
+void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const uint32_t> ids, double range,
+                              std::size_t expectedCount)
 {
     m_positions = positions;
     const std::size_t n = positions.size();
@@ -260,6 +261,10 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std:
         ++m_offsetCount;
     for (std::size_t k = m_offsetCount; k < kOffsets<Dim>.size(); ++k)
         assert(std::abs(kOffsets<Dim>[k].y) > span || std::abs(kOffsets<Dim>[k].z) > span);
+    static_assert(kOffsets<Dim>.size() == std::tuple_size_v<decltype(m_offsetFloorSq)>);
+    const double cellSq = m_stripWidth * m_stripWidth * kNominalDiscount;
+    for (std::size_t k = 0; k < m_offsetCount; ++k)
+        m_offsetFloorSq[k] = static_cast<double>(kOffsets<Dim>[k].cellsSq) * cellSq;
 
     // Counting sort by strip, in index order.
     const std::size_t stripTotal = static_cast<std::size_t>(strips);
@@ -275,7 +280,7 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std:
         m_stripStart[s] += m_stripStart[s - 1];
     m_entries.resize(n);
     for (std::size_t i = 0; i < n; ++i)
-        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], static_cast<uint32_t>(i)};
+        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], ids[i], static_cast<uint32_t>(i)};
     m_stripStart.pop_back();
 
     // Each strip along x, its extent across, and each agent's entry.
@@ -328,7 +333,7 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std:
 
 template <int Dim>
 std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double startBound, std::size_t maxCount,
-                                      std::span<const uint32_t> ids, Neighbor* out) const
+                                      Neighbor* out) const
 {
     const Vec at = m_positions[self];
     // A candidate is kept when its squared distance is at most `bound`: the
@@ -343,9 +348,8 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     // insertion below stops there without testing the list's start.
     out[-1] = Neighbor{-std::numeric_limits<double>::infinity(), 0, 0};
     // Keeps the candidate if it is among the k nearest so far (the bound was checked).
-    auto consider = [&](double distSq, uint32_t index) __attribute__((always_inline))
+    auto consider = [&](double distSq, uint32_t index, uint32_t id) __attribute__((always_inline))
     {
-        const uint32_t id = ids[index];
         // The candidate comes before `o` in the order (squared distance, id, index).
         const auto precedes = [&](const Neighbor& o)
         {
@@ -370,12 +374,11 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     const uint32_t home = m_stripOfAgent[self];
     const int64_t homeY = Dim == 2 ? home : home % m_stripCount[0];
     const int64_t homeZ = Dim == 2 ? 0 : home / m_stripCount[0];
-    const double cellSq = m_stripWidth * m_stripWidth * kNominalDiscount;
     const Entry* entries = m_entries.data();
     for (std::size_t k = 0; k < m_offsetCount; ++k)
     {
         const StripOffset& o = kOffsets<Dim>[k];
-        if (static_cast<double>(o.cellsSq) * cellSq > bound)
+        if (m_offsetFloorSq[k] > bound)
             break; // the rest are further still
         const int64_t sy = homeY + o.y, sz = homeZ + o.z;
         if (sy < 0 || sy >= m_stripCount[0] || (Dim == 3 && (sz < 0 || sz >= m_stripCount[1])))
@@ -436,7 +439,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             if constexpr (Dim == 3)
                 distSq = distSq + diff.z * diff.z;
             if (distSq <= bound)
-                consider(distSq, e.index);
+                consider(distSq, e.index, e.id);
             return true;
         };
         for (uint32_t j = right; j < end && visit(entries[j]); ++j)
@@ -450,30 +453,29 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
 }
 
 template <int Dim>
-std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount,
-                                     std::span<const uint32_t> ids, Neighbor* out, double guessSq) const
+std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount, Neighbor* out,
+                                     double guessSq) const
 {
     if (maxCount == 0)
         return 0;
     const double rangeSq = range * range;
     // With k found within the guess, the k-th distance bounded every skip, as a
-    // search of the whole range would have: the same answer.
-    if (guessSq > 0.0 && guessSq < rangeSq)
+    // search of the whole range would have: the same answer. One call site of
+    // the (inlined) search for both.
+    for (double startBound = guessSq > 0.0 && guessSq < rangeSq ? guessSq : rangeSq;; startBound = rangeSq)
     {
-        const std::size_t found = search(self, rangeSq, guessSq, maxCount, ids, out);
-        if (found == maxCount)
+        const std::size_t found = search(self, rangeSq, startBound, maxCount, out);
+        if (found == maxCount || startBound == rangeSq)
             return found;
     }
-    return search(self, rangeSq, rangeSq, maxCount, ids, out);
 }
 
 template <int Dim>
-void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount,
-                              std::span<const uint32_t> ids, std::vector<Neighbor>& out) const
+void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount, std::vector<Neighbor>& out) const
 {
     // Room for the sentinel before the list (the pointer query's out[-1]).
     out.resize(maxCount + 1);
-    const std::size_t found = maxCount == 0 ? 0 : query(self, range, maxCount, ids, out.data() + 1);
+    const std::size_t found = maxCount == 0 ? 0 : query(self, range, maxCount, out.data() + 1);
     out.erase(out.begin());
     out.resize(found);
 }

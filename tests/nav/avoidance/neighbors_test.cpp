@@ -65,12 +65,12 @@ TEST_CASE("the 2D neighbour grid returns the k nearest in (distance, id, index) 
         ids.push_back(1000 - i);
     }
     NeighborGrid<2> grid;
-    grid.build(p, 15.0);
+    grid.build(p, ids, 15.0);
     std::vector<Neighbor> out;
     for (std::size_t i = 0; i < p.size(); ++i)
         for (std::size_t k : {std::size_t{1}, std::size_t{10}, std::size_t{64}})
         {
-            grid.query(i, 15.0, k, ids, out);
+            grid.query(i, 15.0, k, out);
             CHECK(same(out, bruteForce(p, ids, i, 15.0, k)));
         }
 }
@@ -88,11 +88,11 @@ TEST_CASE("the 3D neighbour grid returns the k nearest, also when the agents spa
         ids.push_back(i);
     }
     NeighborGrid<3> grid;
-    grid.build(p, 4.0);
+    grid.build(p, ids, 4.0);
     std::vector<Neighbor> out;
     for (std::size_t i = 0; i < p.size(); ++i)
     {
-        grid.query(i, 4.0, 10, ids, out);
+        grid.query(i, 4.0, 10, out);
         CHECK(same(out, bruteForce(p, ids, i, 4.0, 10)));
     }
 }
