@@ -118,6 +118,7 @@ private:
     std::vector<Vec> m_stripLow, m_stripHigh; ///< Smallest and largest coordinates per strip (y, z used).
     std::vector<uint32_t> m_slot;             ///< Agent index -> its entry.
     std::vector<uint32_t> m_stripOfAgent;     ///< Agent index -> its strip.
+    std::vector<uint32_t> m_lastOrder;        ///< The agent indices of the last build's entries, in order.
     /// Per strip, the scan start of the last query that searched it from
     /// another strip (the first entry whose x is not below `m_cursorX`):
     /// a query at an x not below it walks forward from there instead of

@@ -6,9 +6,10 @@
 /// (narrow in crowds, wide when sparse; or wider still, see below),
 /// rebuilt every step: each agent gets the integer cell of its y (and z)
 /// relative to the lowest corner of this step's agents; a counting sort over
-/// the cells in index order puts each strip's agents together, and each strip
-/// is sorted along x by (x, index), a total order, so the layout never depends
-/// on anything but the input. A table gives each strip's first entry, and each
+/// the cells puts each strip's agents together (in the last build's order,
+/// so that a strip comes nearly sorted), and each strip is sorted along x by
+/// (x, index), a total order, so the layout never depends on anything but
+/// the input. A table gives each strip's first entry, and each
 /// strip keeps the smallest and largest y (and z) of its agents.
 ///
 /// A query walks the strips around the agent's own, nearest first (a fixed
@@ -61,8 +62,9 @@ constexpr int kSpan = 4;
 constexpr double kWidthPerKth = 0.8;
 /// Fewest strips allowed before cells grow.
 constexpr std::size_t kMinStrips = 1024;
-/// Strips shorter than this are sorted by insertion.
-constexpr uint32_t kInsertionSortLimit = 24;
+/// A strip is sorted by insertion until its moves pass this many per entry,
+/// then by std::sort (a strip far from its last order).
+constexpr std::size_t kInsertionMovesPerEntry = 8;
 /// Nominal strip distances are discounted by this, far above the rounding of
 /// a cell index (below 1e-8 of a cell for up to 2^22 cells).
 constexpr double kNominalDiscount = 1.0 - 1.0e-6;
@@ -278,9 +280,16 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
     }
     for (std::size_t s = 2; s < stripTotal + 2; ++s)
         m_stripStart[s] += m_stripStart[s - 1];
+    // In the last build's order when it had as many agents (agents move
+    // little between steps: each strip comes nearly sorted), else in index
+    // order. Only the work depends on it: the sort below is by (x, index).
+    const bool lastOrder = m_lastOrder.size() == n;
     m_entries.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], ids[i], static_cast<uint32_t>(i)};
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        const uint32_t i = lastOrder ? m_lastOrder[j] : static_cast<uint32_t>(j);
+        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], ids[i], i};
+    }
     m_stripStart.pop_back();
 
     // Each strip along x, its extent across, and each agent's entry.
@@ -289,6 +298,7 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
     m_cursor.resize(stripTotal);
     m_cursorX.assign(stripTotal, std::numeric_limits<double>::infinity());
     m_slot.resize(n);
+    m_lastOrder.resize(n);
     for (std::size_t s = 0; s < stripTotal; ++s)
     {
         const uint32_t begin = m_stripStart[s], end = m_stripStart[s + 1];
@@ -296,29 +306,25 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
             continue;
         Entry* first = m_entries.data() + begin;
         Entry* last = m_entries.data() + end;
-        if (end - begin <= kInsertionSortLimit)
+        const auto before = [](const Entry& a, const Entry& b)
+        { return a.position.x != b.position.x ? a.position.x < b.position.x : a.index < b.index; };
+        // By insertion (nearly sorted strips cost a pass), handing a strip
+        // that turns out far from sorted to std::sort.
+        std::size_t movesLeft = kInsertionMovesPerEntry * (end - begin);
+        for (Entry* e = first + 1; e < last && movesLeft > 0; ++e)
         {
-            // Stable, and the entries come in index order: (x, index) order.
-            for (Entry* e = first + 1; e < last; ++e)
-            {
-                const Entry moved = *e;
-                Entry* to = e;
-                for (; to > first && moved.position.x < (to - 1)->position.x; --to)
-                    *to = *(to - 1);
-                *to = moved;
-            }
+            const Entry moved = *e;
+            Entry* to = e;
+            for (; to > first && before(moved, *(to - 1)) && movesLeft > 0; --to, --movesLeft)
+                *to = *(to - 1);
+            *to = moved;
         }
-        else
-        {
-            std::sort(first, last,
-                      [](const Entry& a, const Entry& b) {
-                          return a.position.x != b.position.x ? a.position.x < b.position.x
-                                                              : a.index < b.index;
-                      });
-        }
+        if (movesLeft == 0)
+            std::sort(first, last, before);
         Vec low = first->position, high = first->position;
         for (const Entry* e = first; e < last; ++e)
         {
+            m_lastOrder[static_cast<std::size_t>(e - m_entries.data())] = e->index;
             m_slot[e->index] = static_cast<uint32_t>(e - m_entries.data());
             for (int d = 1; d < Dim; ++d)
             {
