@@ -200,15 +200,17 @@ void leastViolationGeneric(std::span<const Constraint<V>> cs, std::size_t hardCo
 {
     double worst = 0.0;
     bool headed = false; // the hard constraints head every program below: copied once
+    // Room for the most a program below holds (written by index, no growth per constraint).
+    if (scratch.size() < cs.size())
+        scratch.resize(cs.size());
     for (std::size_t i = std::max(firstFailed, hardCount); i < cs.size(); ++i)
     {
         if (violation(cs[i], ioResult) <= worst)
             continue;
         if (!headed)
-            scratch.assign(cs.begin(), cs.begin() + static_cast<std::ptrdiff_t>(hardCount));
-        else
-            scratch.resize(hardCount);
+            std::copy(cs.begin(), cs.begin() + static_cast<std::ptrdiff_t>(hardCount), scratch.begin());
         headed = true;
+        std::size_t used = hardCount;
         for (std::size_t j = hardCount; j < i; ++j)
         {
             const V diff = cs[j].normal - cs[i].normal;
@@ -217,13 +219,13 @@ void leastViolationGeneric(std::span<const Constraint<V>> cs, std::size_t hardCo
                 continue;
             const double len = std::sqrt(len2);
             const double offset = glm::dot(cs[j].point, cs[j].normal) - glm::dot(cs[i].point, cs[i].normal);
-            Constraint<V> c;
+            Constraint<V>& c = scratch[used++];
             c.normal = diff / len;
             c.point = c.normal * (offset / len);
-            scratch.push_back(c);
         }
+        const std::span<const Constraint<V>> program(scratch.data(), used);
         V candidate = ioResult;
-        if (solveGeneric<Objective::Direction, V>(scratch, maxSpeed, cs[i].normal, candidate) == scratch.size())
+        if (solveGeneric<Objective::Direction, V>(program, maxSpeed, cs[i].normal, candidate) == used)
             ioResult = candidate;
         worst = violation(cs[i], ioResult);
     }

@@ -414,7 +414,9 @@ template <PlanePath path>
                                                 glm::dvec2 velocityA, uint64_t selfKey, double invHorizon,
                                                 double invDt, Constraint2* out)
 {
-    const auto one = [&](std::size_t j)
+    // The scalar plane stays out of line (an odd last pair, w = 0): captured
+    // by value, its constants need not live on the stack for every agent.
+    const auto one = [&t, velocityA, selfKey, invHorizon, invDt](std::size_t j)
     {
         return orcaPlane2({t.position(j), t.velocity(j), t.distSq[j], t.radius[j], selfKey < t.otherKey[j]},
                           velocityA, t.share[j], invHorizon, invDt);
@@ -422,7 +424,7 @@ template <PlanePath path>
 #if defined(__SSE2__)
     const __m128d vax = _mm_set1_pd(velocityA.x), vay = _mm_set1_pd(velocityA.y);
     const __m128d invH = _mm_set1_pd(invHorizon), invD = _mm_set1_pd(invDt);
-    const auto lanes = [&](std::size_t j)
+    const auto lanes = [&t, vax, vay, invH, invD](std::size_t j)
     {
         // Lane by lane (lanesOf), not one 16-byte load: the table was just
         // written 8 bytes at a time, and a load spanning two such stores
@@ -444,7 +446,7 @@ template <PlanePath path>
                                                  std::size_t count, uint64_t selfKey, double guardFactor,
                                                  double invOneStep, double invDt, Constraint2* out)
 {
-    const auto one = [&](std::size_t g)
+    const auto one = [&t, which, selfKey, guardFactor, invOneStep, invDt](std::size_t g)
     {
         const std::size_t e = which[g];
         return orcaPlane2({t.position(e), glm::dvec2(0.0), t.distSq[e], t.radius[e] * guardFactor,
@@ -454,7 +456,7 @@ template <PlanePath path>
 #if defined(__SSE2__)
     const __m128d zero = _mm_setzero_pd(), factor = _mm_set1_pd(guardFactor);
     const __m128d invH = _mm_set1_pd(invOneStep), invD = _mm_set1_pd(invDt);
-    const auto lanes = [&](std::size_t g)
+    const auto lanes = [&t, which, zero, factor, invH, invD](std::size_t g)
     {
         const std::size_t e0 = which[g], e1 = which[g + 1];
         // v_opt = 0: no relative velocity, and A's own velocity counts as 0.
