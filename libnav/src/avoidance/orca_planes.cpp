@@ -539,10 +539,13 @@ template <bool kUniform, class Agent, class V>
     table.guards = guardCount;
 }
 
+/// pairConstraints, inlined into its one caller per dimension (no call and
+/// argument shuffle per agent).
 template <class Agent, class V>
-PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
-                             std::size_t count, const PairSettings& settings, Constraint<V>* out, PairBuild build,
-                             PairTable<V>& table)
+[[gnu::always_inline]] inline PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self,
+                                                          const Neighbor* neighbors, std::size_t count,
+                                                          const PairSettings& settings, Constraint<V>* out,
+                                                          PairBuild build, PairTable<V>& table)
 {
     const Agent& a = agents[self];
     const double invDt = settings.invDt;
