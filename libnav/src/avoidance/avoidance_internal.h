@@ -233,6 +233,9 @@ template <class V> struct PairTable
     std::array<bool, kRoom> guard;             ///< Its guard is written (it may bind).
     std::size_t count = 0;                     ///< Neighbours kept (not ignored).
     std::size_t guards = 0;                    ///< Of them, those with a guard.
+    /// R > 0 when every entry of `radius` holds R and every entry of `share`
+    /// 0.5 (a uniform crowd's, written once instead of per pair), else 0.
+    double uniformRadius = 0.0;
 
     /// Pair j's pB − pA.
     V position(std::size_t j) const

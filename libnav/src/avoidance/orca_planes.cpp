@@ -488,11 +488,21 @@ template <bool kUniform, class Agent, class V>
     double uniformReachSq = 0.0;
     if constexpr (kUniform)
     {
+        // Every pair's combined radius and share, in every entry (once while
+        // the crowd stays uniform).
+        if (table.uniformRadius != settings.uniformPairRadius)
+        {
+            table.radius.fill(settings.uniformPairRadius);
+            table.share.fill(0.5);
+            table.uniformRadius = settings.uniformPairRadius;
+        }
         reachShare = 0.5;
         stepReach = a.maxSpeed * settings.oneStepHorizon / reachShare;
         uniformReachSq =
             everyGuard ? kEveryGuard : guardReachSq(settings.uniformPairRadius * settings.guardFactor, stepReach);
     }
+    if constexpr (!kUniform)
+        table.uniformRadius = 0.0; // the entries below get their own
     std::size_t keptCount = 0, guardCount = 0;
     for (std::size_t k = 0; k < count; ++k)
     {
@@ -515,8 +525,11 @@ template <bool kUniform, class Agent, class V>
             table.relativeVelocity[static_cast<std::size_t>(d)][e] = relativeVelocity[d];
         }
         table.distSq[e] = nb.distanceSquared;
-        table.radius[e] = radius;
-        table.share[e] = share;
+        if constexpr (!kUniform)
+        {
+            table.radius[e] = radius;
+            table.share[e] = share;
+        }
         table.otherKey[e] = (uint64_t{b.id} << 32) | nb.index;
         double reachSq = uniformReachSq;
         if constexpr (!kUniform)

@@ -226,13 +226,13 @@ template <class Agent> std::vector<Agent> uniformTestCrowd(Rng& rng, std::size_t
     return agents;
 }
 
-/// Agent `self`'s pairs built with the uniform gather and the general one
-/// (uniformPairRadius 0), each build then a SoftOnly re-run: the constraints
-/// that differ to the bit and the counts that differ; `guards` and `pairs`
-/// add what the uniform build wrote.
+/// Agent `self`'s pairs built with the uniform gather into `uniformTable` and
+/// the general one (uniformPairRadius 0) into `generalTable`, each build then
+/// a SoftOnly re-run: the constraints that differ to the bit and the counts
+/// that differ; `guards` and `pairs` add what the uniform build wrote.
 template <class Agent, class V>
-int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBuild build, std::size_t& guards,
-                      std::size_t& pairs)
+int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBuild build, PairTable<V>& uniformTable,
+                      PairTable<V>& generalTable, std::size_t& guards, std::size_t& pairs)
 {
     std::vector<Neighbor> neighbors;
     for (std::size_t j = 0; j < agents.size() && neighbors.size() < PairTable<V>::kRoom; ++j)
@@ -245,7 +245,6 @@ int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBu
     const PairSettings uniform = PairSettings::of(5.0, 0.95, 0.3, pairRadius);
     PairSettings general = uniform;
     general.uniformPairRadius = 0.0;
-    auto table = std::make_unique<PairTable<V>>(), generalTable = std::make_unique<PairTable<V>>();
     const std::size_t room = 2 * neighbors.size();
     std::vector<Constraint<V>> out(room, Constraint<V>{V(1.0e300), V(1.0e300)});
     std::vector<Constraint<V>> generalOut(room, Constraint<V>{V(-1.0e300), V(-1.0e300)});
@@ -256,16 +255,27 @@ int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBu
         for (std::size_t j = 0; j < a.guards + a.soft; ++j)
             differ += std::memcmp(&out[j], &generalOut[j], sizeof(Constraint<V>)) != 0 ? 1 : 0;
     };
+    // Both tables first hold a mixed crowd's pairs (radii and shares of their
+    // own): the uniform build must not take them for its own.
+    std::vector<Agent> mixed = agents;
+    for (Agent& m : mixed)
+    {
+        m.radius *= 1.0 + 0.25 * static_cast<double>(m.id % 3);
+        m.priority = 1.0 + static_cast<double>(m.id % 2);
+    }
+    for (PairTable<V>* t : {&uniformTable, &generalTable})
+        pairConstraints(std::span<const Agent>(mixed), self, neighbors.data(), neighbors.size(), general,
+                        out.data(), PairBuild::All, *t);
     const PairCounts counts =
-        pairConstraints(agents, self, neighbors.data(), neighbors.size(), uniform, out.data(), build, *table);
+        pairConstraints(agents, self, neighbors.data(), neighbors.size(), uniform, out.data(), build, uniformTable);
     compare(counts, pairConstraints(agents, self, neighbors.data(), neighbors.size(), general, generalOut.data(),
-                                    build, *generalTable));
+                                    build, generalTable));
     guards += counts.guards;
     pairs += counts.soft;
     compare(pairConstraints(agents, self, neighbors.data(), neighbors.size(), uniform.withHorizon(0.625), out.data(),
-                            PairBuild::SoftOnly, *table),
+                            PairBuild::SoftOnly, uniformTable),
             pairConstraints(agents, self, neighbors.data(), neighbors.size(), general.withHorizon(0.625),
-                            generalOut.data(), PairBuild::SoftOnly, *generalTable));
+                            generalOut.data(), PairBuild::SoftOnly, generalTable));
     return differ;
 }
 
@@ -276,27 +286,36 @@ TEST_CASE("a uniform crowd's pairs (one radius, one priority, nothing ignored) e
     Rng rng = rngFromSeed(715);
     int differ = 0;
     std::size_t guards = 0, pairs = 0, everyGuards = 0, everyPairs = 0;
+    // Two tables per dimension, reused with their roles swapped trial by
+    // trial: a table a uniform crowd filled (another radius) is then built
+    // generally, and the reverse.
+    std::array<std::unique_ptr<PairTable<glm::dvec2>>, 2> tables2{std::make_unique<PairTable<glm::dvec2>>(),
+                                                                  std::make_unique<PairTable<glm::dvec2>>()};
+    std::array<std::unique_ptr<PairTable<glm::dvec3>>, 2> tables3{std::make_unique<PairTable<glm::dvec3>>(),
+                                                                  std::make_unique<PairTable<glm::dvec3>>()};
     for (int trial = 0; trial < 400; ++trial)
     {
         const std::size_t n = 2 + rngNextBelow(rng, 40);
-        const double radius = rngNextRange(rng, 0.2, 1.5);
+        const double radius = rngNextBelow(rng, 2) == 0 ? 0.5 : 0.75; // repeated: a table may hold it already
         const std::size_t self = rngNextBelow(rng, static_cast<uint32_t>(n));
+        const std::size_t u = static_cast<std::size_t>(trial / 2 % 2); // the uniform build's table
         if (trial % 2 == 0)
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent>(agents) == radius + radius);
-            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(agents, self, PairBuild::All, guards, pairs);
-            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(agents, self, PairBuild::EveryGuard,
-                                                                         everyGuards, everyPairs);
+            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(agents, self, PairBuild::All, *tables2[u],
+                                                                         *tables2[1 - u], guards, pairs);
+            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
+                agents, self, PairBuild::EveryGuard, *tables2[1 - u], *tables2[u], everyGuards, everyPairs);
         }
         else
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent3D>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent3D>(agents) == radius + radius);
-            differ +=
-                uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(agents, self, PairBuild::All, guards, pairs);
-            differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(agents, self, PairBuild::EveryGuard,
-                                                                           everyGuards, everyPairs);
+            differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(agents, self, PairBuild::All, *tables3[u],
+                                                                           *tables3[1 - u], guards, pairs);
+            differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
+                agents, self, PairBuild::EveryGuard, *tables3[1 - u], *tables3[u], everyGuards, everyPairs);
         }
     }
     CHECK(differ == 0);
