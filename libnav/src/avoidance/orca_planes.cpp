@@ -576,10 +576,12 @@ template <class Agent, class V>
             gatherPairs<true>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
         else
             gatherPairs<false>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
-        // On the plane the guards lead the output, in the neighbours' order.
+        // On the plane the guards lead the output, in the neighbours' order
+        // (most agents in a crowd that is not jammed have none).
         if constexpr (std::is_same_v<V, glm::dvec2>)
-            guardPlanesBy<PlanePath::ByTwo>(table, guarded.data(), table.guards, selfKey, settings.guardFactor,
-                                            invOneStep, invDt, out);
+            if (table.guards > 0)
+                guardPlanesBy<PlanePath::ByTwo>(table, guarded.data(), table.guards, selfKey, settings.guardFactor,
+                                                invOneStep, invDt, out);
     }
     const std::size_t keptCount = table.count;
     Constraint<V>* soft = out + table.guards;
