@@ -265,15 +265,17 @@ template <class V> V tieAxis(bool aBeforeB)
     return c;
 }
 
-/// The one-step guard of agent `a` (max speed `maxSpeed`, taking
-/// `share`) against a neighbour at squared distance `distSq` may bind: with
-/// v_opt = 0 the guard is v·p/|p| <= share·(|p| − R)/h (R the shrunk combined
-/// radius, h the one-step horizon), which every velocity within the max speed
-/// meets when |p| > R + maxSpeed·h/share. The 1e-6 margin keeps a skipped guard
-/// well outside the speed disc, so that it can change no step of the programs
-/// (its bound on any line lies past the disc's by far more than the rounding).
-/// `stepReach` is maxSpeed·h/share, computed as (maxSpeed·h)/share.
-/// The guard may bind when !(distSq > guardReachSq(guardRadius, stepReach)).
+/// The squared reach within which the one-step guard of agent `a` (max
+/// speed `maxSpeed`, taking `share`) against a neighbour may bind: the guard
+/// of a neighbour at squared distance distSq may bind when
+/// !(distSq > guardReachSq(guardRadius, stepReach)). With v_opt = 0 the guard
+/// is v·p/|p| <= share·(|p| − R)/h (R the shrunk combined radius
+/// `guardRadius`, h the one-step horizon), which every velocity within the
+/// max speed meets when |p| > R + maxSpeed·h/share. The 1e-6 margin keeps a
+/// skipped guard well outside the speed disc, so that it can change no step
+/// of the programs (its bound on any line lies past the disc's by far more
+/// than the rounding). `stepReach` is maxSpeed·h/share, computed as
+/// (maxSpeed·h)/share.
 inline double guardReachSq(double guardRadius, double stepReach)
 {
     const double reach = (guardRadius + stepReach) * (1.0 + 1.0e-6);
