@@ -21,7 +21,7 @@
 /// closer than (1 − tolerance)·(rA + rB) during the step. A guard that no
 /// velocity within the agent's max speed can violate (the neighbour is too far
 /// to reach in one step) is left out of levels 1 and 2: it could change
-/// neither answer (orca_planes.cpp guardMayBind). The obstacle and guard
+/// neither answer (orca_planes.cpp guardReachSq). The obstacle and guard
 /// constraints are hard, the full-horizon ones soft:
 ///  1. All constraints feasible: the nearest velocity to the preferred one.
 ///     On the plane, when the hard ones are feasible but not all, the soft
@@ -93,7 +93,10 @@ struct Avoidance::Impl
     /// Per agent index, the squared distance of its k-th neighbour in the last
     /// call (0: fewer found): the first bound its search tries (work only).
     std::vector<double> kthSq;
-    std::array<Neighbor, kMaxNeighborsLimit> neighbors;
+    /// The neighbours of the agent being solved from [1]; [0] is the room the
+    /// neighbour search keeps its sentinel in.
+    std::array<Neighbor, kMaxNeighborsLimit + 1> neighborRoom;
+    Neighbor* neighbors() { return neighborRoom.data() + 1; }
     /// Sized once per call to the most one agent can have; a step writes them by index.
     std::vector<Constraint2> constraints2, scratch2;
     std::vector<Constraint3> constraints3, scratch3;
@@ -109,8 +112,8 @@ struct Avoidance::Impl
     {
         const double ownGuess = kthSq[i] * kGuessGrowth;
         const std::size_t found =
-            grid.query(i, range, wanted, ids, neighbors.data(), ownGuess > 0.0 ? ownGuess : guessSq);
-        kthSq[i] = found == wanted ? neighbors[found - 1].distanceSquared : 0.0;
+            grid.query(i, range, wanted, neighbors(), ownGuess > 0.0 ? ownGuess : guessSq);
+        kthSq[i] = found == wanted ? neighbors()[found - 1].distanceSquared : 0.0;
         guessSq = kthSq[i] * kGuessGrowth;
         return found;
     }
@@ -407,15 +410,16 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
         // The shortest horizon only: when it is infeasible too, the longer
         // ones nearly always are (their velocity obstacles hold the shorter's).
         int steps = 0;
-        PairSettings shorter = pairs;
-        while (steps < halvings && shorter.horizon * 0.5 > pairs.oneStepHorizon)
+        double shorterHorizon = pairs.horizon;
+        while (steps < halvings && shorterHorizon * 0.5 > pairs.oneStepHorizon)
         {
-            shorter.horizon *= 0.5;
+            shorterHorizon *= 0.5;
             ++steps;
         }
         if (steps > 0)
         {
-            pairConstraints(agents, self, neighbors, found, shorter, pairOut, PairBuild::SoftOnly, table);
+            pairConstraints(agents, self, neighbors, found, pairs.withHorizon(shorterHorizon), pairOut,
+                            PairBuild::SoftOnly, table);
             result = hardResult;
             met = solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount);
             if (met == all.size())
@@ -518,7 +522,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         m.positions2[i] = agents[i].position;
         m.ids[i] = agents[i].id;
     }
-    m.grid2.build(m.positions2, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
+    m.grid2.build(m.positions2, m.ids, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
     // Obstacle bounds for a quick reject.
     m.obstacleBounds.resize(obstacles.size());
     for (std::size_t i = 0; i < obstacles.size(); ++i)
@@ -534,7 +538,8 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         m.obstacleBounds[i] = box;
     }
 
-    const PairSettings pairs{def.timeHorizon, std::min(dt, def.timeHorizon), 1.0 - def.overlapTolerance, dt};
+    const PairSettings pairs =
+        PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt, uniformPairRadius(agents));
     // Room for the most constraints one agent can have: one per obstacle point, two per neighbour.
     const std::size_t room = points + 2 * static_cast<std::size_t>(def.maxNeighbors);
     if (m.constraints2.size() < room)
@@ -566,7 +571,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         const std::size_t wanted =
             static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors);
         const std::size_t found = m.nearest(m.grid2, i, def.neighborDistance, wanted, guessSq);
-        outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(agents, i, m.neighbors.data(), found, pairs,
+        outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(agents, i, m.neighbors(), found, pairs,
                                                                  constraints, obstacleCount, m.scratch2, m.table2,
                                                                  kHorizonHalvings2D);
     }
@@ -600,9 +605,10 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
         m.positions3[i] = agents[i].position;
         m.ids[i] = agents[i].id;
     }
-    m.grid3.build(m.positions3, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
+    m.grid3.build(m.positions3, m.ids, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
 
-    const PairSettings pairs{def.timeHorizon, std::min(dt, def.timeHorizon), 1.0 - def.overlapTolerance, dt};
+    const PairSettings pairs =
+        PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt, uniformPairRadius(agents));
     // Room for the most constraints one agent can have: one per sphere, two per neighbour.
     const std::size_t room = spheres.size() + 2 * static_cast<std::size_t>(def.maxNeighbors);
     if (m.constraints3.size() < room)
@@ -630,7 +636,7 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
         }
         const std::size_t wanted = static_cast<std::size_t>(def.maxNeighbors);
         const std::size_t found = m.nearest(m.grid3, i, def.neighborDistance, wanted, guessSq);
-        outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(agents, i, m.neighbors.data(), found, pairs,
+        outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(agents, i, m.neighbors(), found, pairs,
                                                                    constraints, obstacleCount, m.scratch3, m.table3, 0);
     }
     return Status::success();

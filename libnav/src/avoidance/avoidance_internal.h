@@ -10,6 +10,7 @@
 #include <glm/geometric.hpp>
 #include <glm/vec4.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -76,20 +77,21 @@ public:
     using Vec = std::conditional_t<Dim == 2, glm::dvec2, glm::dvec3>;
 
     /// Rebuilds the grid over `positions` (kept by reference until the next
-    /// build) for queries of range up to `range`, most for `expectedCount`
-    /// neighbours (0: unknown; only the speed depends on it).
-    void build(std::span<const Vec> positions, double range, std::size_t expectedCount = 0);
+    /// build; `ids[i]` is agent i's id) for queries of range up to `range`,
+    /// most for `expectedCount` neighbours (0: unknown; only the speed depends on it).
+    void build(std::span<const Vec> positions, std::span<const uint32_t> ids, double range,
+               std::size_t expectedCount = 0);
     /// Writes to `out` (cleared first) the at most `maxCount` agents nearest to
     /// agent `self` whose centre distance is below `range` (<= the build range),
-    /// in the order (distance, id, index). `ids[i]` is agent i's id.
-    void query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
-               std::vector<Neighbor>& out) const;
+    /// in the order (distance, id, index).
+    void query(std::size_t self, double range, std::size_t maxCount, std::vector<Neighbor>& out) const;
     /// The same into the caller's `out[0 .. maxCount)`; returns how many were
-    /// written. `guessSq` (0: none) is a squared distance the k nearest probably
+    /// written. `out[-1]` must be room too: the search keeps a sentinel there.
+    /// `guessSq` (0: none) is a squared distance the k nearest probably
     /// lie within: tried first, and the whole range only when fewer than k lie
     /// within it. It changes the work, never the answer.
-    std::size_t query(std::size_t self, double range, std::size_t maxCount, std::span<const uint32_t> ids,
-                      Neighbor* out, double guessSq = 0.0) const;
+    std::size_t query(std::size_t self, double range, std::size_t maxCount, Neighbor* out,
+                      double guessSq = 0.0) const;
 
     /// The agent at position `slot` of the grid's (strip, x, index) order, for
     /// slot in [0, agent count): solving the agents in this order makes each
@@ -98,22 +100,27 @@ public:
     uint32_t agentAt(std::size_t slot) const { return m_entries[slot].index; }
 
 private:
-    /// An agent's position (a copy: a scan reads only the strip) and index.
+    /// An agent's position, id and index (copies: a scan reads only the
+    /// strip; id and index in Neighbor's order, copied as one).
     struct Entry
     {
         Vec position;
+        uint32_t id;
         uint32_t index;
     };
     /// The strip of a position: y (then z) cells of `m_stripWidth`.
     uint32_t stripOf(const Vec& p) const;
-    /// The query with the squared distance bound starting at `startBound` (<= range²).
-    std::size_t search(std::size_t self, double rangeSq, double startBound, std::size_t maxCount,
-                       std::span<const uint32_t> ids, Neighbor* out) const;
+    /// The query with the squared distance bound starting at `startBound`
+    /// (<= range²); inlined into query, its one caller (no call and register
+    /// saves per query).
+    [[gnu::always_inline]] inline std::size_t search(std::size_t self, double rangeSq, double startBound,
+                                                     std::size_t maxCount, Neighbor* out) const;
     std::vector<Entry> m_entries;             ///< By (strip, x, index).
     std::vector<uint32_t> m_stripStart;       ///< First entry per strip; one more at the end.
     std::vector<Vec> m_stripLow, m_stripHigh; ///< Smallest and largest coordinates per strip (y, z used).
     std::vector<uint32_t> m_slot;             ///< Agent index -> its entry.
     std::vector<uint32_t> m_stripOfAgent;     ///< Agent index -> its strip.
+    std::vector<uint32_t> m_lastOrder;        ///< The agent indices of the last build's entries, in order.
     /// Per strip, the scan start of the last query that searched it from
     /// another strip (the first entry whose x is not below `m_cursorX`):
     /// a query at an x not below it walks forward from there instead of
@@ -125,6 +132,9 @@ private:
     double m_invWidth = 1.0;
     double m_stripWidth = 1.0;
     std::size_t m_offsetCount = 0;    ///< The strip offsets a query walks (those within reach).
+    /// Per strip offset walked, the squared nominal distance of its strip
+    /// (the whole cells between, discounted): a bound below it skips the rest.
+    std::array<double, Dim == 2 ? 9 : 81> m_offsetFloorSq{};
     int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z.
 };
 
@@ -146,14 +156,52 @@ inline double avoidanceShare(double priorityA, uint32_t layersA, uint32_t ignore
     return priorityB / (priorityA + priorityB);
 }
 
-/// The step's constants of the pair constraints (avoidance.cpp's design note).
+/// The step's constants of the pair constraints (avoidance.cpp's design note),
+/// with the inverses the planes multiply by, divided once per step (and once
+/// per shorter horizon) instead of once per agent.
 struct PairSettings
 {
     double horizon;        ///< τ of the full-horizon constraints. [Units: s]
     double oneStepHorizon; ///< min(dt, τ), the horizon of the one-step guards. [Units: s]
     double guardFactor;    ///< 1 − overlapTolerance: the guards' share of the combined radius.
     double dt;             ///< The time step. [Units: s]
+    double invHorizon;     ///< 1 / horizon.
+    double invOneStep;     ///< 1 / oneStepHorizon.
+    double invDt;          ///< 1 / dt.
+    /// r + r when every agent has the radius r and one priority and ignores
+    /// none (each pair then shares its avoidance equally), else 0 (see
+    /// uniformPairRadius). Only the work depends on it.
+    double uniformPairRadius;
+
+    /// The settings of a step of `dt` with the full horizon `horizon`.
+    static PairSettings of(double horizon, double guardFactor, double dt, double uniformPairRadius)
+    {
+        const double oneStep = std::min(dt, horizon);
+        return PairSettings{horizon, oneStep,       guardFactor, dt, 1.0 / horizon,
+                            1.0 / oneStep, 1.0 / dt, uniformPairRadius};
+    }
+    /// The same with the full horizon `h`.
+    PairSettings withHorizon(double h) const
+    {
+        PairSettings s = *this;
+        s.horizon = h;
+        s.invHorizon = 1.0 / h;
+        return s;
+    }
 };
+
+/// PairSettings::uniformPairRadius of `agents`: r + r when every agent has
+/// the radius r and the priority of the first and ignores no layer, else 0.
+template <class Agent> double uniformPairRadius(std::span<const Agent> agents)
+{
+    if (agents.empty())
+        return 0.0;
+    const double radius = agents[0].radius, priority = agents[0].priority;
+    for (const Agent& a : agents)
+        if (a.radius != radius || a.priority != priority || a.ignores != 0)
+            return 0.0;
+    return radius + radius;
+}
 
 /// What pairConstraints writes.
 enum class PairBuild : uint8_t
@@ -187,6 +235,9 @@ template <class V> struct PairTable
     std::array<bool, kRoom> guard;             ///< Its guard is written (it may bind).
     std::size_t count = 0;                     ///< Neighbours kept (not ignored).
     std::size_t guards = 0;                    ///< Of them, those with a guard.
+    /// R > 0 when every entry of `radius` holds R and every entry of `share`
+    /// 0.5 (a uniform crowd's, written once instead of per pair), else 0.
+    double uniformRadius = 0.0;
 
     /// Pair j's pB − pA.
     V position(std::size_t j) const

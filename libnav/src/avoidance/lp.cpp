@@ -57,24 +57,21 @@ bool solveOnLine(std::span<const Constraint<V>> cs, std::size_t limit, const V& 
     const double root = std::sqrt(disc);
     double lo = -b - root;
     double hi = -b + root;
+    // lo only grows and hi only shrinks: once lo > hi it stays so, and the
+    // one test after the loop returns what a test per constraint would.
     for (std::size_t k = 0; k < limit; ++k)
     {
         const double den = glm::dot(dir, cs[k].normal);
         const double num = glm::dot(cs[k].point - origin, cs[k].normal);
-        if (std::abs(den) <= kParallel)
-        {
-            if (num > kSlack)
-                return false;
-            continue;
-        }
-        const double t = num / den;
-        if (den > 0.0)
-            lo = std::max(lo, t);
-        else
-            hi = std::min(hi, t);
-        if (lo > hi)
-            return false;
+        if (den > kParallel)
+            lo = std::max(lo, num / den);
+        else if (den < -kParallel)
+            hi = std::min(hi, num / den);
+        else if (num > kSlack)
+            return false; // parallel, and its boundary passes the wrong side
     }
+    if (lo > hi)
+        return false;
     double t = 0.0;
     if constexpr (objective == Objective::Direction)
         t = glm::dot(dir, target) > 0.0 ? hi : lo;
@@ -143,15 +140,38 @@ bool solveOnPlane(std::span<const Constraint3> cs, std::size_t i, double maxSpee
     return true;
 }
 
+/// The first of cs[from, size) that `v` violates (its violation not <= 0), or
+/// the size. On the plane in scalars, glm::dot's operations in its order (the
+/// same bits): the compiler then keeps `v` in two registers instead of
+/// unpacking it for every constraint of the programs' hottest loop.
+template <class V> std::size_t firstViolated(std::span<const Constraint<V>> cs, std::size_t from, const V& v)
+{
+    if constexpr (std::is_same_v<V, glm::dvec2>)
+    {
+        const double vx = v.x, vy = v.y;
+        for (std::size_t i = from; i < cs.size(); ++i)
+        {
+            const Constraint2& c = cs[i];
+            if (!((c.point.x - vx) * c.normal.x + (c.point.y - vy) * c.normal.y <= 0.0))
+                return i;
+        }
+    }
+    else
+    {
+        for (std::size_t i = from; i < cs.size(); ++i)
+            if (!(violation(cs[i], v) <= 0.0))
+                return i;
+    }
+    return cs.size();
+}
+
 template <Objective objective, class V>
 std::size_t solveGeneric(std::span<const Constraint<V>> cs, double maxSpeed, const V& target, V& ioResult,
                          std::size_t start = 0)
 {
     V result = start == 0 ? startingPoint<objective>(maxSpeed, target) : ioResult;
-    for (std::size_t i = start; i < cs.size(); ++i)
+    for (std::size_t i = firstViolated(cs, start, result); i < cs.size(); i = firstViolated(cs, i + 1, result))
     {
-        if (violation(cs[i], result) <= 0.0)
-            continue;
         V next = result;
         bool ok = false;
         if constexpr (std::is_same_v<V, glm::dvec2>)
@@ -180,15 +200,17 @@ void leastViolationGeneric(std::span<const Constraint<V>> cs, std::size_t hardCo
 {
     double worst = 0.0;
     bool headed = false; // the hard constraints head every program below: copied once
+    // Room for the most a program below holds (written by index, no growth per constraint).
+    if (scratch.size() < cs.size())
+        scratch.resize(cs.size());
     for (std::size_t i = std::max(firstFailed, hardCount); i < cs.size(); ++i)
     {
         if (violation(cs[i], ioResult) <= worst)
             continue;
         if (!headed)
-            scratch.assign(cs.begin(), cs.begin() + static_cast<std::ptrdiff_t>(hardCount));
-        else
-            scratch.resize(hardCount);
+            std::copy(cs.begin(), cs.begin() + static_cast<std::ptrdiff_t>(hardCount), scratch.begin());
         headed = true;
+        std::size_t used = hardCount;
         for (std::size_t j = hardCount; j < i; ++j)
         {
             const V diff = cs[j].normal - cs[i].normal;
@@ -197,13 +219,13 @@ void leastViolationGeneric(std::span<const Constraint<V>> cs, std::size_t hardCo
                 continue;
             const double len = std::sqrt(len2);
             const double offset = glm::dot(cs[j].point, cs[j].normal) - glm::dot(cs[i].point, cs[i].normal);
-            Constraint<V> c;
+            Constraint<V>& c = scratch[used++];
             c.normal = diff / len;
             c.point = c.normal * (offset / len);
-            scratch.push_back(c);
         }
+        const std::span<const Constraint<V>> program(scratch.data(), used);
         V candidate = ioResult;
-        if (solveGeneric<Objective::Direction, V>(scratch, maxSpeed, cs[i].normal, candidate) == scratch.size())
+        if (solveGeneric<Objective::Direction, V>(program, maxSpeed, cs[i].normal, candidate) == used)
             ioResult = candidate;
         worst = violation(cs[i], ioResult);
     }

@@ -6,9 +6,10 @@
 /// (narrow in crowds, wide when sparse; or wider still, see below),
 /// rebuilt every step: each agent gets the integer cell of its y (and z)
 /// relative to the lowest corner of this step's agents; a counting sort over
-/// the cells in index order puts each strip's agents together, and each strip
-/// is sorted along x by (x, index), a total order, so the layout never depends
-/// on anything but the input. A table gives each strip's first entry, and each
+/// the cells puts each strip's agents together (in the last build's order,
+/// so that a strip comes nearly sorted), and each strip is sorted along x by
+/// (x, index), a total order, so the layout never depends on anything but
+/// the input. A table gives each strip's first entry, and each
 /// strip keeps the smallest and largest y (and z) of its agents.
 ///
 /// A query walks the strips around the agent's own, nearest first (a fixed
@@ -40,6 +41,7 @@
 #include "avoidance_internal.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -60,8 +62,9 @@ constexpr int kSpan = 4;
 constexpr double kWidthPerKth = 0.8;
 /// Fewest strips allowed before cells grow.
 constexpr std::size_t kMinStrips = 1024;
-/// Strips shorter than this are sorted by insertion.
-constexpr uint32_t kInsertionSortLimit = 24;
+/// A strip is sorted by insertion until its moves pass this many per entry,
+/// then by std::sort (a strip far from its last order).
+constexpr std::size_t kInsertionMovesPerEntry = 8;
 /// Nominal strip distances are discounted by this, far above the rounding of
 /// a cell index (below 1e-8 of a cell for up to 2^22 cells).
 constexpr double kNominalDiscount = 1.0 - 1.0e-6;
@@ -169,6 +172,13 @@ template <class Entry> std::size_t firstNotBefore(const Entry* strip, std::size_
     return lo;
 }
 
+/// The largest double below `x` (x >= 0 and finite; below 0 for x = 0):
+/// std::nextafter(x, -1.0) without the library call.
+inline double largestBelow(double x)
+{
+    return x > 0.0 ? std::bit_cast<double>(std::bit_cast<uint64_t>(x) - 1) : -1.0;
+}
+
 } // namespace
 
 template <int Dim> inline uint32_t NeighborGrid<Dim>::stripOf(const Vec& p) const
@@ -184,7 +194,8 @@ template <int Dim> inline uint32_t NeighborGrid<Dim>::stripOf(const Vec& p) cons
 }
 
 template <int Dim>
-void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std::size_t expectedCount)
+void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const uint32_t> ids, double range,
+                              std::size_t expectedCount)
 {
     m_positions = positions;
     const std::size_t n = positions.size();
@@ -252,6 +263,10 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std:
         ++m_offsetCount;
     for (std::size_t k = m_offsetCount; k < kOffsets<Dim>.size(); ++k)
         assert(std::abs(kOffsets<Dim>[k].y) > span || std::abs(kOffsets<Dim>[k].z) > span);
+    static_assert(kOffsets<Dim>.size() == std::tuple_size_v<decltype(m_offsetFloorSq)>);
+    const double cellSq = m_stripWidth * m_stripWidth * kNominalDiscount;
+    for (std::size_t k = 0; k < m_offsetCount; ++k)
+        m_offsetFloorSq[k] = static_cast<double>(kOffsets<Dim>[k].cellsSq) * cellSq;
 
     // Counting sort by strip, in index order.
     const std::size_t stripTotal = static_cast<std::size_t>(strips);
@@ -265,9 +280,16 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std:
     }
     for (std::size_t s = 2; s < stripTotal + 2; ++s)
         m_stripStart[s] += m_stripStart[s - 1];
+    // In the last build's order when it had as many agents (agents move
+    // little between steps: each strip comes nearly sorted), else in index
+    // order. Only the work depends on it: the sort below is by (x, index).
+    const bool lastOrder = m_lastOrder.size() == n;
     m_entries.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], static_cast<uint32_t>(i)};
+    for (std::size_t j = 0; j < n; ++j)
+    {
+        const uint32_t i = lastOrder ? m_lastOrder[j] : static_cast<uint32_t>(j);
+        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], ids[i], i};
+    }
     m_stripStart.pop_back();
 
     // Each strip along x, its extent across, and each agent's entry.
@@ -276,6 +298,7 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std:
     m_cursor.resize(stripTotal);
     m_cursorX.assign(stripTotal, std::numeric_limits<double>::infinity());
     m_slot.resize(n);
+    m_lastOrder.resize(n);
     for (std::size_t s = 0; s < stripTotal; ++s)
     {
         const uint32_t begin = m_stripStart[s], end = m_stripStart[s + 1];
@@ -283,29 +306,25 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std:
             continue;
         Entry* first = m_entries.data() + begin;
         Entry* last = m_entries.data() + end;
-        if (end - begin <= kInsertionSortLimit)
+        const auto before = [](const Entry& a, const Entry& b)
+        { return a.position.x != b.position.x ? a.position.x < b.position.x : a.index < b.index; };
+        // By insertion (nearly sorted strips cost a pass), handing a strip
+        // that turns out far from sorted to std::sort.
+        std::size_t movesLeft = kInsertionMovesPerEntry * (end - begin);
+        for (Entry* e = first + 1; e < last && movesLeft > 0; ++e)
         {
-            // Stable, and the entries come in index order: (x, index) order.
-            for (Entry* e = first + 1; e < last; ++e)
-            {
-                const Entry moved = *e;
-                Entry* to = e;
-                for (; to > first && moved.position.x < (to - 1)->position.x; --to)
-                    *to = *(to - 1);
-                *to = moved;
-            }
+            const Entry moved = *e;
+            Entry* to = e;
+            for (; to > first && before(moved, *(to - 1)) && movesLeft > 0; --to, --movesLeft)
+                *to = *(to - 1);
+            *to = moved;
         }
-        else
-        {
-            std::sort(first, last,
-                      [](const Entry& a, const Entry& b) {
-                          return a.position.x != b.position.x ? a.position.x < b.position.x
-                                                              : a.index < b.index;
-                      });
-        }
+        if (movesLeft == 0)
+            std::sort(first, last, before);
         Vec low = first->position, high = first->position;
         for (const Entry* e = first; e < last; ++e)
         {
+            m_lastOrder[static_cast<std::size_t>(e - m_entries.data())] = e->index;
             m_slot[e->index] = static_cast<uint32_t>(e - m_entries.data());
             for (int d = 1; d < Dim; ++d)
             {
@@ -320,15 +339,23 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, double range, std:
 
 template <int Dim>
 std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double startBound, std::size_t maxCount,
-                                      std::span<const uint32_t> ids, Neighbor* out) const
+                                      Neighbor* out) const
 {
     const Vec at = m_positions[self];
-    double bound = startBound;
+    // A candidate is kept when its squared distance is at most `bound`: the
+    // k-th so far once k are found, before that the start bound, or, for the
+    // whole range, the largest double below range² (the range is strict;
+    // below 0 when range² is 0), so that one test says both. Every skip below
+    // is by `bound`: it leaves out only agents further than it, which no test
+    // would keep.
+    double bound = startBound < rangeSq ? startBound : largestBelow(rangeSq);
     std::size_t count = 0;
+    // The sentinel before the list: no candidate precedes it, so the
+    // insertion below stops there without testing the list's start.
+    out[-1] = Neighbor{-std::numeric_limits<double>::infinity(), 0, 0};
     // Keeps the candidate if it is among the k nearest so far (the bound was checked).
-    auto consider = [&](double distSq, uint32_t index) __attribute__((always_inline))
+    auto consider = [&](double distSq, uint32_t index, uint32_t id) __attribute__((always_inline))
     {
-        const uint32_t id = ids[index];
         // The candidate comes before `o` in the order (squared distance, id, index).
         const auto precedes = [&](const Neighbor& o)
         {
@@ -342,7 +369,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             --count;
         }
         std::size_t k = count;
-        for (; k > 0 && precedes(out[k - 1]); --k)
+        for (; precedes(out[k - 1]); --k)
             out[k] = out[k - 1];
         out[k] = Neighbor{distSq, id, index};
         if (++count == maxCount)
@@ -353,12 +380,11 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     const uint32_t home = m_stripOfAgent[self];
     const int64_t homeY = Dim == 2 ? home : home % m_stripCount[0];
     const int64_t homeZ = Dim == 2 ? 0 : home / m_stripCount[0];
-    const double cellSq = m_stripWidth * m_stripWidth * kNominalDiscount;
     const Entry* entries = m_entries.data();
     for (std::size_t k = 0; k < m_offsetCount; ++k)
     {
         const StripOffset& o = kOffsets<Dim>[k];
-        if (static_cast<double>(o.cellsSq) * cellSq > bound)
+        if (m_offsetFloorSq[k] > bound)
             break; // the rest are further still
         const int64_t sy = homeY + o.y, sz = homeZ + o.z;
         if (sy < 0 || sy >= m_stripCount[0] || (Dim == 3 && (sz < 0 || sz >= m_stripCount[1])))
@@ -418,8 +444,8 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             double distSq = dxSq + diff.y * diff.y;
             if constexpr (Dim == 3)
                 distSq = distSq + diff.z * diff.z;
-            if (distSq <= bound && distSq < rangeSq)
-                consider(distSq, e.index);
+            if (distSq <= bound)
+                consider(distSq, e.index, e.id);
             return true;
         };
         for (uint32_t j = right; j < end && visit(entries[j]); ++j)
@@ -433,29 +459,31 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
 }
 
 template <int Dim>
-std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount,
-                                     std::span<const uint32_t> ids, Neighbor* out, double guessSq) const
+std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount, Neighbor* out,
+                                     double guessSq) const
 {
     if (maxCount == 0)
         return 0;
     const double rangeSq = range * range;
     // With k found within the guess, the k-th distance bounded every skip, as a
-    // search of the whole range would have: the same answer.
-    if (guessSq > 0.0 && guessSq < rangeSq)
+    // search of the whole range would have: the same answer. One call site of
+    // the (inlined) search for both.
+    for (double startBound = guessSq > 0.0 && guessSq < rangeSq ? guessSq : rangeSq;; startBound = rangeSq)
     {
-        const std::size_t found = search(self, rangeSq, guessSq, maxCount, ids, out);
-        if (found == maxCount)
+        const std::size_t found = search(self, rangeSq, startBound, maxCount, out);
+        if (found == maxCount || startBound == rangeSq)
             return found;
     }
-    return search(self, rangeSq, rangeSq, maxCount, ids, out);
 }
 
 template <int Dim>
-void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount,
-                              std::span<const uint32_t> ids, std::vector<Neighbor>& out) const
+void NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount, std::vector<Neighbor>& out) const
 {
-    out.resize(maxCount);
-    out.resize(query(self, range, maxCount, ids, out.data()));
+    // Room for the sentinel before the list (the pointer query's out[-1]).
+    out.resize(maxCount + 1);
+    const std::size_t found = maxCount == 0 ? 0 : query(self, range, maxCount, out.data() + 1);
+    out.erase(out.begin());
+    out.resize(found);
 }
 
 template class NeighborGrid<2>;

@@ -36,6 +36,7 @@
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <limits>
 #include <type_traits>
 
 #if defined(__SSE2__)
@@ -264,18 +265,21 @@ template <class V> V tieAxis(bool aBeforeB)
     return c;
 }
 
-/// True when the one-step guard of agent `a` (max speed `maxSpeed`, taking
-/// `share`) against a neighbour at squared distance `distSq` may bind: with
-/// v_opt = 0 the guard is v·p/|p| <= share·(|p| − R)/h (R the shrunk combined
-/// radius, h the one-step horizon), which every velocity within the max speed
-/// meets when |p| > R + maxSpeed·h/share. The 1e-6 margin keeps a skipped guard
-/// well outside the speed disc, so that it can change no step of the programs
-/// (its bound on any line lies past the disc's by far more than the rounding).
-/// `stepReach` is maxSpeed·h/share, computed as (maxSpeed·h)/share.
-inline bool guardMayBind(double distSq, double guardRadius, double stepReach)
+/// The squared reach within which the one-step guard of agent `a` (max
+/// speed `maxSpeed`, taking `share`) against a neighbour may bind: the guard
+/// of a neighbour at squared distance distSq may bind when
+/// !(distSq > guardReachSq(guardRadius, stepReach)). With v_opt = 0 the guard
+/// is v·p/|p| <= share·(|p| − R)/h (R the shrunk combined radius
+/// `guardRadius`, h the one-step horizon), which every velocity within the
+/// max speed meets when |p| > R + maxSpeed·h/share. The 1e-6 margin keeps a
+/// skipped guard well outside the speed disc, so that it can change no step
+/// of the programs (its bound on any line lies past the disc's by far more
+/// than the rounding). `stepReach` is maxSpeed·h/share, computed as
+/// (maxSpeed·h)/share.
+inline double guardReachSq(double guardRadius, double stepReach)
 {
     const double reach = (guardRadius + stepReach) * (1.0 + 1.0e-6);
-    return !(distSq > reach * reach);
+    return reach * reach;
 }
 
 #if defined(__SSE2__)
@@ -412,7 +416,9 @@ template <PlanePath path>
                                                 glm::dvec2 velocityA, uint64_t selfKey, double invHorizon,
                                                 double invDt, Constraint2* out)
 {
-    const auto one = [&](std::size_t j)
+    // The scalar plane stays out of line (an odd last pair, w = 0): captured
+    // by value, its constants need not live on the stack for every agent.
+    const auto one = [&t, velocityA, selfKey, invHorizon, invDt](std::size_t j)
     {
         return orcaPlane2({t.position(j), t.velocity(j), t.distSq[j], t.radius[j], selfKey < t.otherKey[j]},
                           velocityA, t.share[j], invHorizon, invDt);
@@ -420,7 +426,7 @@ template <PlanePath path>
 #if defined(__SSE2__)
     const __m128d vax = _mm_set1_pd(velocityA.x), vay = _mm_set1_pd(velocityA.y);
     const __m128d invH = _mm_set1_pd(invHorizon), invD = _mm_set1_pd(invDt);
-    const auto lanes = [&](std::size_t j)
+    const auto lanes = [&t, vax, vay, invH, invD](std::size_t j)
     {
         // Lane by lane (lanesOf), not one 16-byte load: the table was just
         // written 8 bytes at a time, and a load spanning two such stores
@@ -442,7 +448,7 @@ template <PlanePath path>
                                                  std::size_t count, uint64_t selfKey, double guardFactor,
                                                  double invOneStep, double invDt, Constraint2* out)
 {
-    const auto one = [&](std::size_t g)
+    const auto one = [&t, which, selfKey, guardFactor, invOneStep, invDt](std::size_t g)
     {
         const std::size_t e = which[g];
         return orcaPlane2({t.position(e), glm::dvec2(0.0), t.distSq[e], t.radius[e] * guardFactor,
@@ -452,7 +458,7 @@ template <PlanePath path>
 #if defined(__SSE2__)
     const __m128d zero = _mm_setzero_pd(), factor = _mm_set1_pd(guardFactor);
     const __m128d invH = _mm_set1_pd(invOneStep), invD = _mm_set1_pd(invDt);
-    const auto lanes = [&](std::size_t g)
+    const auto lanes = [&t, which, zero, factor, invH, invD](std::size_t g)
     {
         const std::size_t e0 = which[g], e1 = which[g + 1];
         // v_opt = 0: no relative velocity, and A's own velocity counts as 0.
@@ -466,64 +472,118 @@ template <PlanePath path>
     planesByTwo<path>(count, lanes, one, out);
 }
 
-template <class Agent, class V>
-PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors,
-                             std::size_t count, const PairSettings& settings, Constraint<V>* out, PairBuild build,
-                             PairTable<V>& table)
+/// Gathers agent `a`'s neighbours that it does not ignore into `table` (its
+/// count and guards too) and the entries whose guard may bind (all with
+/// `everyGuard`) into `guarded`. kUniform: every agent has one radius and one
+/// priority and ignores none (settings.uniformPairRadius > 0), so each pair's
+/// share is avoidanceShare's 0.5 and its combined radius a.radius + b.radius
+/// is uniformPairRadius: the same values, with no per-pair share, radius or
+/// guard reach to work out.
+template <bool kUniform, class Agent, class V>
+[[gnu::always_inline]] inline void gatherPairs(std::span<const Agent> agents, const Agent& a,
+                                               const Neighbor* neighbors, std::size_t count,
+                                               const PairSettings& settings, bool everyGuard, PairTable<V>& table,
+                                               uint8_t* guarded)
 {
-    const Agent& a = agents[self];
-    const double invDt = 1.0 / settings.dt;
-    const double invHorizon = 1.0 / settings.horizon;
-    const double invOneStep = 1.0 / settings.oneStepHorizon;
-    // The (id, index) key of agent A: exact ties break by key order.
-    const uint64_t selfKey = (uint64_t{a.id} << 32) | static_cast<uint32_t>(self);
-    std::size_t guardCount = table.guards;
-    if (build != PairBuild::SoftOnly)
+    constexpr double kEveryGuard = std::numeric_limits<double>::infinity(); // a reach every distance is within
+    double reachShare = 0.0, stepReach = 0.0; // guardReachSq's stepReach for the share reachShare
+    double uniformReachSq = 0.0;
+    if constexpr (kUniform)
     {
-        // The neighbours kept, with what their planes need, and which have a guard.
-        assert(count <= PairTable<V>::kRoom);
-        std::array<uint8_t, PairTable<V>::kRoom> guarded;
-        double reachShare = 0.0, stepReach = 0.0; // guardMayBind's stepReach for the share reachShare
-        std::size_t keptCount = 0;
-        guardCount = 0;
-        for (std::size_t k = 0; k < count; ++k)
+        // Every pair's combined radius and share, in every entry (once while
+        // the crowd stays uniform).
+        if (table.uniformRadius != settings.uniformPairRadius)
         {
-            const Neighbor& nb = neighbors[k];
-            const Agent& b = agents[nb.index];
-            const double share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
+            table.radius.fill(settings.uniformPairRadius);
+            table.share.fill(0.5);
+            table.uniformRadius = settings.uniformPairRadius;
+        }
+        reachShare = 0.5;
+        stepReach = a.maxSpeed * settings.oneStepHorizon / reachShare;
+        uniformReachSq =
+            everyGuard ? kEveryGuard : guardReachSq(settings.uniformPairRadius * settings.guardFactor, stepReach);
+    }
+    if constexpr (!kUniform)
+        table.uniformRadius = 0.0; // the entries below get their own
+    std::size_t keptCount = 0, guardCount = 0;
+    for (std::size_t k = 0; k < count; ++k)
+    {
+        const Neighbor& nb = neighbors[k];
+        const Agent& b = agents[nb.index];
+        double share = reachShare, radius = settings.uniformPairRadius;
+        if constexpr (!kUniform)
+        {
+            share = avoidanceShare(a.priority, a.layers, a.ignores, b.priority, b.layers, b.ignores);
             if (share == 0.0)
                 continue;
-            const std::size_t e = keptCount++;
-            const V relativePosition = b.position - a.position;
-            const V relativeVelocity = a.velocity - b.velocity;
-            for (int d = 0; d < V::length(); ++d)
-            {
-                table.relativePosition[static_cast<std::size_t>(d)][e] = relativePosition[d];
-                table.relativeVelocity[static_cast<std::size_t>(d)][e] = relativeVelocity[d];
-            }
-            const double radius = a.radius + b.radius;
-            table.distSq[e] = nb.distanceSquared;
+            radius = a.radius + b.radius;
+        }
+        const std::size_t e = keptCount++;
+        const V relativePosition = b.position - a.position;
+        const V relativeVelocity = a.velocity - b.velocity;
+        for (int d = 0; d < V::length(); ++d)
+        {
+            table.relativePosition[static_cast<std::size_t>(d)][e] = relativePosition[d];
+            table.relativeVelocity[static_cast<std::size_t>(d)][e] = relativeVelocity[d];
+        }
+        table.distSq[e] = nb.distanceSquared;
+        if constexpr (!kUniform)
+        {
             table.radius[e] = radius;
             table.share[e] = share;
-            table.otherKey[e] = (uint64_t{b.id} << 32) | nb.index;
+        }
+        table.otherKey[e] = (uint64_t{b.id} << 32) | nb.index;
+        double reachSq = uniformReachSq;
+        if constexpr (!kUniform)
+        {
             if (share != reachShare)
             {
                 // Neighbours mostly share one share (equal priorities): one division per agent.
                 reachShare = share;
                 stepReach = a.maxSpeed * settings.oneStepHorizon / share;
             }
-            const bool guard = build == PairBuild::EveryGuard ||
-                               guardMayBind(nb.distanceSquared, radius * settings.guardFactor, stepReach);
-            table.guard[e] = guard;
-            guarded[guardCount] = static_cast<uint8_t>(e);
-            guardCount += guard ? 1 : 0;
+            reachSq = everyGuard ? kEveryGuard : guardReachSq(radius * settings.guardFactor, stepReach);
         }
-        table.count = keptCount;
-        table.guards = guardCount;
-        // On the plane the guards lead the output, in the neighbours' order.
+        const bool guard = !(nb.distanceSquared > reachSq);
+        if constexpr (!std::is_same_v<V, glm::dvec2>)
+            table.guard[e] = guard; // on the plane `guarded` says it
+        guarded[guardCount] = static_cast<uint8_t>(e);
+        guardCount += guard ? 1 : 0;
+    }
+    table.count = keptCount;
+    table.guards = guardCount;
+}
+
+/// pairConstraints, inlined into its one caller per dimension (no call and
+/// argument shuffle per agent).
+template <class Agent, class V>
+[[gnu::always_inline]] inline PairCounts pairConstraintsOf(std::span<const Agent> agents, std::size_t self,
+                                                          const Neighbor* neighbors, std::size_t count,
+                                                          const PairSettings& settings, Constraint<V>* out,
+                                                          PairBuild build, PairTable<V>& table)
+{
+    const Agent& a = agents[self];
+    const double invDt = settings.invDt;
+    const double invHorizon = settings.invHorizon;
+    const double invOneStep = settings.invOneStep;
+    // The (id, index) key of agent A: exact ties break by key order.
+    const uint64_t selfKey = (uint64_t{a.id} << 32) | static_cast<uint32_t>(self);
+    if (build != PairBuild::SoftOnly)
+    {
+        // The neighbours kept, with what their planes need, and which have a guard.
+        assert(count <= PairTable<V>::kRoom);
+        std::array<uint8_t, PairTable<V>::kRoom> guarded;
+        const bool everyGuard = build == PairBuild::EveryGuard;
+        if (settings.uniformPairRadius > 0.0)
+            gatherPairs<true>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
+        else
+            gatherPairs<false>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
+        // On the plane the guards lead the output, in the neighbours' order
+        // (most agents in a crowd that is not jammed have none).
         if constexpr (std::is_same_v<V, glm::dvec2>)
-            guardPlanesBy<PlanePath::ByTwo>(table, guarded.data(), guardCount, selfKey, settings.guardFactor,
-                                            invOneStep, invDt, out);
+            if (table.guards > 0)
+                guardPlanesBy<PlanePath::ByTwo>(table, guarded.data(), table.guards, selfKey, settings.guardFactor,
+                                                invOneStep, invDt, out);
     }
     const std::size_t keptCount = table.count;
     Constraint<V>* soft = out + table.guards;

@@ -3,7 +3,8 @@
 // bit for bit, lane by lane, on random pair tables that mix every case of the
 // plane: the legs (both sides and the exact head-on side = 0), the cut-off
 // circle, the overlapping disc, and the overlapping w = 0 pairs the SSE2 path
-// hands back to the scalar one (also beside a lane it keeps).
+// hands back to the scalar one (also beside a lane it keeps). Also the
+// gather of a uniform crowd's pairs against the general gather.
 #include "avoidance_internal.h"
 
 #include "spark/core/rng.h"
@@ -13,6 +14,8 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <span>
 #include <vector>
 
 using namespace spark;
@@ -193,5 +196,151 @@ TEST_CASE("the plane cases the random tables take: the legs, the cut-off, the di
         // Head on along x: the right leg, whose normal points to −y for p along +x.
         const Constraint2 head = planeOf(kPlanesHeadOn);
         CHECK((head.normal.y < 0.0) == (table.relativePosition[0][0] > 0.0));
+    }
+}
+
+namespace
+{
+
+/// A random crowd of `n` for the gather test: one radius, one priority,
+/// nothing ignored (so uniformPairRadius holds), random layers, positions
+/// close enough that some pairs overlap and some guards bind, others not.
+template <class Agent> std::vector<Agent> uniformTestCrowd(Rng& rng, std::size_t n, double radius)
+{
+    using V = decltype(Agent::position);
+    std::vector<Agent> agents(n);
+    for (Agent& a : agents)
+    {
+        for (int d = 0; d < V::length(); ++d)
+        {
+            a.position[d] = rngNextRange(rng, -4.0, 4.0);
+            a.velocity[d] = rngNextRange(rng, -1.5, 1.5);
+        }
+        a.radius = radius;
+        a.maxSpeed = rngNextRange(rng, 0.5, 3.0);
+        a.priority = 2.0;
+        a.id = rngNextBelow(rng, 8); // repeated ids: the keys break ties by index
+        a.layers = rngNextU32(rng);
+        a.ignores = 0;
+    }
+    return agents;
+}
+
+/// Agent `self`'s pairs built with the uniform gather into `uniformTable` and
+/// the general one (uniformPairRadius 0) into `generalTable`, each build then
+/// a SoftOnly re-run: the constraints that differ to the bit and the counts
+/// that differ; `guards` and `pairs` add what the uniform build wrote.
+template <class Agent, class V>
+int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBuild build, PairTable<V>& uniformTable,
+                      PairTable<V>& generalTable, std::size_t& guards, std::size_t& pairs)
+{
+    std::vector<Neighbor> neighbors;
+    for (std::size_t j = 0; j < agents.size() && neighbors.size() < PairTable<V>::kRoom; ++j)
+        if (j != self)
+        {
+            const V diff = agents[j].position - agents[self].position;
+            neighbors.push_back(Neighbor{glm::dot(diff, diff), agents[j].id, static_cast<uint32_t>(j)});
+        }
+    const double pairRadius = uniformPairRadius<Agent>(agents);
+    const PairSettings uniform = PairSettings::of(5.0, 0.95, 0.3, pairRadius);
+    PairSettings general = uniform;
+    general.uniformPairRadius = 0.0;
+    const std::size_t room = 2 * neighbors.size();
+    std::vector<Constraint<V>> out(room, Constraint<V>{V(1.0e300), V(1.0e300)});
+    std::vector<Constraint<V>> generalOut(room, Constraint<V>{V(-1.0e300), V(-1.0e300)});
+    int differ = 0;
+    const auto compare = [&](const PairCounts& a, const PairCounts& b)
+    {
+        differ += a.guards != b.guards || a.soft != b.soft ? 1 : 0;
+        for (std::size_t j = 0; j < a.guards + a.soft; ++j)
+            differ += std::memcmp(&out[j], &generalOut[j], sizeof(Constraint<V>)) != 0 ? 1 : 0;
+    };
+    // Both tables first hold a mixed crowd's pairs (radii and shares of their
+    // own): the uniform build must not take them for its own.
+    std::vector<Agent> mixed = agents;
+    for (Agent& m : mixed)
+    {
+        m.radius *= 1.0 + 0.25 * static_cast<double>(m.id % 3);
+        m.priority = 1.0 + static_cast<double>(m.id % 2);
+    }
+    for (PairTable<V>* t : {&uniformTable, &generalTable})
+        pairConstraints(std::span<const Agent>(mixed), self, neighbors.data(), neighbors.size(), general,
+                        out.data(), PairBuild::All, *t);
+    const PairCounts counts =
+        pairConstraints(agents, self, neighbors.data(), neighbors.size(), uniform, out.data(), build, uniformTable);
+    compare(counts, pairConstraints(agents, self, neighbors.data(), neighbors.size(), general, generalOut.data(),
+                                    build, generalTable));
+    guards += counts.guards;
+    pairs += counts.soft;
+    compare(pairConstraints(agents, self, neighbors.data(), neighbors.size(), uniform.withHorizon(0.625), out.data(),
+                            PairBuild::SoftOnly, uniformTable),
+            pairConstraints(agents, self, neighbors.data(), neighbors.size(), general.withHorizon(0.625),
+                            generalOut.data(), PairBuild::SoftOnly, generalTable));
+    return differ;
+}
+
+} // namespace
+
+TEST_CASE("a uniform crowd's pairs (one radius, one priority, nothing ignored) equal the general gather's to the bit")
+{
+    Rng rng = rngFromSeed(715);
+    int differ = 0;
+    std::size_t guards = 0, pairs = 0, everyGuards = 0, everyPairs = 0;
+    // Two tables per dimension, reused with their roles swapped trial by
+    // trial: a table a uniform crowd filled (another radius) is then built
+    // generally, and the reverse.
+    std::array<std::unique_ptr<PairTable<glm::dvec2>>, 2> tables2{std::make_unique<PairTable<glm::dvec2>>(),
+                                                                  std::make_unique<PairTable<glm::dvec2>>()};
+    std::array<std::unique_ptr<PairTable<glm::dvec3>>, 2> tables3{std::make_unique<PairTable<glm::dvec3>>(),
+                                                                  std::make_unique<PairTable<glm::dvec3>>()};
+    for (int trial = 0; trial < 400; ++trial)
+    {
+        const std::size_t n = 2 + rngNextBelow(rng, 40);
+        const double radius = rngNextBelow(rng, 2) == 0 ? 0.5 : 0.75; // repeated: a table may hold it already
+        const std::size_t self = rngNextBelow(rng, static_cast<uint32_t>(n));
+        const std::size_t u = static_cast<std::size_t>(trial / 2 % 2); // the uniform build's table
+        if (trial % 2 == 0)
+        {
+            const auto agents = uniformTestCrowd<nav::AvoidanceAgent>(rng, n, radius);
+            REQUIRE(uniformPairRadius<nav::AvoidanceAgent>(agents) == radius + radius);
+            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(agents, self, PairBuild::All, *tables2[u],
+                                                                         *tables2[1 - u], guards, pairs);
+            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
+                agents, self, PairBuild::EveryGuard, *tables2[1 - u], *tables2[u], everyGuards, everyPairs);
+        }
+        else
+        {
+            const auto agents = uniformTestCrowd<nav::AvoidanceAgent3D>(rng, n, radius);
+            REQUIRE(uniformPairRadius<nav::AvoidanceAgent3D>(agents) == radius + radius);
+            differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(agents, self, PairBuild::All, *tables3[u],
+                                                                           *tables3[1 - u], guards, pairs);
+            differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
+                agents, self, PairBuild::EveryGuard, *tables3[1 - u], *tables3[u], everyGuards, everyPairs);
+        }
+    }
+    CHECK(differ == 0);
+    // Some guards bind and some are left out; EveryGuard writes them all.
+    CHECK(guards > pairs / 10);
+    CHECK(guards < pairs * 9 / 10);
+    CHECK(everyGuards == everyPairs);
+}
+
+TEST_CASE("the uniform pair radius is 0 once one agent's radius, priority or ignored layers differ")
+{
+    Rng rng = rngFromSeed(716);
+    const auto agents = uniformTestCrowd<nav::AvoidanceAgent>(rng, 12, 0.75);
+    CHECK(uniformPairRadius<nav::AvoidanceAgent>(agents) == 1.5);
+    CHECK(uniformPairRadius<nav::AvoidanceAgent>(std::span<const nav::AvoidanceAgent>()) == 0.0);
+    for (int field = 0; field < 3; ++field)
+    {
+        auto changed = agents;
+        nav::AvoidanceAgent& last = changed.back();
+        if (field == 0)
+            last.radius = 0.7500000001;
+        else if (field == 1)
+            last.priority = 1.0;
+        else
+            last.ignores = 4;
+        CHECK(uniformPairRadius<nav::AvoidanceAgent>(changed) == 0.0);
     }
 }
