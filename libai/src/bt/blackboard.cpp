@@ -159,10 +159,7 @@ void Blackboard::prefetchValues(uint32_t count) const
         const Slot& s = first[i];
         if (!s.present)
             continue;
-        // A value's heap parts are allocated one after the other when it is
-        // written (an array's vector, its elements, then each element's own),
-        // so a few lines from its first part cover a small one (a route of
-        // points, a name).
+        // A string's object, which holds a short one's characters too.
         if (s.value.is_string())
             __builtin_prefetch(s.value.get_ptr<const json::string_t*>());
     }
