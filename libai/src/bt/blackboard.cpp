@@ -159,28 +159,9 @@ void Blackboard::prefetchValues(uint32_t count) const
         const Slot& s = first[i];
         if (!s.present)
             continue;
-        // A value's heap parts are allocated one after the other when it is
-        // written (an array's vector, its elements, then each element's own),
-        // so a few lines from its first part cover a small one (a route of
-        // points, a name).
-        switch (s.value.type())
-        {
-        case json::value_t::string:
+        // A string's object, which holds a short one's characters too.
+        if (s.value.is_string())
             __builtin_prefetch(s.value.get_ptr<const json::string_t*>());
-            break;
-        case json::value_t::array:
-        {
-            const char* p = reinterpret_cast<const char*>(s.value.get_ptr<const json::array_t*>());
-            __builtin_prefetch(p);
-            __builtin_prefetch(p + 64);
-            __builtin_prefetch(p + 128);
-            __builtin_prefetch(p + 192);
-            __builtin_prefetch(p + 256);
-            __builtin_prefetch(p + 320);
-            break;
-        }
-        default: break;
-        }
     }
 #else
     (void)count;

@@ -25,6 +25,8 @@ uint64_t nextInstance()
 } // namespace
 
 AiStateInstance::AiStateInstance() : id(nextInstance()) {}
+
+uint64_t BrainMap::nextStamp() { return nextInstance(); }
 AiStateInstance::AiStateInstance(const AiStateInstance&) : id(nextInstance()) {}
 AiStateInstance& AiStateInstance::operator=(const AiStateInstance&)
 {
@@ -256,7 +258,7 @@ inline void prefetchRange(const void* p, size_t bytes)
 #endif
 }
 
-using BrainIt = std::map<std::string, Brain>::iterator;
+using BrainIt = BrainMap::iterator;
 
 /// The bytes of a brain's map entry up to the fields a tick reads (they come
 /// first in Brain), without the resolution's utility tree (only a utility brain
@@ -280,53 +282,80 @@ void prefetchState(const Brain& b)
     b.blackboard.prefetchSlots(8);
 }
 
+/// Ticks the brain when it is enabled and its period is due.
+inline void tickIfDue(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)
+{
+    if (!brain.enabled || clock.frame < brain.nextFrame)
+        return;
+    brain.nextFrame = clock.frame + brain.period;
+    (void)tickBrain(io, brain, world, clock, leaves);
+}
+
+/// The walk order of the brains (io.walkHints), taken again when brains came
+/// or went since it was taken (the only walk of the map's links).
+const std::vector<BrainIt>& walkOrder(AiState& io)
+{
+    BrainWalkHints& hints = io.walkHints;
+    if (hints.stamp != io.brains.stamp() || hints.order.size() != io.brains.size())
+    {
+        hints.order.clear();
+        hints.order.reserve(io.brains.size());
+        for (BrainIt it = io.brains.begin(); it != io.brains.end(); ++it)
+            hints.order.push_back(it);
+        hints.stamp = io.brains.stamp();
+    }
+    return hints.order;
+}
+
 } // namespace
 
 void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
-    // Each brain's state is cold when its turn comes (10,000s of brains), and
-    // reached through pointers: while one brain ticks, the record of the brain
-    // kRecordAhead ahead (its address from the last walk: io.walkHints, so the
-    // map's links are not chased to it), the state of the brain kStateAhead
-    // ahead (found through its record), what the host keeps of that brain's
-    // agent (World::prefetchAgent) and the heap parts of the next brain's
-    // blackboard values (found through its blackboard slots) are asked for.
-    // Hints only: the order and the results are those of a plain walk in
-    // agent-name order.
+    // The brains are walked in agent-name order from the order kept in
+    // io.walkHints (no map links followed: they are cold, and the next brain's
+    // is found only after the last brain's tick). Each brain's state is cold
+    // when its turn comes (10,000s of brains), and reached through pointers:
+    // while one brain ticks, the record of the brain kRecordAhead ahead, the
+    // state of the brain kStateAhead ahead (found through its record), what
+    // the host keeps of that brain's agent (World::prefetchAgent) and the heap
+    // parts of the next brain's blackboard values (found through its
+    // blackboard slots) are asked for. Hints only: the order and the results
+    // are those of a plain walk of the map.
     constexpr size_t kRecordAhead = 16;
-    constexpr int kStateAhead = 2;
-    std::vector<const void*>& records = io.walkHints.records;
-    if (records.size() != io.brains.size())
-        records.assign(io.brains.size(), nullptr);
-    const BrainIt end = io.brains.end();
-    const size_t bytes = io.brains.empty() ? 0 : recordBytes(*io.brains.begin());
-    for (size_t i = 0; i < kRecordAhead && i < records.size(); ++i)
-        prefetchRange(records[i], bytes);
-    BrainIt stateAhead = io.brains.begin();
-    for (int i = 0; i < kStateAhead && stateAhead != end; ++i, ++stateAhead)
+    constexpr size_t kStateAhead = 2;
+    const std::vector<BrainIt>& order = walkOrder(io);
+    const uint64_t stamp = io.brains.stamp();
+    const size_t n = order.size();
+    const size_t bytes = n == 0 ? 0 : recordBytes(*order[0]);
+    for (size_t i = 0; i < kRecordAhead && i < n; ++i)
+        prefetchRange(&*order[i], bytes);
+    for (size_t i = 0; i < kStateAhead && i < n; ++i)
     {
-        prefetchState(stateAhead->second);
-        world.prefetchAgent(stateAhead->second.resolved.agent);
+        prefetchState(order[i]->second);
+        world.prefetchAgent(order[i]->second.resolved.agent);
     }
-    size_t at = 0;
-    for (BrainIt it = io.brains.begin(); it != end; ++it, ++at)
+    for (size_t at = 0; at < n; ++at)
     {
-        records[at] = &*it;
-        if (at + kRecordAhead < records.size())
-            prefetchRange(records[at + kRecordAhead], bytes);
-        if (stateAhead != end)
+        if (at + kRecordAhead < n)
+            prefetchRange(&*order[at + kRecordAhead], bytes);
+        if (at + kStateAhead < n)
         {
-            prefetchState(stateAhead->second);
-            world.prefetchAgent(stateAhead->second.resolved.agent);
-            ++stateAhead;
+            prefetchState(order[at + kStateAhead]->second);
+            world.prefetchAgent(order[at + kStateAhead]->second.resolved.agent);
         }
-        if (const BrainIt next = std::next(it); next != end)
-            next->second.blackboard.prefetchValues(8);
-        Brain& brain = it->second;
-        if (!brain.enabled || clock.frame < brain.nextFrame)
-            continue;
-        brain.nextFrame = clock.frame + brain.period;
-        (void)tickBrain(io, brain, world, clock, leaves);
+        if (at + 1 < n)
+            order[at + 1]->second.blackboard.prefetchValues(8);
+        const BrainIt it = order[at];
+        tickIfDue(io, it->second, world, clock, leaves);
+        if (io.brains.stamp() != stamp)
+        {
+            // The tick added or removed brains (a host's or a leaf's doing):
+            // the kept order no longer holds; the rest of the walk follows the
+            // map from this brain, as a plain walk does.
+            for (BrainIt rest = std::next(it); rest != io.brains.end(); ++rest)
+                tickIfDue(io, rest->second, world, clock, leaves);
+            return;
+        }
     }
 }
 

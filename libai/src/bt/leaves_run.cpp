@@ -115,8 +115,12 @@ Result<const json*> readSlotResult(TickCtx& ctx, const LeafDef& leaf, const Para
 /// The built-in leaves' manifest entries, by LeafId (a static table: never moves).
 const std::span<const LeafDef> kBuiltins = leafManifest();
 
-/// Reads parameter `p` of a built-in leaf's call (see readSlot).
-template <class E> [[gnu::always_inline]] inline bool param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, const json*& out)
+/// Reads parameter `p` of a built-in leaf's call (see readSlot); `stamp`, when
+/// given, is set to the write stamp of the blackboard slot read when the value
+/// was found to fit from an earlier check (else left as it is).
+template <class E>
+[[gnu::always_inline]] inline bool param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, const json*& out,
+                                         uint64_t* stamp = nullptr)
 {
     const ParamSlot& given = slot(call, p);
     if (given.present && !given.fromBb)
@@ -128,12 +132,14 @@ template <class E> [[gnu::always_inline]] inline bool param(TickCtx& ctx, const 
     if (given.fromBb && given.bbIndex < ctx.fits.size() && given.type != ParamType::Number &&
         given.type != ParamType::Integer)
     {
-        uint64_t stamp = 0;
-        const json* v = ctx.brain.blackboard.at(ctx.slots[given.bbIndex], stamp);
+        uint64_t slotStamp = 0;
+        const json* v = ctx.brain.blackboard.at(ctx.slots[given.bbIndex], slotStamp);
         const FitCheck& fit = ctx.fits[given.bbIndex];
-        if (v && fit.stamp == stamp && fit.type == given.type)
+        if (v && fit.stamp == slotStamp && fit.type == given.type)
         {
             out = v;
+            if (stamp)
+                *stamp = slotStamp;
             return true;
         }
     }
@@ -242,28 +248,47 @@ NodeStatus moveTo(TickCtx& ctx, const LeafCall& call, NodeStatus status, Vec3& p
     return NodeStatus::Running;
 }
 
+/// What patrolNode derived from a patrol's route (see PatrolMemory): while the
+/// route's slot has write stamp `stamp` (0: nothing derived) and the counter is
+/// `counter`, the route has `size` points and that counter's waypoint is the
+/// patrol's `point`.
+struct RouteMemo
+{
+    uint64_t stamp = 0;
+    int32_t counter = 0;
+    int32_t size = 0;
+};
+
 /// patrol: `status` its status before the tick, `counter` and `point` its memory
-/// (the next waypoint, the point last requested).
+/// (the next waypoint, the point last requested); `memo` what was derived from
+/// the route (nullptr: nothing kept), read and updated.
 NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeStatus status, int32_t& counter, Vec3& point,
-                  std::string_view path)
+                  std::string_view path, RouteMemo* memo = nullptr)
 {
     const json* pointsV = nullptr;
     const json* loopV = nullptr;
     double stopDistance = 0;
-    if (!param(ctx, call, PatrolParam::Points, path, pointsV) || !param(ctx, call, PatrolParam::Loop, path, loopV) ||
+    // The route's stamp when it comes from a blackboard slot already found to fit: what memo is keyed by.
+    uint64_t stamp = 0;
+    if (!param(ctx, call, PatrolParam::Points, path, pointsV, &stamp) ||
+        !param(ctx, call, PatrolParam::Loop, path, loopV) ||
         !numberParam(ctx, call, PatrolParam::StopDistance, path, stopDistance))
         return kFailed;
+    // The route unchanged since `point` was set to this counter's waypoint: no JSON read.
+    const bool known = memo && stamp != 0 && memo->stamp == stamp && memo->counter == counter;
     const json::array_t* route = pointsV->get_ptr<const json::array_t*>();
-    if (!route || route->empty()) // kept out by the type check (a value changed behind its stamp)
+    auto badRoute = [&] {
         return fail(ctx, makeError(kCodeParams, "patrol points must be a non-empty array of points",
                                    pointerJoin(pointerJoin(path, "params"), "points")));
-    const json::array_t& points = *route;
+    };
+    if (!route || (!known && route->empty())) // kept out by the type check (a value changed behind its stamp)
+        return badRoute();
     const bool loop = loopV ? loopV->get<bool>() : true;
-    const int32_t n = static_cast<int32_t>(points.size());
+    const int32_t n = known ? memo->size : static_cast<int32_t>(route->size());
     const bool fresh = status != NodeStatus::Running;
     if (counter < 0 || counter >= n)
         counter = 0;
-    Vec3 waypoint = toPoint(points[static_cast<size_t>(counter)]);
+    Vec3 waypoint = known ? point : toPoint((*route)[static_cast<size_t>(counter)]);
     const Vec3 pos = agentPosition(ctx);
     const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.agent);
     bool request = fresh || ms == MoveState::Idle;
@@ -280,7 +305,9 @@ NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeStatus status, int32_t
                 return NodeStatus::Success;
             }
         }
-        waypoint = toPoint(points[static_cast<size_t>(counter)]);
+        if (static_cast<size_t>(counter) >= route->size()) // only a value changed behind its stamp
+            return badRoute();
+        waypoint = toPoint((*route)[static_cast<size_t>(counter)]);
         request = true;
     }
     else if (!fresh && ms == MoveState::NoPath)
@@ -289,6 +316,8 @@ NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeStatus status, int32_t
     {
         ctx.world.requestMove(ctx.agent, waypoint, stopDistance);
         point = waypoint;
+        if (memo && stamp != 0)
+            *memo = RouteMemo{stamp, counter, n};
         if (ctx.world.moveState(ctx.agent) == MoveState::NoPath)
             return NodeStatus::Failure;
     }
@@ -544,16 +573,21 @@ template <NodeStatus (*Leaf)(TickCtx&, const LeafCall&, std::string_view)>
     return finishNode(ctx, index, r);
 }
 
-/// patrol (memory Patrol: the counter, then the point).
+/// patrol (memory Patrol: the counter, the point, what was derived from the route; see PatrolMemory).
 [[gnu::noinline]] NodeStatus patrolNode(TickCtx& ctx, uint32_t index, const Node& n)
 {
     unsigned char* m = ctx.states + n.memoryOffset;
-    int32_t counter = loadAt<int32_t>(m);
-    Vec3 point = loadPoint(m + 4);
+    int32_t counter = loadAt<int32_t>(m + PatrolMemory::kCounter);
+    Vec3 point = loadPoint(m + PatrolMemory::kPoint);
+    RouteMemo memo{loadAt<uint64_t>(m + PatrolMemory::kRouteStamp), loadAt<int32_t>(m + PatrolMemory::kRouteCounter),
+                   loadAt<int32_t>(m + PatrolMemory::kRouteSize)};
     const NodeStatus r =
-        patrol(ctx, n.call, static_cast<NodeStatus>(ctx.states[index]), counter, point, n.path);
-    storeAt(m, counter);
-    storePoint(m + 4, point);
+        patrol(ctx, n.call, static_cast<NodeStatus>(ctx.states[index]), counter, point, n.path, &memo);
+    storeAt(m + PatrolMemory::kCounter, counter);
+    storePoint(m + PatrolMemory::kPoint, point);
+    storeAt(m + PatrolMemory::kRouteStamp, memo.stamp);
+    storeAt(m + PatrolMemory::kRouteCounter, memo.counter);
+    storeAt(m + PatrolMemory::kRouteSize, memo.size);
     return finishNode(ctx, index, r);
 }
 

@@ -38,7 +38,6 @@ NodeMemory nodeMemoryOf(NodeType type, LeafId leaf)
 namespace
 {
 // Field offsets inside a memory.
-constexpr size_t kPatrolPoint = 4;  // Patrol: counter, then point.
 constexpr size_t kFullCounter = 4;  // Full: cursor, counter, startTime, readyAt, point, flag.
 constexpr size_t kFullStart = 8;
 constexpr size_t kFullReady = 16;
@@ -57,7 +56,7 @@ size_t NodeStates::memoryBytes(NodeMemory memory)
     case NodeMemory::ReadyAt: return 8;
     case NodeMemory::Flag: return 1;
     case NodeMemory::Point: return 24;
-    case NodeMemory::Patrol: return kPatrolPoint + 24;
+    case NodeMemory::Patrol: return PatrolMemory::kBytes;
     case NodeMemory::Full: return kFullFlag + 1;
     }
     return 0;
@@ -77,8 +76,8 @@ NodeState NodeStates::read(const unsigned char* bytes, size_t i, NodeMemory memo
     case NodeMemory::Flag: s.flag = m[0] != 0; break;
     case NodeMemory::Point: s.point = loadPoint(m); break;
     case NodeMemory::Patrol:
-        s.counter = loadAt<int32_t>(m);
-        s.point = loadPoint(m + kPatrolPoint);
+        s.counter = loadAt<int32_t>(m + PatrolMemory::kCounter);
+        s.point = loadPoint(m + PatrolMemory::kPoint);
         break;
     case NodeMemory::Full:
         s.cursor = loadAt<int32_t>(m);
@@ -105,8 +104,11 @@ void NodeStates::write(unsigned char* bytes, size_t i, NodeMemory memory, size_t
     case NodeMemory::Flag: m[0] = s.flag ? 1 : 0; break;
     case NodeMemory::Point: storePoint(m, s.point); break;
     case NodeMemory::Patrol:
-        storeAt(m, s.counter);
-        storePoint(m + kPatrolPoint, s.point);
+        storeAt(m + PatrolMemory::kCounter, s.counter);
+        storePoint(m + PatrolMemory::kPoint, s.point);
+        storeAt(m + PatrolMemory::kRouteStamp, uint64_t{0}); // the derived route data no longer holds
+        storeAt(m + PatrolMemory::kRouteCounter, int32_t{0});
+        storeAt(m + PatrolMemory::kRouteSize, int32_t{0});
         break;
     case NodeMemory::Full:
         storeAt(m, s.cursor);

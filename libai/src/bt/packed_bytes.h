@@ -27,4 +27,22 @@ inline void storePoint(unsigned char* p, const Vec3& v)
     storeAt(p + 16, v.z);
 }
 
+/// Field offsets of a patrol's packed memory (NodeMemory::Patrol): its counter
+/// (the next waypoint) and point (the point last requested), which a NodeState
+/// holds, then what the tick derived from its route: the write stamp of the
+/// route's blackboard slot (0: none), the counter and the route's size at that
+/// stamp when `point` was set to that counter's waypoint (so that, while the
+/// slot keeps the stamp, the waypoint is `point`: no JSON read). Derived data:
+/// not in a NodeState (not hashed, not shown), cleared whenever the memory is
+/// written from a NodeState.
+struct PatrolMemory
+{
+    static constexpr size_t kCounter = 0;
+    static constexpr size_t kPoint = 4;
+    static constexpr size_t kRouteStamp = 28;
+    static constexpr size_t kRouteCounter = 36;
+    static constexpr size_t kRouteSize = 40;
+    static constexpr size_t kBytes = 44;
+};
+
 } // namespace spark::ai

@@ -258,16 +258,19 @@ TEST_CASE("stepBrains' walk hints change no result: stale after brains come and 
         stepBrains(rig.state, rig.world, TickClock{rig.frame++, rig.dt});
         rig.world.step(rig.dt);
     }
-    // The walk left each brain's record address, in walk order.
-    REQUIRE(rig.state.walkHints.records.size() == rig.state.brains.size());
+    // The walk kept the brains in walk order, at the map's stamp.
+    REQUIRE(rig.state.walkHints.order.size() == rig.state.brains.size());
+    CHECK(rig.state.walkHints.stamp == rig.state.brains.stamp());
     size_t at = 0;
-    for (const auto& entry : rig.state.brains)
-        CHECK(rig.state.walkHints.records[at++] == static_cast<const void*>(&entry));
+    for (auto it = rig.state.brains.begin(); it != rig.state.brains.end(); ++it)
+        CHECK(rig.state.walkHints.order[at++] == it);
 
     AiState copy = rig.state;
     FakeWorld copyWorld = rig.world;
-    CHECK(copy.walkHints.records.empty());
-    // The same brains come and go in both: the original's hints are now stale.
+    CHECK(copy.walkHints.order.empty());
+    CHECK(copy.brains.stamp() != rig.state.brains.stamp());
+    // The same brains come and go in both: the original's order is now stale.
+    const uint64_t before = rig.state.brains.stamp();
     for (AiState* state : {&rig.state, &copy})
     {
         FakeWorld& world = state == &copy ? copyWorld : rig.world;
@@ -276,6 +279,72 @@ TEST_CASE("stepBrains' walk hints change no result: stale after brains come and 
         for (int i = 0; i < 10; ++i)
             addGuard(*state, world, "G" + std::to_string(150 + i) + "x", 1.0 + i);
     }
+    CHECK(rig.state.brains.stamp() != before);
+    CHECK(rig.state.walkHints.stamp != rig.state.brains.stamp());
     stepInLockstep(rig, copy, copyWorld, 30);
-    CHECK(rig.state.walkHints.records.size() == rig.state.brains.size());
+    CHECK(rig.state.walkHints.order.size() == rig.state.brains.size());
+    CHECK(rig.state.walkHints.stamp == rig.state.brains.stamp());
+}
+
+TEST_CASE("brains a tick adds or removes mid-walk: the rest of the walk is that of the map")
+{
+    // Brains B00..B39 run a game action that, for B20 at frame 3, removes B22
+    // (ahead) and B10 (behind) and adds B21x (ahead: ticked this frame) and
+    // B05x (behind: first ticked next frame), as a plain walk of the map does.
+    AiState* state = nullptr;
+    FakeWorld world;
+    LeafRegistry leaves;
+    GameLeafDef churn = defaultGameLeafDef();
+    churn.name = "churn";
+    churn.kind = LeafKind::Action;
+    churn.description = "Adds and removes brains while the brains tick.";
+    auto brainDef = [](const std::string& agent) {
+        BrainDef def = defaultBrainDef();
+        def.agent = agent;
+        def.tree = "churn";
+        return def;
+    };
+    churn.run = [&](LeafContext& c) -> Result<NodeStatus> {
+        if (c.agent == "B20" && c.clock.frame == 3)
+        {
+            CHECK(state->brains.erase("B22") == 1);
+            CHECK(state->brains.erase("B10") == 1);
+            world.agents["B21x"] = FakeAgent{};
+            world.agents["B05x"] = FakeAgent{};
+            REQUIRE(attachBrain(*state, brainDef("B21x"), c.clock.frame).ok());
+            REQUIRE(attachBrain(*state, brainDef("B05x"), c.clock.frame).ok());
+        }
+        return NodeStatus::Success;
+    };
+    REQUIRE(leaves.registerLeaf(std::move(churn)).ok());
+    AiState ai;
+    state = &ai;
+    auto tree = compileTree(json::parse(R"({"version": 1, "name": "churn", "root": {"type": "action", "name": "churn"}})"),
+                            leaves);
+    REQUIRE(tree.ok());
+    putTree(ai, std::move(tree.value()));
+    for (int i = 0; i < 40; ++i)
+    {
+        const std::string name = (i < 10 ? "B0" : "B") + std::to_string(i);
+        world.agents[name] = FakeAgent{};
+        REQUIRE(attachBrain(ai, brainDef(name), 0).ok());
+    }
+    for (uint64_t frame = 0; frame < 4; ++frame)
+        stepBrains(ai, world, TickClock{frame, 0.1}, leaves);
+    CHECK(ai.brains.size() == 40);
+    CHECK(ai.brains.count("B22") == 0);
+    CHECK(ai.brains.count("B10") == 0);
+    CHECK(ai.brains.at("B21x").ticks == 1);
+    CHECK(ai.brains.at("B05x").ticks == 0);
+    CHECK(ai.brains.at("B20").ticks == 4);
+    CHECK(ai.brains.at("B23").ticks == 4);
+    CHECK(ai.brains.at("B39").ticks == 4);
+    CHECK(ai.walkHints.stamp != ai.brains.stamp()); // the order kept is stale
+    stepBrains(ai, world, TickClock{4, 0.1}, leaves);
+    CHECK(ai.walkHints.stamp == ai.brains.stamp()); // and taken again
+    CHECK(ai.walkHints.order.size() == 40);
+    CHECK(ai.brains.at("B05x").ticks == 1);
+    CHECK(ai.brains.at("B21x").ticks == 2);
+    for (const auto& [name, brain] : ai.brains)
+        CHECK(brain.enabled);
 }

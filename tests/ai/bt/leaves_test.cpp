@@ -17,6 +17,17 @@ std::string condition(const std::string& name, const std::string& params)
 {
     return leafTree("condition", name, params);
 }
+/// A patrol along the blackboard's route [[5, 0, 0], [9, 0, 0]], its agent
+/// moving at `speed`, ticked twice (running).
+Rig routePatrolRig(double speed)
+{
+    Rig rig(action("patrol", R"({"points": {"bb": "route"}, "stop_distance": 0.1})"),
+            {{"route", json::array({json::array({5, 0, 0}), json::array({9, 0, 0})})}});
+    rig.agent().speed = speed;
+    CHECK(rig.tick() == "running");
+    CHECK(rig.tick() == "running");
+    return rig;
+}
 } // namespace
 
 TEST_CASE("move_to runs until the agent arrives, then succeeds with an arrived event")
@@ -66,6 +77,50 @@ TEST_CASE("patrol walks its points in order with a waypoint event at each, loopi
     REQUIRE(order.size() >= 4);
     for (size_t i = 0; i < order.size(); ++i)
         CHECK(order[i] == static_cast<int>(i % 3));
+}
+
+TEST_CASE("patrol along blackboard points reads the route again once it is rewritten")
+{
+    // The waypoint is kept from tick to tick while the route's slot keeps its
+    // write stamp; a new route (a new stamp) is read at the next tick.
+    Rig rig = routePatrolRig(1);
+    CHECK(rig.agent().target == Vec3(5, 0, 0));
+    CHECK(rig.count("waypoint") == 0);
+    // The new first point is where the agent stands: reached at once, then on to the second.
+    const Vec3 here = rig.agent().position;
+    rig.brain().blackboard["route"] = json::array({json::array({here.x, here.y, here.z}), json::array({7, 0, 3})});
+    CHECK(rig.tick() == "running");
+    CHECK(rig.count("waypoint") == 1);
+    CHECK(rig.agent().target == Vec3(7, 0, 3));
+    // A route of the same points written again (a new stamp) changes nothing.
+    rig.brain().blackboard["route"] = json::array({json::array({here.x, here.y, here.z}), json::array({7, 0, 3})});
+    CHECK(rig.tick() == "running");
+    CHECK(rig.count("waypoint") == 1);
+    CHECK(rig.agent().target == Vec3(7, 0, 3));
+}
+
+TEST_CASE("patrol keeps no waypoint of a route rewritten since it was requested")
+{
+    // The agent stands still; the host's answers are set by hand.
+    Rig rig = routePatrolRig(0);
+    rig.agent().state = MoveState::Idle; // asked again: the waypoint is requested at the route's current stamp
+    CHECK(rig.tick() == "running");
+    CHECK(rig.agent().target == Vec3(5, 0, 0));
+    CHECK(rig.agent().moveRequests == 2);
+    // A new first point: the host saying "arrived" (at the point requested)
+    // is no arrival at the new waypoint, at the first tick after the write or later.
+    rig.brain().blackboard["route"] = json::array({json::array({-5, 0, 0}), json::array({9, 0, 0})});
+    for (int i = 0; i < 3; ++i)
+    {
+        rig.agent().state = MoveState::Arrived;
+        CHECK(rig.tick() == "running");
+    }
+    CHECK(rig.count("waypoint") == 0);
+    CHECK(rig.agent().moveRequests == 2);
+    // Idle again: the new first point is requested.
+    rig.agent().state = MoveState::Idle;
+    CHECK(rig.tick() == "running");
+    CHECK(rig.agent().target == Vec3(-5, 0, 0));
 }
 
 TEST_CASE("patrol without loop succeeds after the last point")

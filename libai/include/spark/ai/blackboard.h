@@ -99,10 +99,11 @@ class Blackboard
     /// Asks the CPU to start loading the values of the first `count` slots (a
     /// hint, no effect on any value: for a caller about to tick the brain).
     void prefetchSlots(uint32_t count) const;
-    /// Asks the CPU to start loading what the values of the first `count` slots
-    /// keep on the heap (a string, an array and the arrays in it, allocated
-    /// together when the value was written): reads those slots, so call it some
-    /// time after prefetchSlots. A hint, no effect on any value.
+    /// Asks the CPU to start loading the strings the values of the first
+    /// `count` slots keep on the heap (a target's name: read every tick; an
+    /// array is not asked for, a patrol keeps what it read of its route): reads
+    /// those slots, so call it some time after prefetchSlots. A hint, no effect
+    /// on any value.
     void prefetchValues(uint32_t count) const;
 
     /// The blackboard as a JSON object (keys in order).

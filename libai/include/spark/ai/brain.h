@@ -94,21 +94,109 @@ struct AiStateInstance
     AiStateInstance& operator=(const AiStateInstance&);
 };
 
-/// Where each brain's record was at the last `stepBrains`, in walk order (agent
-/// names), so that the walk can ask the CPU for the record of a brain many
-/// brains ahead without following the map's links to it. Hints only: an address
-/// is only ever prefetched, never read through (a stale one, after a brain was
-/// added or removed, costs a useless prefetch), and each is rewritten as the
-/// walk passes it. Not part of the state's value (not hashed, not compared); a
-/// copy starts empty.
+/// The brains by agent name: a std::map whose membership changes (a brain
+/// added or removed, the whole map assigned, copied or moved) each take a new
+/// stamp, unique in the process, so that what was derived from the membership
+/// (stepBrains' walk order) is known to still hold while the stamp is the same.
+/// Brains are reached and changed as in the map; the map itself only through
+/// these members, so that no change of membership goes unstamped. The stamp is
+/// not part of the value (not hashed, not compared).
+class BrainMap
+{
+  public:
+    using Map = std::map<std::string, Brain>;
+    using key_type = Map::key_type;
+    using mapped_type = Map::mapped_type;
+    using value_type = Map::value_type;
+    using size_type = Map::size_type;
+    using iterator = Map::iterator;
+    using const_iterator = Map::const_iterator;
+
+    BrainMap() : m_stamp(nextStamp()) {}
+    BrainMap(const BrainMap& other) : m_map(other.m_map), m_stamp(nextStamp()) {}
+    BrainMap(BrainMap&& other) noexcept : m_map(std::move(other.m_map)), m_stamp(nextStamp())
+    {
+        other.m_stamp = nextStamp();
+    }
+    BrainMap& operator=(const BrainMap& other)
+    {
+        m_map = other.m_map;
+        m_stamp = nextStamp();
+        return *this;
+    }
+    BrainMap& operator=(BrainMap&& other) noexcept
+    {
+        m_map = std::move(other.m_map);
+        m_stamp = nextStamp();
+        other.m_stamp = nextStamp();
+        return *this;
+    }
+
+    iterator begin() { return m_map.begin(); }
+    iterator end() { return m_map.end(); }
+    const_iterator begin() const { return m_map.begin(); }
+    const_iterator end() const { return m_map.end(); }
+    size_type size() const { return m_map.size(); }
+    bool empty() const { return m_map.empty(); }
+    size_type count(const std::string& agent) const { return m_map.count(agent); }
+    bool contains(const std::string& agent) const { return m_map.count(agent) == 1; }
+    iterator find(const std::string& agent) { return m_map.find(agent); }
+    const_iterator find(const std::string& agent) const { return m_map.find(agent); }
+    Brain& at(const std::string& agent) { return m_map.at(agent); }
+    const Brain& at(const std::string& agent) const { return m_map.at(agent); }
+    /// The brain of `agent`, added (default) when there is none.
+    Brain& operator[](const std::string& agent)
+    {
+        const auto [it, added] = m_map.try_emplace(agent);
+        if (added)
+            m_stamp = nextStamp();
+        return it->second;
+    }
+    /// Removes the brain of `agent`; 1 when there was one, else 0.
+    size_type erase(const std::string& agent)
+    {
+        const size_type n = m_map.erase(agent);
+        if (n != 0)
+            m_stamp = nextStamp();
+        return n;
+    }
+    /// Removes the brain at `it`; the next one.
+    iterator erase(const_iterator it)
+    {
+        m_stamp = nextStamp();
+        return m_map.erase(it);
+    }
+    void clear()
+    {
+        m_map.clear();
+        m_stamp = nextStamp();
+    }
+    /// Changes with every change of membership (see the class comment).
+    uint64_t stamp() const { return m_stamp; }
+
+  private:
+    /// A stamp no map of the process had before.
+    static uint64_t nextStamp();
+
+    Map m_map;
+    uint64_t m_stamp;
+};
+
+/// The brains in walk order (agent names) as the last `stepBrains` found them,
+/// kept while the brains' membership stays the same (`BrainMap::stamp`), so
+/// that a walk follows no map links and can ask the CPU for the record of a
+/// brain many brains ahead. Derived data: not part of the state's value (not
+/// hashed, not compared); a copy starts empty (it would name the original's brains).
 struct BrainWalkHints
 {
-    std::vector<const void*> records; ///< Walk position → the brain's map entry at the last walk.
+    std::vector<BrainMap::iterator> order; ///< Walk position → the brain's map entry.
+    uint64_t stamp = 0;                    ///< `BrainMap::stamp()` the order was taken at (0: none).
     BrainWalkHints() = default;
     BrainWalkHints(const BrainWalkHints&) {}
     BrainWalkHints& operator=(const BrainWalkHints&)
     {
-        records.clear();
+        order.clear();
+        stamp = 0;
         return *this;
     }
 };
@@ -119,12 +207,12 @@ struct AiState
     std::map<std::string, CompiledTree> trees;   ///< By name.
     std::map<std::string, uint64_t> treeRevisions; ///< Bumped when a tree is (re)loaded.
     std::map<std::string, UtilityDoc> utilities; ///< By name.
-    std::map<std::string, Brain> brains;         ///< By agent name.
+    BrainMap brains;                             ///< By agent name.
     EventLog events;
     Rng rng;                                     ///< Seeds brains that give no seed.
     uint64_t revisionCounter = 0;                ///< Bumped by every putTree (trees change only through it).
     AiStateInstance instance;                    ///< This object's id (see AiStateInstance).
-    BrainWalkHints walkHints;                    ///< Record addresses for stepBrains' prefetching (see BrainWalkHints).
+    BrainWalkHints walkHints;                    ///< stepBrains' walk order (see BrainWalkHints).
 };
 
 /// Adds (or replaces) a tree.
