@@ -401,21 +401,44 @@ std::pair<int32_t, int32_t> movedJunction(const std::vector<TracedOutline>& outl
     return {v.x, v.z};
 }
 
+/// The moves that involve each outline: outline o's are `index[first[o]]`
+/// to `index[first[o + 1]]` (indices into the moves, in their order).
+struct MovesByOutline
+{
+    std::vector<uint32_t> first, index;
+
+    MovesByOutline(size_t outlines, const std::vector<JunctionMove>& moves) : first(outlines + 1, 0)
+    {
+        for (const JunctionMove& mv : moves)
+            ++first[mv.a + 1], ++first[mv.b + 1];
+        for (size_t o = 0; o < outlines; ++o)
+            first[o + 1] += first[o];
+        index.resize(first[outlines]);
+        std::vector<uint32_t> at(first.begin(), first.end() - 1);
+        for (uint32_t m = 0; m < moves.size(); ++m)
+            index[at[moves[m].a]++] = m, index[at[moves[m].b]++] = m;
+    }
+    std::span<const uint32_t> of(uint32_t o) const
+    {
+        return std::span<const uint32_t>(index).subspan(first[o], first[o + 1] - first[o]);
+    }
+};
+
 /// Outline `o`'s corners with the enabled moves that involve it applied
 /// (indices in `moves` are those of the traced outlines).
 void applyJunctionMoves(const std::vector<TracedOutline>& outlines, uint32_t o,
-                        const std::vector<JunctionMove>& moves, const std::vector<uint8_t>& enabled,
-                        std::vector<RawVertex>& out)
+                        const std::vector<JunctionMove>& moves, const MovesByOutline& movesOf,
+                        const std::vector<uint8_t>& enabled, std::vector<RawVertex>& out)
 {
     const std::span<const RawVertex> raw = outlines[o].raw;
     const size_t n = raw.size();
     std::vector<uint8_t> removed(n, 0);
     std::vector<uint32_t> far(n, UINT32_MAX);
     std::vector<std::pair<size_t, RawVertex>> before, after;
-    for (size_t m = 0; m < moves.size(); ++m)
+    for (const uint32_t m : movesOf.of(o))
     {
         const JunctionMove& mv = moves[m];
-        if (!enabled[m] || (mv.a != o && mv.b != o))
+        if (!enabled[m])
             continue;
         if (mv.alongB && mv.a == o)
         {
@@ -449,22 +472,26 @@ void applyJunctionMoves(const std::vector<TracedOutline>& outlines, uint32_t o,
             after.emplace_back(static_cast<size_t>(mv.cb), moved);
         }
     }
+    // Each corner takes part in one move at most: walk the insertions in corner order.
+    auto byCorner = [](const std::pair<size_t, RawVertex>& x, const std::pair<size_t, RawVertex>& y)
+    { return x.first < y.first; };
+    std::sort(before.begin(), before.end(), byCorner);
+    std::sort(after.begin(), after.end(), byCorner);
     out.clear();
     out.reserve(n + before.size() + after.size());
+    size_t nextBefore = 0, nextAfter = 0;
     for (size_t c = 0; c < n; ++c)
     {
-        for (const auto& [at, vertex] : before)
-            if (at == c)
-                out.push_back(vertex);
+        for (; nextBefore < before.size() && before[nextBefore].first == c; ++nextBefore)
+            out.push_back(before[nextBefore].second);
         if (!removed[c])
         {
             out.push_back(raw[c]);
             if (far[c] != UINT32_MAX)
                 out.back().farRegion = far[c];
         }
-        for (const auto& [at, vertex] : after)
-            if (at == c)
-                out.push_back(vertex);
+        for (; nextAfter < after.size() && after[nextAfter].first == c; ++nextAfter)
+            out.push_back(after[nextAfter].second);
     }
 }
 
@@ -725,6 +752,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     for (const JunctionMove& mv : moves)
         dirty[mv.a] = dirty[mv.b] = 1;
     const std::vector<uint8_t> involved = dirty; // simplified below; the others as they are emitted
+    const MovesByOutline movesOf(outlines.size(), moves);
     std::vector<RawVertex> edited;
     std::vector<std::pair<int32_t, int32_t>> movedAt;
     std::vector<uint8_t> changed;
@@ -737,7 +765,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
             if (!dirty[o])
                 continue;
             dirty[o] = 0;
-            applyJunctionMoves(outlines, o, moves, enabled, edited);
+            applyJunctionMoves(outlines, o, moves, movesOf, enabled, edited);
             if (edited.size() < 3)
             {
                 undo.push_back(o); // cannot happen with the moves' own checks; kept out of simplification
@@ -745,8 +773,8 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
             }
             simplifyOutline(edited, regionArea, outlines[o].area, cells, simplified[o]);
             movedAt.clear();
-            for (size_t m = 0; m < moves.size(); ++m)
-                if (enabled[m] && (moves[m].a == o || moves[m].b == o))
+            for (const uint32_t m : movesOf.of(o))
+                if (enabled[m])
                     movedAt.push_back(movedJunction(outlines, moves[m]));
             markMovedStretches(simplified[o], edited, movedAt, changed);
             if (!changedEdgesSimple(simplified[o], changed))
@@ -754,8 +782,8 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
         }
         again = false;
         for (uint32_t o : undo)
-            for (size_t m = 0; m < moves.size(); ++m)
-                if (enabled[m] && (moves[m].a == o || moves[m].b == o))
+            for (const uint32_t m : movesOf.of(o))
+                if (enabled[m])
                 {
                     enabled[m] = 0;
                     dirty[moves[m].a] = dirty[moves[m].b] = 1;
