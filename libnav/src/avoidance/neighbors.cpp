@@ -368,7 +368,9 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
                 return;
             --count;
         }
-        std::size_t k = count;
+        // Signed: at k = 0 the loop reads out[-1], the sentinel (an unsigned
+        // k - 1 would wrap, which is undefined pointer arithmetic).
+        std::ptrdiff_t k = static_cast<std::ptrdiff_t>(count);
         for (; precedes(out[k - 1]); --k)
             out[k] = out[k - 1];
         out[k] = Neighbor{distSq, id, index};
