@@ -25,6 +25,7 @@
 /// hole-shaped outline is marked for the row-run fallback.
 
 #include "bake_stages.h"
+#include "outline_geometry.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -549,37 +550,22 @@ bool changedEdgesSimple(const std::vector<SimpleVertex>& v, const std::vector<ui
     const size_t m = v.size();
     if (m < 3)
         return false;
-    auto cross = [](const SimpleVertex& p, const SimpleVertex& q, const SimpleVertex& r)
-    { return static_cast<int64_t>(q.x - p.x) * (r.z - p.z) - static_cast<int64_t>(r.x - p.x) * (q.z - p.z); };
-    auto onSegment = [&](const SimpleVertex& p, const SimpleVertex& q, const SimpleVertex& r)
-    {
-        return cross(p, q, r) == 0 && std::min(p.x, q.x) <= r.x && r.x <= std::max(p.x, q.x) &&
-               std::min(p.z, q.z) <= r.z && r.z <= std::max(p.z, q.z);
-    };
-    auto foldsBack = [&](const SimpleVertex& p, const SimpleVertex& q, const SimpleVertex& r)
-    {
-        return cross(p, q, r) == 0 && static_cast<int64_t>(q.x - p.x) * (r.x - q.x) +
-                                              static_cast<int64_t>(q.z - p.z) * (r.z - q.z) <=
-                                          0;
-    };
+    auto at = [&](size_t k) { return outline::Point{v[k % m].x, v[k % m].z}; };
+    // The next edge runs back along this one (collinear, turning by 90° or more).
+    auto foldsBack = [](const outline::Point& p, const outline::Point& q, const outline::Point& r)
+    { return outline::collinear(p, q, r) && (q.x - p.x) * (r.x - q.x) + (q.z - p.z) * (r.z - q.z) <= 0; };
     for (size_t i = 0; i < m; ++i)
     {
-        const SimpleVertex& p = v[i];
-        const SimpleVertex& q = v[(i + 1) % m];
         if (!changed[i])
             continue;
-        if (foldsBack(v[(i + m - 1) % m], p, q) || foldsBack(p, q, v[(i + 2) % m]))
+        const outline::Point p = at(i), q = at(i + 1);
+        if (foldsBack(at(i + m - 1), p, q) || foldsBack(p, q, at(i + 2)))
             return false;
         for (size_t j = 0; j < m; ++j)
         {
             if (j == i || j == (i + 1) % m || (j + 1) % m == i)
                 continue; // itself and its neighbours
-            const SimpleVertex& s = v[j];
-            const SimpleVertex& t = v[(j + 1) % m];
-            const int64_t d1 = cross(p, q, s), d2 = cross(p, q, t), d3 = cross(s, t, p), d4 = cross(s, t, q);
-            if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0)))
-                return false;
-            if (onSegment(p, q, s) || onSegment(p, q, t) || onSegment(s, t, p) || onSegment(s, t, q))
+            if (outline::segmentsIntersect(p, q, at(j), at(j + 1)))
                 return false;
         }
     }

@@ -16,6 +16,7 @@
 /// every height is a contour corner height (the highest floor round it).
 
 #include "bake_stages.h"
+#include "outline_geometry.h"
 
 #include <algorithm>
 #include <array>
@@ -27,43 +28,31 @@ namespace
 
 using Poly = std::array<int32_t, 6>;
 
-struct Point
-{
-    int64_t x, z;
-};
+using outline::between;
+using outline::collinear;
+using outline::cross;
+using outline::Point;
+using outline::segmentsIntersect;
 
-inline int64_t cross(const Point& a, const Point& b, const Point& c)
+inline bool left(const Point& a, const Point& b, const Point& c)
 {
-    return (b.x - a.x) * (c.z - a.z) - (c.x - a.x) * (b.z - a.z);
+    return cross(a, b, c) > 0;
 }
-inline bool left(const Point& a, const Point& b, const Point& c) { return cross(a, b, c) > 0; }
-inline bool leftOn(const Point& a, const Point& b, const Point& c) { return cross(a, b, c) >= 0; }
-inline bool collinear(const Point& a, const Point& b, const Point& c) { return cross(a, b, c) == 0; }
-inline bool samePoint(const Point& a, const Point& b) { return a.x == b.x && a.z == b.z; }
-
-bool between(const Point& a, const Point& b, const Point& c)
+inline bool leftOn(const Point& a, const Point& b, const Point& c)
 {
-    if (!collinear(a, b, c))
-        return false;
-    if (a.x != b.x)
-        return (a.x <= c.x && c.x <= b.x) || (a.x >= c.x && c.x >= b.x);
-    return (a.z <= c.z && c.z <= b.z) || (a.z >= c.z && c.z >= b.z);
+    return cross(a, b, c) >= 0;
 }
-
-bool segmentsIntersect(const Point& a, const Point& b, const Point& c, const Point& d)
+inline bool samePoint(const Point& a, const Point& b)
 {
-    const int64_t abc = cross(a, b, c), abd = cross(a, b, d), cda = cross(c, d, a), cdb = cross(c, d, b);
-    if (((abc > 0) != (abd > 0)) && abc != 0 && abd != 0 && ((cda > 0) != (cdb > 0)) && cda != 0 && cdb != 0)
-        return true;
-    return between(a, b, c) || between(a, b, d) || between(c, d, a) || between(c, d, b);
+    return a.x == b.x && a.z == b.z;
 }
 
 /// Reused scratch of the polygon stage.
 struct Scratch
 {
     std::vector<Point> pts;
-    std::vector<int32_t> ring;   ///< Remaining outline vertices (indices into pts).
-    std::vector<uint8_t> ear;    ///< Ear flag per ring position.
+    std::vector<int32_t> ring; ///< Remaining outline vertices (indices into pts).
+    std::vector<uint8_t> ear;  ///< Ear flag per ring position.
     std::vector<Poly> polys;
     std::vector<uint8_t> counts;
 };
@@ -297,7 +286,8 @@ struct VertexWelder
         for (size_t v = 0; v < cells.size(); ++v)
         {
             const auto& c = cells[v];
-            const uint32_t h = (static_cast<uint32_t>(c[0]) * 73856093u) ^ (static_cast<uint32_t>(c[1]) * 19349663u) ^
+            const uint32_t h = (static_cast<uint32_t>(c[0]) * 73856093u) ^
+                               (static_cast<uint32_t>(c[1]) * 19349663u) ^
                                (static_cast<uint32_t>(c[2]) * 83492791u);
             const size_t b = h & (buckets.size() - 1);
             chain[v] = buckets[b];
@@ -315,7 +305,8 @@ void emitPolygon(PolySoup& mesh, const uint32_t* ids, int count, uint8_t area)
 }
 
 /// Covers the fallback regions with one rectangle per row run of their spans.
-void emitRowRuns(const OpenField& field, const std::vector<uint8_t>& fallback, VertexWelder& welder, PolySoup& mesh)
+void emitRowRuns(const OpenField& field, const std::vector<uint8_t>& fallback, VertexWelder& welder,
+                 PolySoup& mesh)
 {
     const Grid& g = field.grid;
     for (int z = 0; z < g.depth; ++z)
@@ -360,7 +351,8 @@ void emitRowRuns(const OpenField& field, const std::vector<uint8_t>& fallback, V
 
 } // namespace
 
-uint32_t buildPolygons(const ContourSet& set, const OpenField& field, const CellSettings& cells, PolySoup& outMesh)
+uint32_t buildPolygons(const ContourSet& set, const OpenField& field, const CellSettings& cells,
+                       PolySoup& outMesh)
 {
     outMesh.vertices.clear();
     outMesh.indices.clear();
