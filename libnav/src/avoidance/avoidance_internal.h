@@ -108,7 +108,7 @@ private:
         uint32_t id;
         uint32_t index;
     };
-    /// The strip of a position: y (then z) cells of `m_stripWidth`.
+    /// The strip of a position: y (then z) cells of `m_stripWidth`, past the border.
     uint32_t stripOf(const Vec& p) const;
     /// The query with the squared distance bound starting at `startBound`
     /// (<= range²); inlined into query, its one caller (no call and register
@@ -135,7 +135,10 @@ private:
     /// Per strip offset walked, the squared nominal distance of its strip
     /// (the whole cells between, discounted): a bound below it skips the rest.
     std::array<double, Dim == 2 ? 9 : 81> m_offsetFloorSq{};
-    int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z.
+    /// Per strip offset walked, its distance in the strip table (y + z · row length).
+    std::array<int64_t, Dim == 2 ? 9 : 81> m_offsetStep{};
+    int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z holding agents (the border not counted).
+    int64_t m_pad = 0;                ///< Empty strips bordering them on each side, along y and z.
 };
 
 extern template class NeighborGrid<2>;
