@@ -234,8 +234,7 @@ template <class V> struct PairTable
     Column distSq;                             ///< The neighbour's squared distance (dot(pB − pA, pB − pA)).
     Column radius;                             ///< rA + rB.
     Column share;                              ///< A's share of the avoidance.
-    std::array<uint64_t, kRoom> otherKey;      ///< (idB << 32) | indexB: exact ties break by (id, index) order.
-    std::array<bool, kRoom> guard;             ///< Its guard is written (it may bind).
+    std::array<uint64_t, kRoom> otherKey; ///< (idB << 32) | indexB: exact ties break by (id, index) order.
     std::size_t count = 0;                     ///< Neighbours kept (not ignored).
     std::size_t guards = 0;                    ///< Of them, those with a guard.
     /// R > 0 when every entry of `radius` holds R and every entry of `share`

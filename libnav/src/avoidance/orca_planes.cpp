@@ -545,8 +545,6 @@ template <bool kUniform, class Agent, class V>
             reachSq = everyGuard ? kEveryGuard : guardReachSq(radius * settings.guardFactor, stepReach);
         }
         const bool guard = !(nb.distanceSquared > reachSq);
-        if constexpr (!std::is_same_v<V, glm::dvec2>)
-            table.guard[e] = guard; // on the plane `guarded` says it
         guarded[guardCount] = static_cast<uint8_t>(e);
         guardCount += guard ? 1 : 0;
     }
@@ -578,12 +576,26 @@ template <class Agent, class V>
             gatherPairs<true>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
         else
             gatherPairs<false>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
-        // On the plane the guards lead the output, in the neighbours' order
-        // (most agents in a crowd that is not jammed have none).
+        // The guards lead the output, in the neighbours' order (most agents
+        // in a crowd that is not jammed have none).
         if constexpr (std::is_same_v<V, glm::dvec2>)
+        {
             if (table.guards > 0)
                 guardPlanesBy<PlanePath::ByTwo>(table, guarded.data(), table.guards, selfKey, settings.guardFactor,
                                                 invOneStep, invDt, out);
+        }
+        else
+        {
+            // A loop of its own (the plane inlined here and below): no
+            // per-pair choice between a guard's inputs and a full-horizon one's.
+            for (std::size_t g = 0; g < table.guards; ++g)
+            {
+                const std::size_t e = guarded[g];
+                out[g] = orcaPlane3({table.position(e), V(0.0), table.distSq[e],
+                                     table.radius[e] * settings.guardFactor, selfKey < table.otherKey[e]},
+                                    V(0.0), table.share[e], invOneStep, invDt);
+            }
+        }
     }
     const std::size_t keptCount = table.count;
     Constraint<V>* soft = out + table.guards;
@@ -594,21 +606,10 @@ template <class Agent, class V>
     }
     else
     {
-        // The guards, then the full-horizon constraints, from one call site,
-        // so that the (longer) 3D plane is inlined.
-        std::size_t g = 0;
-        for (std::size_t j = build != PairBuild::SoftOnly ? 0 : keptCount; j < 2 * keptCount; ++j)
-        {
-            const bool guard = j < keptCount;
-            const std::size_t e = guard ? j : j - keptCount;
-            if (guard && !table.guard[e])
-                continue;
-            const PairInput<V> pair{table.position(e), guard ? V(0.0) : table.velocity(e), table.distSq[e],
-                                    guard ? table.radius[e] * settings.guardFactor : table.radius[e],
-                                    selfKey < table.otherKey[e]};
-            Constraint<V>& to = guard ? out[g++] : soft[j - keptCount];
-            to = orcaPlane3(pair, guard ? V(0.0) : a.velocity, table.share[e], guard ? invOneStep : invHorizon, invDt);
-        }
+        for (std::size_t e = 0; e < keptCount; ++e)
+            soft[e] = orcaPlane3({table.position(e), table.velocity(e), table.distSq[e], table.radius[e],
+                                  selfKey < table.otherKey[e]},
+                                 a.velocity, table.share[e], invHorizon, invDt);
     }
     return PairCounts{table.guards, keptCount};
 }
