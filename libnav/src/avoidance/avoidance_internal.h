@@ -294,6 +294,18 @@ void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std:
                   double guardFactor, double invOneStep, double invDt, Constraint2* out,
                   PlanePath path = PlanePath::ByTwo);
 
+/// The 3D full-horizon planes of the table's pairs [0, count), as softPlanes2:
+/// ByTwo builds two pairs at once where both lie apart and on the cut-off
+/// sphere; the same bits by either path.
+void softPlanes3(const PairTable<glm::dvec3>& table, std::size_t count, glm::dvec3 velocityA,
+                 uint64_t selfKey, double invHorizon, double invDt, Constraint3* out,
+                 PlanePath path = PlanePath::ByTwo);
+/// The 3D one-step guards of the table's entries `which[0, count)`, as
+/// guardPlanes2; the same bits by either path.
+void guardPlanes3(const PairTable<glm::dvec3>& table, const uint8_t* which, std::size_t count,
+                  uint64_t selfKey, double guardFactor, double invOneStep, double invDt, Constraint3* out,
+                  PlanePath path = PlanePath::ByTwo);
+
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the
 /// piece's nearest point, `gap` the centre distance minus the agent's radius

@@ -36,6 +36,7 @@
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <type_traits>
 
@@ -472,6 +473,153 @@ template <PlanePath path>
     planesByTwo<path>(count, lanes, one, out);
 }
 
+#if defined(__SSE2__)
+/// The inputs of two 3D pairs' planes, a pair per lane.
+struct PlaneLanes3
+{
+    __m128d px, py, pz, vx, vy, vz, distSq, r, share;
+    __m128d velocityX, velocityY, velocityZ, invHorizon;
+};
+
+/// orcaPlane3 of two pairs at once when both lie apart and on the cut-off
+/// sphere (nearly every pair of RVO2-3D's sphere): its operations for that
+/// case in the same order per lane (the same bits). False (nothing written)
+/// when a lane takes another case: orcaPlane3 builds both then.
+[[gnu::always_inline]] inline bool cutOffPair3(const PlaneLanes3& in, Constraint3* out0, Constraint3* out1)
+{
+    const __m128d zero = _mm_setzero_pd();
+    const __m128d px = in.px, py = in.py, pz = in.pz, r = in.r, invH = in.invHorizon;
+    const __m128d rr = _mm_mul_pd(r, r);
+    const __m128d wx = _mm_sub_pd(in.vx, _mm_mul_pd(px, invH));
+    const __m128d wy = _mm_sub_pd(in.vy, _mm_mul_pd(py, invH));
+    const __m128d wz = _mm_sub_pd(in.vz, _mm_mul_pd(pz, invH));
+    const __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(wx, px), _mm_mul_pd(wy, py)), _mm_mul_pd(wz, pz));
+    const __m128d wSq = _mm_add_pd(_mm_add_pd(_mm_mul_pd(wx, wx), _mm_mul_pd(wy, wy)), _mm_mul_pd(wz, wz));
+    const __m128d apart = _mm_cmpgt_pd(in.distSq, rr);
+    const __m128d cut = _mm_and_pd(_mm_and_pd(apart, _mm_cmplt_pd(wp, zero)),
+                                   _mm_cmpgt_pd(_mm_mul_pd(wp, wp), _mm_mul_pd(rr, wSq)));
+    if (_mm_movemask_pd(cut) != 3)
+        return false;
+    const __m128d wLen = _mm_sqrt_pd(wSq);
+    const __m128d nx = _mm_div_pd(wx, wLen), ny = _mm_div_pd(wy, wLen), nz = _mm_div_pd(wz, wLen);
+    const __m128d push = _mm_sub_pd(_mm_mul_pd(r, invH), wLen);
+    const __m128d pointX = _mm_add_pd(in.velocityX, _mm_mul_pd(_mm_mul_pd(nx, push), in.share));
+    const __m128d pointY = _mm_add_pd(in.velocityY, _mm_mul_pd(_mm_mul_pd(ny, push), in.share));
+    const __m128d pointZ = _mm_add_pd(in.velocityZ, _mm_mul_pd(_mm_mul_pd(nz, push), in.share));
+    // A constraint is six doubles in a row (point x y z, normal x y z),
+    // stored two at a time.
+    static_assert(sizeof(Constraint3) == 6 * sizeof(double) &&
+                  offsetof(Constraint3, normal) == 3 * sizeof(double));
+    double* const to0 = reinterpret_cast<double*>(out0);
+    double* const to1 = reinterpret_cast<double*>(out1);
+    _mm_storeu_pd(to0, _mm_unpacklo_pd(pointX, pointY));
+    _mm_storeu_pd(to0 + 2, _mm_unpacklo_pd(pointZ, nx));
+    _mm_storeu_pd(to0 + 4, _mm_unpacklo_pd(ny, nz));
+    _mm_storeu_pd(to1, _mm_unpackhi_pd(pointX, pointY));
+    _mm_storeu_pd(to1 + 2, _mm_unpackhi_pd(pointZ, nx));
+    _mm_storeu_pd(to1 + 4, _mm_unpackhi_pd(ny, nz));
+    return true;
+}
+#endif
+
+/// out[j] = one(j) (an orcaPlane3) for j in [0, count): with PlanePath::ByTwo
+/// two at a time through cutOffPair3 where SSE2 is there (inputs `lanes(j)`
+/// for j and j + 1), one(j) for an odd last, for two cutOffPair3 leaves and
+/// for every j with PlanePath::OneByOne.
+template <PlanePath path, class Lanes, class One>
+[[gnu::always_inline]] inline void planesByTwo3(std::size_t count, [[maybe_unused]] const Lanes& lanes,
+                                                const One& one, Constraint3* out)
+{
+    std::size_t j = 0;
+#if defined(__SSE2__)
+    if constexpr (path == PlanePath::ByTwo)
+        for (; j + 2 <= count; j += 2)
+            if (!cutOffPair3(lanes(j), out + j, out + j + 1))
+            {
+                out[j] = one(j);
+                out[j + 1] = one(j + 1);
+            }
+#endif
+    for (; j < count; ++j)
+        out[j] = one(j);
+}
+
+/// softPlanes3 by `path`, inlined into pairConstraintsOf.
+template <PlanePath path>
+[[gnu::always_inline]] inline void softPlanes3By(const PairTable<glm::dvec3>& t, std::size_t count,
+                                                 glm::dvec3 velocityA, uint64_t selfKey, double invHorizon,
+                                                 double invDt, Constraint3* out)
+{
+    const auto one = [&](std::size_t j) __attribute__((always_inline))
+    {
+        return orcaPlane3({t.position(j), t.velocity(j), t.distSq[j], t.radius[j], selfKey < t.otherKey[j]},
+                          velocityA, t.share[j], invHorizon, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d vax = _mm_set1_pd(velocityA.x), vay = _mm_set1_pd(velocityA.y),
+                  vaz = _mm_set1_pd(velocityA.z);
+    const __m128d invH = _mm_set1_pd(invHorizon);
+    const auto lanes = [&](std::size_t j) __attribute__((always_inline))
+    {
+        return PlaneLanes3{lanesOf(t.relativePosition[0], j, j + 1),
+                           lanesOf(t.relativePosition[1], j, j + 1),
+                           lanesOf(t.relativePosition[2], j, j + 1),
+                           lanesOf(t.relativeVelocity[0], j, j + 1),
+                           lanesOf(t.relativeVelocity[1], j, j + 1),
+                           lanesOf(t.relativeVelocity[2], j, j + 1),
+                           lanesOf(t.distSq, j, j + 1),
+                           lanesOf(t.radius, j, j + 1),
+                           lanesOf(t.share, j, j + 1),
+                           vax,
+                           vay,
+                           vaz,
+                           invH};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo3<path>(count, lanes, one, out);
+}
+
+/// guardPlanes3 by `path`, inlined into pairConstraintsOf.
+template <PlanePath path>
+[[gnu::always_inline]] inline void guardPlanes3By(const PairTable<glm::dvec3>& t, const uint8_t* which,
+                                                  std::size_t count, uint64_t selfKey, double guardFactor,
+                                                  double invOneStep, double invDt, Constraint3* out)
+{
+    const auto one = [&](std::size_t g) __attribute__((always_inline))
+    {
+        const std::size_t e = which[g];
+        return orcaPlane3(
+            {t.position(e), glm::dvec3(0.0), t.distSq[e], t.radius[e] * guardFactor, selfKey < t.otherKey[e]},
+            glm::dvec3(0.0), t.share[e], invOneStep, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d zero = _mm_setzero_pd(), factor = _mm_set1_pd(guardFactor), invH = _mm_set1_pd(invOneStep);
+    const auto lanes = [&](std::size_t g) __attribute__((always_inline))
+    {
+        const std::size_t e0 = which[g], e1 = which[g + 1];
+        // v_opt = 0: no relative velocity, and A's own velocity counts as 0.
+        return PlaneLanes3{lanesOf(t.relativePosition[0], e0, e1),
+                           lanesOf(t.relativePosition[1], e0, e1),
+                           lanesOf(t.relativePosition[2], e0, e1),
+                           zero,
+                           zero,
+                           zero,
+                           lanesOf(t.distSq, e0, e1),
+                           _mm_mul_pd(lanesOf(t.radius, e0, e1), factor),
+                           lanesOf(t.share, e0, e1),
+                           zero,
+                           zero,
+                           zero,
+                           invH};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo3<path>(count, lanes, one, out);
+}
+
 /// Gathers agent `a`'s neighbours that it does not ignore into `table` (its
 /// count and guards too) and the entries whose guard may bind (all with
 /// `everyGuard`) into `guarded`. kUniform: every agent has one radius and one
@@ -588,13 +736,8 @@ template <class Agent, class V>
         {
             // A loop of its own (the plane inlined here and below): no
             // per-pair choice between a guard's inputs and a full-horizon one's.
-            for (std::size_t g = 0; g < table.guards; ++g)
-            {
-                const std::size_t e = guarded[g];
-                out[g] = orcaPlane3({table.position(e), V(0.0), table.distSq[e],
-                                     table.radius[e] * settings.guardFactor, selfKey < table.otherKey[e]},
-                                    V(0.0), table.share[e], invOneStep, invDt);
-            }
+            guardPlanes3By<PlanePath::ByTwo>(table, guarded.data(), table.guards, selfKey,
+                                             settings.guardFactor, invOneStep, invDt, out);
         }
     }
     const std::size_t keptCount = table.count;
@@ -606,10 +749,7 @@ template <class Agent, class V>
     }
     else
     {
-        for (std::size_t e = 0; e < keptCount; ++e)
-            soft[e] = orcaPlane3({table.position(e), table.velocity(e), table.distSq[e], table.radius[e],
-                                  selfKey < table.otherKey[e]},
-                                 a.velocity, table.share[e], invHorizon, invDt);
+        softPlanes3By<PlanePath::ByTwo>(table, keptCount, a.velocity, selfKey, invHorizon, invDt, soft);
     }
     return PairCounts{table.guards, keptCount};
 }
@@ -632,6 +772,26 @@ void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std:
         guardPlanesBy<PlanePath::ByTwo>(table, which, count, selfKey, guardFactor, invOneStep, invDt, out);
     else
         guardPlanesBy<PlanePath::OneByOne>(table, which, count, selfKey, guardFactor, invOneStep, invDt, out);
+}
+
+void softPlanes3(const PairTable<glm::dvec3>& table, std::size_t count, glm::dvec3 velocityA,
+                 uint64_t selfKey, double invHorizon, double invDt, Constraint3* out, PlanePath path)
+{
+    if (path == PlanePath::ByTwo)
+        softPlanes3By<PlanePath::ByTwo>(table, count, velocityA, selfKey, invHorizon, invDt, out);
+    else
+        softPlanes3By<PlanePath::OneByOne>(table, count, velocityA, selfKey, invHorizon, invDt, out);
+}
+
+void guardPlanes3(const PairTable<glm::dvec3>& table, const uint8_t* which, std::size_t count,
+                  uint64_t selfKey, double guardFactor, double invOneStep, double invDt, Constraint3* out,
+                  PlanePath path)
+{
+    if (path == PlanePath::ByTwo)
+        guardPlanes3By<PlanePath::ByTwo>(table, which, count, selfKey, guardFactor, invOneStep, invDt, out);
+    else
+        guardPlanes3By<PlanePath::OneByOne>(table, which, count, selfKey, guardFactor, invOneStep, invDt,
+                                            out);
 }
 
 PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
