@@ -620,6 +620,71 @@ template <PlanePath path>
     planesByTwo3<path>(count, lanes, one, out);
 }
 
+/// The planes of a uniform crowd's pairs with agent `a` straight from the
+/// agents and the neighbour list, without the pair table: the full-horizon
+/// planes (kGuard false, `radius` = the pair radius, `invH` = 1 / the
+/// horizon) or the guards (kGuard true, `radius` = the pair radius times the
+/// guard factor, `invH` = 1 / the one-step horizon) of neighbours [0, count),
+/// each pair with the share 0.5. The inputs are the table's values computed
+/// by the same operations (b − a per lane is glm's per-component b − a), so
+/// the planes are softPlanesBy's and guardPlanesBy's, bit for bit.
+template <bool kGuard>
+[[gnu::always_inline]] inline void uniformPlanes2(std::span<const AvoidanceAgent> agents,
+                                                  const AvoidanceAgent& a, const Neighbor* neighbors,
+                                                  std::size_t count, uint64_t selfKey, double radius,
+                                                  double invH, double invDt, Constraint2* out)
+{
+    const auto one = [&](std::size_t j) __attribute__((always_inline))
+    {
+        const Neighbor& n = neighbors[j];
+        const AvoidanceAgent& b = agents[n.index];
+        const uint64_t otherKey = (uint64_t{b.id} << 32) | n.index;
+        return orcaPlane2({b.position - a.position, kGuard ? glm::dvec2(0.0) : a.velocity - b.velocity,
+                           n.distanceSquared, radius, selfKey < otherKey},
+                          kGuard ? glm::dvec2(0.0) : a.velocity, 0.5, invH, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d zero = _mm_setzero_pd();
+    const __m128d positionA = _mm_loadu_pd(&a.position.x), velocityA = _mm_loadu_pd(&a.velocity.x);
+    const __m128d vax = kGuard ? zero : _mm_set1_pd(a.velocity.x),
+                  vay = kGuard ? zero : _mm_set1_pd(a.velocity.y);
+    const __m128d r = _mm_set1_pd(radius), share = _mm_set1_pd(0.5);
+    const __m128d invHorizon = _mm_set1_pd(invH), invStep = _mm_set1_pd(invDt);
+    const auto lanes = [&](std::size_t j) __attribute__((always_inline))
+    {
+        const Neighbor& n0 = neighbors[j];
+        const Neighbor& n1 = neighbors[j + 1];
+        const AvoidanceAgent& b0 = agents[n0.index];
+        const AvoidanceAgent& b1 = agents[n1.index];
+        // (x, y) of each pair, then x and y of the two.
+        const __m128d p0 = _mm_sub_pd(_mm_loadu_pd(&b0.position.x), positionA);
+        const __m128d p1 = _mm_sub_pd(_mm_loadu_pd(&b1.position.x), positionA);
+        __m128d vx = zero, vy = zero;
+        if constexpr (!kGuard)
+        {
+            const __m128d v0 = _mm_sub_pd(velocityA, _mm_loadu_pd(&b0.velocity.x));
+            const __m128d v1 = _mm_sub_pd(velocityA, _mm_loadu_pd(&b1.velocity.x));
+            vx = _mm_unpacklo_pd(v0, v1);
+            vy = _mm_unpackhi_pd(v0, v1);
+        }
+        return PlaneLanes{_mm_unpacklo_pd(p0, p1),
+                          _mm_unpackhi_pd(p0, p1),
+                          vx,
+                          vy,
+                          _mm_loadh_pd(_mm_load_sd(&n0.distanceSquared), &n1.distanceSquared),
+                          r,
+                          share,
+                          vax,
+                          vay,
+                          invHorizon,
+                          invStep};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo<PlanePath::ByTwo>(count, lanes, one, out);
+}
+
 /// Gathers agent `a`'s neighbours that it does not ignore into `table` (its
 /// count and guards too) and the entries whose guard may bind (all with
 /// `everyGuard`) into `guarded`. kUniform: every agent has one radius and one
@@ -714,6 +779,45 @@ template <class Agent, class V>
     const double invOneStep = settings.invOneStep;
     // The (id, index) key of agent A: exact ties break by key order.
     const uint64_t selfKey = (uint64_t{a.id} << 32) | static_cast<uint32_t>(self);
+    if constexpr (std::is_same_v<V, glm::dvec2>)
+    {
+        // A uniform crowd on the plane: the planes straight from the agents
+        // when the guards lead the neighbour list (the neighbour search sorts
+        // it by distance, and every pair has one guard reach). Else, or with
+        // an unsorted list, the table below.
+        if (settings.uniformPairRadius > 0.0)
+        {
+            std::size_t guards = count; // EveryGuard
+            bool leading = true;
+            if (build == PairBuild::SoftOnly)
+                guards = table.guards;
+            else if (build == PairBuild::All)
+            {
+                const double reachSq = guardReachSq(settings.uniformPairRadius * settings.guardFactor,
+                                                    a.maxSpeed * settings.oneStepHorizon / 0.5);
+                guards = 0;
+                while (guards < count && !(neighbors[guards].distanceSquared > reachSq))
+                    ++guards;
+                for (std::size_t k = guards; k < count; ++k)
+                    leading = leading && neighbors[k].distanceSquared > reachSq;
+            }
+            if (leading)
+            {
+                if (build != PairBuild::SoftOnly)
+                {
+                    table.count = count;
+                    table.guards = guards;
+                    if (guards > 0)
+                        uniformPlanes2<true>(agents, a, neighbors, guards, selfKey,
+                                             settings.uniformPairRadius * settings.guardFactor, invOneStep,
+                                             invDt, out);
+                }
+                uniformPlanes2<false>(agents, a, neighbors, count, selfKey, settings.uniformPairRadius,
+                                      invHorizon, invDt, out + guards);
+                return PairCounts{guards, count};
+            }
+        }
+    }
     if (build != PairBuild::SoftOnly)
     {
         // The neighbours kept, with what their planes need, and which have a guard.

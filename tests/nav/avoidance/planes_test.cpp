@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -380,10 +381,14 @@ template <class Agent> std::vector<Agent> uniformTestCrowd(Rng& rng, std::size_t
 /// Agent `self`'s pairs built with the uniform gather into `uniformTable` and
 /// the general one (uniformPairRadius 0) into `generalTable`, each build then
 /// a SoftOnly re-run: the constraints that differ to the bit and the counts
-/// that differ; `guards` and `pairs` add what the uniform build wrote.
+/// that differ; `guards` and `pairs` add what the uniform build wrote. The
+/// neighbours in index order, or with `sorted` in the neighbour search's
+/// (distance, id, index) order, where the guards lead and the plane builds
+/// its planes straight from the agents.
 template <class Agent, class V>
-int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBuild build, PairTable<V>& uniformTable,
-                      PairTable<V>& generalTable, std::size_t& guards, std::size_t& pairs)
+int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBuild build,
+                      PairTable<V>& uniformTable, PairTable<V>& generalTable, std::size_t& guards,
+                      std::size_t& pairs, bool sorted = false)
 {
     std::vector<Neighbor> neighbors;
     for (std::size_t j = 0; j < agents.size() && neighbors.size() < PairTable<V>::kRoom; ++j)
@@ -392,6 +397,14 @@ int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBu
             const V diff = agents[j].position - agents[self].position;
             neighbors.push_back(Neighbor{glm::dot(diff, diff), agents[j].id, static_cast<uint32_t>(j)});
         }
+    if (sorted)
+        std::sort(neighbors.begin(), neighbors.end(),
+                  [](const Neighbor& x, const Neighbor& y)
+                  {
+                      if (x.distanceSquared != y.distanceSquared)
+                          return x.distanceSquared < y.distanceSquared;
+                      return x.id != y.id ? x.id < y.id : x.index < y.index;
+                  });
     const double pairRadius = uniformPairRadius<Agent>(agents);
     const PairSettings uniform = PairSettings::of(5.0, 0.95, 0.3, pairRadius);
     PairSettings general = uniform;
@@ -454,10 +467,14 @@ TEST_CASE("a uniform crowd's pairs (one radius, one priority, nothing ignored) e
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent>(agents) == radius + radius);
-            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(agents, self, PairBuild::All, *tables2[u],
-                                                                         *tables2[1 - u], guards, pairs);
-            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
-                agents, self, PairBuild::EveryGuard, *tables2[1 - u], *tables2[u], everyGuards, everyPairs);
+            for (const bool sorted : {false, true})
+            {
+                differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
+                    agents, self, PairBuild::All, *tables2[u], *tables2[1 - u], guards, pairs, sorted);
+                differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
+                    agents, self, PairBuild::EveryGuard, *tables2[1 - u], *tables2[u], everyGuards,
+                    everyPairs, sorted);
+            }
         }
         else
         {
