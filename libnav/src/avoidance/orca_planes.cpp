@@ -685,6 +685,70 @@ template <bool kGuard>
     planesByTwo<PlanePath::ByTwo>(count, lanes, one, out);
 }
 
+/// uniformPlanes2 in space: the planes of a uniform crowd's pairs straight
+/// from the agents (softPlanes3By's and guardPlanes3By's, bit for bit).
+template <bool kGuard>
+[[gnu::always_inline]] inline void uniformPlanes3(std::span<const AvoidanceAgent3D> agents,
+                                                  const AvoidanceAgent3D& a, const Neighbor* neighbors,
+                                                  std::size_t count, uint64_t selfKey, double radius,
+                                                  double invH, double invDt, Constraint3* out)
+{
+    const auto one = [&](std::size_t j) __attribute__((always_inline))
+    {
+        const Neighbor& n = neighbors[j];
+        const AvoidanceAgent3D& b = agents[n.index];
+        const uint64_t otherKey = (uint64_t{b.id} << 32) | n.index;
+        return orcaPlane3({b.position - a.position, kGuard ? glm::dvec3(0.0) : a.velocity - b.velocity,
+                           n.distanceSquared, radius, selfKey < otherKey},
+                          kGuard ? glm::dvec3(0.0) : a.velocity, 0.5, invH, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d zero = _mm_setzero_pd();
+    const __m128d positionA = _mm_loadu_pd(&a.position.x), velocityA = _mm_loadu_pd(&a.velocity.x);
+    const __m128d positionAZ = _mm_set1_pd(a.position.z), velocityAZ = _mm_set1_pd(a.velocity.z);
+    const __m128d vax = kGuard ? zero : _mm_set1_pd(a.velocity.x),
+                  vay = kGuard ? zero : _mm_set1_pd(a.velocity.y);
+    const __m128d vaz = kGuard ? zero : velocityAZ;
+    const __m128d r = _mm_set1_pd(radius), share = _mm_set1_pd(0.5), invHorizon = _mm_set1_pd(invH);
+    const auto lanes = [&](std::size_t j) __attribute__((always_inline))
+    {
+        const Neighbor& n0 = neighbors[j];
+        const Neighbor& n1 = neighbors[j + 1];
+        const AvoidanceAgent3D& b0 = agents[n0.index];
+        const AvoidanceAgent3D& b1 = agents[n1.index];
+        // (x, y) of each pair, then x and y of the two; z of the two at once.
+        const __m128d p0 = _mm_sub_pd(_mm_loadu_pd(&b0.position.x), positionA);
+        const __m128d p1 = _mm_sub_pd(_mm_loadu_pd(&b1.position.x), positionA);
+        const __m128d pz = _mm_sub_pd(_mm_loadh_pd(_mm_load_sd(&b0.position.z), &b1.position.z), positionAZ);
+        __m128d vx = zero, vy = zero, vz = zero;
+        if constexpr (!kGuard)
+        {
+            const __m128d v0 = _mm_sub_pd(velocityA, _mm_loadu_pd(&b0.velocity.x));
+            const __m128d v1 = _mm_sub_pd(velocityA, _mm_loadu_pd(&b1.velocity.x));
+            vx = _mm_unpacklo_pd(v0, v1);
+            vy = _mm_unpackhi_pd(v0, v1);
+            vz = _mm_sub_pd(velocityAZ, _mm_loadh_pd(_mm_load_sd(&b0.velocity.z), &b1.velocity.z));
+        }
+        return PlaneLanes3{_mm_unpacklo_pd(p0, p1),
+                           _mm_unpackhi_pd(p0, p1),
+                           pz,
+                           vx,
+                           vy,
+                           vz,
+                           _mm_loadh_pd(_mm_load_sd(&n0.distanceSquared), &n1.distanceSquared),
+                           r,
+                           share,
+                           vax,
+                           vay,
+                           vaz,
+                           invHorizon};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo3<PlanePath::ByTwo>(count, lanes, one, out);
+}
+
 /// Gathers agent `a`'s neighbours that it does not ignore into `table` (its
 /// count and guards too) and the entries whose guard may bind (all with
 /// `everyGuard`) into `guarded`. kUniform: every agent has one radius and one
@@ -779,12 +843,11 @@ template <class Agent, class V>
     const double invOneStep = settings.invOneStep;
     // The (id, index) key of agent A: exact ties break by key order.
     const uint64_t selfKey = (uint64_t{a.id} << 32) | static_cast<uint32_t>(self);
-    if constexpr (std::is_same_v<V, glm::dvec2>)
     {
-        // A uniform crowd on the plane: the planes straight from the agents
-        // when the guards lead the neighbour list (the neighbour search sorts
-        // it by distance, and every pair has one guard reach). Else, or with
-        // an unsorted list, the table below.
+        // A uniform crowd: the planes straight from the agents when the
+        // guards lead the neighbour list (the neighbour search sorts it by
+        // distance, and every pair has one guard reach). Else, or with an
+        // unsorted list, the table below.
         if (settings.uniformPairRadius > 0.0)
         {
             std::size_t guards = count; // EveryGuard
@@ -808,12 +871,22 @@ template <class Agent, class V>
                     table.count = count;
                     table.guards = guards;
                     if (guards > 0)
-                        uniformPlanes2<true>(agents, a, neighbors, guards, selfKey,
-                                             settings.uniformPairRadius * settings.guardFactor, invOneStep,
-                                             invDt, out);
+                    {
+                        const double guardRadius = settings.uniformPairRadius * settings.guardFactor;
+                        if constexpr (std::is_same_v<V, glm::dvec2>)
+                            uniformPlanes2<true>(agents, a, neighbors, guards, selfKey, guardRadius,
+                                                 invOneStep, invDt, out);
+                        else
+                            uniformPlanes3<true>(agents, a, neighbors, guards, selfKey, guardRadius,
+                                                 invOneStep, invDt, out);
+                    }
                 }
-                uniformPlanes2<false>(agents, a, neighbors, count, selfKey, settings.uniformPairRadius,
-                                      invHorizon, invDt, out + guards);
+                if constexpr (std::is_same_v<V, glm::dvec2>)
+                    uniformPlanes2<false>(agents, a, neighbors, count, selfKey, settings.uniformPairRadius,
+                                          invHorizon, invDt, out + guards);
+                else
+                    uniformPlanes3<false>(agents, a, neighbors, count, selfKey, settings.uniformPairRadius,
+                                          invHorizon, invDt, out + guards);
                 return PairCounts{guards, count};
             }
         }

@@ -480,10 +480,14 @@ TEST_CASE("a uniform crowd's pairs (one radius, one priority, nothing ignored) e
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent3D>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent3D>(agents) == radius + radius);
-            differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(agents, self, PairBuild::All, *tables3[u],
-                                                                           *tables3[1 - u], guards, pairs);
-            differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
-                agents, self, PairBuild::EveryGuard, *tables3[1 - u], *tables3[u], everyGuards, everyPairs);
+            for (const bool sorted : {false, true})
+            {
+                differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
+                    agents, self, PairBuild::All, *tables3[u], *tables3[1 - u], guards, pairs, sorted);
+                differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
+                    agents, self, PairBuild::EveryGuard, *tables3[1 - u], *tables3[u], everyGuards,
+                    everyPairs, sorted);
+            }
         }
     }
     CHECK(differ == 0);
