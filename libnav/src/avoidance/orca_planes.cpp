@@ -861,8 +861,11 @@ template <class Agent, class V>
                 guards = 0;
                 while (guards < count && !(neighbors[guards].distanceSquared > reachSq))
                     ++guards;
+                // Counted without a branch per neighbour: a later guard is rare.
+                std::size_t late = 0;
                 for (std::size_t k = guards; k < count; ++k)
-                    leading = leading && neighbors[k].distanceSquared > reachSq;
+                    late += neighbors[k].distanceSquared > reachSq ? 0 : 1;
+                leading = late == 0;
             }
             if (leading)
             {
