@@ -108,7 +108,7 @@ private:
         uint32_t id;
         uint32_t index;
     };
-    /// The strip of a position: y (then z) cells of `m_stripWidth`.
+    /// The strip of a position: y (then z) cells of `m_stripWidth`, past the border.
     uint32_t stripOf(const Vec& p) const;
     /// The query with the squared distance bound starting at `startBound`
     /// (<= range²); inlined into query, its one caller (no call and register
@@ -135,7 +135,10 @@ private:
     /// Per strip offset walked, the squared nominal distance of its strip
     /// (the whole cells between, discounted): a bound below it skips the rest.
     std::array<double, Dim == 2 ? 9 : 81> m_offsetFloorSq{};
-    int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z.
+    /// Per strip offset walked, its distance in the strip table (y + z · row length).
+    std::array<int64_t, Dim == 2 ? 9 : 81> m_offsetStep{};
+    int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z holding agents (the border not counted).
+    int64_t m_pad = 0;                ///< Empty strips bordering them on each side, along y and z.
 };
 
 extern template class NeighborGrid<2>;
@@ -231,8 +234,7 @@ template <class V> struct PairTable
     Column distSq;                             ///< The neighbour's squared distance (dot(pB − pA, pB − pA)).
     Column radius;                             ///< rA + rB.
     Column share;                              ///< A's share of the avoidance.
-    std::array<uint64_t, kRoom> otherKey;      ///< (idB << 32) | indexB: exact ties break by (id, index) order.
-    std::array<bool, kRoom> guard;             ///< Its guard is written (it may bind).
+    std::array<uint64_t, kRoom> otherKey; ///< (idB << 32) | indexB: exact ties break by (id, index) order.
     std::size_t count = 0;                     ///< Neighbours kept (not ignored).
     std::size_t guards = 0;                    ///< Of them, those with a guard.
     /// R > 0 when every entry of `radius` holds R and every entry of `share`
@@ -290,6 +292,18 @@ void softPlanes2(const PairTable<glm::dvec2>& table, std::size_t count, glm::dve
 /// `guardFactor` and the horizon 1 / `invOneStep`; the same bits by either path.
 void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std::size_t count, uint64_t selfKey,
                   double guardFactor, double invOneStep, double invDt, Constraint2* out,
+                  PlanePath path = PlanePath::ByTwo);
+
+/// The 3D full-horizon planes of the table's pairs [0, count), as softPlanes2:
+/// ByTwo builds two pairs at once where both lie apart and on the cut-off
+/// sphere; the same bits by either path.
+void softPlanes3(const PairTable<glm::dvec3>& table, std::size_t count, glm::dvec3 velocityA,
+                 uint64_t selfKey, double invHorizon, double invDt, Constraint3* out,
+                 PlanePath path = PlanePath::ByTwo);
+/// The 3D one-step guards of the table's entries `which[0, count)`, as
+/// guardPlanes2; the same bits by either path.
+void guardPlanes3(const PairTable<glm::dvec3>& table, const uint8_t* which, std::size_t count,
+                  uint64_t selfKey, double guardFactor, double invOneStep, double invDt, Constraint3* out,
                   PlanePath path = PlanePath::ByTwo);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex

@@ -36,6 +36,7 @@
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <type_traits>
 
@@ -472,6 +473,282 @@ template <PlanePath path>
     planesByTwo<path>(count, lanes, one, out);
 }
 
+#if defined(__SSE2__)
+/// The inputs of two 3D pairs' planes, a pair per lane.
+struct PlaneLanes3
+{
+    __m128d px, py, pz, vx, vy, vz, distSq, r, share;
+    __m128d velocityX, velocityY, velocityZ, invHorizon;
+};
+
+/// orcaPlane3 of two pairs at once when both lie apart and on the cut-off
+/// sphere (nearly every pair of RVO2-3D's sphere): its operations for that
+/// case in the same order per lane (the same bits). False (nothing written)
+/// when a lane takes another case: orcaPlane3 builds both then.
+[[gnu::always_inline]] inline bool cutOffPair3(const PlaneLanes3& in, Constraint3* out0, Constraint3* out1)
+{
+    const __m128d zero = _mm_setzero_pd();
+    const __m128d px = in.px, py = in.py, pz = in.pz, r = in.r, invH = in.invHorizon;
+    const __m128d rr = _mm_mul_pd(r, r);
+    const __m128d wx = _mm_sub_pd(in.vx, _mm_mul_pd(px, invH));
+    const __m128d wy = _mm_sub_pd(in.vy, _mm_mul_pd(py, invH));
+    const __m128d wz = _mm_sub_pd(in.vz, _mm_mul_pd(pz, invH));
+    const __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(wx, px), _mm_mul_pd(wy, py)), _mm_mul_pd(wz, pz));
+    const __m128d wSq = _mm_add_pd(_mm_add_pd(_mm_mul_pd(wx, wx), _mm_mul_pd(wy, wy)), _mm_mul_pd(wz, wz));
+    const __m128d apart = _mm_cmpgt_pd(in.distSq, rr);
+    const __m128d cut = _mm_and_pd(_mm_and_pd(apart, _mm_cmplt_pd(wp, zero)),
+                                   _mm_cmpgt_pd(_mm_mul_pd(wp, wp), _mm_mul_pd(rr, wSq)));
+    if (_mm_movemask_pd(cut) != 3)
+        return false;
+    const __m128d wLen = _mm_sqrt_pd(wSq);
+    const __m128d nx = _mm_div_pd(wx, wLen), ny = _mm_div_pd(wy, wLen), nz = _mm_div_pd(wz, wLen);
+    const __m128d push = _mm_sub_pd(_mm_mul_pd(r, invH), wLen);
+    const __m128d pointX = _mm_add_pd(in.velocityX, _mm_mul_pd(_mm_mul_pd(nx, push), in.share));
+    const __m128d pointY = _mm_add_pd(in.velocityY, _mm_mul_pd(_mm_mul_pd(ny, push), in.share));
+    const __m128d pointZ = _mm_add_pd(in.velocityZ, _mm_mul_pd(_mm_mul_pd(nz, push), in.share));
+    // A constraint is six doubles in a row (point x y z, normal x y z),
+    // stored two at a time.
+    static_assert(sizeof(Constraint3) == 6 * sizeof(double) &&
+                  offsetof(Constraint3, normal) == 3 * sizeof(double));
+    double* const to0 = reinterpret_cast<double*>(out0);
+    double* const to1 = reinterpret_cast<double*>(out1);
+    _mm_storeu_pd(to0, _mm_unpacklo_pd(pointX, pointY));
+    _mm_storeu_pd(to0 + 2, _mm_unpacklo_pd(pointZ, nx));
+    _mm_storeu_pd(to0 + 4, _mm_unpacklo_pd(ny, nz));
+    _mm_storeu_pd(to1, _mm_unpackhi_pd(pointX, pointY));
+    _mm_storeu_pd(to1 + 2, _mm_unpackhi_pd(pointZ, nx));
+    _mm_storeu_pd(to1 + 4, _mm_unpackhi_pd(ny, nz));
+    return true;
+}
+#endif
+
+/// out[j] = one(j) (an orcaPlane3) for j in [0, count): with PlanePath::ByTwo
+/// two at a time through cutOffPair3 where SSE2 is there (inputs `lanes(j)`
+/// for j and j + 1), one(j) for an odd last, for two cutOffPair3 leaves and
+/// for every j with PlanePath::OneByOne.
+template <PlanePath path, class Lanes, class One>
+[[gnu::always_inline]] inline void planesByTwo3(std::size_t count, [[maybe_unused]] const Lanes& lanes,
+                                                const One& one, Constraint3* out)
+{
+    std::size_t j = 0;
+#if defined(__SSE2__)
+    if constexpr (path == PlanePath::ByTwo)
+        for (; j + 2 <= count; j += 2)
+            if (!cutOffPair3(lanes(j), out + j, out + j + 1))
+            {
+                out[j] = one(j);
+                out[j + 1] = one(j + 1);
+            }
+#endif
+    for (; j < count; ++j)
+        out[j] = one(j);
+}
+
+/// softPlanes3 by `path`, inlined into pairConstraintsOf.
+template <PlanePath path>
+[[gnu::always_inline]] inline void softPlanes3By(const PairTable<glm::dvec3>& t, std::size_t count,
+                                                 glm::dvec3 velocityA, uint64_t selfKey, double invHorizon,
+                                                 double invDt, Constraint3* out)
+{
+    const auto one = [&](std::size_t j) __attribute__((always_inline))
+    {
+        return orcaPlane3({t.position(j), t.velocity(j), t.distSq[j], t.radius[j], selfKey < t.otherKey[j]},
+                          velocityA, t.share[j], invHorizon, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d vax = _mm_set1_pd(velocityA.x), vay = _mm_set1_pd(velocityA.y),
+                  vaz = _mm_set1_pd(velocityA.z);
+    const __m128d invH = _mm_set1_pd(invHorizon);
+    const auto lanes = [&](std::size_t j) __attribute__((always_inline))
+    {
+        return PlaneLanes3{lanesOf(t.relativePosition[0], j, j + 1),
+                           lanesOf(t.relativePosition[1], j, j + 1),
+                           lanesOf(t.relativePosition[2], j, j + 1),
+                           lanesOf(t.relativeVelocity[0], j, j + 1),
+                           lanesOf(t.relativeVelocity[1], j, j + 1),
+                           lanesOf(t.relativeVelocity[2], j, j + 1),
+                           lanesOf(t.distSq, j, j + 1),
+                           lanesOf(t.radius, j, j + 1),
+                           lanesOf(t.share, j, j + 1),
+                           vax,
+                           vay,
+                           vaz,
+                           invH};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo3<path>(count, lanes, one, out);
+}
+
+/// guardPlanes3 by `path`, inlined into pairConstraintsOf.
+template <PlanePath path>
+[[gnu::always_inline]] inline void guardPlanes3By(const PairTable<glm::dvec3>& t, const uint8_t* which,
+                                                  std::size_t count, uint64_t selfKey, double guardFactor,
+                                                  double invOneStep, double invDt, Constraint3* out)
+{
+    const auto one = [&](std::size_t g) __attribute__((always_inline))
+    {
+        const std::size_t e = which[g];
+        return orcaPlane3(
+            {t.position(e), glm::dvec3(0.0), t.distSq[e], t.radius[e] * guardFactor, selfKey < t.otherKey[e]},
+            glm::dvec3(0.0), t.share[e], invOneStep, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d zero = _mm_setzero_pd(), factor = _mm_set1_pd(guardFactor), invH = _mm_set1_pd(invOneStep);
+    const auto lanes = [&](std::size_t g) __attribute__((always_inline))
+    {
+        const std::size_t e0 = which[g], e1 = which[g + 1];
+        // v_opt = 0: no relative velocity, and A's own velocity counts as 0.
+        return PlaneLanes3{lanesOf(t.relativePosition[0], e0, e1),
+                           lanesOf(t.relativePosition[1], e0, e1),
+                           lanesOf(t.relativePosition[2], e0, e1),
+                           zero,
+                           zero,
+                           zero,
+                           lanesOf(t.distSq, e0, e1),
+                           _mm_mul_pd(lanesOf(t.radius, e0, e1), factor),
+                           lanesOf(t.share, e0, e1),
+                           zero,
+                           zero,
+                           zero,
+                           invH};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo3<path>(count, lanes, one, out);
+}
+
+/// The planes of a uniform crowd's pairs with agent `a` straight from the
+/// agents and the neighbour list, without the pair table: the full-horizon
+/// planes (kGuard false, `radius` = the pair radius, `invH` = 1 / the
+/// horizon) or the guards (kGuard true, `radius` = the pair radius times the
+/// guard factor, `invH` = 1 / the one-step horizon) of neighbours [0, count),
+/// each pair with the share 0.5. The inputs are the table's values computed
+/// by the same operations (b − a per lane is glm's per-component b − a), so
+/// the planes are softPlanesBy's and guardPlanesBy's, bit for bit.
+template <bool kGuard>
+[[gnu::always_inline]] inline void uniformPlanes2(std::span<const AvoidanceAgent> agents,
+                                                  const AvoidanceAgent& a, const Neighbor* neighbors,
+                                                  std::size_t count, uint64_t selfKey, double radius,
+                                                  double invH, double invDt, Constraint2* out)
+{
+    const auto one = [&](std::size_t j) __attribute__((always_inline))
+    {
+        const Neighbor& n = neighbors[j];
+        const AvoidanceAgent& b = agents[n.index];
+        const uint64_t otherKey = (uint64_t{b.id} << 32) | n.index;
+        return orcaPlane2({b.position - a.position, kGuard ? glm::dvec2(0.0) : a.velocity - b.velocity,
+                           n.distanceSquared, radius, selfKey < otherKey},
+                          kGuard ? glm::dvec2(0.0) : a.velocity, 0.5, invH, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d zero = _mm_setzero_pd();
+    const __m128d positionA = _mm_loadu_pd(&a.position.x), velocityA = _mm_loadu_pd(&a.velocity.x);
+    const __m128d vax = kGuard ? zero : _mm_set1_pd(a.velocity.x),
+                  vay = kGuard ? zero : _mm_set1_pd(a.velocity.y);
+    const __m128d r = _mm_set1_pd(radius), share = _mm_set1_pd(0.5);
+    const __m128d invHorizon = _mm_set1_pd(invH), invStep = _mm_set1_pd(invDt);
+    const auto lanes = [&](std::size_t j) __attribute__((always_inline))
+    {
+        const Neighbor& n0 = neighbors[j];
+        const Neighbor& n1 = neighbors[j + 1];
+        const AvoidanceAgent& b0 = agents[n0.index];
+        const AvoidanceAgent& b1 = agents[n1.index];
+        // (x, y) of each pair, then x and y of the two.
+        const __m128d p0 = _mm_sub_pd(_mm_loadu_pd(&b0.position.x), positionA);
+        const __m128d p1 = _mm_sub_pd(_mm_loadu_pd(&b1.position.x), positionA);
+        __m128d vx = zero, vy = zero;
+        if constexpr (!kGuard)
+        {
+            const __m128d v0 = _mm_sub_pd(velocityA, _mm_loadu_pd(&b0.velocity.x));
+            const __m128d v1 = _mm_sub_pd(velocityA, _mm_loadu_pd(&b1.velocity.x));
+            vx = _mm_unpacklo_pd(v0, v1);
+            vy = _mm_unpackhi_pd(v0, v1);
+        }
+        return PlaneLanes{_mm_unpacklo_pd(p0, p1),
+                          _mm_unpackhi_pd(p0, p1),
+                          vx,
+                          vy,
+                          _mm_loadh_pd(_mm_load_sd(&n0.distanceSquared), &n1.distanceSquared),
+                          r,
+                          share,
+                          vax,
+                          vay,
+                          invHorizon,
+                          invStep};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo<PlanePath::ByTwo>(count, lanes, one, out);
+}
+
+/// uniformPlanes2 in space: the planes of a uniform crowd's pairs straight
+/// from the agents (softPlanes3By's and guardPlanes3By's, bit for bit).
+template <bool kGuard>
+[[gnu::always_inline]] inline void uniformPlanes3(std::span<const AvoidanceAgent3D> agents,
+                                                  const AvoidanceAgent3D& a, const Neighbor* neighbors,
+                                                  std::size_t count, uint64_t selfKey, double radius,
+                                                  double invH, double invDt, Constraint3* out)
+{
+    const auto one = [&](std::size_t j) __attribute__((always_inline))
+    {
+        const Neighbor& n = neighbors[j];
+        const AvoidanceAgent3D& b = agents[n.index];
+        const uint64_t otherKey = (uint64_t{b.id} << 32) | n.index;
+        return orcaPlane3({b.position - a.position, kGuard ? glm::dvec3(0.0) : a.velocity - b.velocity,
+                           n.distanceSquared, radius, selfKey < otherKey},
+                          kGuard ? glm::dvec3(0.0) : a.velocity, 0.5, invH, invDt);
+    };
+#if defined(__SSE2__)
+    const __m128d zero = _mm_setzero_pd();
+    const __m128d positionA = _mm_loadu_pd(&a.position.x), velocityA = _mm_loadu_pd(&a.velocity.x);
+    const __m128d positionAZ = _mm_set1_pd(a.position.z), velocityAZ = _mm_set1_pd(a.velocity.z);
+    const __m128d vax = kGuard ? zero : _mm_set1_pd(a.velocity.x),
+                  vay = kGuard ? zero : _mm_set1_pd(a.velocity.y);
+    const __m128d vaz = kGuard ? zero : velocityAZ;
+    const __m128d r = _mm_set1_pd(radius), share = _mm_set1_pd(0.5), invHorizon = _mm_set1_pd(invH);
+    const auto lanes = [&](std::size_t j) __attribute__((always_inline))
+    {
+        const Neighbor& n0 = neighbors[j];
+        const Neighbor& n1 = neighbors[j + 1];
+        const AvoidanceAgent3D& b0 = agents[n0.index];
+        const AvoidanceAgent3D& b1 = agents[n1.index];
+        // (x, y) of each pair, then x and y of the two; z of the two at once.
+        const __m128d p0 = _mm_sub_pd(_mm_loadu_pd(&b0.position.x), positionA);
+        const __m128d p1 = _mm_sub_pd(_mm_loadu_pd(&b1.position.x), positionA);
+        const __m128d pz = _mm_sub_pd(_mm_loadh_pd(_mm_load_sd(&b0.position.z), &b1.position.z), positionAZ);
+        __m128d vx = zero, vy = zero, vz = zero;
+        if constexpr (!kGuard)
+        {
+            const __m128d v0 = _mm_sub_pd(velocityA, _mm_loadu_pd(&b0.velocity.x));
+            const __m128d v1 = _mm_sub_pd(velocityA, _mm_loadu_pd(&b1.velocity.x));
+            vx = _mm_unpacklo_pd(v0, v1);
+            vy = _mm_unpackhi_pd(v0, v1);
+            vz = _mm_sub_pd(velocityAZ, _mm_loadh_pd(_mm_load_sd(&b0.velocity.z), &b1.velocity.z));
+        }
+        return PlaneLanes3{_mm_unpacklo_pd(p0, p1),
+                           _mm_unpackhi_pd(p0, p1),
+                           pz,
+                           vx,
+                           vy,
+                           vz,
+                           _mm_loadh_pd(_mm_load_sd(&n0.distanceSquared), &n1.distanceSquared),
+                           r,
+                           share,
+                           vax,
+                           vay,
+                           vaz,
+                           invHorizon};
+    };
+#else
+    const int lanes = 0;
+#endif
+    planesByTwo3<PlanePath::ByTwo>(count, lanes, one, out);
+}
+
 /// Gathers agent `a`'s neighbours that it does not ignore into `table` (its
 /// count and guards too) and the entries whose guard may bind (all with
 /// `everyGuard`) into `guarded`. kUniform: every agent has one radius and one
@@ -545,8 +822,6 @@ template <bool kUniform, class Agent, class V>
             reachSq = everyGuard ? kEveryGuard : guardReachSq(radius * settings.guardFactor, stepReach);
         }
         const bool guard = !(nb.distanceSquared > reachSq);
-        if constexpr (!std::is_same_v<V, glm::dvec2>)
-            table.guard[e] = guard; // on the plane `guarded` says it
         guarded[guardCount] = static_cast<uint8_t>(e);
         guardCount += guard ? 1 : 0;
     }
@@ -568,6 +843,57 @@ template <class Agent, class V>
     const double invOneStep = settings.invOneStep;
     // The (id, index) key of agent A: exact ties break by key order.
     const uint64_t selfKey = (uint64_t{a.id} << 32) | static_cast<uint32_t>(self);
+    {
+        // A uniform crowd: the planes straight from the agents when the
+        // guards lead the neighbour list (the neighbour search sorts it by
+        // distance, and every pair has one guard reach). Else, or with an
+        // unsorted list, the table below.
+        if (settings.uniformPairRadius > 0.0)
+        {
+            std::size_t guards = count; // EveryGuard
+            bool leading = true;
+            if (build == PairBuild::SoftOnly)
+                guards = table.guards;
+            else if (build == PairBuild::All)
+            {
+                const double reachSq = guardReachSq(settings.uniformPairRadius * settings.guardFactor,
+                                                    a.maxSpeed * settings.oneStepHorizon / 0.5);
+                guards = 0;
+                while (guards < count && !(neighbors[guards].distanceSquared > reachSq))
+                    ++guards;
+                // Counted without a branch per neighbour: a later guard is rare.
+                std::size_t late = 0;
+                for (std::size_t k = guards; k < count; ++k)
+                    late += neighbors[k].distanceSquared > reachSq ? 0 : 1;
+                leading = late == 0;
+            }
+            if (leading)
+            {
+                if (build != PairBuild::SoftOnly)
+                {
+                    table.count = count;
+                    table.guards = guards;
+                    if (guards > 0)
+                    {
+                        const double guardRadius = settings.uniformPairRadius * settings.guardFactor;
+                        if constexpr (std::is_same_v<V, glm::dvec2>)
+                            uniformPlanes2<true>(agents, a, neighbors, guards, selfKey, guardRadius,
+                                                 invOneStep, invDt, out);
+                        else
+                            uniformPlanes3<true>(agents, a, neighbors, guards, selfKey, guardRadius,
+                                                 invOneStep, invDt, out);
+                    }
+                }
+                if constexpr (std::is_same_v<V, glm::dvec2>)
+                    uniformPlanes2<false>(agents, a, neighbors, count, selfKey, settings.uniformPairRadius,
+                                          invHorizon, invDt, out + guards);
+                else
+                    uniformPlanes3<false>(agents, a, neighbors, count, selfKey, settings.uniformPairRadius,
+                                          invHorizon, invDt, out + guards);
+                return PairCounts{guards, count};
+            }
+        }
+    }
     if (build != PairBuild::SoftOnly)
     {
         // The neighbours kept, with what their planes need, and which have a guard.
@@ -578,12 +904,21 @@ template <class Agent, class V>
             gatherPairs<true>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
         else
             gatherPairs<false>(agents, a, neighbors, count, settings, everyGuard, table, guarded.data());
-        // On the plane the guards lead the output, in the neighbours' order
-        // (most agents in a crowd that is not jammed have none).
+        // The guards lead the output, in the neighbours' order (most agents
+        // in a crowd that is not jammed have none).
         if constexpr (std::is_same_v<V, glm::dvec2>)
+        {
             if (table.guards > 0)
                 guardPlanesBy<PlanePath::ByTwo>(table, guarded.data(), table.guards, selfKey, settings.guardFactor,
                                                 invOneStep, invDt, out);
+        }
+        else
+        {
+            // A loop of its own (the plane inlined here and below): no
+            // per-pair choice between a guard's inputs and a full-horizon one's.
+            guardPlanes3By<PlanePath::ByTwo>(table, guarded.data(), table.guards, selfKey,
+                                             settings.guardFactor, invOneStep, invDt, out);
+        }
     }
     const std::size_t keptCount = table.count;
     Constraint<V>* soft = out + table.guards;
@@ -594,21 +929,7 @@ template <class Agent, class V>
     }
     else
     {
-        // The guards, then the full-horizon constraints, from one call site,
-        // so that the (longer) 3D plane is inlined.
-        std::size_t g = 0;
-        for (std::size_t j = build != PairBuild::SoftOnly ? 0 : keptCount; j < 2 * keptCount; ++j)
-        {
-            const bool guard = j < keptCount;
-            const std::size_t e = guard ? j : j - keptCount;
-            if (guard && !table.guard[e])
-                continue;
-            const PairInput<V> pair{table.position(e), guard ? V(0.0) : table.velocity(e), table.distSq[e],
-                                    guard ? table.radius[e] * settings.guardFactor : table.radius[e],
-                                    selfKey < table.otherKey[e]};
-            Constraint<V>& to = guard ? out[g++] : soft[j - keptCount];
-            to = orcaPlane3(pair, guard ? V(0.0) : a.velocity, table.share[e], guard ? invOneStep : invHorizon, invDt);
-        }
+        softPlanes3By<PlanePath::ByTwo>(table, keptCount, a.velocity, selfKey, invHorizon, invDt, soft);
     }
     return PairCounts{table.guards, keptCount};
 }
@@ -631,6 +952,26 @@ void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std:
         guardPlanesBy<PlanePath::ByTwo>(table, which, count, selfKey, guardFactor, invOneStep, invDt, out);
     else
         guardPlanesBy<PlanePath::OneByOne>(table, which, count, selfKey, guardFactor, invOneStep, invDt, out);
+}
+
+void softPlanes3(const PairTable<glm::dvec3>& table, std::size_t count, glm::dvec3 velocityA,
+                 uint64_t selfKey, double invHorizon, double invDt, Constraint3* out, PlanePath path)
+{
+    if (path == PlanePath::ByTwo)
+        softPlanes3By<PlanePath::ByTwo>(table, count, velocityA, selfKey, invHorizon, invDt, out);
+    else
+        softPlanes3By<PlanePath::OneByOne>(table, count, velocityA, selfKey, invHorizon, invDt, out);
+}
+
+void guardPlanes3(const PairTable<glm::dvec3>& table, const uint8_t* which, std::size_t count,
+                  uint64_t selfKey, double guardFactor, double invOneStep, double invDt, Constraint3* out,
+                  PlanePath path)
+{
+    if (path == PlanePath::ByTwo)
+        guardPlanes3By<PlanePath::ByTwo>(table, which, count, selfKey, guardFactor, invOneStep, invDt, out);
+    else
+        guardPlanes3By<PlanePath::OneByOne>(table, which, count, selfKey, guardFactor, invOneStep, invDt,
+                                            out);
 }
 
 PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,

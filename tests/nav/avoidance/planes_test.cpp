@@ -11,6 +11,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -202,6 +203,157 @@ TEST_CASE("the plane cases the random tables take: the legs, the cut-off, the di
 namespace
 {
 
+/// Writes a random 3D pair of kind `kind` (the 2D kinds; head on: p and v
+/// along one axis, the sidestep rule) into entry e of `t`.
+void planesTestPair3(Rng& rng, int kind, std::size_t e, PairTable<glm::dvec3>& t)
+{
+    const double r = rngNextRange(rng, 0.5, 3.0);
+    glm::dvec3 p{}, v{};
+    const auto randomVec = [&](double limit)
+    {
+        return glm::dvec3(rngNextRange(rng, -limit, limit), rngNextRange(rng, -limit, limit),
+                          rngNextRange(rng, -limit, limit));
+    };
+    switch (kind)
+    {
+    case kPlanesFar:
+    case kPlanesCutOff:
+        do
+            p = randomVec(20.0);
+        while (!(glm::dot(p, p) > (kind == kPlanesFar ? r * r : 2.25 * r * r)));
+        if (kind == kPlanesFar)
+            v = randomVec(4.0);
+        else
+            v = p * kPlanesInvHorizon - p * (rngNextRange(rng, 0.01, 0.9) * kPlanesInvHorizon);
+        break;
+    case kPlanesHeadOn:
+    {
+        // p and v along one axis (y: the vertical sidestep too), w along p: a leg, nothing across.
+        const int axis = static_cast<int>(rngNextBelow(rng, 3));
+        p[axis] = rngNextRange(rng, r + 0.1, 20.0) * (rngNextBelow(rng, 2) == 0 ? 1.0 : -1.0);
+        v[axis] = p[axis] * kPlanesInvHorizon * (1.0 + rngNextDouble(rng));
+        break;
+    }
+    case kPlanesOverlap:
+    case kPlanesOverlapW0:
+        do
+            p = randomVec(r);
+        while (!(glm::dot(p, p) <= r * r) || glm::dot(p, p) == 0.0);
+        v = kind == kPlanesOverlap ? randomVec(4.0) : p * kPlanesInvDt;
+        break;
+    default:
+        break; // on top: p = v = 0
+    }
+    for (std::size_t d = 0; d < 3; ++d)
+    {
+        t.relativePosition[d][e] = p[static_cast<int>(d)];
+        t.relativeVelocity[d][e] = v[static_cast<int>(d)];
+    }
+    t.distSq[e] = glm::dot(p, p);
+    t.radius[e] = r;
+    const uint32_t shareKind = rngNextBelow(rng, 3);
+    t.share[e] = shareKind == 0 ? 0.5 : (shareKind == 1 ? 1.0 : rngNextRange(rng, 0.01, 1.0));
+    t.otherKey[e] = (uint64_t{rngNextU32(rng)} << 32) | rngNextBelow(rng, 1000);
+}
+
+/// True when orcaPlane3 takes the cut-off sphere for entry e of `t` (apart,
+/// w·p < 0 and (w·p)² > R²|w|², w = v − p/τ), by its arithmetic.
+bool planesTestCutOff3(const PairTable<glm::dvec3>& t, std::size_t e, bool guard)
+{
+    const double r = guard ? t.radius[e] * kPlanesGuardFactor : t.radius[e];
+    const double invH = guard ? kPlanesInvOneStep : kPlanesInvHorizon;
+    if (!(t.distSq[e] > r * r))
+        return false;
+    double w[3], wp = 0.0, wSq = 0.0;
+    for (std::size_t d = 0; d < 3; ++d)
+        w[d] = (guard ? 0.0 : t.relativeVelocity[d][e]) - t.relativePosition[d][e] * invH;
+    wp = w[0] * t.relativePosition[0][e] + w[1] * t.relativePosition[1][e] + w[2] * t.relativePosition[2][e];
+    wSq = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+    return wp < 0.0 && wp * wp > r * r * wSq;
+}
+
+} // namespace
+
+TEST_CASE("3D planes two at a time equal the scalar plane to the bit, the cut-off pairs and the rest")
+{
+    Rng rng = rngFromSeed(2027);
+    PairTable<glm::dvec3> table;
+    std::array<int, kPlanesKinds> seen{};
+    int bothCutOff = 0,
+        notBoth = 0; // SSE2 pairs whose lanes both take the cut-off sphere (the fast path), or not
+    int softDiffer = 0, guardDiffer = 0;
+    std::vector<Constraint3> byTwo(PairTable<glm::dvec3>::kRoom), oneByOne(PairTable<glm::dvec3>::kRoom);
+    for (int trial = 0; trial < 3000; ++trial)
+    {
+        const std::size_t count = 1 + rngNextBelow(rng, PairTable<glm::dvec3>::kRoom);
+        // Mostly one kind per table, else any mix.
+        const bool mixed = rngNextBelow(rng, 2) == 0;
+        const int tableKind = static_cast<int>(rngNextBelow(rng, kPlanesKinds));
+        for (std::size_t e = 0; e < count; ++e)
+        {
+            const int kind = mixed ? static_cast<int>(rngNextBelow(rng, kPlanesKinds)) : tableKind;
+            planesTestPair3(rng, kind, e, table);
+            ++seen[static_cast<std::size_t>(kind)];
+        }
+        table.count = count;
+        const glm::dvec3 velocityA{rngNextRange(rng, -2.0, 2.0), rngNextRange(rng, -2.0, 2.0),
+                                   rngNextRange(rng, -2.0, 2.0)};
+        const uint64_t selfKey = (uint64_t{rngNextU32(rng)} << 32) | rngNextBelow(rng, 1000);
+        const auto poison = [&]
+        {
+            // Any entry a path leaves unwritten differs.
+            for (std::size_t j = 0; j < byTwo.size(); ++j)
+            {
+                byTwo[j] = Constraint3{glm::dvec3(1.0e300), glm::dvec3(1.0e300)};
+                oneByOne[j] = Constraint3{glm::dvec3(-1.0e300), glm::dvec3(-1.0e300)};
+            }
+        };
+        const auto differ = [&](std::size_t n)
+        {
+            int d = 0;
+            for (std::size_t j = 0; j < n; ++j)
+                d += std::memcmp(&byTwo[j], &oneByOne[j], sizeof(Constraint3)) != 0 ? 1 : 0;
+            return d;
+        };
+        poison();
+        softPlanes3(table, count, velocityA, selfKey, kPlanesInvHorizon, kPlanesInvDt, byTwo.data(),
+                    PlanePath::ByTwo);
+        softPlanes3(table, count, velocityA, selfKey, kPlanesInvHorizon, kPlanesInvDt, oneByOne.data(),
+                    PlanePath::OneByOne);
+        softDiffer += differ(count);
+        for (std::size_t j = 0; j + 1 < count; j += 2)
+            (planesTestCutOff3(table, j, false) && planesTestCutOff3(table, j + 1, false) ? bothCutOff
+                                                                                          : notBoth)++;
+
+        // The guards of a random subset, in entry order.
+        std::array<uint8_t, PairTable<glm::dvec3>::kRoom> which{};
+        std::size_t guards = 0;
+        for (std::size_t e = 0; e < count; ++e)
+            if (rngNextBelow(rng, 4) != 0)
+                which[guards++] = static_cast<uint8_t>(e);
+        poison();
+        guardPlanes3(table, which.data(), guards, selfKey, kPlanesGuardFactor, kPlanesInvOneStep,
+                     kPlanesInvDt, byTwo.data(), PlanePath::ByTwo);
+        guardPlanes3(table, which.data(), guards, selfKey, kPlanesGuardFactor, kPlanesInvOneStep,
+                     kPlanesInvDt, oneByOne.data(), PlanePath::OneByOne);
+        guardDiffer += differ(guards);
+        for (std::size_t g = 0; g + 1 < guards; g += 2)
+            (planesTestCutOff3(table, which[g], true) && planesTestCutOff3(table, which[g + 1], true)
+                 ? bothCutOff
+                 : notBoth)++;
+    }
+    CHECK(softDiffer == 0);
+    CHECK(guardDiffer == 0);
+    // Both the two-lane cut-off and the scalar fallback are taken often.
+    CHECK(bothCutOff > 10000);
+    CHECK(notBoth > 10000);
+    for (const int n : seen)
+        CHECK(n > 10000);
+}
+
+namespace
+{
+
 /// A random crowd of `n` for the gather test: one radius, one priority,
 /// nothing ignored (so uniformPairRadius holds), random layers, positions
 /// close enough that some pairs overlap and some guards bind, others not.
@@ -229,10 +381,14 @@ template <class Agent> std::vector<Agent> uniformTestCrowd(Rng& rng, std::size_t
 /// Agent `self`'s pairs built with the uniform gather into `uniformTable` and
 /// the general one (uniformPairRadius 0) into `generalTable`, each build then
 /// a SoftOnly re-run: the constraints that differ to the bit and the counts
-/// that differ; `guards` and `pairs` add what the uniform build wrote.
+/// that differ; `guards` and `pairs` add what the uniform build wrote. The
+/// neighbours in index order, or with `sorted` in the neighbour search's
+/// (distance, id, index) order, where the guards lead and the plane builds
+/// its planes straight from the agents.
 template <class Agent, class V>
-int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBuild build, PairTable<V>& uniformTable,
-                      PairTable<V>& generalTable, std::size_t& guards, std::size_t& pairs)
+int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBuild build,
+                      PairTable<V>& uniformTable, PairTable<V>& generalTable, std::size_t& guards,
+                      std::size_t& pairs, bool sorted = false)
 {
     std::vector<Neighbor> neighbors;
     for (std::size_t j = 0; j < agents.size() && neighbors.size() < PairTable<V>::kRoom; ++j)
@@ -241,6 +397,14 @@ int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBu
             const V diff = agents[j].position - agents[self].position;
             neighbors.push_back(Neighbor{glm::dot(diff, diff), agents[j].id, static_cast<uint32_t>(j)});
         }
+    if (sorted)
+        std::sort(neighbors.begin(), neighbors.end(),
+                  [](const Neighbor& x, const Neighbor& y)
+                  {
+                      if (x.distanceSquared != y.distanceSquared)
+                          return x.distanceSquared < y.distanceSquared;
+                      return x.id != y.id ? x.id < y.id : x.index < y.index;
+                  });
     const double pairRadius = uniformPairRadius<Agent>(agents);
     const PairSettings uniform = PairSettings::of(5.0, 0.95, 0.3, pairRadius);
     PairSettings general = uniform;
@@ -303,19 +467,27 @@ TEST_CASE("a uniform crowd's pairs (one radius, one priority, nothing ignored) e
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent>(agents) == radius + radius);
-            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(agents, self, PairBuild::All, *tables2[u],
-                                                                         *tables2[1 - u], guards, pairs);
-            differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
-                agents, self, PairBuild::EveryGuard, *tables2[1 - u], *tables2[u], everyGuards, everyPairs);
+            for (const bool sorted : {false, true})
+            {
+                differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
+                    agents, self, PairBuild::All, *tables2[u], *tables2[1 - u], guards, pairs, sorted);
+                differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
+                    agents, self, PairBuild::EveryGuard, *tables2[1 - u], *tables2[u], everyGuards,
+                    everyPairs, sorted);
+            }
         }
         else
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent3D>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent3D>(agents) == radius + radius);
-            differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(agents, self, PairBuild::All, *tables3[u],
-                                                                           *tables3[1 - u], guards, pairs);
-            differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
-                agents, self, PairBuild::EveryGuard, *tables3[1 - u], *tables3[u], everyGuards, everyPairs);
+            for (const bool sorted : {false, true})
+            {
+                differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
+                    agents, self, PairBuild::All, *tables3[u], *tables3[1 - u], guards, pairs, sorted);
+                differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
+                    agents, self, PairBuild::EveryGuard, *tables3[1 - u], *tables3[u], everyGuards,
+                    everyPairs, sorted);
+            }
         }
     }
     CHECK(differ == 0);
