@@ -106,6 +106,10 @@ class Blackboard
     /// on any value.
     void prefetchValues(uint32_t count) const;
 
+    /// The address just past the blackboard's own fields that a tick reads
+    /// (they come first): for a caller prefetching the record that holds it.
+    const void* tickFieldsEnd() const { return &m_keys; }
+
     /// The blackboard as a JSON object (keys in order).
     json toJson() const;
     /// Calls `fn(key, value)` for every key with a value, in key order.
@@ -134,6 +138,13 @@ class Blackboard
     {
       public:
         static constexpr uint32_t kChunk = 16;
+        /// kChunk slots starting on a cache line, so that slot pairs (0, 1),
+        /// (2, 3), ... each share one line: a tick that reads a brain's first
+        /// six slots touches three lines, not four.
+        struct alignas(64) Chunk
+        {
+            Slot slots[kChunk];
+        };
         SlotStore() = default;
         SlotStore(const SlotStore& other) { *this = other; }
         SlotStore(SlotStore&& other) noexcept { *this = std::move(other); }
@@ -151,26 +162,32 @@ class Blackboard
             return *this;
         }
         uint32_t size() const { return m_size; }
-        Slot& operator[](uint32_t i) { return i < kChunk ? m_first[i] : m_more[(i - kChunk) / kChunk][(i - kChunk) % kChunk]; }
+        Slot& operator[](uint32_t i)
+        {
+            return i < kChunk ? m_first->slots[i]
+                              : m_more[(i - kChunk) / kChunk]->slots[(i - kChunk) % kChunk];
+        }
         const Slot& operator[](uint32_t i) const
         {
-            return i < kChunk ? m_first[i] : m_more[(i - kChunk) / kChunk][(i - kChunk) % kChunk];
+            return i < kChunk ? m_first->slots[i]
+                              : m_more[(i - kChunk) / kChunk]->slots[(i - kChunk) % kChunk];
         }
         /// Appends a slot (no slot moves).
         void push_back(Slot slot);
         /// The first slot's address (nullptr when there is none): for prefetching.
-        const Slot* first() const { return m_first.get(); }
+        const Slot* first() const { return m_first ? m_first->slots : nullptr; }
 
       private:
-        std::unique_ptr<Slot[]> m_first;             ///< Slots 0..kChunk-1.
-        std::vector<std::unique_ptr<Slot[]>> m_more; ///< The next chunks.
+        std::unique_ptr<Chunk> m_first;             ///< Slots 0..kChunk-1.
+        std::vector<std::unique_ptr<Chunk>> m_more; ///< The next chunks.
         uint32_t m_size = 0;
     };
+    // What a tick reads (the slots' store, the layout) first, the key index after.
     SlotStore m_slots;             ///< Append-only; chunks, so that adding a key never moves a value.
-    std::vector<std::string> m_keys; ///< Slot → key (read at the edges: look-up by name, listing, hashing).
-    std::vector<uint32_t> m_order; ///< Slot indices in key order.
-    size_t m_count = 0;            ///< Slots with a value.
     uint64_t m_layout = 0;         ///< See layout().
+    size_t m_count = 0;            ///< Slots with a value.
+    std::vector<std::string> m_keys; ///< Slot → key (read at the edges: look-up by name, listing, hashing).
+    std::vector<uint32_t> m_order;   ///< Slot indices in key order.
 };
 
 /// JSON of a blackboard (nlohmann's ADL hook: `json j = bb;`, `{"blackboard", bb}`).
