@@ -103,8 +103,8 @@ void* operator new[](std::size_t size) { return operator new(size); }
 [[gnu::noinline]] void operator delete[](void* p) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-// Over-aligned allocations (a blackboard's slot chunks start on a cache line)
-// are counted too.
+// Over-aligned allocations (a brain starts on a cache line, so do the map
+// entries holding brains) are counted too.
 void* operator new(std::size_t size, std::align_val_t align)
 {
     g_allocations.fetch_add(1, std::memory_order_relaxed);

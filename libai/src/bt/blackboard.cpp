@@ -29,8 +29,16 @@ Blackboard::SlotStore& Blackboard::SlotStore::operator=(const SlotStore& other)
 {
     if (this == &other)
         return *this;
-    auto copyChunk = [](const std::unique_ptr<Chunk>& from)
-    { return from ? std::make_unique<Chunk>(*from) : std::unique_ptr<Chunk>(); };
+    auto copyChunk = [](const std::unique_ptr<Slot[]>& from)
+    {
+        std::unique_ptr<Slot[]> to;
+        if (from)
+        {
+            to = std::make_unique<Slot[]>(kChunk);
+            std::copy(from.get(), from.get() + kChunk, to.get());
+        }
+        return to;
+    };
     m_first = copyChunk(other.m_first);
     m_more.clear();
     for (const auto& chunk : other.m_more)
@@ -42,9 +50,9 @@ Blackboard::SlotStore& Blackboard::SlotStore::operator=(const SlotStore& other)
 void Blackboard::SlotStore::push_back(Slot slot)
 {
     if (m_size == 0 && !m_first)
-        m_first = std::make_unique<Chunk>();
+        m_first = std::make_unique<Slot[]>(kChunk);
     else if (m_size >= kChunk && (m_size - kChunk) % kChunk == 0 && (m_size - kChunk) / kChunk == m_more.size())
-        m_more.push_back(std::make_unique<Chunk>());
+        m_more.push_back(std::make_unique<Slot[]>(kChunk));
     (*this)[m_size] = std::move(slot);
     ++m_size;
 }

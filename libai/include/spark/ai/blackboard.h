@@ -138,13 +138,6 @@ class Blackboard
     {
       public:
         static constexpr uint32_t kChunk = 16;
-        /// kChunk slots starting on a cache line, so that slot pairs (0, 1),
-        /// (2, 3), ... each share one line: a tick that reads a brain's first
-        /// six slots touches three lines, not four.
-        struct alignas(64) Chunk
-        {
-            Slot slots[kChunk];
-        };
         SlotStore() = default;
         SlotStore(const SlotStore& other) { *this = other; }
         SlotStore(SlotStore&& other) noexcept { *this = std::move(other); }
@@ -164,22 +157,20 @@ class Blackboard
         uint32_t size() const { return m_size; }
         Slot& operator[](uint32_t i)
         {
-            return i < kChunk ? m_first->slots[i]
-                              : m_more[(i - kChunk) / kChunk]->slots[(i - kChunk) % kChunk];
+            return i < kChunk ? m_first[i] : m_more[(i - kChunk) / kChunk][(i - kChunk) % kChunk];
         }
         const Slot& operator[](uint32_t i) const
         {
-            return i < kChunk ? m_first->slots[i]
-                              : m_more[(i - kChunk) / kChunk]->slots[(i - kChunk) % kChunk];
+            return i < kChunk ? m_first[i] : m_more[(i - kChunk) / kChunk][(i - kChunk) % kChunk];
         }
         /// Appends a slot (no slot moves).
         void push_back(Slot slot);
         /// The first slot's address (nullptr when there is none): for prefetching.
-        const Slot* first() const { return m_first ? m_first->slots : nullptr; }
+        const Slot* first() const { return m_first.get(); }
 
       private:
-        std::unique_ptr<Chunk> m_first;             ///< Slots 0..kChunk-1.
-        std::vector<std::unique_ptr<Chunk>> m_more; ///< The next chunks.
+        std::unique_ptr<Slot[]> m_first;             ///< Slots 0..kChunk-1.
+        std::vector<std::unique_ptr<Slot[]>> m_more; ///< The next chunks.
         uint32_t m_size = 0;
     };
     // What a tick reads (the slots' store, the layout) first, the key index after.

@@ -61,9 +61,9 @@ struct BrainResolution
     uint64_t stateRevision = 0;         ///< `AiState::revisionCounter` when resolved.
     uint64_t layout = 0;                ///< `Blackboard::layout()` the slots belong to.
     /// Tree key index → its blackboard slot and last type check.
-    std::vector<ResolvedKey, LineAllocator<ResolvedKey>> keys;
+    std::vector<ResolvedKey> keys;
     /// Tree target call site → what the host resolved it to (see World::locate).
-    std::vector<TargetRef, LineAllocator<TargetRef>> targets;
+    std::vector<TargetRef> targets;
     /// The agent as the host resolved it at the last tick (a hint for the next: see World::findAgent).
     AgentRef agent;
 };

@@ -10,9 +10,7 @@
 #include "spark/ai/world.h"
 #include "spark/core/result.h"
 
-#include <cstddef>
 #include <cstdint>
-#include <new>
 #include <span>
 #include <string>
 #include <vector>
@@ -154,21 +152,6 @@ void layoutNodeStates(CompiledTree& io);
 /// Feeds a compiled tree canonically into `io` (its source document and name).
 void hashTree(Hasher& io, const CompiledTree& tree);
 
-/// An allocator whose blocks start on a cache line (64 bytes): a small array
-/// that a brain's tick reads (its node states, its resolved keys) then takes
-/// as few cache lines as its size allows (a block from plain `new` starts
-/// anywhere in a line and often takes one more). Stateless.
-template <class T> struct LineAllocator
-{
-    using value_type = T;
-    static constexpr std::align_val_t kAlign{64};
-    LineAllocator() = default;
-    template <class U> LineAllocator(const LineAllocator<U>&) noexcept {}
-    T* allocate(size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), kAlign)); }
-    void deallocate(T* p, size_t n) noexcept { ::operator delete(p, n * sizeof(T), kAlign); }
-    template <class U> bool operator==(const LineAllocator<U>&) const noexcept { return true; }
-};
-
 /// Runtime state of one node. Plain data. Fields marked "kept" survive a halt.
 struct NodeState
 {
@@ -244,8 +227,8 @@ class NodeStates
   private:
     NodeState read(size_t i, size_t offset) const { return read(bytes(), i, memory(i), offset); }
 
-    /// Statuses (m_size bytes), memories (m_size bytes), padding, then the memories' fields.
-    std::vector<uint64_t, LineAllocator<uint64_t>> m_words;
+    std::vector<uint64_t>
+        m_words; ///< Statuses (m_size bytes), memories (m_size bytes), padding, then the memories' fields.
     size_t m_size = 0;
     size_t m_bytes = 0; ///< See byteSize().
 };
