@@ -143,9 +143,11 @@ Status resolveTree(AiState& state, Brain& brain)
 inline bool resolutionHolds(const AiState& state, const Brain& brain)
 {
     const BrainResolution& r = brain.resolved;
+    // The tree pointer is checked before it is followed: a copied utility
+    // brain's points at the original's tree, which may be gone.
     return r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
-           brain.nodes.size() == r.tree->nodes.size() && brain.nodes.byteSize() == r.tree->stateBytes &&
            (brain.tree.empty() ? r.tree == &brain.utilityTree : r.tree != &brain.utilityTree) &&
+           brain.nodes.size() == r.tree->nodes.size() && brain.nodes.byteSize() == r.tree->stateBytes &&
            r.layout != 0 && r.layout == brain.blackboard.layout() && r.keys.size() == r.tree->keys.size();
 }
 
@@ -158,8 +160,8 @@ inline bool resolutionHolds(const AiState& state, const Brain& brain)
     BrainResolution& r = brain.resolved;
     const bool treeValid =
         r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
-        brain.nodes.size() == r.tree->nodes.size() && brain.nodes.byteSize() == r.tree->stateBytes &&
-        (brain.tree.empty() ? r.tree == &brain.utilityTree : r.tree != &brain.utilityTree);
+        (brain.tree.empty() ? r.tree == &brain.utilityTree : r.tree != &brain.utilityTree) &&
+        brain.nodes.size() == r.tree->nodes.size() && brain.nodes.byteSize() == r.tree->stateBytes;
     if (!treeValid)
         SPARK_TRY(resolveTree(state, brain));
     const CompiledTree& tree = *r.tree;
