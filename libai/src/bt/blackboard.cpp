@@ -29,8 +29,7 @@ Blackboard::SlotStore& Blackboard::SlotStore::operator=(const SlotStore& other)
 {
     if (this == &other)
         return *this;
-    auto copyChunk = [](const std::unique_ptr<Slot[]>& from)
-    {
+    auto copyChunk = [](const std::unique_ptr<Slot[]>& from) {
         std::unique_ptr<Slot[]> to;
         if (from)
         {

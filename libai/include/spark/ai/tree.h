@@ -227,8 +227,7 @@ class NodeStates
   private:
     NodeState read(size_t i, size_t offset) const { return read(bytes(), i, memory(i), offset); }
 
-    std::vector<uint64_t>
-        m_words; ///< Statuses (m_size bytes), memories (m_size bytes), padding, then the memories' fields.
+    std::vector<uint64_t> m_words; ///< Statuses (m_size bytes), memories (m_size bytes), padding, then the memories' fields.
     size_t m_size = 0;
     size_t m_bytes = 0; ///< See byteSize().
 };
