@@ -111,14 +111,13 @@ Status resolveTree(AiState& state, Brain& brain)
     }
     else
     {
-        if (r.utilityTree.nodes.size() != 1 || r.utilityTree.nodes[0].utility != brain.utility)
-            r.utilityTree = utilityTree(brain.utility);
-        r.tree = &r.utilityTree;
+        if (brain.utilityTree.nodes.size() != 1 || brain.utilityTree.nodes[0].utility != brain.utility)
+            brain.utilityTree = utilityTree(brain.utility);
+        r.tree = &brain.utilityTree;
     }
     r.stateInstance = state.instance.id;
     r.stateRevision = state.revisionCounter;
-    r.slots.clear();
-    r.fits.clear();
+    r.keys.clear();
     r.targets.assign(r.tree->targetSites, TargetRef{});
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
@@ -144,10 +143,12 @@ Status resolveTree(AiState& state, Brain& brain)
 inline bool resolutionHolds(const AiState& state, const Brain& brain)
 {
     const BrainResolution& r = brain.resolved;
+    // The tree pointer is checked before it is followed: a copied utility
+    // brain's points at the original's tree, which may be gone.
     return r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
+           (brain.tree.empty() ? r.tree == &brain.utilityTree : r.tree != &brain.utilityTree) &&
            brain.nodes.size() == r.tree->nodes.size() && brain.nodes.byteSize() == r.tree->stateBytes &&
-           (brain.tree.empty() ? r.tree == &r.utilityTree : r.tree != &r.utilityTree) && r.layout != 0 &&
-           r.layout == brain.blackboard.layout() && r.slots.size() == r.tree->keys.size();
+           r.layout != 0 && r.layout == brain.blackboard.layout() && r.keys.size() == r.tree->keys.size();
 }
 
 /// The tree the brain runs, after bringing its node states in line with it and
@@ -157,21 +158,20 @@ inline bool resolutionHolds(const AiState& state, const Brain& brain)
 [[gnu::noinline]] Result<const CompiledTree*> resolveBrain(AiState& state, Brain& brain)
 {
     BrainResolution& r = brain.resolved;
-    const bool treeValid = r.tree && r.stateInstance == state.instance.id &&
-                           r.stateRevision == state.revisionCounter && brain.nodes.size() == r.tree->nodes.size() &&
-                           brain.nodes.byteSize() == r.tree->stateBytes &&
-                           (brain.tree.empty() ? r.tree == &r.utilityTree : r.tree != &r.utilityTree);
+    const bool treeValid =
+        r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
+        (brain.tree.empty() ? r.tree == &brain.utilityTree : r.tree != &brain.utilityTree) &&
+        brain.nodes.size() == r.tree->nodes.size() && brain.nodes.byteSize() == r.tree->stateBytes;
     if (!treeValid)
         SPARK_TRY(resolveTree(state, brain));
     const CompiledTree& tree = *r.tree;
-    if (r.layout != brain.blackboard.layout() || r.slots.size() != tree.keys.size() || r.layout == 0)
+    if (r.layout != brain.blackboard.layout() || r.keys.size() != tree.keys.size() || r.layout == 0)
     {
         // Every key the tree names gets a slot (empty until written), so no
-        // tick looks a key up by name.
-        r.slots.resize(tree.keys.size());
+        // tick looks a key up by name; no value is known to fit yet.
+        r.keys.assign(tree.keys.size(), ResolvedKey{});
         for (size_t i = 0; i < tree.keys.size(); ++i)
-            r.slots[i] = brain.blackboard.slotOf(tree.keys[i]);
-        r.fits.assign(tree.keys.size(), FitCheck{});
+            r.keys[i].slot = brain.blackboard.slotOf(tree.keys[i]);
         r.layout = brain.blackboard.layout();
     }
     return r.tree;
@@ -219,8 +219,18 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         }
         tree = *resolved;
     }
-    TickCtx ctx{io, brain, world, *tree, leaves, clock.frame, time, clock, brain.resolved.slots,
-                 brain.resolved.fits, brain.resolved.targets, agent, brain.nodes.bytes()};
+    TickCtx ctx{io,
+                brain,
+                world,
+                *tree,
+                leaves,
+                clock.frame,
+                time,
+                clock,
+                brain.resolved.keys,
+                brain.resolved.targets,
+                agent,
+                brain.nodes.bytes()};
     const NodeStatus r = detail::tickTree(ctx);
     if (r == detail::kFailed)
     {
@@ -260,13 +270,18 @@ inline void prefetchRange(const void* p, size_t bytes)
 
 using BrainIt = BrainMap::iterator;
 
-/// The bytes of a brain's map entry up to the fields a tick reads (they come
-/// first in Brain), without the resolution's utility tree (only a utility brain
-/// reads it; an address, no field is read here). The same for every entry.
+/// Where a tick starts reading a brain's map entry (the brain: the key before
+/// it is not read) and how many bytes it reads from there: the fields before
+/// the blackboard's key index (the fields a tick reads come first in Brain and
+/// in Blackboard; an address, no field is read here). The same for every entry.
+const char* recordBegin(const std::pair<const std::string, Brain>& record)
+{
+    return reinterpret_cast<const char*>(&record.second);
+}
 size_t recordBytes(const std::pair<const std::string, Brain>& record)
 {
-    const char* begin = reinterpret_cast<const char*>(&record);
-    return static_cast<size_t>(reinterpret_cast<const char*>(&record.second.resolved.utilityTree) - begin);
+    return static_cast<size_t>(static_cast<const char*>(record.second.blackboard.tickFieldsEnd()) -
+                               recordBegin(record));
 }
 
 /// What a tick of brain `b` reads first after its record: its node states, its
@@ -276,8 +291,7 @@ size_t recordBytes(const std::pair<const std::string, Brain>& record)
 void prefetchState(const Brain& b)
 {
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
-    prefetchRange(b.resolved.slots.data(), b.resolved.slots.size() * sizeof(uint32_t));
-    prefetchRange(b.resolved.fits.data(), b.resolved.fits.size() * sizeof(FitCheck));
+    prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
     prefetchRange(b.resolved.targets.data(), b.resolved.targets.size() * sizeof(TargetRef));
     b.blackboard.prefetchSlots(8);
 }
@@ -328,7 +342,7 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     const size_t n = order.size();
     const size_t bytes = n == 0 ? 0 : recordBytes(*order[0]);
     for (size_t i = 0; i < kRecordAhead && i < n; ++i)
-        prefetchRange(&*order[i], bytes);
+        prefetchRange(recordBegin(*order[i]), bytes);
     for (size_t i = 0; i < kStateAhead && i < n; ++i)
     {
         prefetchState(order[i]->second);
@@ -337,7 +351,7 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     for (size_t at = 0; at < n; ++at)
     {
         if (at + kRecordAhead < n)
-            prefetchRange(&*order[at + kRecordAhead], bytes);
+            prefetchRange(recordBegin(*order[at + kRecordAhead]), bytes);
         if (at + kStateAhead < n)
         {
             prefetchState(order[at + kStateAhead]->second);
@@ -368,8 +382,18 @@ void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, 
     AgentRef& agent = brain.resolved.agent;
     agent.name = brain.agent;
     (void)world.findAgent(brain.agent, agent);
-    TickCtx ctx{io, brain, world, **tree, leaves, clock.frame, time, clock, brain.resolved.slots,
-                 brain.resolved.fits, brain.resolved.targets, agent, brain.nodes.bytes()};
+    TickCtx ctx{io,
+                brain,
+                world,
+                **tree,
+                leaves,
+                clock.frame,
+                time,
+                clock,
+                brain.resolved.keys,
+                brain.resolved.targets,
+                agent,
+                brain.nodes.bytes()};
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }

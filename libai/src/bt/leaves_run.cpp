@@ -76,12 +76,12 @@ bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const Para
     // A value is checked against a type without a range (a target, a route)
     // once per write of its slot, not every tick; a number against its range
     // every time (the range is the parameter's).
-    FitCheck* checked = def.type != ParamType::Number && def.type != ParamType::Integer &&
-                                slot.bbIndex < ctx.fits.size()
-                            ? &ctx.fits[slot.bbIndex]
-                            : nullptr;
-    const uint64_t stamp = checked ? ctx.brain.blackboard.stampOf(ctx.slots[slot.bbIndex]) : 0;
-    if (checked && checked->stamp == stamp && checked->type == def.type)
+    ResolvedKey* checked =
+        def.type != ParamType::Number && def.type != ParamType::Integer && slot.bbIndex < ctx.keys.size()
+            ? &ctx.keys[slot.bbIndex]
+            : nullptr;
+    const uint64_t stamp = checked ? ctx.brain.blackboard.stampOf(checked->slot) : 0;
+    if (checked && checked->fitStamp == stamp && checked->fitType == def.type)
     {
         out = v;
         return true;
@@ -97,7 +97,10 @@ bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const Para
         return false;
     }
     if (checked)
-        *checked = FitCheck{stamp, def.type};
+    {
+        checked->fitStamp = stamp;
+        checked->fitType = def.type;
+    }
     out = v;
     return true;
 }
@@ -129,13 +132,13 @@ template <class E>
         return true;
     }
     // A blackboard value already found to fit (readSlot's check, unchanged since).
-    if (given.fromBb && given.bbIndex < ctx.fits.size() && given.type != ParamType::Number &&
+    if (given.fromBb && given.bbIndex < ctx.keys.size() && given.type != ParamType::Number &&
         given.type != ParamType::Integer)
     {
         uint64_t slotStamp = 0;
-        const json* v = ctx.brain.blackboard.at(ctx.slots[given.bbIndex], slotStamp);
-        const FitCheck& fit = ctx.fits[given.bbIndex];
-        if (v && fit.stamp == slotStamp && fit.type == given.type)
+        const ResolvedKey& key = ctx.keys[given.bbIndex];
+        const json* v = ctx.brain.blackboard.at(key.slot, slotStamp);
+        if (v && key.fitStamp == slotStamp && key.fitType == given.type)
         {
             out = v;
             if (stamp)

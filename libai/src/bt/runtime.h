@@ -20,8 +20,8 @@ struct TickCtx
     uint64_t frame = 0;
     double time = 0; ///< frame × dt. [Units: s]
     TickClock clock; ///< The tick's clock (frame and dt).
-    std::span<const uint32_t> slots; ///< The tree's key index → the brain's blackboard slot.
-    std::span<FitCheck> fits; ///< The tree's key index → the last type check of the slot's value (see FitCheck).
+    std::span<ResolvedKey>
+        keys; ///< The tree's key index → the brain's blackboard slot and the last type check of its value.
     std::span<TargetRef> targets; ///< The tree's target call site → what the host resolved it to (see World::locate).
     AgentRef agent{}; ///< The brain's agent, resolved by the host for this tick.
     unsigned char* states = nullptr; ///< The brain's packed node states (`brain.nodes.bytes()`, laid out as the tree says).
@@ -33,8 +33,8 @@ struct TickCtx
 /// calls of a utility document). nullptr when the key has no value.
 inline const json* blackboardValue(const TickCtx& ctx, uint32_t keyIndex, const std::string& key)
 {
-    if (keyIndex < ctx.slots.size())
-        return ctx.brain.blackboard.at(ctx.slots[keyIndex]);
+    if (keyIndex < ctx.keys.size())
+        return ctx.brain.blackboard.at(ctx.keys[keyIndex].slot);
     return ctx.brain.blackboard.find(key);
 }
 

@@ -30,3 +30,35 @@ void* operator new[](std::size_t size) { return operator new(size); }
 [[gnu::noinline]] void operator delete[](void* p) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+// Over-aligned allocations (a brain starts on a cache line, so do the map
+// entries holding brains) are counted too.
+void* operator new(std::size_t size, std::align_val_t align)
+{
+    spark::ai::test::AllocationCounter& c = spark::ai::test::allocationCounter();
+    if (c.on)
+        ++c.count;
+    const std::size_t a = static_cast<std::size_t>(align);
+    if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a))
+        return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t size, std::align_val_t align)
+{
+    return operator new(size, align);
+}
+[[gnu::noinline]] void operator delete(void* p, std::align_val_t) noexcept
+{
+    std::free(p);
+}
+[[gnu::noinline]] void operator delete[](void* p, std::align_val_t) noexcept
+{
+    std::free(p);
+}
+[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept
+{
+    std::free(p);
+}
+[[gnu::noinline]] void operator delete[](void* p, std::size_t, std::align_val_t) noexcept
+{
+    std::free(p);
+}

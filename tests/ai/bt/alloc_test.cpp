@@ -85,3 +85,15 @@ TEST_CASE("the allocation counter counts: a tick that records events allocates")
     rig.run(1);
     CHECK(allocationsOfTicks(rig, 5) > 0);
 }
+
+TEST_CASE("the allocation counter counts over-aligned allocations too")
+{
+    // Brains (and so the map entries that hold them) start on a cache line:
+    // a tick that made one would allocate through the aligned operator new.
+    allocationCounter().count = 0;
+    allocationCounter().on = true;
+    auto brain = std::make_unique<Brain>();
+    allocationCounter().on = false;
+    REQUIRE(alignof(Brain) > __STDCPP_DEFAULT_NEW_ALIGNMENT__);
+    CHECK(allocationCounter().count >= 1);
+}

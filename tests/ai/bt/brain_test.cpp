@@ -348,3 +348,21 @@ TEST_CASE("brains a tick adds or removes mid-walk: the rest of the walk is that 
     for (const auto& [name, brain] : ai.brains)
         CHECK(brain.enabled);
 }
+
+TEST_CASE("a brain starts on a cache line, in the map and in a copied state")
+{
+    // The fields a tick reads come first in Brain: started on a line, they take
+    // as few lines as their size allows.
+    Rig rig = guardRig();
+    for (int i = 0; i < 5; ++i)
+    {
+        BrainDef def = defaultBrainDef();
+        def.agent = "G" + std::to_string(i);
+        def.tree = rig.state.brains.at("A").tree;
+        REQUIRE(attachBrain(rig.state, def, 0).ok());
+    }
+    const AiState copy = rig.state;
+    for (const AiState* state : {static_cast<const AiState*>(&rig.state), &copy})
+        for (const auto& [name, brain] : state->brains)
+            CHECK(reinterpret_cast<uintptr_t>(&brain) % 64 == 0);
+}

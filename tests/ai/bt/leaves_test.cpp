@@ -270,3 +270,35 @@ TEST_CASE("a compiled call names its leaf and its index in the built-in registry
     CHECK(call.index == static_cast<uint32_t>(LeafId::SetSpeed));
     CHECK(slot(call, SetSpeedParam::Speed).literal == 3);
 }
+
+TEST_CASE("a blackboard parameter found to fit is checked again once its value is rewritten")
+{
+    // The check is kept beside the key's slot (ResolvedKey) while the slot
+    // keeps its write stamp: a new value that no longer fits is refused.
+    Rig rig(action("face", R"({"target": {"bb": "goal"}})"), {{"goal", {3, 0, 0}}});
+    CHECK(rig.tick() == "success");
+    CHECK(rig.tick() == "success");
+    rig.brain().blackboard["goal"] = true;
+    const Status s = tickBrain(rig.state, rig.brain(), rig.world, TickClock{rig.frame, rig.dt}, rig.leaves);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.error().code == kCodeParams);
+    CHECK_FALSE(rig.brain().enabled);
+}
+
+TEST_CASE("each blackboard key the tree names reads its own slot and keeps its own fit check")
+{
+    // The tree names "b" before "a"; the blackboard has "a" in its first slot.
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
+        {"type": "action", "name": "face", "params": {"target": {"bb": "b"}}},
+        {"type": "check", "key": "a", "op": "exists"},
+        {"type": "action", "name": "face", "params": {"target": {"bb": "a"}}}]}})",
+            {{"a", {3, 0, 0}}, {"b", {0, 0, 3}}});
+    CHECK(rig.tick() == "success");
+    CHECK(rig.agent().forward == Vec3(1, 0, 0)); // faced "b", then "a"
+    // A new value of "b" that does not fit is refused although "a"'s check holds.
+    rig.brain().blackboard["b"] = 7;
+    const Status s = tickBrain(rig.state, rig.brain(), rig.world, TickClock{rig.frame, rig.dt}, rig.leaves);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.error().code == kCodeParams);
+    CHECK(s.error().field == "/root/children/0/params/target");
+}

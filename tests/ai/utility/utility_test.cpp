@@ -260,3 +260,29 @@ TEST_CASE("a utility brain runs the chosen action's leaf and switches, halting t
     REQUIRE(tickBrain(state, state.brains.at("A"), world, TickClock{6, 0.1}).ok());
     CHECK(state.brains.at("A").status == NodeStatus::Running);
 }
+
+TEST_CASE("a copied utility brain runs its own one-node tree, not the original's")
+{
+    AiState state;
+    auto doc = compileUtility(loadJson("samples/ai/rest-patrol-flee.utility.json"));
+    REQUIRE(doc.ok());
+    putUtility(state, doc.value());
+    FakeWorld world;
+    world.agents["A"] = FakeAgent{};
+    world.objects["Enemy"] = Vec3(30, 0, 30);
+    BrainDef def = defaultBrainDef();
+    def.agent = "A";
+    def.utility = "rest-patrol-flee";
+    def.blackboard = {{"fatigue", 10}, {"health", 100}, {"target", "Enemy"}, {"safe_spot", {-20, 0, 0}}};
+    REQUIRE(attachBrain(state, def, 0).ok());
+    Brain& brain = state.brains.at("A");
+    REQUIRE(tickBrain(state, brain, world, TickClock{0, 0.1}).ok());
+    CHECK(brain.resolved.tree == &brain.utilityTree);
+    // The copy's resolution points at the original's tree until its first
+    // tick, which must take its own (the original may be gone by then).
+    auto copy = std::make_unique<Brain>(brain);
+    state.brains.erase("A");
+    REQUIRE(tickBrain(state, *copy, world, TickClock{1, 0.1}).ok());
+    CHECK(copy->resolved.tree == &copy->utilityTree);
+    CHECK(copy->status == NodeStatus::Running);
+}

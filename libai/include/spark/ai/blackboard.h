@@ -106,6 +106,10 @@ class Blackboard
     /// on any value.
     void prefetchValues(uint32_t count) const;
 
+    /// The address just past the blackboard's own fields that a tick reads
+    /// (they come first): for a caller prefetching the record that holds it.
+    const void* tickFieldsEnd() const { return &m_keys; }
+
     /// The blackboard as a JSON object (keys in order).
     json toJson() const;
     /// Calls `fn(key, value)` for every key with a value, in key order.
@@ -151,7 +155,10 @@ class Blackboard
             return *this;
         }
         uint32_t size() const { return m_size; }
-        Slot& operator[](uint32_t i) { return i < kChunk ? m_first[i] : m_more[(i - kChunk) / kChunk][(i - kChunk) % kChunk]; }
+        Slot& operator[](uint32_t i)
+        {
+            return i < kChunk ? m_first[i] : m_more[(i - kChunk) / kChunk][(i - kChunk) % kChunk];
+        }
         const Slot& operator[](uint32_t i) const
         {
             return i < kChunk ? m_first[i] : m_more[(i - kChunk) / kChunk][(i - kChunk) % kChunk];
@@ -166,11 +173,12 @@ class Blackboard
         std::vector<std::unique_ptr<Slot[]>> m_more; ///< The next chunks.
         uint32_t m_size = 0;
     };
+    // What a tick reads (the slots' store, the layout) first, the key index after.
     SlotStore m_slots;             ///< Append-only; chunks, so that adding a key never moves a value.
-    std::vector<std::string> m_keys; ///< Slot → key (read at the edges: look-up by name, listing, hashing).
-    std::vector<uint32_t> m_order; ///< Slot indices in key order.
-    size_t m_count = 0;            ///< Slots with a value.
     uint64_t m_layout = 0;         ///< See layout().
+    size_t m_count = 0;            ///< Slots with a value.
+    std::vector<std::string> m_keys; ///< Slot → key (read at the edges: look-up by name, listing, hashing).
+    std::vector<uint32_t> m_order;   ///< Slot indices in key order.
 };
 
 /// JSON of a blackboard (nlohmann's ADL hook: `json j = bb;`, `{"blackboard", bb}`).

@@ -36,34 +36,43 @@ struct BrainDef
 /// Default brain def: period 1, empty blackboard, seed 0.
 BrainDef defaultBrainDef();
 
-/// A blackboard value found to fit a parameter type without a range (all but
-/// number and integer): holds while the slot keeps that write stamp.
-struct FitCheck
+/// What a brain resolved of one blackboard key its tree names: the key's slot
+/// in the brain's blackboard and, for a parameter type without a range (all but
+/// number and integer), the last check of the slot's value against it, which
+/// holds while the slot keeps write stamp `fitStamp`. Slot and check side by
+/// side (16 bytes), so a tick reading a key touches one small array.
+struct ResolvedKey
 {
-    uint64_t stamp = 0;                ///< The slot's stamp when checked (0: never).
-    ParamType type = ParamType::Any;   ///< The type it fitted.
+    uint64_t fitStamp = 0;              ///< The slot's stamp when its value was checked (0: never).
+    uint32_t slot = 0;                  ///< The key's slot in the brain's blackboard.
+    ParamType fitType = ParamType::Any; ///< The type the value was found to fit.
 };
 
 /// What a brain resolved once so that its ticks look nothing up by name: the
 /// tree (a pointer into the `AiState` it was resolved in, valid while that state
-/// has the same instance and revision) and, for every blackboard key the tree
-/// names, its slot in the brain's blackboard (valid while the blackboard has
-/// the same layout). Derived data: not hashed, not shown, rebuilt when stale.
+/// has the same instance and revision; a utility brain's one-node tree is its
+/// own `Brain::utilityTree`) and, for every blackboard key the tree names, its
+/// slot in the brain's blackboard (valid while the blackboard has the same
+/// layout). Derived data: not hashed, not shown, rebuilt when stale.
 struct BrainResolution
 {
-    const CompiledTree* tree = nullptr; ///< The tree the brain runs (its own for a utility brain).
+    const CompiledTree* tree = nullptr; ///< The tree the brain runs.
     uint64_t stateInstance = 0;         ///< `AiState::instance` the pointer belongs to (0: none).
     uint64_t stateRevision = 0;         ///< `AiState::revisionCounter` when resolved.
     uint64_t layout = 0;                ///< `Blackboard::layout()` the slots belong to.
-    std::vector<uint32_t> slots;        ///< Tree key index → blackboard slot.
-    std::vector<FitCheck> fits;         ///< Tree key index → the last check of its value against a parameter type.
-    std::vector<TargetRef> targets;     ///< Tree target call site → what the host resolved it to (see World::locate).
-    AgentRef agent;                     ///< The agent as the host resolved it at the last tick (a hint for the next: see World::findAgent).
-    CompiledTree utilityTree;           ///< The one-node tree of a utility brain.
+    /// Tree key index → its blackboard slot and last type check.
+    std::vector<ResolvedKey> keys;
+    /// Tree target call site → what the host resolved it to (see World::locate).
+    std::vector<TargetRef> targets;
+    /// The agent as the host resolved it at the last tick (a hint for the next: see World::findAgent).
+    AgentRef agent;
 };
 
-/// One brain. (The fields a tick reads come first, side by side.)
-struct Brain
+/// One brain. (The fields a tick reads come first, side by side, ending with
+/// the blackboard, whose own fields a tick reads come first: `utilityTree` and
+/// what follows are not read by a tree brain's tick. A brain starts on a cache
+/// line, so those fields take as few lines as their size allows.)
+struct alignas(64) Brain
 {
     std::string agent;
     std::string tree;          ///< Tree name ("" for a utility brain).
@@ -73,9 +82,10 @@ struct Brain
     uint64_t nextFrame = 0;    ///< Next frame at which it thinks.
     uint64_t ticks = 0;        ///< Ticks done.
     Rng rng;
-    NodeStates nodes;                      ///< One per tree node (a utility brain has one), packed.
-    Blackboard blackboard;
+    NodeStates nodes;          ///< One per tree node (a utility brain has one), packed.
     BrainResolution resolved;  ///< Names resolved to indices (derived; see BrainResolution).
+    Blackboard blackboard;
+    CompiledTree utilityTree;  ///< The one-node tree of a utility brain (derived, like `resolved`).
     std::string utility;       ///< Utility document name ("" for a tree brain).
     std::map<uint32_t, UtilityMemory> utilityMemory; ///< Per utility node index.
     uint64_t treeRevision = 0; ///< Revision of the tree `nodes` belongs to.
