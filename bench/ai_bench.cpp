@@ -58,6 +58,7 @@
 /// Options: --brains=10000 --repeats=7 --warmup=30 --frames=120 --host=indexed,fake
 ///          --callgrind [--frames=10] --out=DIR
 
+#include "../tests/ai/bt/counting_new.h"
 #include "../tests/ai/fake_world.h"
 #include "bench_stats.h"
 #include "spark/ai/brain.h"
@@ -90,48 +91,9 @@ namespace
 std::atomic<uint64_t> g_allocations{0};
 }
 
-void* operator new(std::size_t size)
+void spark::ai::test::onAllocation()
 {
     g_allocations.fetch_add(1, std::memory_order_relaxed);
-    if (void* p = std::malloc(size ? size : 1))
-        return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return operator new(size); }
-// Out of line: inlined, GCC would see free() of what operator new returned (-Wmismatched-new-delete).
-[[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete[](void* p) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-[[gnu::noinline]] void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
-// Over-aligned allocations (a brain starts on a cache line, so do the map
-// entries holding brains) are counted too.
-void* operator new(std::size_t size, std::align_val_t align)
-{
-    g_allocations.fetch_add(1, std::memory_order_relaxed);
-    const std::size_t a = static_cast<std::size_t>(align);
-    if (void* p = std::aligned_alloc(a, (size + a - 1) / a * a))
-        return p;
-    throw std::bad_alloc();
-}
-void* operator new[](std::size_t size, std::align_val_t align)
-{
-    return operator new(size, align);
-}
-[[gnu::noinline]] void operator delete(void* p, std::align_val_t) noexcept
-{
-    std::free(p);
-}
-[[gnu::noinline]] void operator delete[](void* p, std::align_val_t) noexcept
-{
-    std::free(p);
-}
-[[gnu::noinline]] void operator delete(void* p, std::size_t, std::align_val_t) noexcept
-{
-    std::free(p);
-}
-[[gnu::noinline]] void operator delete[](void* p, std::size_t, std::align_val_t) noexcept
-{
-    std::free(p);
 }
 
 using namespace spark;
