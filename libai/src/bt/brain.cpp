@@ -193,6 +193,14 @@ void disable(AiState& state, Brain& brain, const Error& error, uint64_t frame, d
               {{"code", error.code}, {"message", error.message}, {"path", error.field}, {"hint", error.hint}});
 }
 
+/// The context of one tick of `brain` (or of its halt) on `tree`.
+TickCtx tickContext(AiState& io, Brain& brain, World& world, const CompiledTree& tree, const LeafRegistry& leaves,
+                    const TickClock& clock, double time, const AgentRef& agent)
+{
+    return TickCtx{io,      brain, world, tree, leaves, clock.frame, time, clock, brain.resolved.keys,
+                   brain.resolved.targets, agent, brain.nodes.bytes()};
+}
+
 } // namespace
 
 Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)
@@ -219,18 +227,7 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         }
         tree = *resolved;
     }
-    TickCtx ctx{io,
-                brain,
-                world,
-                *tree,
-                leaves,
-                clock.frame,
-                time,
-                clock,
-                brain.resolved.keys,
-                brain.resolved.targets,
-                agent,
-                brain.nodes.bytes()};
+    TickCtx ctx = tickContext(io, brain, world, *tree, leaves, clock, time, agent);
     const NodeStatus r = detail::tickTree(ctx);
     if (r == detail::kFailed)
     {
@@ -382,18 +379,7 @@ void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, 
     AgentRef& agent = brain.resolved.agent;
     agent.name = brain.agent;
     (void)world.findAgent(brain.agent, agent);
-    TickCtx ctx{io,
-                brain,
-                world,
-                **tree,
-                leaves,
-                clock.frame,
-                time,
-                clock,
-                brain.resolved.keys,
-                brain.resolved.targets,
-                agent,
-                brain.nodes.bytes()};
+    TickCtx ctx = tickContext(io, brain, world, **tree, leaves, clock, time, agent);
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }
