@@ -389,27 +389,14 @@ inline __m128d lanesOf(const std::array<double, PairTable<glm::dvec2>::kRoom>& c
 }
 #endif
 
-/// out[j] = one(j) (an orcaPlane2) for j in [0, count): with PlanePath::ByTwo
-/// two at a time through orcaPlanePair2 where SSE2 is there, with the inputs
-/// `lanes(j)` gives for j and j + 1; one(j) for an odd last, for a pair
-/// orcaPlanePair2 leaves and for every j with PlanePath::OneByOne.
-template <PlanePath path, class Lanes, class One>
-[[gnu::always_inline]] inline void planesByTwo(std::size_t count, [[maybe_unused]] const Lanes& lanes, const One& one,
-                                               Constraint2* out)
-{
-    std::size_t j = 0;
-#if defined(__SSE2__)
-    if constexpr (path == PlanePath::ByTwo)
-        for (; j + 2 <= count; j += 2)
-            if (!orcaPlanePair2(lanes(j), out + j, out + j + 1))
-            {
-                out[j] = one(j);
-                out[j + 1] = one(j + 1);
-            }
-#endif
-    for (; j < count; ++j)
-        out[j] = one(j);
-}
+/// out[j] = one(j) (an orcaPlane2 or orcaPlane3, as `out` is Constraint2 or
+/// Constraint3) for j in [0, count): with PlanePath::ByTwo two at a time where
+/// SSE2 is there, through orcaPlanePair2 or cutOffPair3 with the inputs
+/// `lanes(j)` gives for j and j + 1; one(j) for an odd last, for a pair the
+/// two-lane function leaves and for every j with PlanePath::OneByOne.
+/// (Defined after cutOffPair3.)
+template <PlanePath path, class Lanes, class One, class C>
+[[gnu::always_inline]] inline void planesByTwo(std::size_t count, const Lanes& lanes, const One& one, C* out);
 
 /// softPlanes2 by `path`, inlined into pairConstraintsOf.
 template <PlanePath path>
@@ -522,23 +509,26 @@ struct PlaneLanes3
 }
 #endif
 
-/// out[j] = one(j) (an orcaPlane3) for j in [0, count): with PlanePath::ByTwo
-/// two at a time through cutOffPair3 where SSE2 is there (inputs `lanes(j)`
-/// for j and j + 1), one(j) for an odd last, for two cutOffPair3 leaves and
-/// for every j with PlanePath::OneByOne.
-template <PlanePath path, class Lanes, class One>
-[[gnu::always_inline]] inline void planesByTwo3(std::size_t count, [[maybe_unused]] const Lanes& lanes,
-                                                const One& one, Constraint3* out)
+template <PlanePath path, class Lanes, class One, class C>
+[[gnu::always_inline]] inline void planesByTwo(std::size_t count, [[maybe_unused]] const Lanes& lanes, const One& one,
+                                               C* out)
 {
     std::size_t j = 0;
 #if defined(__SSE2__)
     if constexpr (path == PlanePath::ByTwo)
         for (; j + 2 <= count; j += 2)
-            if (!cutOffPair3(lanes(j), out + j, out + j + 1))
+        {
+            bool both = false;
+            if constexpr (std::is_same_v<C, Constraint2>)
+                both = orcaPlanePair2(lanes(j), out + j, out + j + 1);
+            else
+                both = cutOffPair3(lanes(j), out + j, out + j + 1);
+            if (!both)
             {
                 out[j] = one(j);
                 out[j + 1] = one(j + 1);
             }
+        }
 #endif
     for (; j < count; ++j)
         out[j] = one(j);
@@ -578,7 +568,7 @@ template <PlanePath path>
 #else
     const int lanes = 0;
 #endif
-    planesByTwo3<path>(count, lanes, one, out);
+    planesByTwo<path>(count, lanes, one, out);
 }
 
 /// guardPlanes3 by `path`, inlined into pairConstraintsOf.
@@ -617,7 +607,7 @@ template <PlanePath path>
 #else
     const int lanes = 0;
 #endif
-    planesByTwo3<path>(count, lanes, one, out);
+    planesByTwo<path>(count, lanes, one, out);
 }
 
 /// The planes of a uniform crowd's pairs with agent `a` straight from the
@@ -746,7 +736,7 @@ template <bool kGuard>
 #else
     const int lanes = 0;
 #endif
-    planesByTwo3<PlanePath::ByTwo>(count, lanes, one, out);
+    planesByTwo<PlanePath::ByTwo>(count, lanes, one, out);
 }
 
 /// Gathers agent `a`'s neighbours that it does not ignore into `table` (its
