@@ -216,20 +216,31 @@ TEST_CASE("the rest-patrol-flee sample rests when tired and safe, flees when hur
     CHECK(choose(90, 20, 1.0) == "flee");
 }
 
-TEST_CASE("a utility brain runs the chosen action's leaf and switches, halting the old one")
+namespace
 {
-    AiState state;
+/// Agent A with a brain running samples/ai/rest-patrol-flee (rested, healthy,
+/// its enemy far away), attached at frame 0; `outDef` is the brain's def.
+void attachRestPatrolFlee(AiState& state, FakeWorld& world, BrainDef& outDef)
+{
     auto doc = compileUtility(loadJson("samples/ai/rest-patrol-flee.utility.json"));
     REQUIRE(doc.ok());
     putUtility(state, doc.value());
-    FakeWorld world;
     world.agents["A"] = FakeAgent{};
     world.objects["Enemy"] = Vec3(30, 0, 30);
-    BrainDef def = defaultBrainDef();
-    def.agent = "A";
-    def.utility = "rest-patrol-flee";
-    def.blackboard = {{"fatigue", 10}, {"health", 100}, {"target", "Enemy"}, {"safe_spot", {-20, 0, 0}}};
-    REQUIRE(attachBrain(state, def, 0).ok());
+    outDef = defaultBrainDef();
+    outDef.agent = "A";
+    outDef.utility = "rest-patrol-flee";
+    outDef.blackboard = {{"fatigue", 10}, {"health", 100}, {"target", "Enemy"}, {"safe_spot", {-20, 0, 0}}};
+    REQUIRE(attachBrain(state, outDef, 0).ok());
+}
+} // namespace
+
+TEST_CASE("a utility brain runs the chosen action's leaf and switches, halting the old one")
+{
+    AiState state;
+    FakeWorld world;
+    BrainDef def;
+    attachRestPatrolFlee(state, world, def);
     Brain& brain = state.brains.at("A");
     for (uint64_t f = 0; f < 5; ++f)
     {
@@ -264,17 +275,9 @@ TEST_CASE("a utility brain runs the chosen action's leaf and switches, halting t
 TEST_CASE("a copied utility brain runs its own one-node tree, not the original's")
 {
     AiState state;
-    auto doc = compileUtility(loadJson("samples/ai/rest-patrol-flee.utility.json"));
-    REQUIRE(doc.ok());
-    putUtility(state, doc.value());
     FakeWorld world;
-    world.agents["A"] = FakeAgent{};
-    world.objects["Enemy"] = Vec3(30, 0, 30);
-    BrainDef def = defaultBrainDef();
-    def.agent = "A";
-    def.utility = "rest-patrol-flee";
-    def.blackboard = {{"fatigue", 10}, {"health", 100}, {"target", "Enemy"}, {"safe_spot", {-20, 0, 0}}};
-    REQUIRE(attachBrain(state, def, 0).ok());
+    BrainDef def;
+    attachRestPatrolFlee(state, world, def);
     Brain& brain = state.brains.at("A");
     REQUIRE(tickBrain(state, brain, world, TickClock{0, 0.1}).ok());
     CHECK(brain.resolved.tree == &brain.utilityTree);
