@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <string>
-#include <ctime>
 #include <vector>
 
 #include <sys/resource.h>
@@ -60,8 +60,8 @@ inline double spreadPercent(const std::vector<double>& v)
     return 100.0 * (*hi - *lo) / std::max(1e-300, median(v));
 }
 
-inline /// The `totals:` (or `summary:`) count of a callgrind output file; -1 when absent.
-long long callgrindTotal(const std::string& file)
+/// The `totals:` (or `summary:`) count of a callgrind output file; -1 when absent.
+inline long long callgrindTotal(const std::string& file)
 {
     std::ifstream in(file);
     std::string line;
@@ -70,6 +70,28 @@ long long callgrindTotal(const std::string& file)
         if (line.rfind("totals:", 0) == 0 || (total < 0 && line.rfind("summary:", 0) == 0))
             total = std::atoll(line.c_str() + line.find(':') + 1);
     return total;
+}
+
+/// The text after `prefix` when the command-line argument `arg` starts with
+/// it (`--repeats=` in `--repeats=5` gives "5"), else nullptr.
+inline const char* optionValue(const std::string& arg, const char* prefix)
+{
+    const size_t n = std::char_traits<char>::length(prefix);
+    return arg.compare(0, n, prefix) == 0 ? arg.c_str() + n : nullptr;
+}
+
+/// The integers of a comma-separated list ("100,1000"); a piece that is not a
+/// number reads as 0 (as atoi), so the caller's range check rejects it.
+inline std::vector<int> intList(const std::string& text)
+{
+    std::vector<int> out;
+    for (size_t at = 0; at < text.size();)
+    {
+        const size_t comma = std::min(text.find(',', at), text.size());
+        out.push_back(std::atoi(text.substr(at, comma - at).c_str()));
+        at = comma + 1;
+    }
+    return out;
 }
 
 } // namespace spark::bench

@@ -878,20 +878,12 @@ Options parseOptions(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
     {
         const std::string a = argv[i];
-        auto value = [&](const char* key) -> const char*
-        {
-            const size_t k = std::strlen(key);
-            return a.compare(0, k, key) == 0 ? a.c_str() + k : nullptr;
-        };
+        auto value = [&](const char* key) { return spark::bench::optionValue(a, key); };
         if (const char* v = value("--others="))
         {
-            o.others.clear();
-            for (const char* p = v; *p;)
-            {
-                char* end = nullptr;
-                o.others.push_back(std::clamp(static_cast<int>(std::strtol(p, &end, 10)), 0, kOtherCount));
-                p = *end == ',' ? end + 1 : end;
-            }
+            o.others = spark::bench::intList(v);
+            for (int& n : o.others)
+                n = std::clamp(n, 0, kOtherCount);
         }
         else if (const char* v = value("--repeats="))
             o.repeats = std::max(1, std::atoi(v));

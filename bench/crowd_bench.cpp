@@ -841,19 +841,10 @@ Options parseOptions(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
     {
         const std::string a = argv[i];
-        auto value = [&](const char* key) -> const char* {
-            const size_t k = std::strlen(key);
-            return a.compare(0, k, key) == 0 ? a.c_str() + k : nullptr;
-        };
+        auto value = [&](const char* key) { return spark::bench::optionValue(a, key); };
         if (const char* v = value("--agents="))
         {
-            o.agents.clear();
-            for (const char* p = v; *p;)
-            {
-                char* end = nullptr;
-                o.agents.push_back(static_cast<int>(std::strtol(p, &end, 10)));
-                p = *end == ',' ? end + 1 : end;
-            }
+            o.agents = spark::bench::intList(v);
         }
         else if (const char* v = value("--repeats="))
             o.repeats = std::max(1, std::atoi(v));

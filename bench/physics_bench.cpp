@@ -616,20 +616,11 @@ void benchCharacters(const Options& opt, const scene::Scene3D& sample, const std
     std::printf("\n");
 }
 
+/// The positive counts of a comma-separated list (others are dropped).
 std::vector<int> parseList(const std::string& s)
 {
-    std::vector<int> out;
-    size_t pos = 0;
-    while (pos < s.size())
-    {
-        size_t comma = s.find(',', pos);
-        if (comma == std::string::npos)
-            comma = s.size();
-        const int v = std::atoi(s.substr(pos, comma - pos).c_str());
-        if (v > 0)
-            out.push_back(v);
-        pos = comma + 1;
-    }
+    std::vector<int> out = spark::bench::intList(s);
+    std::erase_if(out, [](int v) { return v <= 0; });
     return out;
 }
 
@@ -639,10 +630,7 @@ Options parseOptions(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
     {
         const std::string a = argv[i];
-        auto value = [&](const char* prefix) -> const char* {
-            const size_t n = std::char_traits<char>::length(prefix);
-            return a.compare(0, n, prefix) == 0 ? a.c_str() + n : nullptr;
-        };
+        auto value = [&](const char* prefix) { return spark::bench::optionValue(a, prefix); };
         if (const char* v = value("--rays="))
             o.rays = std::max(0, std::atoi(v));
         else if (const char* v = value("--repeats="))
