@@ -22,7 +22,7 @@
 /// height 2.0, radius 0.6, climb 0.9, slope 45°, region min size 8 (cells, each
 /// side), merge size 20, edge max len 12 m, edge max error 1.3, 6 verts per
 /// polygon; detail sample distance 6 (× cell size), detail max error 1 (× cell
-/// height). Spark takes them through BakeDef as benchDef() maps them (min region
+/// height). Spark takes them through BakeDef as sparkBakeDef() maps them (min region
 /// area = 8 × 8 cells, merge region area = 20 × 20 cells; Spark has no detail mesh).
 ///
 /// Three rows per level, each a whole bake from triangles to polygons:
@@ -69,6 +69,7 @@
 #include "bake_stages.h"
 #include "bench_stats.h"
 #include "recast_area.h"
+#include "recastdemo.h"
 
 #include "spark/core/rng.h"
 #include "spark/nav/bake.h"
@@ -93,24 +94,10 @@
 namespace
 {
 
-constexpr const char* kMeshPath = "../shared/data/meshes/dungeon.obj";
 constexpr uint64_t kTerrainSeed = 20240601;
 constexpr double kPi = 3.14159265358979323846;
 
-// RecastDemo's Sample_SoloMesh defaults.
-constexpr float kCellSize = 0.3f;
-constexpr float kCellHeight = 0.2f;
-constexpr float kAgentHeight = 2.0f;
-constexpr float kAgentRadius = 0.6f;
-constexpr float kAgentClimb = 0.9f;
-constexpr float kSlopeDeg = 45.0f;
-constexpr int kRegionMinSize = 8;
-constexpr int kRegionMergeSize = 20;
-constexpr float kEdgeMaxLen = 12.0f;
-constexpr float kEdgeMaxError = 1.3f;
-constexpr int kVertsPerPoly = 6;
-constexpr float kDetailSampleDist = 6.0f;
-constexpr float kDetailSampleMaxError = 1.0f;
+using namespace spark::bench::demo; // RecastDemo's settings, both sides (recastdemo.h)
 
 enum Stage
 {
@@ -171,47 +158,6 @@ struct Laps
         (*times)[kFaults] = static_cast<double>(spark::bench::threadMinorFaults() - faults);
     }
 };
-
-spark::nav::BakeDef benchDef()
-{
-    spark::nav::BakeDef def = spark::nav::defaultBakeDef();
-    def.cellSize = kCellSize;
-    def.cellHeight = kCellHeight;
-    def.agentHeight = kAgentHeight;
-    def.agentRadius = kAgentRadius;
-    def.stepHeight = kAgentClimb;
-    def.maxSlopeDeg = kSlopeDeg;
-    def.maxEdgeLen = kEdgeMaxLen;
-    def.maxSimplificationError = kEdgeMaxError;
-    def.maxVertsPerPoly = kVertsPerPoly;
-    def.minRegionArea =
-        static_cast<float>(kRegionMinSize * kRegionMinSize) * kCellSize * kCellSize; // 8 × 8 cells
-    def.mergeRegionArea =
-        static_cast<float>(kRegionMergeSize * kRegionMergeSize) * kCellSize * kCellSize; // 20 × 20 cells
-    return def;
-}
-
-/// RecastDemo's rcConfig for these settings (Sample_SoloMesh::handleBuild).
-rcConfig recastConfig(const float* verts, int nverts)
-{
-    rcConfig cfg{};
-    cfg.cs = kCellSize;
-    cfg.ch = kCellHeight;
-    cfg.walkableSlopeAngle = kSlopeDeg;
-    cfg.walkableHeight = static_cast<int>(std::ceil(kAgentHeight / cfg.ch));
-    cfg.walkableClimb = static_cast<int>(std::floor(kAgentClimb / cfg.ch));
-    cfg.walkableRadius = static_cast<int>(std::ceil(kAgentRadius / cfg.cs));
-    cfg.maxEdgeLen = static_cast<int>(kEdgeMaxLen / kCellSize);
-    cfg.maxSimplificationError = kEdgeMaxError;
-    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
-    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
-    cfg.maxVertsPerPoly = kVertsPerPoly;
-    cfg.detailSampleDist = kDetailSampleDist < 0.9f ? 0.0f : kCellSize * kDetailSampleDist;
-    cfg.detailSampleMaxError = kCellHeight * kDetailSampleMaxError;
-    rcCalcBounds(verts, nverts, cfg.bmin, cfg.bmax);
-    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
-    return cfg;
-}
 
 void check(bool ok, const char* what)
 {
@@ -498,18 +444,8 @@ Level dungeonLevel()
 {
     Level level;
     level.name = "dungeon";
-    level.what = kMeshPath;
-    std::filesystem::path path = kMeshPath;
-    if (!std::filesystem::exists(path))
-        path = std::filesystem::path(SPARK_SOURCE_DIR) / kMeshPath;
-    auto model = spark::scene::loadObj(path);
-    if (!model)
-    {
-        std::fprintf(stderr, "cannot load %s: %s\n", kMeshPath, model.error().message.c_str());
-        std::exit(1);
-    }
-    level.input.vertices = model->vertices;
-    level.input.indices = model->indices;
+    level.what = kDungeonPath;
+    level.input = loadObjInput(kDungeonPath);
     finishLevel(level); // an OBJ's winding says which side is up, as Recast reads it
     return level;
 }
@@ -760,7 +696,7 @@ double med(const LevelResult& r, Side side, Stage stage)
 
 LevelResult measure(const Level& level, int rounds)
 {
-    const spark::nav::BakeDef def = benchDef();
+    const spark::nav::BakeDef def = sparkBakeDef();
     LevelResult result;
     result.name = level.name;
 
@@ -894,7 +830,7 @@ int main(int argc, char** argv)
         if (levelName == "all")
             levelName = "dungeon";
         const Level level = makeLevel(levelName);
-        const spark::nav::BakeDef def = benchDef();
+        const spark::nav::BakeDef def = sparkBakeDef();
         Side side = kSideCount;
         for (int s = 0; s < kSideCount; ++s)
             if (sideName == kSideNames[s])

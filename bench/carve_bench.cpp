@@ -86,6 +86,8 @@
 #include "spark/nav/query.h"
 #include "spark/scene/model_obj.h"
 #include "bench_stats.h"
+#include "recast_solo.h"
+#include "recastdemo.h"
 
 #include <recastnavigation/DetourCommon.h>
 #include <recastnavigation/DetourNavMesh.h>
@@ -114,14 +116,7 @@ namespace
 using spark::bench::threadSeconds;
 using spark::bench::median;
 
-constexpr const char* kMeshPath = "../shared/data/meshes/dungeon.obj";
-constexpr float kRadius = 0.6f;
-constexpr float kHeight = 2.0f;
-constexpr float kClimb = 0.9f;
-constexpr float kSlope = 45.0f;
-constexpr float kCell = 0.3f;
-constexpr float kCellHeight = 0.2f;
-constexpr float kEdgeError = 1.3f;        // cells: Sample::resetCommonSettings' edge max error
+using namespace spark::bench::demo; // RecastDemo's settings, both sides (recastdemo.h)
 constexpr int kTileSize = 48;             // cells: Sample_TempObstacles' default tile size
 constexpr int kExpectedLayersPerTile = 4; // Sample_TempObstacles' EXPECTED_LAYERS_PER_TILE
 constexpr int kMaxLayers = 32;            // Sample_TempObstacles' MAX_LAYERS
@@ -159,48 +154,10 @@ float distXZ(const glm::vec3& a, const glm::vec3& b)
 
 // --- The input ---------------------------------------------------------------
 
-std::filesystem::path meshPath()
-{
-    std::filesystem::path path = kMeshPath;
-    if (!std::filesystem::exists(path))
-        path = std::filesystem::path(SPARK_SOURCE_DIR) / kMeshPath;
-    return path;
-}
-
 const nav::BakeInput& benchInput()
 {
-    static const nav::BakeInput input = []
-    {
-        nav::BakeInput in;
-        auto model = scene::loadObj(meshPath());
-        if (!model)
-        {
-            std::fprintf(stderr, "cannot load %s: %s\n", kMeshPath, model.error().message.c_str());
-            std::exit(1);
-        }
-        in.vertices = model->vertices;
-        in.indices = model->indices;
-        in.oneSided = true; // as `spark bake` (cli/runners/bake.cpp bakeObj) bakes an OBJ
-        return in;
-    }();
+    static const nav::BakeInput input = loadObjInput(kDungeonPath);
     return input;
-}
-
-/// The settings of bench/bake_bench.cpp (RecastDemo's numbers in Spark's terms).
-nav::BakeDef sparkBakeDef()
-{
-    nav::BakeDef def = nav::defaultBakeDef();
-    def.cellSize = kCell;
-    def.cellHeight = kCellHeight;
-    def.agentHeight = kHeight;
-    def.agentRadius = kRadius;
-    def.stepHeight = kClimb;
-    def.maxSlopeDeg = kSlope;
-    def.maxEdgeLen = 12.0f;
-    def.maxSimplificationError = kEdgeError;
-    def.maxVertsPerPoly = 6;
-    def.minRegionArea = 8.0f * 8.0f * kCell * kCell;
-    return def;
 }
 
 // --- DetourTileCache as RecastDemo's Sample_TempObstacles sets it up -----------
@@ -284,7 +241,7 @@ struct TileCacheMesh
     dtNavMesh* nav = nullptr;
     dtNavMeshQuery* query = nullptr; // 65,535 nodes: the quality paths and placing points
     int tilesX = 0, tilesZ = 0, layers = 0;
-    float radius = kObstacleRadius + kRadius; // the cylinder radius given to addObstacle
+    float radius = kObstacleRadius + kAgentRadius; // the cylinder radius given to addObstacle
     ~TileCacheMesh()
     {
         dtFreeNavMeshQuery(query);
@@ -395,45 +352,30 @@ void buildTileCache(TileCacheMesh& out)
     float bmin[3], bmax[3];
     rcCalcBounds(&input.vertices[0].x, static_cast<int>(input.vertices.size()), bmin, bmax);
     int gw = 0, gh = 0;
-    rcCalcGridSize(bmin, bmax, kCell, &gw, &gh);
+    rcCalcGridSize(bmin, bmax, kCellSize, &gw, &gh);
     const int tw = (gw + kTileSize - 1) / kTileSize;
     const int th = (gh + kTileSize - 1) / kTileSize;
     out.tilesX = tw;
     out.tilesZ = th;
 
-    rcConfig cfg;
-    std::memset(&cfg, 0, sizeof(cfg));
-    cfg.cs = kCell;
-    cfg.ch = kCellHeight;
-    cfg.walkableSlopeAngle = kSlope;
-    cfg.walkableHeight = static_cast<int>(std::ceil(kHeight / cfg.ch));
-    cfg.walkableClimb = static_cast<int>(std::floor(kClimb / cfg.ch));
-    cfg.walkableRadius = static_cast<int>(std::ceil(kRadius / cfg.cs));
-    cfg.maxEdgeLen = static_cast<int>(12.0f / kCell);
-    cfg.maxSimplificationError = kEdgeError;
-    cfg.minRegionArea = 8 * 8;
-    cfg.mergeRegionArea = 20 * 20;
-    cfg.maxVertsPerPoly = 6;
+    // The solo settings (bounds included), then the sample's tiling.
+    rcConfig cfg = recastConfig(&input.vertices[0].x, static_cast<int>(input.vertices.size()));
     cfg.tileSize = kTileSize;
     cfg.borderSize = cfg.walkableRadius + 3; // the sample's padding
     cfg.width = cfg.tileSize + cfg.borderSize * 2;
     cfg.height = cfg.tileSize + cfg.borderSize * 2;
-    cfg.detailSampleDist = kCell * 6.0f;
-    cfg.detailSampleMaxError = kCellHeight * 1.0f;
-    rcVcopy(cfg.bmin, bmin);
-    rcVcopy(cfg.bmax, bmax);
 
     dtTileCacheParams tcparams;
     std::memset(&tcparams, 0, sizeof(tcparams));
     rcVcopy(tcparams.orig, bmin);
-    tcparams.cs = kCell;
+    tcparams.cs = kCellSize;
     tcparams.ch = kCellHeight;
     tcparams.width = kTileSize;
     tcparams.height = kTileSize;
-    tcparams.walkableHeight = kHeight;
-    tcparams.walkableRadius = kRadius;
-    tcparams.walkableClimb = kClimb;
-    tcparams.maxSimplificationError = kEdgeError;
+    tcparams.walkableHeight = kAgentHeight;
+    tcparams.walkableRadius = kAgentRadius;
+    tcparams.walkableClimb = kAgentClimb;
+    tcparams.maxSimplificationError = kEdgeMaxError;
     tcparams.maxTiles = tw * th * kExpectedLayersPerTile;
     tcparams.maxObstacles = kMaxObstacles;
     out.cache = dtAllocTileCache();
@@ -447,8 +389,8 @@ void buildTileCache(TileCacheMesh& out)
     dtNavMeshParams params;
     std::memset(&params, 0, sizeof(params));
     rcVcopy(params.orig, bmin);
-    params.tileWidth = kTileSize * kCell;
-    params.tileHeight = kTileSize * kCell;
+    params.tileWidth = kTileSize * kCellSize;
+    params.tileHeight = kTileSize * kCellSize;
     params.maxTiles = 1 << tileBits;
     params.maxPolys = 1 << polyBits;
     out.nav = dtAllocNavMesh();
@@ -518,19 +460,7 @@ double tileCacheArea(const TileCacheMesh& tc)
 bool onTileCache(const TileCacheMesh& tc, const glm::vec3& p, float extent, dtPolyRef* ref = nullptr,
                  glm::vec3* nearest = nullptr)
 {
-    const dtQueryFilter filter;
-    const float ext[3] = {extent, 1.0f, extent};
-    dtPolyRef r = 0;
-    float q[3];
-    if (dtStatusFailed(tc.query->findNearestPoly(&p.x, ext, &filter, &r, q)) || r == 0)
-        return false;
-    if (std::hypot(q[0] - p.x, q[2] - p.z) > extent)
-        return false;
-    if (ref)
-        *ref = r;
-    if (nearest)
-        *nearest = glm::vec3(q[0], q[1], q[2]);
-    return true;
+    return onDetourMesh(*tc.query, p, extent, ref, nearest);
 }
 
 /// Updates until the cache is up to date; answers the tile rebuilds (update calls).
@@ -921,13 +851,13 @@ int main(int argc, char** argv)
     auto sparkMesh = std::make_shared<const nav::NavMesh>(std::move(baked.value().mesh));
     TileCacheMesh tc;
     buildTileCache(tc);
-    tc.radius = opt.grownTileCacheRadius ? kObstacleRadius + kRadius : kObstacleRadius;
+    tc.radius = opt.grownTileCacheRadius ? kObstacleRadius + kAgentRadius : kObstacleRadius;
     const std::vector<Spot> others = makeOthers(*sparkMesh, tc);
     const std::vector<Subject> subjects = makeSubjects(*sparkMesh, tc, opt.subjects);
     const int bakedTileCachePolygons = tileCachePolygons(tc);
 
     std::printf("dungeon.obj: %zu triangles; agent r %.1f h %.1f climb %.1f slope %.0f; cells %.1f x %.1f\n",
-                input.indices.size() / 3, kRadius, kHeight, kClimb, kSlope, kCell, kCellHeight);
+                input.indices.size() / 3, kAgentRadius, kAgentHeight, kAgentClimb, kSlopeDeg, kCellSize, kCellHeight);
     std::printf(
         "meshes as baked: spark %u polygons %.1f m2 | tilecache %d polygons %.1f m2 in %d x %d tiles of %d "
         "cells, %d layers\n",
@@ -937,7 +867,7 @@ int main(int argc, char** argv)
         "obstacles: circle r %.1f m, h %.1f m (spark, grown by the agent radius %.1f when carved) | cylinder "
         "r %.1f m, h %.1f m, base %.1f m under the floor point (tilecache)%s; move %.1f m; %d subjects, seed "
         "%llu\n",
-        kObstacleRadius, kObstacleHeight, kRadius, tc.radius, kObstacleHeight, kTileCacheBaseDrop,
+        kObstacleRadius, kObstacleHeight, kAgentRadius, tc.radius, kObstacleHeight, kTileCacheBaseDrop,
         opt.grownTileCacheRadius ? "" : " (BARE radius: agents may cut into it)", kMoveDistance, opt.subjects,
         static_cast<unsigned long long>(kSeed));
     {

@@ -79,6 +79,7 @@
 #include "recast_area.h"
 #include "bench_stats.h"
 #include "recast_solo.h"
+#include "recastdemo.h"
 
 #include <recastnavigation/DetourCrowd.h>
 #include <recastnavigation/DetourNavMesh.h>
@@ -112,13 +113,7 @@ namespace
 using spark::bench::threadSeconds;
 using spark::bench::median;
 
-constexpr const char* kMeshPath = "../shared/data/meshes/dungeon.obj";
-constexpr float kRadius = 0.6f;
-constexpr float kHeight = 2.0f;
-constexpr float kClimb = 0.9f;
-constexpr float kSlope = 45.0f;
-constexpr float kCell = 0.3f;
-constexpr float kCellHeight = 0.2f;
+using namespace spark::bench::demo; // RecastDemo's settings, both sides (recastdemo.h)
 constexpr float kMaxSpeed = 3.5f;
 constexpr float kMaxAccel = 8.0f;
 constexpr int kNeighbours = DT_CROWDAGENT_MAX_NEIGHBOURS; // 6: Detour's fixed limit
@@ -145,48 +140,10 @@ float distXZ(const glm::vec3& a, const glm::vec3& b)
 
 // --- The input ---------------------------------------------------------------
 
-std::filesystem::path meshPath()
-{
-    std::filesystem::path path = kMeshPath;
-    if (!std::filesystem::exists(path))
-        path = std::filesystem::path(SPARK_SOURCE_DIR) / kMeshPath;
-    return path;
-}
-
 const nav::BakeInput& benchInput()
 {
-    static const nav::BakeInput input = [] {
-        nav::BakeInput in;
-        auto model = scene::loadObj(meshPath());
-        if (!model)
-        {
-            std::fprintf(stderr, "cannot load %s: %s\n", kMeshPath, model.error().message.c_str());
-            std::exit(1);
-        }
-        in.vertices = model->vertices;
-        in.indices = model->indices;
-        in.oneSided = true; // as `spark bake` (cli/runners/bake.cpp bakeObj) bakes an OBJ
-        return in;
-    }();
+    static const nav::BakeInput input = loadObjInput(kDungeonPath);
     return input;
-}
-
-/// The settings of bench/bake_bench.cpp (RecastDemo's numbers in Spark's terms).
-nav::BakeDef sparkBakeDef()
-{
-    nav::BakeDef def = nav::defaultBakeDef();
-    def.cellSize = kCell;
-    def.cellHeight = kCellHeight;
-    def.agentHeight = kHeight;
-    def.agentRadius = kRadius;
-    def.stepHeight = kClimb;
-    def.maxSlopeDeg = kSlope;
-    def.maxEdgeLen = 12.0f;
-    def.maxSimplificationError = 1.3f;
-    def.maxVertsPerPoly = 6;
-    def.minRegionArea = 8.0f * 8.0f * kCell * kCell;
-    def.mergeRegionArea = 20.0f * 20.0f * kCell * kCell; // RecastDemo's merge size, 20 cells
-    return def;
 }
 
 // --- Recast's bake as RecastDemo's Sample_SoloMesh::handleBuild does it --------
@@ -218,70 +175,20 @@ void buildDetour(DetourMesh& out)
     const int ntris = static_cast<int>(tris.size() / 3);
     rcContext ctx(false);
 
-    // Sample::resetCommonSettings defaults.
-    const float regionMinSize = 8, regionMergeSize = 20, edgeMaxLen = 12, edgeMaxError = 1.3f;
-    const float detailSampleDist = 6, detailSampleMaxError = 1;
-    rcConfig cfg{};
-    cfg.cs = kCell;
-    cfg.ch = kCellHeight;
-    cfg.walkableSlopeAngle = kSlope;
-    cfg.walkableHeight = static_cast<int>(std::ceil(kHeight / cfg.ch));
-    cfg.walkableClimb = static_cast<int>(std::floor(kClimb / cfg.ch));
-    cfg.walkableRadius = static_cast<int>(std::ceil(kRadius / cfg.cs));
-    cfg.maxEdgeLen = static_cast<int>(edgeMaxLen / cfg.cs);
-    cfg.maxSimplificationError = edgeMaxError;
-    cfg.minRegionArea = static_cast<int>(regionMinSize * regionMinSize);
-    cfg.mergeRegionArea = static_cast<int>(regionMergeSize * regionMergeSize);
-    cfg.maxVertsPerPoly = 6;
-    cfg.detailSampleDist = detailSampleDist < 0.9f ? 0 : cfg.cs * detailSampleDist;
-    cfg.detailSampleMaxError = cfg.ch * detailSampleMaxError;
-    rcCalcBounds(verts, nverts, cfg.bmin, cfg.bmax);
-    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
+    const rcConfig cfg = recastConfig(verts, nverts);
 
-    auto fail = [](const char* what) {
-        std::fprintf(stderr, "Recast: %s failed\n", what);
-        std::exit(1);
-    };
     const RecastSoloMesh solo = bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, kPolyFlagWalk);
-    rcPolyMesh* pmesh = solo.pmesh;
-    rcPolyMeshDetail* dmesh = solo.dmesh;
-    out.polygons = pmesh->npolys;
-    out.area = spark::bench::recastPolyMeshArea(*pmesh, cfg.cs);
-
-    dtNavMeshCreateParams params;
-    std::memset(&params, 0, sizeof(params));
-    params.verts = pmesh->verts;
-    params.vertCount = pmesh->nverts;
-    params.polys = pmesh->polys;
-    params.polyAreas = pmesh->areas;
-    params.polyFlags = pmesh->flags;
-    params.polyCount = pmesh->npolys;
-    params.nvp = pmesh->nvp;
-    params.detailMeshes = dmesh->meshes;
-    params.detailVerts = dmesh->verts;
-    params.detailVertsCount = dmesh->nverts;
-    params.detailTris = dmesh->tris;
-    params.detailTriCount = dmesh->ntris;
-    params.walkableHeight = kHeight;
-    params.walkableRadius = kRadius;
-    params.walkableClimb = kClimb;
-    rcVcopy(params.bmin, pmesh->bmin);
-    rcVcopy(params.bmax, pmesh->bmax);
-    params.cs = cfg.cs;
-    params.ch = cfg.ch;
-    params.buildBvTree = true;
-    unsigned char* data = nullptr;
-    int dataSize = 0;
-    if (!dtCreateNavMeshData(&params, &data, &dataSize))
-        fail("dtCreateNavMeshData");
-    rcFreePolyMesh(pmesh);
-    rcFreePolyMeshDetail(dmesh);
-    out.nav = dtAllocNavMesh();
-    if (dtStatusFailed(out.nav->init(data, dataSize, DT_TILE_FREE_DATA)))
-        fail("dtNavMesh::init");
+    out.polygons = solo.pmesh->npolys;
+    out.area = spark::bench::recastPolyMeshArea(*solo.pmesh, cfg.cs);
+    out.nav = soloNavMesh(solo, cfg, kAgentHeight, kAgentRadius, kAgentClimb);
+    rcFreePolyMesh(solo.pmesh);
+    rcFreePolyMeshDetail(solo.dmesh);
     out.query = dtAllocNavMeshQuery();
     if (dtStatusFailed(out.query->init(out.nav, 65535)))
-        fail("dtNavMeshQuery::init");
+    {
+        std::fprintf(stderr, "dtNavMeshQuery::init failed\n");
+        std::exit(1);
+    }
 }
 
 // --- Start/goal pairs ----------------------------------------------------------
@@ -295,19 +202,7 @@ struct Pair
 bool onDetour(const DetourMesh& d, const glm::vec3& p, float extent, dtPolyRef* ref = nullptr,
               glm::vec3* nearest = nullptr)
 {
-    const dtQueryFilter filter;
-    const float ext[3] = {extent, 1.0f, extent};
-    dtPolyRef r = 0;
-    float q[3];
-    if (dtStatusFailed(d.query->findNearestPoly(&p.x, ext, &filter, &r, q)) || r == 0)
-        return false;
-    if (std::hypot(q[0] - p.x, q[2] - p.z) > extent)
-        return false;
-    if (ref)
-        *ref = r;
-    if (nearest)
-        *nearest = glm::vec3(q[0], q[1], q[2]);
-    return true;
+    return onDetourMesh(*d.query, p, extent, ref, nearest);
 }
 
 bool onSpark(const nav::NavMesh& mesh, const glm::vec3& p, float extent)
@@ -319,7 +214,7 @@ bool onSpark(const nav::NavMesh& mesh, const glm::vec3& p, float extent)
 bool spacedFrom(const std::vector<glm::vec3>& others, const glm::vec3& p, float spacing)
 {
     for (const glm::vec3& o : others)
-        if (std::fabs(o.y - p.y) < kHeight && distXZ(o, p) < spacing)
+        if (std::fabs(o.y - p.y) < kAgentHeight && distXZ(o, p) < spacing)
             return false;
     return true;
 }
@@ -389,11 +284,11 @@ constexpr float kOverlap = 0.9f; // pairs closer than this × 2r are counted
 float minPairDistance(std::vector<glm::vec3>& pos, long long& overlaps)
 {
     std::sort(pos.begin(), pos.end(), [](const glm::vec3& a, const glm::vec3& b) { return a.x < b.x; });
-    const float close = kOverlap * 2.0f * kRadius;
+    const float close = kOverlap * 2.0f * kAgentRadius;
     float best = 1e30f;
     for (size_t i = 0; i < pos.size(); ++i)
         for (size_t j = i + 1; j < pos.size() && pos[j].x - pos[i].x < std::max(best, close); ++j)
-            if (std::fabs(pos[j].y - pos[i].y) < kHeight)
+            if (std::fabs(pos[j].y - pos[i].y) < kAgentHeight)
             {
                 const float dd = distXZ(pos[i], pos[j]);
                 best = std::min(best, dd);
@@ -455,8 +350,8 @@ RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::v
     {
         nav::CrowdAgentDef def = nav::defaultCrowdAgentDef();
         def.position = pairs[static_cast<size_t>(i)].start;
-        def.radius = kRadius;
-        def.height = kHeight;
+        def.radius = kAgentRadius;
+        def.height = kAgentHeight;
         def.maxSpeed = kMaxSpeed;
         def.maxAccel = kMaxAccel;
         def.maxNeighbors = kNeighbours;
@@ -497,7 +392,7 @@ RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::v
     {
         const nav::CrowdAgent& a = *world.agent(ids[static_cast<size_t>(i)]);
         const glm::vec3& g = pairs[static_cast<size_t>(i)].goal;
-        if (distXZ(a.position, g) <= kArriveDistance && std::fabs(a.position.y - g.y) < kHeight)
+        if (distXZ(a.position, g) <= kArriveDistance && std::fabs(a.position.y - g.y) < kAgentHeight)
             ++r.arrived;
         r.leftMesh += left[static_cast<size_t>(i)];
     }
@@ -517,7 +412,7 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
     RunResult r;
     dtCrowd* crowd = dtAllocCrowd();
     const double t0 = threadSeconds();
-    if (!crowd->init(n, kRadius, d.nav))
+    if (!crowd->init(n, kAgentRadius, d.nav))
     {
         std::fprintf(stderr, "dtCrowd::init failed\n");
         std::exit(1);
@@ -550,8 +445,8 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
     // CrowdToolState::addAgent and setMoveTarget with the tool's default options.
     dtCrowdAgentParams ap;
     std::memset(&ap, 0, sizeof(ap));
-    ap.radius = kRadius;
-    ap.height = kHeight;
+    ap.radius = kAgentRadius;
+    ap.height = kAgentHeight;
     ap.maxAcceleration = kMaxAccel;
     ap.maxSpeed = kMaxSpeed;
     ap.collisionQueryRange = ap.radius * 12.0f;
@@ -607,7 +502,7 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
         const dtCrowdAgent* a = crowd->getAgent(idx[static_cast<size_t>(i)]);
         const glm::vec3 p(a->npos[0], a->npos[1], a->npos[2]);
         const glm::vec3& g = pairs[static_cast<size_t>(i)].goal;
-        if (distXZ(p, g) <= kArriveDistance && std::fabs(p.y - g.y) < kHeight)
+        if (distXZ(p, g) <= kArriveDistance && std::fabs(p.y - g.y) < kAgentHeight)
             ++r.arrived;
         r.leftMesh += left[static_cast<size_t>(i)];
         invalid += a->state == DT_CROWDAGENT_STATE_INVALID;
@@ -736,7 +631,7 @@ void cliComparison(const Options& opt, const std::shared_ptr<const nav::NavMesh>
     if (!mkdtemp(dirTemplate))
         return;
     const std::string dir = dirTemplate;
-    const std::string obj = std::filesystem::absolute(meshPath()).string();
+    const std::string obj = std::filesystem::absolute(dataPath(kDungeonPath)).string();
     const std::string bake = "'" + opt.sparkBinary + "' bake '" + obj + "' -o mesh.json --project '" + dir +
                              "' --name dungeon --cell-size 0.3 --cell-height 0.2 --agent-radius 0.6 "
                              "--agent-height 2.0 --climb 0.9 --max-slope 45 --max-simplification-error 1.3 "
@@ -761,7 +656,7 @@ void cliComparison(const Options& opt, const std::shared_ptr<const nav::NavMesh>
                       "{\"id\":%d,\"command\":\"nav.agent.add\",\"params\":{\"mesh\":\"dungeon\",\"position\":[%.9g,%.9g,%.9g],"
                       "\"target\":[%.9g,%.9g,%.9g],\"radius\":%.9g,\"height\":%.9g,\"max_speed\":%.9g,\"max_accel\":%.9g,"
                       "\"max_neighbors\":%d}}\n",
-                      i + 1, p.start.x, p.start.y, p.start.z, p.goal.x, p.goal.y, p.goal.z, kRadius, kHeight,
+                      i + 1, p.start.x, p.start.y, p.start.z, p.goal.x, p.goal.y, p.goal.z, kAgentRadius, kAgentHeight,
                       kMaxSpeed, kMaxAccel, kNeighbours);
         setup += line;
     }
@@ -882,7 +777,7 @@ struct SideRows
 void printRow(int n, const char* side, const SideRows& s)
 {
     std::printf("| %d | %s | %.3f | %d / %d | %.3f | %d |\n", n, side, median(s.medians), s.last.arrived, n,
-                s.last.minDist / (2.0f * kRadius), s.last.leftMesh);
+                s.last.minDist / (2.0f * kAgentRadius), s.last.leftMesh);
 }
 
 } // namespace
@@ -903,7 +798,7 @@ int main(int argc, char** argv)
     DetourMesh detour;
     buildDetour(detour);
     int tried = 0;
-    const std::vector<Pair> pairs = makePairs(*sparkMesh, detour, maxAgents, opt.spacing * 2.0f * kRadius, tried);
+    const std::vector<Pair> pairs = makePairs(*sparkMesh, detour, maxAgents, opt.spacing * 2.0f * kAgentRadius, tried);
     int within = 0;
     double lengthSum = 0.0;
     for (const Pair& p : pairs)
@@ -914,7 +809,7 @@ int main(int argc, char** argv)
 
     std::printf("dungeon.obj: %zu triangles; agent r %.1f h %.1f, max speed %.1f, max accel %.0f, %d neighbours; "
                 "dt 1/60 s, %d updates\n",
-                input.indices.size() / 3, kRadius, kHeight, kMaxSpeed, kMaxAccel, kNeighbours, opt.updates);
+                input.indices.size() / 3, kAgentRadius, kAgentHeight, kMaxSpeed, kMaxAccel, kNeighbours, opt.updates);
     std::printf("meshes: spark %u polygons %.1f m2 | recast/detour %d polygons %.1f m2\n", sparkMesh->polygonCount(),
                 sparkMesh->totalArea(), detour.polygons, detour.area);
     std::printf("pairs: %zu kept of %d points drawn (seed %llu), starts (goals) >= %.2f x 2r apart on a level; "
@@ -996,7 +891,7 @@ int main(int argc, char** argv)
             const SideRows& rows = s == 0 ? sparkRows[k] : detourRows[k];
             const double mean = median(rows.means), setup = median(rows.setups);
             std::printf("| %d | %s | %.3f | %.2f | %.1f | %.3f | %.2f | %s |\n", opt.agents[k], s == 0 ? "spark" : "detour",
-                        mean, setup, setup + mean * opt.updates, rows.last.startMinDist / (2.0f * kRadius),
+                        mean, setup, setup + mean * opt.updates, rows.last.startMinDist / (2.0f * kAgentRadius),
                         static_cast<double>(rows.last.overlaps) / opt.updates, rows.last.states.c_str());
         }
     if (opt.spark && opt.detour)

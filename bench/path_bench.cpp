@@ -82,6 +82,7 @@
 #include <DetourNavMeshQuery.h>
 #include <Recast.h>
 #include "recast_solo.h"
+#include "recastdemo.h"
 
 #include <algorithm>
 #include <atomic>
@@ -122,7 +123,6 @@ using namespace spark;
 namespace
 {
 
-constexpr const char* kMeshPath = "../shared/data/meshes/dungeon.obj";
 constexpr int kPairs = 10000;
 constexpr int kRepeats = 9;
 constexpr int kCallgrindPairs = 1000;
@@ -133,48 +133,17 @@ constexpr int kDetourMaxStraight = 256;
 constexpr float kHalfExtents[3] = {2.0f, 4.0f, 2.0f};
 constexpr double kLengthTolerance = 0.01; // [Units: m]
 
-// RecastDemo's defaults (Sample.cpp resetCommonSettings).
-constexpr float kCellSize = 0.3f;
-constexpr float kCellHeight = 0.2f;
-constexpr float kAgentHeight = 2.0f;
-constexpr float kAgentRadius = 0.6f;
-constexpr float kAgentMaxClimb = 0.9f;
-constexpr float kAgentMaxSlope = 45.0f;
-constexpr int kRegionMinSize = 8;
-constexpr int kRegionMergeSize = 20;
-constexpr float kEdgeMaxLen = 12.0f;
-constexpr float kEdgeMaxError = 1.3f;
-constexpr int kVertsPerPoly = 6;
-constexpr float kDetailSampleDist = 6.0f;
-constexpr float kDetailSampleMaxError = 1.0f;
+using namespace spark::bench::demo; // RecastDemo's settings, both sides (recastdemo.h)
 
 struct Pair
 {
     glm::vec3 a, b;
 };
 
-nav::BakeInput loadInput()
-{
-    std::filesystem::path path = kMeshPath;
-    if (!std::filesystem::exists(path))
-        path = std::filesystem::path(SPARK_SOURCE_DIR) / kMeshPath;
-    auto model = scene::loadObj(path);
-    if (!model)
-    {
-        std::fprintf(stderr, "cannot load %s: %s\n", kMeshPath, model.error().message.c_str());
-        std::exit(1);
-    }
-    nav::BakeInput in;
-    in.vertices = model->vertices;
-    in.indices = model->indices;
-    in.oneSided = true; // an OBJ's winding says which side is up, as Recast reads it
-    return in;
-}
-
 /// Uniform points (by 3D area) on the triangles whose front face is walkable, in pairs.
 std::vector<Pair> drawPairs(const nav::BakeInput& in, int count, size_t* outWalkableTriangles)
 {
-    const double cosSlope = std::cos(double(kAgentMaxSlope) / 180.0 * 3.14159265358979323846);
+    const double cosSlope = std::cos(double(kSlopeDeg) / 180.0 * 3.14159265358979323846);
     std::vector<uint32_t> tris;
     std::vector<double> cumulative;
     double total = 0.0;
@@ -228,23 +197,6 @@ double polylineLength(const float* xyz, int count, bool horizontalOnly)
 }
 
 // --- Spark ---------------------------------------------------------------------
-
-nav::BakeDef sparkBakeDef()
-{
-    nav::BakeDef def = nav::defaultBakeDef();
-    def.cellSize = kCellSize;
-    def.cellHeight = kCellHeight;
-    def.agentHeight = kAgentHeight;
-    def.agentRadius = kAgentRadius;
-    def.stepHeight = kAgentMaxClimb;
-    def.maxSlopeDeg = kAgentMaxSlope;
-    def.maxEdgeLen = kEdgeMaxLen;
-    def.maxSimplificationError = kEdgeMaxError;
-    def.maxVertsPerPoly = kVertsPerPoly;
-    def.minRegionArea = float(kRegionMinSize * kRegionMinSize) * kCellSize * kCellSize; // 8 × 8 cells
-    def.mergeRegionArea = float(kRegionMergeSize * kRegionMergeSize) * kCellSize * kCellSize; // 20 × 20 cells
-    return def;
-}
 
 struct SparkSide
 {
@@ -343,66 +295,20 @@ void bakeDetour(const nav::BakeInput& input, DetourSide& out, bool monotone = fa
     const std::vector<int> tris(input.indices.begin(), input.indices.end());
     const int ntris = int(tris.size() / 3);
 
-    rcConfig cfg{};
-    cfg.cs = kCellSize;
-    cfg.ch = kCellHeight;
-    cfg.walkableSlopeAngle = kAgentMaxSlope;
-    cfg.walkableHeight = int(std::ceil(kAgentHeight / cfg.ch));
-    cfg.walkableClimb = int(std::floor(kAgentMaxClimb / cfg.ch));
-    cfg.walkableRadius = int(std::ceil(kAgentRadius / cfg.cs));
-    cfg.maxEdgeLen = int(kEdgeMaxLen / kCellSize);
-    cfg.maxSimplificationError = kEdgeMaxError;
-    cfg.minRegionArea = kRegionMinSize * kRegionMinSize;
-    cfg.mergeRegionArea = kRegionMergeSize * kRegionMergeSize;
-    cfg.maxVertsPerPoly = kVertsPerPoly;
-    cfg.detailSampleDist = kDetailSampleDist < 0.9f ? 0.0f : kCellSize * kDetailSampleDist;
-    cfg.detailSampleMaxError = kCellHeight * kDetailSampleMaxError;
-    rcCalcBounds(verts, nverts, cfg.bmin, cfg.bmax);
-    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
+    const rcConfig cfg = recastConfig(verts, nverts);
 
-    auto fail = [](const char* stage) {
-        std::fprintf(stderr, "Recast bake failed at %s\n", stage);
-        std::exit(1);
-    };
     const RecastSoloMesh solo = bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, 1, monotone);
-    rcPolyMesh* pmesh = solo.pmesh;
-    rcPolyMeshDetail* dmesh = solo.dmesh;
-    dtNavMeshCreateParams params;
-    std::memset(&params, 0, sizeof(params));
-    params.verts = pmesh->verts;
-    params.vertCount = pmesh->nverts;
-    params.polys = pmesh->polys;
-    params.polyAreas = pmesh->areas;
-    params.polyFlags = pmesh->flags;
-    params.polyCount = pmesh->npolys;
-    params.nvp = pmesh->nvp;
-    params.detailMeshes = dmesh->meshes;
-    params.detailVerts = dmesh->verts;
-    params.detailVertsCount = dmesh->nverts;
-    params.detailTris = dmesh->tris;
-    params.detailTriCount = dmesh->ntris;
-    params.walkableHeight = kAgentHeight;
-    params.walkableRadius = kAgentRadius;
-    params.walkableClimb = kAgentMaxClimb;
-    rcVcopy(params.bmin, pmesh->bmin);
-    rcVcopy(params.bmax, pmesh->bmax);
-    params.cs = cfg.cs;
-    params.ch = cfg.ch;
-    params.buildBvTree = true;
-    unsigned char* data = nullptr;
-    int size = 0;
-    if (!dtCreateNavMeshData(&params, &data, &size))
-        fail("dtCreateNavMeshData");
-    out.polygons = pmesh->npolys;
-    out.area = bench::recastPolyMeshArea(*pmesh, cfg.cs);
-    rcFreePolyMesh(pmesh);
-    rcFreePolyMeshDetail(dmesh);
-    out.mesh = dtAllocNavMesh();
-    if (dtStatusFailed(out.mesh->init(data, size, DT_TILE_FREE_DATA)))
-        fail("dtNavMesh::init");
+    out.polygons = solo.pmesh->npolys;
+    out.area = bench::recastPolyMeshArea(*solo.pmesh, cfg.cs);
+    out.mesh = soloNavMesh(solo, cfg, kAgentHeight, kAgentRadius, kAgentClimb);
+    rcFreePolyMesh(solo.pmesh);
+    rcFreePolyMeshDetail(solo.dmesh);
     out.navQuery = dtAllocNavMeshQuery();
     if (dtStatusFailed(out.navQuery->init(out.mesh, kDetourNodes)))
-        fail("dtNavMeshQuery::init");
+    {
+        std::fprintf(stderr, "dtNavMeshQuery::init failed\n");
+        std::exit(1);
+    }
 }
 
 // --- The measured loops (separate, never inlined: callgrind counts them by name) ---
@@ -515,7 +421,7 @@ Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pair
 
 int runTable()
 {
-    const nav::BakeInput input = loadInput();
+    const nav::BakeInput input = loadObjInput(kDungeonPath);
     size_t walkableTris = 0;
     const std::vector<Pair> pairs = drawPairs(input, kPairs, &walkableTris);
     SparkSide spark;
@@ -619,7 +525,7 @@ int runTable()
 /// Inside valgrind: bake one side, warm it, run its counted loop once.
 int runCallgrindSide(const std::string& side, int pairCount)
 {
-    const nav::BakeInput input = loadInput();
+    const nav::BakeInput input = loadObjInput(kDungeonPath);
     size_t walkableTris = 0;
     const std::vector<Pair> all = drawPairs(input, kPairs, &walkableTris);
     const std::span<const Pair> pairs(all.data(), size_t(std::clamp(pairCount, 1, kPairs)));

@@ -4,10 +4,17 @@
 /// default (watershed regions, detail mesh), shared by the benchmarks that
 /// give Detour its own bake (path_bench, crowd_bench); with `monotone`, the
 /// sample's SAMPLE_PARTITION_MONOTONE instead (no distance field,
-/// rcBuildRegionsMonotone), the partition Spark's bake uses. Exits on a failure.
+/// rcBuildRegionsMonotone), the partition Spark's bake uses; then Detour's
+/// navmesh of one tile over it, as the sample builds it. Exits on a failure.
 
+#include <recastnavigation/DetourNavMesh.h>
+#include <recastnavigation/DetourNavMeshBuilder.h>
+#include <recastnavigation/DetourNavMeshQuery.h>
 #include <recastnavigation/Recast.h>
 
+#include <glm/vec3.hpp>
+
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -75,4 +82,68 @@ inline RecastSoloMesh bakeRecastSoloMesh(rcContext& ctx, const rcConfig& cfg, co
         out.pmesh->flags[i] = flags;
     }
     return out;
+}
+
+/// Detour's single-tile navmesh over a solo bake, as Sample_SoloMesh::handleBuild
+/// makes it (with a BV tree); the agent's height, radius and climb in metres.
+/// The poly meshes stay the caller's.
+inline dtNavMesh* soloNavMesh(const RecastSoloMesh& solo, const rcConfig& cfg, float agentHeight,
+                              float agentRadius, float agentClimb)
+{
+    auto fail = [](const char* stage) {
+        std::fprintf(stderr, "Detour navmesh failed at %s\n", stage);
+        std::exit(1);
+    };
+    const rcPolyMesh& pmesh = *solo.pmesh;
+    const rcPolyMeshDetail& dmesh = *solo.dmesh;
+    dtNavMeshCreateParams params{};
+    params.verts = pmesh.verts;
+    params.vertCount = pmesh.nverts;
+    params.polys = pmesh.polys;
+    params.polyAreas = pmesh.areas;
+    params.polyFlags = pmesh.flags;
+    params.polyCount = pmesh.npolys;
+    params.nvp = pmesh.nvp;
+    params.detailMeshes = dmesh.meshes;
+    params.detailVerts = dmesh.verts;
+    params.detailVertsCount = dmesh.nverts;
+    params.detailTris = dmesh.tris;
+    params.detailTriCount = dmesh.ntris;
+    params.walkableHeight = agentHeight;
+    params.walkableRadius = agentRadius;
+    params.walkableClimb = agentClimb;
+    rcVcopy(params.bmin, pmesh.bmin);
+    rcVcopy(params.bmax, pmesh.bmax);
+    params.cs = cfg.cs;
+    params.ch = cfg.ch;
+    params.buildBvTree = true;
+    unsigned char* data = nullptr;
+    int size = 0;
+    if (!dtCreateNavMeshData(&params, &data, &size))
+        fail("dtCreateNavMeshData");
+    dtNavMesh* mesh = dtAllocNavMesh();
+    if (dtStatusFailed(mesh->init(data, size, DT_TILE_FREE_DATA)))
+        fail("dtNavMesh::init");
+    return mesh;
+}
+
+/// Whether `p` is on the mesh: a polygon within `extent` across (x–z) and 1 m
+/// up or down, whose nearest point is within `extent` in x–z. Gives the
+/// polygon and the point when asked.
+inline bool onDetourMesh(const dtNavMeshQuery& query, const glm::vec3& p, float extent, dtPolyRef* ref = nullptr,
+                         glm::vec3* nearest = nullptr)
+{
+    const dtQueryFilter filter;
+    const float ext[3] = {extent, 1.0f, extent};
+    dtPolyRef r = 0;
+    float q[3];
+    if (dtStatusFailed(query.findNearestPoly(&p.x, ext, &filter, &r, q)) || r == 0)
+        return false;
+    if (std::hypot(q[0] - p.x, q[2] - p.z) > extent)
+        return false;
+    if (ref)
+        *ref = r;
+    if (nearest)
+        *nearest = glm::vec3(q[0], q[1], q[2]);
+    return true;
 }
