@@ -341,6 +341,14 @@ std::array<uint32_t, 3> linkEndKey(const glm::vec3& v)
     return {std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y), std::bit_cast<uint32_t>(v.z)};
 }
 
+/// The first slot to probe for `key` in a table of mask + 1 slots.
+size_t endPointSlotOf(const std::array<uint32_t, 3>& key, size_t mask)
+{
+    uint64_t h = (uint64_t(key[0]) << 32 | key[1]) * 0x9e3779b97f4a7c15ull;
+    h ^= (h >> 29) ^ uint64_t(key[2]) * 0xc2b2ae3d27d4eb4full;
+    return static_cast<size_t>(h ^ (h >> 32)) & mask;
+}
+
 } // namespace
 
 void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
@@ -388,30 +396,43 @@ void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
             }
             mesh.m_linkDeadEnd[li] = dead;
         }
-    // Point ids of the link ends, by their exact bits.
-    mesh.m_endPointKeys.clear();
-    for (const NavLink& l : mesh.m_links)
+    // Point ids of the link ends, by their exact bits, numbered as the links
+    // first name them (the path search only compares ids and indexes by them).
+    const size_t ends = 2 * mesh.m_links.size();
+    size_t size = 16;
+    while (size < 2 * ends)
+        size *= 2;
+    mesh.m_endPointTable.assign(size, NavMesh::EndPointSlot{{0, 0, 0}, kNoPolygon});
+    mesh.m_endPointCount = 0;
+    mesh.m_linkEndPoint.resize(ends);
+    for (size_t e = 0; e < ends; ++e)
     {
-        mesh.m_endPointKeys.push_back(linkEndKey(l.a));
-        mesh.m_endPointKeys.push_back(linkEndKey(l.b));
-    }
-    std::sort(mesh.m_endPointKeys.begin(), mesh.m_endPointKeys.end());
-    mesh.m_endPointKeys.erase(std::unique(mesh.m_endPointKeys.begin(), mesh.m_endPointKeys.end()), mesh.m_endPointKeys.end());
-    mesh.m_linkEndPoint.resize(2 * mesh.m_links.size());
-    for (size_t li = 0; li < mesh.m_links.size(); ++li)
-    {
-        mesh.m_linkEndPoint[2 * li] = mesh.linkEndPointOf(mesh.m_links[li].a);
-        mesh.m_linkEndPoint[2 * li + 1] = mesh.linkEndPointOf(mesh.m_links[li].b);
+        const NavLink& l = mesh.m_links[e / 2];
+        const std::array<uint32_t, 3> key = linkEndKey(e % 2 == 0 ? l.a : l.b);
+        size_t slot = endPointSlotOf(key, size - 1);
+        while (mesh.m_endPointTable[slot].id != kNoPolygon && mesh.m_endPointTable[slot].key != key)
+            slot = (slot + 1) & (size - 1);
+        NavMesh::EndPointSlot& at = mesh.m_endPointTable[slot];
+        if (at.id == kNoPolygon)
+            at = NavMesh::EndPointSlot{key, mesh.m_endPointCount++};
+        mesh.m_linkEndPoint[e] = at.id;
     }
 }
 
 uint32_t NavMesh::linkEndPointOf(const glm::vec3& p) const
 {
-    const std::array<uint32_t, 3> k = linkEndKey(p);
-    const auto it = std::lower_bound(m_endPointKeys.begin(), m_endPointKeys.end(), k);
-    if (it == m_endPointKeys.end() || *it != k)
-        return static_cast<uint32_t>(m_endPointKeys.size());
-    return static_cast<uint32_t>(it - m_endPointKeys.begin());
+    if (m_endPointTable.empty())
+        return m_endPointCount;
+    const std::array<uint32_t, 3> key = linkEndKey(p);
+    const size_t mask = m_endPointTable.size() - 1;
+    for (size_t slot = endPointSlotOf(key, mask);; slot = (slot + 1) & mask)
+    {
+        const EndPointSlot& at = m_endPointTable[slot];
+        if (at.id == kNoPolygon)
+            return m_endPointCount;
+        if (at.key == key)
+            return at.id;
+    }
 }
 
 template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit)

@@ -170,8 +170,10 @@ int checkQueryTables(const NavMesh& mesh)
     int deadEnds = 0;
     const std::span<const NavLink> all = mesh.allLinks();
     // Point ids: two link ends share one exactly when their bits are equal;
-    // the ids are 0 .. count − 1, each used; a point on no link end has none.
+    // the ids are 0 .. count − 1, each used, numbered in the order the links
+    // first name them; a point on no link end has none.
     const uint32_t points = mesh.linkEndPointCount();
+    uint32_t named = 0;
     auto bits = [](const glm::vec3& v) {
         return std::array<uint32_t, 3>{std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y), std::bit_cast<uint32_t>(v.z)};
     };
@@ -186,12 +188,15 @@ int checkQueryTables(const NavMesh& mesh)
             CHECK(mesh.linkEndPointOf(v) == id);
             if (idUsed[id])
                 CHECK(idBits[id] == bits(v));
+            else
+                CHECK(id == named++); // a new point takes the next id
             idBits[id] = bits(v);
             idUsed[id] = 1;
         }
     CHECK(std::count(idUsed.begin(), idUsed.end(), uint8_t{0}) == 0);
-    for (uint32_t a = 0; a + 1 < points; ++a)
-        CHECK(idBits[a] < idBits[a + 1]); // ids in the order of their bits: all distinct
+    std::vector<std::array<uint32_t, 3>> sortedBits = idBits;
+    std::sort(sortedBits.begin(), sortedBits.end());
+    CHECK(std::adjacent_find(sortedBits.begin(), sortedBits.end()) == sortedBits.end()); // one id per point
     CHECK(mesh.linkEndPointOf(glm::vec3(-12345.5f, 0.25f, 777.125f)) == points);
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
     {

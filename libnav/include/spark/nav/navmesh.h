@@ -178,10 +178,11 @@ public:
     uint32_t linkDeadEnd(uint32_t link) const { return m_linkDeadEnd[link]; }
     /// Point ids of the link ends: entry 2 × link is the id of `a`, 2 × link
     /// + 1 of `b`; ends with the same bits (x, y, z) share an id, ids are
-    /// 0 .. linkEndPointCount() − 1 (precomputed for the path search).
+    /// 0 .. linkEndPointCount() − 1 in the order the links first name them
+    /// (precomputed for the path search).
     const uint32_t* linkEndPoints() const { return m_linkEndPoint.data(); }
     /// The number of distinct link end points.
-    uint32_t linkEndPointCount() const { return static_cast<uint32_t>(m_endPointKeys.size()); }
+    uint32_t linkEndPointCount() const { return m_endPointCount; }
     /// The point id of the link end with the same bits as `p`, or
     /// linkEndPointCount() when no link end has them.
     uint32_t linkEndPointOf(const glm::vec3& p) const;
@@ -273,7 +274,17 @@ private:
     std::vector<uint32_t> m_linkBackEdge; // one per link
     std::vector<uint32_t> m_linkDeadEnd;  // one per link
     std::vector<uint32_t> m_linkEndPoint; // two per link (linkEndPoints)
-    std::vector<std::array<uint32_t, 3>> m_endPointKeys; // the bits of each point id's position, sorted
+    /// A slot of the link ends' table: the exact bits of a position and its point id.
+    struct EndPointSlot
+    {
+        std::array<uint32_t, 3> key;
+        uint32_t id; // kNoPolygon: an empty slot
+    };
+    /// Open addressing over the link ends' positions (power-of-two size, at
+    /// most half full): rebuilt in one pass over the links, where sorting the
+    /// keys took most of a carve's time on a mesh of a thousand polygons.
+    std::vector<EndPointSlot> m_endPointTable;
+    uint32_t m_endPointCount = 0;
     std::vector<NavWall> m_walls;
     std::vector<uint32_t> m_wallStarts; // polygons + 1 entries
     Bounds3 m_bounds;
