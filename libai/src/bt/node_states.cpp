@@ -121,22 +121,46 @@ void NodeStates::write(unsigned char* bytes, size_t i, NodeMemory memory, size_t
     }
 }
 
-NodeStates::NodeStates(std::span<const NodeMemory> memories) : m_size(memories.size())
+NodeStates::NodeStates(std::span<const NodeMemory> memories) : m_size(static_cast<uint32_t>(memories.size()))
 {
-    size_t total = memoryBegin(m_size);
+    size_t memoryTotal = 0;
     for (NodeMemory m : memories)
-        total += memoryBytes(m);
-    m_bytes = total;
-    m_words.assign((total + 7) / 8, 0);
+        memoryTotal += memoryBytes(m);
+    m_bytes = static_cast<uint32_t>(stateBytes(m_size, memoryTotal));
+    m_words = std::make_unique<uint64_t[]>(wordCount()); // zeroed
     unsigned char* b = bytes();
     const NodeState idle{};
     size_t offset = memoryBegin(m_size);
     for (size_t i = 0; i < m_size; ++i)
     {
-        b[m_size + i] = static_cast<unsigned char>(memories[i]);
+        b[m_bytes - m_size + i] = static_cast<unsigned char>(memories[i]);
         write(b, i, memories[i], offset, idle);
         offset += memoryBytes(memories[i]);
     }
+}
+
+NodeStates& NodeStates::operator=(const NodeStates& other)
+{
+    if (this == &other)
+        return *this;
+    if (other.m_words)
+    {
+        auto words = std::make_unique_for_overwrite<uint64_t[]>(other.wordCount());
+        std::memcpy(words.get(), other.m_words.get(), other.wordCount() * sizeof(uint64_t));
+        m_words = std::move(words);
+    }
+    else
+        m_words.reset();
+    m_size = other.m_size;
+    m_bytes = other.m_bytes;
+    return *this;
+}
+
+bool operator==(const NodeStates& a, const NodeStates& b)
+{
+    // The padding is zero in both: whole words compare.
+    return a.m_size == b.m_size && a.m_bytes == b.m_bytes &&
+           (a.m_bytes == 0 || std::memcmp(a.m_words.get(), b.m_words.get(), a.wordCount() * sizeof(uint64_t)) == 0);
 }
 
 NodeState NodeStates::at(size_t i) const
@@ -177,7 +201,7 @@ void layoutNodeStates(CompiledTree& io)
         io.memories[i] = n.memory;
         offset += NodeStates::memoryBytes(n.memory);
     }
-    io.stateBytes = offset;
+    io.stateBytes = NodeStates::stateBytes(io.nodes.size(), offset - NodeStates::memoryBegin(io.nodes.size()));
 }
 
 } // namespace spark::ai

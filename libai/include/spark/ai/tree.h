@@ -11,6 +11,7 @@
 #include "spark/core/result.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -169,7 +170,9 @@ struct NodeState
 /// `NodeMemory` says it can set (a sequence's cursor, a move's point), so a
 /// tick touches a few cache lines instead of one per node. It stands for one
 /// `NodeState` per node (`at`), the fields not kept being at their defaults.
-/// Plain data: copying a brain copies it.
+/// Plain data: copying a brain copies it. (The memory kinds come last: a tick
+/// reads the kinds from its tree, so the statuses and the memories it reads
+/// are side by side; the object itself is two words, for a small brain record.)
 class NodeStates
 {
   public:
@@ -177,15 +180,30 @@ class NodeStates
     NodeStates() = default;
     /// Idle, default states for nodes of the given memories (in node order).
     explicit NodeStates(std::span<const NodeMemory> memories);
+    NodeStates(const NodeStates& other) { *this = other; }
+    NodeStates(NodeStates&& other) noexcept { *this = std::move(other); }
+    NodeStates& operator=(const NodeStates& other);
+    /// Takes the states (the moved-from states are left with no nodes).
+    NodeStates& operator=(NodeStates&& other) noexcept
+    {
+        if (this == &other)
+            return *this;
+        m_words = std::move(other.m_words);
+        m_size = other.m_size;
+        m_bytes = other.m_bytes;
+        other.m_size = 0;
+        other.m_bytes = 0;
+        return *this;
+    }
 
     /// Number of nodes.
     size_t size() const { return m_size; }
     /// True when there are no nodes.
     bool empty() const { return m_size == 0; }
-    /// Bytes of the packed states (statuses, memory kinds, memories).
+    /// Bytes of the packed states (statuses, memories, memory kinds).
     size_t byteSize() const { return m_bytes; }
     /// Node `i`'s memory kind. [Limit: i < size()]
-    NodeMemory memory(size_t i) const { return static_cast<NodeMemory>(bytes()[m_size + i]); }
+    NodeMemory memory(size_t i) const { return static_cast<NodeMemory>(bytes()[m_bytes - m_size + i]); }
     /// Node `i`'s status. [Limit: i < size()]
     NodeStatus status(size_t i) const { return static_cast<NodeStatus>(bytes()[i]); }
     /// Node `i`'s whole state (a copy). [Limit: i < size()]
@@ -205,31 +223,33 @@ class NodeStates
         }
     }
 
-    /// The byte offset of the first node memory for `count` nodes (after the statuses and memory kinds).
-    static size_t memoryBegin(size_t count) { return 2 * count; }
+    /// The byte offset of the first node memory for `count` nodes (after the statuses).
+    static size_t memoryBegin(size_t count) { return count; }
+    /// Bytes of the packed states of nodes whose memories take `memoryTotal` bytes.
+    static size_t stateBytes(size_t count, size_t memoryTotal) { return memoryBegin(count) + memoryTotal + count; }
     /// Bytes a memory kind takes.
     static size_t memoryBytes(NodeMemory memory);
     /// Node `i`'s state from raw bytes (`memory` at byte `offset`): what `at` answers.
     static NodeState read(const unsigned char* bytes, size_t i, NodeMemory memory, size_t offset);
     /// Writes node `i`'s state into raw bytes (`memory` at byte `offset`): what `set` does.
     static void write(unsigned char* bytes, size_t i, NodeMemory memory, size_t offset, const NodeState& state);
-    /// The raw bytes (statuses, memories, then the packed memories): for the tick.
-    unsigned char* bytes() { return reinterpret_cast<unsigned char*>(m_words.data()); }
+    /// The raw bytes (statuses, the packed memories, then the memory kinds): for the tick.
+    unsigned char* bytes() { return reinterpret_cast<unsigned char*>(m_words.get()); }
     /// The raw bytes (read only).
-    const unsigned char* bytes() const { return reinterpret_cast<const unsigned char*>(m_words.data()); }
+    const unsigned char* bytes() const { return reinterpret_cast<const unsigned char*>(m_words.get()); }
 
     /// The same states.
-    friend bool operator==(const NodeStates& a, const NodeStates& b)
-    {
-        return a.m_size == b.m_size && a.m_bytes == b.m_bytes && a.m_words == b.m_words;
-    }
+    friend bool operator==(const NodeStates& a, const NodeStates& b);
 
   private:
     NodeState read(size_t i, size_t offset) const { return read(bytes(), i, memory(i), offset); }
 
-    std::vector<uint64_t> m_words; ///< Statuses (m_size bytes), memories (m_size bytes), padding, then the memories' fields.
-    size_t m_size = 0;
-    size_t m_bytes = 0; ///< See byteSize().
+    /// Number of words of the bytes (the last one zero-padded).
+    size_t wordCount() const { return (m_bytes + 7) / 8; }
+
+    std::unique_ptr<uint64_t[]> m_words; ///< Statuses (m_size bytes), the memories' fields, memory kinds (m_size bytes), zero padding.
+    uint32_t m_size = 0;
+    uint32_t m_bytes = 0; ///< See byteSize().
 };
 
 } // namespace spark::ai
