@@ -58,6 +58,17 @@ public:
     }
     bool hasPath(std::string_view a, const Vec3& t) const override { return m_fake.hasPath(a, t); }
 
+    mutable std::vector<AgentRef> agentRefsSeen; ///< What findAgent was given, call by call.
+    /// The brain's agent as 42 tagged 7 (the ref it was given is kept in agentRefsSeen).
+    bool findAgent(std::string_view agent, AgentRef& io) const override
+    {
+        agentRefsSeen.push_back(io);
+        io.name = agent;
+        io.id = m_fake.agentExists(agent) ? 42 : 0;
+        io.tag = 7;
+        return io.id != 0;
+    }
+
     // The ref: 1 + the object's rank in the fake world's objects, tagged with the name's length.
     bool locate(TargetRef& io, Vec3& out) const override
     {
@@ -136,6 +147,34 @@ TEST_CASE("node states: each memory keeps its fields, the others read as default
     CHECK_FALSE(copy == states);
     const NodeMemory other[] = {NodeMemory::Cursor};
     CHECK_FALSE(states.hasMemories(other));
+    // The kinds (kept after the memories) are intact after every memory was written.
+    for (size_t i = 0; i < states.size(); ++i)
+        CHECK(states.memory(i) == kinds[i]);
+    CHECK(states.byteSize() == NodeStates::stateBytes(8, 0 + 4 + 8 + 8 + 1 + 24 + 44 + 49));
+}
+
+TEST_CASE("node states: a copy is its own, a move leaves no nodes behind")
+{
+    const NodeMemory kinds[] = {NodeMemory::Cursor, NodeMemory::Point, NodeMemory::Flag};
+    NodeStates states(kinds);
+    states.set(1, fullState());
+    NodeStates copy(states);
+    copy.set(1, NodeState{});
+    CHECK(states.at(1).point == Vec3(1, 2, 3));
+    CHECK(copy.at(1).point == Vec3(0, 0, 0));
+    NodeStates moved(std::move(states));
+    CHECK(moved.size() == 3);
+    CHECK(moved.at(1).point == Vec3(1, 2, 3));
+    CHECK(states.size() == 0); // NOLINT(bugprone-use-after-move): the moved-from state is specified
+    CHECK(states.byteSize() == 0);
+    CHECK(states.empty());
+    copy = std::move(moved);
+    CHECK(copy.at(1).point == Vec3(1, 2, 3));
+    CHECK(moved.empty()); // NOLINT(bugprone-use-after-move)
+    NodeStates none;
+    copy = none;
+    CHECK(copy.empty());
+    CHECK(copy == none);
 }
 
 TEST_CASE("node states: a compiled tree lays out what its brains keep")
@@ -160,6 +199,25 @@ TEST_CASE("node states: a compiled tree lays out what its brains keep")
     CHECK(rig.nodeStatus(7) == NodeStatus::Running);
     CHECK(rig.brain().nodes.at(7).point == Vec3(4, 0, 0));
     CHECK(rig.brain().nodes.at(0).cursor == 2);
+}
+
+TEST_CASE("the brain's agent: the host gets back the id and tag it gave at the previous tick")
+{
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "action", "name": "stop"}})");
+    CountingWorld host(rig.world);
+    for (int i = 0; i < 3; ++i)
+        REQUIRE(tickBrain(rig.state, rig.brain(), host, TickClock{rig.frame++, rig.dt}, rig.leaves).ok());
+    REQUIRE(host.agentRefsSeen.size() == 3);
+    CHECK(host.agentRefsSeen[0].id == 0); // nothing resolved yet
+    for (size_t i = 1; i < 3; ++i)
+    {
+        CHECK(host.agentRefsSeen[i].id == 42);
+        CHECK(host.agentRefsSeen[i].tag == 7);
+    }
+    // haltBrain resolves the agent the same way.
+    haltBrain(rig.state, rig.brain(), host, TickClock{rig.frame, rig.dt}, rig.leaves);
+    REQUIRE(host.agentRefsSeen.size() == 4);
+    CHECK(host.agentRefsSeen[3].id == 42);
 }
 
 TEST_CASE("named targets: the host keeps its ref from tick to tick, and sees a new name")
