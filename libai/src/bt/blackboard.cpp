@@ -100,6 +100,7 @@ json& Blackboard::set(uint32_t slot)
 {
     Slot& s = m_slots[slot];
     s.stamp = nextStamp();
+    s.checks = 0;
     if (!s.present)
     {
         s.present = 1;
@@ -119,6 +120,7 @@ size_t Blackboard::erase(std::string_view key)
     m_slots[slot].present = 0;
     m_slots[slot].value = json();
     m_slots[slot].stamp = nextStamp();
+    m_slots[slot].checks = 0;
     --m_count;
     return 1;
 }
@@ -131,6 +133,7 @@ void Blackboard::clear()
         s.present = 0;
         s.value = json();
         s.stamp = nextStamp();
+        s.checks = 0;
     }
     m_count = 0;
 }

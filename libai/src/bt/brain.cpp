@@ -65,6 +65,12 @@ Status attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
     if (!def.blackboard.is_object())
         return makeError(kCodeParams, "the blackboard must be an object", "/blackboard");
     Brain b;
+    // The keys the tree names get the first slots, in the tree's order, so
+    // that a tick finds key i in slot i (BrainResolution::keysAreSlots); the
+    // values are those of the def all the same.
+    if (!def.tree.empty())
+        for (const std::string& key : io.trees.at(def.tree).keys)
+            (void)b.blackboard.slotOf(key);
     b.agent = def.agent;
     b.tree = def.tree;
     b.utility = def.utility;
@@ -119,6 +125,7 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateInstance = state.instance.id;
     r.stateRevision = state.revisionCounter;
     r.keys.clear();
+    r.keysAreSlots = false;
     r.targets.assign(r.tree->targetSites, TargetRef{});
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
@@ -171,8 +178,12 @@ inline bool resolutionHolds(const AiState& state, const Brain& brain)
         // Every key the tree names gets a slot (empty until written), so no
         // tick looks a key up by name; no value is known to fit yet.
         r.keys.assign(tree.keys.size(), ResolvedKey{});
+        r.keysAreSlots = true;
         for (size_t i = 0; i < tree.keys.size(); ++i)
+        {
             r.keys[i].slot = brain.blackboard.slotOf(tree.keys[i]);
+            r.keysAreSlots = r.keysAreSlots && r.keys[i].slot == i;
+        }
         r.layout = brain.blackboard.layout();
     }
     return r.tree;
@@ -210,7 +221,8 @@ TickCtx tickContext(AiState& io, Brain& brain, World& world, const CompiledTree&
                    std::span<ResolvedKey>(r.keys.data(), r.keys.size()),
                    std::span<TargetRef>(r.targets.data(), r.targets.size()),
                    agent,
-                   brain.nodes.bytes()};
+                   brain.nodes.bytes(),
+                   r.keysAreSlots};
 }
 
 } // namespace
@@ -307,7 +319,8 @@ uint32_t slotsAhead(const Brain& b) { return static_cast<uint32_t>(std::min<size
 void prefetchState(const Brain& b)
 {
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
-    prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
+    if (!b.resolved.keysAreSlots)
+        prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
     prefetchRange(b.resolved.targets.data(), b.resolved.targets.size() * sizeof(TargetRef));
     b.blackboard.prefetchSlots(slotsAhead(b));
 }

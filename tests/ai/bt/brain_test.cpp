@@ -257,6 +257,37 @@ TEST_CASE("a blackboard slot's presence and stamp are kept apart: each write is 
     CHECK(bb.size() == 1);
 }
 
+TEST_CASE("the checks a blackboard value passed are copied with it and cleared by every write")
+{
+    Blackboard bb{{"k", "x"}, {"other", 1}};
+    const uint32_t slot = bb.findSlot("k");
+    CHECK(bb.checksOf(slot) == 0);
+    bb.markChecked(slot, 0x20);
+    bb.markChecked(slot, 0x01);
+    CHECK(bb.checksOf(slot) == 0x21);
+    CHECK(bb.checksOf(bb.findSlot("other")) == 0);
+    const Blackboard copy = bb;
+    CHECK(copy.checksOf(slot) == 0x21);
+    uint64_t stamp = 0;
+    uint8_t checks = 0;
+    REQUIRE(copy.at(slot, stamp, checks) != nullptr);
+    CHECK(checks == 0x21);
+    CHECK(stamp == copy.stampOf(slot));
+    bb.set(slot) = "y";
+    CHECK(bb.checksOf(slot) == 0);
+    bb.markChecked(slot, 0x80);
+    CHECK(bb.erase("k") == 1);
+    CHECK(bb.checksOf(slot) == 0);
+    bb.set(slot) = "z";
+    bb.markChecked(slot, 0x80);
+    bb.clear();
+    CHECK(bb.checksOf(slot) == 0);
+    bb["k"] = "w";
+    bb.markChecked(slot, 0x80);
+    bb = json{{"k", "w"}};
+    CHECK(bb.checksOf(slot) == 0);
+}
+
 TEST_CASE("asking ahead for more blackboard slots than there are reads only the first chunk and changes nothing")
 {
     // A hint reads slots of the first chunk past the slot count (empty ones),

@@ -78,6 +78,28 @@ class Blackboard
         stamp = s.stamp;
         return s.present != 0 ? &s.value : nullptr;
     }
+    /// The value in `slot` (nullptr when it is empty), its write stamp (see
+    /// stampOf) and the checks it passed (see markChecked). [Limit: slot < slotCount()]
+    const json* at(uint32_t slot, uint64_t& stamp, uint8_t& checks) const
+    {
+        const Slot& s = m_slots[slot];
+        stamp = s.stamp;
+        checks = static_cast<uint8_t>(s.checks);
+        return s.present != 0 ? &s.value : nullptr;
+    }
+    /// Notes that the value in `slot` passed the checks `bits` stands for (what
+    /// a bit means is the caller's: libai's leaves keep one bit per parameter
+    /// type the value was found to fit). Kept with the value and copied with
+    /// it; every write of the slot (set, erase, clear, assignment) clears them.
+    /// Not part of the value. [Limit: slot < slotCount()]
+    void markChecked(uint32_t slot, uint8_t bits)
+    {
+        Slot& s = m_slots[slot];
+        s.checks = static_cast<uint8_t>(s.checks | bits);
+    }
+    /// The checks the value in `slot` passed since it was written (see
+    /// markChecked). [Limit: slot < slotCount()]
+    uint8_t checksOf(uint32_t slot) const { return static_cast<uint8_t>(m_slots[slot].checks); }
     /// The value in `slot`, set to null first when it is empty; counts as a write
     /// (a new stamp) made now. [Limit: slot < slotCount()]
     json& set(uint32_t slot);
@@ -126,15 +148,16 @@ class Blackboard
 
   private:
     /// What a tick reads of a slot; its key is apart. 24 bytes: the presence
-    /// bit shares a word with the stamp (stamps count up from 1 in a process
-    /// and never reach 2^63), so a brain's first six slots take three cache
-    /// lines wherever the allocator puts them (32-byte slots took four from a
-    /// 16-byte aligned start).
+    /// bit and the checks share a word with the stamp (stamps count up from 1
+    /// in a process: 2^55 of them would take a year at a billion writes a
+    /// second), so a brain's first six slots take three cache lines wherever
+    /// the allocator puts them (32-byte slots took four from a 16-byte start).
     struct Slot
     {
         json value;
-        uint64_t stamp : 63 = 0;   ///< See stampOf().
-        uint64_t present : 1 = 0;  ///< 1 when the slot has a value.
+        uint64_t stamp : 55 = 0;  ///< See stampOf().
+        uint64_t checks : 8 = 0;  ///< See markChecked().
+        uint64_t present : 1 = 0; ///< 1 when the slot has a value.
     };
     static_assert(sizeof(json) == 16, "Slot's size assumes a 16-byte json");
     /// Slots in chunks of kChunk that never move (adding a key never moves a

@@ -40,15 +40,11 @@ struct BrainDef
 BrainDef defaultBrainDef();
 
 /// What a brain resolved of one blackboard key its tree names: the key's slot
-/// in the brain's blackboard and, for a parameter type without a range (all but
-/// number and integer), the last check of the slot's value against it, which
-/// holds while the slot keeps write stamp `fitStamp`. Slot and check side by
-/// side (16 bytes), so a tick reading a key touches one small array.
+/// in the brain's blackboard. (Whether the slot's value fits a parameter type is
+/// kept with the value: Blackboard::markChecked.)
 struct ResolvedKey
 {
-    uint64_t fitStamp = 0;              ///< The slot's stamp when its value was checked (0: never).
-    uint32_t slot = 0;                  ///< The key's slot in the brain's blackboard.
-    ParamType fitType = ParamType::Any; ///< The type the value was found to fit.
+    uint32_t slot = 0; ///< The key's slot in the brain's blackboard.
 };
 
 /// An owned array of derived data (resolved keys, target refs): a pointer and a
@@ -132,6 +128,10 @@ struct BrainResolution
     /// which makes a new brain, so this stands for `Brain::tree.empty()`
     /// without reading the name, which is not in the lines a tick reads.
     bool ownTree = false;
+    /// True when every key the tree names has the slot of its index in the
+    /// tree's keys (attachBrain names them first, in that order): a tick then
+    /// reaches a key's slot without reading `keys`.
+    bool keysAreSlots = false;
 };
 
 /// One brain. (The fields a tick reads come first, side by side, ending with
