@@ -121,21 +121,41 @@ void NodeStates::write(unsigned char* bytes, size_t i, NodeMemory memory, size_t
     }
 }
 
+size_t NodeStates::memoryRank(NodeMemory memory)
+{
+    switch (memory)
+    {
+    case NodeMemory::Cursor:
+        return 0;
+    case NodeMemory::Flag:
+        return 1;
+    case NodeMemory::Patrol:
+        return 2;
+    case NodeMemory::Full:
+        return 3;
+    case NodeMemory::StartTime:
+        return 4;
+    case NodeMemory::ReadyAt:
+        return 5;
+    case NodeMemory::Point:
+        return 6;
+    case NodeMemory::None:
+        return 7; // no bytes
+    }
+    return 7;
+}
+
 NodeStates::NodeStates(std::span<const NodeMemory> memories) : m_size(static_cast<uint32_t>(memories.size()))
 {
-    size_t memoryTotal = 0;
-    for (NodeMemory m : memories)
-        memoryTotal += memoryBytes(m);
-    m_bytes = static_cast<uint32_t>(stateBytes(m_size, memoryTotal));
-    m_words = std::make_unique<uint64_t[]>(wordCount()); // zeroed
+    MemoryWalk walk(m_size, [&](size_t i) { return memories[i]; });
+    m_bytes = static_cast<uint32_t>(stateBytes(m_size, walk.end() - memoryBegin(m_size)));
+    m_lines = std::make_unique<Line[]>(lineCount()); // zeroed
     unsigned char* b = bytes();
     const NodeState idle{};
-    size_t offset = memoryBegin(m_size);
     for (size_t i = 0; i < m_size; ++i)
     {
         b[m_bytes - m_size + i] = static_cast<unsigned char>(memories[i]);
-        write(b, i, memories[i], offset, idle);
-        offset += memoryBytes(memories[i]);
+        write(b, i, memories[i], walk.next(memories[i]), idle);
     }
 }
 
@@ -143,14 +163,14 @@ NodeStates& NodeStates::operator=(const NodeStates& other)
 {
     if (this == &other)
         return *this;
-    if (other.m_words)
+    if (other.m_lines)
     {
-        auto words = std::make_unique_for_overwrite<uint64_t[]>(other.wordCount());
-        std::memcpy(words.get(), other.m_words.get(), other.wordCount() * sizeof(uint64_t));
-        m_words = std::move(words);
+        auto lines = std::make_unique_for_overwrite<Line[]>(other.lineCount());
+        std::memcpy(lines.get(), other.m_lines.get(), other.lineCount() * sizeof(Line));
+        m_lines = std::move(lines);
     }
     else
-        m_words.reset();
+        m_lines.reset();
     m_size = other.m_size;
     m_bytes = other.m_bytes;
     return *this;
@@ -158,25 +178,28 @@ NodeStates& NodeStates::operator=(const NodeStates& other)
 
 bool operator==(const NodeStates& a, const NodeStates& b)
 {
-    // The padding is zero in both: whole words compare.
+    // The padding is zero in both: whole lines compare.
     return a.m_size == b.m_size && a.m_bytes == b.m_bytes &&
-           (a.m_bytes == 0 || std::memcmp(a.m_words.get(), b.m_words.get(), a.wordCount() * sizeof(uint64_t)) == 0);
+           (a.m_bytes == 0 ||
+            std::memcmp(a.m_lines.get(), b.m_lines.get(), a.lineCount() * sizeof(NodeStates::Line)) == 0);
+}
+
+size_t NodeStates::memoryOffset(size_t i) const
+{
+    MemoryWalk walk(m_size, [&](size_t j) { return memory(j); });
+    for (size_t j = 0; j < i; ++j)
+        (void)walk.next(memory(j));
+    return walk.next(memory(i));
 }
 
 NodeState NodeStates::at(size_t i) const
 {
-    size_t offset = memoryBegin(m_size);
-    for (size_t j = 0; j < i; ++j)
-        offset += memoryBytes(memory(j));
-    return read(i, offset);
+    return read(i, memoryOffset(i));
 }
 
 void NodeStates::set(size_t i, const NodeState& state)
 {
-    size_t offset = memoryBegin(m_size);
-    for (size_t j = 0; j < i; ++j)
-        offset += memoryBytes(memory(j));
-    write(bytes(), i, memory(i), offset, state);
+    write(bytes(), i, memory(i), memoryOffset(i), state);
 }
 
 bool NodeStates::hasMemories(std::span<const NodeMemory> memories) const
@@ -192,16 +215,17 @@ bool NodeStates::hasMemories(std::span<const NodeMemory> memories) const
 void layoutNodeStates(CompiledTree& io)
 {
     io.memories.resize(io.nodes.size());
-    size_t offset = NodeStates::memoryBegin(io.nodes.size());
     for (size_t i = 0; i < io.nodes.size(); ++i)
     {
         Node& n = io.nodes[i];
         n.memory = nodeMemoryOf(n.type, n.call.leaf);
-        n.memoryOffset = static_cast<uint32_t>(offset);
         io.memories[i] = n.memory;
-        offset += NodeStates::memoryBytes(n.memory);
     }
-    io.stateBytes = NodeStates::stateBytes(io.nodes.size(), offset - NodeStates::memoryBegin(io.nodes.size()));
+    NodeStates::MemoryWalk walk(io.nodes.size(), [&](size_t i) { return io.memories[i]; });
+    for (size_t i = 0; i < io.nodes.size(); ++i)
+        io.nodes[i].memoryOffset = static_cast<uint32_t>(walk.next(io.memories[i]));
+    io.stateBytes =
+        NodeStates::stateBytes(io.nodes.size(), walk.end() - NodeStates::memoryBegin(io.nodes.size()));
 }
 
 } // namespace spark::ai

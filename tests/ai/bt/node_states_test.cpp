@@ -9,6 +9,8 @@
 #include "../rig.h"
 #pragma GCC diagnostic pop
 
+#include <cstring>
+
 using namespace spark;
 using namespace spark::ai;
 using namespace spark::ai::test;
@@ -199,6 +201,28 @@ TEST_CASE("node states: a compiled tree lays out what its brains keep")
     CHECK(rig.nodeStatus(7) == NodeStatus::Running);
     CHECK(rig.brain().nodes.at(7).point == Vec3(4, 0, 0));
     CHECK(rig.brain().nodes.at(0).cursor == 2);
+    // Memories go by kind after the statuses: the cursors first (node order),
+    // then the flag, the patrol, the timers, the point; the kinds come last.
+    const size_t n = tree.nodes.size();
+    CHECK(tree.nodes[0].memoryOffset == n);
+    CHECK(tree.nodes[1].memoryOffset == n + 4);
+    CHECK(tree.nodes[6].memoryOffset == n + 8);
+    CHECK(tree.nodes[8].memoryOffset == n + 9);
+    CHECK(tree.nodes[3].memoryOffset == n + 9 + 44);
+    CHECK(tree.nodes[4].memoryOffset == n + 9 + 44 + 8);
+    CHECK(tree.nodes[5].memoryOffset == n + 9 + 44 + 16);
+    CHECK(tree.nodes[7].memoryOffset == n + 9 + 44 + 24);
+    CHECK(tree.stateBytes == n + 9 + 44 + 24 + 24 + n);
+    // The tick (tree offsets) and the state's own accessors see the same bytes.
+    NodeStates& states = rig.brain().nodes;
+    int32_t cursor = 0;
+    std::memcpy(&cursor, states.bytes() + tree.nodes[0].memoryOffset, sizeof cursor);
+    CHECK(cursor == 2);
+    double pointX = 0;
+    std::memcpy(&pointX, states.bytes() + tree.nodes[7].memoryOffset, sizeof pointX);
+    CHECK(pointX == 4.0);
+    // The states start on a cache line.
+    CHECK(reinterpret_cast<uintptr_t>(states.bytes()) % 64 == 0);
 }
 
 TEST_CASE("the brain's agent: the host gets back the id and tag it gave at the previous tick")

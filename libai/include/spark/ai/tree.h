@@ -10,6 +10,7 @@
 #include "spark/ai/world.h"
 #include "spark/core/result.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -188,7 +189,7 @@ class NodeStates
     {
         if (this == &other)
             return *this;
-        m_words = std::move(other.m_words);
+        m_lines = std::move(other.m_lines);
         m_size = other.m_size;
         m_bytes = other.m_bytes;
         other.m_size = 0;
@@ -215,13 +216,56 @@ class NodeStates
     /// Calls `fn(i, state)` for every node in order (`state`: as `at(i)`).
     template <class Fn> void forEach(Fn&& fn) const
     {
-        size_t offset = memoryBegin(m_size);
+        MemoryWalk walk(m_size, [&](size_t i) { return memory(i); });
         for (size_t i = 0; i < m_size; ++i)
-        {
-            fn(i, read(i, offset));
-            offset += memoryBytes(memory(i));
-        }
+            fn(i, read(i, walk.next(memory(i))));
     }
+
+    /// Where node memories go (after the statuses): by kind, in the order of
+    /// memoryRank, and each kind's nodes in node order. The kinds a tick reads
+    /// whenever their node is reached come first, beside the statuses: the
+    /// cursors of control nodes (reached whenever any node under them is, and
+    /// the most numerous), can_see's flag, a patrol's waypoint memo, a
+    /// registered leaf's state; then timers and a move's point, which matter
+    /// while a branch of their own runs. (In the benchmark's 30-node tree the
+    /// statuses and the first kinds take 103 bytes of 205.)
+    static size_t memoryRank(NodeMemory memory);
+    /// Number of ranks (memoryRank answers below it).
+    static constexpr size_t kMemoryRanks = 8;
+    /// The node memories' byte offsets in node order: `next(kind)` of node i
+    /// (called for i = 0, 1, ... in turn) is node i's offset.
+    class MemoryWalk
+    {
+      public:
+        /// For `count` nodes, node i of kind `kindAt(i)`.
+        template <class KindAt> MemoryWalk(size_t count, KindAt&& kindAt)
+        {
+            std::array<size_t, kMemoryRanks> bytes{};
+            for (size_t i = 0; i < count; ++i)
+                bytes[memoryRank(kindAt(i))] += memoryBytes(kindAt(i));
+            size_t at = memoryBegin(count);
+            for (size_t r = 0; r < kMemoryRanks; ++r)
+            {
+                m_next[r] = at;
+                at += bytes[r];
+            }
+            m_end = at;
+        }
+        /// The next node's offset (its kind `memory`).
+        size_t next(NodeMemory memory)
+        {
+            size_t& at = m_next[memoryRank(memory)];
+            const size_t offset = at;
+            at += memoryBytes(memory);
+            return offset;
+        }
+        /// The offset past every memory.
+        size_t end() const { return m_end; }
+
+      private:
+        std::array<size_t, kMemoryRanks> m_next{};
+        size_t m_end = 0;
+    };
 
     /// The byte offset of the first node memory for `count` nodes (after the statuses).
     static size_t memoryBegin(size_t count) { return count; }
@@ -234,20 +278,29 @@ class NodeStates
     /// Writes node `i`'s state into raw bytes (`memory` at byte `offset`): what `set` does.
     static void write(unsigned char* bytes, size_t i, NodeMemory memory, size_t offset, const NodeState& state);
     /// The raw bytes (statuses, the packed memories, then the memory kinds): for the tick.
-    unsigned char* bytes() { return reinterpret_cast<unsigned char*>(m_words.get()); }
+    unsigned char* bytes() { return reinterpret_cast<unsigned char*>(m_lines.get()); }
     /// The raw bytes (read only).
-    const unsigned char* bytes() const { return reinterpret_cast<const unsigned char*>(m_words.get()); }
+    const unsigned char* bytes() const { return reinterpret_cast<const unsigned char*>(m_lines.get()); }
 
     /// The same states.
     friend bool operator==(const NodeStates& a, const NodeStates& b);
 
   private:
     NodeState read(size_t i, size_t offset) const { return read(bytes(), i, memory(i), offset); }
+    /// Node `i`'s memory offset (see MemoryWalk).
+    size_t memoryOffset(size_t i) const;
 
-    /// Number of words of the bytes (the last one zero-padded).
-    size_t wordCount() const { return (m_bytes + 7) / 8; }
+    /// A cache line of the bytes: the states start on a line, so that a tick
+    /// reads as few lines as their size allows.
+    struct alignas(64) Line
+    {
+        unsigned char bytes[64];
+    };
+    /// Number of lines of the bytes (the last one zero-padded).
+    size_t lineCount() const { return (m_bytes + 63) / 64; }
 
-    std::unique_ptr<uint64_t[]> m_words; ///< Statuses (m_size bytes), the memories' fields, memory kinds (m_size bytes), zero padding.
+    /// Statuses (m_size bytes), the memories' fields, memory kinds (m_size bytes), zero padding.
+    std::unique_ptr<Line[]> m_lines;
     uint32_t m_size = 0;
     uint32_t m_bytes = 0; ///< See byteSize().
 };
