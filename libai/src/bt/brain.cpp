@@ -308,14 +308,15 @@ size_t recordBytes(const std::pair<const std::string, Brain>& record)
 }
 
 /// How many of a brain's first blackboard slots to ask for ahead of its tick:
-/// as many as its tree names keys (a blackboard made from the brain's document
-/// has its keys first, then those the tree adds), at most 8.
+/// as many as its tree names keys (attachBrain gives those keys the first
+/// slots), at most 8.
 uint32_t slotsAhead(const Brain& b) { return static_cast<uint32_t>(std::min<size_t>(8, b.resolved.keys.size())); }
 
 /// What a tick of brain `b` reads first after its record: its node states, its
-/// resolved key slots and the first blackboard slots (whose addresses come from
-/// the blackboard itself: they sit in its first block). Asked for one brain
-/// ahead, once the record has been asked for.
+/// resolved key slots (unless key i is slot i), its target refs and the first
+/// blackboard slots (whose addresses come from the blackboard itself: they sit
+/// in its first block). Asked for a few brains ahead, once the record has been
+/// asked for.
 void prefetchState(const Brain& b)
 {
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
