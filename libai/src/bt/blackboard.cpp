@@ -81,7 +81,9 @@ uint32_t Blackboard::slotOf(std::string_view key)
     if (it != m_order.end() && m_keys[*it] == key)
         return *it;
     const uint32_t slot = static_cast<uint32_t>(m_slots.size());
-    m_slots.push_back(Slot{json(), nextStamp(), false});
+    Slot empty;
+    empty.stamp = nextStamp();
+    m_slots.push_back(std::move(empty));
     m_keys.emplace_back(key);
     m_order.insert(it, slot);
     m_layout = nextLayout();
@@ -98,9 +100,10 @@ json& Blackboard::set(uint32_t slot)
 {
     Slot& s = m_slots[slot];
     s.stamp = nextStamp();
+    s.checks = 0;
     if (!s.present)
     {
-        s.present = true;
+        s.present = 1;
         s.value = json();
         ++m_count;
     }
@@ -114,9 +117,10 @@ size_t Blackboard::erase(std::string_view key)
     const uint32_t slot = findSlot(key);
     if (slot == kNoSlot || !m_slots[slot].present)
         return 0;
-    m_slots[slot].present = false;
+    m_slots[slot].present = 0;
     m_slots[slot].value = json();
     m_slots[slot].stamp = nextStamp();
+    m_slots[slot].checks = 0;
     --m_count;
     return 1;
 }
@@ -126,9 +130,10 @@ void Blackboard::clear()
     for (uint32_t i = 0; i < m_slots.size(); ++i)
     {
         Slot& s = m_slots[i];
-        s.present = false;
+        s.present = 0;
         s.value = json();
         s.stamp = nextStamp();
+        s.checks = 0;
     }
     m_count = 0;
 }
@@ -136,14 +141,16 @@ void Blackboard::clear()
 void Blackboard::prefetchSlots(uint32_t count) const
 {
 #if defined(__GNUC__)
-    // The first slots sit side by side in the first chunk (a hint: an address
-    // past it does no harm).
-    const uint32_t n = std::min<uint32_t>({count, m_slots.size(), SlotStore::kChunk});
+    // The first slots sit side by side in the first chunk.
+    // The first chunk holds all its slots (a hint: slots past the count are empty ones).
+    const uint32_t n = m_slots.first() ? std::min<uint32_t>(count, SlotStore::kChunk) : 0;
     if (n == 0)
         return;
+    // Every cache line the first n slots touch.
     const char* first = reinterpret_cast<const char*>(m_slots.first());
-    for (uint32_t i = 0; i < n; i += 2) // two slots to a cache line
-        __builtin_prefetch(first + i * sizeof(Slot));
+    for (uint32_t at = 0; at < n * sizeof(Slot); at += 64)
+        __builtin_prefetch(first + at);
+    __builtin_prefetch(first + n * sizeof(Slot) - 1);
 #else
     (void)count;
 #endif
@@ -152,8 +159,12 @@ void Blackboard::prefetchSlots(uint32_t count) const
 void Blackboard::prefetchValues(uint32_t count) const
 {
 #if defined(__GNUC__)
-    const uint32_t n = std::min<uint32_t>({count, m_slots.size(), SlotStore::kChunk});
+    // Bounded by the first chunk, not by the slot count: the chunk holds all its
+    // slots (those not in use are empty), and the count is not on a line a tick reads.
     const Slot* first = m_slots.first();
+    if (!first)
+        return;
+    const uint32_t n = std::min<uint32_t>(count, SlotStore::kChunk);
     for (uint32_t i = 0; i < n; ++i)
     {
         const Slot& s = first[i];

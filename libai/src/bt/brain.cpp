@@ -65,6 +65,12 @@ Status attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
     if (!def.blackboard.is_object())
         return makeError(kCodeParams, "the blackboard must be an object", "/blackboard");
     Brain b;
+    // The keys the tree names get the first slots, in the tree's order, so
+    // that a tick finds key i in slot i (BrainResolution::keysAreSlots); the
+    // values are those of the def all the same.
+    if (!def.tree.empty())
+        for (const std::string& key : io.trees.at(def.tree).keys)
+            (void)b.blackboard.slotOf(key);
     b.agent = def.agent;
     b.tree = def.tree;
     b.utility = def.utility;
@@ -115,9 +121,11 @@ Status resolveTree(AiState& state, Brain& brain)
             brain.utilityTree = utilityTree(brain.utility);
         r.tree = &brain.utilityTree;
     }
+    r.ownTree = brain.tree.empty();
     r.stateInstance = state.instance.id;
     r.stateRevision = state.revisionCounter;
     r.keys.clear();
+    r.keysAreSlots = false;
     r.targets.assign(r.tree->targetSites, TargetRef{});
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
@@ -146,7 +154,7 @@ inline bool resolutionHolds(const AiState& state, const Brain& brain)
     // The tree pointer is checked before it is followed: a copied utility
     // brain's points at the original's tree, which may be gone.
     return r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
-           (brain.tree.empty() ? r.tree == &brain.utilityTree : r.tree != &brain.utilityTree) &&
+           (r.ownTree ? r.tree == &brain.utilityTree : r.tree != &brain.utilityTree) &&
            brain.nodes.size() == r.tree->nodes.size() && brain.nodes.byteSize() == r.tree->stateBytes &&
            r.layout != 0 && r.layout == brain.blackboard.layout() && r.keys.size() == r.tree->keys.size();
 }
@@ -160,7 +168,7 @@ inline bool resolutionHolds(const AiState& state, const Brain& brain)
     BrainResolution& r = brain.resolved;
     const bool treeValid =
         r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
-        (brain.tree.empty() ? r.tree == &brain.utilityTree : r.tree != &brain.utilityTree) &&
+        r.ownTree == brain.tree.empty() && (r.ownTree ? r.tree == &brain.utilityTree : r.tree != &brain.utilityTree) &&
         brain.nodes.size() == r.tree->nodes.size() && brain.nodes.byteSize() == r.tree->stateBytes;
     if (!treeValid)
         SPARK_TRY(resolveTree(state, brain));
@@ -170,8 +178,12 @@ inline bool resolutionHolds(const AiState& state, const Brain& brain)
         // Every key the tree names gets a slot (empty until written), so no
         // tick looks a key up by name; no value is known to fit yet.
         r.keys.assign(tree.keys.size(), ResolvedKey{});
+        r.keysAreSlots = true;
         for (size_t i = 0; i < tree.keys.size(); ++i)
+        {
             r.keys[i].slot = brain.blackboard.slotOf(tree.keys[i]);
+            r.keysAreSlots = r.keysAreSlots && r.keys[i].slot == i;
+        }
         r.layout = brain.blackboard.layout();
     }
     return r.tree;
@@ -197,8 +209,20 @@ void disable(AiState& state, Brain& brain, const Error& error, uint64_t frame, d
 TickCtx tickContext(AiState& io, Brain& brain, World& world, const CompiledTree& tree, const LeafRegistry& leaves,
                     const TickClock& clock, double time, const AgentRef& agent)
 {
-    return TickCtx{io,      brain, world, tree, leaves, clock.frame, time, clock, brain.resolved.keys,
-                   brain.resolved.targets, agent, brain.nodes.bytes()};
+    BrainResolution& r = brain.resolved;
+    return TickCtx{io,
+                   brain,
+                   world,
+                   tree,
+                   leaves,
+                   clock.frame,
+                   time,
+                   clock,
+                   std::span<ResolvedKey>(r.keys.data(), r.keys.size()),
+                   std::span<TargetRef>(r.targets.data(), r.targets.size()),
+                   agent,
+                   brain.nodes.bytes(),
+                   r.keysAreSlots};
 }
 
 } // namespace
@@ -208,9 +232,11 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
     if (!brain.enabled)
         return brain.error;
     const double time = static_cast<double>(clock.frame) * clock.dt;
-    AgentRef& agent = brain.resolved.agent;
-    agent.name = brain.agent;
-    if (!world.findAgent(brain.agent, agent))
+    AgentRef agent{brain.agent, brain.resolved.agentId, brain.resolved.agentTag};
+    const bool found = world.findAgent(brain.agent, agent);
+    brain.resolved.agentId = agent.id;
+    brain.resolved.agentTag = agent.tag;
+    if (!found)
     {
         const Error e = makeError(kCodeUnknown, "no agent named '" + brain.agent + "'", "/agent");
         disable(io, brain, e, clock.frame, time);
@@ -281,16 +307,29 @@ size_t recordBytes(const std::pair<const std::string, Brain>& record)
                                recordBegin(record));
 }
 
+/// How many of a brain's first blackboard slots to ask for ahead of its tick:
+/// as many as its tree names keys (attachBrain gives those keys the first
+/// slots), at most 8.
+uint32_t slotsAhead(const Brain& b) { return static_cast<uint32_t>(std::min<size_t>(8, b.resolved.keys.size())); }
+
 /// What a tick of brain `b` reads first after its record: its node states, its
-/// resolved key slots and the first blackboard slots (whose addresses come from
-/// the blackboard itself: they sit in its first block). Asked for one brain
-/// ahead, once the record has been asked for.
+/// resolved key slots (unless key i is slot i), its target refs and the first
+/// blackboard slots (whose addresses come from the blackboard itself: they sit
+/// in its first block). Asked for a few brains ahead, once the record has been
+/// asked for.
 void prefetchState(const Brain& b)
 {
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
-    prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
+    if (!b.resolved.keysAreSlots)
+        prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
     prefetchRange(b.resolved.targets.data(), b.resolved.targets.size() * sizeof(TargetRef));
-    b.blackboard.prefetchSlots(8);
+    b.blackboard.prefetchSlots(slotsAhead(b));
+}
+
+/// Asks the host for what it keeps of the brain's agent (World::prefetchAgent).
+void prefetchAgent(const World& world, const Brain& b)
+{
+    world.prefetchAgent(AgentRef{b.agent, b.resolved.agentId, b.resolved.agentTag});
 }
 
 /// Ticks the brain when it is enabled and its period is due.
@@ -343,7 +382,7 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     for (size_t i = 0; i < kStateAhead && i < n; ++i)
     {
         prefetchState(order[i]->second);
-        world.prefetchAgent(order[i]->second.resolved.agent);
+        prefetchAgent(world, order[i]->second);
     }
     for (size_t at = 0; at < n; ++at)
     {
@@ -352,10 +391,13 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
         if (at + kStateAhead < n)
         {
             prefetchState(order[at + kStateAhead]->second);
-            world.prefetchAgent(order[at + kStateAhead]->second.resolved.agent);
+            prefetchAgent(world, order[at + kStateAhead]->second);
         }
         if (at + 1 < n)
-            order[at + 1]->second.blackboard.prefetchValues(8);
+        {
+            const Brain& next = order[at + 1]->second;
+            next.blackboard.prefetchValues(slotsAhead(next));
+        }
         const BrainIt it = order[at];
         tickIfDue(io, it->second, world, clock, leaves);
         if (io.brains.stamp() != stamp)
@@ -376,9 +418,10 @@ void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, 
     if (!tree.ok() || brain.nodes.empty())
         return;
     const double time = static_cast<double>(clock.frame) * clock.dt;
-    AgentRef& agent = brain.resolved.agent;
-    agent.name = brain.agent;
+    AgentRef agent{brain.agent, brain.resolved.agentId, brain.resolved.agentTag};
     (void)world.findAgent(brain.agent, agent);
+    brain.resolved.agentId = agent.id;
+    brain.resolved.agentTag = agent.tag;
     TickCtx ctx = tickContext(io, brain, world, **tree, leaves, clock, time, agent);
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;

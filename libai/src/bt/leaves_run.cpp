@@ -76,12 +76,12 @@ bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const Para
     // A value is checked against a type without a range (a target, a route)
     // once per write of its slot, not every tick; a number against its range
     // every time (the range is the parameter's).
-    ResolvedKey* checked =
-        def.type != ParamType::Number && def.type != ParamType::Integer && slot.bbIndex < ctx.keys.size()
-            ? &ctx.keys[slot.bbIndex]
-            : nullptr;
-    const uint64_t stamp = checked ? ctx.brain.blackboard.stampOf(checked->slot) : 0;
-    if (checked && checked->fitStamp == stamp && checked->fitType == def.type)
+    // The check is kept with the value (Blackboard::markChecked: one bit per
+    // type, cleared by a write).
+    const bool checkable =
+        def.type != ParamType::Number && def.type != ParamType::Integer && slot.bbIndex < ctx.keys.size();
+    const uint32_t bbSlot = checkable ? keySlot(ctx, slot.bbIndex) : 0;
+    if (checkable && (ctx.brain.blackboard.checksOf(bbSlot) & typeCheckBit(def.type)) != 0)
     {
         out = v;
         return true;
@@ -96,11 +96,8 @@ bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const Para
                               field(), "expected " + expected);
         return false;
     }
-    if (checked)
-    {
-        checked->fitStamp = stamp;
-        checked->fitType = def.type;
-    }
+    if (checkable)
+        ctx.brain.blackboard.markChecked(bbSlot, typeCheckBit(def.type));
     out = v;
     return true;
 }
@@ -136,9 +133,9 @@ template <class E>
         given.type != ParamType::Integer)
     {
         uint64_t slotStamp = 0;
-        const ResolvedKey& key = ctx.keys[given.bbIndex];
-        const json* v = ctx.brain.blackboard.at(key.slot, slotStamp);
-        if (v && key.fitStamp == slotStamp && key.fitType == given.type)
+        uint8_t checks = 0;
+        const json* v = ctx.brain.blackboard.at(keySlot(ctx, given.bbIndex), slotStamp, checks);
+        if (v && (checks & typeCheckBit(given.type)) != 0)
         {
             out = v;
             if (stamp)

@@ -121,38 +121,85 @@ void NodeStates::write(unsigned char* bytes, size_t i, NodeMemory memory, size_t
     }
 }
 
-NodeStates::NodeStates(std::span<const NodeMemory> memories) : m_size(memories.size())
+size_t NodeStates::memoryRank(NodeMemory memory)
 {
-    size_t total = memoryBegin(m_size);
-    for (NodeMemory m : memories)
-        total += memoryBytes(m);
-    m_bytes = total;
-    m_words.assign((total + 7) / 8, 0);
+    switch (memory)
+    {
+    case NodeMemory::Cursor:
+        return 0;
+    case NodeMemory::Flag:
+        return 1;
+    case NodeMemory::Patrol:
+        return 2;
+    case NodeMemory::Full:
+        return 3;
+    case NodeMemory::StartTime:
+        return 4;
+    case NodeMemory::ReadyAt:
+        return 5;
+    case NodeMemory::Point:
+        return 6;
+    case NodeMemory::None:
+        return 7; // no bytes
+    }
+    return 7;
+}
+
+NodeStates::NodeStates(std::span<const NodeMemory> memories) : m_size(static_cast<uint32_t>(memories.size()))
+{
+    MemoryWalk walk(m_size, [&](size_t i) { return memories[i]; });
+    m_bytes = static_cast<uint32_t>(stateBytes(m_size, walk.end() - memoryBegin(m_size)));
+    m_lines = std::make_unique<Line[]>(lineCount()); // zeroed
     unsigned char* b = bytes();
     const NodeState idle{};
-    size_t offset = memoryBegin(m_size);
     for (size_t i = 0; i < m_size; ++i)
     {
-        b[m_size + i] = static_cast<unsigned char>(memories[i]);
-        write(b, i, memories[i], offset, idle);
-        offset += memoryBytes(memories[i]);
+        b[m_bytes - m_size + i] = static_cast<unsigned char>(memories[i]);
+        write(b, i, memories[i], walk.next(memories[i]), idle);
     }
+}
+
+NodeStates& NodeStates::operator=(const NodeStates& other)
+{
+    if (this == &other)
+        return *this;
+    if (other.m_lines)
+    {
+        auto lines = std::make_unique_for_overwrite<Line[]>(other.lineCount());
+        std::memcpy(lines.get(), other.m_lines.get(), other.lineCount() * sizeof(Line));
+        m_lines = std::move(lines);
+    }
+    else
+        m_lines.reset();
+    m_size = other.m_size;
+    m_bytes = other.m_bytes;
+    return *this;
+}
+
+bool operator==(const NodeStates& a, const NodeStates& b)
+{
+    // The padding is zero in both: whole lines compare.
+    return a.m_size == b.m_size && a.m_bytes == b.m_bytes &&
+           (a.m_bytes == 0 ||
+            std::memcmp(a.m_lines.get(), b.m_lines.get(), a.lineCount() * sizeof(NodeStates::Line)) == 0);
+}
+
+size_t NodeStates::memoryOffset(size_t i) const
+{
+    MemoryWalk walk(m_size, [&](size_t j) { return memory(j); });
+    for (size_t j = 0; j < i; ++j)
+        (void)walk.next(memory(j));
+    return walk.next(memory(i));
 }
 
 NodeState NodeStates::at(size_t i) const
 {
-    size_t offset = memoryBegin(m_size);
-    for (size_t j = 0; j < i; ++j)
-        offset += memoryBytes(memory(j));
-    return read(i, offset);
+    return read(i, memoryOffset(i));
 }
 
 void NodeStates::set(size_t i, const NodeState& state)
 {
-    size_t offset = memoryBegin(m_size);
-    for (size_t j = 0; j < i; ++j)
-        offset += memoryBytes(memory(j));
-    write(bytes(), i, memory(i), offset, state);
+    write(bytes(), i, memory(i), memoryOffset(i), state);
 }
 
 bool NodeStates::hasMemories(std::span<const NodeMemory> memories) const
@@ -168,16 +215,17 @@ bool NodeStates::hasMemories(std::span<const NodeMemory> memories) const
 void layoutNodeStates(CompiledTree& io)
 {
     io.memories.resize(io.nodes.size());
-    size_t offset = NodeStates::memoryBegin(io.nodes.size());
     for (size_t i = 0; i < io.nodes.size(); ++i)
     {
         Node& n = io.nodes[i];
         n.memory = nodeMemoryOf(n.type, n.call.leaf);
-        n.memoryOffset = static_cast<uint32_t>(offset);
         io.memories[i] = n.memory;
-        offset += NodeStates::memoryBytes(n.memory);
     }
-    io.stateBytes = offset;
+    NodeStates::MemoryWalk walk(io.nodes.size(), [&](size_t i) { return io.memories[i]; });
+    for (size_t i = 0; i < io.nodes.size(); ++i)
+        io.nodes[i].memoryOffset = static_cast<uint32_t>(walk.next(io.memories[i]));
+    io.stateBytes =
+        NodeStates::stateBytes(io.nodes.size(), walk.end() - NodeStates::memoryBegin(io.nodes.size()));
 }
 
 } // namespace spark::ai

@@ -25,8 +25,21 @@ struct TickCtx
     std::span<TargetRef> targets; ///< The tree's target call site → what the host resolved it to (see World::locate).
     AgentRef agent{}; ///< The brain's agent, resolved by the host for this tick.
     unsigned char* states = nullptr; ///< The brain's packed node states (`brain.nodes.bytes()`, laid out as the tree says).
+    bool keysAreSlots = false; ///< Tree key index i is blackboard slot i (see BrainResolution::keysAreSlots).
     std::optional<Error> error{}; ///< Why the tick failed (kept here on the way up; empty until then).
 };
+
+/// The blackboard slot of tree key `keyIndex`. [Limit: keyIndex < ctx.keys.size()]
+inline uint32_t keySlot(const TickCtx& ctx, uint32_t keyIndex)
+{
+    return ctx.keysAreSlots ? keyIndex : ctx.keys[keyIndex].slot;
+}
+
+/// The bit of a parameter type in a blackboard slot's checks (Blackboard::markChecked).
+inline uint8_t typeCheckBit(ParamType type)
+{
+    return static_cast<uint8_t>(1u << static_cast<unsigned>(type));
+}
 
 /// The blackboard value a node or parameter names: by its resolved slot when the
 /// tree interned the key (`keyIndex` < the tree's keys), else by name (the
@@ -34,7 +47,7 @@ struct TickCtx
 inline const json* blackboardValue(const TickCtx& ctx, uint32_t keyIndex, const std::string& key)
 {
     if (keyIndex < ctx.keys.size())
-        return ctx.brain.blackboard.at(ctx.keys[keyIndex].slot);
+        return ctx.brain.blackboard.at(keySlot(ctx, keyIndex));
     return ctx.brain.blackboard.find(key);
 }
 

@@ -473,7 +473,7 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
     Packed s(ctx, index, n);
     // The slot first: naming a new key may add a slot, never move a value.
     const uint32_t slotIndex =
-        n.keyIndex < ctx.keys.size() ? ctx.keys[n.keyIndex].slot : ctx.brain.blackboard.slotOf(n.key);
+        n.keyIndex < ctx.keys.size() ? keySlot(ctx, n.keyIndex) : ctx.brain.blackboard.slotOf(n.key);
     const json* v = slotValue(ctx, n.value, n, "value");
     if (!v)
         return kFailed;

@@ -233,6 +233,94 @@ TEST_CASE("a blackboard keeps its values in place past a chunk of slots, and cop
     CHECK(copy == bb);
 }
 
+TEST_CASE("a blackboard slot's presence and stamp are kept apart: each write is seen, an erased value is absent")
+{
+    Blackboard bb;
+    const uint32_t slot = bb.slotOf("k");
+    CHECK(bb.at(slot) == nullptr);
+    const uint64_t empty = bb.stampOf(slot);
+    bb.set(slot) = 5;
+    REQUIRE(bb.at(slot) != nullptr);
+    CHECK(*bb.at(slot) == 5);
+    const uint64_t written = bb.stampOf(slot);
+    CHECK(written > empty);
+    CHECK(bb.erase("k") == 1);
+    CHECK(bb.at(slot) == nullptr);
+    CHECK(bb.size() == 0);
+    const uint64_t erased = bb.stampOf(slot);
+    CHECK(erased > written);
+    bb.set(slot) = "again";
+    uint64_t stamp = 0;
+    REQUIRE(bb.at(slot, stamp) != nullptr);
+    CHECK(stamp > erased);
+    CHECK(stamp == bb.stampOf(slot));
+    CHECK(bb.size() == 1);
+}
+
+TEST_CASE("the checks a blackboard value passed are copied with it and cleared by every write")
+{
+    Blackboard bb{{"k", "x"}, {"other", 1}};
+    const uint32_t slot = bb.findSlot("k");
+    CHECK(bb.checksOf(slot) == 0);
+    bb.markChecked(slot, 0x20);
+    bb.markChecked(slot, 0x01);
+    CHECK(bb.checksOf(slot) == 0x21);
+    CHECK(bb.checksOf(bb.findSlot("other")) == 0);
+    const Blackboard copy = bb;
+    CHECK(copy.checksOf(slot) == 0x21);
+    uint64_t stamp = 0;
+    uint8_t checks = 0;
+    REQUIRE(copy.at(slot, stamp, checks) != nullptr);
+    CHECK(checks == 0x21);
+    CHECK(stamp == copy.stampOf(slot));
+    bb.set(slot) = "y";
+    CHECK(bb.checksOf(slot) == 0);
+    bb.markChecked(slot, 0x80);
+    CHECK(bb.erase("k") == 1);
+    CHECK(bb.checksOf(slot) == 0);
+    bb.set(slot) = "z";
+    bb.markChecked(slot, 0x80);
+    bb.clear();
+    CHECK(bb.checksOf(slot) == 0);
+    bb["k"] = "w";
+    bb.markChecked(slot, 0x80);
+    bb = json{{"k", "w"}};
+    CHECK(bb.checksOf(slot) == 0);
+}
+
+TEST_CASE("asking ahead for more blackboard slots than there are reads only the first chunk and changes nothing")
+{
+    // A hint reads slots of the first chunk past the slot count (empty ones),
+    // never past the chunk (the sanitizer build would see it).
+    Blackboard none;
+    none.prefetchSlots(64);
+    none.prefetchValues(64);
+    Blackboard bb{{"target", "Player"}, {"n", 1}};
+    bb.prefetchSlots(64);
+    bb.prefetchValues(64);
+    CHECK(bb.toJson() == json{{"target", "Player"}, {"n", 1}});
+    CHECK(none.empty());
+}
+
+TEST_CASE("a brain's derived arrays are its own: a copy ticks on while the original is changed")
+{
+    Rig rig = guardRig();
+    rig.run(3);
+    Brain copy = rig.brain();
+    REQUIRE(copy.resolved.keys.size() == rig.brain().resolved.keys.size());
+    REQUIRE(!copy.resolved.keys.empty());
+    CHECK(copy.resolved.keys.data() != rig.brain().resolved.keys.data());
+    for (size_t i = 0; i < copy.resolved.keys.size(); ++i)
+        CHECK(copy.resolved.keys[i].slot == rig.brain().resolved.keys[i].slot);
+    CHECK(copy.resolved.targets.data() != rig.brain().resolved.targets.data());
+    // The original's arrays rebuilt (a new key) leave the copy's alone.
+    rig.brain().resolved.keys[0].slot = 12345;
+    CHECK(copy.resolved.keys[0].slot != 12345);
+    DerivedArray<ResolvedKey> moved = std::move(copy.resolved.keys);
+    CHECK(copy.resolved.keys.empty()); // NOLINT(bugprone-use-after-move): the moved-from array is specified
+    CHECK(moved.size() == rig.brain().resolved.keys.size());
+}
+
 TEST_CASE("stepBrains' walk hints change no result: stale after brains come and go, none after a copy")
 {
     Rig rig = guardRig();

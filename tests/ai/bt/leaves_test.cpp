@@ -273,8 +273,8 @@ TEST_CASE("a compiled call names its leaf and its index in the built-in registry
 
 TEST_CASE("a blackboard parameter found to fit is checked again once its value is rewritten")
 {
-    // The check is kept beside the key's slot (ResolvedKey) while the slot
-    // keeps its write stamp: a new value that no longer fits is refused.
+    // The check is kept with the slot's value (Blackboard::markChecked) until
+    // the slot is written: a new value that no longer fits is refused.
     Rig rig(action("face", R"({"target": {"bb": "goal"}})"), {{"goal", {3, 0, 0}}});
     CHECK(rig.tick() == "success");
     CHECK(rig.tick() == "success");
@@ -301,4 +301,32 @@ TEST_CASE("each blackboard key the tree names reads its own slot and keeps its o
     REQUIRE_FALSE(s.ok());
     CHECK(s.error().code == kCodeParams);
     CHECK(s.error().field == "/root/children/0/params/target");
+}
+
+TEST_CASE("a brain whose tree names its keys in another order than its slots reads each key's own slot")
+{
+    // Attached with a tree naming "a" then "b" (slots 0 and 1, key i in slot i),
+    // then the tree is reloaded naming "b" first: key 0 is now slot 1.
+    const char* kFirst = R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
+        {"type": "check", "key": "a", "op": "exists"},
+        {"type": "action", "name": "face", "params": {"target": {"bb": "b"}}}]}})";
+    Rig rig(kFirst, {{"a", {3, 0, 0}}, {"b", {0, 0, 3}}});
+    CHECK(rig.tick() == "success");
+    CHECK(rig.brain().resolved.keysAreSlots);
+    CHECK(rig.agent().forward == Vec3(0, 0, 1)); // faced "b"
+    auto reordered =
+        compileTree(json::parse(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
+        {"type": "action", "name": "face", "params": {"target": {"bb": "b"}}},
+        {"type": "action", "name": "face", "params": {"target": {"bb": "a"}}}]}})"));
+    REQUIRE(reordered.ok());
+    REQUIRE(reordered->keys == std::vector<std::string>{"b", "a"});
+    putTree(rig.state, std::move(reordered.value()));
+    CHECK(rig.tick() == "success");
+    CHECK_FALSE(rig.brain().resolved.keysAreSlots);
+    CHECK(rig.agent().forward == Vec3(1, 0, 0)); // faced "b", then "a"
+    // A value of "a" that does not fit is refused: its own slot's check, not "b"'s.
+    rig.brain().blackboard["a"] = 7;
+    const Status s = tickBrain(rig.state, rig.brain(), rig.world, TickClock{rig.frame, rig.dt}, rig.leaves);
+    REQUIRE_FALSE(s.ok());
+    CHECK(s.error().field == "/root/children/1/params/target");
 }

@@ -9,6 +9,8 @@
 #include "../rig.h"
 #pragma GCC diagnostic pop
 
+#include <cstring>
+
 using namespace spark;
 using namespace spark::ai;
 using namespace spark::ai::test;
@@ -57,6 +59,17 @@ public:
         return m_fake.lineOfSight(a, f, t);
     }
     bool hasPath(std::string_view a, const Vec3& t) const override { return m_fake.hasPath(a, t); }
+
+    mutable std::vector<AgentRef> agentRefsSeen; ///< What findAgent was given, call by call.
+    /// The brain's agent as 42 tagged 7 (the ref it was given is kept in agentRefsSeen).
+    bool findAgent(std::string_view agent, AgentRef& io) const override
+    {
+        agentRefsSeen.push_back(io);
+        io.name = agent;
+        io.id = m_fake.agentExists(agent) ? 42 : 0;
+        io.tag = 7;
+        return io.id != 0;
+    }
 
     // The ref: 1 + the object's rank in the fake world's objects, tagged with the name's length.
     bool locate(TargetRef& io, Vec3& out) const override
@@ -136,6 +149,34 @@ TEST_CASE("node states: each memory keeps its fields, the others read as default
     CHECK_FALSE(copy == states);
     const NodeMemory other[] = {NodeMemory::Cursor};
     CHECK_FALSE(states.hasMemories(other));
+    // The kinds (kept after the memories) are intact after every memory was written.
+    for (size_t i = 0; i < states.size(); ++i)
+        CHECK(states.memory(i) == kinds[i]);
+    CHECK(states.byteSize() == NodeStates::stateBytes(8, 0 + 4 + 8 + 8 + 1 + 24 + 44 + 49));
+}
+
+TEST_CASE("node states: a copy is its own, a move leaves no nodes behind")
+{
+    const NodeMemory kinds[] = {NodeMemory::Cursor, NodeMemory::Point, NodeMemory::Flag};
+    NodeStates states(kinds);
+    states.set(1, fullState());
+    NodeStates copy(states);
+    copy.set(1, NodeState{});
+    CHECK(states.at(1).point == Vec3(1, 2, 3));
+    CHECK(copy.at(1).point == Vec3(0, 0, 0));
+    NodeStates moved(std::move(states));
+    CHECK(moved.size() == 3);
+    CHECK(moved.at(1).point == Vec3(1, 2, 3));
+    CHECK(states.size() == 0); // NOLINT(bugprone-use-after-move): the moved-from state is specified
+    CHECK(states.byteSize() == 0);
+    CHECK(states.empty());
+    copy = std::move(moved);
+    CHECK(copy.at(1).point == Vec3(1, 2, 3));
+    CHECK(moved.empty()); // NOLINT(bugprone-use-after-move)
+    NodeStates none;
+    copy = none;
+    CHECK(copy.empty());
+    CHECK(copy == none);
 }
 
 TEST_CASE("node states: a compiled tree lays out what its brains keep")
@@ -160,6 +201,47 @@ TEST_CASE("node states: a compiled tree lays out what its brains keep")
     CHECK(rig.nodeStatus(7) == NodeStatus::Running);
     CHECK(rig.brain().nodes.at(7).point == Vec3(4, 0, 0));
     CHECK(rig.brain().nodes.at(0).cursor == 2);
+    // Memories go by kind after the statuses: the cursors first (node order),
+    // then the flag, the patrol, the timers, the point; the kinds come last.
+    const size_t n = tree.nodes.size();
+    CHECK(tree.nodes[0].memoryOffset == n);
+    CHECK(tree.nodes[1].memoryOffset == n + 4);
+    CHECK(tree.nodes[6].memoryOffset == n + 8);
+    CHECK(tree.nodes[8].memoryOffset == n + 9);
+    CHECK(tree.nodes[3].memoryOffset == n + 9 + 44);
+    CHECK(tree.nodes[4].memoryOffset == n + 9 + 44 + 8);
+    CHECK(tree.nodes[5].memoryOffset == n + 9 + 44 + 16);
+    CHECK(tree.nodes[7].memoryOffset == n + 9 + 44 + 24);
+    CHECK(tree.stateBytes == n + 9 + 44 + 24 + 24 + n);
+    // The tick (tree offsets) and the state's own accessors see the same bytes.
+    NodeStates& states = rig.brain().nodes;
+    int32_t cursor = 0;
+    std::memcpy(&cursor, states.bytes() + tree.nodes[0].memoryOffset, sizeof cursor);
+    CHECK(cursor == 2);
+    double pointX = 0;
+    std::memcpy(&pointX, states.bytes() + tree.nodes[7].memoryOffset, sizeof pointX);
+    CHECK(pointX == 4.0);
+    // The states start on a cache line.
+    CHECK(reinterpret_cast<uintptr_t>(states.bytes()) % 64 == 0);
+}
+
+TEST_CASE("the brain's agent: the host gets back the id and tag it gave at the previous tick")
+{
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "action", "name": "stop"}})");
+    CountingWorld host(rig.world);
+    for (int i = 0; i < 3; ++i)
+        REQUIRE(tickBrain(rig.state, rig.brain(), host, TickClock{rig.frame++, rig.dt}, rig.leaves).ok());
+    REQUIRE(host.agentRefsSeen.size() == 3);
+    CHECK(host.agentRefsSeen[0].id == 0); // nothing resolved yet
+    for (size_t i = 1; i < 3; ++i)
+    {
+        CHECK(host.agentRefsSeen[i].id == 42);
+        CHECK(host.agentRefsSeen[i].tag == 7);
+    }
+    // haltBrain resolves the agent the same way.
+    haltBrain(rig.state, rig.brain(), host, TickClock{rig.frame, rig.dt}, rig.leaves);
+    REQUIRE(host.agentRefsSeen.size() == 4);
+    CHECK(host.agentRefsSeen[3].id == 42);
 }
 
 TEST_CASE("named targets: the host keeps its ref from tick to tick, and sees a new name")

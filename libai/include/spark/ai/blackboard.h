@@ -68,7 +68,7 @@ class Blackboard
     const json* at(uint32_t slot) const
     {
         const Slot& s = m_slots[slot];
-        return s.present ? &s.value : nullptr;
+        return s.present != 0 ? &s.value : nullptr;
     }
     /// The value in `slot` (nullptr when it is empty) and, in `stamp`, its write
     /// stamp (see stampOf). [Limit: slot < slotCount()]
@@ -76,8 +76,30 @@ class Blackboard
     {
         const Slot& s = m_slots[slot];
         stamp = s.stamp;
-        return s.present ? &s.value : nullptr;
+        return s.present != 0 ? &s.value : nullptr;
     }
+    /// The value in `slot` (nullptr when it is empty), its write stamp (see
+    /// stampOf) and the checks it passed (see markChecked). [Limit: slot < slotCount()]
+    const json* at(uint32_t slot, uint64_t& stamp, uint8_t& checks) const
+    {
+        const Slot& s = m_slots[slot];
+        stamp = s.stamp;
+        checks = static_cast<uint8_t>(s.checks);
+        return s.present != 0 ? &s.value : nullptr;
+    }
+    /// Notes that the value in `slot` passed the checks `bits` stands for (what
+    /// a bit means is the caller's: libai's leaves keep one bit per parameter
+    /// type the value was found to fit). Kept with the value and copied with
+    /// it; every write of the slot (set, erase, clear, assignment) clears them.
+    /// Not part of the value. [Limit: slot < slotCount()]
+    void markChecked(uint32_t slot, uint8_t bits)
+    {
+        Slot& s = m_slots[slot];
+        s.checks = static_cast<uint8_t>(s.checks | bits);
+    }
+    /// The checks the value in `slot` passed since it was written (see
+    /// markChecked). [Limit: slot < slotCount()]
+    uint8_t checksOf(uint32_t slot) const { return static_cast<uint8_t>(m_slots[slot].checks); }
     /// The value in `slot`, set to null first when it is empty; counts as a write
     /// (a new stamp) made now. [Limit: slot < slotCount()]
     json& set(uint32_t slot);
@@ -107,8 +129,9 @@ class Blackboard
     void prefetchValues(uint32_t count) const;
 
     /// The address just past the blackboard's own fields that a tick reads
-    /// (they come first): for a caller prefetching the record that holds it.
-    const void* tickFieldsEnd() const { return &m_keys; }
+    /// (they come first: the layout and the first slots' address): for a
+    /// caller prefetching the record that holds it.
+    const void* tickFieldsEnd() const { return m_slots.firstEnd(); }
 
     /// The blackboard as a JSON object (keys in order).
     json toJson() const;
@@ -116,7 +139,7 @@ class Blackboard
     template <class Fn> void forEach(Fn&& fn) const
     {
         for (uint32_t i : m_order)
-            if (m_slots[i].present)
+            if (m_slots[i].present != 0)
                 fn(m_keys[i], m_slots[i].value);
     }
 
@@ -124,13 +147,19 @@ class Blackboard
     friend bool operator==(const Blackboard& a, const Blackboard& b);
 
   private:
-    /// What a tick reads of a slot (32 bytes: two to a cache line); its key is apart.
+    /// What a tick reads of a slot; its key is apart. 24 bytes: the presence
+    /// bit and the checks share a word with the stamp (stamps count up from 1
+    /// in a process: 2^55 of them would take a year at a billion writes a
+    /// second), so a brain's first six slots take three cache lines wherever
+    /// the allocator puts them (32-byte slots took four from a 16-byte start).
     struct Slot
     {
         json value;
-        uint64_t stamp = 0; ///< See stampOf().
-        bool present = false;
+        uint64_t stamp : 55 = 0;  ///< See stampOf().
+        uint64_t checks : 8 = 0;  ///< See markChecked().
+        uint64_t present : 1 = 0; ///< 1 when the slot has a value.
     };
+    static_assert(sizeof(json) == 16, "Slot's size assumes a 16-byte json");
     /// Slots in chunks of kChunk that never move (adding a key never moves a
     /// value): the first chunk reached straight from its pointer (a tick's keys
     /// are there unless a brain names more than kChunk), the others through a list.
@@ -166,16 +195,19 @@ class Blackboard
         /// Appends a slot (no slot moves).
         void push_back(Slot slot);
         /// The first slot's address (nullptr when there is none): for prefetching.
+        /// The first chunk has all its kChunk slots (those past size() empty).
         const Slot* first() const { return m_first.get(); }
+        /// The address just past the first chunk's pointer (what a tick reads of the store).
+        const void* firstEnd() const { return &m_size; }
 
       private:
-        std::unique_ptr<Slot[]> m_first;             ///< Slots 0..kChunk-1.
-        std::vector<std::unique_ptr<Slot[]>> m_more; ///< The next chunks.
+        std::unique_ptr<Slot[]> m_first;             ///< Slots 0..kChunk-1 (read by a tick: first).
         uint32_t m_size = 0;
+        std::vector<std::unique_ptr<Slot[]>> m_more; ///< The next chunks.
     };
-    // What a tick reads (the slots' store, the layout) first, the key index after.
-    SlotStore m_slots;             ///< Append-only; chunks, so that adding a key never moves a value.
+    // What a tick reads (the layout, the first slots' address) first, the key index after.
     uint64_t m_layout = 0;         ///< See layout().
+    SlotStore m_slots;             ///< Append-only; chunks, so that adding a key never moves a value.
     size_t m_count = 0;            ///< Slots with a value.
     std::vector<std::string> m_keys; ///< Slot → key (read at the edges: look-up by name, listing, hashing).
     std::vector<uint32_t> m_order;   ///< Slot indices in key order.

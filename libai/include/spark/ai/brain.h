@@ -14,9 +14,12 @@
 #include "spark/core/result.h"
 #include "spark/core/rng.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace spark::ai
@@ -37,15 +40,66 @@ struct BrainDef
 BrainDef defaultBrainDef();
 
 /// What a brain resolved of one blackboard key its tree names: the key's slot
-/// in the brain's blackboard and, for a parameter type without a range (all but
-/// number and integer), the last check of the slot's value against it, which
-/// holds while the slot keeps write stamp `fitStamp`. Slot and check side by
-/// side (16 bytes), so a tick reading a key touches one small array.
+/// in the brain's blackboard. (Whether the slot's value fits a parameter type is
+/// kept with the value: Blackboard::markChecked.)
 struct ResolvedKey
 {
-    uint64_t fitStamp = 0;              ///< The slot's stamp when its value was checked (0: never).
-    uint32_t slot = 0;                  ///< The key's slot in the brain's blackboard.
-    ParamType fitType = ParamType::Any; ///< The type the value was found to fit.
+    uint32_t slot = 0; ///< The key's slot in the brain's blackboard.
+};
+
+/// An owned array of derived data (resolved keys, target refs): a pointer and a
+/// count, half the size of a std::vector in the brain record a tick reads
+/// (the array's size is fixed when it is assigned). Copies copy the items.
+template <class T> class DerivedArray
+{
+    static_assert(std::is_trivially_copyable_v<T>, "a DerivedArray holds plain items");
+
+  public:
+    DerivedArray() = default;
+    DerivedArray(const DerivedArray& other) { *this = other; }
+    DerivedArray(DerivedArray&& other) noexcept { *this = std::move(other); }
+    DerivedArray& operator=(const DerivedArray& other)
+    {
+        if (this != &other)
+        {
+            assign(other.m_size, T{});
+            std::copy(other.begin(), other.end(), begin());
+        }
+        return *this;
+    }
+    /// Takes the items (the moved-from array is left empty).
+    DerivedArray& operator=(DerivedArray&& other) noexcept
+    {
+        if (this != &other)
+        {
+            m_items = std::move(other.m_items);
+            m_size = other.m_size;
+            other.m_size = 0;
+        }
+        return *this;
+    }
+    /// `count` copies of `value` (the earlier items are dropped).
+    void assign(size_t count, const T& value)
+    {
+        m_items = count == 0 ? nullptr : std::make_unique_for_overwrite<T[]>(count);
+        m_size = static_cast<uint32_t>(count);
+        std::fill(begin(), end(), value);
+    }
+    void clear() { assign(0, T{}); }
+    size_t size() const { return m_size; }
+    bool empty() const { return m_size == 0; }
+    T* data() { return m_items.get(); }
+    const T* data() const { return m_items.get(); }
+    T* begin() { return data(); }
+    T* end() { return data() + m_size; }
+    const T* begin() const { return data(); }
+    const T* end() const { return data() + m_size; }
+    T& operator[](size_t i) { return m_items[i]; }
+    const T& operator[](size_t i) const { return m_items[i]; }
+
+  private:
+    std::unique_ptr<T[]> m_items;
+    uint32_t m_size = 0;
 };
 
 /// What a brain resolved once so that its ticks look nothing up by name: the
@@ -53,7 +107,8 @@ struct ResolvedKey
 /// has the same instance and revision; a utility brain's one-node tree is its
 /// own `Brain::utilityTree`) and, for every blackboard key the tree names, its
 /// slot in the brain's blackboard (valid while the blackboard has the same
-/// layout). Derived data: not hashed, not shown, rebuilt when stale.
+/// layout). Derived data: not hashed, not shown, rebuilt when stale. (88 bytes:
+/// with the fields before it, a brain's tick reads three cache lines of its record.)
 struct BrainResolution
 {
     const CompiledTree* tree = nullptr; ///< The tree the brain runs.
@@ -61,21 +116,31 @@ struct BrainResolution
     uint64_t stateRevision = 0;         ///< `AiState::revisionCounter` when resolved.
     uint64_t layout = 0;                ///< `Blackboard::layout()` the slots belong to.
     /// Tree key index → its blackboard slot and last type check.
-    std::vector<ResolvedKey> keys;
+    DerivedArray<ResolvedKey> keys;
     /// Tree target call site → what the host resolved it to (see World::locate).
-    std::vector<TargetRef> targets;
-    /// The agent as the host resolved it at the last tick (a hint for the next: see World::findAgent).
-    AgentRef agent;
+    DerivedArray<TargetRef> targets;
+    /// The agent as the host resolved it at the last tick (`AgentRef::id` and
+    /// `tag`: a hint for the next, see World::findAgent; the name is the brain's).
+    uint64_t agentId = 0;
+    uint64_t agentTag = 0;
+    /// True when `tree` is the brain's own `utilityTree` (the brain had no tree
+    /// name when resolved): a brain's tree or utility is set by attachBrain,
+    /// which makes a new brain, so this stands for `Brain::tree.empty()`
+    /// without reading the name, which is not in the lines a tick reads.
+    bool ownTree = false;
+    /// True when every key the tree names has the slot of its index in the
+    /// tree's keys (attachBrain names them first, in that order): a tick then
+    /// reaches a key's slot without reading `keys`.
+    bool keysAreSlots = false;
 };
 
 /// One brain. (The fields a tick reads come first, side by side, ending with
-/// the blackboard, whose own fields a tick reads come first: `utilityTree` and
-/// what follows are not read by a tree brain's tick. A brain starts on a cache
+/// the blackboard, whose own fields a tick reads come first: three cache lines,
+/// `tree` and what follows are not read by a tick. A brain starts on a cache
 /// line, so those fields take as few lines as their size allows.)
 struct alignas(64) Brain
 {
     std::string agent;
-    std::string tree;          ///< Tree name ("" for a utility brain).
     uint32_t period = 1;
     bool enabled = true;       ///< False after a failed tick.
     NodeStatus status = NodeStatus::Idle; ///< Root status after the last tick.
@@ -85,6 +150,7 @@ struct alignas(64) Brain
     NodeStates nodes;          ///< One per tree node (a utility brain has one), packed.
     BrainResolution resolved;  ///< Names resolved to indices (derived; see BrainResolution).
     Blackboard blackboard;
+    std::string tree;          ///< Tree name ("" for a utility brain).
     CompiledTree utilityTree;  ///< The one-node tree of a utility brain (derived, like `resolved`).
     std::string utility;       ///< Utility document name ("" for a tree brain).
     std::map<uint32_t, UtilityMemory> utilityMemory; ///< Per utility node index.
