@@ -538,8 +538,9 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
         m.obstacleBounds[i] = box;
     }
 
-    const PairSettings pairs =
+    PairSettings pairs =
         PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt, uniformPairRadius(agents));
+    pairs.neighborsByDistance = true; // the lists come from the grid's query
     // Room for the most constraints one agent can have: one per obstacle point, two per neighbour.
     const std::size_t room = points + 2 * static_cast<std::size_t>(def.maxNeighbors);
     if (m.constraints2.size() < room)
@@ -607,8 +608,9 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
     }
     m.grid3.build(m.positions3, m.ids, def.neighborDistance, static_cast<std::size_t>(def.maxNeighbors));
 
-    const PairSettings pairs =
+    PairSettings pairs =
         PairSettings::of(def.timeHorizon, 1.0 - def.overlapTolerance, dt, uniformPairRadius(agents));
+    pairs.neighborsByDistance = true; // the lists come from the grid's query
     // Room for the most constraints one agent can have: one per sphere, two per neighbour.
     const std::size_t room = spheres.size() + 2 * static_cast<std::size_t>(def.maxNeighbors);
     if (m.constraints3.size() < room)

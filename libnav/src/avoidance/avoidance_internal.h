@@ -175,6 +175,12 @@ struct PairSettings
     /// none (each pair then shares its avoidance equally), else 0 (see
     /// uniformPairRadius). Only the work depends on it.
     double uniformPairRadius;
+    /// True when every neighbour list pairConstraints gets is in the
+    /// neighbour search's order (squared distance first, NeighborGrid::query):
+    /// a uniform crowd's guards then lead the list (one guard reach for
+    /// every pair), which pairConstraints otherwise checks per neighbour.
+    /// Only the work depends on it, given lists in that order.
+    bool neighborsByDistance = false;
 
     /// The settings of a step of `dt` with the full horizon `horizon`.
     static PairSettings of(double horizon, double guardFactor, double dt, double uniformPairRadius)

@@ -851,11 +851,14 @@ template <class Agent, class V>
                 guards = 0;
                 while (guards < count && !(neighbors[guards].distanceSquared > reachSq))
                     ++guards;
-                // Counted without a branch per neighbour: a later guard is rare.
-                std::size_t late = 0;
-                for (std::size_t k = guards; k < count; ++k)
-                    late += neighbors[k].distanceSquared > reachSq ? 0 : 1;
-                leading = late == 0;
+                if (!settings.neighborsByDistance)
+                {
+                    // Counted without a branch per neighbour: a later guard is rare.
+                    std::size_t late = 0;
+                    for (std::size_t k = guards; k < count; ++k)
+                        late += neighbors[k].distanceSquared > reachSq ? 0 : 1;
+                    leading = late == 0;
+                }
             }
             if (leading)
             {

@@ -384,11 +384,13 @@ template <class Agent> std::vector<Agent> uniformTestCrowd(Rng& rng, std::size_t
 /// that differ; `guards` and `pairs` add what the uniform build wrote. The
 /// neighbours in index order, or with `sorted` in the neighbour search's
 /// (distance, id, index) order, where the guards lead and the plane builds
-/// its planes straight from the agents.
+/// its planes straight from the agents; with `saySorted` too the uniform
+/// build is told so (PairSettings::neighborsByDistance) and counts the
+/// leading guards without checking the rest of the list.
 template <class Agent, class V>
 int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBuild build,
                       PairTable<V>& uniformTable, PairTable<V>& generalTable, std::size_t& guards,
-                      std::size_t& pairs, bool sorted = false)
+                      std::size_t& pairs, bool sorted = false, bool saySorted = false)
 {
     std::vector<Neighbor> neighbors;
     for (std::size_t j = 0; j < agents.size() && neighbors.size() < PairTable<V>::kRoom; ++j)
@@ -406,9 +408,10 @@ int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBu
                       return x.id != y.id ? x.id < y.id : x.index < y.index;
                   });
     const double pairRadius = uniformPairRadius<Agent>(agents);
-    const PairSettings uniform = PairSettings::of(5.0, 0.95, 0.3, pairRadius);
+    PairSettings uniform = PairSettings::of(5.0, 0.95, 0.3, pairRadius);
     PairSettings general = uniform;
     general.uniformPairRadius = 0.0;
+    uniform.neighborsByDistance = sorted && saySorted;
     const std::size_t room = 2 * neighbors.size();
     std::vector<Constraint<V>> out(room, Constraint<V>{V(1.0e300), V(1.0e300)});
     std::vector<Constraint<V>> generalOut(room, Constraint<V>{V(-1.0e300), V(-1.0e300)});
@@ -467,26 +470,30 @@ TEST_CASE("a uniform crowd's pairs (one radius, one priority, nothing ignored) e
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent>(agents) == radius + radius);
-            for (const bool sorted : {false, true})
+            for (const int order : {0, 1, 2}) // index order; sorted; sorted, and said so
             {
+                const bool sorted = order > 0, saySorted = order == 2;
                 differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
-                    agents, self, PairBuild::All, *tables2[u], *tables2[1 - u], guards, pairs, sorted);
+                    agents, self, PairBuild::All, *tables2[u], *tables2[1 - u], guards, pairs, sorted,
+                    saySorted);
                 differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
                     agents, self, PairBuild::EveryGuard, *tables2[1 - u], *tables2[u], everyGuards,
-                    everyPairs, sorted);
+                    everyPairs, sorted, saySorted);
             }
         }
         else
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent3D>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent3D>(agents) == radius + radius);
-            for (const bool sorted : {false, true})
+            for (const int order : {0, 1, 2}) // index order; sorted; sorted, and said so
             {
+                const bool sorted = order > 0, saySorted = order == 2;
                 differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
-                    agents, self, PairBuild::All, *tables3[u], *tables3[1 - u], guards, pairs, sorted);
+                    agents, self, PairBuild::All, *tables3[u], *tables3[1 - u], guards, pairs, sorted,
+                    saySorted);
                 differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
                     agents, self, PairBuild::EveryGuard, *tables3[1 - u], *tables3[u], everyGuards,
-                    everyPairs, sorted);
+                    everyPairs, sorted, saySorted);
             }
         }
     }
