@@ -301,8 +301,8 @@ void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std:
                   PlanePath path = PlanePath::ByTwo);
 
 /// The 3D full-horizon planes of the table's pairs [0, count), as softPlanes2:
-/// ByTwo builds two pairs at once where both lie apart and on the cut-off
-/// sphere; the same bits by either path.
+/// ByTwo builds two pairs at once where both lie apart and neither is an exact
+/// head-on leg (each on the cut-off sphere or a leg); the same bits by either path.
 void softPlanes3(const PairTable<glm::dvec3>& table, std::size_t count, glm::dvec3 velocityA,
                  uint64_t selfKey, double invHorizon, double invDt, Constraint3* out,
                  PlanePath path = PlanePath::ByTwo);

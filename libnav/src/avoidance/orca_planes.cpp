@@ -31,6 +31,8 @@
 /// (orcaPlanePair2), from the pair table's columns: the same IEEE operations in
 /// the same order as the scalar orcaPlane2 (no FMA: -ffp-contract=off), so the
 /// same bits; the side of a leg only flips signs (a − b is a + (−b) exactly).
+/// In space likewise (orcaPlanePair3) for pairs that lie apart and are not
+/// exactly head on, the cut-off and the leg; the rest by orcaPlane3.
 #include "avoidance_internal.h"
 
 #include <array>
@@ -391,10 +393,10 @@ inline __m128d lanesOf(const std::array<double, PairTable<glm::dvec2>::kRoom>& c
 
 /// out[j] = one(j) (an orcaPlane2 or orcaPlane3, as `out` is Constraint2 or
 /// Constraint3) for j in [0, count): with PlanePath::ByTwo two at a time where
-/// SSE2 is there, through orcaPlanePair2 or cutOffPair3 with the inputs
+/// SSE2 is there, through orcaPlanePair2 or orcaPlanePair3 with the inputs
 /// `lanes(j)` gives for j and j + 1; one(j) for an odd last, for a pair the
 /// two-lane function leaves and for every j with PlanePath::OneByOne.
-/// (Defined after cutOffPair3.)
+/// (Defined after orcaPlanePair3.)
 template <PlanePath path, class Lanes, class One, class C>
 [[gnu::always_inline]] inline void planesByTwo(std::size_t count, const Lanes& lanes, const One& one, C* out);
 
@@ -468,31 +470,95 @@ struct PlaneLanes3
     __m128d velocityX, velocityY, velocityZ, invHorizon;
 };
 
-/// orcaPlane3 of two pairs at once when both lie apart and on the cut-off
-/// sphere (nearly every pair of RVO2-3D's sphere): its operations for that
-/// case in the same order per lane (the same bits). False (nothing written)
-/// when a lane takes another case: orcaPlane3 builds both then.
-[[gnu::always_inline]] inline bool cutOffPair3(const PlaneLanes3& in, Constraint3* out0, Constraint3* out1)
+/// A 3D plane's normal and u (orcaPlane3's n and u), a pair per lane.
+struct PlaneParts3
+{
+    __m128d nx, ny, nz, ux, uy, uz;
+};
+
+/// orcaPlane3 of two pairs at once when both lie apart and neither is an
+/// exact head-on leg (nearly every pair of RVO2-3D's sphere): its operations
+/// for the cut-off sphere and for a leg in the same order per lane (the same
+/// bits). The cut-off and the leg are each computed when a lane takes it, and
+/// each lane takes its own. False (nothing written) when a lane overlaps or
+/// takes the sidestep rule (v's part across p about zero): orcaPlane3 builds
+/// both then.
+[[gnu::always_inline]] inline bool orcaPlanePair3(const PlaneLanes3& in, Constraint3* out0, Constraint3* out1)
 {
     const __m128d zero = _mm_setzero_pd();
-    const __m128d px = in.px, py = in.py, pz = in.pz, r = in.r, invH = in.invHorizon;
+    const __m128d px = in.px, py = in.py, pz = in.pz, vx = in.vx, vy = in.vy, vz = in.vz;
+    const __m128d r = in.r, invH = in.invHorizon, distSq = in.distSq;
     const __m128d rr = _mm_mul_pd(r, r);
-    const __m128d wx = _mm_sub_pd(in.vx, _mm_mul_pd(px, invH));
-    const __m128d wy = _mm_sub_pd(in.vy, _mm_mul_pd(py, invH));
-    const __m128d wz = _mm_sub_pd(in.vz, _mm_mul_pd(pz, invH));
+    if (_mm_movemask_pd(_mm_cmpgt_pd(distSq, rr)) != 3)
+        return false;
+    const __m128d wx = _mm_sub_pd(vx, _mm_mul_pd(px, invH));
+    const __m128d wy = _mm_sub_pd(vy, _mm_mul_pd(py, invH));
+    const __m128d wz = _mm_sub_pd(vz, _mm_mul_pd(pz, invH));
     const __m128d wp = _mm_add_pd(_mm_add_pd(_mm_mul_pd(wx, px), _mm_mul_pd(wy, py)), _mm_mul_pd(wz, pz));
     const __m128d wSq = _mm_add_pd(_mm_add_pd(_mm_mul_pd(wx, wx), _mm_mul_pd(wy, wy)), _mm_mul_pd(wz, wz));
-    const __m128d apart = _mm_cmpgt_pd(in.distSq, rr);
-    const __m128d cut = _mm_and_pd(_mm_and_pd(apart, _mm_cmplt_pd(wp, zero)),
-                                   _mm_cmpgt_pd(_mm_mul_pd(wp, wp), _mm_mul_pd(rr, wSq)));
-    if (_mm_movemask_pd(cut) != 3)
-        return false;
-    const __m128d wLen = _mm_sqrt_pd(wSq);
-    const __m128d nx = _mm_div_pd(wx, wLen), ny = _mm_div_pd(wy, wLen), nz = _mm_div_pd(wz, wLen);
-    const __m128d push = _mm_sub_pd(_mm_mul_pd(r, invH), wLen);
-    const __m128d pointX = _mm_add_pd(in.velocityX, _mm_mul_pd(_mm_mul_pd(nx, push), in.share));
-    const __m128d pointY = _mm_add_pd(in.velocityY, _mm_mul_pd(_mm_mul_pd(ny, push), in.share));
-    const __m128d pointZ = _mm_add_pd(in.velocityZ, _mm_mul_pd(_mm_mul_pd(nz, push), in.share));
+    const __m128d cut =
+        _mm_and_pd(_mm_cmplt_pd(wp, zero), _mm_cmpgt_pd(_mm_mul_pd(wp, wp), _mm_mul_pd(rr, wSq)));
+    const int cutLanes = _mm_movemask_pd(cut);
+    // On the cut-off sphere.
+    const auto cutOff = [&]() __attribute__((always_inline))
+    {
+        const __m128d wLen = _mm_sqrt_pd(wSq);
+        const __m128d nx = _mm_div_pd(wx, wLen), ny = _mm_div_pd(wy, wLen), nz = _mm_div_pd(wz, wLen);
+        const __m128d push = _mm_sub_pd(_mm_mul_pd(r, invH), wLen);
+        return PlaneParts3{nx, ny, nz, _mm_mul_pd(nx, push), _mm_mul_pd(ny, push), _mm_mul_pd(nz, push)};
+    };
+    PlaneParts3 parts{};
+    if (cutLanes == 3)
+        parts = cutOff();
+    else
+    {
+        // On the cone: the leg in the plane of p and v's part across p
+        // (orcaPlane3's, for the lanes where that part is not about zero).
+        const __m128d dist = _mm_sqrt_pd(distSq);
+        const __m128d ax = _mm_div_pd(px, dist), ay = _mm_div_pd(py, dist), az = _mm_div_pd(pz, dist);
+        const __m128d sinA = _mm_div_pd(r, dist);
+        const __m128d cosA = _mm_div_pd(_mm_sqrt_pd(_mm_sub_pd(distSq, rr)), dist);
+        const __m128d va = _mm_add_pd(_mm_add_pd(_mm_mul_pd(vx, ax), _mm_mul_pd(vy, ay)), _mm_mul_pd(vz, az));
+        const __m128d cx = _mm_sub_pd(vx, _mm_mul_pd(ax, va));
+        const __m128d cy = _mm_sub_pd(vy, _mm_mul_pd(ay, va));
+        const __m128d cz = _mm_sub_pd(vz, _mm_mul_pd(az, va));
+        const __m128d acrossSq =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(cx, cx), _mm_mul_pd(cy, cy)), _mm_mul_pd(cz, cz));
+        const __m128d vSq =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(vx, vx), _mm_mul_pd(vy, vy)), _mm_mul_pd(vz, vz));
+        const __m128d across =
+            _mm_cmpgt_pd(acrossSq, _mm_mul_pd(_mm_set1_pd(1.0e-24), _mm_add_pd(vSq, _mm_set1_pd(1.0e-300))));
+        if ((_mm_movemask_pd(across) | cutLanes) != 3)
+            return false; // a leg lane takes the sidestep rule
+        const __m128d acrossLen = _mm_sqrt_pd(acrossSq);
+        const __m128d sx = _mm_div_pd(cx, acrossLen), sy = _mm_div_pd(cy, acrossLen),
+                      sz = _mm_div_pd(cz, acrossLen);
+        const __m128d lx = _mm_add_pd(_mm_mul_pd(ax, cosA), _mm_mul_pd(sx, sinA));
+        const __m128d ly = _mm_add_pd(_mm_mul_pd(ay, cosA), _mm_mul_pd(sy, sinA));
+        const __m128d lz = _mm_add_pd(_mm_mul_pd(az, cosA), _mm_mul_pd(sz, sinA));
+        const __m128d along =
+            _mm_add_pd(_mm_add_pd(_mm_mul_pd(vx, lx), _mm_mul_pd(vy, ly)), _mm_mul_pd(vz, lz));
+        parts = PlaneParts3{_mm_sub_pd(_mm_mul_pd(sx, cosA), _mm_mul_pd(ax, sinA)),
+                            _mm_sub_pd(_mm_mul_pd(sy, cosA), _mm_mul_pd(ay, sinA)),
+                            _mm_sub_pd(_mm_mul_pd(sz, cosA), _mm_mul_pd(az, sinA)),
+                            _mm_sub_pd(_mm_mul_pd(lx, along), vx),
+                            _mm_sub_pd(_mm_mul_pd(ly, along), vy),
+                            _mm_sub_pd(_mm_mul_pd(lz, along), vz)};
+        if (cutLanes != 0)
+        {
+            // One lane of each: the cut-off in its lane, the leg in the other.
+            const PlaneParts3 onCut = cutOff();
+            const auto pick = [&](__m128d x, __m128d y) __attribute__((always_inline))
+            {
+                return _mm_or_pd(_mm_and_pd(cut, x), _mm_andnot_pd(cut, y));
+            };
+            parts = PlaneParts3{pick(onCut.nx, parts.nx), pick(onCut.ny, parts.ny), pick(onCut.nz, parts.nz),
+                                pick(onCut.ux, parts.ux), pick(onCut.uy, parts.uy), pick(onCut.uz, parts.uz)};
+        }
+    }
+    const __m128d pointX = _mm_add_pd(in.velocityX, _mm_mul_pd(parts.ux, in.share));
+    const __m128d pointY = _mm_add_pd(in.velocityY, _mm_mul_pd(parts.uy, in.share));
+    const __m128d pointZ = _mm_add_pd(in.velocityZ, _mm_mul_pd(parts.uz, in.share));
     // A constraint is six doubles in a row (point x y z, normal x y z),
     // stored two at a time.
     static_assert(sizeof(Constraint3) == 6 * sizeof(double) &&
@@ -500,11 +566,11 @@ struct PlaneLanes3
     double* const to0 = reinterpret_cast<double*>(out0);
     double* const to1 = reinterpret_cast<double*>(out1);
     _mm_storeu_pd(to0, _mm_unpacklo_pd(pointX, pointY));
-    _mm_storeu_pd(to0 + 2, _mm_unpacklo_pd(pointZ, nx));
-    _mm_storeu_pd(to0 + 4, _mm_unpacklo_pd(ny, nz));
+    _mm_storeu_pd(to0 + 2, _mm_unpacklo_pd(pointZ, parts.nx));
+    _mm_storeu_pd(to0 + 4, _mm_unpacklo_pd(parts.ny, parts.nz));
     _mm_storeu_pd(to1, _mm_unpackhi_pd(pointX, pointY));
-    _mm_storeu_pd(to1 + 2, _mm_unpackhi_pd(pointZ, nx));
-    _mm_storeu_pd(to1 + 4, _mm_unpackhi_pd(ny, nz));
+    _mm_storeu_pd(to1 + 2, _mm_unpackhi_pd(pointZ, parts.nx));
+    _mm_storeu_pd(to1 + 4, _mm_unpackhi_pd(parts.ny, parts.nz));
     return true;
 }
 #endif
@@ -522,7 +588,7 @@ template <PlanePath path, class Lanes, class One, class C>
             if constexpr (std::is_same_v<C, Constraint2>)
                 both = orcaPlanePair2(lanes(j), out + j, out + j + 1);
             else
-                both = cutOffPair3(lanes(j), out + j, out + j + 1);
+                both = orcaPlanePair3(lanes(j), out + j, out + j + 1);
             if (!both)
             {
                 out[j] = one(j);
