@@ -60,12 +60,15 @@ void solveLeastViolation(std::span<const Constraint2> constraints, std::size_t h
 void solveLeastViolation(std::span<const Constraint3> constraints, std::size_t hardCount, std::size_t firstFailed,
                          double maxSpeed, glm::dvec3& ioResult, std::vector<Constraint3>& scratch);
 
-/// One candidate neighbour: squared centre distance, id, index (the total order).
+/// One candidate neighbour: squared centre distance, id, index (the total
+/// order: distance, then id, then index).
 struct Neighbor
 {
     double distanceSquared = 0.0;
-    uint32_t id = 0;
+    /// Index before id: the two next to each other read as one 64-bit key
+    /// (id << 32) | index, the tie order, which the compiler loads at once.
     uint32_t index = 0;
+    uint32_t id = 0;
 };
 
 /// A grid of strips over the agents, rebuilt each step, answering "the k
@@ -100,13 +103,13 @@ public:
     uint32_t agentAt(std::size_t slot) const { return m_entries[slot].index; }
 
 private:
-    /// An agent's position, id and index (copies: a scan reads only the
-    /// strip; id and index in Neighbor's order, copied as one).
-    struct Entry
-    {
-        Vec position;
-        uint32_t id;
-        uint32_t index;
+  /// An agent's position, index and id (copies: a scan reads only the
+  /// strip; index and id in Neighbor's order, copied as one).
+  struct Entry
+  {
+      Vec position;
+      uint32_t index;
+      uint32_t id;
     };
     /// The strip of a position: y (then z) cells of `m_stripWidth`, past the border.
     uint32_t stripOf(const Vec& p) const;

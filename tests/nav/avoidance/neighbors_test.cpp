@@ -24,7 +24,7 @@ template <class V> std::vector<Neighbor> bruteForce(const std::vector<V>& p, con
             continue;
         const double d = glm::dot(p[j] - p[self], p[j] - p[self]);
         if (d < range * range)
-            all.push_back({d, ids[j], static_cast<uint32_t>(j)});
+            all.push_back({d, static_cast<uint32_t>(j), ids[j]});
     }
     std::sort(all.begin(), all.end(), [](const Neighbor& a, const Neighbor& b) {
         if (a.distanceSquared != b.distanceSquared)

@@ -428,7 +428,7 @@ int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBu
         if (j != self)
         {
             const V diff = agents[j].position - agents[self].position;
-            neighbors.push_back(Neighbor{glm::dot(diff, diff), agents[j].id, static_cast<uint32_t>(j)});
+            neighbors.push_back(Neighbor{glm::dot(diff, diff), static_cast<uint32_t>(j), agents[j].id});
         }
     if (sorted)
         std::sort(neighbors.begin(), neighbors.end(),
