@@ -52,6 +52,7 @@
 ///
 /// Every input is validated before anything is written (SPEC §8).
 #include "avoidance_internal.h"
+#include "orca_planes_impl.h"
 
 #include <algorithm>
 #include <array>
@@ -378,6 +379,26 @@ void addObstacle(const AvoidanceAgent& agent, const AvoidanceObstacle& o, double
     }
 }
 
+/// pairConstraints for an agent's later builds (the rarer reruns: SoftOnly,
+/// EveryGuard). In space the library's. On the plane compiled here, out of
+/// line: solveAgent, which inlines the first build there, then calls only
+/// code the compiler sees (a call into another file cost 0.8% of a step of
+/// RVO2's circle: values kept across it), and inlined too the reruns cost
+/// more than they saved (2%: the program's registers; measured).
+PairCounts rebuildPairs(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                        std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
+                        PairTable<glm::dvec3>& table)
+{
+    return pairConstraints(agents, self, neighbors, count, settings, out, build, table);
+}
+[[gnu::noinline]] PairCounts rebuildPairs(std::span<const AvoidanceAgent> agents, std::size_t self,
+                                          const Neighbor* neighbors, std::size_t count,
+                                          const PairSettings& settings, Constraint2* out, PairBuild build,
+                                          PairTable<glm::dvec2>& table)
+{
+    return planes::pairConstraintsOf(agents, self, neighbors, count, settings, out, build, table);
+}
+
 /// Builds and solves one agent's program (the design note's three levels, with
 /// the shortened horizons). `constraints` holds the `obstacleCount` obstacle
 /// constraints; the pair constraints follow them: the one-step guards that may
@@ -389,7 +410,14 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
 {
     const Agent& a = agents[self];
     Constraint<V>* pairOut = constraints + obstacleCount;
-    const PairCounts counts = pairConstraints(agents, self, neighbors, found, pairs, pairOut, PairBuild::All, table);
+    // On the plane the first build inlined: its call and argument shuffle
+    // cost 1.5% of a step of RVO2's circle (in space inlining saved nothing).
+    PairCounts counts;
+    if constexpr (std::is_same_v<V, glm::dvec2>)
+        counts =
+            planes::pairConstraintsOf(agents, self, neighbors, found, pairs, pairOut, PairBuild::All, table);
+    else
+        counts = pairConstraints(agents, self, neighbors, found, pairs, pairOut, PairBuild::All, table);
     std::size_t hardCount = obstacleCount + counts.guards;
     std::span<const Constraint<V>> all(constraints, hardCount + counts.soft);
     // The hard constraints first: their optimum is where every later program
@@ -418,8 +446,8 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
         }
         if (steps > 0)
         {
-            pairConstraints(agents, self, neighbors, found, pairs.withHorizon(shorterHorizon), pairOut,
-                            PairBuild::SoftOnly, table);
+            rebuildPairs(agents, self, neighbors, found, pairs.withHorizon(shorterHorizon), pairOut,
+                         PairBuild::SoftOnly, table);
             result = hardResult;
             met = solveLinearProgram(all, a.maxSpeed, a.preferred, Objective::Closest, result, hardCount);
             if (met == all.size())
@@ -437,7 +465,7 @@ V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* ne
     if (counts.guards < counts.soft)
     {
         const PairCounts every =
-            pairConstraints(agents, self, neighbors, found, pairs, pairOut, PairBuild::EveryGuard, table);
+            rebuildPairs(agents, self, neighbors, found, pairs, pairOut, PairBuild::EveryGuard, table);
         hardCount = obstacleCount + every.guards;
         all = std::span<const Constraint<V>>(constraints, hardCount);
         result = V{};
