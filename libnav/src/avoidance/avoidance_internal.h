@@ -103,13 +103,13 @@ public:
     uint32_t agentAt(std::size_t slot) const { return m_entries[slot].index; }
 
 private:
-  /// An agent's position, index and id (copies: a scan reads only the
-  /// strip; index and id in Neighbor's order, copied as one).
-  struct Entry
-  {
-      Vec position;
-      uint32_t index;
-      uint32_t id;
+    /// An agent's position, index and id (copies: a scan reads only the
+    /// strip; index and id in Neighbor's order, copied as one).
+    struct Entry
+    {
+        Vec position;
+        uint32_t index;
+        uint32_t id;
     };
     /// The strip of a position: y (then z) cells of `m_stripWidth`, past the border.
     uint32_t stripOf(const Vec& p) const;
