@@ -92,7 +92,8 @@ struct Avoidance::Impl
     std::vector<glm::dvec3> positions3;
     std::vector<uint32_t> ids;
     /// Per agent index, the squared distance of its k-th neighbour in the last
-    /// call (0: fewer found): the first bound its search tries (work only).
+    /// call (fewer found: 0 on the plane, -1 in space; 0 also for an agent
+    /// new to the call): the first bound its search tries (work only).
     std::vector<double> kthSq;
     /// The neighbours of the agent being solved from [1]; [0] is the room the
     /// neighbour search keeps its sentinel in.
@@ -111,6 +112,20 @@ struct Avoidance::Impl
     template <int D>
     std::size_t nearest(NeighborGrid<D>& grid, std::size_t i, double range, std::size_t wanted, double& guessSq)
     {
+        if constexpr (D == 3)
+        {
+            // In space an agent that found fewer than k in the last call
+            // (marked -1) searches the whole range at once: it mostly finds
+            // fewer again, and a first search within the last agent's guess
+            // would be wasted (measured: 0.27% of a step of RVO2-3D's sphere;
+            // on the plane it cost more than it saved).
+            const double own = kthSq[i];
+            const double start = own > 0.0 ? own * kGuessGrowth : (own < 0.0 ? 0.0 : guessSq);
+            const std::size_t found = grid.query(i, range, wanted, neighbors(), start);
+            kthSq[i] = found == wanted ? neighbors()[found - 1].distanceSquared : -1.0;
+            guessSq = found == wanted ? kthSq[i] * kGuessGrowth : 0.0;
+            return found;
+        }
         const double ownGuess = kthSq[i] * kGuessGrowth;
         const std::size_t found =
             grid.query(i, range, wanted, neighbors(), ownGuess > 0.0 ? ownGuess : guessSq);
