@@ -60,12 +60,15 @@ void solveLeastViolation(std::span<const Constraint2> constraints, std::size_t h
 void solveLeastViolation(std::span<const Constraint3> constraints, std::size_t hardCount, std::size_t firstFailed,
                          double maxSpeed, glm::dvec3& ioResult, std::vector<Constraint3>& scratch);
 
-/// One candidate neighbour: squared centre distance, id, index (the total order).
+/// One candidate neighbour: squared centre distance, id, index (the total
+/// order: distance, then id, then index).
 struct Neighbor
 {
     double distanceSquared = 0.0;
-    uint32_t id = 0;
+    /// Index before id: the two next to each other read as one 64-bit key
+    /// (id << 32) | index, the tie order, which the compiler loads at once.
     uint32_t index = 0;
+    uint32_t id = 0;
 };
 
 /// A grid of strips over the agents, rebuilt each step, answering "the k
@@ -100,13 +103,13 @@ public:
     uint32_t agentAt(std::size_t slot) const { return m_entries[slot].index; }
 
 private:
-    /// An agent's position, id and index (copies: a scan reads only the
-    /// strip; id and index in Neighbor's order, copied as one).
+    /// An agent's position, index and id (copies: a scan reads only the
+    /// strip; index and id in Neighbor's order, copied as one).
     struct Entry
     {
         Vec position;
-        uint32_t id;
         uint32_t index;
+        uint32_t id;
     };
     /// The strip of a position: y (then z) cells of `m_stripWidth`, past the border.
     uint32_t stripOf(const Vec& p) const;
@@ -175,6 +178,12 @@ struct PairSettings
     /// none (each pair then shares its avoidance equally), else 0 (see
     /// uniformPairRadius). Only the work depends on it.
     double uniformPairRadius;
+    /// True when every neighbour list pairConstraints gets is in the
+    /// neighbour search's order (squared distance first, NeighborGrid::query):
+    /// a uniform crowd's guards then lead the list (one guard reach for
+    /// every pair), which pairConstraints otherwise checks per neighbour.
+    /// Only the work depends on it, given lists in that order.
+    bool neighborsByDistance = false;
 
     /// The settings of a step of `dt` with the full horizon `horizon`.
     static PairSettings of(double horizon, double guardFactor, double dt, double uniformPairRadius)
@@ -295,8 +304,8 @@ void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std:
                   PlanePath path = PlanePath::ByTwo);
 
 /// The 3D full-horizon planes of the table's pairs [0, count), as softPlanes2:
-/// ByTwo builds two pairs at once where both lie apart and on the cut-off
-/// sphere; the same bits by either path.
+/// ByTwo builds two pairs at once where both lie apart and neither is an exact
+/// head-on leg (each on the cut-off sphere or a leg); the same bits by either path.
 void softPlanes3(const PairTable<glm::dvec3>& table, std::size_t count, glm::dvec3 velocityA,
                  uint64_t selfKey, double invHorizon, double invDt, Constraint3* out,
                  PlanePath path = PlanePath::ByTwo);

@@ -143,8 +143,12 @@ bool solveOnPlane(std::span<const Constraint3> cs, std::size_t i, double maxSpee
 /// The first of cs[from, size) that `v` violates (its violation not <= 0), or
 /// the size. On the plane in scalars, glm::dot's operations in its order (the
 /// same bits): the compiler then keeps `v` in two registers instead of
-/// unpacking it for every constraint of the programs' hottest loop.
-template <class V> std::size_t firstViolated(std::span<const Constraint<V>> cs, std::size_t from, const V& v)
+/// unpacking it for every constraint of the programs' hottest loop. Always
+/// inlined: in space the compiler otherwise calls it after every constraint
+/// met (measured: 0.24% of a step of RVO2-3D's sphere).
+template <class V>
+[[gnu::always_inline]] inline std::size_t firstViolated(std::span<const Constraint<V>> cs, std::size_t from,
+                                                        const V& v)
 {
     if constexpr (std::is_same_v<V, glm::dvec2>)
     {

@@ -304,7 +304,7 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
     for (std::size_t j = 0; j < n; ++j)
     {
         const uint32_t i = lastOrder ? m_lastOrder[j] : static_cast<uint32_t>(j);
-        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], ids[i], i};
+        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], i, ids[i]};
     }
     m_stripStart.pop_back();
 
@@ -369,14 +369,19 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     // The sentinel before the list: no candidate precedes it, so the
     // insertion below stops there without testing the list's start.
     out[-1] = Neighbor{-std::numeric_limits<double>::infinity(), 0, 0};
+    // (id, index) as one key, in their order.
+    const auto keyOf = [](uint32_t id, uint32_t index) __attribute__((always_inline))
+    {
+        return (uint64_t{id} << 32) | index;
+    };
     // Keeps the candidate if it is among the k nearest so far (the bound was checked).
     auto consider = [&](double distSq, uint32_t index, uint32_t id) __attribute__((always_inline))
     {
         // The candidate comes before `o` in the order (squared distance, id, index).
-        const auto precedes = [&](const Neighbor& o)
+        const uint64_t key = keyOf(id, index);
+        const auto precedes = [&](const Neighbor& o) __attribute__((always_inline))
         {
-            return distSq < o.distanceSquared ||
-                   (distSq == o.distanceSquared && (id != o.id ? id < o.id : index < o.index));
+            return distSq < o.distanceSquared || (distSq == o.distanceSquared && key < keyOf(o.id, o.index));
         };
         if (count == maxCount)
         {
@@ -389,7 +394,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         std::ptrdiff_t k = static_cast<std::ptrdiff_t>(count);
         for (; precedes(out[k - 1]); --k)
             out[k] = out[k - 1];
-        out[k] = Neighbor{distSq, id, index};
+        out[k] = Neighbor{distSq, index, id};
         if (++count == maxCount)
             bound = out[count - 1].distanceSquared;
     };

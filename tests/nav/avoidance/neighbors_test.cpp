@@ -24,7 +24,7 @@ template <class V> std::vector<Neighbor> bruteForce(const std::vector<V>& p, con
             continue;
         const double d = glm::dot(p[j] - p[self], p[j] - p[self]);
         if (d < range * range)
-            all.push_back({d, ids[j], static_cast<uint32_t>(j)});
+            all.push_back({d, static_cast<uint32_t>(j), ids[j]});
     }
     std::sort(all.begin(), all.end(), [](const Neighbor& a, const Neighbor& b) {
         if (a.distanceSquared != b.distanceSquared)
@@ -147,4 +147,54 @@ TEST_CASE("a grid rebuilt every step (from its last order) still answers as brut
     checkAll();
     CHECK(wrong == 0);
     CHECK(queries == 15 * 300 - 2 * 50);
+}
+
+TEST_CASE("the first bound a search tries (its guess of where the k nearest lie) changes no answer")
+{
+    // The avoidance starts each search at a guess: an agent's own k-th
+    // distance of the last step, grown, the last agent's, or (in space, after
+    // fewer than k were found) none, the whole range. Too small, exact (the
+    // k-th on the bound), a little or far too large, past the range, or
+    // none: the same list as brute force. A dense cluster and a sparse field
+    // (agents with fewer than k within the range).
+    Rng rng = rngFromSeed(31);
+    const auto check = [&](auto& grid, const auto& p, const std::vector<uint32_t>& ids, double range)
+    {
+        constexpr std::size_t k = 10;
+        std::vector<Neighbor> room(k + 1);
+        int wrong = 0, fewer = 0;
+        for (std::size_t i = 0; i < p.size(); ++i)
+        {
+            const std::vector<Neighbor> truth = bruteForce(p, ids, i, range, k);
+            fewer += truth.size() < k ? 1 : 0;
+            const double kth = truth.empty() ? 1.0 : truth.back().distanceSquared;
+            for (const double guess : {0.0, kth * 0.5, kth, kth * 1.05, kth * 4.0, range * range * 2.0})
+            {
+                const std::size_t found = grid.query(i, range, k, room.data() + 1, guess);
+                const std::vector<Neighbor> got(room.begin() + 1,
+                                                room.begin() + 1 + static_cast<std::ptrdiff_t>(found));
+                wrong += same(got, truth) ? 0 : 1;
+            }
+        }
+        CHECK(wrong == 0);
+        CHECK(fewer > 20);
+        CHECK(fewer < static_cast<int>(p.size()) - 20);
+    };
+    std::vector<uint32_t> ids;
+    std::vector<glm::dvec2> p2;
+    std::vector<glm::dvec3> p3;
+    for (uint32_t i = 0; i < 400; ++i)
+    {
+        const double spread = i < 200 ? 12.0 : 150.0;
+        p2.push_back({rngNextDouble(rng) * spread, rngNextDouble(rng) * spread});
+        p3.push_back(
+            {rngNextDouble(rng) * spread, rngNextDouble(rng) * spread * 0.5, rngNextDouble(rng) * spread});
+        ids.push_back(i % 13);
+    }
+    NeighborGrid<2> grid2;
+    grid2.build(p2, ids, 8.0, 10);
+    check(grid2, p2, ids, 8.0);
+    NeighborGrid<3> grid3;
+    grid3.build(p3, ids, 8.0, 10);
+    check(grid3, p3, ids, 8.0);
 }

@@ -203,8 +203,9 @@ TEST_CASE("the plane cases the random tables take: the legs, the cut-off, the di
 namespace
 {
 
-/// Writes a random 3D pair of kind `kind` (the 2D kinds; head on: p and v
-/// along one axis, the sidestep rule) into entry e of `t`.
+/// Writes a random 3D pair of kind `kind` (the 2D kinds; far: half the time
+/// closing fast, a leg; head on: p and v along one axis, the sidestep rule)
+/// into entry e of `t`.
 void planesTestPair3(Rng& rng, int kind, std::size_t e, PairTable<glm::dvec3>& t)
 {
     const double r = rngNextRange(rng, 0.5, 3.0);
@@ -222,7 +223,11 @@ void planesTestPair3(Rng& rng, int kind, std::size_t e, PairTable<glm::dvec3>& t
             p = randomVec(20.0);
         while (!(glm::dot(p, p) > (kind == kPlanesFar ? r * r : 2.25 * r * r)));
         if (kind == kPlanesFar)
-            v = randomVec(4.0);
+            // Any velocity, or half the time closing faster than p/τ, off
+            // the axis: a leg (w leads away from the cut-off sphere).
+            v = rngNextBelow(rng, 2) == 0
+                    ? randomVec(4.0)
+                    : p * (kPlanesInvHorizon * rngNextRange(rng, 1.2, 3.0)) + randomVec(1.0);
         else
             v = p * kPlanesInvHorizon - p * (rngNextRange(rng, 0.01, 0.9) * kPlanesInvHorizon);
         break;
@@ -256,31 +261,58 @@ void planesTestPair3(Rng& rng, int kind, std::size_t e, PairTable<glm::dvec3>& t
     t.otherKey[e] = (uint64_t{rngNextU32(rng)} << 32) | rngNextBelow(rng, 1000);
 }
 
-/// True when orcaPlane3 takes the cut-off sphere for entry e of `t` (apart,
-/// w·p < 0 and (w·p)² > R²|w|², w = v − p/τ), by its arithmetic.
-bool planesTestCutOff3(const PairTable<glm::dvec3>& t, std::size_t e, bool guard)
+/// The case orcaPlane3 takes for entry e of `t`, by its arithmetic: 0
+/// overlapping, 1 the cut-off sphere (w·p < 0 and (w·p)² > R²|w|², w = v − p/τ),
+/// 2 a leg, 3 a leg by the sidestep rule (v's part across p about zero).
+int planesTestCase3(const PairTable<glm::dvec3>& t, std::size_t e, bool guard)
 {
     const double r = guard ? t.radius[e] * kPlanesGuardFactor : t.radius[e];
     const double invH = guard ? kPlanesInvOneStep : kPlanesInvHorizon;
-    if (!(t.distSq[e] > r * r))
-        return false;
-    double w[3], wp = 0.0, wSq = 0.0;
+    const double distSq = t.distSq[e];
+    if (!(distSq > r * r))
+        return 0;
+    double w[3], v[3], p[3];
     for (std::size_t d = 0; d < 3; ++d)
-        w[d] = (guard ? 0.0 : t.relativeVelocity[d][e]) - t.relativePosition[d][e] * invH;
-    wp = w[0] * t.relativePosition[0][e] + w[1] * t.relativePosition[1][e] + w[2] * t.relativePosition[2][e];
-    wSq = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
-    return wp < 0.0 && wp * wp > r * r * wSq;
+    {
+        p[d] = t.relativePosition[d][e];
+        v[d] = guard ? 0.0 : t.relativeVelocity[d][e];
+        w[d] = v[d] - p[d] * invH;
+    }
+    const double wp = w[0] * p[0] + w[1] * p[1] + w[2] * p[2];
+    const double wSq = w[0] * w[0] + w[1] * w[1] + w[2] * w[2];
+    if (wp < 0.0 && wp * wp > r * r * wSq)
+        return 1;
+    const double dist = std::sqrt(distSq);
+    const double a[3] = {p[0] / dist, p[1] / dist, p[2] / dist};
+    const double va = v[0] * a[0] + v[1] * a[1] + v[2] * a[2];
+    double acrossSq = 0.0;
+    for (std::size_t d = 0; d < 3; ++d)
+        acrossSq = acrossSq + (v[d] - a[d] * va) * (v[d] - a[d] * va);
+    return acrossSq > 1.0e-24 * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + 1.0e-300) ? 2 : 3;
 }
 
 } // namespace
 
-TEST_CASE("3D planes two at a time equal the scalar plane to the bit, the cut-off pairs and the rest")
+TEST_CASE("3D planes two at a time equal the scalar plane to the bit: the cut-off, the legs and the rest")
 {
     Rng rng = rngFromSeed(2027);
     PairTable<glm::dvec3> table;
     std::array<int, kPlanesKinds> seen{};
-    int bothCutOff = 0,
-        notBoth = 0; // SSE2 pairs whose lanes both take the cut-off sphere (the fast path), or not
+    // SSE2 pairs whose lanes both take the cut-off sphere, one the cut-off and
+    // one a leg, both a leg (the two-lane paths), or else (the scalar plane).
+    int bothCutOff = 0, cutOffAndLeg = 0, bothLeg = 0, notBoth = 0;
+    const auto countLanes = [&](const PairTable<glm::dvec3>& t, std::size_t e0, std::size_t e1, bool guard)
+    {
+        const int c0 = planesTestCase3(t, e0, guard), c1 = planesTestCase3(t, e1, guard);
+        if (c0 == 1 && c1 == 1)
+            ++bothCutOff;
+        else if (c0 == 2 && c1 == 2)
+            ++bothLeg;
+        else if ((c0 == 1 || c0 == 2) && (c1 == 1 || c1 == 2))
+            ++cutOffAndLeg;
+        else
+            ++notBoth;
+    };
     int softDiffer = 0, guardDiffer = 0;
     std::vector<Constraint3> byTwo(PairTable<glm::dvec3>::kRoom), oneByOne(PairTable<glm::dvec3>::kRoom);
     for (int trial = 0; trial < 3000; ++trial)
@@ -322,8 +354,7 @@ TEST_CASE("3D planes two at a time equal the scalar plane to the bit, the cut-of
                     PlanePath::OneByOne);
         softDiffer += differ(count);
         for (std::size_t j = 0; j + 1 < count; j += 2)
-            (planesTestCutOff3(table, j, false) && planesTestCutOff3(table, j + 1, false) ? bothCutOff
-                                                                                          : notBoth)++;
+            countLanes(table, j, j + 1, false);
 
         // The guards of a random subset, in entry order.
         std::array<uint8_t, PairTable<glm::dvec3>::kRoom> which{};
@@ -338,14 +369,14 @@ TEST_CASE("3D planes two at a time equal the scalar plane to the bit, the cut-of
                      kPlanesInvDt, oneByOne.data(), PlanePath::OneByOne);
         guardDiffer += differ(guards);
         for (std::size_t g = 0; g + 1 < guards; g += 2)
-            (planesTestCutOff3(table, which[g], true) && planesTestCutOff3(table, which[g + 1], true)
-                 ? bothCutOff
-                 : notBoth)++;
+            countLanes(table, which[g], which[g + 1], true);
     }
     CHECK(softDiffer == 0);
     CHECK(guardDiffer == 0);
-    // Both the two-lane cut-off and the scalar fallback are taken often.
+    // Each two-lane case and the scalar fallback are taken often.
     CHECK(bothCutOff > 10000);
+    CHECK(cutOffAndLeg > 1000);
+    CHECK(bothLeg > 1000);
     CHECK(notBoth > 10000);
     for (const int n : seen)
         CHECK(n > 10000);
@@ -384,18 +415,20 @@ template <class Agent> std::vector<Agent> uniformTestCrowd(Rng& rng, std::size_t
 /// that differ; `guards` and `pairs` add what the uniform build wrote. The
 /// neighbours in index order, or with `sorted` in the neighbour search's
 /// (distance, id, index) order, where the guards lead and the plane builds
-/// its planes straight from the agents.
+/// its planes straight from the agents; with `saySorted` too the uniform
+/// build is told so (PairSettings::neighborsByDistance) and counts the
+/// leading guards without checking the rest of the list.
 template <class Agent, class V>
 int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBuild build,
                       PairTable<V>& uniformTable, PairTable<V>& generalTable, std::size_t& guards,
-                      std::size_t& pairs, bool sorted = false)
+                      std::size_t& pairs, bool sorted = false, bool saySorted = false)
 {
     std::vector<Neighbor> neighbors;
     for (std::size_t j = 0; j < agents.size() && neighbors.size() < PairTable<V>::kRoom; ++j)
         if (j != self)
         {
             const V diff = agents[j].position - agents[self].position;
-            neighbors.push_back(Neighbor{glm::dot(diff, diff), agents[j].id, static_cast<uint32_t>(j)});
+            neighbors.push_back(Neighbor{glm::dot(diff, diff), static_cast<uint32_t>(j), agents[j].id});
         }
     if (sorted)
         std::sort(neighbors.begin(), neighbors.end(),
@@ -406,9 +439,10 @@ int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBu
                       return x.id != y.id ? x.id < y.id : x.index < y.index;
                   });
     const double pairRadius = uniformPairRadius<Agent>(agents);
-    const PairSettings uniform = PairSettings::of(5.0, 0.95, 0.3, pairRadius);
+    PairSettings uniform = PairSettings::of(5.0, 0.95, 0.3, pairRadius);
     PairSettings general = uniform;
     general.uniformPairRadius = 0.0;
+    uniform.neighborsByDistance = sorted && saySorted;
     const std::size_t room = 2 * neighbors.size();
     std::vector<Constraint<V>> out(room, Constraint<V>{V(1.0e300), V(1.0e300)});
     std::vector<Constraint<V>> generalOut(room, Constraint<V>{V(-1.0e300), V(-1.0e300)});
@@ -467,26 +501,30 @@ TEST_CASE("a uniform crowd's pairs (one radius, one priority, nothing ignored) e
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent>(agents) == radius + radius);
-            for (const bool sorted : {false, true})
+            for (const int order : {0, 1, 2}) // index order; sorted; sorted, and said so
             {
+                const bool sorted = order > 0, saySorted = order == 2;
                 differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
-                    agents, self, PairBuild::All, *tables2[u], *tables2[1 - u], guards, pairs, sorted);
+                    agents, self, PairBuild::All, *tables2[u], *tables2[1 - u], guards, pairs, sorted,
+                    saySorted);
                 differ += uniformTestDiffer<nav::AvoidanceAgent, glm::dvec2>(
                     agents, self, PairBuild::EveryGuard, *tables2[1 - u], *tables2[u], everyGuards,
-                    everyPairs, sorted);
+                    everyPairs, sorted, saySorted);
             }
         }
         else
         {
             const auto agents = uniformTestCrowd<nav::AvoidanceAgent3D>(rng, n, radius);
             REQUIRE(uniformPairRadius<nav::AvoidanceAgent3D>(agents) == radius + radius);
-            for (const bool sorted : {false, true})
+            for (const int order : {0, 1, 2}) // index order; sorted; sorted, and said so
             {
+                const bool sorted = order > 0, saySorted = order == 2;
                 differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
-                    agents, self, PairBuild::All, *tables3[u], *tables3[1 - u], guards, pairs, sorted);
+                    agents, self, PairBuild::All, *tables3[u], *tables3[1 - u], guards, pairs, sorted,
+                    saySorted);
                 differ += uniformTestDiffer<nav::AvoidanceAgent3D, glm::dvec3>(
                     agents, self, PairBuild::EveryGuard, *tables3[1 - u], *tables3[u], everyGuards,
-                    everyPairs, sorted);
+                    everyPairs, sorted, saySorted);
             }
         }
     }
