@@ -126,7 +126,7 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateRevision = state.revisionCounter;
     r.keys.clear();
     r.keysAreSlots = false;
-    r.targets.assign(r.tree->targetSites, TargetRef{});
+    r.targets.assign(r.tree->targetSites, TargetMemo{});
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
@@ -219,7 +219,7 @@ TickCtx tickContext(AiState& io, Brain& brain, World& world, const CompiledTree&
                    time,
                    clock,
                    std::span<ResolvedKey>(r.keys.data(), r.keys.size()),
-                   std::span<TargetRef>(r.targets.data(), r.targets.size()),
+                   std::span<TargetMemo>(r.targets.data(), r.targets.size()),
                    agent,
                    brain.nodes.bytes(),
                    r.keysAreSlots};
@@ -322,7 +322,7 @@ void prefetchState(const Brain& b)
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
     if (!b.resolved.keysAreSlots)
         prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
-    prefetchRange(b.resolved.targets.data(), b.resolved.targets.size() * sizeof(TargetRef));
+    prefetchRange(b.resolved.targets.data(), b.resolved.targets.size() * sizeof(TargetMemo));
     b.blackboard.prefetchSlots(slotsAhead(b));
 }
 
@@ -367,10 +367,10 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     // when its turn comes (10,000s of brains), and reached through pointers:
     // while one brain ticks, the record of the brain kRecordAhead ahead, the
     // state of the brain kStateAhead ahead (found through its record), what
-    // the host keeps of that brain's agent (World::prefetchAgent) and the heap
-    // parts of the next brain's blackboard values (found through its
-    // blackboard slots) are asked for. Hints only: the order and the results
-    // are those of a plain walk of the map.
+    // the host keeps of that brain's agent (World::prefetchAgent) are asked
+    // for. (A target's name is not on the heap line of its blackboard value for
+    // the tick: the target memo keeps a copy, see TargetMemo.) Hints only: the
+    // order and the results are those of a plain walk of the map.
     constexpr size_t kRecordAhead = 16;
     constexpr size_t kStateAhead = 2;
     const std::vector<BrainIt>& order = walkOrder(io);
@@ -392,11 +392,6 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
         {
             prefetchState(order[at + kStateAhead]->second);
             prefetchAgent(world, order[at + kStateAhead]->second);
-        }
-        if (at + 1 < n)
-        {
-            const Brain& next = order[at + 1]->second;
-            next.blackboard.prefetchValues(slotsAhead(next));
         }
         const BrainIt it = order[at];
         tickIfDue(io, it->second, world, clock, leaves);
