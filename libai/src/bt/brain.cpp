@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <iterator>
 
 namespace spark::ai
@@ -127,6 +128,7 @@ Status resolveTree(AiState& state, Brain& brain)
     r.keys.clear();
     r.keysAreSlots = false;
     r.targets.assign(r.tree->targetSites, TargetMemo{});
+    r.namedSites = 0;
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
@@ -313,7 +315,8 @@ size_t recordBytes(const std::pair<const std::string, Brain>& record)
 uint32_t slotsAhead(const Brain& b) { return static_cast<uint32_t>(std::min<size_t>(8, b.resolved.keys.size())); }
 
 /// What a tick of brain `b` reads first after its record: its node states, its
-/// resolved key slots (unless key i is slot i), its target refs and the first
+/// resolved key slots (unless key i is slot i), the memos of the target sites
+/// its earlier ticks read (BrainResolution::namedSites) and the first
 /// blackboard slots (whose addresses come from the blackboard itself: they sit
 /// in its first block). Asked for a few brains ahead, once the record has been
 /// asked for.
@@ -322,7 +325,10 @@ void prefetchState(const Brain& b)
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
     if (!b.resolved.keysAreSlots)
         prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
-    prefetchRange(b.resolved.targets.data(), b.resolved.targets.size() * sizeof(TargetMemo));
+    const size_t sites = b.resolved.targets.size();
+    const uint32_t inRange = sites >= 32 ? ~uint32_t{0} : (uint32_t{1} << sites) - 1;
+    for (uint32_t named = b.resolved.namedSites & inRange; named != 0; named &= named - 1)
+        prefetchRange(b.resolved.targets.data() + std::countr_zero(named), sizeof(TargetMemo));
     b.blackboard.prefetchSlots(slotsAhead(b));
 }
 

@@ -205,6 +205,8 @@ template <class E>
         if (given.targetSite < ctx.targets.size())
         {
             TargetMemo& memo = ctx.targets[given.targetSite];
+            if (given.targetSite < 32)
+                ctx.brain.resolved.namedSites |= uint32_t{1} << given.targetSite;
             TargetRef ref{targetName(memo, *v, stamp), memo.id, memo.tag};
             found = ctx.world.locate(ref, out);
             memo.id = ref.id;

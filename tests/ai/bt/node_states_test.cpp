@@ -366,3 +366,24 @@ TEST_CASE("named targets: the host gets the current name, from the site's copy w
     lastNames("Tower");
     CHECK(host.targetNameData.back() != valueData(copied));
 }
+
+TEST_CASE("named targets: a brain notes the sites that named a target (their memos are asked for ahead)")
+{
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
+        {"type": "condition", "name": "within", "params": {"target": {"bb": "spot"}, "distance": 1000}},
+        {"type": "condition", "name": "within", "params": {"target": [1, 0, 0], "distance": 1000}},
+        {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 1000}},
+        {"type": "condition", "name": "within", "params": {"target": "Door", "distance": 1000}}]}})",
+            {{"spot", {1, 0, 0}}, {"goal", "Tower"}});
+    rig.world.objects["Door"] = Vec3(1, 0, 0);
+    rig.world.objects["Tower"] = Vec3(5, 0, 0);
+    CHECK(rig.tick() == "success");
+    REQUIRE(rig.brain().resolved.targets.size() == 4);
+    // A point (from the blackboard or literal) is not located through a memo.
+    CHECK(rig.brain().resolved.namedSites == 0b1100u);
+    // A tree loaded again gives the brain new memos, none read yet.
+    putTree(rig.state, rig.state.trees.at("t"));
+    rig.brain().blackboard["goal"] = json::array({5, 0, 0});
+    CHECK(rig.tick() == "success");
+    CHECK(rig.brain().resolved.namedSites == 0b1000u);
+}

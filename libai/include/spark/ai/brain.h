@@ -152,7 +152,13 @@ struct BrainResolution
     /// tree's keys (attachBrain names them first, in that order): a tick then
     /// reaches a key's slot without reading `keys`.
     bool keysAreSlots = false;
+    /// The target call sites (bit i: site i, for sites below 32) whose memo a
+    /// tick has read: the memos stepBrains asks the CPU for ahead of the tick
+    /// (a memo is a cache line; most trees name a target at few of their sites
+    /// in a tick). A hint, set by the ticks; cleared with `targets`.
+    uint32_t namedSites = 0;
 };
+static_assert(sizeof(BrainResolution) == 88, "a tick reads three cache lines of a brain's record");
 
 /// One brain. (The fields a tick reads come first, side by side, ending with
 /// the blackboard, whose own fields a tick reads come first: three cache lines,
