@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <iterator>
 
 namespace spark::ai
@@ -126,7 +127,8 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateRevision = state.revisionCounter;
     r.keys.clear();
     r.keysAreSlots = false;
-    r.targets.assign(r.tree->targetSites, TargetRef{});
+    r.targets.assign(r.tree->targetSites, TargetMemo{});
+    r.namedSites = 0;
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
@@ -219,7 +221,7 @@ TickCtx tickContext(AiState& io, Brain& brain, World& world, const CompiledTree&
                    time,
                    clock,
                    std::span<ResolvedKey>(r.keys.data(), r.keys.size()),
-                   std::span<TargetRef>(r.targets.data(), r.targets.size()),
+                   std::span<TargetMemo>(r.targets.data(), r.targets.size()),
                    agent,
                    brain.nodes.bytes(),
                    r.keysAreSlots};
@@ -313,7 +315,8 @@ size_t recordBytes(const std::pair<const std::string, Brain>& record)
 uint32_t slotsAhead(const Brain& b) { return static_cast<uint32_t>(std::min<size_t>(8, b.resolved.keys.size())); }
 
 /// What a tick of brain `b` reads first after its record: its node states, its
-/// resolved key slots (unless key i is slot i), its target refs and the first
+/// resolved key slots (unless key i is slot i), the memos of the target sites
+/// its earlier ticks read (BrainResolution::namedSites) and the first
 /// blackboard slots (whose addresses come from the blackboard itself: they sit
 /// in its first block). Asked for a few brains ahead, once the record has been
 /// asked for.
@@ -322,7 +325,10 @@ void prefetchState(const Brain& b)
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
     if (!b.resolved.keysAreSlots)
         prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
-    prefetchRange(b.resolved.targets.data(), b.resolved.targets.size() * sizeof(TargetRef));
+    const size_t sites = b.resolved.targets.size();
+    const uint32_t inRange = sites >= 32 ? ~uint32_t{0} : (uint32_t{1} << sites) - 1;
+    for (uint32_t named = b.resolved.namedSites & inRange; named != 0; named &= named - 1)
+        prefetchRange(b.resolved.targets.data() + std::countr_zero(named), sizeof(TargetMemo));
     b.blackboard.prefetchSlots(slotsAhead(b));
 }
 
@@ -367,10 +373,10 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     // when its turn comes (10,000s of brains), and reached through pointers:
     // while one brain ticks, the record of the brain kRecordAhead ahead, the
     // state of the brain kStateAhead ahead (found through its record), what
-    // the host keeps of that brain's agent (World::prefetchAgent) and the heap
-    // parts of the next brain's blackboard values (found through its
-    // blackboard slots) are asked for. Hints only: the order and the results
-    // are those of a plain walk of the map.
+    // the host keeps of that brain's agent (World::prefetchAgent) are asked
+    // for. (A target's name is not on the heap line of its blackboard value for
+    // the tick: the target memo keeps a copy, see TargetMemo.) Hints only: the
+    // order and the results are those of a plain walk of the map.
     constexpr size_t kRecordAhead = 16;
     constexpr size_t kStateAhead = 2;
     const std::vector<BrainIt>& order = walkOrder(io);
@@ -392,11 +398,6 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
         {
             prefetchState(order[at + kStateAhead]->second);
             prefetchAgent(world, order[at + kStateAhead]->second);
-        }
-        if (at + 1 < n)
-        {
-            const Brain& next = order[at + 1]->second;
-            next.blackboard.prefetchValues(slotsAhead(next));
         }
         const BrainIt it = order[at];
         tickIfDue(io, it->second, world, clock, leaves);

@@ -71,9 +71,14 @@ public:
         return io.id != 0;
     }
 
+    mutable std::vector<std::string> targetNamesSeen; ///< The names locate was given, call by call.
+    mutable std::vector<const char*> targetNameData;  ///< Where those names' characters were.
+
     // The ref: 1 + the object's rank in the fake world's objects, tagged with the name's length.
     bool locate(TargetRef& io, Vec3& out) const override
     {
+        targetNamesSeen.emplace_back(io.name);
+        targetNameData.push_back(io.name.data());
         if (io.id != 0 && io.tag == io.name.size() && rankName(io.id) == io.name)
             keptRefs += 1;
         else
@@ -274,4 +279,111 @@ TEST_CASE("named targets: the host keeps its ref from tick to tick, and sees a n
     rig.brain().blackboard["goal"] = "Nowhere";
     CHECK(tick() == NodeStatus::Failure);
     CHECK(host.lookups == 4);
+}
+
+TEST_CASE("named targets: the host gets the current name, from the site's copy while it is unchanged")
+{
+    // Two call sites read the key: after a write the first one checks the new
+    // value, so the second finds it checked with a stamp its copy is not of.
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
+        {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 1000}},
+        {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 1000}}]}})",
+            {{"goal", "Tower"}});
+    const std::string longName(TargetMemo::kNameCapacity + 1, 'x');
+    rig.world.objects["Door"] = Vec3(1, 0, 0);
+    rig.world.objects["Tower"] = Vec3(5, 0, 0);
+    rig.world.objects[longName] = Vec3(2, 0, 0);
+    CountingWorld host(rig.world);
+    auto tick = [&](AiState& state, Brain& brain)
+    {
+        REQUIRE(tickBrain(state, brain, host, TickClock{rig.frame, rig.dt}, rig.leaves).ok());
+        ++rig.frame;
+        return brain.status;
+    };
+    auto valueData = [](const Brain& brain)
+    { return brain.blackboard.find("goal")->get_ref<const std::string&>().data(); };
+    // The names both sites handed over at the last tick.
+    auto lastNames = [&](const std::string& name)
+    {
+        REQUIRE(host.targetNamesSeen.size() >= 2);
+        CHECK(host.targetNamesSeen.end()[-2] == name);
+        CHECK(host.targetNamesSeen.end()[-1] == name);
+    };
+    for (int i = 0; i < 3; ++i)
+        CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
+    REQUIRE(host.targetNamesSeen.size() == 6);
+    for (const std::string& name : host.targetNamesSeen)
+        CHECK(name == "Tower");
+    // Once the value is known to fit (the first tick checks it), the name comes
+    // from the site's copy, not from the value's string on the heap.
+    CHECK(host.targetNameData[4] != valueData(rig.brain()));
+    CHECK(host.targetNameData[5] != valueData(rig.brain()));
+    CHECK(host.targetNameData[4] == host.targetNameData[2]);
+
+    // Every write of the key is seen at the next tick, whatever the copy held.
+    rig.brain().blackboard["goal"] = "Door";
+    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
+    lastNames("Door");
+    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
+    lastNames("Door");
+    rig.brain().blackboard = json{{"goal", "Tower"}};
+    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
+    lastNames("Tower");
+    // A target that does not exist fails the first site (the second is not reached).
+    rig.brain().blackboard["goal"] = "Nowhere";
+    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Failure);
+    CHECK(host.targetNamesSeen.back() == "Nowhere");
+    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Failure);
+    CHECK(host.targetNamesSeen.back() == "Nowhere");
+
+    // A name too long to copy is handed over from the value itself, every tick.
+    rig.brain().blackboard["goal"] = longName;
+    for (int i = 0; i < 3; ++i)
+    {
+        CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
+        lastNames(longName);
+        CHECK(host.targetNameData.end()[-2] == valueData(rig.brain()));
+        CHECK(host.targetNameData.end()[-1] == valueData(rig.brain()));
+    }
+    // A short one again is copied again (not the copy from before the long name).
+    rig.brain().blackboard["goal"] = "Door";
+    for (int i = 0; i < 2; ++i)
+    {
+        CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
+        lastNames("Door");
+    }
+
+    // A copied state's brain keeps the copy it was given; writes to either
+    // blackboard are seen by that brain only.
+    AiState copy = rig.state;
+    Brain& copied = copy.brains.at("A");
+    copied.blackboard["goal"] = "Tower";
+    CHECK(tick(copy, copied) == NodeStatus::Success);
+    lastNames("Tower");
+    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
+    lastNames("Door");
+    CHECK(tick(copy, copied) == NodeStatus::Success);
+    lastNames("Tower");
+    CHECK(host.targetNameData.back() != valueData(copied));
+}
+
+TEST_CASE("named targets: a brain notes the sites that named a target (their memos are asked for ahead)")
+{
+    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
+        {"type": "condition", "name": "within", "params": {"target": {"bb": "spot"}, "distance": 1000}},
+        {"type": "condition", "name": "within", "params": {"target": [1, 0, 0], "distance": 1000}},
+        {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 1000}},
+        {"type": "condition", "name": "within", "params": {"target": "Door", "distance": 1000}}]}})",
+            {{"spot", {1, 0, 0}}, {"goal", "Tower"}});
+    rig.world.objects["Door"] = Vec3(1, 0, 0);
+    rig.world.objects["Tower"] = Vec3(5, 0, 0);
+    CHECK(rig.tick() == "success");
+    REQUIRE(rig.brain().resolved.targets.size() == 4);
+    // A point (from the blackboard or literal) is not located through a memo.
+    CHECK(rig.brain().resolved.namedSites == 0b1100u);
+    // A tree loaded again gives the brain new memos, none read yet.
+    putTree(rig.state, rig.state.trees.at("t"));
+    rig.brain().blackboard["goal"] = json::array({5, 0, 0});
+    CHECK(rig.tick() == "success");
+    CHECK(rig.brain().resolved.namedSites == 0b1000u);
 }
