@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -142,6 +143,92 @@ TEST_CASE("every bad 2D input is refused with a coded error naming the field, an
         for (const glm::dvec2& v : out)
             CHECK(v == kSentinel2);
     }
+}
+
+TEST_CASE("each agent number at, just inside and just past its limits, NaN or infinite, is judged as the limits say")
+{
+    // The library checks an agent with one quick test first and names the
+    // field only when it fails; a quick test that let a bad value through
+    // would show here as an accepted call. Each value is tried in every lane
+    // of a vector and checked against the limits written out plainly.
+    const auto below = [](double x) { return std::nextafter(x, -kInf); };
+    const auto above = [](double x) { return std::nextafter(x, kInf); };
+    const auto probes = [&](std::vector<double> bounds)
+    {
+        std::vector<double> values{kNaN, kInf, -kInf, 0.0, -0.0, 1.0, -1.0};
+        for (const double b : bounds)
+            for (const double v : {b, below(b), above(b), -b, below(-b), above(-b)})
+                values.push_back(v);
+        return values;
+    };
+    struct Field
+    {
+        std::string name;
+        std::function<double&(AvoidanceAgent&)> at;
+        std::function<bool(const AvoidanceAgent&)> ok;
+        std::vector<double> values;
+    };
+    const auto inRange = [](double x, double lo, double hi) { return x >= lo && x <= hi; };
+    const auto speedOk = [](const glm::dvec2& v) { return v.x * v.x + v.y * v.y <= 1.0e6; };
+    const auto coordinateOk = [](const glm::dvec2& p) { return std::abs(p.x) <= 1.0e6 && std::abs(p.y) <= 1.0e6; };
+    std::vector<Field> fields{
+        {"position", [](AvoidanceAgent& a) -> double& { return a.position.x; },
+         [&](const AvoidanceAgent& a) { return coordinateOk(a.position); }, probes({kMaxAvoidanceCoordinate})},
+        {"position", [](AvoidanceAgent& a) -> double& { return a.position.y; },
+         [&](const AvoidanceAgent& a) { return coordinateOk(a.position); }, probes({kMaxAvoidanceCoordinate})},
+        {"velocity", [](AvoidanceAgent& a) -> double& { return a.velocity.x; },
+         [&](const AvoidanceAgent& a) { return speedOk(a.velocity); }, probes({kMaxAvoidanceSpeed, 600.0})},
+        {"velocity", [](AvoidanceAgent& a) -> double& { return a.velocity.y; },
+         [&](const AvoidanceAgent& a) { return speedOk(a.velocity); }, probes({kMaxAvoidanceSpeed, 800.0})},
+        {"preferred", [](AvoidanceAgent& a) -> double& { return a.preferred.x; },
+         [&](const AvoidanceAgent& a) { return speedOk(a.preferred); }, probes({kMaxAvoidanceSpeed, 600.0})},
+        {"preferred", [](AvoidanceAgent& a) -> double& { return a.preferred.y; },
+         [&](const AvoidanceAgent& a) { return speedOk(a.preferred); }, probes({kMaxAvoidanceSpeed, 800.0})},
+        {"radius", [](AvoidanceAgent& a) -> double& { return a.radius; },
+         [&](const AvoidanceAgent& a) { return inRange(a.radius, kMinAvoidanceRadius, kMaxAvoidanceRadius); },
+         probes({kMinAvoidanceRadius, kMaxAvoidanceRadius})},
+        {"maxSpeed", [](AvoidanceAgent& a) -> double& { return a.maxSpeed; },
+         [&](const AvoidanceAgent& a) { return inRange(a.maxSpeed, 0.0, kMaxAvoidanceSpeed); },
+         probes({kMaxAvoidanceSpeed})},
+        {"priority", [](AvoidanceAgent& a) -> double& { return a.priority; },
+         [&](const AvoidanceAgent& a) { return a.priority > 0.0 && a.priority <= kMaxAvoidancePriority; },
+         probes({kMaxAvoidancePriority})},
+    };
+    auto made = createAvoidance(defaultAvoidanceDef());
+    REQUIRE(made.ok());
+    int accepted = 0, refused = 0;
+    for (const Field& f : fields)
+        for (const double value : f.values)
+            for (const double other : {0.0, 600.0, 800.0}) // the other lane of a speed: sums at the limit
+            {
+                auto agents = goodAgents();
+                AvoidanceAgent& a = agents[2];
+                a.velocity = {other, other == 600.0 ? 800.0 : (other == 800.0 ? 600.0 : 0.0)};
+                a.preferred = {a.velocity.y, a.velocity.x};
+                f.at(a) = value;
+                CAPTURE(f.name);
+                CAPTURE(value);
+                CAPTURE(other);
+                const bool expected = f.ok(a);
+                std::vector<glm::dvec2> out(agents.size(), kSentinel2);
+                const Status status = made->avoid(agents, {}, 0.1, out);
+                CHECK(status.ok() == expected);
+                if (expected)
+                {
+                    ++accepted;
+                    continue;
+                }
+                ++refused;
+                if (!status.ok())
+                {
+                    CHECK(status.error().code == "E_NAV_AVOIDANCE_INPUT");
+                    CHECK(status.error().field == "/agents/2/" + f.name);
+                }
+                CHECK(out[0] == kSentinel2);
+            }
+    // Both sides of every limit were reached.
+    CHECK(accepted > 100);
+    CHECK(refused > 100);
 }
 
 TEST_CASE("an output of the wrong size and counts past the capacities are refused")
