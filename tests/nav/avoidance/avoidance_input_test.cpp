@@ -145,12 +145,15 @@ TEST_CASE("every bad 2D input is refused with a coded error naming the field, an
     }
 }
 
-TEST_CASE("each agent number at, just inside and just past its limits, NaN or infinite, is judged as the limits say")
+/// Tries each number of an agent (every lane of a vector) at, just inside and
+/// just past its limits, NaN and infinite, against the limits written out
+/// plainly. The library checks an agent with one quick test first and names
+/// the field only when it fails; a quick test that let a bad value through
+/// would show here as an accepted call.
+template <class Agent> void checkAgentLimits()
 {
-    // The library checks an agent with one quick test first and names the
-    // field only when it fails; a quick test that let a bad value through
-    // would show here as an accepted call. Each value is tried in every lane
-    // of a vector and checked against the limits written out plainly.
+    using Vec = decltype(Agent::position);
+    constexpr int dim = Vec::length();
     const auto below = [](double x) { return std::nextafter(x, -kInf); };
     const auto above = [](double x) { return std::nextafter(x, kInf); };
     const auto probes = [&](std::vector<double> bounds)
@@ -164,54 +167,77 @@ TEST_CASE("each agent number at, just inside and just past its limits, NaN or in
     struct Field
     {
         std::string name;
-        std::function<double&(AvoidanceAgent&)> at;
-        std::function<bool(const AvoidanceAgent&)> ok;
+        std::function<double&(Agent&)> at;
+        std::function<bool(const Agent&)> ok;
         std::vector<double> values;
     };
     const auto inRange = [](double x, double lo, double hi) { return x >= lo && x <= hi; };
-    const auto speedOk = [](const glm::dvec2& v) { return v.x * v.x + v.y * v.y <= 1.0e6; };
-    const auto coordinateOk = [](const glm::dvec2& p) { return std::abs(p.x) <= 1.0e6 && std::abs(p.y) <= 1.0e6; };
+    const auto speedOk = [](const Vec& v)
+    {
+        double sq = v[0] * v[0] + v[1] * v[1];
+        if constexpr (dim == 3)
+            sq = sq + v[2] * v[2];
+        return sq <= 1.0e6;
+    };
+    const auto coordinateOk = [](const Vec& p)
+    {
+        for (int d = 0; d < dim; ++d)
+            if (!(std::abs(p[d]) <= 1.0e6))
+                return false;
+        return true;
+    };
     std::vector<Field> fields{
-        {"position", [](AvoidanceAgent& a) -> double& { return a.position.x; },
-         [&](const AvoidanceAgent& a) { return coordinateOk(a.position); }, probes({kMaxAvoidanceCoordinate})},
-        {"position", [](AvoidanceAgent& a) -> double& { return a.position.y; },
-         [&](const AvoidanceAgent& a) { return coordinateOk(a.position); }, probes({kMaxAvoidanceCoordinate})},
-        {"velocity", [](AvoidanceAgent& a) -> double& { return a.velocity.x; },
-         [&](const AvoidanceAgent& a) { return speedOk(a.velocity); }, probes({kMaxAvoidanceSpeed, 600.0})},
-        {"velocity", [](AvoidanceAgent& a) -> double& { return a.velocity.y; },
-         [&](const AvoidanceAgent& a) { return speedOk(a.velocity); }, probes({kMaxAvoidanceSpeed, 800.0})},
-        {"preferred", [](AvoidanceAgent& a) -> double& { return a.preferred.x; },
-         [&](const AvoidanceAgent& a) { return speedOk(a.preferred); }, probes({kMaxAvoidanceSpeed, 600.0})},
-        {"preferred", [](AvoidanceAgent& a) -> double& { return a.preferred.y; },
-         [&](const AvoidanceAgent& a) { return speedOk(a.preferred); }, probes({kMaxAvoidanceSpeed, 800.0})},
-        {"radius", [](AvoidanceAgent& a) -> double& { return a.radius; },
-         [&](const AvoidanceAgent& a) { return inRange(a.radius, kMinAvoidanceRadius, kMaxAvoidanceRadius); },
+        {"radius", [](Agent& a) -> double& { return a.radius; },
+         [&](const Agent& a) { return inRange(a.radius, kMinAvoidanceRadius, kMaxAvoidanceRadius); },
          probes({kMinAvoidanceRadius, kMaxAvoidanceRadius})},
-        {"maxSpeed", [](AvoidanceAgent& a) -> double& { return a.maxSpeed; },
-         [&](const AvoidanceAgent& a) { return inRange(a.maxSpeed, 0.0, kMaxAvoidanceSpeed); },
-         probes({kMaxAvoidanceSpeed})},
-        {"priority", [](AvoidanceAgent& a) -> double& { return a.priority; },
-         [&](const AvoidanceAgent& a) { return a.priority > 0.0 && a.priority <= kMaxAvoidancePriority; },
+        {"maxSpeed", [](Agent& a) -> double& { return a.maxSpeed; },
+         [&](const Agent& a) { return inRange(a.maxSpeed, 0.0, kMaxAvoidanceSpeed); }, probes({kMaxAvoidanceSpeed})},
+        {"priority", [](Agent& a) -> double& { return a.priority; },
+         [&](const Agent& a) { return a.priority > 0.0 && a.priority <= kMaxAvoidancePriority; },
          probes({kMaxAvoidancePriority})},
     };
+    for (int d = 0; d < dim; ++d)
+    {
+        fields.push_back({"position", [d](Agent& a) -> double& { return a.position[d]; },
+                          [&](const Agent& a) { return coordinateOk(a.position); }, probes({kMaxAvoidanceCoordinate})});
+        fields.push_back({"velocity", [d](Agent& a) -> double& { return a.velocity[d]; },
+                          [&](const Agent& a) { return speedOk(a.velocity); },
+                          probes({kMaxAvoidanceSpeed, 600.0, 800.0})});
+        fields.push_back({"preferred", [d](Agent& a) -> double& { return a.preferred[d]; },
+                          [&](const Agent& a) { return speedOk(a.preferred); },
+                          probes({kMaxAvoidanceSpeed, 600.0, 800.0})});
+    }
     auto made = createAvoidance(defaultAvoidanceDef());
     REQUIRE(made.ok());
     int accepted = 0, refused = 0;
     for (const Field& f : fields)
         for (const double value : f.values)
-            for (const double other : {0.0, 600.0, 800.0}) // the other lane of a speed: sums at the limit
+            for (int rest = 0; rest < 3; ++rest) // the other lanes of a speed: none, or (600, 800) at the limit
             {
-                auto agents = goodAgents();
-                AvoidanceAgent& a = agents[2];
-                a.velocity = {other, other == 600.0 ? 800.0 : (other == 800.0 ? 600.0 : 0.0)};
-                a.preferred = {a.velocity.y, a.velocity.x};
+                std::vector<Agent> agents(4);
+                for (std::size_t i = 0; i < agents.size(); ++i)
+                {
+                    agents[i].position[0] = static_cast<double>(i) * 3.0;
+                    agents[i].id = static_cast<uint32_t>(i);
+                }
+                Agent& a = agents[2];
+                a.velocity = Vec(0.0);
+                a.velocity[rest % dim] = 600.0;
+                a.velocity[(rest + 1) % dim] = rest == 0 ? 0.0 : 800.0;
+                a.preferred = a.velocity;
+                a.preferred[dim - 1] = a.velocity[0];
+                a.preferred[0] = a.velocity[dim - 1];
                 f.at(a) = value;
                 CAPTURE(f.name);
                 CAPTURE(value);
-                CAPTURE(other);
+                CAPTURE(rest);
                 const bool expected = f.ok(a);
-                std::vector<glm::dvec2> out(agents.size(), kSentinel2);
-                const Status status = made->avoid(agents, {}, 0.1, out);
+                std::vector<Vec> out(agents.size(), Vec(-12345.0));
+                Status status = Status::success();
+                if constexpr (dim == 2)
+                    status = made->avoid(agents, {}, 0.1, out);
+                else
+                    status = made->avoid3D(agents, {}, 0.1, out);
                 CHECK(status.ok() == expected);
                 if (expected)
                 {
@@ -224,11 +250,21 @@ TEST_CASE("each agent number at, just inside and just past its limits, NaN or in
                     CHECK(status.error().code == "E_NAV_AVOIDANCE_INPUT");
                     CHECK(status.error().field == "/agents/2/" + f.name);
                 }
-                CHECK(out[0] == kSentinel2);
+                CHECK(out[0] == Vec(-12345.0));
             }
     // Both sides of every limit were reached.
     CHECK(accepted > 100);
     CHECK(refused > 100);
+}
+
+TEST_CASE("each 2D agent number at, beside and past its limits, NaN or infinite, is judged as the limits say")
+{
+    checkAgentLimits<AvoidanceAgent>();
+}
+
+TEST_CASE("each 3D agent number at, beside and past its limits, NaN or infinite, is judged as the limits say")
+{
+    checkAgentLimits<AvoidanceAgent3D>();
 }
 
 TEST_CASE("an output of the wrong size and counts past the capacities are refused")
