@@ -381,7 +381,10 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         const uint64_t key = keyOf(id, index);
         const auto precedes = [&](const Neighbor& o) __attribute__((always_inline))
         {
-            return distSq < o.distanceSquared || (distSq == o.distanceSquared && key < keyOf(o.id, o.index));
+            // Not above and not below is equal: no squared distance here is
+            // NaN (validated coordinates, the sentinel −∞), and this form
+            // tests the flags of one compare where == also tests for NaN.
+            return distSq < o.distanceSquared || (!(distSq > o.distanceSquared) && key < keyOf(o.id, o.index));
         };
         if (count == maxCount)
         {
