@@ -323,7 +323,10 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
         Entry* first = m_entries.data() + begin;
         Entry* last = m_entries.data() + end;
         const auto before = [](const Entry& a, const Entry& b)
-        { return a.position.x != b.position.x ? a.position.x < b.position.x : a.index < b.index; };
+        {
+            // Neither below nor above is equal (validated coordinates are never NaN).
+            return a.position.x < b.position.x || (!(a.position.x > b.position.x) && a.index < b.index);
+        };
         // By insertion (nearly sorted strips cost a pass), handing a strip
         // that turns out far from sorted to std::sort.
         std::size_t movesLeft = kInsertionMovesPerEntry * (end - begin);
