@@ -100,7 +100,7 @@ public:
     /// slot in [0, agent count): solving the agents in this order makes each
     /// strip's scan start move forward only (see `query`) and keeps
     /// neighbours' data close in memory. Only the work depends on the order.
-    uint32_t agentAt(std::size_t slot) const { return m_entries[slot].index; }
+    uint32_t agentAt(std::size_t slot) const { return m_lastOrder[slot]; }
 
 private:
     /// An agent's position, index and id (copies: a scan reads only the
@@ -118,8 +118,9 @@ private:
     /// saves per query).
     [[gnu::always_inline]] inline std::size_t search(std::size_t self, double rangeSq, double startBound,
                                                      std::size_t maxCount, Neighbor* out) const;
-    std::vector<Entry> m_entries;             ///< By (strip, x, index).
-    std::vector<uint32_t> m_stripStart;       ///< First entry per strip; one more at the end.
+    std::vector<Entry> m_entries;             ///< By (strip, x, index); each held strip between two sentinels.
+    std::vector<uint32_t> m_stripStart;       ///< First entry per strip.
+    std::vector<uint32_t> m_stripEnd;         ///< Past the last entry per strip (its sentinel after).
     std::vector<Vec> m_stripLow, m_stripHigh; ///< Smallest and largest coordinates per strip (y, z used).
     std::vector<uint32_t> m_slot;             ///< Agent index -> its entry.
     std::vector<uint32_t> m_stripOfAgent;     ///< Agent index -> its strip.

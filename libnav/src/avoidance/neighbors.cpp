@@ -9,8 +9,9 @@
 /// the cells puts each strip's agents together (in the last build's order,
 /// so that a strip comes nearly sorted), and each strip is sorted along x by
 /// (x, index), a total order, so the layout never depends on anything but
-/// the input. A table gives each strip's first entry, and each
-/// strip keeps the smallest and largest y (and z) of its agents.
+/// the input. Tables give each strip's first and past-the-last entry (a
+/// strip that holds agents lies between two sentinels that end every scan),
+/// and each strip keeps the smallest and largest y (and z) of its agents.
 ///
 /// A query walks the strips around the agent's own, nearest first (a fixed
 /// order), and in each strip scans outward from the agent's x, both ways: the
@@ -284,29 +285,44 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
         m_offsetStep[k] = kOffsets<Dim>[k].y + kOffsets<Dim>[k].z * rowLength;
     }
 
-    // Counting sort by strip, in index order.
+    // Counting sort by strip, in index order. Each strip that holds agents
+    // lies between two sentinel entries, x = −∞ before and +∞ after: a scan
+    // stops at them by its distance test alone (an infinite squared distance
+    // is past every bound), with no test of the strip's ends per entry
+    // (measured: 1.3% of a step of RVO2's circle-250; in space 0.15% more,
+    // kept for one layout: 0.06% less than sentinels on the plane only).
     const std::size_t stripTotal = static_cast<std::size_t>(strips);
-    m_stripStart.assign(stripTotal + 2, 0);
+    m_stripStart.resize(stripTotal);
+    m_stripEnd.assign(stripTotal, 0);
     m_stripOfAgent.resize(n);
     for (std::size_t i = 0; i < n; ++i)
     {
         const uint32_t s = stripOf(positions[i]);
         m_stripOfAgent[i] = s;
-        ++m_stripStart[s + 2];
+        ++m_stripEnd[s];
     }
-    for (std::size_t s = 2; s < stripTotal + 2; ++s)
-        m_stripStart[s] += m_stripStart[s - 1];
+    uint32_t entryCount = 0;
+    for (std::size_t s = 0; s < stripTotal; ++s)
+    {
+        const uint32_t inStrip = m_stripEnd[s];
+        entryCount += inStrip > 0 ? 1 : 0; // the sentinel before
+        m_stripStart[s] = m_stripEnd[s] = entryCount;
+        entryCount += inStrip > 0 ? inStrip + 1 : 0; // the agents, the sentinel after
+    }
     // In the last build's order when it had as many agents (agents move
     // little between steps: each strip comes nearly sorted), else in index
     // order. Only the work depends on it: the sort below is by (x, index).
     const bool lastOrder = m_lastOrder.size() == n;
-    m_entries.resize(n);
+    // At most two sentinels an agent: room reserved once, none allocated
+    // when only the number of strips held changes.
+    if (m_entries.capacity() < 3 * n)
+        m_entries.reserve(3 * n);
+    m_entries.resize(entryCount);
     for (std::size_t j = 0; j < n; ++j)
     {
         const uint32_t i = lastOrder ? m_lastOrder[j] : static_cast<uint32_t>(j);
-        m_entries[m_stripStart[m_stripOfAgent[i] + 1]++] = Entry{positions[i], i, ids[i]};
+        m_entries[m_stripEnd[m_stripOfAgent[i]]++] = Entry{positions[i], i, ids[i]};
     }
-    m_stripStart.pop_back();
 
     // Each strip along x, its extent across, and each agent's entry.
     m_stripLow.resize(stripTotal);
@@ -315,15 +331,24 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
     m_cursorX.assign(stripTotal, std::numeric_limits<double>::infinity());
     m_slot.resize(n);
     m_lastOrder.resize(n);
+    std::size_t order = 0;
     for (std::size_t s = 0; s < stripTotal; ++s)
     {
-        const uint32_t begin = m_stripStart[s], end = m_stripStart[s + 1];
+        const uint32_t begin = m_stripStart[s], end = m_stripEnd[s];
         if (begin == end)
             continue;
         Entry* first = m_entries.data() + begin;
         Entry* last = m_entries.data() + end;
+        Vec beyond(0.0);
+        beyond.x = -std::numeric_limits<double>::infinity();
+        first[-1] = Entry{beyond, 0, 0};
+        beyond.x = std::numeric_limits<double>::infinity();
+        *last = Entry{beyond, 0, 0};
         const auto before = [](const Entry& a, const Entry& b)
-        { return a.position.x != b.position.x ? a.position.x < b.position.x : a.index < b.index; };
+        {
+            // Neither below nor above is equal (validated coordinates are never NaN).
+            return a.position.x < b.position.x || (!(a.position.x > b.position.x) && a.index < b.index);
+        };
         // By insertion (nearly sorted strips cost a pass), handing a strip
         // that turns out far from sorted to std::sort.
         std::size_t movesLeft = kInsertionMovesPerEntry * (end - begin);
@@ -340,7 +365,7 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
         Vec low = first->position, high = first->position;
         for (const Entry* e = first; e < last; ++e)
         {
-            m_lastOrder[static_cast<std::size_t>(e - m_entries.data())] = e->index;
+            m_lastOrder[order++] = e->index;
             m_slot[e->index] = static_cast<uint32_t>(e - m_entries.data());
             for (int d = 1; d < Dim; ++d)
             {
@@ -381,7 +406,10 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         const uint64_t key = keyOf(id, index);
         const auto precedes = [&](const Neighbor& o) __attribute__((always_inline))
         {
-            return distSq < o.distanceSquared || (distSq == o.distanceSquared && key < keyOf(o.id, o.index));
+            // Not above and not below is equal: no squared distance here is
+            // NaN (validated coordinates, the sentinel −∞), and this form
+            // tests the flags of one compare where == also tests for NaN.
+            return distSq < o.distanceSquared || (!(distSq > o.distanceSquared) && key < keyOf(o.id, o.index));
         };
         if (count == maxCount)
         {
@@ -420,7 +448,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             // Within the table: the border is as wide as the offsets reach.
             s = static_cast<std::size_t>(home + m_offsetStep[k]);
         }
-        const uint32_t begin = m_stripStart[s], end = m_stripStart[s + 1];
+        const uint32_t begin = m_stripStart[s], end = m_stripEnd[s];
         if (begin == end)
             continue;
         // The strip's nearest agent across: every agent in it is at least this far in y (and z).
@@ -451,9 +479,10 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         }
         else if (at.x >= m_cursorX[s])
         {
-            // Every entry before the cursor lies below m_cursorX <= at.x.
+            // Every entry before the cursor lies below m_cursorX <= at.x
+            // (the sentinel after the strip, +∞, is not).
             uint32_t first = m_cursor[s];
-            while (first < end && entries[first].position.x < at.x)
+            while (entries[first].position.x < at.x)
                 ++first;
             left = right = m_cursor[s] = first;
             m_cursorX[s] = at.x;
@@ -478,10 +507,11 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
                 consider(distSq, e.index, e.id);
             return true;
         };
-        for (uint32_t j = right; j < end && visit(entries[j]); ++j)
+        // The sentinels end both scans (their squared distance is +∞).
+        for (uint32_t j = right; visit(entries[j]); ++j)
         {
         }
-        for (uint32_t j = left; j > begin && visit(entries[j - 1]); --j)
+        for (uint32_t j = left; visit(entries[j - 1]); --j)
         {
         }
     }

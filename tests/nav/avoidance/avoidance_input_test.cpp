@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <string>
@@ -142,6 +143,128 @@ TEST_CASE("every bad 2D input is refused with a coded error naming the field, an
         for (const glm::dvec2& v : out)
             CHECK(v == kSentinel2);
     }
+}
+
+/// Tries each number of an agent (every lane of a vector) at, just inside and
+/// just past its limits, NaN and infinite, against the limits written out
+/// plainly. The library checks an agent with one quick test first and names
+/// the field only when it fails; a quick test that let a bad value through
+/// would show here as an accepted call.
+template <class Agent> void checkAgentLimits()
+{
+    using Vec = decltype(Agent::position);
+    constexpr int dim = Vec::length();
+    const auto below = [](double x) { return std::nextafter(x, -kInf); };
+    const auto above = [](double x) { return std::nextafter(x, kInf); };
+    const auto probes = [&](std::vector<double> bounds)
+    {
+        std::vector<double> values{kNaN, kInf, -kInf, 0.0, -0.0, 1.0, -1.0};
+        for (const double b : bounds)
+            for (const double v : {b, below(b), above(b), -b, below(-b), above(-b)})
+                values.push_back(v);
+        return values;
+    };
+    struct Field
+    {
+        std::string name;
+        std::function<double&(Agent&)> at;
+        std::function<bool(const Agent&)> ok;
+        std::vector<double> values;
+    };
+    const auto inRange = [](double x, double lo, double hi) { return x >= lo && x <= hi; };
+    const auto speedOk = [](const Vec& v)
+    {
+        double sq = v[0] * v[0] + v[1] * v[1];
+        if constexpr (dim == 3)
+            sq = sq + v[2] * v[2];
+        return sq <= 1.0e6;
+    };
+    const auto coordinateOk = [](const Vec& p)
+    {
+        for (int d = 0; d < dim; ++d)
+            if (!(std::abs(p[d]) <= 1.0e6))
+                return false;
+        return true;
+    };
+    std::vector<Field> fields{
+        {"radius", [](Agent& a) -> double& { return a.radius; },
+         [&](const Agent& a) { return inRange(a.radius, kMinAvoidanceRadius, kMaxAvoidanceRadius); },
+         probes({kMinAvoidanceRadius, kMaxAvoidanceRadius})},
+        {"maxSpeed", [](Agent& a) -> double& { return a.maxSpeed; },
+         [&](const Agent& a) { return inRange(a.maxSpeed, 0.0, kMaxAvoidanceSpeed); }, probes({kMaxAvoidanceSpeed})},
+        {"priority", [](Agent& a) -> double& { return a.priority; },
+         [&](const Agent& a) { return a.priority > 0.0 && a.priority <= kMaxAvoidancePriority; },
+         probes({kMaxAvoidancePriority})},
+    };
+    for (int d = 0; d < dim; ++d)
+    {
+        fields.push_back({"position", [d](Agent& a) -> double& { return a.position[d]; },
+                          [&](const Agent& a) { return coordinateOk(a.position); }, probes({kMaxAvoidanceCoordinate})});
+        fields.push_back({"velocity", [d](Agent& a) -> double& { return a.velocity[d]; },
+                          [&](const Agent& a) { return speedOk(a.velocity); },
+                          probes({kMaxAvoidanceSpeed, 600.0, 800.0})});
+        fields.push_back({"preferred", [d](Agent& a) -> double& { return a.preferred[d]; },
+                          [&](const Agent& a) { return speedOk(a.preferred); },
+                          probes({kMaxAvoidanceSpeed, 600.0, 800.0})});
+    }
+    auto made = createAvoidance(defaultAvoidanceDef());
+    REQUIRE(made.ok());
+    int accepted = 0, refused = 0;
+    for (const Field& f : fields)
+        for (const double value : f.values)
+            for (int rest = 0; rest < 3; ++rest) // the other lanes of a speed: none, or (600, 800) at the limit
+            {
+                std::vector<Agent> agents(4);
+                for (std::size_t i = 0; i < agents.size(); ++i)
+                {
+                    agents[i].position[0] = static_cast<double>(i) * 3.0;
+                    agents[i].id = static_cast<uint32_t>(i);
+                }
+                Agent& a = agents[2];
+                a.velocity = Vec(0.0);
+                a.velocity[rest % dim] = 600.0;
+                a.velocity[(rest + 1) % dim] = rest == 0 ? 0.0 : 800.0;
+                a.preferred = a.velocity;
+                a.preferred[dim - 1] = a.velocity[0];
+                a.preferred[0] = a.velocity[dim - 1];
+                f.at(a) = value;
+                CAPTURE(f.name);
+                CAPTURE(value);
+                CAPTURE(rest);
+                const bool expected = f.ok(a);
+                std::vector<Vec> out(agents.size(), Vec(-12345.0));
+                Status status = Status::success();
+                if constexpr (dim == 2)
+                    status = made->avoid(agents, {}, 0.1, out);
+                else
+                    status = made->avoid3D(agents, {}, 0.1, out);
+                CHECK(status.ok() == expected);
+                if (expected)
+                {
+                    ++accepted;
+                    continue;
+                }
+                ++refused;
+                if (!status.ok())
+                {
+                    CHECK(status.error().code == "E_NAV_AVOIDANCE_INPUT");
+                    CHECK(status.error().field == "/agents/2/" + f.name);
+                }
+                CHECK(out[0] == Vec(-12345.0));
+            }
+    // Both sides of every limit were reached.
+    CHECK(accepted > 100);
+    CHECK(refused > 100);
+}
+
+TEST_CASE("each 2D agent number at, beside and past its limits, NaN or infinite, is judged as the limits say")
+{
+    checkAgentLimits<AvoidanceAgent>();
+}
+
+TEST_CASE("each 3D agent number at, beside and past its limits, NaN or infinite, is judged as the limits say")
+{
+    checkAgentLimits<AvoidanceAgent3D>();
 }
 
 TEST_CASE("an output of the wrong size and counts past the capacities are refused")
