@@ -349,17 +349,13 @@ int rasterizeTileLayers(int tx, int tz, const rcConfig& cfg, dtTileCacheCompress
 void buildTileCache(TileCacheMesh& out)
 {
     const nav::BakeInput& input = benchInput();
-    float bmin[3], bmax[3];
-    rcCalcBounds(&input.vertices[0].x, static_cast<int>(input.vertices.size()), bmin, bmax);
-    int gw = 0, gh = 0;
-    rcCalcGridSize(bmin, bmax, kCellSize, &gw, &gh);
-    const int tw = (gw + kTileSize - 1) / kTileSize;
-    const int th = (gh + kTileSize - 1) / kTileSize;
+    // The solo settings (bounds and whole grid included), then the sample's tiling.
+    rcConfig cfg = recastConfig(&input.vertices[0].x, static_cast<int>(input.vertices.size()));
+    const float* bmin = cfg.bmin;
+    const int tw = (cfg.width + kTileSize - 1) / kTileSize;
+    const int th = (cfg.height + kTileSize - 1) / kTileSize;
     out.tilesX = tw;
     out.tilesZ = th;
-
-    // The solo settings (bounds included), then the sample's tiling.
-    rcConfig cfg = recastConfig(&input.vertices[0].x, static_cast<int>(input.vertices.size()));
     cfg.tileSize = kTileSize;
     cfg.borderSize = cfg.walkableRadius + 3; // the sample's padding
     cfg.width = cfg.tileSize + cfg.borderSize * 2;
