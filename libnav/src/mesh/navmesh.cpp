@@ -53,7 +53,8 @@ float foldZero(float v)
 Status validateDef(const NavMeshDef& def)
 {
     const NavMeshSettings& s = def.settings;
-    auto bad = [](const char* field, const char* msg) { return Status(makeError("E_NAV_CONFIG", msg, field)); };
+    auto bad = [](const char* field, const char* msg)
+    { return Status(makeError("E_NAV_CONFIG", msg, field)); };
     if (!finite(s.agentRadius) || s.agentRadius < 0.0f)
         return bad("/settings/agent_radius", "agent radius must be finite and >= 0");
     if (!finite(s.agentHeight) || !(s.agentHeight > 0.0f))
@@ -82,9 +83,11 @@ Status validateSoup(const PolySoup& soup, const NavMeshDef& def)
 {
     const size_t polys = soup.polygonCount();
     if (soup.vertices.size() > kMaxVertices)
-        return makeError("E_NAV_LIMIT", "too many vertices (limit " + std::to_string(kMaxVertices) + ")", "/vertices");
+        return makeError("E_NAV_LIMIT", "too many vertices (limit " + std::to_string(kMaxVertices) + ")",
+                         "/vertices");
     if (polys > kMaxPolygons)
-        return makeError("E_NAV_LIMIT", "too many polygons (limit " + std::to_string(kMaxPolygons) + ")", "/polygons");
+        return makeError("E_NAV_LIMIT", "too many polygons (limit " + std::to_string(kMaxPolygons) + ")",
+                         "/polygons");
     if (polys == 0)
         return makeError("E_NAV_NO_GEOMETRY", "the mesh has no polygons", "/polygons");
     if (soup.areas.size() != polys)
@@ -115,7 +118,8 @@ Status validateSoup(const PolySoup& soup, const NavMeshDef& def)
             return makeError("E_NAV_FORMAT", "a polygon has at least 3 vertices", field);
         if (n > def.maxPolyVerts)
             return makeError("E_NAV_LIMIT",
-                             "a polygon has at most " + std::to_string(def.maxPolyVerts) + " vertices", field);
+                             "a polygon has at most " + std::to_string(def.maxPolyVerts) + " vertices",
+                             field);
         if (soup.areas[p] > kMaxAreaId)
             return makeError("E_NAV_FORMAT", "area ids are 0..15", indexField("/areas", p));
         const uint32_t* idx = soup.indices.data() + soup.polyStarts[p];
@@ -123,10 +127,12 @@ Status validateSoup(const PolySoup& soup, const NavMeshDef& def)
         for (uint32_t i = 0; i < n; ++i)
         {
             if (idx[i] >= soup.vertices.size())
-                return makeError("E_NAV_FORMAT", "vertex index out of range", field + "/" + std::to_string(i));
+                return makeError("E_NAV_FORMAT", "vertex index out of range",
+                                 field + "/" + std::to_string(i));
             for (uint32_t j = 0; j < i; ++j)
                 if (idx[j] == idx[i])
-                    return makeError("E_NAV_FORMAT", "a polygon uses a vertex twice", field + "/" + std::to_string(i));
+                    return makeError("E_NAV_FORMAT", "a polygon uses a vertex twice",
+                                     field + "/" + std::to_string(i));
             const glm::vec3& v = soup.vertices[idx[i]];
             maxAbs = std::max({maxAbs, std::fabs(double(v.x)), std::fabs(double(v.z))});
         }
@@ -141,7 +147,8 @@ Status validateSoup(const PolySoup& soup, const NavMeshDef& def)
             const double dz = double(b.z) - a.z;
             const double len = std::sqrt(dx * dx + dz * dz);
             if (len <= tol)
-                return makeError("E_NAV_FORMAT", "a polygon has an edge of zero length in the x–z plane", field);
+                return makeError("E_NAV_FORMAT", "a polygon has an edge of zero length in the x–z plane",
+                                 field);
             area2 += crossXZ(a.x, a.z, b.x, b.z);
             for (uint32_t j = 0; j < n; ++j)
             {
@@ -172,7 +179,8 @@ double segmentParamXZ(const glm::vec3& a, const glm::vec3& b, double px, double 
 
 glm::vec3 lerp3(const glm::vec3& a, const glm::vec3& b, double t)
 {
-    return glm::vec3(static_cast<float>(a.x + (double(b.x) - a.x) * t), static_cast<float>(a.y + (double(b.y) - a.y) * t),
+    return glm::vec3(static_cast<float>(a.x + (double(b.x) - a.x) * t),
+                     static_cast<float>(a.y + (double(b.y) - a.y) * t),
                      static_cast<float>(a.z + (double(b.z) - a.z) * t));
 }
 
@@ -282,12 +290,14 @@ void NavMeshAccess::assemble(NavMesh& mesh)
     {
         if (mesh.disabled(p))
             continue; // in no grid cell, so no other polygon meets it either
-        visitLinkCandidates(mesh, p, [&](uint32_t q) {
-            if (q <= p || seen[q] == p)
-                return;
-            seen[q] = p;
-            linkPair(mesh, p, q, &polyLinks[p], &polyLinks[q]);
-        });
+        visitLinkCandidates(mesh, p,
+                            [&](uint32_t q)
+                            {
+                                if (q <= p || seen[q] == p)
+                                    return;
+                                seen[q] = p;
+                                linkPair(mesh, p, q, &polyLinks[p], &polyLinks[q]);
+                            });
     }
     mesh.m_links.clear();
     mesh.m_walls.clear();
@@ -313,7 +323,8 @@ void NavMeshAccess::labelComponents(NavMesh& mesh)
     parent.resize(polys);
     for (uint32_t p = 0; p < polys; ++p)
         parent[p] = p;
-    auto find = [&](uint32_t x) {
+    auto find = [&](uint32_t x)
+    {
         while (parent[x] != x)
         {
             parent[x] = parent[parent[x]];
@@ -359,11 +370,12 @@ void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
     for (uint32_t p = 0; p < polys; ++p)
     {
         const uint32_t start = mesh.m_polyStarts[p], n = mesh.m_polyStarts[p + 1] - start;
-        for (uint32_t i = 0; i < 2 * n; ++i)
+        for (uint32_t i = 0; i < n; ++i)
         {
-            const glm::vec3& v = mesh.m_vertices[mesh.m_indices[start + i % n]];
-            mesh.m_ringXZ[2 * size_t(start) + i] = glm::dvec2(v.x, v.z);
-            mesh.m_ringY[2 * size_t(start) + i] = v.y;
+            const glm::vec3& v = mesh.m_vertices[mesh.m_indices[start + i]];
+            const size_t at = 2 * size_t(start) + i;
+            mesh.m_ringXZ[at] = mesh.m_ringXZ[at + n] = glm::dvec2(v.x, v.z);
+            mesh.m_ringY[at] = mesh.m_ringY[at + n] = v.y;
         }
     }
     mesh.m_linkBackEdge.resize(mesh.m_links.size());
@@ -439,12 +451,15 @@ template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, 
 {
     const Bounds3& bp = mesh.m_polyBounds[p];
     const float ft = mesh.m_linkTolerance;
-    mesh.visitPolygonsInBoxXZ(bp.min.x - ft, bp.min.z - ft, bp.max.x + ft, bp.max.z + ft, [&](uint32_t q) {
-        const Bounds3& bq = mesh.m_polyBounds[q];
-        if (bq.min.x > bp.max.x + ft || bq.max.x < bp.min.x - ft || bq.min.z > bp.max.z + ft || bq.max.z < bp.min.z - ft)
-            return;
-        visit(q);
-    });
+    mesh.visitPolygonsInBoxXZ(bp.min.x - ft, bp.min.z - ft, bp.max.x + ft, bp.max.z + ft,
+                              [&](uint32_t q)
+                              {
+                                  const Bounds3& bq = mesh.m_polyBounds[q];
+                                  if (bq.min.x > bp.max.x + ft || bq.max.x < bp.min.x - ft ||
+                                      bq.min.z > bp.max.z + ft || bq.max.z < bp.min.z - ft)
+                                      return;
+                                  visit(q);
+                              });
 }
 
 void NavMeshAccess::linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::vector<NavLink>* outP,
@@ -460,18 +475,47 @@ void NavMeshAccess::linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::v
     const double step = mesh.m_settings.stepHeight;
     const uint32_t np = mesh.polygonVertexCount(p);
     const uint32_t nq = mesh.polygonVertexCount(q);
+    // The edge boxes below are tested against each other edge by edge. An edge
+    // of q outside p's box (grown the same way) fails that test against every
+    // edge of p, and a grown edge box of p outside q's box against every edge
+    // of q (each edge lies in its polygon's box, and the rounding of the grown
+    // bounds is monotone): so only the edges of q that meet p's box are kept,
+    // in order, and edges of p that meet no kept edge are skipped. The links
+    // found, and their order, are those of the full edge-by-edge test.
+    const Bounds3& bp = mesh.m_polyBounds[p];
+    const Bounds3& bq = mesh.m_polyBounds[q];
+    std::array<uint32_t, kMaxPolyVerts> kept;
+    uint32_t keptCount = 0;
+    {
+        const double loX = double(bp.min.x) - 2.0 * tol, hiX = double(bp.max.x) + 2.0 * tol;
+        const double loZ = double(bp.min.z) - 2.0 * tol, hiZ = double(bp.max.z) + 2.0 * tol;
+        glm::vec3 a2 = mesh.polygonVertex(q, 0);
+        for (uint32_t j = 0; j < nq; ++j)
+        {
+            const glm::vec3 b2 = mesh.polygonVertex(q, j + 1 == nq ? 0 : j + 1);
+            if (!(std::max(a2.x, b2.x) < loX || std::min(a2.x, b2.x) > hiX || std::max(a2.z, b2.z) < loZ ||
+                  std::min(a2.z, b2.z) > hiZ))
+                kept[keptCount++] = j;
+            a2 = b2;
+        }
+    }
+    if (keptCount == 0)
+        return;
     for (uint32_t i = 0; i < np; ++i)
     {
         const glm::vec3 a1 = mesh.polygonVertex(p, i);
         const glm::vec3 b1 = mesh.polygonVertex(p, (i + 1) % np);
-        const double d1x = double(b1.x) - a1.x, d1z = double(b1.z) - a1.z;
-        const double l1 = std::sqrt(d1x * d1x + d1z * d1z);
         // Edges that link overlap within the tolerance: boxes first (cheap, and
         // it never rejects a pair the tests below would accept).
         const double loX = std::min(a1.x, b1.x) - 2.0 * tol, hiX = std::max(a1.x, b1.x) + 2.0 * tol;
         const double loZ = std::min(a1.z, b1.z) - 2.0 * tol, hiZ = std::max(a1.z, b1.z) + 2.0 * tol;
-        for (uint32_t j = 0; j < nq; ++j)
+        if (loX > bq.max.x || hiX < bq.min.x || loZ > bq.max.z || hiZ < bq.min.z)
+            continue;
+        const double d1x = double(b1.x) - a1.x, d1z = double(b1.z) - a1.z;
+        const double l1 = std::sqrt(d1x * d1x + d1z * d1z);
+        for (uint32_t k = 0; k < keptCount; ++k)
         {
+            const uint32_t j = kept[k];
             const glm::vec3 a2 = mesh.polygonVertex(q, j);
             const glm::vec3 b2 = mesh.polygonVertex(q, (j + 1) % nq);
             if (std::max(a2.x, b2.x) < loX || std::min(a2.x, b2.x) > hiX || std::max(a2.z, b2.z) < loZ ||
@@ -527,15 +571,17 @@ void NavMeshAccess::linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::v
 
 void NavMeshAccess::sortLinks(std::vector<NavLink>& ls)
 {
-    std::sort(ls.begin(), ls.end(), [](const NavLink& x, const NavLink& y) {
-        if (x.edge != y.edge)
-            return x.edge < y.edge;
-        if (x.tMin != y.tMin)
-            return x.tMin < y.tMin;
-        if (x.tMax != y.tMax)
-            return x.tMax < y.tMax;
-        return x.neighbour < y.neighbour;
-    });
+    std::sort(ls.begin(), ls.end(),
+              [](const NavLink& x, const NavLink& y)
+              {
+                  if (x.edge != y.edge)
+                      return x.edge < y.edge;
+                  if (x.tMin != y.tMin)
+                      return x.tMin < y.tMin;
+                  if (x.tMax != y.tMax)
+                      return x.tMax < y.tMax;
+                  return x.neighbour < y.neighbour;
+              });
 }
 
 void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLink> ls)
@@ -552,7 +598,8 @@ void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLi
         const double len = std::sqrt(dx * dx + dz * dz);
         const glm::vec3 normal(static_cast<float>(dz / len), 0.0f, static_cast<float>(-dx / len));
         double covered = 0.0;
-        auto addWall = [&](double t0, double t1) {
+        auto addWall = [&](double t0, double t1)
+        {
             if ((t1 - t0) * len <= tol)
                 return;
             NavWall w;
@@ -575,8 +622,9 @@ void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLi
     }
 }
 
-void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
-                                        std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld)
+void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
+                                        std::span<const uint32_t> remap, std::span<const uint32_t> changedNew,
+                                        std::span<const uint32_t> changedOld)
 {
     assembleGeometry(mesh);
     const uint32_t polys = mesh.polygonCount();
@@ -625,16 +673,18 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous, 
                     l.neighbour = q;
                     ls.push_back(l);
                 }
-            visitLinkCandidates(mesh, p, [&](uint32_t q) {
-                if (q != p && (whole || changed[q]))
-                    linkPair(mesh, p, q, &ls, nullptr);
-            });
+            visitLinkCandidates(mesh, p,
+                                [&](uint32_t q)
+                                {
+                                    if (q != p && (whole || changed[q]))
+                                        linkPair(mesh, p, q, &ls, nullptr);
+                                });
             // A polygon listed in several cells is visited more than once.
             sortLinks(ls);
             ls.erase(std::unique(ls.begin(), ls.end(),
                                  [](const NavLink& x, const NavLink& y) {
-                                     return x.neighbour == y.neighbour && x.edge == y.edge && x.tMin == y.tMin &&
-                                            x.tMax == y.tMax;
+                                     return x.neighbour == y.neighbour && x.edge == y.edge &&
+                                            x.tMin == y.tMin && x.tMax == y.tMax;
                                  }),
                      ls.end());
             mesh.m_links.insert(mesh.m_links.end(), ls.begin(), ls.end());
@@ -712,7 +762,8 @@ void NavMeshAccess::assembleGeometry(NavMesh& mesh)
         mesh.m_gridRows = std::clamp(static_cast<int>(std::floor(d / cell)) + 1, 1, 4097);
         const size_t cells = static_cast<size_t>(mesh.m_gridCols) * static_cast<size_t>(mesh.m_gridRows);
         std::vector<uint32_t> counts(cells + 1, 0);
-        auto forCells = [&](uint32_t p, auto&& f) {
+        auto forCells = [&](uint32_t p, auto&& f)
+        {
             const Bounds3& b = mesh.m_polyBounds[p];
             const int x0 = mesh.cellCoord(b.min.x, mesh.m_gridOriginX, mesh.m_gridCols);
             const int x1 = mesh.cellCoord(b.max.x, mesh.m_gridOriginX, mesh.m_gridCols);
@@ -734,12 +785,11 @@ void NavMeshAccess::assembleGeometry(NavMesh& mesh)
             if (!mesh.disabled(p))
                 forCells(p, [&](size_t c) { mesh.m_cellItems[fill[c]++] = p; });
     }
-
 }
 
-NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> vertices, std::vector<uint32_t> indices,
-                                  std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas,
-                                  std::vector<uint8_t> disabled)
+NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> vertices,
+                                 std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts,
+                                 std::vector<uint8_t> areas, std::vector<uint8_t> disabled)
 {
     NavMesh mesh;
     setParts(mesh, base, std::move(vertices), std::move(indices), std::move(polyStarts), std::move(areas),
@@ -748,11 +798,13 @@ NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> ver
     return mesh;
 }
 
-NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& previous, std::span<const uint32_t> remap,
-                                             std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld,
-                                             std::vector<glm::vec3> vertices,
-                                             std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts,
-                                             std::vector<uint8_t> areas, std::vector<uint8_t> disabled)
+NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& previous,
+                                            std::span<const uint32_t> remap,
+                                            std::span<const uint32_t> changedNew,
+                                            std::span<const uint32_t> changedOld,
+                                            std::vector<glm::vec3> vertices, std::vector<uint32_t> indices,
+                                            std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas,
+                                            std::vector<uint8_t> disabled)
 {
     NavMesh mesh;
     setParts(mesh, base, std::move(vertices), std::move(indices), std::move(polyStarts), std::move(areas),
@@ -762,8 +814,8 @@ NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& 
 }
 
 void NavMeshAccess::setParts(NavMesh& mesh, const NavMesh& base, std::vector<glm::vec3> vertices,
-                             std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas,
-                             std::vector<uint8_t> disabled)
+                             std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts,
+                             std::vector<uint8_t> areas, std::vector<uint8_t> disabled)
 {
     mesh.m_is2d = base.m_is2d;
     mesh.m_settings = base.m_settings;
@@ -774,7 +826,8 @@ void NavMeshAccess::setParts(NavMesh& mesh, const NavMesh& base, std::vector<glm
     mesh.m_polyStarts = std::move(polyStarts);
     mesh.m_areas = std::move(areas);
     assert(disabled.empty() || disabled.size() == mesh.m_areas.size());
-    mesh.m_disabledCount = static_cast<uint32_t>(std::count_if(disabled.begin(), disabled.end(), [](uint8_t d) { return d != 0; }));
+    mesh.m_disabledCount = static_cast<uint32_t>(
+        std::count_if(disabled.begin(), disabled.end(), [](uint8_t d) { return d != 0; }));
     if (mesh.m_disabledCount != 0)
         mesh.m_disabled = std::move(disabled);
 }
