@@ -2,8 +2,11 @@
 /// Path queries: Spark's findPath against Detour, each on its own bake of the
 /// same level, answering the same world points, in the same process.
 ///
-/// Level: ../shared/data/meshes/dungeon.obj (relative to the working
-/// directory; run from the project root), loaded once with scene::loadObj.
+/// Level (`--level=dungeon|terrain|ramps|all`, default dungeon, the issue's
+/// goal): ../shared/data/meshes/dungeon.obj (relative to the working
+/// directory; run from the project root), loaded once with scene::loadObj, or
+/// one of the two levels made in bench/levels.h (the bake bench's: open terrain
+/// with 400 small obstacles, long ramps and stairs).
 ///
 /// The bakes, with RecastDemo's default settings: cell size 0.3, cell height
 /// 0.2, agent height 2.0, radius 0.6, max climb 0.9, slope 45°, region min size
@@ -77,12 +80,13 @@
 #include "spark/nav/query.h"
 #include "spark/scene/model_obj.h"
 
+#include "levels.h"
+#include "recast_solo.h"
+#include "recastdemo.h"
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <DetourNavMeshQuery.h>
 #include <Recast.h>
-#include "recast_solo.h"
-#include "recastdemo.h"
 
 #include <algorithm>
 #include <atomic>
@@ -134,6 +138,7 @@ constexpr float kHalfExtents[3] = {2.0f, 4.0f, 2.0f};
 constexpr double kLengthTolerance = 0.01; // [Units: m]
 
 using namespace spark::bench::demo; // RecastDemo's settings, both sides (recastdemo.h)
+using bench::levels::Level;
 
 struct Pair
 {
@@ -162,11 +167,12 @@ std::vector<Pair> drawPairs(const nav::BakeInput& in, int count, size_t* outWalk
     }
     *outWalkableTriangles = tris.size();
     Rng rng = rngFromSeed(kPointSeed, 1);
-    auto draw = [&]() {
+    auto draw = [&]()
+    {
         const double pick = rngNextDouble(rng) * total;
-        const size_t k = std::min(size_t(std::upper_bound(cumulative.begin(), cumulative.end(), pick) -
-                                         cumulative.begin()),
-                                  tris.size() - 1);
+        const size_t k = std::min(
+            size_t(std::upper_bound(cumulative.begin(), cumulative.end(), pick) - cumulative.begin()),
+            tris.size() - 1);
         const uint32_t t = tris[k];
         const double r1 = std::sqrt(rngNextDouble(rng)), r2 = rngNextDouble(rng);
         const glm::dvec3 v0(in.vertices[in.indices[t]]), v1(in.vertices[in.indices[t + 1]]),
@@ -215,7 +221,9 @@ struct SparkSide
     }
     double length(bool horizontalOnly) const
     {
-        return path.points.empty() ? 0.0 : polylineLength(&path.points[0].x, int(path.points.size()), horizontalOnly);
+        return path.points.empty()
+                   ? 0.0
+                   : polylineLength(&path.points[0].x, int(path.points.size()), horizontalOnly);
     }
 };
 
@@ -277,12 +285,15 @@ struct DetourSide
         float end[3] = {nb[0], nb[1], nb[2]};
         if (corridor[size_t(count) - 1] != rb)
             navQuery->closestPointOnPoly(corridor[size_t(count) - 1], nb, end, nullptr);
-        straightStatus = navQuery->findStraightPath(na, end, corridor.data(), count, straight.data(),
-                                                    straightFlags.data(), straightRefs.data(), &straightCount,
-                                                    kDetourMaxStraight);
+        straightStatus =
+            navQuery->findStraightPath(na, end, corridor.data(), count, straight.data(), straightFlags.data(),
+                                       straightRefs.data(), &straightCount, kDetourMaxStraight);
         return corridor[size_t(count) - 1] == rb && (pathStatus & DT_PARTIAL_RESULT) == 0;
     }
-    double length(bool horizontalOnly) const { return polylineLength(straight.data(), straightCount, horizontalOnly); }
+    double length(bool horizontalOnly) const
+    {
+        return polylineLength(straight.data(), straightCount, horizontalOnly);
+    }
 };
 
 /// Recast's solo-mesh bake as RecastDemo's Sample_SoloMesh::handleBuild does it (watershed regions, the
@@ -348,14 +359,17 @@ struct Quality
     int sparkComplete = 0, detourComplete = 0;
     int both = 0, shorter = 0, longer = 0;
     int shorterXZ = 0, longerXZ = 0;
-    int sameEnds = 0, sameEndsShorter = 0, sameEndsLonger = 0; // both ends snapped within 1 cm (x–z) of each other
+    int sameEnds = 0, sameEndsShorter = 0,
+        sameEndsLonger = 0; // both ends snapped within 1 cm (x–z) of each other
     int sameEndsShorterXZ = 0, sameEndsLongerXZ = 0;
     int detourOutOfNodes = 0, detourStraightTruncated = 0;
     double sparkLength = 0.0, detourLength = 0.0, sparkLengthXZ = 0.0, detourLengthXZ = 0.0;
-    uint64_t sparkPathHash = 0; ///< spark::Hasher over every Spark query's located/complete flags, point bits and corridor.
+    uint64_t sparkPathHash =
+        0; ///< spark::Hasher over every Spark query's located/complete flags, point bits and corridor.
 };
 
-Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pairs, std::vector<Pair>& outLocated)
+Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pairs,
+                std::vector<Pair>& outLocated)
 {
     Quality q;
     spark::Hasher hash;
@@ -394,10 +408,10 @@ Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pair
             const double lsXZ = spark.length(true), ldXZ = detour.length(true);
             q.sparkLengthXZ += lsXZ;
             q.detourLengthXZ += ldXZ;
-            const bool isShorterXZ = lsXZ < ldXZ - kLengthTolerance, isLongerXZ = lsXZ > ldXZ + kLengthTolerance;
+            const bool isShorterXZ = lsXZ<ldXZ - kLengthTolerance, isLongerXZ = lsXZ> ldXZ + kLengthTolerance;
             q.shorterXZ += isShorterXZ ? 1 : 0;
             q.longerXZ += isLongerXZ ? 1 : 0;
-            const bool isShorter = ls < ld - kLengthTolerance, isLonger = ls > ld + kLengthTolerance;
+            const bool isShorter = ls<ld - kLengthTolerance, isLonger = ls> ld + kLengthTolerance;
             q.shorter += isShorter ? 1 : 0;
             q.longer += isLonger ? 1 : 0;
             ++q.both;
@@ -419,14 +433,15 @@ Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pair
     return q;
 }
 
-int runTable()
+int runTable(const Level& level)
 {
-    const nav::BakeInput input = loadObjInput(kDungeonPath);
+    const nav::BakeInput& input = level.input;
     size_t walkableTris = 0;
     const std::vector<Pair> pairs = drawPairs(input, kPairs, &walkableTris);
     SparkSide spark;
     DetourSide detour;
-    DetourSide detourMono; // the same, on Recast's monotone partition (Spark's partition): shows what the partition does
+    DetourSide detourMono; // the same, on Recast's monotone partition (Spark's partition): shows what the
+                           // partition does
     bakeSpark(input, spark);
     bakeDetour(input, detour);
     bakeDetour(input, detourMono, true);
@@ -437,12 +452,13 @@ int runTable()
     std::vector<Pair> locatedMono;
     const Quality qMono = compare(spark, detourMono, pairs, locatedMono);
 
-    // Allocations of a warm pass of each loop: over all pairs, and over the pairs whose ends both sides located
-    // (a Spark query that cannot locate an end returns an error, whose message is a heap string).
+    // Allocations of a warm pass of each loop: over all pairs, and over the pairs whose ends both sides
+    // located (a Spark query that cannot locate an end returns an error, whose message is a heap string).
     long long allocations[2][3] = {};
     for (int set = 0; set < 2; ++set)
     {
-        const std::span<const Pair> which = set == 0 ? std::span<const Pair>(pairs) : std::span<const Pair>(located);
+        const std::span<const Pair> which =
+            set == 0 ? std::span<const Pair>(pairs) : std::span<const Pair>(located);
         long long before = gAllocations.load();
         gSink = gSink + sparkPathQueryLoop(spark, which);
         allocations[set][0] = gAllocations.load() - before;
@@ -472,15 +488,18 @@ int runTable()
     const double mSpark = bench::median(tSpark), mDetour = bench::median(tDetour),
                  mDetourMono = bench::median(tDetourMono);
 
-    std::printf("dungeon.obj: %zu vertices, %zu triangles (%zu walkable, sampled); %d pairs, seed %llu\n",
-                input.vertices.size(), input.indices.size() / 3, walkableTris, kPairs,
-                static_cast<unsigned long long>(kPointSeed));
-    std::printf("bake: cell 0.3 x 0.2, agent h 2.0 r 0.6, climb 0.9, slope 45, region 8/20, edge 12/1.3, nvp 6, "
-                "detail 6/1; half extents (2, 4, 2)\n");
-    std::printf("time: thread CPU, median of %d repeats of the %d-query loop, the sides taking turns to go first\n",
-                kRepeats, kPairs);
-    std::printf("detour: Recast's default (watershed) bake, the comparison; detour mono: Recast's monotone bake "
-                "(Spark's partition), for reference\n\n");
+    std::printf("%s (%s): %zu vertices, %zu triangles (%zu walkable, sampled); %d pairs, seed %llu\n",
+                level.name.c_str(), level.what.c_str(), input.vertices.size(), input.indices.size() / 3,
+                walkableTris, kPairs, static_cast<unsigned long long>(kPointSeed));
+    std::printf(
+        "bake: cell 0.3 x 0.2, agent h 2.0 r 0.6, climb 0.9, slope 45, region 8/20, edge 12/1.3, nvp 6, "
+        "detail 6/1; half extents (2, 4, 2)\n");
+    std::printf(
+        "time: thread CPU, median of %d repeats of the %d-query loop, the sides taking turns to go first\n",
+        kRepeats, kPairs);
+    std::printf(
+        "detour: Recast's default (watershed) bake, the comparison; detour mono: Recast's monotone bake "
+        "(Spark's partition), for reference\n\n");
     std::printf("%-40s %12s %12s %12s\n", "", "spark", "detour", "detour mono");
     std::printf("%-40s %12u %12d %12d\n", "polygons", spark.mesh.polygonCount(), detour.polygons,
                 detourMono.polygons);
@@ -488,30 +507,34 @@ int runTable()
                 detourMono.area);
     std::printf("%-40s %12d %12d %12d\n", "pairs with both ends located", q.sparkLocated, q.detourLocated,
                 qMono.detourLocated);
-    std::printf("%-40s %12d %12d %12d\n", "pairs complete", q.sparkComplete, q.detourComplete, qMono.detourComplete);
+    std::printf("%-40s %12d %12d %12d\n", "pairs complete", q.sparkComplete, q.detourComplete,
+                qMono.detourComplete);
     std::printf("%-40s %12.4f %12.4f\n", "mean length 3D, pairs both complete (m)", q.sparkLength / q.both,
                 q.detourLength / q.both);
     std::printf("%-40s %12.4f %12.4f\n", "mean length x-z, same pairs (m)", q.sparkLengthXZ / q.both,
                 q.detourLengthXZ / q.both);
-    std::printf("%-40s %12.4f %12s %12.4f\n", "mean length 3D, pairs spark & mono (m)", qMono.sparkLength / qMono.both,
-                "", qMono.detourLength / qMono.both);
-    std::printf("%-40s %12.4f %12s %12.4f\n", "mean length x-z, same pairs (m)", qMono.sparkLengthXZ / qMono.both, "",
-                qMono.detourLengthXZ / qMono.both);
+    std::printf("%-40s %12.4f %12s %12.4f\n", "mean length 3D, pairs spark & mono (m)",
+                qMono.sparkLength / qMono.both, "", qMono.detourLength / qMono.both);
+    std::printf("%-40s %12.4f %12s %12.4f\n", "mean length x-z, same pairs (m)",
+                qMono.sparkLengthXZ / qMono.both, "", qMono.detourLengthXZ / qMono.both);
     std::printf("%-40s %12.3f %12.3f %12.3f\n", "median us/query (thread CPU)", mSpark, mDetour, mDetourMono);
     std::printf("%-40s %11.1f%% %11.1f%% %11.1f%%\n", "spread of repeats (max-min)/median",
-                bench::spreadPercent(tSpark), bench::spreadPercent(tDetour), bench::spreadPercent(tDetourMono));
+                bench::spreadPercent(tSpark), bench::spreadPercent(tDetour),
+                bench::spreadPercent(tDetourMono));
     std::printf("%-40s %12lld %12lld %12lld\n", "heap allocations, warm pass, all pairs", allocations[0][0],
                 allocations[0][1], allocations[0][2]);
     std::printf("%-40s %12lld %12lld %12lld\n", "  same, pairs both sides located", allocations[1][0],
                 allocations[1][1], allocations[1][2]);
     std::printf("\nratio spark/detour (median time): %.3f   (spark/detour mono: %.3f)\n", mSpark / mDetour,
                 mSpark / mDetourMono);
-    std::printf("pairs both complete: %d; Spark 3D length shorter by > 1 cm: %d, longer by > 1 cm: %d, within: %d\n",
-                q.both, q.shorter, q.longer, q.both - q.shorter - q.longer);
+    std::printf(
+        "pairs both complete: %d; Spark 3D length shorter by > 1 cm: %d, longer by > 1 cm: %d, within: %d\n",
+        q.both, q.shorter, q.longer, q.both - q.shorter - q.longer);
     std::printf("  x-z lengths instead: shorter %d, longer %d\n", q.shorterXZ, q.longerXZ);
-    std::printf("  of these, %d with both snapped ends within 1 cm (x-z) on the two sides: shorter %d, longer %d "
-                "(x-z: %d, %d)\n",
-                q.sameEnds, q.sameEndsShorter, q.sameEndsLonger, q.sameEndsShorterXZ, q.sameEndsLongerXZ);
+    std::printf(
+        "  of these, %d with both snapped ends within 1 cm (x-z) on the two sides: shorter %d, longer %d "
+        "(x-z: %d, %d)\n",
+        q.sameEnds, q.sameEndsShorter, q.sameEndsLonger, q.sameEndsShorterXZ, q.sameEndsLongerXZ);
     std::printf("pairs located by both sides: %zu\n", located.size());
     std::printf("Spark path hash (located/complete flags, point bits and corridor of every query): %016llx\n",
                 static_cast<unsigned long long>(q.sparkPathHash));
@@ -523,9 +546,9 @@ int runTable()
 // --- Callgrind ---------------------------------------------------------------------------
 
 /// Inside valgrind: bake one side, warm it, run its counted loop once.
-int runCallgrindSide(const std::string& side, int pairCount)
+int runCallgrindSide(const std::string& side, int pairCount, const Level& level)
 {
-    const nav::BakeInput input = loadObjInput(kDungeonPath);
+    const nav::BakeInput& input = level.input;
     size_t walkableTris = 0;
     const std::vector<Pair> all = drawPairs(input, kPairs, &walkableTris);
     const std::span<const Pair> pairs(all.data(), size_t(std::clamp(pairCount, 1, kPairs)));
@@ -553,7 +576,7 @@ int runCallgrindSide(const std::string& side, int pairCount)
     return 0;
 }
 
-int runCallgrind(int pairCount, const std::string& outDir)
+int runCallgrind(int pairCount, const std::string& outDir, const std::string& levelName)
 {
     const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
     std::error_code ignored;
@@ -564,10 +587,10 @@ int runCallgrind(int pairCount, const std::string& outDir)
     for (int i = 0; i < 2; ++i)
     {
         const std::string file = outDir + "/path_bench." + sides[i] + ".callgrind";
-        const std::string cmd = std::string("valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*") +
-                                loops[i] + "*' --callgrind-out-file=" + file + " " + self +
-                                " --callgrind-side=" + sides[i] + " --pairs=" + std::to_string(pairCount) +
-                                " 2>" + file + ".log";
+        const std::string cmd =
+            std::string("valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*") + loops[i] +
+            "*' --callgrind-out-file=" + file + " " + self + " --callgrind-side=" + sides[i] +
+            " --pairs=" + std::to_string(pairCount) + " --level=" + levelName + " 2>" + file + ".log";
         std::printf("%s\n", cmd.c_str());
         std::fflush(stdout);
         if (std::system(cmd.c_str()) != 0)
@@ -577,9 +600,11 @@ int runCallgrind(int pairCount, const std::string& outDir)
         }
         totals[i] = spark::bench::callgrindTotal(file);
     }
-    std::printf("\ninstructions per query (callgrind Ir, %d pairs, warm):\n", pairCount);
-    std::printf("  spark  %12.0f\n  detour %12.0f\n  ratio spark/detour %.3f\n", double(totals[0]) / pairCount,
-                double(totals[1]) / pairCount, double(totals[0]) / double(totals[1]));
+    std::printf("\ninstructions per query (callgrind Ir, %s, %d pairs, warm):\n", levelName.c_str(),
+                pairCount);
+    std::printf("  spark  %12.0f\n  detour %12.0f\n  ratio spark/detour %.3f\n",
+                double(totals[0]) / pairCount, double(totals[1]) / pairCount,
+                double(totals[0]) / double(totals[1]));
     std::printf("profile: callgrind_annotate --inclusive=yes %s/path_bench.spark.callgrind | head -40\n",
                 outDir.c_str());
     return 0;
@@ -590,7 +615,7 @@ int runCallgrind(int pairCount, const std::string& outDir)
 int main(int argc, char** argv)
 {
     bool callgrind = false;
-    std::string side, outDir = "/tmp";
+    std::string side, outDir = "/tmp", levelName = "dungeon";
     int pairCount = kCallgrindPairs;
     for (int i = 1; i < argc; ++i)
     {
@@ -607,9 +632,13 @@ int main(int argc, char** argv)
             outDir = arg.substr(6);
         else if (arg == "--out" && i + 1 < argc)
             outDir = argv[++i];
+        else if (arg.rfind("--level=", 0) == 0)
+            levelName = arg.substr(8);
         else
         {
-            std::fprintf(stderr, "usage: path_bench [--callgrind [--pairs N] [--out DIR]]\n");
+            std::fprintf(stderr,
+                         "usage: path_bench [--level=dungeon|terrain|ramps|all] [--callgrind [--pairs N] "
+                         "[--out DIR]]\n");
             return 2;
         }
     }
@@ -618,9 +647,19 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "--pairs must be 1..%d\n", kPairs);
         return 2;
     }
+    const std::vector<std::string> names = levelName == "all"
+                                               ? std::vector<std::string>{"dungeon", "terrain", "ramps"}
+                                               : std::vector<std::string>{levelName};
     if (!side.empty())
-        return runCallgrindSide(side, pairCount);
-    if (callgrind)
-        return runCallgrind(pairCount, outDir);
-    return runTable();
+        return runCallgrindSide(side, pairCount, bench::levels::makeLevel(levelName));
+    int status = 0;
+    for (size_t i = 0; i < names.size() && status == 0; ++i)
+    {
+        if (i > 0)
+            std::printf("\n");
+        status = callgrind
+                     ? runCallgrind(pairCount, outDir + (names.size() > 1 ? "/" + names[i] : ""), names[i])
+                     : runTable(bench::levels::makeLevel(names[i]));
+    }
+    return status;
 }
