@@ -76,8 +76,8 @@
 #include "spark/nav/query.h"
 #include "spark/scene/model_obj.h"
 
-#include "recast_area.h"
 #include "bench_stats.h"
+#include "recast_area.h"
 #include "recast_solo.h"
 #include "recastdemo.h"
 
@@ -110,8 +110,8 @@ using namespace spark;
 namespace
 {
 
-using spark::bench::threadSeconds;
 using spark::bench::median;
+using spark::bench::threadSeconds;
 
 using namespace spark::bench::demo; // RecastDemo's settings, both sides (recastdemo.h)
 constexpr float kMaxSpeed = 3.5f;
@@ -177,7 +177,8 @@ void buildDetour(DetourMesh& out)
 
     const rcConfig cfg = recastConfig(verts, nverts);
 
-    const RecastSoloMesh solo = bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, kPolyFlagWalk);
+    const RecastSoloMesh solo =
+        bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, kPolyFlagWalk);
     out.polygons = solo.pmesh->npolys;
     out.area = spark::bench::recastPolyMeshArea(*solo.pmesh, cfg.cs);
     out.nav = soloNavMesh(solo, cfg, kAgentHeight, kAgentRadius, kAgentClimb);
@@ -219,7 +220,8 @@ bool spacedFrom(const std::vector<glm::vec3>& others, const glm::vec3& p, float 
     return true;
 }
 
-std::vector<Pair> makePairs(const nav::NavMesh& mesh, const DetourMesh& d, int count, float spacing, int& tried)
+std::vector<Pair> makePairs(const nav::NavMesh& mesh, const DetourMesh& d, int count, float spacing,
+                            int& tried)
 {
     std::vector<Pair> pairs;
     std::vector<glm::vec3> starts, goals;
@@ -229,7 +231,8 @@ std::vector<Pair> makePairs(const nav::NavMesh& mesh, const DetourMesh& d, int c
     const dtQueryFilter filter;
     std::vector<dtPolyRef> dpath(65535);
     tried = 0;
-    auto draw = [&] {
+    auto draw = [&]
+    {
         if (++tried > count * 10000)
         {
             std::fprintf(stderr, "could only find %zu start/goal pairs\n", pairs.size());
@@ -302,18 +305,20 @@ struct RunResult
     std::vector<double> updateMs; // per update
     double setupMs = 0.0;         // adding the agents and setting their targets
     int arrived = 0;
-    float minDist = 1e30f; // centre distance, m
+    float minDist = 1e30f;     // centre distance, m
     float startMinDist = 0.0f; // the same at the start
     long long overlaps = 0;    // pairs closer than kOverlap × 2r, summed over the updates
     int leftMesh = 0;
-    std::string states;    // the side's own end states
-    uint64_t worldHash = 0; // Spark: NavWorld::hashState() after the last update; Detour: FNV-1a of the positions
+    std::string states; // the side's own end states
+    uint64_t worldHash =
+        0; // Spark: NavWorld::hashState() after the last update; Detour: FNV-1a of the positions
 };
 
 /// The timed loop of both sides: the start observed (its smallest distance
 /// kept apart), then per update the thread CPU time of `step` alone (false:
 /// the step failed, the bench stops) and the observation after it.
-template <class Step, class Observe> void timeUpdates(RunResult& r, int updates, Step&& step, Observe&& observe)
+template <class Step, class Observe>
+void timeUpdates(RunResult& r, int updates, Step&& step, Observe&& observe)
 {
     observe();
     r.startMinDist = r.minDist;
@@ -372,7 +377,8 @@ RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::v
 
     std::vector<glm::vec3> pos(static_cast<size_t>(n));
     std::vector<char> left(static_cast<size_t>(n), 0);
-    auto observe = [&] {
+    auto observe = [&]
+    {
         if (!quality)
             return;
         for (int i = 0; i < n; ++i)
@@ -387,7 +393,8 @@ RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::v
         r.minDist = std::min(r.minDist, minPairDistance(pos, o));
         r.overlaps += o;
     };
-    timeUpdates(r, updates, [&] { return world.stepCrowds(kDt).ok(); }, observe);
+    timeUpdates(
+        r, updates, [&] { return world.stepCrowds(kDt).ok(); }, observe);
     for (int i = 0; i < n; ++i)
     {
         const nav::CrowdAgent& a = *world.agent(ids[static_cast<size_t>(i)]);
@@ -399,8 +406,8 @@ RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::v
     r.worldHash = world.hashState();
     const nav::CrowdCounts c = world.crowdCounts();
     char buf[160];
-    std::snprintf(buf, sizeof buf, "arrived %u, moving %u, no_path %u, off_mesh %u, idle %u", c.arrived, c.moving,
-                  c.noPath, c.offMesh, c.idle);
+    std::snprintf(buf, sizeof buf, "arrived %u, moving %u, no_path %u, off_mesh %u, idle %u", c.arrived,
+                  c.moving, c.noPath, c.offMesh, c.idle);
     r.states = buf;
     return r;
 }
@@ -467,8 +474,8 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
         }
         dtPolyRef ref = 0;
         float nearest[3];
-        q->findNearestPoly(&pairs[static_cast<size_t>(i)].goal.x, crowd->getQueryHalfExtents(), crowd->getFilter(0),
-                           &ref, nearest);
+        q->findNearestPoly(&pairs[static_cast<size_t>(i)].goal.x, crowd->getQueryHalfExtents(),
+                           crowd->getFilter(0), &ref, nearest);
         if (ref == 0 || !crowd->requestMoveTarget(idx[static_cast<size_t>(i)], ref, nearest))
         {
             std::fprintf(stderr, "dtCrowd::requestMoveTarget failed\n");
@@ -479,7 +486,8 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
 
     std::vector<glm::vec3> pos(static_cast<size_t>(n));
     std::vector<char> left(static_cast<size_t>(n), 0);
-    auto observe = [&] {
+    auto observe = [&]
+    {
         if (!quality)
             return;
         for (int i = 0; i < n; ++i)
@@ -495,7 +503,14 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
         r.minDist = std::min(r.minDist, minPairDistance(pos, o));
         r.overlaps += o;
     };
-    timeUpdates(r, updates, [&] { crowd->update(static_cast<float>(kDt), nullptr); return true; }, observe);
+    timeUpdates(
+        r, updates,
+        [&]
+        {
+            crowd->update(static_cast<float>(kDt), nullptr);
+            return true;
+        },
+        observe);
     int valid = 0, failed = 0, waiting = 0, invalid = 0;
     for (int i = 0; i < n; ++i)
     {
@@ -515,14 +530,15 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
     }
     uint64_t h = 1469598103934665603ull; // FNV-1a over the end positions: the same crowd, run after run
     for (int i = 0; i < n; ++i)
-        for (const unsigned char* b = reinterpret_cast<const unsigned char*>(crowd->getAgent(idx[size_t(i)])->npos),
-                                 *e = b + 3 * sizeof(float);
+        for (const unsigned char *
+                 b = reinterpret_cast<const unsigned char*>(crowd->getAgent(idx[size_t(i)])->npos),
+                *e = b + 3 * sizeof(float);
              b != e; ++b)
             h = (h ^ *b) * 1099511628211ull;
     r.worldHash = h;
     char buf[160];
-    std::snprintf(buf, sizeof buf, "target valid %d, failed %d, still requesting %d; state invalid %d", valid, failed,
-                  waiting, invalid);
+    std::snprintf(buf, sizeof buf, "target valid %d, failed %d, still requesting %d; state invalid %d", valid,
+                  failed, waiting, invalid);
     r.states = buf;
     dtFreeCrowd(crowd);
     return r;
@@ -554,8 +570,8 @@ std::string runCapture(const std::string& cmd)
 bool cliHasCrowdCommands(const std::string& binary)
 {
     const std::string list = runCapture("'" + binary + "' commands --prefix nav. 2>/dev/null");
-    return list.find("nav.agent.add") != std::string::npos && list.find("nav.agent.set") != std::string::npos &&
-           list.find("nav.step") != std::string::npos;
+    return list.find("nav.agent.add") != std::string::npos &&
+           list.find("nav.agent.set") != std::string::npos && list.find("nav.step") != std::string::npos;
 }
 
 /// Runs `binary args...` with stdout to `outPath`; answers its CPU time (user +
@@ -632,14 +648,23 @@ void cliComparison(const Options& opt, const std::shared_ptr<const nav::NavMesh>
         return;
     const std::string dir = dirTemplate;
     const std::string obj = std::filesystem::absolute(dataPath(kDungeonPath)).string();
+    // The library's settings (sparkBakeDef), written out for the command line.
+    const nav::BakeDef def = sparkBakeDef();
+    char settings[512];
+    std::snprintf(
+        settings, sizeof settings,
+        "--cell-size %.9g --cell-height %.9g --agent-radius %.9g --agent-height %.9g --climb %.9g "
+        "--max-slope %.9g --max-simplification-error %.9g --max-edge-len %.9g --max-verts-per-poly %d "
+        "--min-region-area %.9g --merge-region-area %.9g",
+        def.cellSize, def.cellHeight, def.agentRadius, def.agentHeight, def.stepHeight, def.maxSlopeDeg,
+        def.maxSimplificationError, def.maxEdgeLen, def.maxVertsPerPoly, def.minRegionArea,
+        def.mergeRegionArea);
     const std::string bake = "'" + opt.sparkBinary + "' bake '" + obj + "' -o mesh.json --project '" + dir +
-                             "' --name dungeon --cell-size 0.3 --cell-height 0.2 --agent-radius 0.6 "
-                             "--agent-height 2.0 --climb 0.9 --max-slope 45 --max-simplification-error 1.3 "
-                             "--max-edge-len 12 --max-verts-per-poly 6 --min-region-area 5.76";
+                             "' --name dungeon " + settings;
     const std::string baked = runCapture(bake + " 2>&1");
     const std::string wantHash = hex16(nav::hashNavMesh(mesh));
-    std::printf("\nnav.step through `spark run` (%s), %d agents, %d updates at dt 1/60\n", opt.sparkBinary.c_str(), n,
-                opt.updates);
+    std::printf("\nnav.step through `spark run` (%s), %d agents, %d updates at dt 1/60\n",
+                opt.sparkBinary.c_str(), n, opt.updates);
     std::printf("mesh document by `spark bake` with the bench's settings: %s", baked.c_str());
     if (baked.find(wantHash) == std::string::npos)
         std::printf("  (NOT the library mesh: its hash is %s; the comparison below is on a different mesh)\n",
@@ -647,17 +672,20 @@ void cliComparison(const Options& opt, const std::shared_ptr<const nav::NavMesh>
     else
         std::printf("  (the same mesh as the library run: hash %s)\n", wantHash.c_str());
 
-    std::string setup = "{\"id\":0,\"command\":\"nav.import\",\"params\":{\"name\":\"dungeon\",\"path\":\"mesh.json\"}}\n";
+    std::string setup =
+        "{\"id\":0,\"command\":\"nav.import\",\"params\":{\"name\":\"dungeon\",\"path\":\"mesh.json\"}}\n";
     char line[512];
     for (int i = 0; i < n; ++i)
     {
         const Pair& p = pairs[static_cast<size_t>(i)];
         std::snprintf(line, sizeof line,
-                      "{\"id\":%d,\"command\":\"nav.agent.add\",\"params\":{\"mesh\":\"dungeon\",\"position\":[%.9g,%.9g,%.9g],"
-                      "\"target\":[%.9g,%.9g,%.9g],\"radius\":%.9g,\"height\":%.9g,\"max_speed\":%.9g,\"max_accel\":%.9g,"
+                      "{\"id\":%d,\"command\":\"nav.agent.add\",\"params\":{\"mesh\":\"dungeon\","
+                      "\"position\":[%.9g,%.9g,%.9g],"
+                      "\"target\":[%.9g,%.9g,%.9g],\"radius\":%.9g,\"height\":%.9g,\"max_speed\":%.9g,\"max_"
+                      "accel\":%.9g,"
                       "\"max_neighbors\":%d}}\n",
-                      i + 1, p.start.x, p.start.y, p.start.z, p.goal.x, p.goal.y, p.goal.z, kAgentRadius, kAgentHeight,
-                      kMaxSpeed, kMaxAccel, kNeighbours);
+                      i + 1, p.start.x, p.start.y, p.start.z, p.goal.x, p.goal.y, p.goal.z, kAgentRadius,
+                      kAgentHeight, kMaxSpeed, kMaxAccel, kNeighbours);
         setup += line;
     }
     std::snprintf(line, sizeof line, "\"dt\":%.17g", kDt);
@@ -665,8 +693,8 @@ void cliComparison(const Options& opt, const std::shared_ptr<const nav::NavMesh>
     {
         std::ofstream(dir + "/a.jsonl") << setup;
         std::ofstream b(dir + "/b.jsonl");
-        b << setup << "{\"id\":-1,\"command\":\"nav.step\",\"params\":{\"frames\":" << opt.updates << "," << dtField
-          << "}}\n";
+        b << setup << "{\"id\":-1,\"command\":\"nav.step\",\"params\":{\"frames\":" << opt.updates << ","
+          << dtField << "}}\n";
         std::ofstream c(dir + "/c.jsonl");
         c << setup;
         for (int u = 0; u < opt.updates; ++u)
@@ -690,8 +718,9 @@ void cliComparison(const Options& opt, const std::shared_ptr<const nav::NavMesh>
                 lib.hash = r.worldHash;
                 continue;
             }
-            const double t = runChild({opt.sparkBinary, "run", "--project", dir, dir + "/" + names[f] + ".jsonl"},
-                                      dir + "/" + names[f] + ".out");
+            const double t =
+                runChild({opt.sparkBinary, "run", "--project", dir, dir + "/" + names[f] + ".jsonl"},
+                         dir + "/" + names[f] + ".out");
             if (t < 0.0)
                 failed = true;
             ms[f].push_back(t);
@@ -705,18 +734,21 @@ void cliComparison(const Options& opt, const std::shared_ptr<const nav::NavMesh>
     const std::string lastB = lastLine(dir + "/b.out"), lastC = lastLine(dir + "/c.out");
     const std::string hashB = jsonString(lastB, "hash"), hashC = jsonString(lastC, "hash");
     const double a = median(ms[0]), b = median(ms[1]), c = median(ms[2]);
-    std::printf("process CPU ms, median of %d: setup only %.1f | setup + nav.step{frames:%d} %.1f | setup + %d x "
-                "nav.step{frames:1} %.1f\n",
-                opt.repeats, a, opt.updates, b, opt.updates, c);
+    std::printf(
+        "process CPU ms, median of %d: setup only %.1f | setup + nav.step{frames:%d} %.1f | setup + %d x "
+        "nav.step{frames:1} %.1f\n",
+        opt.repeats, a, opt.updates, b, opt.updates, c);
     std::printf("\n| way | ms/update | vs library |\n|---|---:|---:|\n");
-    std::printf("| library NavWorld::stepCrowds, thread CPU (mean over the updates, median of %d runs between "
-                "those) | %.3f | 1.00 |\n",
-                opt.repeats, lib.mean);
-    std::printf("| spark run, one nav.step {frames: %d}: (B - A) / %d | %.3f | %.2f |\n", opt.updates, opt.updates,
-                (b - a) / opt.updates, (b - a) / opt.updates / lib.mean);
-    std::printf("| spark run, %d x nav.step {frames: 1}: (C - A) / %d | %.3f | %.2f |\n", opt.updates, opt.updates,
-                (c - a) / opt.updates, (c - a) / opt.updates / lib.mean);
-    std::printf("\nend state: library hash %s | spark run (one step command) %s | spark run (per-frame commands) %s -> "
+    std::printf(
+        "| library NavWorld::stepCrowds, thread CPU (mean over the updates, median of %d runs between "
+        "those) | %.3f | 1.00 |\n",
+        opt.repeats, lib.mean);
+    std::printf("| spark run, one nav.step {frames: %d}: (B - A) / %d | %.3f | %.2f |\n", opt.updates,
+                opt.updates, (b - a) / opt.updates, (b - a) / opt.updates / lib.mean);
+    std::printf("| spark run, %d x nav.step {frames: 1}: (C - A) / %d | %.3f | %.2f |\n", opt.updates,
+                opt.updates, (c - a) / opt.updates, (c - a) / opt.updates / lib.mean);
+    std::printf("\nend state: library hash %s | spark run (one step command) %s | spark run (per-frame "
+                "commands) %s -> "
                 "%s\n",
                 hex16(lib.hash).c_str(), hashB.c_str(), hashC.c_str(),
                 hashB == hex16(lib.hash) && hashC == hashB ? "the same crowd" : "DIFFERENT crowds");
@@ -798,7 +830,8 @@ int main(int argc, char** argv)
     DetourMesh detour;
     buildDetour(detour);
     int tried = 0;
-    const std::vector<Pair> pairs = makePairs(*sparkMesh, detour, maxAgents, opt.spacing * 2.0f * kAgentRadius, tried);
+    const std::vector<Pair> pairs =
+        makePairs(*sparkMesh, detour, maxAgents, opt.spacing * 2.0f * kAgentRadius, tried);
     int within = 0;
     double lengthSum = 0.0;
     for (const Pair& p : pairs)
@@ -807,20 +840,23 @@ int main(int argc, char** argv)
         within += p.sparkLength <= kMaxSpeed * kDt * opt.updates;
     }
 
-    std::printf("dungeon.obj: %zu triangles; agent r %.1f h %.1f, max speed %.1f, max accel %.0f, %d neighbours; "
-                "dt 1/60 s, %d updates\n",
-                input.indices.size() / 3, kAgentRadius, kAgentHeight, kMaxSpeed, kMaxAccel, kNeighbours, opt.updates);
-    std::printf("meshes: spark %u polygons %.1f m2 | recast/detour %d polygons %.1f m2\n", sparkMesh->polygonCount(),
-                sparkMesh->totalArea(), detour.polygons, detour.area);
-    std::printf("pairs: %zu kept of %d points drawn (seed %llu), starts (goals) >= %.2f x 2r apart on a level; "
-                "mean spark path %.1f m; %d of them no longer than %.0f m (reachable at max speed in %d updates)\n\n",
-                pairs.size(), tried, static_cast<unsigned long long>(kSeed), opt.spacing, lengthSum / pairs.size(),
-                within, kMaxSpeed * kDt * opt.updates, opt.updates);
+    std::printf(
+        "dungeon.obj: %zu triangles; agent r %.1f h %.1f, max speed %.1f, max accel %.0f, %d neighbours; "
+        "dt 1/60 s, %d updates\n",
+        input.indices.size() / 3, kAgentRadius, kAgentHeight, kMaxSpeed, kMaxAccel, kNeighbours, opt.updates);
+    std::printf("meshes: spark %u polygons %.1f m2 | recast/detour %d polygons %.1f m2\n",
+                sparkMesh->polygonCount(), sparkMesh->totalArea(), detour.polygons, detour.area);
+    std::printf(
+        "pairs: %zu kept of %d points drawn (seed %llu), starts (goals) >= %.2f x 2r apart on a level; "
+        "mean spark path %.1f m; %d of them no longer than %.0f m (reachable at max speed in %d updates)\n\n",
+        pairs.size(), tried, static_cast<unsigned long long>(kSeed), opt.spacing, lengthSum / pairs.size(),
+        within, kMaxSpeed * kDt * opt.updates, opt.updates);
     std::fflush(stdout);
 
     std::vector<SideRows> sparkRows(opt.agents.size()), detourRows(opt.agents.size());
     bool deterministic = true;
-    auto record = [&](SideRows& rows, RunResult r) {
+    auto record = [&](SideRows& rows, RunResult r)
+    {
         rows.medians.push_back(median(r.updateMs));
         double sum = 0.0;
         for (double t : r.updateMs)
@@ -837,7 +873,8 @@ int main(int argc, char** argv)
         {
             const int n = opt.agents[k];
             const bool sparkFirst = rep % 2 == 0;
-            std::fprintf(stderr, "repeat %d, %d agents (%s first)\n", rep + 1, n, sparkFirst ? "spark" : "detour");
+            std::fprintf(stderr, "repeat %d, %d agents (%s first)\n", rep + 1, n,
+                         sparkFirst ? "spark" : "detour");
             for (int s = 0; s < 2; ++s)
             {
                 if ((s == 0) == sparkFirst && opt.spark)
@@ -863,13 +900,16 @@ int main(int argc, char** argv)
         }
     }
 
-    std::printf("thread CPU time of each update; medians over %d updates per repeat, then over %d repeats (alternating "
+    std::printf("thread CPU time of each update; medians over %d updates per repeat, then over %d repeats "
+                "(alternating "
                 "first side); the quality figures from one more run with checks after every update%s\n",
                 opt.updates, opt.repeats,
-                deterministic ? " (every run of a side ended in the same state)" : " (RUNS DIFFERED: NOT DETERMINISTIC)");
-    std::printf("arrived: within %.1f m (x-z) of the goal after the last update; min dist: smallest x-z centre "
-                "distance of two agents on one level over the run / 2r\n\n",
-                kArriveDistance);
+                deterministic ? " (every run of a side ended in the same state)"
+                              : " (RUNS DIFFERED: NOT DETERMINISTIC)");
+    std::printf(
+        "arrived: within %.1f m (x-z) of the goal after the last update; min dist: smallest x-z centre "
+        "distance of two agents on one level over the run / 2r\n\n",
+        kArriveDistance);
     std::printf("| agents | side | ms/update median | arrived@%d | min dist/2r | left mesh |\n", opt.updates);
     std::printf("|---:|---|---:|---:|---:|---:|\n");
     for (size_t k = 0; k < opt.agents.size(); ++k)
@@ -879,9 +919,10 @@ int main(int argc, char** argv)
         if (opt.detour)
             printRow(opt.agents[k], "detour", detourRows[k]);
     }
-    std::printf("\n| agents | side | ms/update mean | setup ms (add + targets) | total ms (setup + %d updates) | "
-                "min dist/2r at start | pairs < %.1f x 2r per update | end states |\n",
-                opt.updates, kOverlap);
+    std::printf(
+        "\n| agents | side | ms/update mean | setup ms (add + targets) | total ms (setup + %d updates) | "
+        "min dist/2r at start | pairs < %.1f x 2r per update | end states |\n",
+        opt.updates, kOverlap);
     std::printf("|---:|---|---:|---:|---:|---:|---:|---|\n");
     for (size_t k = 0; k < opt.agents.size(); ++k)
         for (int s = 0; s < 2; ++s)
@@ -890,8 +931,9 @@ int main(int argc, char** argv)
                 continue;
             const SideRows& rows = s == 0 ? sparkRows[k] : detourRows[k];
             const double mean = median(rows.means), setup = median(rows.setups);
-            std::printf("| %d | %s | %.3f | %.2f | %.1f | %.3f | %.2f | %s |\n", opt.agents[k], s == 0 ? "spark" : "detour",
-                        mean, setup, setup + mean * opt.updates, rows.last.startMinDist / (2.0f * kAgentRadius),
+            std::printf("| %d | %s | %.3f | %.2f | %.1f | %.3f | %.2f | %s |\n", opt.agents[k],
+                        s == 0 ? "spark" : "detour", mean, setup, setup + mean * opt.updates,
+                        rows.last.startMinDist / (2.0f * kAgentRadius),
                         static_cast<double>(rows.last.overlaps) / opt.updates, rows.last.states.c_str());
         }
     if (opt.spark && opt.detour)
@@ -907,16 +949,18 @@ int main(int argc, char** argv)
     if (opt.cli)
     {
         if (!std::filesystem::exists(opt.sparkBinary))
-            std::printf("\nnav.step through `spark run`: skipped (no binary at %s)\n", opt.sparkBinary.c_str());
-        else if (!cliHasCrowdCommands(opt.sparkBinary))
-            std::printf("\nnav.step through `spark run`: skipped (%s does not list nav.agent.add, nav.agent.set and "
-                        "nav.step yet)\n",
+            std::printf("\nnav.step through `spark run`: skipped (no binary at %s)\n",
                         opt.sparkBinary.c_str());
+        else if (!cliHasCrowdCommands(opt.sparkBinary))
+            std::printf(
+                "\nnav.step through `spark run`: skipped (%s does not list nav.agent.add, nav.agent.set and "
+                "nav.step yet)\n",
+                opt.sparkBinary.c_str());
         else
         {
             // The largest crowd of the run (the library figures of that row).
-            size_t k = static_cast<size_t>(
-                std::max_element(opt.agents.begin(), opt.agents.end()) - opt.agents.begin());
+            size_t k = static_cast<size_t>(std::max_element(opt.agents.begin(), opt.agents.end()) -
+                                           opt.agents.begin());
             if (!opt.spark)
                 std::printf("\nnav.step through `spark run`: skipped (needs the spark side)\n");
             else
