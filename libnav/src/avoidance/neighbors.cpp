@@ -507,11 +507,14 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
                 consider(distSq, e.index, e.id);
             return true;
         };
-        // The sentinels end both scans (their squared distance is +∞).
-        for (uint32_t j = right; visit(entries[j]); ++j)
+        // The sentinels end both scans (their squared distance is +∞). By
+        // pointer: a 32-bit index costs its widening and scaling per entry
+        // (measured: 1.2% of a step of RVO2's circle-250). Neither pointer
+        // passes a sentinel, so both stay within the entries.
+        for (const Entry* e = entries + right; visit(*e); ++e)
         {
         }
-        for (uint32_t j = left; visit(entries[j - 1]); --j)
+        for (const Entry* e = entries + left - 1; visit(*e); --e)
         {
         }
     }
