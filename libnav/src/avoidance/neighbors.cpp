@@ -48,6 +48,7 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace spark::nav::detail
 {
@@ -472,15 +473,18 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         // The home strip first (offset 0, nominal distance 0, nothing across).
         if (0.0 > bound)
             return count;
-        // Scans forward from `right` and backward from before `left`.
-        const auto scan = [&](const Entry* right, const Entry* left, double acrossY)
+        // Scans forward from `right` and backward from before `left`. In the
+        // home strip (`home` std::true_type) nothing lies across: the walk's
+        // dxSq + 0 is dxSq (dxSq is never −0), compared without the addition.
+        const auto scan = [&](auto home, const Entry* right, const Entry* left, double acrossY)
             __attribute__((always_inline))
         {
+            constexpr bool kHome = decltype(home)::value;
             const auto visit = [&](const Entry& e) __attribute__((always_inline))
             {
                 const double dx = e.position.x - at.x, dy = e.position.y - at.y;
                 const double dxSq = dx * dx;
-                if (dxSq + acrossY > bound)
+                if ((kHome ? dxSq : dxSq + acrossY) > bound)
                     return false;
                 const double distSq = dxSq + dy * dy;
                 if (distSq <= bound)
@@ -495,7 +499,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             }
         };
         const Entry* own = entries + m_slot[self];
-        scan(own + 1, own, 0.0);
+        scan(std::true_type{}, own + 1, own, 0.0);
         for (const NearStrip* near = m_near.data() + m_nearFirst[home]; !(near->floorSq > bound); ++near)
         {
             const std::size_t s = static_cast<std::size_t>(near->strip);
@@ -521,7 +525,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             }
             m_cursor[s] = first;
             m_cursorX[s] = at.x;
-            scan(entries + first, entries + first, acrossY);
+            scan(std::false_type{}, entries + first, entries + first, acrossY);
         }
         return count;
     }
