@@ -366,10 +366,11 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
         if (movesLeft == 0)
             std::sort(first, last, before);
         Vec low = first->position, high = first->position;
+        uint32_t slot = begin; // e's index in m_entries, counted (no division by the entry size)
         for (const Entry* e = first; e < last; ++e)
         {
             m_lastOrder[order++] = e->index;
-            m_slot[e->index] = static_cast<uint32_t>(e - m_entries.data());
+            m_slot[e->index] = slot++;
             for (int d = 1; d < Dim; ++d)
             {
                 low[d] = std::min(low[d], e->position[d]);
