@@ -143,6 +143,22 @@ private:
     std::array<int64_t, Dim == 2 ? 9 : 81> m_offsetStep{};
     int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z holding agents (the border not counted).
     int64_t m_pad = 0;                ///< Empty strips bordering them on each side, along y and z.
+    /// On the plane, a strip a query walks from another (its home): the
+    /// nominal squared distance of the offset, the strip's y nearest the
+    /// home strip (its largest y below it, its smallest above) and the strip.
+    struct NearStrip
+    {
+        double floorSq;
+        double edgeY;
+        uint64_t strip;
+    };
+    /// On the plane, per strip holding agents from m_nearFirst[strip] on: the
+    /// strips within reach that hold agents, in the offsets' order (the home
+    /// strip left out), then a record of floorSq +∞ that ends the walk.
+    /// Built once per build instead of the bounds, emptiness and side tests
+    /// per strip and query.
+    std::vector<NearStrip> m_near;
+    std::vector<uint32_t> m_nearFirst;
 };
 
 extern template class NeighborGrid<2>;

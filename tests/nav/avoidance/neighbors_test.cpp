@@ -75,6 +75,43 @@ TEST_CASE("the 2D neighbour grid returns the k nearest in (distance, id, index) 
         }
 }
 
+TEST_CASE("on the plane, bands with empty strips between and at the table's ends answer as brute force")
+{
+    // The plane's query walks, per home strip, a list of the strips in reach
+    // that hold agents (built with the grid). Bands across y leave empty
+    // strips between them (left out of the lists) and strips at both ends of
+    // the table (offsets past them left out); strips of each width the build
+    // picks (by the expected count) reach 1 to 4 strips to each side; the
+    // queries ask for the whole build range and less.
+    Rng rng = rngFromSeed(41);
+    std::vector<glm::dvec2> p;
+    std::vector<uint32_t> ids;
+    for (uint32_t i = 0; i < 360; ++i)
+    {
+        // Six bands 2.5 m thick, 7 m apart in two groups of three 20 m apart.
+        const double band = static_cast<double>(i % 6) * 7.0 + (i % 6 >= 3 ? 13.0 : 0.0);
+        p.push_back({rngNextDouble(rng) * 40.0, band + rngNextDouble(rng) * 2.5});
+        ids.push_back(i % 11);
+    }
+    const double range = 15.0;
+    int wrong = 0, queries = 0;
+    std::vector<Neighbor> out;
+    for (const std::size_t expected : {std::size_t{0}, std::size_t{2}, std::size_t{10}, std::size_t{60}})
+    {
+        NeighborGrid<2> grid;
+        grid.build(p, ids, range, expected);
+        for (const double queryRange : {range, range * 0.5, range * 0.15})
+            for (const std::size_t k : {std::size_t{1}, std::size_t{10}, std::size_t{64}})
+                for (std::size_t i = 0; i < p.size(); ++i, ++queries)
+                {
+                    grid.query(i, queryRange, k, out);
+                    wrong += same(out, bruteForce(p, ids, i, queryRange, k)) ? 0 : 1;
+                }
+    }
+    CHECK(wrong == 0);
+    CHECK(queries == 4 * 3 * 3 * 360);
+}
+
 TEST_CASE("the 3D neighbour grid returns the k nearest, also when the agents span a huge extent")
 {
     Rng rng = rngFromSeed(11);
