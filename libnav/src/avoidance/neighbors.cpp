@@ -494,24 +494,30 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             m_cursorX[s] = at.x;
         }
         // Inlined: in 3D the compiler otherwise calls it per agent scanned.
+        // Across (y, z) only for an entry within reach along x.
         auto visit = [&](const Entry& e) __attribute__((always_inline))
         {
-            const Vec diff = e.position - at;
-            const double dxSq = diff.x * diff.x;
+            const double dx = e.position.x - at.x;
+            const double dxSq = dx * dx;
             if (floorSq(dxSq) > bound)
                 return false;
-            double distSq = dxSq + diff.y * diff.y;
+            const double dy = e.position.y - at.y;
+            double distSq = dxSq + dy * dy;
             if constexpr (Dim == 3)
-                distSq = distSq + diff.z * diff.z;
+            {
+                const double dz = e.position.z - at.z;
+                distSq = distSq + dz * dz;
+            }
             if (distSq <= bound)
                 consider(distSq, e.index, e.id);
             return true;
         };
-        // The sentinels end both scans (their squared distance is +∞).
-        for (uint32_t j = right; visit(entries[j]); ++j)
+        // The sentinels end both scans (their squared distance is +∞). By
+        // pointer: one add a step instead of an index scaled and added.
+        for (const Entry* e = entries + right; visit(*e); ++e)
         {
         }
-        for (uint32_t j = left; visit(entries[j - 1]); --j)
+        for (const Entry* e = entries + left - 1; visit(*e); --e)
         {
         }
     }
