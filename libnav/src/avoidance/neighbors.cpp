@@ -47,6 +47,10 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace spark::nav::detail
 {
 namespace
@@ -430,6 +434,11 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     // from x alone plus the strip's distance across (`acrossY`, `acrossZ` squared).
     const uint32_t home = m_stripOfAgent[self];
     const Entry* entries = m_entries.data();
+#if defined(__SSE2__)
+    [[maybe_unused]] __m128d atAcross = _mm_setzero_pd(); // (y, z) of the agent, in space
+    if constexpr (Dim == 3)
+        atAcross = _mm_setr_pd(at[1], at[2]);
+#endif
     for (std::size_t k = 0; k < m_offsetCount; ++k)
     {
         const StripOffset& o = kOffsets<Dim>[k];
@@ -452,14 +461,35 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         if (begin == end)
             continue;
         // The strip's nearest agent across: every agent in it is at least this far in y (and z).
-        const double gy = o.y < 0 ? m_stripHigh[s][1] - at[1] : (o.y > 0 ? m_stripLow[s][1] - at[1] : 0.0);
-        const double acrossY = gy * gy;
-        double acrossZ = 0.0;
-        if constexpr (Dim == 3)
+        double acrossY = 0.0, acrossZ = 0.0;
+        if constexpr (Dim == 2)
         {
-            const double gz =
-                o.z < 0 ? m_stripHigh[s][2] - at[2] : (o.z > 0 ? m_stripLow[s][2] - at[2] : 0.0);
+            const double gy = o.y < 0 ? m_stripHigh[s][1] - at[1] : (o.y > 0 ? m_stripLow[s][1] - at[1] : 0.0);
+            acrossY = gy * gy;
+        }
+        else
+        {
+            // In space the gap to the strip's span, per axis, 0 within it:
+            // on the side the offset points to it is the old gap (high − at
+            // below, low − at above: the squares are equal, a negation is
+            // exact), and along an axis the offset does not move on it is 0
+            // or more, a bound as true (the strip's agents lie within its
+            // span). y and z a lane each, with no branch on the offset.
+            const double* low = &m_stripLow[s][1];
+            const double* high = &m_stripHigh[s][1];
+#if defined(__SSE2__)
+            const __m128d gap = _mm_max_pd(
+                _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(low), atAcross), _mm_sub_pd(atAcross, _mm_loadu_pd(high))),
+                _mm_setzero_pd());
+            const __m128d gapSq = _mm_mul_pd(gap, gap);
+            acrossY = _mm_cvtsd_f64(gapSq);
+            acrossZ = _mm_cvtsd_f64(_mm_unpackhi_pd(gapSq, gapSq));
+#else
+            const double gy = std::max(std::max(low[0] - at[1], at[1] - high[0]), 0.0);
+            const double gz = std::max(std::max(low[1] - at[2], at[2] - high[1]), 0.0);
+            acrossY = gy * gy;
             acrossZ = gz * gz;
+#endif
         }
         // Lower bound of the squared distance of an agent dx away along x.
         auto floorSq = [&](double dxSq)
