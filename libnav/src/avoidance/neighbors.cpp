@@ -439,10 +439,15 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     if constexpr (Dim == 3)
         atAcross = _mm_setr_pd(at[1], at[2]);
 #endif
+    // In space the offsets to the columns touching the agent's (the first
+    // nine) have the floor 0, which no bound is below (a bound below 0 finds
+    // nothing either way): a compare of k instead of a load and a compare.
+    constexpr std::size_t kTouching = Dim == 3 ? 9 : 0;
+    static_assert(kTouching == 0 || kOffsets<Dim>[kTouching - 1].cellsSq == 0);
     for (std::size_t k = 0; k < m_offsetCount; ++k)
     {
         const StripOffset& o = kOffsets<Dim>[k];
-        if (m_offsetFloorSq[k] > bound)
+        if (k >= kTouching && m_offsetFloorSq[k] > bound)
             break; // the rest are further still
         std::size_t s = 0;
         if constexpr (Dim == 2)
