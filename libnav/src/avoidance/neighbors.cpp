@@ -33,9 +33,12 @@
 /// agent in a strip lies at least as far in y as the strip's nearest agent
 /// (the strip's smallest or largest y); whole strips are skipped by their
 /// nominal distance (the cells between), discounted by 1e-6, far more than the
-/// rounding of a cell index. Cells are wider than range / kStripsPerRange
-/// when the agents would span more than max(4n, 1024) strips (far-apart
-/// groups): the answer stays exact, only slower.
+/// rounding of a cell index. In space a scan tests an entry's dx² alone,
+/// against the bound minus the strip's distance across widened by 1e-12 of
+/// the bound: far more than the rounding of the sums, so a skip as true.
+/// Cells are wider than range / kStripsPerRange when the agents would span
+/// more than max(4n, 1024) strips (far-apart groups): the answer stays exact,
+/// only slower.
 ///
 /// O(n + strips) to build plus the sorts of the strips, O(log n + local) per
 /// query, no hashing and no allocation once the buffers have grown.
@@ -395,6 +398,20 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     // would keep.
     double bound = startBound < rangeSq ? startBound : largestBelow(rangeSq);
     std::size_t count = 0;
+    // In space: the strip's squared distance across (acrossY + acrossZ) and
+    // the largest dx² an entry of it may have and still be within the bound,
+    // so that the scans test dx² alone (see widenedLimit).
+    double stripAcross = 0.0, dxSqLimit = 0.0;
+    const auto widenedLimit = [&]() __attribute__((always_inline))
+    {
+        // (bound·(1 + 1e-12) + 1e-300) − across, rounded: an entry with dx²
+        // above it has dx² + across above bound·(1 + 1e-12 − 3ε) exactly
+        // (ε = 2^-53; the 1e-300 covers subnormal rounding), so its squared
+        // distance, (dx² + dy²) + dz² rounded, which is at least
+        // (dx² + across)·(1 − ε)³, lies above the bound: a skip as true as
+        // the floor's, a little later at most.
+        return (bound * (1.0 + 1.0e-12) + 1.0e-300) - stripAcross;
+    };
     // The sentinel before the list: no candidate precedes it, so the
     // insertion below stops there without testing the list's start.
     out[-1] = Neighbor{-std::numeric_limits<double>::infinity(), 0, 0};
@@ -428,7 +445,11 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             out[k] = out[k - 1];
         out[k] = Neighbor{distSq, index, id};
         if (++count == maxCount)
+        {
             bound = out[count - 1].distanceSquared;
+            if constexpr (Dim == 3)
+                dxSqLimit = widenedLimit();
+        }
     };
     // Squared distance, exactly as dot(p − at, p − at), and its lower bound
     // from x alone plus the strip's distance across (`acrossY`, `acrossZ` squared).
@@ -504,8 +525,19 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             else
                 return dxSq + acrossY + acrossZ;
         };
-        if (floorSq(0.0) > bound)
-            continue;
+        if constexpr (Dim == 2)
+        {
+            if (floorSq(0.0) > bound)
+                continue;
+        }
+        else
+        {
+            // floorSq(0.0): 0 + acrossY is acrossY (a square, never −0).
+            stripAcross = acrossY + acrossZ;
+            if (stripAcross > bound)
+                continue;
+            dxSqLimit = widenedLimit();
+        }
         uint32_t right = 0, left = 0;
         if (s == home)
         {
@@ -534,7 +566,12 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         {
             const double dx = e.position.x - at.x;
             const double dxSq = dx * dx;
-            if (floorSq(dxSq) > bound)
+            if constexpr (Dim == 2)
+            {
+                if (floorSq(dxSq) > bound)
+                    return false;
+            }
+            else if (dxSq > dxSqLimit)
                 return false;
             const double dy = e.position.y - at.y;
             double distSq = dxSq + dy * dy;
