@@ -400,18 +400,17 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     std::size_t count = 0;
     // In space: the strip's squared distance across (acrossY + acrossZ) and
     // the largest dx² an entry of it may have and still be within the bound,
-    // so that the scans test dx² alone (see widenedLimit).
+    // so that the scans test dx² alone.
     double stripAcross = 0.0, dxSqLimit = 0.0;
-    const auto widenedLimit = [&]() __attribute__((always_inline))
-    {
-        // (bound·(1 + 1e-12) + 1e-300) − across, rounded: an entry with dx²
-        // above it has dx² + across above bound·(1 + 1e-12 − 3ε) exactly
-        // (ε = 2^-53; the 1e-300 covers subnormal rounding), so its squared
-        // distance, (dx² + dy²) + dz² rounded, which is at least
-        // (dx² + across)·(1 − ε)³, lies above the bound: a skip as true as
-        // the floor's, a little later at most.
-        return (bound * (1.0 + 1.0e-12) + 1.0e-300) - stripAcross;
-    };
+    // (bound·(1 + 1e-12) + 1e-300) − across, rounded: an entry with dx²
+    // above it has dx² + across above bound·(1 + 1e-12 − 3ε) exactly
+    // (ε = 2^-53; the 1e-300 covers subnormal rounding), so its squared
+    // distance, (dx² + dy²) + dz² rounded, which is at least
+    // (dx² + across)·(1 − ε)³, lies above the bound: a skip as true as the
+    // floor's, a little later at most. The widened bound is kept beside the
+    // bound (a strip then needs one subtraction).
+    const auto widen = [](double b) { return b * (1.0 + 1.0e-12) + 1.0e-300; };
+    double widenedBound = widen(bound);
     // The sentinel before the list: no candidate precedes it, so the
     // insertion below stops there without testing the list's start.
     out[-1] = Neighbor{-std::numeric_limits<double>::infinity(), 0, 0};
@@ -448,7 +447,10 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         {
             bound = out[count - 1].distanceSquared;
             if constexpr (Dim == 3)
-                dxSqLimit = widenedLimit();
+            {
+                widenedBound = widen(bound);
+                dxSqLimit = widenedBound - stripAcross;
+            }
         }
     };
     // Squared distance, exactly as dot(p − at, p − at), and its lower bound
@@ -536,7 +538,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             stripAcross = acrossY + acrossZ;
             if (stripAcross > bound)
                 continue;
-            dxSqLimit = widenedLimit();
+            dxSqLimit = widenedBound - stripAcross;
         }
         uint32_t right = 0, left = 0;
         if (s == home)
