@@ -35,9 +35,12 @@
 /// agent in a strip lies at least as far in y as the strip's nearest agent
 /// (the strip's smallest or largest y); whole strips are skipped by their
 /// nominal distance (the cells between), discounted by 1e-6, far more than the
-/// rounding of a cell index. Cells are wider than range / kStripsPerRange
-/// when the agents would span more than max(4n, 1024) strips (far-apart
-/// groups): the answer stays exact, only slower.
+/// rounding of a cell index. In space a scan tests an entry's dx² alone,
+/// against the bound minus the strip's distance across widened by 1e-12 of
+/// the bound: far more than the rounding of the sums, so a skip as true.
+/// Cells are wider than range / kStripsPerRange when the agents would span
+/// more than max(4n, 1024) strips (far-apart groups): the answer stays exact,
+/// only slower.
 ///
 /// O(n + strips) to build plus the sorts of the strips, O(log n + local) per
 /// query, no hashing and no allocation once the buffers have grown.
@@ -49,6 +52,10 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace spark::nav::detail
 {
@@ -426,6 +433,19 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     // would keep.
     double bound = startBound < rangeSq ? startBound : largestBelow(rangeSq);
     std::size_t count = 0;
+    // In space: the strip's squared distance across (acrossY + acrossZ) and
+    // the largest dx² an entry of it may have and still be within the bound,
+    // so that the scans test dx² alone.
+    double stripAcross = 0.0, dxSqLimit = 0.0;
+    // (bound·(1 + 1e-12) + 1e-300) − across, rounded: an entry with dx²
+    // above it has dx² + across above bound·(1 + 1e-12 − 3ε) exactly
+    // (ε = 2^-53; the 1e-300 covers subnormal rounding), so its squared
+    // distance, (dx² + dy²) + dz² rounded, which is at least
+    // (dx² + across)·(1 − ε)³, lies above the bound: a skip as true as the
+    // floor's, a little later at most. The widened bound is kept beside the
+    // bound (a strip then needs one subtraction).
+    const auto widen = [](double b) { return b * (1.0 + 1.0e-12) + 1.0e-300; };
+    double widenedBound = widen(bound);
     // The sentinel before the list: no candidate precedes it, so the
     // insertion below stops there without testing the list's start.
     out[-1] = Neighbor{-std::numeric_limits<double>::infinity(), 0, 0};
@@ -459,7 +479,14 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             out[k] = out[k - 1];
         out[k] = Neighbor{distSq, index, id};
         if (++count == maxCount)
+        {
             bound = out[count - 1].distanceSquared;
+            if constexpr (Dim == 3)
+            {
+                widenedBound = widen(bound);
+                dxSqLimit = widenedBound - stripAcross;
+            }
+        }
     };
     // Squared distance, exactly as dot(p − at, p − at), and its lower bound
     // from x alone plus the strip's distance across (`acrossY`, `acrossZ` squared).
@@ -530,10 +557,20 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         }
         return count;
     }
+#if defined(__SSE2__)
+    [[maybe_unused]] __m128d atAcross = _mm_setzero_pd(); // (y, z) of the agent, in space
+    if constexpr (Dim == 3)
+        atAcross = _mm_setr_pd(at[1], at[2]);
+#endif
+    // In space the offsets to the columns touching the agent's (the first
+    // nine) have the floor 0, which no bound is below (a bound below 0 finds
+    // nothing either way): a compare of k instead of a load and a compare.
+    constexpr std::size_t kTouching = Dim == 3 ? 9 : 0;
+    static_assert(kTouching == 0 || kOffsets<Dim>[kTouching - 1].cellsSq == 0);
     for (std::size_t k = 0; k < m_offsetCount; ++k)
     {
         const StripOffset& o = kOffsets<Dim>[k];
-        if (m_offsetFloorSq[k] > bound)
+        if (k >= kTouching && m_offsetFloorSq[k] > bound)
             break; // the rest are further still
         std::size_t s = 0;
         if constexpr (Dim == 2)
@@ -552,14 +589,35 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         if (begin == end)
             continue;
         // The strip's nearest agent across: every agent in it is at least this far in y (and z).
-        const double gy = o.y < 0 ? m_stripHigh[s][1] - at[1] : (o.y > 0 ? m_stripLow[s][1] - at[1] : 0.0);
-        const double acrossY = gy * gy;
-        double acrossZ = 0.0;
-        if constexpr (Dim == 3)
+        double acrossY = 0.0, acrossZ = 0.0;
+        if constexpr (Dim == 2)
         {
-            const double gz =
-                o.z < 0 ? m_stripHigh[s][2] - at[2] : (o.z > 0 ? m_stripLow[s][2] - at[2] : 0.0);
+            const double gy = o.y < 0 ? m_stripHigh[s][1] - at[1] : (o.y > 0 ? m_stripLow[s][1] - at[1] : 0.0);
+            acrossY = gy * gy;
+        }
+        else
+        {
+            // In space the gap to the strip's span, per axis, 0 within it:
+            // on the side the offset points to it is the old gap (high − at
+            // below, low − at above: the squares are equal, a negation is
+            // exact), and along an axis the offset does not move on it is 0
+            // or more, a bound as true (the strip's agents lie within its
+            // span). y and z a lane each, with no branch on the offset.
+            const double* low = &m_stripLow[s][1];
+            const double* high = &m_stripHigh[s][1];
+#if defined(__SSE2__)
+            const __m128d gap = _mm_max_pd(
+                _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(low), atAcross), _mm_sub_pd(atAcross, _mm_loadu_pd(high))),
+                _mm_setzero_pd());
+            const __m128d gapSq = _mm_mul_pd(gap, gap);
+            acrossY = _mm_cvtsd_f64(gapSq);
+            acrossZ = _mm_cvtsd_f64(_mm_unpackhi_pd(gapSq, gapSq));
+#else
+            const double gy = std::max(std::max(low[0] - at[1], at[1] - high[0]), 0.0);
+            const double gz = std::max(std::max(low[1] - at[2], at[2] - high[1]), 0.0);
+            acrossY = gy * gy;
             acrossZ = gz * gz;
+#endif
         }
         // Lower bound of the squared distance of an agent dx away along x.
         auto floorSq = [&](double dxSq)
@@ -569,8 +627,19 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             else
                 return dxSq + acrossY + acrossZ;
         };
-        if (floorSq(0.0) > bound)
-            continue;
+        if constexpr (Dim == 2)
+        {
+            if (floorSq(0.0) > bound)
+                continue;
+        }
+        else
+        {
+            // floorSq(0.0): 0 + acrossY is acrossY (a square, never −0).
+            stripAcross = acrossY + acrossZ;
+            if (stripAcross > bound)
+                continue;
+            dxSqLimit = widenedBound - stripAcross;
+        }
         uint32_t right = 0, left = 0;
         if (s == home)
         {
@@ -594,15 +663,25 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             m_cursorX[s] = at.x;
         }
         // Inlined: in 3D the compiler otherwise calls it per agent scanned.
+        // Across (y, z) only for an entry within reach along x.
         auto visit = [&](const Entry& e) __attribute__((always_inline))
         {
-            const Vec diff = e.position - at;
-            const double dxSq = diff.x * diff.x;
-            if (floorSq(dxSq) > bound)
+            const double dx = e.position.x - at.x;
+            const double dxSq = dx * dx;
+            if constexpr (Dim == 2)
+            {
+                if (floorSq(dxSq) > bound)
+                    return false;
+            }
+            else if (dxSq > dxSqLimit)
                 return false;
-            double distSq = dxSq + diff.y * diff.y;
+            const double dy = e.position.y - at.y;
+            double distSq = dxSq + dy * dy;
             if constexpr (Dim == 3)
-                distSq = distSq + diff.z * diff.z;
+            {
+                const double dz = e.position.z - at.z;
+                distSq = distSq + dz * dz;
+            }
             if (distSq <= bound)
                 consider(distSq, e.index, e.id);
             return true;

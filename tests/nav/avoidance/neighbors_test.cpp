@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 using namespace spark;
@@ -132,6 +133,30 @@ TEST_CASE("the 3D neighbour grid returns the k nearest, also when the agents spa
         grid.query(i, 4.0, 10, out);
         CHECK(same(out, bruteForce(p, ids, i, 4.0, 10)));
     }
+}
+
+TEST_CASE("a 3D neighbour tying the k-th is found though dx² + its strip's distance across rounds above")
+{
+    // Cells 1 m wide (range 3.5, no expected count). A sits 2^-27 m below
+    // the corner of its column; B, in the next column diagonally, lies 1 m
+    // along x and 2^-27 m across in y and z: its squared distance
+    // (1 + 2^-54) + 2^-54 rounds to 1, but dx² + the strip's distance
+    // across, 1 + 2^-53, does not. C, in A's column, lies exactly 1 m away
+    // and is found first; B's lower id puts it first in the order. A scan
+    // that tested dx² against the bound minus the distance across, with no
+    // margin for the rounding, would skip B and answer C.
+    const double e = std::ldexp(1.0, -27);
+    const std::vector<glm::dvec3> p{
+        {100.0, 0.0, 0.0}, {0.0, 1.0 - e, 1.0 - e}, {-1.0, 1.0 - e, 1.0 - e}, {1.0, 1.0, 1.0}};
+    const std::vector<uint32_t> ids{10, 11, 13, 12};
+    NeighborGrid<3> grid;
+    grid.build(p, ids, 3.5);
+    std::vector<Neighbor> out;
+    grid.query(1, 3.5, 1, out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].index == 3);
+    CHECK(out[0].distanceSquared == 1.0);
+    CHECK(same(out, bruteForce(p, ids, 1, 3.5, 1)));
 }
 
 TEST_CASE("a grid rebuilt every step (from its last order) still answers as brute force, also after a shuffle")
