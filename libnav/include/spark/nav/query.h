@@ -128,7 +128,7 @@ struct QueryScratch
     std::vector<uint32_t> altPolygons;    ///< … its corridor.
     std::vector<uint32_t> altEntries;     ///< … its entries.
     std::vector<std::pair<uint32_t, uint64_t>> altLinks; ///< … its link uses (point, link id).
-    std::vector<AnyAngleNode> anyNodes;   ///< Any-angle search nodes.
+    std::vector<AnyAngleNode> anyNodes;   ///< Any-angle search nodes (the search's first entries; the size only grows).
     std::vector<AnyAngleOpen> anyHeap;    ///< Any-angle open list (binary heap over its first entries, smallest (f, −g, node) on top; the size only grows).
     std::vector<AnyAngleRoot> anyRoots;   ///< Any-angle roots.
     std::vector<uint32_t> anyRootTable;   ///< Per mesh point id (and one for a start on no link end): index in anyRoots, or 0xffffffff.
