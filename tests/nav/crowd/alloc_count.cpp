@@ -10,7 +10,9 @@ namespace
 std::atomic<uint64_t> g_allocations{0};
 } // namespace
 
-void* operator new(std::size_t size)
+// All three out of line: inlined, GCC would see free() of what malloc gave
+// through operator new and warn (-Wmismatched-new-delete), though they pair.
+[[gnu::noinline]] void* operator new(std::size_t size)
 {
     g_allocations.fetch_add(1, std::memory_order_relaxed);
     if (void* p = std::malloc(size == 0 ? 1 : size))
@@ -18,11 +20,11 @@ void* operator new(std::size_t size)
     throw std::bad_alloc();
 }
 
-void operator delete(void* p) noexcept
+[[gnu::noinline]] void operator delete(void* p) noexcept
 {
     std::free(p);
 }
-void operator delete(void* p, std::size_t) noexcept
+[[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept
 {
     std::free(p);
 }
