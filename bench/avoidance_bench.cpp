@@ -79,7 +79,7 @@
 ///
 /// Options: --scenario=circle-250|circle-1000|sphere-812|all (default all),
 /// --max-steps=N (default 100000), --callgrind, --callgrind-max-steps=N,
-/// --callgrind-dir=DIR (default: the current directory), --no-min-distance.
+/// --callgrind-dir=DIR (default: /tmp), --no-min-distance.
 #include "bench_stats.h"
 #include "spark/core/hash.h"
 #include "spark/nav/avoidance.h"
@@ -199,7 +199,7 @@ struct Options
     int maxSteps = 100000;
     bool callgrind = false;
     int callgrindMaxSteps = 0; ///< 0: the whole run.
-    std::string callgrindDir = ".";
+    std::string callgrindDir = "/tmp"; // as path_bench and ai_bench: nothing left in the working tree
     bool minDistance = true;
     bool child = false;
 };

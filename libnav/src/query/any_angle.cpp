@@ -298,7 +298,6 @@ struct Search
     uint32_t goalPoly;
     const NavLink* base;    ///< mesh.allLinks().data()
     bool plain;             ///< No excluded area and no disabled polygon: every linked polygon is usable.
-    double goalF = 1.0e300; ///< Smallest f of a node generated in the goal's polygon.
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
 
     /// Makes room for `more` nodes after the first `count` (the vector only
