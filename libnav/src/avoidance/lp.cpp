@@ -59,36 +59,32 @@ bool solveOnLine(std::span<const Constraint<V>> cs, std::size_t limit, const V& 
     double hi = -b + root;
     // lo only grows and hi only shrinks: once lo > hi it stays so, and the
     // one test after the loop returns what a test per constraint would.
+    // False: the constraint is parallel and its boundary passes the wrong side.
+    const auto narrow = [&](double den, double num) __attribute__((always_inline))
+    {
+        if (den > kParallel)
+            lo = std::max(lo, num / den);
+        else if (den < -kParallel)
+            hi = std::min(hi, num / den);
+        else if (num > kSlack)
+            return false;
+        return true;
+    };
     if constexpr (std::is_same_v<V, glm::dvec2>)
     {
         // On the plane in scalars and by pointer, glm::dot's operations in
         // its order (the same bits): no loop index beside the pointer.
         const double dx = dir.x, dy = dir.y, ox = origin.x, oy = origin.y;
         for (const Constraint2 *c = cs.data(), *end = cs.data() + limit; c != end; ++c)
-        {
-            const double den = dx * c->normal.x + dy * c->normal.y;
-            const double num = (c->point.x - ox) * c->normal.x + (c->point.y - oy) * c->normal.y;
-            if (den > kParallel)
-                lo = std::max(lo, num / den);
-            else if (den < -kParallel)
-                hi = std::min(hi, num / den);
-            else if (num > kSlack)
-                return false; // parallel, and its boundary passes the wrong side
-        }
+            if (!narrow(dx * c->normal.x + dy * c->normal.y,
+                        (c->point.x - ox) * c->normal.x + (c->point.y - oy) * c->normal.y))
+                return false;
     }
     else
     {
         for (std::size_t k = 0; k < limit; ++k)
-        {
-            const double den = glm::dot(dir, cs[k].normal);
-            const double num = glm::dot(cs[k].point - origin, cs[k].normal);
-            if (den > kParallel)
-                lo = std::max(lo, num / den);
-            else if (den < -kParallel)
-                hi = std::min(hi, num / den);
-            else if (num > kSlack)
-                return false; // parallel, and its boundary passes the wrong side
-        }
+            if (!narrow(glm::dot(dir, cs[k].normal), glm::dot(cs[k].point - origin, cs[k].normal)))
+                return false;
     }
     if (lo > hi)
         return false;
