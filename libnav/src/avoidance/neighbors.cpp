@@ -492,6 +492,30 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     // from x alone plus the strip's distance across (`acrossY`, `acrossZ` squared).
     const uint32_t home = m_stripOfAgent[self];
     const Entry* entries = m_entries.data();
+    // The first entry of strip `s` whose x is not below the agent's, where
+    // scans in another strip start: walked forward from the strip's cursor
+    // when the agent's x is not below the cursor's (every entry before the
+    // cursor lies below m_cursorX <= at.x; the sentinel after the strip, +∞,
+    // does not), else searched; the cursor moves there.
+    const auto scanStart = [&](std::size_t s) __attribute__((always_inline))
+    {
+        uint32_t first = 0;
+        if (at.x >= m_cursorX[s])
+        {
+            first = m_cursor[s];
+            while (entries[first].position.x < at.x)
+                ++first;
+        }
+        else
+        {
+            const uint32_t begin = m_stripStart[s];
+            first =
+                begin + static_cast<uint32_t>(firstNotBefore(entries + begin, m_stripEnd[s] - begin, at.x));
+        }
+        m_cursor[s] = first;
+        m_cursorX[s] = at.x;
+        return first;
+    };
     if constexpr (Dim == 2)
     {
         // The walk below for the plane, with the strips from m_near: the
@@ -536,23 +560,7 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             const double acrossY = gy * gy;
             if (acrossY > bound) // the walk's 0 + acrossY, the same number
                 continue;
-            uint32_t first = 0;
-            if (at.x >= m_cursorX[s])
-            {
-                // Every entry before the cursor lies below m_cursorX <= at.x
-                // (the sentinel after the strip, +∞, is not).
-                first = m_cursor[s];
-                while (entries[first].position.x < at.x)
-                    ++first;
-            }
-            else
-            {
-                const uint32_t begin = m_stripStart[s];
-                first = begin +
-                        static_cast<uint32_t>(firstNotBefore(entries + begin, m_stripEnd[s] - begin, at.x));
-            }
-            m_cursor[s] = first;
-            m_cursorX[s] = at.x;
+            const uint32_t first = scanStart(s);
             scan(std::false_type{}, entries + first, entries + first, acrossY);
         }
         return count;
@@ -646,22 +654,8 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             left = m_slot[self];
             right = left + 1;
         }
-        else if (at.x >= m_cursorX[s])
-        {
-            // Every entry before the cursor lies below m_cursorX <= at.x
-            // (the sentinel after the strip, +∞, is not).
-            uint32_t first = m_cursor[s];
-            while (entries[first].position.x < at.x)
-                ++first;
-            left = right = m_cursor[s] = first;
-            m_cursorX[s] = at.x;
-        }
         else
-        {
-            left = right = m_cursor[s] =
-                begin + static_cast<uint32_t>(firstNotBefore(entries + begin, end - begin, at.x));
-            m_cursorX[s] = at.x;
-        }
+            left = right = scanStart(s);
         // Inlined: in 3D the compiler otherwise calls it per agent scanned.
         // Across (y, z) only for an entry within reach along x.
         auto visit = [&](const Entry& e) __attribute__((always_inline))
