@@ -167,6 +167,7 @@ inline bool resolutionHolds(const AiState& state, const Brain& brain)
 /// copied, the blackboard got a new key).
 [[gnu::noinline]] Result<const CompiledTree*> resolveBrain(AiState& state, Brain& brain)
 {
+    ++state.walkHints.resolvedAnew; // its arrays are about to be its own (see stepBrains)
     BrainResolution& r = brain.resolved;
     const bool treeValid =
         r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
@@ -363,6 +364,110 @@ const std::vector<BrainIt>& walkOrder(AiState& io)
     return hints.order;
 }
 
+/// `at` rounded up to a multiple of `align` (a power of two).
+constexpr size_t alignUp(size_t at, size_t align)
+{
+    return (at + align - 1) & ~(align - 1);
+}
+
+/// Bytes a brain's block takes in the arena (see placeBrain), a whole number of cache lines.
+size_t brainBlockBytes(const Brain& b)
+{
+    size_t at = b.nodes.placedBytes();
+    if (b.blackboard.firstSlots())
+        at = alignUp(at, 64) + Blackboard::firstSlotsBytes();
+    at = alignUp(at, 64) + b.resolved.targets.size() * sizeof(TargetMemo);
+    if (!b.resolved.keysAreSlots)
+        at += b.resolved.keys.size() * sizeof(ResolvedKey);
+    return alignUp(at, 64);
+}
+
+/// Places the brain's tick arrays in its block at `block` (brainBlockBytes
+/// bytes, 64-aligned) of the arena `keep` keeps alive: node states, first
+/// blackboard slots, target memos, resolved keys (when a tick reads them), in
+/// the order a tick reads them.
+void placeBrain(Brain& b, char* block, const std::shared_ptr<const void>& keep)
+{
+    size_t at = b.nodes.placedBytes();
+    b.nodes.placeAt(block);
+    if (b.blackboard.firstSlots())
+    {
+        at = alignUp(at, 64);
+        b.blackboard.placeFirstSlots(block + at, keep);
+        at += Blackboard::firstSlotsBytes();
+    }
+    at = alignUp(at, 64);
+    b.resolved.targets.placeAt(block + at);
+    at += b.resolved.targets.size() * sizeof(TargetMemo);
+    if (!b.resolved.keysAreSlots)
+        b.resolved.keys.placeAt(block + at);
+}
+
+/// Tells whether a brain's node states are in the current arena (a brain
+/// whose states are not came since the placing, or was assigned, or resolved
+/// its tree anew: its arrays are its own); null states count as in. (A brain
+/// that resolved anew keeping its node states is counted by resolveBrain.)
+class ArenaBounds
+{
+  public:
+    explicit ArenaBounds(const BrainWalkHints& hints)
+        : m_begin(reinterpret_cast<uintptr_t>(hints.arenaBegin)),
+          m_bytes(reinterpret_cast<uintptr_t>(hints.arenaEnd) - reinterpret_cast<uintptr_t>(hints.arenaBegin))
+    {
+    }
+    bool holds(const Brain& b) const
+    {
+        const auto a = reinterpret_cast<uintptr_t>(b.nodes.bytes());
+        return (a == 0) | (a - m_begin < m_bytes);
+    }
+
+  private:
+    uintptr_t m_begin;
+    uintptr_t m_bytes;
+};
+
+/// True when a walk that found `outside` of `brains` brains outside the arena
+/// (or resolved anew) should have them placed: when they are more than a few
+/// (a brain outside only ticks from wherever its arrays are; placing copies
+/// every brain's).
+inline bool worthPlacing(size_t outside, size_t brains)
+{
+    return outside > 16 + brains / 16;
+}
+
+/// Places every brain's tick arrays, in walk order, in a new arena (one
+/// 64-aligned block), then drops the older arenas (no array is left in them).
+void placeBrains(BrainWalkHints& hints)
+{
+    size_t bytes = 0;
+    for (const BrainIt& it : hints.order)
+        bytes += brainBlockBytes(it->second);
+    std::shared_ptr<const void> arena;
+    char* base = nullptr;
+    if (bytes > 0)
+    {
+        base = static_cast<char*>(::operator new (bytes, std::align_val_t{64}));
+        arena = std::shared_ptr<const void>(
+            base, [](const void* p) { ::operator delete (const_cast<void*>(p), std::align_val_t{64}); });
+    }
+    size_t at = 0;
+    for (const BrainIt& it : hints.order)
+    {
+        Brain& b = it->second;
+        const size_t n = brainBlockBytes(b);
+        placeBrain(b, base + at, arena);
+        at += n;
+    }
+    hints.arenas.clear();
+    if (arena)
+        hints.arenas.push_back(std::move(arena));
+    hints.arenaBegin = base;
+    hints.arenaEnd = base + bytes;
+    hints.placedBrains = hints.order.size();
+    hints.resolvedAnew = 0;
+    hints.placeAgain = false;
+}
+
 } // namespace
 
 void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafRegistry& leaves)
@@ -375,11 +480,24 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     // state of the brain kStateAhead ahead (found through its record), what
     // the host keeps of that brain's agent (World::prefetchAgent) are asked
     // for. (A target's name is not on the heap line of its blackboard value for
-    // the tick: the target memo keeps a copy, see TargetMemo.) Hints only: the
-    // order and the results are those of a plain walk of the map.
+    // the tick: the target memo keeps a copy, see TargetMemo.) The state each
+    // tick reads (node states, first blackboard slots, target memos) sits in
+    // the brain-state arena, brain after brain in walk order (placeBrains), so
+    // the walk reads it in one forward stream wherever the allocator put the
+    // records, and gets fewer pages; brains that came or resolved since tick
+    // from their own arrays until enough of them call for a new placing. Hints
+    // and layout only: the order and the results are those of a plain walk of
+    // the map.
     constexpr size_t kRecordAhead = 16;
     constexpr size_t kStateAhead = 2;
     const std::vector<BrainIt>& order = walkOrder(io);
+    // Placed again when told (the state was copied, moved, assigned), when
+    // many brains are outside the arena (see the end), or when half the
+    // brains placed have gone (the arena is mostly holes).
+    if (io.walkHints.placeAgain || order.size() < io.walkHints.placedBrains / 2)
+        placeBrains(io.walkHints);
+    const ArenaBounds arena(io.walkHints);
+    size_t outside = 0;
     const uint64_t stamp = io.brains.stamp();
     const size_t n = order.size();
     const size_t bytes = n == 0 ? 0 : recordBytes(*order[0]);
@@ -401,6 +519,7 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
         }
         const BrainIt it = order[at];
         tickIfDue(io, it->second, world, clock, leaves);
+        outside += !arena.holds(it->second);
         if (io.brains.stamp() != stamp)
         {
             // The tick added or removed brains (a host's or a leaf's doing):
@@ -411,6 +530,8 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
             return;
         }
     }
+    if (worthPlacing(outside + io.walkHints.resolvedAnew, n))
+        io.walkHints.placeAgain = true;
 }
 
 void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)

@@ -1,5 +1,6 @@
 // Brains: the guard sample end to end, periods, hashing, copy/restore.
 #include "../rig.h"
+#include "spark/core/hash.h"
 #include "spark/core/path.h"
 
 #include <cstdio>
@@ -49,6 +50,51 @@ void stepInLockstep(Rig& rig, AiState& copy, FakeWorld& copyWorld, int frames)
         REQUIRE(hashAiState(copy) == hashAiState(rig.state));
     }
     CHECK(copy.events.nextSeq == rig.state.events.nextSeq);
+}
+
+/// Adds a guard brain `name` at (x, 0, 6) to `state` (its agent to `world`),
+/// running the rig's tree.
+void addGuard(Rig& rig, AiState& state, FakeWorld& world, const std::string& name, double x)
+{
+    FakeAgent a;
+    a.position = Vec3(x, 0, 6);
+    a.forward = Vec3(1, 0, 0);
+    a.speed = 3;
+    world.agents[name] = a;
+    BrainDef def = defaultBrainDef();
+    def.agent = name;
+    def.tree = rig.brain().tree;
+    def.blackboard = {{"target", "Player"}};
+    def.seed = static_cast<uint64_t>(x * 10);
+    REQUIRE(attachBrain(state, def, rig.frame).ok());
+}
+
+/// True when `p` lies in the state's current brain-state arena.
+bool inArena(const AiState& state, const void* p)
+{
+    const auto* c = static_cast<const char*>(p);
+    return c && c >= state.walkHints.arenaBegin && c < state.walkHints.arenaEnd;
+}
+
+/// Checks that every brain of the state has its tick arrays in the current
+/// arena, brain after brain in walk order.
+void checkPlaced(const AiState& state)
+{
+    CHECK(!state.walkHints.placeAgain);
+    const char* last = nullptr;
+    for (const auto& entry : state.brains)
+    {
+        const Brain& b = entry.second;
+        CAPTURE(entry.first);
+        REQUIRE(inArena(state, b.nodes.bytes()));
+        CHECK(inArena(state, b.blackboard.firstSlots()));
+        CHECK((b.resolved.targets.empty() || inArena(state, b.resolved.targets.data())));
+        CHECK((b.resolved.keysAreSlots || inArena(state, b.resolved.keys.data())));
+        const auto* at = reinterpret_cast<const char*>(b.nodes.bytes());
+        CHECK(at > last);
+        CHECK(reinterpret_cast<uintptr_t>(at) % 64 == 0);
+        last = at;
+    }
 }
 } // namespace
 
@@ -233,6 +279,75 @@ TEST_CASE("a blackboard keeps its values in place past a chunk of slots, and cop
     CHECK(copy == bb);
 }
 
+TEST_CASE(
+    "a blackboard's first slots placed in an arena: same values, the arena kept alive until they are gone")
+{
+    Blackboard bb{{"target", "Player"}, {"route", {{1, 0, 2}, {3, 0, 4}}}, {"n", 1}};
+    for (int i = 0; i < 20; ++i) // past the first chunk
+        bb["k" + std::to_string(i)] = i;
+    const uint32_t slot = bb.findSlot("target");
+    bb.markChecked(slot, 0x04);
+    const uint64_t stamp = bb.stampOf(slot);
+    const Blackboard before = bb;
+    int freed = 0;
+    {
+        auto* bytes =
+            static_cast<char*>(::operator new (Blackboard::firstSlotsBytes(), std::align_val_t{64}));
+        std::shared_ptr<const void> arena(bytes,
+                                          [&freed](const void* p)
+                                          {
+                                              ++freed;
+                                              ::operator delete (const_cast<void*>(p), std::align_val_t{64});
+                                          });
+        bb.placeFirstSlots(bytes, arena);
+        CHECK(bb.firstSlots() == bytes);
+    }
+    CHECK(freed == 0); // the blackboard keeps its arena
+    CHECK(bb == before);
+    CHECK(bb.stampOf(slot) == stamp);
+    CHECK(bb.checksOf(slot) == 0x04);
+    CHECK(bb.layout() == before.layout());
+    CHECK(*bb.find("k19") == 19);
+    bb["n"] = 2; // written in place
+    CHECK(*bb.find("n") == 2);
+    // A copy and a move have slots of their own; the placed ones stay.
+    Blackboard copy = bb;
+    CHECK(copy.firstSlots() != bb.firstSlots());
+    CHECK(copy == bb);
+    const void* placedAt = bb.firstSlots();
+    Blackboard moved = std::move(bb);
+    CHECK(moved.firstSlots() != placedAt);
+    CHECK(moved == copy);
+    CHECK(bb.firstSlots() == placedAt); // NOLINT(bugprone-use-after-move): placed slots are copied, not taken
+    CHECK(bb == copy);
+    CHECK(freed == 0);
+    // Assigning over the placed slots ends them; then the arena goes.
+    bb = copy;
+    CHECK(bb.firstSlots() != placedAt);
+    CHECK(freed == 1);
+    CHECK(bb == copy);
+    // The same when the blackboard itself goes.
+    {
+        Blackboard placedToo = copy;
+        auto* bytes =
+            static_cast<char*>(::operator new (Blackboard::firstSlotsBytes(), std::align_val_t{64}));
+        placedToo.placeFirstSlots(bytes,
+                                  std::shared_ptr<const void>(bytes,
+                                                              [&freed](const void* p)
+                                                              {
+                                                                  ++freed;
+                                                                  ::operator delete (const_cast<void*>(p),
+                                                                                     std::align_val_t{64});
+                                                              }));
+        CHECK(freed == 1);
+    }
+    CHECK(freed == 2);
+    // A blackboard without slots places nothing.
+    Blackboard none;
+    none.placeFirstSlots(nullptr, nullptr);
+    CHECK(none.firstSlots() == nullptr);
+}
+
 TEST_CASE("a blackboard slot's presence and stamp are kept apart: each write is seen, an erased value is absent")
 {
     Blackboard bb;
@@ -324,22 +439,9 @@ TEST_CASE("a brain's derived arrays are its own: a copy ticks on while the origi
 TEST_CASE("stepBrains' walk hints change no result: stale after brains come and go, none after a copy")
 {
     Rig rig = guardRig();
-    auto addGuard = [&](AiState& state, FakeWorld& world, const std::string& name, double x) {
-        FakeAgent a;
-        a.position = Vec3(x, 0, 6);
-        a.forward = Vec3(1, 0, 0);
-        a.speed = 3;
-        world.agents[name] = a;
-        BrainDef def = defaultBrainDef();
-        def.agent = name;
-        def.tree = rig.brain().tree;
-        def.blackboard = {{"target", "Player"}};
-        def.seed = static_cast<uint64_t>(x * 10);
-        REQUIRE(attachBrain(state, def, rig.frame).ok());
-    };
     // More brains than the walk prefetches ahead (16).
     for (int i = 0; i < 40; ++i)
-        addGuard(rig.state, rig.world, "G" + std::to_string(100 + i), 0.5 * i);
+        addGuard(rig, rig.state, rig.world, "G" + std::to_string(100 + i), 0.5 * i);
     rig.world.objects["Player"] = Vec3(4, 0, 6);
     for (int i = 0; i < 5; ++i)
     {
@@ -365,13 +467,119 @@ TEST_CASE("stepBrains' walk hints change no result: stale after brains come and 
         for (int i = 0; i < 40; i += 4)
             state->brains.erase("G" + std::to_string(100 + i));
         for (int i = 0; i < 10; ++i)
-            addGuard(*state, world, "G" + std::to_string(150 + i) + "x", 1.0 + i);
+            addGuard(rig, *state, world, "G" + std::to_string(150 + i) + "x", 1.0 + i);
     }
     CHECK(rig.state.brains.stamp() != before);
     CHECK(rig.state.walkHints.stamp != rig.state.brains.stamp());
     stepInLockstep(rig, copy, copyWorld, 30);
     CHECK(rig.state.walkHints.order.size() == rig.state.brains.size());
     CHECK(rig.state.walkHints.stamp == rig.state.brains.stamp());
+}
+
+TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order; no result changes")
+{
+    Rig rig = guardRig();
+    for (int i = 0; i < 40; ++i)
+        addGuard(rig, rig.state, rig.world, "G" + std::to_string(100 + i), 0.5 * i);
+    AiState reference = rig.state; // placed in an arena of its own, ticked in lockstep
+    FakeWorld referenceWorld = rig.world;
+    auto lockstep = [&](int frames)
+    {
+        stepInLockstep(rig, reference, referenceWorld, frames);
+        rig.frame += static_cast<uint64_t>(frames);
+    };
+    CHECK(rig.state.walkHints.placeAgain);
+    lockstep(3); // placed, resolved (new arrays), placed again
+    checkPlaced(rig.state);
+    checkPlaced(reference);
+    CHECK(!inArena(rig.state, reference.brains.begin()->second.nodes.bytes()));
+
+    // A brain copied or moved out of the map has arrays of its own, the same values.
+    const Brain& placed = rig.state.brains.at("G120");
+    Brain copied = placed;
+    Brain moved = std::move(rig.state.brains.at("G121"));
+    for (const Brain* b : {&copied, &moved})
+    {
+        CHECK(!inArena(rig.state, b->nodes.bytes()));
+        CHECK(!inArena(rig.state, b->blackboard.firstSlots()));
+        CHECK(!inArena(rig.state, b->resolved.targets.data()));
+    }
+    CHECK(copied.nodes == placed.nodes);
+    CHECK(copied.blackboard == placed.blackboard);
+    Hasher a, b;
+    hashBrain(a, copied);
+    hashBrain(b, placed);
+    CHECK(a.digest() == b.digest());
+    checkPlaced(rig.state);                         // the moved-from brain kept its placed arrays
+    rig.state.brains.at("G121") = std::move(moved); // back, with arrays of its own
+    CHECK(!inArena(rig.state, rig.state.brains.at("G121").nodes.bytes()));
+    lockstep(2); // one brain outside: it ticks from its own arrays, nothing is placed again
+    CHECK(!rig.state.walkHints.placeAgain);
+    CHECK(!inArena(rig.state, rig.state.brains.at("G121").nodes.bytes()));
+
+    // A tree loaded again: the brains resolve anew (arrays of their own) and
+    // are placed again at the next step.
+    const CompiledTree tree = rig.state.trees.at(rig.brain().tree);
+    putTree(rig.state, tree);
+    putTree(reference, tree);
+    lockstep(1);
+    CHECK(rig.state.walkHints.placeAgain);
+    lockstep(1);
+    checkPlaced(rig.state);
+
+    // Brains erased and one added: the others stay where they are, the new one
+    // ticks from its own arrays.
+    const char* arenaBefore = rig.state.walkHints.arenaBegin;
+    for (AiState* state : {&rig.state, &reference})
+    {
+        FakeWorld& world = state == &reference ? referenceWorld : rig.world;
+        for (int i = 0; i < 40; i += 3)
+            state->brains.erase("G" + std::to_string(100 + i));
+        addGuard(rig, *state, world, "G999", 3.5);
+    }
+    lockstep(3);
+    CHECK(rig.state.walkHints.arenaBegin == arenaBefore);
+    CHECK(!inArena(rig.state, rig.state.brains.at("G999").nodes.bytes()));
+    CHECK(inArena(rig.state, rig.state.brains.at("G101").nodes.bytes()));
+    // Many added: they are placed with the rest.
+    for (AiState* state : {&rig.state, &reference})
+    {
+        FakeWorld& world = state == &reference ? referenceWorld : rig.world;
+        for (int i = 0; i < 30; ++i)
+            addGuard(rig, *state, world, "H" + std::to_string(100 + i), 0.25 * i);
+    }
+    lockstep(1);
+    CHECK(rig.state.walkHints.placeAgain);
+    lockstep(1);
+    checkPlaced(rig.state);
+    // Most erased: placed again, in an arena of the brains left.
+    for (AiState* state : {&rig.state, &reference})
+        for (int i = 0; i < 30; ++i)
+            state->brains.erase("H" + std::to_string(100 + i));
+    lockstep(1);
+    checkPlaced(rig.state);
+    CHECK(rig.state.walkHints.placedBrains == rig.state.brains.size());
+
+    // The state moved away and back, and move-assigned over a state whose own
+    // brains were placed (they go first, then their arena): ticks go on.
+    AiState other = reference;
+    FakeWorld otherWorld = referenceWorld;
+    for (uint64_t f = 0; f < 2; ++f)
+        stepBrains(other, otherWorld, TickClock{rig.frame + f, rig.dt});
+    checkPlaced(other);
+    other = std::move(rig.state);
+    rig.state = std::move(other);
+    lockstep(2);
+    checkPlaced(rig.state);
+    // Copy-assigned over placed brains: the copy's arrays are its own.
+    AiState third = reference;
+    FakeWorld thirdWorld = referenceWorld;
+    stepBrains(third, thirdWorld, TickClock{rig.frame, rig.dt});
+    third = rig.state;
+    CHECK(hashAiState(third) == hashAiState(rig.state));
+    for (const auto& [name, brain] : third.brains)
+        CHECK(!inArena(rig.state, brain.nodes.bytes()));
+    lockstep(1);
 }
 
 TEST_CASE("brains a tick adds or removes mid-walk: the rest of the walk is that of the map")
