@@ -565,130 +565,88 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
         }
         return count;
     }
-#if defined(__SSE2__)
-    [[maybe_unused]] __m128d atAcross = _mm_setzero_pd(); // (y, z) of the agent, in space
-    if constexpr (Dim == 3)
-        atAcross = _mm_setr_pd(at[1], at[2]);
-#endif
-    // In space the offsets to the columns touching the agent's (the first
-    // nine) have the floor 0, which no bound is below (a bound below 0 finds
-    // nothing either way): a compare of k instead of a load and a compare.
-    constexpr std::size_t kTouching = Dim == 3 ? 9 : 0;
-    static_assert(kTouching == 0 || kOffsets<Dim>[kTouching - 1].cellsSq == 0);
-    for (std::size_t k = 0; k < m_offsetCount; ++k)
+    else
     {
-        const StripOffset& o = kOffsets<Dim>[k];
-        if (k >= kTouching && m_offsetFloorSq[k] > bound)
-            break; // the rest are further still
-        std::size_t s = 0;
-        if constexpr (Dim == 2)
-        {
-            const int64_t sy = int64_t{home} + o.y;
-            if (sy < 0 || sy >= m_stripCount[0])
-                continue;
-            s = static_cast<std::size_t>(sy);
-        }
-        else
-        {
-            // Within the table: the border is as wide as the offsets reach.
-            s = static_cast<std::size_t>(home + m_offsetStep[k]);
-        }
-        const uint32_t begin = m_stripStart[s], end = m_stripEnd[s];
-        if (begin == end)
-            continue;
-        // The strip's nearest agent across: every agent in it is at least this far in y (and z).
-        double acrossY = 0.0, acrossZ = 0.0;
-        if constexpr (Dim == 2)
-        {
-            const double gy = o.y < 0 ? m_stripHigh[s][1] - at[1] : (o.y > 0 ? m_stripLow[s][1] - at[1] : 0.0);
-            acrossY = gy * gy;
-        }
-        else
-        {
-            // In space the gap to the strip's span, per axis, 0 within it:
-            // on the side the offset points to it is the old gap (high − at
-            // below, low − at above: the squares are equal, a negation is
-            // exact), and along an axis the offset does not move on it is 0
-            // or more, a bound as true (the strip's agents lie within its
-            // span). y and z a lane each, with no branch on the offset.
-            const double* low = &m_stripLow[s][1];
-            const double* high = &m_stripHigh[s][1];
+        // In space: the offsets' strips in turn (each in the table: its
+        // border is as wide as the offsets reach).
 #if defined(__SSE2__)
-            const __m128d gap = _mm_max_pd(
-                _mm_max_pd(_mm_sub_pd(_mm_loadu_pd(low), atAcross), _mm_sub_pd(atAcross, _mm_loadu_pd(high))),
-                _mm_setzero_pd());
-            const __m128d gapSq = _mm_mul_pd(gap, gap);
-            acrossY = _mm_cvtsd_f64(gapSq);
-            acrossZ = _mm_cvtsd_f64(_mm_unpackhi_pd(gapSq, gapSq));
-#else
-            const double gy = std::max(std::max(low[0] - at[1], at[1] - high[0]), 0.0);
-            const double gz = std::max(std::max(low[1] - at[2], at[2] - high[1]), 0.0);
-            acrossY = gy * gy;
-            acrossZ = gz * gz;
+        const __m128d atAcross = _mm_setr_pd(at[1], at[2]); // (y, z) of the agent
 #endif
-        }
-        // Lower bound of the squared distance of an agent dx away along x.
-        auto floorSq = [&](double dxSq)
+        // The offsets to the columns touching the agent's (the first
+        // nine) have the floor 0, which no bound is below (a bound below 0 finds
+        // nothing either way): a compare of k instead of a load and a compare.
+        constexpr std::size_t kTouching = 9;
+        static_assert(kOffsets<Dim>[kTouching - 1].cellsSq == 0);
+        for (std::size_t k = 0; k < m_offsetCount; ++k)
         {
-            if constexpr (Dim == 2)
-                return dxSq + acrossY;
-            else
-                return dxSq + acrossY + acrossZ;
-        };
-        if constexpr (Dim == 2)
-        {
-            if (floorSq(0.0) > bound)
+            if (k >= kTouching && m_offsetFloorSq[k] > bound)
+                break; // the rest are further still
+            const std::size_t s = static_cast<std::size_t>(home + m_offsetStep[k]);
+            const uint32_t begin = m_stripStart[s], end = m_stripEnd[s];
+            if (begin == end)
                 continue;
-        }
-        else
-        {
-            // floorSq(0.0): 0 + acrossY is acrossY (a square, never −0).
+            // The strip's nearest agent across: every agent in it is at least this far in y (and z).
+            double acrossY = 0.0, acrossZ = 0.0;
+            {
+                // The gap to the strip's span, per axis, 0 within it:
+                // on the side the offset points to it is the old gap (high − at
+                // below, low − at above: the squares are equal, a negation is
+                // exact), and along an axis the offset does not move on it is 0
+                // or more, a bound as true (the strip's agents lie within its
+                // span). y and z a lane each, with no branch on the offset.
+                const double* low = &m_stripLow[s][1];
+                const double* high = &m_stripHigh[s][1];
+#if defined(__SSE2__)
+                const __m128d gap = _mm_max_pd(_mm_max_pd(_mm_sub_pd(_mm_loadu_pd(low), atAcross),
+                                                          _mm_sub_pd(atAcross, _mm_loadu_pd(high))),
+                                               _mm_setzero_pd());
+                const __m128d gapSq = _mm_mul_pd(gap, gap);
+                acrossY = _mm_cvtsd_f64(gapSq);
+                acrossZ = _mm_cvtsd_f64(_mm_unpackhi_pd(gapSq, gapSq));
+#else
+                const double gy = std::max(std::max(low[0] - at[1], at[1] - high[0]), 0.0);
+                const double gz = std::max(std::max(low[1] - at[2], at[2] - high[1]), 0.0);
+                acrossY = gy * gy;
+                acrossZ = gz * gz;
+#endif
+            }
+            // The strip's floor (dx = 0; a sum of squares, never −0).
             stripAcross = acrossY + acrossZ;
             if (stripAcross > bound)
                 continue;
             dxSqLimit = widenedBound - stripAcross;
-        }
-        uint32_t right = 0, left = 0;
-        if (s == home)
-        {
-            left = m_slot[self];
-            right = left + 1;
-        }
-        else
-            left = right = scanStart(s);
-        // Inlined: in 3D the compiler otherwise calls it per agent scanned.
-        // Across (y, z) only for an entry within reach along x.
-        auto visit = [&](const Entry& e) __attribute__((always_inline))
-        {
-            const double dx = e.position.x - at.x;
-            const double dxSq = dx * dx;
-            if constexpr (Dim == 2)
+            uint32_t right = 0, left = 0;
+            if (s == home)
             {
-                if (floorSq(dxSq) > bound)
+                left = m_slot[self];
+                right = left + 1;
+            }
+            else
+                left = right = scanStart(s);
+            // Inlined: the compiler otherwise calls it per agent scanned.
+            // Across (y, z) only for an entry within reach along x.
+            auto visit = [&](const Entry& e) __attribute__((always_inline))
+            {
+                const double dx = e.position.x - at.x;
+                const double dxSq = dx * dx;
+                if (dxSq > dxSqLimit)
                     return false;
-            }
-            else if (dxSq > dxSqLimit)
-                return false;
-            const double dy = e.position.y - at.y;
-            double distSq = dxSq + dy * dy;
-            if constexpr (Dim == 3)
+                const double dy = e.position.y - at.y, dz = e.position.z - at.z;
+                const double distSq = (dxSq + dy * dy) + dz * dz;
+                if (distSq <= bound)
+                    consider(distSq, e.index, e.id);
+                return true;
+            };
+            // The sentinels end both scans (their squared distance is +∞). By
+            // pointer: a 32-bit index costs its widening and scaling per entry
+            // (measured: 1.2% of a step of RVO2's circle-250). Neither pointer
+            // passes a sentinel, so both stay within the entries.
+            for (const Entry* e = entries + right; visit(*e); ++e)
             {
-                const double dz = e.position.z - at.z;
-                distSq = distSq + dz * dz;
             }
-            if (distSq <= bound)
-                consider(distSq, e.index, e.id);
-            return true;
-        };
-        // The sentinels end both scans (their squared distance is +∞). By
-        // pointer: a 32-bit index costs its widening and scaling per entry
-        // (measured: 1.2% of a step of RVO2's circle-250). Neither pointer
-        // passes a sentinel, so both stay within the entries.
-        for (const Entry* e = entries + right; visit(*e); ++e)
-        {
-        }
-        for (const Entry* e = entries + left - 1; visit(*e); --e)
-        {
+            for (const Entry* e = entries + left - 1; visit(*e); --e)
+            {
+            }
         }
     }
     return count;
