@@ -370,37 +370,36 @@ constexpr size_t alignUp(size_t at, size_t align)
     return (at + align - 1) & ~(align - 1);
 }
 
-/// Bytes a brain's block takes in the arena (see placeBrain), a whole number of cache lines.
-size_t brainBlockBytes(const Brain& b)
+/// Lays out the brain's block in the arena, in the order a tick reads it:
+/// node states, first blackboard slots, target memos, resolved keys (when a
+/// tick reads them), each of the first three on a cache line; the bytes it
+/// takes (whole cache lines). With `block` (that many bytes, 64-aligned, in
+/// the arena `keep` keeps alive) it also places the arrays there; with
+/// nullptr it only measures.
+size_t placeBrain(Brain& b, char* block, const std::shared_ptr<const void>& keep)
 {
-    size_t at = b.nodes.placedBytes();
-    if (b.blackboard.firstSlots())
-        at = alignUp(at, 64) + Blackboard::firstSlotsBytes();
-    at = alignUp(at, 64) + b.resolved.targets.size() * sizeof(TargetMemo);
-    if (!b.resolved.keysAreSlots)
-        at += b.resolved.keys.size() * sizeof(ResolvedKey);
-    return alignUp(at, 64);
-}
-
-/// Places the brain's tick arrays in its block at `block` (brainBlockBytes
-/// bytes, 64-aligned) of the arena `keep` keeps alive: node states, first
-/// blackboard slots, target memos, resolved keys (when a tick reads them), in
-/// the order a tick reads them.
-void placeBrain(Brain& b, char* block, const std::shared_ptr<const void>& keep)
-{
-    size_t at = b.nodes.placedBytes();
-    b.nodes.placeAt(block);
+    size_t at = 0;
+    if (block)
+        b.nodes.placeAt(block);
+    at += b.nodes.placedBytes();
     if (b.blackboard.firstSlots())
     {
         at = alignUp(at, 64);
-        b.blackboard.placeFirstSlots(block + at, keep);
+        if (block)
+            b.blackboard.placeFirstSlots(block + at, keep);
         at += Blackboard::firstSlotsBytes();
     }
     at = alignUp(at, 64);
-    b.resolved.targets.placeAt(block + at);
+    if (block)
+        b.resolved.targets.placeAt(block + at);
     at += b.resolved.targets.size() * sizeof(TargetMemo);
     if (!b.resolved.keysAreSlots)
-        b.resolved.keys.placeAt(block + at);
+    {
+        if (block)
+            b.resolved.keys.placeAt(block + at);
+        at += b.resolved.keys.size() * sizeof(ResolvedKey);
+    }
+    return alignUp(at, 64);
 }
 
 /// Tells whether a brain's node states are in the current arena (a brain
@@ -439,9 +438,10 @@ inline bool worthPlacing(size_t outside, size_t brains)
 /// 64-aligned block), then drops the older arenas (no array is left in them).
 void placeBrains(BrainWalkHints& hints)
 {
+    std::vector<size_t> blocks(hints.order.size()); // measured once, then placed
     size_t bytes = 0;
-    for (const BrainIt& it : hints.order)
-        bytes += brainBlockBytes(it->second);
+    for (size_t i = 0; i < hints.order.size(); ++i)
+        bytes += blocks[i] = placeBrain(hints.order[i]->second, nullptr, nullptr);
     std::shared_ptr<const void> arena;
     char* base = nullptr;
     if (bytes > 0)
@@ -451,12 +451,10 @@ void placeBrains(BrainWalkHints& hints)
             base, [](const void* p) { ::operator delete (const_cast<void*>(p), std::align_val_t{64}); });
     }
     size_t at = 0;
-    for (const BrainIt& it : hints.order)
+    for (size_t i = 0; i < hints.order.size(); ++i)
     {
-        Brain& b = it->second;
-        const size_t n = brainBlockBytes(b);
-        placeBrain(b, base + at, arena);
-        at += n;
+        placeBrain(hints.order[i]->second, base + at, arena);
+        at += blocks[i];
     }
     hints.arenas.clear();
     if (arena)
@@ -480,8 +478,8 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     // state of the brain kStateAhead ahead (found through its record), what
     // the host keeps of the agent of the brain kAgentAhead ahead
     // (World::prefetchAgent; found from the record alone, so asked for
-    // further ahead: 6 against 2 ticked 10 % faster in ai_bench's noisy
-    // moments, 10 no better than 2) are asked for. (A target's name is not on
+    // further ahead: 6 against 2 ticked 10 % faster under a memory load on
+    // the other core and as fast without, 10 no better than 2) are asked for. (A target's name is not on
     // the heap line of its blackboard value for the tick: the target memo
     // keeps a copy, see TargetMemo.) The state each
     // tick reads (node states, first blackboard slots, target memos) sits in
