@@ -333,6 +333,9 @@ ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderD
         }
         const Transform3D& t = o.transform ? *o.transform : identity;
         const uint32_t base = static_cast<uint32_t>(out.input.vertices.size());
+        // Every collider is offered as a solid; the bake fills the ones that close up.
+        out.input.solids.push_back({static_cast<uint32_t>(out.input.indices.size() / 3),
+                                    static_cast<uint32_t>(shape.mesh.indices.size() / 3)});
         for (const glm::vec3& v : shape.mesh.vertices)
             out.input.vertices.push_back(transformPoint(t, v));
         for (uint32_t i : shape.mesh.indices)

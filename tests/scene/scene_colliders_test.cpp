@@ -201,6 +201,21 @@ TEST_CASE("a placed box collider lands at its world position")
     CHECK(hi.z == doctest::Approx(0.0));
 }
 
+TEST_CASE("each collider's triangles are offered to the bake as one solid")
+{
+    Scene3D s = sceneFrom(R"({"version": 1, "objects": [
+        {"name": "A", "components": {"Body": {"shape": {"type": "box", "half_extents": [1, 1, 1]}}}},
+        {"name": "B", "components": {"Transform3D": {"position": [4, 0, 0]},
+                                     "Body": {"shape": {"type": "sphere", "radius": 1}}}}]})");
+    const ColliderTriangles c = collectColliderTriangles(s, defaultColliderDef(), tetLoader());
+    REQUIRE(c.colliders == 2);
+    REQUIRE(c.input.solids.size() == 2);
+    CHECK(c.input.solids[0].firstTriangle == 0);
+    CHECK(c.input.solids[0].triangleCount == 12);
+    CHECK(c.input.solids[1].firstTriangle == 12);
+    CHECK(c.input.solids[1].firstTriangle + c.input.solids[1].triangleCount == c.input.indices.size() / 3);
+}
+
 TEST_CASE("sensors, dynamic and kinematic bodies are left out by default")
 {
     const Scene3D s = sceneFrom(kMixedScene);

@@ -144,6 +144,11 @@ Status validateInput(const BakeInput& in)
     for (size_t i = 0; i < in.areas.size(); ++i)
         if (in.areas[i] > 15)
             return makeError("E_NAV_CONFIG", "area ids are 0..15", "/areas/" + std::to_string(i));
+    for (size_t i = 0; i < in.solids.size(); ++i)
+        if (in.solids[i].firstTriangle > triangles ||
+            in.solids[i].triangleCount > triangles - in.solids[i].firstTriangle)
+            return makeError("E_NAV_CONFIG", "a solid's triangles run past the last triangle",
+                             "/solids/" + std::to_string(i));
     for (size_t i = 0; i < in.indices.size(); ++i)
         if (in.indices[i] >= in.vertices.size())
             return makeError("E_NAV_CONFIG", "triangle index out of range", "/indices/" + std::to_string(i));

@@ -19,6 +19,18 @@
 /// depend on the order in which the pieces of a wall arrive.
 /// The spans live in one pool with a free list: no allocation per span beyond
 /// the pool's amortised growth.
+/// Rasterising surfaces leaves the inside of a closed solid empty: under a box
+/// standing on a floor, each column holds the floor (and the box's bottom) and
+/// the box's top, with the box's height of free space between them, which an
+/// agent shorter than the box could walk. So the runs of triangles the input
+/// names as solids are filled (Recast has no such step and leaves a walkable
+/// floor inside a box taller than an agent): a run that closes up is crossed
+/// with the vertical line through each column's centre; crossings of faces
+/// turned down enter the solid, of faces turned up leave it (the run's winding
+/// sign is taken from its volume), and each stretch between entering and
+/// leaving becomes a solid span merged with the surfaces' spans. A centre on
+/// an edge shared by two faces is counted in exactly one of them (the
+/// rasterisers' top-left rule), so parity holds on every shared edge.
 /// A last pass over each column, bottom up, settles walkability: the step
 /// rule above, then Recast's low-obstacle filter (a non-walkable span whose
 /// top is at most the step height above a walkable span right below it takes
@@ -27,6 +39,9 @@
 /// columns waits on memory for spans scattered over the pool.
 
 #include "bake_stages.h"
+
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -453,6 +468,173 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
     }
 }
 
+/// x-z order of points: by x, then by z (the point's second coordinate).
+inline bool lessXZ(const glm::dvec2& a, const glm::dvec2& b)
+{
+    return a.x < b.x || (a.x == b.x && a.y < b.y);
+}
+
+/// Whether `r` lies inside the edge p -> q of a counter-clockwise triangle in
+/// x-z. The side is computed along the edge's canonical direction (lesser
+/// point first), so the two triangles that share the edge get exact opposite
+/// values; a point on the edge belongs to the triangle on the left of the
+/// canonical direction only.
+inline bool insideEdge(const glm::dvec2& p, const glm::dvec2& q, const glm::dvec2& r)
+{
+    const bool canonical = lessXZ(p, q);
+    const glm::dvec2& s = canonical ? p : q;
+    const glm::dvec2& t = canonical ? q : p;
+    const double side = (t.x - s.x) * (r.y - s.y) - (t.y - s.y) * (r.x - s.x);
+    return canonical ? side >= 0.0 : side < 0.0;
+}
+
+/// Twice the signed x-z area of (a, b, c) (positive counter-clockwise seen from above).
+inline double areaXZ(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2& c)
+{
+    return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
+}
+
+/// The sign of a closed run's volume (+1 outward winding, -1 inward), or 0
+/// when the run is open (some edge is not run once each way) or flat.
+int closedSolidSign(const BakeInput& input, const SolidRange& run)
+{
+    std::vector<uint64_t> edges, reversed;
+    edges.reserve(static_cast<size_t>(run.triangleCount) * 3);
+    reversed.reserve(edges.capacity());
+    double volume = 0.0;
+    for (uint32_t t = run.firstTriangle; t < run.firstTriangle + run.triangleCount; ++t)
+    {
+        const uint32_t* tri = &input.indices[static_cast<size_t>(t) * 3];
+        for (int e = 0; e < 3; ++e)
+        {
+            const uint64_t a = tri[e], b = tri[(e + 1) % 3];
+            edges.push_back(a << 32 | b);
+            reversed.push_back(b << 32 | a);
+        }
+        const glm::dvec3 a(input.vertices[tri[0]]), b(input.vertices[tri[1]]), c(input.vertices[tri[2]]);
+        volume += glm::dot(a, glm::cross(b, c));
+    }
+    std::sort(edges.begin(), edges.end());
+    std::sort(reversed.begin(), reversed.end());
+    if (edges.empty() || edges != reversed)
+        return 0;
+    return volume > 0.0 ? 1 : volume < 0.0 ? -1 : 0;
+}
+
+/// One crossing of a column's centre line with a solid's face.
+struct Crossing
+{
+    int32_t x;    ///< Column in the row.
+    float y;      ///< Height of the crossing. [Units: m]
+    int32_t step; ///< +1 entering the solid going up, -1 leaving it.
+};
+
+/// Fills the inside of the closed run `run` with solid spans (see the design note).
+void fillSolid(const BakeInput& input, const SolidRange& run, SolidField& field)
+{
+    const int sign = closedSolidSign(input, run);
+    if (sign == 0)
+        return;
+    const Grid& g = field.grid;
+    const double cs = g.cellSize;
+    const float ich = 1.0f / g.cellHeight;
+    // The faces that are not vertical, by the first row whose centre line they may meet.
+    struct Face
+    {
+        glm::dvec2 p[3]; // x-z, counter-clockwise
+        double y[3];
+        int32_t step, row0, row1, x0, x1;
+    };
+    std::vector<Face> faces;
+    for (uint32_t t = run.firstTriangle; t < run.firstTriangle + run.triangleCount; ++t)
+    {
+        const uint32_t* tri = &input.indices[static_cast<size_t>(t) * 3];
+        Face f;
+        for (int k = 0; k < 3; ++k)
+        {
+            const glm::vec3& v = input.vertices[tri[k]];
+            f.p[k] = glm::dvec2(v.x, v.z);
+            f.y[k] = v.y;
+        }
+        const double area = areaXZ(f.p[0], f.p[1], f.p[2]);
+        if (area == 0.0)
+            continue; // vertical: no centre line crosses it
+        // Counter-clockwise from above means the face turns down (an entry
+        // going up) when the run winds outward.
+        f.step = area > 0.0 ? sign : -sign;
+        if (area < 0.0)
+        {
+            std::swap(f.p[1], f.p[2]);
+            std::swap(f.y[1], f.y[2]);
+        }
+        // Cells whose centres (origin + (i + 0.5) * cell size) the face's box holds.
+        auto firstCell = [&](double lo, double origin, int n) {
+            const double first = std::ceil((lo - origin) / cs - 0.5);
+            return static_cast<int32_t>(std::clamp(first, 0.0, static_cast<double>(n)));
+        };
+        auto lastCell = [&](double hi, double origin, int n) {
+            return static_cast<int32_t>(std::clamp(std::floor((hi - origin) / cs - 0.5), -1.0, n - 1.0));
+        };
+        const double minX = std::min({f.p[0].x, f.p[1].x, f.p[2].x});
+        const double maxX = std::max({f.p[0].x, f.p[1].x, f.p[2].x});
+        const double minZ = std::min({f.p[0].y, f.p[1].y, f.p[2].y});
+        const double maxZ = std::max({f.p[0].y, f.p[1].y, f.p[2].y});
+        f.x0 = firstCell(minX, g.origin.x, g.width);
+        f.x1 = lastCell(maxX, g.origin.x, g.width);
+        f.row0 = firstCell(minZ, g.origin.z, g.depth);
+        f.row1 = lastCell(maxZ, g.origin.z, g.depth);
+        if (f.x0 <= f.x1 && f.row0 <= f.row1)
+            faces.push_back(f);
+    }
+    std::stable_sort(faces.begin(), faces.end(),
+                     [](const Face& a, const Face& b) { return a.row0 < b.row0; });
+
+    // Rows in turn, with the faces that reach them, so a large solid needs
+    // crossings of one row at a time.
+    std::vector<const Face*> active;
+    std::vector<Crossing> crossings;
+    size_t nextFace = 0;
+    for (int32_t z = faces.empty() ? 0 : faces.front().row0; nextFace < faces.size() || !active.empty(); ++z)
+    {
+        while (nextFace < faces.size() && faces[nextFace].row0 == z)
+            active.push_back(&faces[nextFace++]);
+        std::erase_if(active, [z](const Face* f) { return f->row1 < z; });
+        crossings.clear();
+        const double cz = g.origin.z + (z + 0.5) * cs;
+        for (const Face* f : active)
+            for (int32_t x = f->x0; x <= f->x1; ++x)
+            {
+                const glm::dvec2 r(g.origin.x + (x + 0.5) * cs, cz);
+                if (!insideEdge(f->p[0], f->p[1], r) || !insideEdge(f->p[1], f->p[2], r) ||
+                    !insideEdge(f->p[2], f->p[0], r))
+                    continue;
+                // Height on the face's plane, from the barycentric weights.
+                const double w0 = areaXZ(f->p[1], f->p[2], r), w1 = areaXZ(f->p[2], f->p[0], r);
+                const double w2 = areaXZ(f->p[0], f->p[1], r);
+                const double y = (w0 * f->y[0] + w1 * f->y[1] + w2 * f->y[2]) / (w0 + w1 + w2);
+                crossings.push_back({x, static_cast<float>(y), f->step});
+            }
+        // By column, then upwards; at one height a face left comes before a face entered.
+        std::sort(crossings.begin(), crossings.end(), [](const Crossing& a, const Crossing& b) {
+            return a.x != b.x ? a.x < b.x : a.y != b.y ? a.y < b.y : a.step < b.step;
+        });
+        int winding = 0;
+        float enteredAt = 0.0f;
+        for (size_t i = 0; i < crossings.size(); ++i)
+        {
+            const Crossing& c = crossings[i];
+            if (i > 0 && c.x != crossings[i - 1].x)
+                winding = 0; // an unclosed stretch of the previous column is dropped
+            const int before = winding;
+            winding += c.step;
+            if (before <= 0 && winding > 0)
+                enteredAt = c.y;
+            else if (before > 0 && winding <= 0)
+                addPiece(field, c.x + z * g.width, enteredAt, c.y, kNullArea, ich);
+        }
+    }
+}
+
 } // namespace
 
 void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField)
@@ -490,6 +672,8 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
         const uint8_t area = walkable ? static_cast<uint8_t>(areaId + 1) : kNullArea;
         rasterizeTriangle(a, b, c, area, outField, scratch);
     }
+    for (const SolidRange& run : input.solids)
+        fillSolid(input, run, outField);
 
     // A span is walkable when its highest walkable surface is within a step
     // of its top; then the low-obstacle filter, judging each span against the

@@ -345,6 +345,42 @@ TEST_CASE("bad triangle input is E_NAV_CONFIG with the offending element")
     CHECK(d.error().field == "/indices");
 }
 
+TEST_CASE("a solid's run past the last triangle is E_NAV_CONFIG naming it")
+{
+    BakeInput in = floorWithBox();
+    in.solids = {{0, 12}, {12, 13}};
+    auto out = bakeTriangles(in, defaultBakeDef());
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.error().code == "E_NAV_CONFIG");
+    CHECK(out.error().field == "/solids/1");
+    in.solids = {{0, 12}, {12, 12}};
+    CHECK(bakeTriangles(in, defaultBakeDef()).ok());
+}
+
+TEST_CASE("no polygon lies inside a solid box standing on a floor, whatever the agent's height")
+{
+    // The reproducer of issue 42: a 12 x 12 floor and a 2 x 2 x 2 box at (0, 1, 0).
+    BakeInput in;
+    test::addBox(in, {-6, -0.2f, -6}, {6, 0, 6});
+    test::addBox(in, {-1, 0, -1}, {1, 2, 1});
+    in.solids = {{0, 12}, {12, 12}};
+    for (const float height : {0.5f, 1.0f, 1.8f})
+    {
+        CAPTURE(height);
+        BakeDef def = defaultBakeDef();
+        def.agentHeight = height;
+        const BakeOutput out = bakeOk(in, def);
+        for (size_t p = 0; p < out.mesh.polygonCount(); ++p)
+        {
+            const float y = out.mesh.vertices[out.mesh.indices[out.mesh.polyStarts[p]]].y;
+            if (y > 1.9f)
+                continue; // on the box's top
+            CHECK(y < 0.2f);
+            CHECK_FALSE(overlapsRect(out.mesh, p, -0.95f, 0.95f, -0.95f, 0.95f));
+        }
+    }
+}
+
 TEST_CASE("a grid over 4096 cells on a side is E_NAV_LIMIT")
 {
     BakeInput in;

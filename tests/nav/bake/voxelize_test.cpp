@@ -110,6 +110,88 @@ TEST_CASE("the faces of a closed box merge where they touch and its top is walka
         }
 }
 
+TEST_CASE("a closed solid is filled: the floor under a box is covered and nothing is left inside it")
+{
+    // A 12 x 12 floor slab and a 2 x 2 x 2 box standing on it at the middle.
+    BakeInput in;
+    test::addBox(in, {-6, -0.2f, -6}, {6, 0, 6});
+    test::addBox(in, {-1, 0, -1}, {1, 2, 1});
+    in.solids = {{0, 12}, {12, 12}};
+    const BakeDef def = test::testDef();
+    const Voxelized v = voxelize(in, def, {-6, -0.2f, -6}, {6, 2, 6});
+    // Columns 25..34 hold the box (x, z in [-1, 1] at 0.2 m from -6).
+    for (int z = 25; z < 35; ++z)
+        for (int x = 25; x < 35; ++x)
+        {
+            CAPTURE(x);
+            CAPTURE(z);
+            const auto spans = column(v.field, x, z);
+            // One span from the slab's bottom through the box's top, walkable on top only.
+            REQUIRE(spans.size() == 1u);
+            CHECK(spans[0].bottom == 0);
+            CHECK(spans[0].top == 23); // 2.2 m over the origin, a face on a boundary fills the cell above
+            CHECK(spans[0].area == 1);
+        }
+    // Beside the box, the slab alone.
+    const auto beside = column(v.field, 10, 10);
+    REQUIRE(beside.size() == 1u);
+    CHECK(beside[0].top == 3);
+}
+
+TEST_CASE("a solid is filled in either winding, and a run that does not close stays a shell")
+{
+    BakeInput in;
+    test::addBox(in, {0, 0, 0}, {2, 1, 2});
+    BakeInput inward = in;
+    for (size_t t = 0; t < inward.indices.size(); t += 3)
+        std::swap(inward.indices[t + 1], inward.indices[t + 2]);
+    inward.solids = {{0, 12}};
+    BakeInput open = in;
+    open.indices.resize(open.indices.size() - 6); // one face short
+    open.solids = {{0, 10}};
+    const BakeDef def = test::testDef();
+    const Voxelized filled = voxelize(inward, def, {0, 0, 0}, {2, 1, 2});
+    const Voxelized shell = voxelize(open, def, {0, 0, 0}, {2, 1, 2});
+    for (int z = 1; z < 9; ++z)
+        for (int x = 1; x < 9; ++x)
+        {
+            CHECK(column(filled.field, x, z).size() == 1u);
+            CHECK(column(shell.field, x, z).size() == 2u);
+        }
+}
+
+TEST_CASE("a turned closed solid is one span in every column whose centre it holds")
+{
+    // A 3 x 2 box turned about y by 30 degrees, so its faces' diagonals meet
+    // cell centres at odd places.
+    BakeInput in;
+    const float c = 0.8660254f, s = 0.5f;
+    test::addBox(in, {-1.5f, 0, -1.0f}, {1.5f, 3.0f, 1.0f});
+    for (glm::vec3& v : in.vertices)
+        v = {c * v.x - s * v.z, v.y, s * v.x + c * v.z};
+    in.solids = {{0, 12}};
+    const BakeDef def = test::testDef();
+    const Voxelized v = voxelize(in, def, {-2, 0, -2}, {2, 3, 2});
+    int inside = 0;
+    for (int z = 0; z < v.field.grid.depth; ++z)
+        for (int x = 0; x < v.field.grid.width; ++x)
+        {
+            // The centre in the box's own frame (turned back).
+            const float wx = -2.0f + (x + 0.5f) * def.cellSize, wz = -2.0f + (z + 0.5f) * def.cellSize;
+            const float lx = c * wx + s * wz, lz = -s * wx + c * wz;
+            if (std::abs(lx) > 1.49f || std::abs(lz) > 0.99f)
+                continue;
+            ++inside;
+            CAPTURE(x);
+            CAPTURE(z);
+            const auto spans = column(v.field, x, z);
+            REQUIRE(spans.size() == 1u);
+            CHECK(spans[0].bottom == 0);
+            CHECK(spans[0].top == 31);
+        }
+    CHECK(inside > 120); // 6 m^2 of 0.04 m^2 cells, less the rim
+}
+
 TEST_CASE("a wall rising more than a step above a floor is not walkable in any order of its pieces")
 {
     const BakeDef def = test::testDef(); // step 0.4 = 4 cells

@@ -48,6 +48,14 @@ BakeDef defaultBakeDef();
 /// The one place a bake's settings become a mesh's; never copy them by hand.
 NavMeshDef navMeshDefFromBake(const BakeDef& def, bool is2d);
 
+/// A run of triangles [firstTriangle, firstTriangle + triangleCount) of a
+/// `BakeInput` that may bound one closed solid (a collider's box, sphere, hull).
+struct SolidRange
+{
+    uint32_t firstTriangle = 0; ///< Index of the run's first triangle (not of its first index).
+    uint32_t triangleCount = 0; ///< Triangles in the run.
+};
+
 /// Triangles to bake, with an area id per triangle (0 = walkable default).
 struct BakeInput
 {
@@ -60,6 +68,13 @@ struct BakeInput
     /// run counter-clockwise (right-hand normal, the OBJ convention), so the
     /// underside of a ceiling in a mesh of open surfaces is not a floor.
     bool oneSided = false;
+    /// Runs of triangles that bound solids. A run whose triangles close up
+    /// (every edge shared by two triangles running it in opposite directions)
+    /// is filled: the columns inside it are solid from its lowest to its
+    /// highest surface, so the floor under a box is covered by the box and
+    /// nothing inside it can be walkable. An open run is baked as its
+    /// surfaces alone. Either winding; runs may overlap. [Limit: within the triangles]
+    std::vector<SolidRange> solids;
 };
 
 /// Counters of a bake (no timings: those are measured by the caller).

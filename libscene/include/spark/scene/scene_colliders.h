@@ -80,7 +80,7 @@ struct ColliderApproximation
 /// The triangles of a scene's colliders, ready for `nav::bakeTriangles`.
 struct ColliderTriangles
 {
-    nav::BakeInput input;                              ///< World-space triangles, area 0.
+    nav::BakeInput input;                              ///< World triangles, area 0; a solid each.
     uint32_t colliders = 0;                            ///< Objects that contributed triangles.
     uint32_t approximatedColliders = 0;                ///< Of those, baked as a box.
     std::vector<ColliderApproximation> approximations; ///< One per approximated collider, in scene order.
