@@ -8,6 +8,7 @@
 #include "spark/core/hash.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace spark::ai
 {
@@ -36,6 +37,21 @@ const std::vector<std::string>& sensorNames()
 
 namespace
 {
+
+/// Where `x` lies in the range from `lo` to `hi` (lo != hi, either order), as
+/// a fraction clamped to [0, 1]. Any finite numbers: a range as wide as
+/// [-1e308, 1e308] has no finite length, so its ends are halved first (exact
+/// for such large numbers); a reading outside the range never subtracts.
+double normalizeInRange(double x, double lo, double hi)
+{
+    if (lo < hi ? x <= lo : x >= lo)
+        return 0.0;
+    if (lo < hi ? x >= hi : x <= hi)
+        return 1.0;
+    const double length = hi - lo;
+    const double t = std::isfinite(length) ? (x - lo) / length : (x * 0.5 - lo * 0.5) / (hi * 0.5 - lo * 0.5);
+    return t > 0.0 ? std::min(t, 1.0) : 0.0; // and 0 for a NaN reading
+}
 
 Curve compileCurve(const json& c)
 {
@@ -173,7 +189,7 @@ Result<UtilityEvaluation> evaluateUtility(const UtilityDoc& doc, const Blackboar
                     return r.error();
                 ce.input = *r;
             }
-            ce.normalized = std::clamp((ce.input - c.rangeMin) / (c.rangeMax - c.rangeMin), 0.0, 1.0);
+            ce.normalized = normalizeInRange(ce.input, c.rangeMin, c.rangeMax);
             ce.curve = evaluateCurve(c.curve, ce.normalized);
             ce.weighted = c.weight == 1.0 ? ce.curve : det::pow(ce.curve, c.weight);
             ce.compensated = ce.weighted + (1.0 - ce.weighted) * makeUp * ce.weighted;
