@@ -251,8 +251,12 @@ NodeStatus moveTo(TickCtx& ctx, const LeafCall& call, NodeStatus status, Vec3& p
     const MoveState ms = fresh ? MoveState::Idle : ctx.world.moveState(ctx.agent);
     if (groundDistance(pos, target) <= stopDistance || (!fresh && ms == MoveState::Arrived))
     {
-        if (!fresh)
-            ctx.world.stop(ctx.agent);
+        // Already there when it starts: no move ran, so there is no arrival to
+        // report (a tree that runs move_to again after it succeeded would
+        // otherwise report one every frame).
+        if (fresh)
+            return NodeStatus::Success;
+        ctx.world.stop(ctx.agent);
         json data = {{"target", pointJson(target)}};
         // A named target (an object, or one a blackboard key names) is named too.
         const json* named = nullptr;

@@ -1,6 +1,8 @@
 // The built-in leaves against the fake world.
 #include "../rig.h"
 
+#include <algorithm>
+
 using namespace spark;
 using namespace spark::ai;
 using namespace spark::ai::test;
@@ -37,8 +39,23 @@ TEST_CASE("move_to runs until the agent arrives, then succeeds with an arrived e
     std::vector<std::string> statuses = rig.run(8);
     CHECK(statuses.front() == "running");
     CHECK(statuses.back() == "success");
-    CHECK(rig.count("arrived") >= 1);
+    CHECK(rig.count("arrived") == 1);
     CHECK(std::abs(rig.agent().position.x - 1.0) <= 0.2 + 1e-9);
+}
+
+TEST_CASE("a finished move_to reports its arrival once, not on every frame the tree runs it again")
+{
+    // The tree is the move alone, so each frame after the arrival starts it
+    // anew, already at its target: it succeeds without a new event.
+    Rig rig(action("move_to", R"({"target": [1, 0, 0], "stop_distance": 0.2})"));
+    rig.agent().speed = 2.0;
+    const std::vector<std::string> statuses = rig.run(60);
+    CHECK(std::count(statuses.begin(), statuses.end(), "success") > 50);
+    CHECK(rig.count("arrived") == 1);
+    // An agent that starts at its target never moves, so never arrives.
+    Rig there(action("move_to", R"({"target": [0, 0, 0], "stop_distance": 0.2})"));
+    there.run(10);
+    CHECK(there.count("arrived") == 0);
 }
 
 TEST_CASE("move_to to a named object follows it when it moves")
