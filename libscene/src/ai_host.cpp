@@ -53,6 +53,9 @@ void hashHostAgents(Hasher& io, const HostAgents& agents)
         io.addBool(a.noPath);
         io.addBool(a.leaping);
         io.addBool(a.fromComponent);
+        // Only when set: the hashes of worlds without lifted objects stay as they were.
+        if (a.lift != 0.0)
+            io.addF64(a.lift);
     }
 }
 

@@ -150,6 +150,11 @@ void World::createAgentsFromComponents()
         HostAgent h;
         h.agent = added.value();
         h.fromComponent = true;
+        if (!drivesCharacter(o))
+        {
+            const double centreY = o.transform ? static_cast<double>(o.transform->position.y) : 0.0;
+            h.lift = centreY - static_cast<double>(m_nav.agent(h.agent)->position.y);
+        }
         m_agents.emplace(o.name, h);
         pushSceneEvent("agent_created", o.name, "on mesh " + c.mesh);
     }
@@ -241,10 +246,12 @@ void World::driveObjects(double)
                 m.jump = true;
             continue;
         }
+        // The agent walks on the mesh; the object's centre keeps its height above it.
         Transform3D t = o.transform.value_or(Transform3D{});
-        if (t.position == a->position)
+        const glm::vec3 centre(a->position.x, static_cast<float>(a->position.y + h.lift), a->position.z);
+        if (t.position == centre)
             continue;
-        t.position = a->position;
+        t.position = centre;
         o.transform = t;
         m_objects.stale[*index] = 1;
         if (o.body && o.body->kind == BodyKind::Fixed && !o.body->sensor)

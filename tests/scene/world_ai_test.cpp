@@ -247,6 +247,32 @@ TEST_CASE("an AiAgent spawned before its mesh exists gets no agent; the first st
     CHECK(countSceneEvents(w, "agent_created", "Guard") == 1);
 }
 
+TEST_CASE("an object that drives its transform keeps its centre's height above the ground as it moves")
+{
+    // A 1 m cart standing on the floor (centre at y 0.5), walking to a point.
+    World w = ragdollWorld();
+    putArena(w);
+    putTree(w, {{"version", 1},
+                {"name", "go"},
+                {"root", {{"type", "action"}, {"name", "move_to"}, {"params", {{"target", {-6, 0, 2}}}}}}});
+    Object3D cart = crate("Cart", {-12.0f, 0.5f, 2.0f}, glm::vec3(0.5f), BodyKind::Kinematic);
+    cart.aiAgent = AiAgent{};
+    cart.aiAgent->mesh = "arena";
+    cart.aiAgent->tree = "go";
+    cart.aiAgent->drive = AgentDrive::Transform;
+    cart.aiAgent->maxSpeed = 2.0f;
+    const ObjectId id = spawnOk(w, cart);
+    REQUIRE(w.stepFrames(90).ok());
+    const glm::vec3 at = w.object(id)->transform->position;
+    CHECK(at.x > -10.0f); // it moved
+    CHECK(at.y == doctest::Approx(0.5f)); // not its agent's point on the mesh: half into the floor
+    const nav::CrowdAgent* a = w.nav().agent(w.agents().at("Cart").agent);
+    REQUIRE(a != nullptr);
+    CHECK(at.x == a->position.x);
+    CHECK(at.z == a->position.z);
+    CHECK(w.agents().at("Cart").lift == doctest::Approx(0.5 - a->position.y));
+}
+
 TEST_CASE("despawning the object removes its agent and its brain; the crowd is empty again")
 {
     World w = ragdollWorld();

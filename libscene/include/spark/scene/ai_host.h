@@ -31,6 +31,11 @@ struct HostAgent
     bool noPath = false;               ///< The last move request could not be planned.
     bool leaping = false;              ///< It was on an off-mesh link when its object was last driven.
     bool fromComponent = false;        ///< Made from an AiAgent component (removed with it).
+    /// How far its object's centre stood above the agent's point on the mesh
+    /// when the agent was made: an object that drives its transform keeps its
+    /// centre this far above the agent (a cart on the ground keeps its half
+    /// height). 0 for characters, which drive their controller. [Units: m]
+    double lift = 0.0;
 };
 
 /// Named agents, in name order.
