@@ -128,6 +128,13 @@ json navObstacleAdd(Context& ctx, const json& params)
     def.position = pointFromJson(params.at("position"), mesh.is2d, "/position");
     def.height = params.value("height", 0.0f);
     def.follow = params.value("follow", std::string());
+    // An obstacle following no object would never move: refuse the name.
+    const bool scene = ctx.state.space.hasScene();
+    if (!def.follow.empty() && !(scene && ctx.state.space.findObject(def.follow).valid()))
+        fail("E_SCENE_UNKNOWN_OBJECT", "there is no object named \"" + def.follow + "\" to follow",
+             {{"path", "/follow"}},
+             scene ? "space3d.list shows the objects; leave follow out for an obstacle that stays"
+                   : "follow names an object of the 3D scene: make or load one first");
     auto added = world.addObstacle(mesh.id, def);
     if (!added.ok())
         failWith(added.error());
