@@ -196,3 +196,36 @@ TEST_CASE("forEach visits the live values in slot order with their current handl
     AgentPool empty;
     CHECK(visitAll(empty).empty());
 }
+
+namespace
+{
+struct PlainKind; // kind 0, as agents
+struct OtherKind; // kind 5
+} // namespace
+namespace spark
+{
+template <> inline constexpr uint32_t kHandleKind<OtherKind> = 5;
+} // namespace spark
+
+TEST_CASE("a handle number carries its kind and world: another kind's or world's number names nothing")
+{
+    const Id<PlainKind> plain{3, 7};
+    const Id<OtherKind> other{3, 7};
+    // Kind 0 and world 0: generation << 20 | index, the surface's numbers before kinds.
+    CHECK(handleNumber(plain) == (uint64_t{7} << 20 | 3));
+    CHECK(handleNumber(other) == (uint64_t{5} << 50 | uint64_t{7} << 20 | 3));
+    CHECK(handleNumber(other) < (uint64_t{1} << 53)); // exact in any JSON reader
+    CHECK(handleNumberKind(handleNumber(other)) == 5);
+    // Round trips, and refusals.
+    CHECK(handleFromNumber<PlainKind>(handleNumber(plain)) == plain);
+    CHECK(handleFromNumber<OtherKind>(handleNumber(other)) == other);
+    CHECK_FALSE(handleFromNumber<OtherKind>(handleNumber(plain)).valid());
+    CHECK_FALSE(handleFromNumber<PlainKind>(handleNumber(other)).valid());
+    const uint64_t inWorld9 = handleNumber(other, 9);
+    CHECK(handleFromNumber<OtherKind>(inWorld9, 9) == other);
+    CHECK_FALSE(handleFromNumber<OtherKind>(inWorld9, 8).valid());
+    CHECK_FALSE(handleFromNumber<OtherKind>(inWorld9).valid());
+    // The largest generation and index still round trip.
+    const Id<OtherKind> last{(1u << 20) - 1, kMaxIdGeneration};
+    CHECK(handleFromNumber<OtherKind>(handleNumber(last, 2047), 2047) == last);
+}

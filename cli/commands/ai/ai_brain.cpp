@@ -51,7 +51,7 @@ nav::AgentId resolveAgent(Context& ctx, const std::string& name)
     if (name.empty() || name.size() > 16 || name.find_first_not_of("0123456789") != std::string::npos ||
         (name.size() > 1 && name[0] == '0'))
         return {};
-    const nav::AgentId id = navjson::handleFromNumber<nav::AgentTag>(std::stoull(name));
+    const nav::AgentId id = handleFromNumber<nav::AgentTag>(std::stoull(name));
     if (!ctx.state.nav().agent(id))
         return {};
     // One crowd agent has one name: one already named is reached by that name only.

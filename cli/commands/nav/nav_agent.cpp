@@ -31,7 +31,8 @@ nav::AgentId requireAgent(const nav::NavWorld& world, const json& params)
     const nav::AgentId id = handleFromNumber<nav::AgentTag>(n);
     if (!world.agent(id))
         fail("E_NAV_UNKNOWN_AGENT", "there is no agent " + std::to_string(n) + " (never made, or removed)",
-             {{"path", "/agent"}}, "nav.agent.list shows the agents");
+             {{"path", "/agent"}},
+             otherKindHint(n, kHandleKind<nav::AgentTag>, "nav.agent.list shows the agents"));
     return id;
 }
 

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 
 namespace spark::cli::navjson
 {
@@ -153,6 +154,15 @@ nav::QueryFilter filterFromJson(const json& params)
 std::string hashHex(uint64_t hash)
 {
     return spark::hashToHex(hash);
+}
+
+std::string otherKindHint(uint64_t n, uint32_t kind, const std::string& fallback)
+{
+    static const char* const kNames[] = {"an agent's", "an obstacle's", "a link's"};
+    const uint32_t carried = handleNumberKind(n);
+    if (carried == kind || carried >= std::size(kNames) || n >> 53 != 0)
+        return fallback;
+    return std::to_string(n) + " is " + kNames[carried] + " id; " + fallback;
 }
 
 json meshToDocument(const nav::NavMesh& carved)

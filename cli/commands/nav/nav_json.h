@@ -61,20 +61,11 @@ json meshToDocument(const nav::NavMesh& mesh);
 /// the documented limits.
 Result<nav::NavMesh> meshFromDocument(const json& doc);
 
-/// A world handle as the opaque integer of the surface (generation × 2^20 +
-/// index), so a removed object's number is refused even when its slot is reused.
-template <class Tag> uint64_t handleNumber(Id<Tag> id)
-{
-    return (static_cast<uint64_t>(id.generation) << 20) | id.index;
-}
-
-/// The handle an opaque number names (null-generation when out of range).
-template <class Tag> Id<Tag> handleFromNumber(uint64_t n)
-{
-    if (n >> 52 != 0)
-        return Id<Tag>{};
-    return Id<Tag>{static_cast<uint32_t>(n & ((1u << 20) - 1)), static_cast<uint32_t>(n >> 20)};
-}
+/// World handles are the opaque integers of spark::handleNumber (id.h), with
+/// world 0: they carry their kind, so an agent's number names no obstacle.
+/// What `n` names when it is no handle of `kind` ("an agent's id", ...), for
+/// the hint of an unknown-handle error; `fallback` when it carries that kind.
+std::string otherKindHint(uint64_t n, uint32_t kind, const std::string& fallback);
 
 /// A hash as the 16 hex digits of the surface.
 std::string hashHex(uint64_t hash);

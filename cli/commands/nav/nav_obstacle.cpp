@@ -23,7 +23,8 @@ nav::ObstacleId requireObstacle(const nav::NavWorld& world, const json& params)
     const nav::ObstacleId id = handleFromNumber<nav::ObstacleTag>(n);
     if (!world.obstacle(id))
         fail("E_NAV_UNKNOWN_OBSTACLE", "there is no obstacle " + std::to_string(n) + " (never made, or removed)",
-             {{"path", "/id"}}, "nav.obstacle.list shows the obstacles");
+             {{"path", "/id"}},
+             otherKindHint(n, kHandleKind<nav::ObstacleTag>, "nav.obstacle.list shows the obstacles"));
     return id;
 }
 

@@ -20,7 +20,8 @@ nav::LinkId requireLink(const nav::NavWorld& world, const json& params)
     const nav::LinkId id = handleFromNumber<nav::LinkTag>(n);
     if (!world.offMeshLink(id))
         fail("E_NAV_UNKNOWN_LINK", "there is no off-mesh link " + std::to_string(n) + " (never made, or removed)",
-             {{"path", "/id"}}, "nav.offmesh.list shows the links");
+             {{"path", "/id"}},
+             otherKindHint(n, kHandleKind<nav::LinkTag>, "nav.offmesh.list shows the links"));
     return id;
 }
 

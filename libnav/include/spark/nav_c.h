@@ -296,6 +296,9 @@ spark_nav_result spark_nav_flight_path(spark_nav_flight* flight, const double fr
 
 typedef struct spark_nav_world spark_nav_world;
 
+/* The ids a world hands out (meshes, obstacles, links, agents) are opaque
+ * numbers that carry their kind and their world: an agent's id passed as an
+ * obstacle's, or an id of another world, names nothing (as a removed one). */
 spark_nav_result spark_nav_world_create(spark_nav_world** out);
 void spark_nav_world_destroy(spark_nav_world* world);
 

@@ -16,6 +16,7 @@
 #include "spark/nav/query.h"
 #include "spark/nav/version.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -30,6 +31,9 @@ struct spark_nav_mesh
 struct spark_nav_world
 {
     spark::nav::NavWorld world;
+    /// The world field of this world's handle numbers (1..2047, from a
+    /// process-wide count of worlds made), so a number from another world is refused.
+    uint32_t tag = 0;
 };
 
 struct spark_nav_avoidance
@@ -117,14 +121,16 @@ template <class F> spark_nav_result guarded(F&& body)
     }
 }
 
-template <class Tag> uint64_t idNumber(Id<Tag> id)
+/// A world's handle as the C API's number: its kind and world are in it (id.h).
+template <class Tag> uint64_t idNumber(const spark_nav_world* world, Id<Tag> id)
 {
-    return (uint64_t(id.generation) << 32) | id.index;
+    return handleNumber(id, world->tag);
 }
 
-template <class Tag> Id<Tag> idOf(uint64_t n)
+/// The handle a number names in `world`: null for another kind's or world's number.
+template <class Tag> Id<Tag> idOf(const spark_nav_world* world, uint64_t n)
 {
-    return Id<Tag>{uint32_t(n & 0xffffffffu), uint32_t(n >> 32)};
+    return handleFromNumber<Tag>(n, world->tag);
 }
 
 glm::vec3 vec(const float p[3])
@@ -859,7 +865,9 @@ spark_nav_result spark_nav_world_create(spark_nav_world** out)
     if (!out)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
+        static std::atomic<uint32_t> worldsMade{0};
         *out = new spark_nav_world{};
+        (*out)->tag = worldsMade.fetch_add(1) % ((1u << kHandleWorldBits) - 1) + 1;
         return SPARK_NAV_OK;
     });
 }
@@ -885,7 +893,7 @@ spark_nav_result spark_nav_world_put_mesh(spark_nav_world* world, const char* na
         auto id = world->world.putMesh(std::move(def));
         if (!id.ok())
             return id.error().code == "E_NAV_CONFIG" ? SPARK_NAV_INVALID_ARGUMENT : resultOf(id.error());
-        *out_id = idNumber(id.value());
+        *out_id = idNumber(world, id.value());
         return SPARK_NAV_OK;
     });
 }
@@ -895,7 +903,7 @@ spark_nav_result spark_nav_world_mesh(const spark_nav_world* world, uint64_t mes
     if (!world || !out)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const NavMesh* m = world->world.mesh(idOf<MeshTag>(mesh_id));
+        const NavMesh* m = world->world.mesh(idOf<MeshTag>(world, mesh_id));
         if (!m)
             return SPARK_NAV_UNKNOWN_ID;
         *out = new spark_nav_mesh{*m};
@@ -926,10 +934,10 @@ spark_nav_result spark_nav_obstacle_add(spark_nav_world* world, uint64_t mesh_id
         def.shape.halfExtents = glm::vec2(size[0], size[1]);
         def.shape.angleDeg = shape == SPARK_NAV_BOX ? angle_deg : 0.0f;
         def.position = vec(position);
-        auto id = world->world.addObstacle(idOf<MeshTag>(mesh_id), def);
+        auto id = world->world.addObstacle(idOf<MeshTag>(world, mesh_id), def);
         if (!id.ok())
             return resultOf(id.error());
-        *out_id = idNumber(id.value());
+        *out_id = idNumber(world, id.value());
         return SPARK_NAV_OK;
     });
 }
@@ -940,7 +948,7 @@ spark_nav_result spark_nav_obstacle_move(spark_nav_world* world, uint64_t obstac
     if (!world || !position)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const ObstacleId id = idOf<ObstacleTag>(obstacle_id);
+        const ObstacleId id = idOf<ObstacleTag>(world, obstacle_id);
         const WorldObstacle* o = world->world.obstacle(id);
         if (!o)
             return SPARK_NAV_UNKNOWN_ID;
@@ -957,7 +965,7 @@ spark_nav_result spark_nav_obstacle_remove(spark_nav_world* world, uint64_t obst
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.removeObstacle(idOf<ObstacleTag>(obstacle_id));
+        const Status st = world->world.removeObstacle(idOf<ObstacleTag>(world, obstacle_id));
         return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }
@@ -978,10 +986,10 @@ spark_nav_result spark_nav_link_add(spark_nav_world* world, uint64_t mesh_id, co
         def.cost = cost;
         def.speed = speed;
         def.arcHeight = arc_height;
-        auto id = world->world.addOffMeshLink(idOf<MeshTag>(mesh_id), def);
+        auto id = world->world.addOffMeshLink(idOf<MeshTag>(world, mesh_id), def);
         if (!id.ok())
             return resultOf(id.error());
-        *out_id = idNumber(id.value());
+        *out_id = idNumber(world, id.value());
         if (out_resolved)
             *out_resolved = world->world.offMeshLink(id.value())->resolved.resolved ? 1 : 0;
         return SPARK_NAV_OK;
@@ -993,7 +1001,7 @@ spark_nav_result spark_nav_link_remove(spark_nav_world* world, uint64_t link_id)
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.removeOffMeshLink(idOf<LinkTag>(link_id));
+        const Status st = world->world.removeOffMeshLink(idOf<LinkTag>(world, link_id));
         return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }
@@ -1005,7 +1013,7 @@ spark_nav_result spark_nav_world_path(const spark_nav_world* world, uint64_t mes
     if (!world || !from || !to || !half_extents || !out_count || (!out_points && capacity != 0))
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const MeshId mesh = idOf<MeshTag>(mesh_id);
+        const MeshId mesh = idOf<MeshTag>(world, mesh_id);
         const NavMesh* current = world->world.mesh(mesh);
         if (!current)
             return SPARK_NAV_UNKNOWN_ID;
@@ -1043,10 +1051,10 @@ spark_nav_result spark_nav_agent_add(spark_nav_world* world, uint64_t mesh_id, c
         def.slowRadius = settings->slow_radius;
         def.priority = settings->priority;
         def.maxNeighbors = settings->max_neighbors;
-        auto id = world->world.addAgent(idOf<MeshTag>(mesh_id), def);
+        auto id = world->world.addAgent(idOf<MeshTag>(world, mesh_id), def);
         if (!id.ok())
             return resultOf(id.error());
-        *out_id = idNumber(id.value());
+        *out_id = idNumber(world, id.value());
         return SPARK_NAV_OK;
     });
 }
@@ -1056,7 +1064,7 @@ spark_nav_result spark_nav_agent_set_target(spark_nav_world* world, uint64_t age
     if (!world || !target)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.setAgentTarget(idOf<AgentTag>(agent_id), vec(target));
+        const Status st = world->world.setAgentTarget(idOf<AgentTag>(world, agent_id), vec(target));
         return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }
@@ -1067,7 +1075,7 @@ spark_nav_result spark_nav_agent_set_settings(spark_nav_world* world, uint64_t a
     if (!world || !settings)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const AgentId id = idOf<AgentTag>(agent_id);
+        const AgentId id = idOf<AgentTag>(world, agent_id);
         const CrowdAgent* a = world->world.agent(id);
         if (!a)
             return SPARK_NAV_UNKNOWN_ID;
@@ -1090,7 +1098,7 @@ spark_nav_result spark_nav_agent_remove(spark_nav_world* world, uint64_t agent_i
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.removeAgent(idOf<AgentTag>(agent_id));
+        const Status st = world->world.removeAgent(idOf<AgentTag>(world, agent_id));
         return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }
@@ -1100,7 +1108,7 @@ spark_nav_result spark_nav_agent_get(const spark_nav_world* world, uint64_t agen
 {
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
-    const CrowdAgent* a = world->world.agent(idOf<AgentTag>(agent_id));
+    const CrowdAgent* a = world->world.agent(idOf<AgentTag>(world, agent_id));
     if (!a)
         return SPARK_NAV_UNKNOWN_ID;
     if (out_position)

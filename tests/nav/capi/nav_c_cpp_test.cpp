@@ -1,9 +1,11 @@
 // The C++ side of the C API's bit-for-bit check: the run of nav_c_test.c
 // (a hall of 1 m cells, a turned crate carved across it, one agent walking
 // round it) through the C++ API. Both tests pin the same hashes, so the C
-// API can only pass by giving exactly the C++ API's results.
+// API can only pass by giving exactly the C++ API's results. Then the C ids'
+// kinds and worlds.
 
 #include "spark/nav/nav_world.h"
+#include "spark/nav_c.h"
 
 #include <doctest/doctest.h>
 
@@ -59,4 +61,42 @@ TEST_CASE("the C test's run through the C++ API gives the hashes both tests pin"
         REQUIRE(world.stepCrowds(0.05).ok());
     CHECK(world.agent(agent)->state == AgentState::Arrived);
     CHECK(world.hashState() == 0x57dbf74598ac600dull);
+}
+
+TEST_CASE("C ids carry their kind and their world: another kind's or another world's id is SPARK_NAV_UNKNOWN_ID")
+{
+    // One 8 x 8 square polygon, as a 2D mesh, in two worlds.
+    const float vertices[] = {0, 0, 0, 8, 0, 0, 8, 0, 8, 0, 0, 8};
+    const uint32_t indices[] = {0, 1, 2, 3}, starts[] = {0, 4};
+    spark_nav_mesh* mesh = nullptr;
+    REQUIRE(spark_nav_mesh_build(vertices, 4, indices, starts, 1, nullptr, 1, 0.25f, &mesh) == SPARK_NAV_OK);
+    spark_nav_world *a = nullptr, *b = nullptr;
+    REQUIRE(spark_nav_world_create(&a) == SPARK_NAV_OK);
+    REQUIRE(spark_nav_world_create(&b) == SPARK_NAV_OK);
+    uint64_t meshA = 0, meshB = 0, agentA = 0, agentB = 0, obstacleA = 0;
+    REQUIRE(spark_nav_world_put_mesh(a, "hall", mesh, &meshA) == SPARK_NAV_OK);
+    REQUIRE(spark_nav_world_put_mesh(b, "hall", mesh, &meshB) == SPARK_NAV_OK);
+    const spark_nav_agent_settings settings = spark_nav_agent_settings_default();
+    const float at[3] = {2, 0, 2}, crate[3] = {6, 0, 6}, size[2] = {0.5f, 0.5f};
+    REQUIRE(spark_nav_agent_add(a, meshA, at, &settings, &agentA) == SPARK_NAV_OK);
+    REQUIRE(spark_nav_agent_add(b, meshB, at, &settings, &agentB) == SPARK_NAV_OK);
+    REQUIRE(spark_nav_obstacle_add(a, meshA, SPARK_NAV_CIRCLE, size, 0.0f, crate, &obstacleA) == SPARK_NAV_OK);
+    // The first of each kind in each world: all different numbers.
+    CHECK(agentA != agentB);
+    CHECK(meshA != meshB);
+    CHECK(agentA != obstacleA);
+    CHECK(agentA != meshA);
+    // An agent's id is no obstacle's, a mesh's no agent's; another world's agent is not this world's.
+    CHECK(spark_nav_obstacle_remove(a, agentA) == SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_agent_remove(a, obstacleA) == SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_agent_get(a, meshA, nullptr, nullptr, nullptr) == SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_agent_get(a, agentB, nullptr, nullptr, nullptr) == SPARK_NAV_UNKNOWN_ID);
+    CHECK(spark_nav_agent_add(b, meshA, at, &settings, &agentB) == SPARK_NAV_UNKNOWN_ID);
+    // Nothing was removed by the refused calls; the right ids still work.
+    CHECK(spark_nav_agent_get(a, agentA, nullptr, nullptr, nullptr) == SPARK_NAV_OK);
+    CHECK(spark_nav_obstacle_remove(a, obstacleA) == SPARK_NAV_OK);
+    CHECK(spark_nav_agent_remove(b, agentB) == SPARK_NAV_OK);
+    spark_nav_world_destroy(a);
+    spark_nav_world_destroy(b);
+    spark_nav_mesh_destroy(mesh);
 }

@@ -9,7 +9,8 @@
 /// refused (`get` answers null) instead of reaching whatever reuses the slot.
 /// Freed slots are reused lowest index first, so the handles a sequence of
 /// operations hands out depend only on that sequence (determinism, SPEC §7).
-/// A slot whose generation would wrap is retired for good.
+/// A slot whose generation reaches kMaxIdGeneration (id.h) is retired for
+/// good, so every handle has a number (`handleNumber`).
 ///
 /// The pool is a plain value: copying it copies the values and keeps every
 /// handle valid in the copy (snapshots are copies).
@@ -82,7 +83,7 @@ public:
         Slot& slot = m_slots[handle.index];
         slot.value.reset();
         --m_size;
-        if (slot.generation == UINT32_MAX)
+        if (slot.generation == kMaxIdGeneration)
             return true; // retired: never handed out again
         ++slot.generation;
         m_free.push(handle.index);

@@ -56,6 +56,21 @@ using ObstacleId = Id<ObstacleTag>;
 /// An off-mesh link of a `NavWorld`.
 using LinkId = Id<LinkTag>;
 
+} // namespace spark::nav
+
+namespace spark
+{
+/// The kinds that handle numbers carry (id.h): an agent's number is its
+/// generation << 20 | index, as before kinds; the others are told apart from it.
+template <> inline constexpr uint32_t kHandleKind<nav::AgentTag> = 0;
+template <> inline constexpr uint32_t kHandleKind<nav::ObstacleTag> = 1;
+template <> inline constexpr uint32_t kHandleKind<nav::LinkTag> = 2;
+template <> inline constexpr uint32_t kHandleKind<nav::MeshTag> = 3;
+} // namespace spark
+
+namespace spark::nav
+{
+
 /// A polygon of a world mesh as seen from outside it: its index in the current
 /// mesh and the generation that index had when the reference was made.
 /// Zero generation = null.
