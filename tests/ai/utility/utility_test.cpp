@@ -2,6 +2,7 @@
 #include "../rig.h"
 #include "spark/core/det_math.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -126,6 +127,30 @@ TEST_CASE("consideration weight is an exponent and a reversed range counts down"
     REQUIRE(eval.ok());
     CHECK(eval->actions[0].considerations[0].normalized == doctest::Approx(0.8));
     CHECK(eval->actions[0].score == doctest::Approx(0.64));
+}
+
+TEST_CASE("a range as wide as [-1e308, 1e308] normalises without overflow, either way round")
+{
+    for (const char* range : {"[-1e308, 1e308]", "[1e308, -1e308]"})
+    {
+        CAPTURE(range);
+        const bool reversed = range[1] == '1';
+        const UtilityDoc doc = compile(std::string(R"({"version": 1, "name": "u", "actions": [
+            {"name": "a", "run": {"name": "stop"}, "considerations": [{"input": {"bb": "x"}, "range": )") +
+                                       range + "}]}]}");
+        FixedSensors sensors;
+        Rng rng;
+        const std::pair<double, double> cases[] = {{0, 0.5}, {1e308, 1}, {-1e308, 0}, {-1.7e308, 0}, {5e307, 0.75}};
+        for (const auto& [x, expected] : cases)
+        {
+            CAPTURE(x);
+            auto eval = evaluateUtility(doc, {{"x", x}}, sensors, UtilityMemory{}, 0, rng);
+            REQUIRE(eval.ok());
+            const double normalized = eval->actions[0].considerations[0].normalized;
+            CHECK(std::isfinite(eval->actions[0].score));
+            CHECK(normalized == doctest::Approx(reversed ? 1.0 - expected : expected));
+        }
+    }
 }
 
 TEST_CASE("inertia favours the last choice and cooldown blocks an action")
