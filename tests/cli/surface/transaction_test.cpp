@@ -133,8 +133,8 @@ SessionState makeSession(Dispatcher& d, Session kind)
     must(d, s, "ai.tree.load", {{"path", "samples/ai/guard.bt.json"}});
     must(d, s, "ai.utility.load", {{"path", "samples/ai/rest-patrol-flee.utility.json"}});
     must(d, s, "nav.obstacle.add",
-         {{"mesh", "pad"}, {"shape", {{"type", "circle"}, {"radius", 0.5}}}, {"position", {2, 2}}}); // id 1048576
-    must(d, s, "nav.offmesh.add", {{"mesh", "pad"}, {"start", {0.5, 0.5}}, {"end", {3.5, 3.5}}}); // id 1048576
+         {{"mesh", "pad"}, {"shape", {{"type", "circle"}, {"radius", 0.5}}}, {"position", {2, 2}}}); // id 1125899907891200
+    must(d, s, "nav.offmesh.add", {{"mesh", "pad"}, {"start", {0.5, 0.5}}, {"end", {3.5, 3.5}}}); // id 2251799814733824
     must(d, s, "space3d.spawn",
          {{"name", "Guard"},
           {"components",
@@ -405,7 +405,7 @@ std::vector<ErrorCase> errorCases()
         {"nav.agent.set", parse(R"({"agent": 1048576, "stop": false})"), "E_INVALID_PARAMS"},
         {"nav.agent.remove", parse(R"({"agent": 1048576})"), "E_NAV_UNKNOWN_AGENT"},
         {"nav.agent.remove", parse(R"({})"), "E_INVALID_PARAMS"},
-        // -- nav.obstacle.*: the rich session has obstacle 1048576 on "pad" ----------
+        // -- nav.obstacle.*: the rich session has obstacle 1125899907891200 on "pad" -
         {"nav.obstacle.add", parse(R"({"mesh": "pad", "shape": {"type": "circle"}, "position": [1, 1]})"), "E_INVALID_PARAMS"},
         {"nav.obstacle.add", parse(R"({"mesh": "pad", "shape": {"type": "circle", "radius": 0.5}, "position": [1, 1, 1]})"),
          "E_INVALID_PARAMS"},
@@ -418,12 +418,14 @@ std::vector<ErrorCase> errorCases()
          "E_NAV_NO_MESH"},
         {"nav.obstacle.add", parse(R"({"shape": {"type": "circle", "radius": 0.5}, "position": [1, 1]})"), "E_NAV_NO_MESH",
          Session::Empty},
-        {"nav.obstacle.move", parse(R"({"id": 1048576, "position": [1, 1], "angle_deg": 30})"), "E_INVALID_PARAMS"},
-        {"nav.obstacle.move", parse(R"({"id": 1048576, "position": [1]})"), "E_INVALID_PARAMS"},
+        {"nav.obstacle.move", parse(R"({"id": 1125899907891200, "position": [1, 1], "angle_deg": 30})"),
+         "E_INVALID_PARAMS"},
+        {"nav.obstacle.move", parse(R"({"id": 1125899907891200, "position": [1]})"), "E_INVALID_PARAMS"},
         {"nav.obstacle.move", parse(R"({"id": 7, "position": [1, 1]})"), "E_NAV_UNKNOWN_OBSTACLE"},
-        {"nav.obstacle.remove", parse(R"({"id": 2097152})"), "E_NAV_UNKNOWN_OBSTACLE"},
-        {"nav.obstacle.remove", parse(R"({"id": "1048576"})"), "E_INVALID_PARAMS"},
-        // -- nav.offmesh.*: the rich session has link 1048576 on "pad" -------------
+        {"nav.obstacle.remove", parse(R"({"id": 1125899908939776})"), "E_NAV_UNKNOWN_OBSTACLE"}, // generation 2
+        {"nav.obstacle.remove", parse(R"({"id": 1048576})"), "E_NAV_UNKNOWN_OBSTACLE"}, // the guard agent's id
+        {"nav.obstacle.remove", parse(R"({"id": "1125899907891200"})"), "E_INVALID_PARAMS"},
+        // -- nav.offmesh.*: the rich session has link 2251799814733824 on "pad" ----
         {"nav.offmesh.add", parse(R"({"mesh": "pad", "start": [1, 1], "end": [1, 1]})"), "E_INVALID_PARAMS"},
         {"nav.offmesh.add", parse(R"({"mesh": "pad", "start": [1, 1], "end": [3, 3], "radius": 0})"), "E_INVALID_PARAMS"},
         {"nav.offmesh.add", parse(R"({"mesh": "pad", "start": [1, 1], "end": [3, 3], "kind": "fly"})"), "E_INVALID_PARAMS"},
