@@ -75,3 +75,58 @@ TEST_CASE("a fan-out of scenarios is E_SCENARIO_LIMIT through spark call, spark 
     CHECK(answers[1]["result"] == json::object());
     CHECK(peakChildMiB() < kBoundsPeakMiB);
 }
+
+TEST_CASE("2,000 objects on one 20,000-triangle model step and cast rays in bounded memory")
+{
+    // The model: a 100 × 100 grid of quads, 2 m wide (old: every object copied its triangles, 8.6 GB here).
+    std::string obj;
+    const int n = 100;
+    for (int z = 0; z <= n; ++z)
+        for (int x = 0; x <= n; ++x)
+            obj += "v " + std::to_string(-1.0 + 2.0 * x / n) + " 0 " + std::to_string(-1.0 + 2.0 * z / n) + "\n";
+    for (int z = 0; z < n; ++z)
+        for (int x = 0; x < n; ++x)
+        {
+            const int a = z * (n + 1) + x + 1, b = a + 1, c = a + n + 1, d = c + 1;
+            obj += "f " + std::to_string(a) + " " + std::to_string(c) + " " + std::to_string(b) + "\nf " +
+                   std::to_string(b) + " " + std::to_string(c) + " " + std::to_string(d) + "\n";
+        }
+    const std::string model = boundsFile("grid.obj", obj);
+    json objects = json::array();
+    const json tileBody = {{"kind", "fixed"}, {"shape", {{"type", "trimesh"}, {"model", model}}}};
+    for (int i = 0; i < 2000; ++i)
+    {
+        const json components = {{"Transform3D", {{"position", {3 * (i % 50), 0, 3 * (i / 50)}}}}, {"Body", tileBody}};
+        objects.push_back({{"name", "tile" + std::to_string(i)}, {"components", components}});
+    }
+    const json crateBody = {{"kind", "dynamic"}, {"shape", {{"type", "box"}, {"half_extents", {0.25, 0.25, 0.25}}}}};
+    const json crate = {{"Transform3D", {{"position", {3, 2, 3}}}}, {"Body", crateBody}};
+    objects.push_back({{"name", "Crate"}, {"components", crate}});
+    const std::string scene = boundsFile("tiles.space3d.json", json{{"version", 1}, {"objects", objects}}.dump());
+
+    auto req = [](const std::string& command, const json& params) {
+        return json{{"command", command}, {"params", params}}.dump() + "\n";
+    };
+    Run r = spark({"run", "-"},
+                  req("space3d.load", {{"path", scene}}) + req("space3d.step", {{"frames", 90}}) +
+                      req("space3d.step", {{"frames", 1}}) +
+                      req("space3d.raycast", {{"from", {6, 5, 6}}, {"to", {6, -5, 6}}}) +
+                      req("space3d.get", {{"name", "Crate"}}) + R"({"command": "system.version"})" "\n",
+                  120);
+    REQUIRE(r.exit != 124);
+    auto answers = answerLines(r.out);
+    REQUIRE(answers.size() == 6);
+    REQUIRE(answers[1]["ok"] == true);
+    CHECK(answers[1]["result"]["physics"]["static_shapes"] == 2000 * 20000);
+    CHECK(answers[1]["result"]["physics"]["approximated_models"] == 0);
+    CHECK(answers[2]["ok"] == true); // a later step costs no rebuild
+    CHECK(answers[3]["result"]["hit"] == true);
+    CHECK(answers[3]["result"]["object"] == "tile102");
+    CHECK(std::abs(answers[3]["result"]["point"][1].get<double>()) < 1e-6);
+    // The crate fell onto tile51's triangles and rests on them.
+    const double crateY = answers[4]["result"]["components"]["Transform3D"]["position"][1].get<double>();
+    CHECK(crateY > 0.2);
+    CHECK(crateY < 0.3);
+    CHECK(answers[5]["ok"] == true);
+    CHECK(peakChildMiB() < kBoundsPeakMiB);
+}
