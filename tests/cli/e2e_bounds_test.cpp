@@ -130,3 +130,43 @@ TEST_CASE("2,000 objects on one 20,000-triangle model step and cast rays in boun
     CHECK(answers[5]["ok"] == true);
     CHECK(peakChildMiB() < kBoundsPeakMiB);
 }
+
+TEST_CASE("a navmesh file is read from its text: bad bytes, deep nesting and bad fields are coded errors")
+{
+    const std::string head =
+        R"({"format": "spark.navmesh", "version": 1, "dimensions": 2, "settings": {"agent_radius": 0.4, "agent_height": 1.8,)"
+        R"( "step_height": 0.4, "cell_size": 0.2, "cell_height": 0.1, "max_slope_deg": 45, "link_tolerance": 0.001,)"
+        R"( "max_poly_verts": 6}, "vertices": [[0, 0], [1, 0], [1, 1], [0, 1]], )";
+    struct Case
+    {
+        std::string name, text, code, field;
+    };
+    const Case cases[] = {
+        {"good", head + R"("polygons": [[0, 1, 2, 3]], "areas": [0]})", "", ""},
+        {"utf8", head + "\"polygons\": [[0, 1, 2, 3]], \"areas\": [0], \"x\xff\": 1}", "E_FORMAT", ""},
+        {"deep", head + R"("polygons": )" + std::string(300, '[') + std::string(300, ']') + R"(, "areas": [0]})", "E_FORMAT", ""},
+        {"huge", head + R"("polygons": [[0, 1, 2, 3]], "areas": [1e400]})", "E_FORMAT", ""},
+        {"index", head + R"("polygons": [[0, 1, 2, 3], [0, 1, 9]], "areas": [0, 0]})", "E_NAV_FORMAT", "/polygons/1/2"},
+        {"area", head + R"("polygons": [[0, 1, 2, 3]], "areas": [16]})", "E_NAV_FORMAT", "/areas/0"},
+        {"vertex", R"({"format": "spark.navmesh", "version": 1, "dimensions": 2, "settings": {}, "vertices": [], "polygons": [], "areas": []})",
+         "E_NAV_FORMAT", "/settings/agent_radius"},
+        {"unknown", head + R"("polygons": [], "areas": [], "extra": 1})", "E_NAV_FORMAT", "/extra"},
+    };
+    for (const Case& c : cases)
+    {
+        const std::string file = boundsFile(c.name + ".navmesh.json", c.text);
+        Run r = spark({"call", "nav.import", json{{"name", "m"}, {"path", file}}.dump(), "--json"}, "", 60);
+        const json answer = parsed(r.out);
+        INFO(c.name << ": " << r.out);
+        if (c.code.empty())
+        {
+            CHECK(answer["ok"] == true);
+            CHECK(answer["result"]["polygons"] == 1);
+            continue;
+        }
+        CHECK(answer["error"]["code"] == c.code);
+        CHECK(answer["error"]["data"]["path"] == "/path");
+        if (!c.field.empty())
+            CHECK(answer["error"]["data"]["field"] == c.field);
+    }
+}
