@@ -223,51 +223,44 @@ dvec3 localPad(const TriangleModel& m, const Placement& p, double worldMax)
     return pad;
 }
 
-// Calls `fn(t)` for every triangle of a placed model the segment may hit,
-// nearest box first, skipping boxes entered past `limit()`.
-template <class Limit, class Fn>
-void walkSegment(const TriangleModel& m, const Placement& p, const dvec3& from, const dvec3& to, Limit&& limit, Fn&& fn)
+// Walks a tree nearest box first for a segment: `entry(box, tMax)` is where
+// the segment enters a box (−1: not at all, or past tMax), `limit()` the best
+// hit so far (boxes entered past it are skipped); `leaf(i)` is called for the
+// boxes of each leaf reached (with `testLeaves`, only for those it enters).
+// Each node's box is tested once, by its parent; the nearer child goes first.
+template <class Entry, class Limit, class Leaf>
+void walkNearestFirst(const BoundsTree& tree, Entry&& entry, Limit&& limit, bool testLeaves, Leaf&& leaf)
 {
-    if (m.tree.nodes.empty())
+    if (tree.nodes.empty())
         return;
-    if (flattened(p))
-    {
-        walkPlaced(m, p, {glm::min(from, to), glm::max(from, to)}, fn);
-        return;
-    }
-    const dvec3 o = toLocal(p, from), d = toLocal(p, to) - o;
-    const dvec3 pad = localPad(m, p, std::max(maxAbs(from), maxAbs(to)));
-    const std::array<bool, 3> zero{d.x == 0.0, d.y == 0.0, d.z == 0.0};
-    const dvec3 invD(zero[0] ? 0.0 : 1.0 / d.x, zero[1] ? 0.0 : 1.0 / d.y, zero[2] ? 0.0 : 1.0 / d.z);
-    auto entry = [&](const Bounds& b, double tMax) { return rayBounds({b.min - pad, b.max + pad}, o, invD, zero, tMax); };
-    struct Entry
+    struct Item
     {
         uint32_t node;
         double t;
     };
-    Entry stack[64];
+    Item stack[64];
     int top = 0;
-    const double t0 = entry(m.tree.nodes[0].bounds, 1.0);
+    const double t0 = entry(tree.nodes[0].bounds, 1.0);
     if (t0 >= 0.0)
         stack[top++] = {0, t0};
     while (top > 0)
     {
-        const Entry e = stack[--top];
+        const Item e = stack[--top];
         const double lim = limit();
         if (e.t > lim)
             continue;
-        const BoundsTree::Node& n = m.tree.nodes[e.node];
+        const BoundsTree::Node& n = tree.nodes[e.node];
         if (n.count > 0)
         {
             for (uint32_t i = n.first; i < n.first + n.count; ++i)
-                if (entry(m.tree.boxes[m.tree.order[i]], lim) >= 0.0)
-                    fn(m.tree.order[i]);
+                if (!testLeaves || entry(tree.boxes[tree.order[i]], lim) >= 0.0)
+                    leaf(tree.order[i]);
             continue;
         }
-        const double tl = entry(m.tree.nodes[n.first].bounds, lim);
-        const double tr = entry(m.tree.nodes[n.right].bounds, lim);
+        const double tl = entry(tree.nodes[n.first].bounds, lim);
+        const double tr = entry(tree.nodes[n.right].bounds, lim);
         if (top + 2 > 64)
-            continue;
+            continue; // deeper than any tree of <= 2^60 leaves: never reached
         const bool leftFirst = tl >= 0.0 && (tr < 0.0 || tl <= tr);
         if (leftFirst)
         {
@@ -282,6 +275,31 @@ void walkSegment(const TriangleModel& m, const Placement& p, const dvec3& from, 
             stack[top++] = {n.right, tr};
         }
     }
+}
+
+// The reciprocal direction of a segment for the slab test (0 where it does not move).
+dvec3 inverseDirection(const dvec3& d, std::array<bool, 3>& outZero)
+{
+    outZero = {d.x == 0.0, d.y == 0.0, d.z == 0.0};
+    return {outZero[0] ? 0.0 : 1.0 / d.x, outZero[1] ? 0.0 : 1.0 / d.y, outZero[2] ? 0.0 : 1.0 / d.z};
+}
+
+// Calls `fn(t)` for every triangle of a placed model the segment may hit,
+// nearest box first, skipping boxes entered past `limit()`.
+template <class Limit, class Fn>
+void walkSegment(const TriangleModel& m, const Placement& p, const dvec3& from, const dvec3& to, Limit&& limit, Fn&& fn)
+{
+    if (flattened(p))
+    {
+        walkPlaced(m, p, {glm::min(from, to), glm::max(from, to)}, fn);
+        return;
+    }
+    const dvec3 o = toLocal(p, from);
+    const dvec3 pad = localPad(m, p, std::max(maxAbs(from), maxAbs(to)));
+    std::array<bool, 3> zero{};
+    const dvec3 invD = inverseDirection(toLocal(p, to) - o, zero);
+    auto entry = [&](const Bounds& b, double tMax) { return rayBounds({b.min - pad, b.max + pad}, o, invD, zero, tMax); };
+    walkNearestFirst(m.tree, entry, limit, true, fn);
 }
 
 } // namespace
@@ -478,54 +496,10 @@ RayHit CollisionWorld::raycast(const dvec3& from, const dvec3& to, std::span<con
             consider(placedTriangle(*s.model, s.placement, t), s.collider.owner, uint64_t{m_itemBase[item]} + t);
         });
     };
-    if (!m_tree.nodes.empty())
-    {
-        const dvec3 d = to - from;
-        std::array<bool, 3> zero{d.x == 0.0, d.y == 0.0, d.z == 0.0};
-        const dvec3 invD(zero[0] ? 0.0 : 1.0 / d.x, zero[1] ? 0.0 : 1.0 / d.y, zero[2] ? 0.0 : 1.0 / d.z);
-        // Each node's box is tested once, by its parent; nearer child popped first.
-        struct Entry
-        {
-            uint32_t node;
-            double t;
-        };
-        Entry stack[64];
-        int top = 0;
-        const double t0 = rayBounds(m_tree.nodes[0].bounds, from, invD, zero, 1.0);
-        if (t0 >= 0.0)
-            stack[top++] = {0, t0};
-        while (top > 0)
-        {
-            const Entry e = stack[--top];
-            const double lim = limit();
-            if (e.t > lim)
-                continue;
-            const BoundsTree::Node& n = m_tree.nodes[e.node];
-            if (n.count > 0)
-            {
-                for (uint32_t i = n.first; i < n.first + n.count; ++i)
-                    considerItem(m_tree.order[i]);
-                continue;
-            }
-            const double tl = rayBounds(m_tree.nodes[n.first].bounds, from, invD, zero, lim);
-            const double tr = rayBounds(m_tree.nodes[n.right].bounds, from, invD, zero, lim);
-            if (top + 2 > 64)
-                continue; // deeper than any tree of <= 2^60 leaves: never reached
-            const bool leftFirst = tl >= 0.0 && (tr < 0.0 || tl <= tr);
-            if (leftFirst)
-            {
-                if (tr >= 0.0)
-                    stack[top++] = {n.right, tr};
-                stack[top++] = {n.first, tl};
-            }
-            else if (tr >= 0.0)
-            {
-                if (tl >= 0.0)
-                    stack[top++] = {n.first, tl};
-                stack[top++] = {n.right, tr};
-            }
-        }
-    }
+    std::array<bool, 3> zero{};
+    const dvec3 invD = inverseDirection(to - from, zero);
+    walkNearestFirst(m_tree, [&](const Bounds& b, double tMax) { return rayBounds(b, from, invD, zero, tMax); }, limit,
+                     false, considerItem);
     if (!m_moving.empty())
     {
         const Bounds area{glm::min(from, to), glm::max(from, to)};
