@@ -5,6 +5,7 @@
 #include "spark/core/path.h"
 
 #include <cmath>
+#include <optional>
 #include <string_view>
 
 namespace spark::cli
@@ -102,17 +103,74 @@ void checkScenarioDocument(const json& doc, const std::string& p)
     }
 }
 
+namespace
+{
+
+std::string fileNameOf(const std::string& canonical)
+{
+    return canonical.substr(canonical.find_last_of('/') + 1);
+}
+
+// The running files, outermost first ("" for an inline document).
+json chainJson(const std::vector<std::string>& chain)
+{
+    json files = json::array();
+    for (const std::string& c : chain)
+        files.push_back(fileNameOf(c));
+    return files;
+}
+
+// Counts a nested step (one of a scenario run by a scenario) against the
+// outermost run's budget; past it, fails with E_SCENARIO_LIMIT naming the step
+// (file and index) where the budget ran out.
+void takeStepFromBudget(Dispatcher& dispatcher, size_t index, const std::string& id)
+{
+    const std::vector<std::string>& chain = dispatcher.scenarioChain();
+    if (chain.size() < 2)
+        return; // the outermost scenario's own steps: at most a file's 100,000
+    ScenarioBudget& budget = dispatcher.scenarioBudget();
+    const size_t limit = dispatcher.options().scenarioStepBudget;
+    if (budget.used < limit)
+    {
+        ++budget.used;
+        return;
+    }
+    budget.exhausted = true;
+    fail("E_SCENARIO_LIMIT",
+         "the scenarios this scenario runs take more than " + std::to_string(limit) + " steps in all",
+         {{"path", budget.field},
+          {"limit", limit},
+          {"step", {{"file", chain.empty() ? std::string() : fileNameOf(chain.back())}, {"index", index}, {"do", id}}},
+          {"chain", chainJson(chain)}},
+         "scenarios that run scenarios multiply their steps: run the inner scenarios one after the other, "
+         "or with fewer steps");
+}
+
+} // namespace
+
 json runScenario(Dispatcher& dispatcher, scene::SessionState& io, const json& doc, bool updateGoldens)
 {
+    // Called on its own (not through ai.scenario.run or `spark test`), the run
+    // is the outermost one and starts the step budget.
+    std::optional<ScenarioFrame> outermost;
+    if (dispatcher.scenarioChain().empty())
+        outermost.emplace(dispatcher, std::string(), std::string());
     json results = json::array();
     json out = {{"name", doc.value("name", std::string())}, {"passed", true}};
-    const bool savedGoldens = dispatcher.options().updateGoldens;
-    dispatcher.options().updateGoldens = updateGoldens || savedGoldens;
+    // Goldens are updated for this run and the runs inside it, then as before.
+    struct GoldensGuard
+    {
+        DispatchOptions& options;
+        bool saved;
+        ~GoldensGuard() { options.updateGoldens = saved; }
+    } goldens{dispatcher.options(), dispatcher.options().updateGoldens};
+    dispatcher.options().updateGoldens = updateGoldens || goldens.saved;
     const auto& steps = doc["steps"];
     for (size_t i = 0; i < steps.size(); ++i)
     {
         const auto& step = steps[i];
         const std::string id = step["do"].get<std::string>();
+        takeStepFromBudget(dispatcher, i, id);
         json params = json::object();
         for (auto it = step.begin(); it != step.end(); ++it)
         {
@@ -143,8 +201,16 @@ json runScenario(Dispatcher& dispatcher, scene::SessionState& io, const json& do
         }
         else
         {
-            entry["error"] = answer["error"];
             const std::string code = answer["error"].value("code", std::string());
+            // A spent budget stops every enclosing scenario with the same error,
+            // expected or not: a run that goes on would only spend more.
+            if (code == "E_SCENARIO_LIMIT" && dispatcher.scenarioBudget().exhausted)
+            {
+                const json& e = answer["error"];
+                throw CommandError{code, e.value("message", std::string()), e.value("data", json::object()),
+                                   e.value("hint", std::string())};
+            }
+            entry["error"] = answer["error"];
             if (!step.contains("expect_error"))
                 why = "unexpected error " + code + ": " + answer["error"].value("message", std::string());
             else if (step["expect_error"].get<std::string>() != code)
@@ -163,7 +229,6 @@ json runScenario(Dispatcher& dispatcher, scene::SessionState& io, const json& do
             break;
         }
     }
-    dispatcher.options().updateGoldens = savedGoldens;
     out["steps"] = std::move(results);
     return out;
 }
@@ -172,6 +237,8 @@ ScenarioFrame::ScenarioFrame(Dispatcher& dispatcher, std::string canonicalPath, 
     : m_dispatcher(dispatcher)
 {
     std::vector<std::string>& chain = dispatcher.scenarioChain();
+    if (chain.empty())
+        dispatcher.scenarioBudget() = ScenarioBudget{0, false, field};
     if (!canonicalPath.empty())
         for (const std::string& running : chain)
             if (running == canonicalPath)
@@ -179,8 +246,8 @@ ScenarioFrame::ScenarioFrame(Dispatcher& dispatcher, std::string canonicalPath, 
                 json files = json::array();
                 for (const std::string& c : chain)
                     if (!c.empty())
-                        files.push_back(c.substr(c.find_last_of('/') + 1));
-                files.push_back(canonicalPath.substr(canonicalPath.find_last_of('/') + 1));
+                        files.push_back(fileNameOf(c));
+                files.push_back(fileNameOf(canonicalPath));
                 fail("E_SCENARIO_CYCLE", "the scenario runs itself through the chain " + files.dump(),
                      {{"path", field}, {"chain", files}}, "break the cycle: a scenario may not run one that runs it");
             }

@@ -13,7 +13,9 @@
 /// fails it with `E_SCENARIO_FAILED` (the report in `data`) and the session is
 /// rolled back to before the run. Scenario files that run each other get
 /// `E_SCENARIO_CYCLE` with the chain of files; nesting is limited to
-/// `kMaxScenarioDepth` runs.
+/// `kMaxScenarioDepth` runs, and the steps of the scenarios one outermost run
+/// runs (at any depth) to `DispatchOptions::scenarioStepBudget` in all
+/// (`E_SCENARIO_LIMIT` naming the step where it ran out, for every enclosing run).
 
 #include "surface/dispatcher.h"
 

@@ -14,6 +14,7 @@
 
 #include "spark/core/text.h"
 
+#include <charconv>
 #include <cmath>
 #include <exception>
 
@@ -161,6 +162,67 @@ bool findNonFinite(const json& root, std::string& outPath)
     return false;
 }
 } // namespace
+
+size_t compactJsonBytes(const json& root, size_t stopAfter)
+{
+    // Iterative (no depth can overflow the stack); scalars are counted as the
+    // serialiser writes them: escaped strings, shortest round-trip doubles (a
+    // double's exponent form may differ by a byte or two: a limit, not a layout).
+    auto stringBytes = [](const std::string& s) {
+        size_t n = 2;
+        for (char c : s)
+        {
+            const auto u = static_cast<unsigned char>(c);
+            n += (c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t') ? 2
+                 : u < 0x20                                                                         ? 6
+                                                                                                    : 1;
+        }
+        return n;
+    };
+    size_t total = 0;
+    std::vector<const json*> stack{&root};
+    while (!stack.empty() && total <= stopAfter)
+    {
+        const json* j = stack.back();
+        stack.pop_back();
+        switch (j->type())
+        {
+        case json::value_t::object:
+            total += 2 + (j->empty() ? 0 : j->size() - 1); // braces and commas
+            for (auto it = j->begin(); it != j->end(); ++it)
+            {
+                total += stringBytes(it.key()) + 1; // key and colon
+                stack.push_back(&it.value());
+            }
+            break;
+        case json::value_t::array:
+            total += 2 + (j->empty() ? 0 : j->size() - 1);
+            for (const json& item : *j)
+                stack.push_back(&item);
+            break;
+        case json::value_t::string: total += stringBytes(j->get_ref<const std::string&>()); break;
+        case json::value_t::boolean: total += j->get<bool>() ? 4 : 5; break;
+        case json::value_t::null: total += 4; break;
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned:
+        case json::value_t::number_float:
+        {
+            char buffer[64];
+            const auto written = j->is_number_float() ? std::to_chars(buffer, buffer + sizeof buffer, j->get<double>())
+                                 : j->is_number_unsigned()
+                                     ? std::to_chars(buffer, buffer + sizeof buffer, j->get<uint64_t>())
+                                     : std::to_chars(buffer, buffer + sizeof buffer, j->get<int64_t>());
+            const std::string_view text(buffer, static_cast<size_t>(written.ptr - buffer));
+            // The serialiser writes a whole double as "2.0".
+            const bool addsPointZero = j->is_number_float() && text.find_first_of(".e") == std::string_view::npos;
+            total += text.size() + (addsPointZero ? 2 : 0);
+            break;
+        }
+        default: break;
+        }
+    }
+    return total;
+}
 
 bool parseJsonText(std::string_view text, json& out, std::string& outMessage)
 {

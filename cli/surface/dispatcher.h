@@ -35,6 +35,24 @@ struct DispatchOptions
     /// The host's leaves for trees and utility documents (null: the built-ins).
     /// An embedding host registers its game leaves here; `ai.leaves` lists them.
     const ai::LeafRegistry* leafRegistry = nullptr;
+    /// Most steps the scenarios run by one outermost scenario take in all, at
+    /// any depth (its own steps are bounded by a file's 100,000; README
+    /// "Limits"; tests lower it).
+    size_t scenarioStepBudget = 10000;
+    /// Most memory a session's named snapshots hold in all (`scene::approximateStateBytes`;
+    /// tests lower it). [Units: bytes]
+    size_t snapshotByteBudget = scene::kMaxSnapshotBytes;
+};
+
+/// The nested steps the outermost running scenario has taken: those of every
+/// scenario it runs (`ai.scenario.run` inside a scenario), at any depth. Depth
+/// alone does not bound a fan-out (16 files of 8 steps each running the next
+/// is 8^15 runs).
+struct ScenarioBudget
+{
+    size_t used = 0;          ///< Nested steps started since the outermost scenario began.
+    bool exhausted = false;   ///< The budget ran out: every enclosing scenario stops.
+    std::string field;        ///< Param of the outermost run (`/path`, `/doc`, `/scenario`).
 };
 
 /// Runs commands against one session state.
@@ -55,6 +73,8 @@ public:
     const Registry& registry() const { return m_registry; }
     /// The scenario files running now, outermost first ("" for an inline document).
     std::vector<std::string>& scenarioChain() { return m_scenarioChain; }
+    /// The step budget of the outermost running scenario.
+    ScenarioBudget& scenarioBudget() { return m_scenarioBudget; }
 
 private:
     json run(scene::SessionState& io, std::string_view id, const json& params, bool updateGoldens);
@@ -65,6 +85,7 @@ private:
     const Registry& m_registry;
     std::map<std::string, std::unique_ptr<CommandSchema>, std::less<>> m_inlineSchemas;
     std::vector<std::string> m_scenarioChain;
+    ScenarioBudget m_scenarioBudget;
 };
 
 /// An error envelope.
@@ -73,6 +94,11 @@ json errorEnvelope(const std::string& code, const std::string& message, json dat
 
 /// Serialises an answer; never throws (text that is not UTF-8 is replaced).
 std::string dumpJson(const json& j, int indent = -1) noexcept;
+
+/// The length of `j` written as compact JSON text (doubles within a few bytes), counted without writing it;
+/// the count stops early once it passes `stopAfter` (so a huge value costs no
+/// more than the limit it is checked against). [Units: bytes]
+size_t compactJsonBytes(const json& j, size_t stopAfter = SIZE_MAX);
 
 /// Parses JSON text strictly: first `checkJsonText` (UTF-8, nesting at most
 /// 256, size), then the parser (no comments), then finite numbers only. On

@@ -5,6 +5,49 @@
 namespace spark::scene
 {
 
+namespace
+{
+
+size_t objectBytes(const Object3D& o)
+{
+    size_t bytes = sizeof(Object3D) + o.name.capacity();
+    if (o.model)
+        bytes += o.model->path.capacity();
+    if (o.aiAgent)
+        bytes += sizeof(AiAgent) + o.aiAgent->mesh.capacity() + o.aiAgent->blackboard.size() * 64;
+    return bytes;
+}
+
+} // namespace
+
+size_t approximateStateBytes(const WorldState& state)
+{
+    // Each figure is what the container holds plus a map node's or a string's overhead.
+    constexpr size_t kNode = 48;
+    size_t bytes = sizeof(WorldState);
+    for (const Object3D& o : state.objects.document.objects)
+        bytes += objectBytes(o) + sizeof(ObjectId) + sizeof(uint64_t) + 1 + sizeof(ObjectMotion) + kNode +
+                 sizeof(std::string) + o.name.capacity();
+    for (const Object3D& o : state.base.objects)
+        bytes += objectBytes(o);
+    for (const JournalEntry& e : state.journal)
+        bytes += sizeof(JournalEntry) + e.command.capacity() + e.params.capacity();
+    for (const SceneEvent& e : state.events)
+        bytes += sizeof(SceneEvent) + e.kind.capacity() + e.object.capacity() + e.message.capacity();
+    bytes += state.nav.agents.size() * (sizeof(nav::CrowdAgent) + 512) + state.nav.obstacles.size() * sizeof(nav::WorldObstacle) +
+             state.nav.links.size() * sizeof(nav::WorldLink) + state.nav.meshes.size() * (sizeof(nav::WorldMesh) + kNode);
+    for (const auto& [name, agent] : state.agents)
+        bytes += sizeof(HostAgent) + kNode + 2 * name.capacity();
+    const ai::AiState& ai = state.ai;
+    for (const auto& [name, tree] : ai.trees)
+        bytes += sizeof(ai::CompiledTree) + kNode + tree.nodes.size() * sizeof(ai::Node) +
+                 tree.children.size() * sizeof(uint32_t) + tree.keys.size() * sizeof(std::string);
+    for (const auto& [name, brain] : ai.brains)
+        bytes += sizeof(ai::Brain) + kNode + 2 * name.capacity() + brain.nodes.byteSize() + brain.blackboard.size() * 64;
+    bytes += ai.events.events.size() * (sizeof(ai::AiEvent) + 64);
+    return bytes;
+}
+
 SessionSnapshot SessionState::save() const
 {
     return SessionSnapshot{space.saveState(), detachedNav.saveState(), detachedAi, scene2d, detachedAgents, snapshots};

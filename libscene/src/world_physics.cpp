@@ -152,6 +152,7 @@ void World::setModelLoader(ModelLoader loader)
 {
     m_loader = std::move(loader);
     m_models.clear();
+    m_triangleModels.clear();
     m_staticDirty = true;
     m_movingDirty = true;
 }
@@ -173,12 +174,27 @@ const ColliderMesh* World::modelMesh(const std::string& path) const
     return it->second ? &*it->second : nullptr;
 }
 
+std::shared_ptr<const physics::TriangleModel> World::triangleModel(const std::string& path) const
+{
+    auto it = m_triangleModels.find(path);
+    if (it == m_triangleModels.end())
+    {
+        const ColliderMesh* mesh = modelMesh(path);
+        it = m_triangleModels.emplace(path, mesh ? physics::makeTriangleModel(mesh->vertices, mesh->indices) : nullptr)
+                 .first;
+    }
+    return it->second;
+}
+
 void World::ensureCollision() const
 {
     if (m_staticDirty)
     {
         m_approximatedModels = 0;
-        std::vector<Collider> colliders;
+        // Every object on a model shares its triangles (one copy per model,
+        // whatever the number of objects); they count one static collider each.
+        std::vector<physics::StaticItem> items;
+        uint64_t staticCount = 0;
         const auto& objects = m_objects.document.objects;
         for (uint32_t i = 0; i < objects.size(); ++i)
         {
@@ -187,30 +203,39 @@ void World::ensureCollision() const
                 continue;
             const Frame f = frameOf(o);
             const BodyShape& bs = o.body->shape;
+            physics::StaticItem item;
+            item.collider.owner = i;
             if (bs.type == ShapeType::Box || bs.type == ShapeType::Sphere || bs.type == ShapeType::Capsule)
             {
-                colliders.push_back({convexBodyShape(f, bs, nullptr), i});
+                item.collider.shape = convexBodyShape(f, bs, nullptr);
+                items.push_back(std::move(item));
+                ++staticCount;
                 continue;
             }
             const ColliderMesh* mesh = modelMesh(modelPathOf(o, bs));
+            std::shared_ptr<const physics::TriangleModel> model =
+                mesh && bs.type != ShapeType::FromMesh ? triangleModel(modelPathOf(o, bs)) : nullptr;
+            // Past kMaxStaticShapes a model shape is its bounding box (as an unreadable model is a box).
+            if (model && staticCount + model->indices.size() / 3 > kMaxStaticShapes)
+            {
+                model = nullptr;
+                ++m_approximatedModels;
+            }
             if (!mesh)
                 ++m_approximatedModels;
-            if (!mesh || bs.type == ShapeType::FromMesh)
+            if (!model)
             {
-                colliders.push_back({convexBodyShape(f, bs, mesh), i});
+                item.collider.shape = convexBodyShape(f, bs, mesh);
+                items.push_back(std::move(item));
+                ++staticCount;
                 continue;
             }
-            for (size_t t = 0; t + 2 < mesh->indices.size(); t += 3)
-            {
-                Shape tri;
-                tri.kind = CoreKind::Triangle;
-                for (int k = 0; k < 3; ++k)
-                    tri.vertex[k] = toWorld(f, dvec3(mesh->vertices[mesh->indices[t + k]]));
-                tri.center = (tri.vertex[0] + tri.vertex[1] + tri.vertex[2]) / 3.0;
-                colliders.push_back({tri, i});
-            }
+            staticCount += model->indices.size() / 3;
+            item.model = std::move(model);
+            item.placement = {f.position, {f.axis[0], f.axis[1], f.axis[2]}, f.scale};
+            items.push_back(std::move(item));
         }
-        m_collision.setStatic(std::move(colliders));
+        m_collision.setStatic(std::move(items));
         m_staticDirty = false;
         m_movingDirty = true;
     }
@@ -388,7 +413,7 @@ PhysicsInfo World::physicsInfo() const
     if (m_hasScene)
     {
         ensureCollision();
-        info.staticShapes = static_cast<uint32_t>(m_collision.staticColliders().size());
+        info.staticShapes = static_cast<uint32_t>(m_collision.staticCount());
         info.approximatedModels = m_approximatedModels;
     }
     const auto& objects = m_objects.document.objects;

@@ -19,8 +19,10 @@ namespace spark::cli
 namespace
 {
 
-/// Largest AI document read from a file.
+/// Largest AI document, read from a file or given inline (as compact JSON text).
 constexpr size_t kMaxDocumentBytes = 16u * 1024u * 1024u;
+/// Most problems an answer lists; `count` has them all, `omitted` the rest.
+constexpr size_t kMaxListedProblems = 1000;
 
 const char* kindFile(const std::string& kind)
 {
@@ -45,7 +47,13 @@ SourceDoc readDoc(Context& ctx, const json& params)
     SourceDoc out;
     if (hasDoc)
     {
-        out.doc = params.at("doc");
+        // The same limit as a file's: a request may be larger (64 MiB lines).
+        const json& doc = params.at("doc");
+        if (compactJsonBytes(doc, kMaxDocumentBytes) > kMaxDocumentBytes)
+            fail(ai::kCodeLimit, "the inline document is larger than the limit of 16 MiB (as compact JSON)",
+                 {{"path", "/doc"}, {"limit_bytes", kMaxDocumentBytes}},
+                 "split the document, or load its trees one by one");
+        out.doc = doc;
         out.prefix = "/doc";
         return out;
     }
@@ -64,12 +72,21 @@ SourceDoc readDoc(Context& ctx, const json& params)
     return out;
 }
 
+/// The first `kMaxListedProblems` problems.
 json problemsJson(const std::vector<ai::Problem>& problems)
 {
     json out = json::array();
-    for (const ai::Problem& p : problems)
+    for (size_t i = 0; i < problems.size() && i < kMaxListedProblems; ++i)
+    {
+        const ai::Problem& p = problems[i];
         out.push_back({{"code", p.code}, {"message", p.message}, {"path", p.path}, {"hint", p.hint}});
+    }
     return out;
+}
+
+size_t omittedProblems(const std::vector<ai::Problem>& problems)
+{
+    return problems.size() > kMaxListedProblems ? problems.size() - kMaxListedProblems : 0;
 }
 
 /// Fails with the first problem's code, all problems in data.problems.
@@ -80,6 +97,7 @@ json problemsJson(const std::vector<ai::Problem>& problems)
     data["path"] = src.prefix.empty() ? std::string("/path") : src.prefix + first.path;
     data["field"] = first.path;
     data["problems"] = problemsJson(problems);
+    data["omitted"] = omittedProblems(problems);
     const std::string more =
         problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more problems in data.problems)" : "";
     fail(first.code, first.message + more, std::move(data), first.hint);
@@ -102,7 +120,11 @@ json aiValidate(Context& ctx, const json& params)
     const SourceDoc src = readDoc(ctx, params);
     const std::vector<ai::Problem> problems =
         kind == "utility" ? ai::validateUtilityDoc(src.doc, ctx.leaves()) : ai::validateTreeDoc(src.doc, ctx.leaves());
-    return {{"kind", kind}, {"valid", problems.empty()}, {"count", problems.size()}, {"problems", problemsJson(problems)}};
+    return {{"kind", kind},
+            {"valid", problems.empty()},
+            {"count", problems.size()},
+            {"problems", problemsJson(problems)},
+            {"omitted", omittedProblems(problems)}};
 }
 
 json aiLeaves(Context& ctx, const json& params)

@@ -60,6 +60,12 @@ json meshToDocument(const nav::NavMesh& mesh);
 /// pointer (inside the document) of the bad field; `E_NAV_LIMIT` for sizes over
 /// the documented limits.
 Result<nav::NavMesh> meshFromDocument(const json& doc);
+/// Deepest nesting a navmesh document's text may have (as every JSON text we read).
+inline constexpr size_t kMaxDocumentDepth = 256;
+/// Reads the text of a navmesh document (simdjson: UTF-8 validated, nesting at
+/// most kMaxDocumentDepth): `E_FORMAT` (the parser's reason as the message)
+/// when it is not JSON, else as `meshFromDocument`.
+Result<nav::NavMesh> meshFromDocumentText(std::string_view text);
 
 /// World handles are the opaque integers of spark::handleNumber (id.h), with
 /// world 0: they carry their kind, so an agent's number names no obstacle.

@@ -140,11 +140,12 @@ json navImport(Context& ctx, const json& params)
     const bool hasDoc = params.contains("document");
     if (hasPath == hasDoc)
         fail("E_INVALID_PARAMS", "give exactly one of 'path' and 'document'", {{"path", hasPath ? "/document" : "/path"}});
-    json doc;
     std::string prefix = "/document";
     json where = json::object();
+    Result<nav::NavMesh> mesh = makeError("E_INTERNAL", "not read");
     if (hasPath)
     {
+        // A file is read straight from its text (simdjson), never as a JSON tree.
         const std::string rel = params.at("path").get<std::string>();
         const auto path = ctx.resolvePath(rel, "/path");
         FileReadDef def = defaultFileReadDef();
@@ -153,17 +154,16 @@ json navImport(Context& ctx, const json& params)
         auto text = readTextFile(path, def);
         if (!text.ok())
             fail(text.error().code, text.error().message, {{"path", "/path"}, {"file", rel}});
-        std::string message;
-        if (!parseJsonText(*text, doc, message))
-            fail("E_FORMAT", "the file is not valid JSON: " + message, {{"path", "/path"}, {"file", rel}});
+        mesh = meshFromDocumentText(*text);
+        if (!mesh.ok() && mesh.error().code == "E_FORMAT")
+            fail("E_FORMAT", "the file is not valid JSON: " + mesh.error().message, {{"path", "/path"}, {"file", rel}});
         prefix.clear();
         where = {{"path", "/path"}, {"file", rel}};
     }
     else
     {
-        doc = params.at("document");
+        mesh = meshFromDocument(params.at("document"));
     }
-    auto mesh = meshFromDocument(doc);
     if (!mesh.ok())
     {
         const Error& e = mesh.error();

@@ -61,12 +61,13 @@ std::optional<std::pair<std::string, Error>> modelPathOutside(const Context& ctx
 }
 
 /// Replaces the session's 3D world with one built from `scene` (the scene's
-/// navigation and AI state start empty, SPEC §5).
+/// navigation and AI state start empty, SPEC §5; its snapshots go with it).
 void loadWorld(Context& ctx, Scene3D scene, std::string_view field)
 {
     const Status st = ctx.state.space.loadScene(std::move(scene));
     if (!st.ok())
         failWith(st.error(), field);
+    ctx.state.snapshots.clear();
     // The physics reads model shapes from the project.
     ctx.state.space.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
     ctx.state.space.setLeafRegistry(ctx.leafRegistry);

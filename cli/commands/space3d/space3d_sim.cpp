@@ -104,6 +104,18 @@ json space3dHash(Context& ctx, const json&)
 
 const std::string& snapshotName(const json& params) { return params.at("name").get_ref<const std::string&>(); }
 
+// The estimated memory of the kept snapshots, but for the one named `except`.
+size_t snapshotBytes(const std::map<std::string, scene::WorldState>& store, const std::string& except)
+{
+    size_t total = 0;
+    for (const auto& [name, state] : store)
+        if (name != except)
+            total += scene::approximateStateBytes(state);
+    return total;
+}
+
+std::string mebibytes(size_t bytes) { return std::to_string((bytes + (1u << 19)) >> 20) + " MiB"; }
+
 json space3dSnapshotTake(Context& ctx, const json& params)
 {
     const World& world = requireScene(ctx);
@@ -111,12 +123,43 @@ json space3dSnapshotTake(Context& ctx, const json& params)
     auto& store = ctx.state.snapshots;
     if (!store.count(name) && store.size() >= scene::kMaxSnapshots)
         fail("E_SCENE_LIMIT", "a session keeps at most 64 snapshots", {{"path", "/name"}},
-             "reuse a name to replace a snapshot");
-    store.insert_or_assign(name, world.saveState());
+             "reuse a name to replace a snapshot, or drop one with space3d.snapshot.drop");
+    // The copy is made first (one world's worth, dropped on refusal): its
+    // estimate is what the store would keep.
+    scene::WorldState state = world.saveState();
+    const size_t bytes = scene::approximateStateBytes(state);
+    const size_t others = snapshotBytes(store, name);
+    const size_t limit = ctx.dispatcher->options().snapshotByteBudget;
+    if (bytes > limit || others > limit - bytes)
+        fail("E_SCENE_LIMIT",
+             "snapshots would hold " + mebibytes(others + bytes) + ", past the limit of " + mebibytes(limit) +
+                 " (this one " + mebibytes(bytes) + ")",
+             {{"path", "/name"}, {"bytes", bytes}, {"kept_bytes", others}, {"limit_bytes", limit}},
+             "drop snapshots you no longer need with space3d.snapshot.drop, or reuse a name to replace one");
+    store.insert_or_assign(name, std::move(state));
     json out = hashesJson(world);
     out["name"] = name;
     out["snapshots"] = store.size();
+    out["bytes"] = bytes;
+    out["kept_bytes"] = others + bytes;
     return out;
+}
+
+json space3dSnapshotDrop(Context& ctx, const json& params)
+{
+    const std::string& name = snapshotName(params);
+    auto& store = ctx.state.snapshots;
+    auto it = store.find(name);
+    if (it == store.end())
+    {
+        json names = json::array();
+        for (const auto& [n, unused] : store)
+            names.push_back(n);
+        fail("E_SCENE_UNKNOWN", "There is no snapshot named \"" + name + "\".", {{"path", "/name"}, {"snapshots", names}},
+             "data.snapshots lists those kept");
+    }
+    store.erase(it);
+    return {{"name", name}, {"snapshots", store.size()}, {"kept_bytes", snapshotBytes(store, std::string())}};
 }
 
 json space3dSnapshotRestore(Context& ctx, const json& params)
@@ -287,6 +330,7 @@ const Registrar kCharacterMove{{"space3d.character.move", space3dCharacterMove, 
 const Registrar kRaycast{{"space3d.raycast", space3dRaycast, Mutates::No}};
 const Registrar kHash{{"space3d.hash", space3dHash, Mutates::No}};
 const Registrar kTake{{"space3d.snapshot.take", space3dSnapshotTake, Mutates::Yes, nullptr, {.idempotent = true}}};
+const Registrar kDrop{{"space3d.snapshot.drop", space3dSnapshotDrop, Mutates::Yes, nullptr, {.destructive = true}}};
 const Registrar kRestore{
     {"space3d.snapshot.restore", space3dSnapshotRestore, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 const Registrar kSnapSave{{"space3d.snapshot.save",

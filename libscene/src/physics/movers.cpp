@@ -41,12 +41,12 @@ SweepHit firstHit(const CollisionWorld& world, const Shape& shape, const dvec3& 
     SweepHit best;
     const Bounds area = sweptBounds(shape, motion);
     world.queryStatic(area, scratch);
-    const auto statics = world.staticColliders();
     for (uint32_t i : scratch)
     {
-        if (statics[i].owner == self)
+        const Collider c = world.staticCollider(i);
+        if (c.owner == self)
             continue;
-        const SweepHit h = sweepShape(shape, motion, statics[i].shape);
+        const SweepHit h = sweepShape(shape, motion, c.shape);
         if (h.hit && (!best.hit || h.fraction < best.fraction))
             best = h;
     }
@@ -151,9 +151,8 @@ dvec3 depenetrate(const CollisionWorld& world, const Shape& shape, uint32_t self
         };
         const Bounds area = sweptBounds(shape, moved);
         world.queryStatic(area, scratch);
-        const auto statics = world.staticColliders();
         for (uint32_t i : scratch)
-            push(statics[i]);
+            push(world.staticCollider(i));
         world.queryMoving(area, scratch);
         const auto moving = world.movingColliders();
         for (uint32_t i : scratch)

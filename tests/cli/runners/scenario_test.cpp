@@ -1,6 +1,13 @@
 #include "runners/scenario.h"
 
+#include "runners/mcp.h"
+
 #include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 using namespace spark::cli;
 
@@ -125,4 +132,84 @@ TEST_CASE("checkScenarioDocument refuses malformed scenarios with the path")
     CHECK(codeAndPath({{"version", 2}, {"steps", json::array()}}) == "E_FORMAT /doc/version");
     CHECK(codeAndPath({{"steps", {{{"do", "a"}, {"tolerance", -1}}}}}) == "E_FORMAT /doc/steps/0/tolerance");
     CHECK(codeAndPath({{"steps", json::array()}}) == "ok");
+}
+
+namespace
+{
+
+/// The fan-out reproducer of issue 42, in `dir`: `levels` scenario files
+/// fan0..fanN, each with `width` steps running the next (no cycle), the last
+/// with `width` system.version steps. fan0 would run width^levels steps.
+void writeFanOut(const std::filesystem::path& dir, int levels, int width)
+{
+    std::filesystem::create_directories(dir);
+    for (int level = 0; level < levels; ++level)
+    {
+        json steps = json::array();
+        for (int i = 0; i < width; ++i)
+            steps.push_back(level + 1 < levels
+                                ? json{{"do", "ai.scenario.run"}, {"path", "fan" + std::to_string(level + 1) + ".scenario.json"}}
+                                : json{{"do", "system.version"}});
+        std::ofstream(dir / ("fan" + std::to_string(level) + ".scenario.json"))
+            << json{{"version", 1}, {"name", "fan " + std::to_string(level)}, {"steps", steps}}.dump();
+    }
+}
+
+} // namespace
+
+TEST_CASE("scenarios fanning out through each other stop at the budget of nested steps with E_SCENARIO_LIMIT")
+{
+    const auto dir = std::filesystem::temp_directory_path() / ("spark_fanout_" + std::to_string(::getpid()));
+    writeFanOut(dir, 16, 8); // 8^16 steps unbounded
+    DispatchOptions options;
+    options.projectRoot = dir;
+    options.scenarioStepBudget = 1000;
+    Dispatcher d(options);
+    spark::scene::SessionState state;
+    const uint64_t before = state.hash();
+
+    json r = d.call(state, "ai.scenario.run", {{"path", "fan0.scenario.json"}});
+    REQUIRE(r["ok"] == false);
+    const json& e = r["error"];
+    CHECK(e["code"] == "E_SCENARIO_LIMIT"); // the outermost answer, not a nest of E_SCENARIO_FAILED
+    CHECK(e["data"]["path"] == "/path");
+    CHECK(e["data"]["limit"] == 1000);
+    // Depth first, fan0's own steps not counted: the 1001st nested step is
+    // the first of fan15 after 1000 (a simulation of the walk says so).
+    CHECK(e["data"]["chain"].size() == 16);
+    CHECK(e["data"]["chain"][0] == "fan0.scenario.json");
+    CHECK(e["data"]["step"]["file"] == "fan15.scenario.json");
+    CHECK(e["data"]["step"]["index"] == 0);
+    CHECK(e["message"].get<std::string>().find("more than 1000 steps") != std::string::npos);
+    CHECK_FALSE(e["hint"].get<std::string>().empty());
+    CHECK(d.scenarioBudget().used == 1000);
+    CHECK(state.hash() == before);
+    CHECK(d.scenarioChain().empty());
+
+    // Expecting the error does not let an enclosing scenario go on spending
+    // (fan1: the inline document is one level of the 16).
+    json expecting = {{"steps",
+                       {{{"do", "ai.scenario.run"}, {"path", "fan1.scenario.json"}, {"expect_error", "E_SCENARIO_LIMIT"}},
+                        {{"do", "ai.scenario.run"}, {"path", "fan1.scenario.json"}}}}};
+    json again = d.call(state, "ai.scenario.run", {{"doc", expecting}});
+    CHECK(again["error"]["code"] == "E_SCENARIO_LIMIT");
+    CHECK(again["error"]["data"]["path"] == "/doc");
+    CHECK(d.scenarioBudget().used == 1000);
+
+    // A run within the budget passes, and each outermost run starts a new budget.
+    json fits = d.call(state, "ai.scenario.run", {{"path", "fan13.scenario.json"}}); // 64 + 512 nested steps
+    CHECK(fits["ok"] == true);
+    CHECK(d.scenarioBudget().used == 576);
+    CHECK(d.call(state, "ai.scenario.run", {{"path", "fan13.scenario.json"}})["ok"] == true);
+
+    // Through MCP: the same coded error, as a tool error.
+    McpSession mcp;
+    json call = json::parse(handleMcpMessage(
+        d, mcp,
+        json{{"jsonrpc", "2.0"}, {"id", 7}, {"method", "tools/call"},
+             {"params", {{"name", "ai_scenario_run"}, {"arguments", {{"path", "fan0.scenario.json"}}}}}}
+            .dump()));
+    CHECK(call["result"]["isError"] == true);
+    CHECK(json::parse(call["result"]["content"][0]["text"].get<std::string>())["error"]["code"] == "E_SCENARIO_LIMIT");
+    std::filesystem::remove_all(dir);
 }

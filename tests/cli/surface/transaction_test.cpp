@@ -307,6 +307,8 @@ std::vector<ErrorCase> errorCases()
         {"space3d.snapshot.restore", parse(R"({"name": "never"})"), "E_SCENE_UNKNOWN"},
         {"space3d.snapshot.restore", parse(R"({})"), "E_INVALID_PARAMS"},
         {"space3d.snapshot.restore", parse(R"({"name": "never"})"), "E_SCENE_UNKNOWN", Session::Empty},
+        {"space3d.snapshot.drop", parse(R"({"name": "never"})"), "E_SCENE_UNKNOWN"},
+        {"space3d.snapshot.drop", parse(R"({"name": ""})"), "E_INVALID_PARAMS", Session::Empty},
         {"space3d.snapshot.load", parse(R"({"path": "tests/scenarios/space3d/data/tampered.snapshot.json"})"), "E_SCENE_DIVERGED"},
         {"space3d.snapshot.load", parse(R"({"path": "tests/scenarios/space3d/data/tampered.snapshot.json"})"), "E_SCENE_DIVERGED", Session::Empty},
         {"space3d.snapshot.load", parse(R"({"path": "samples/space3d/ragdoll-wall.space3d.json"})"), "E_SCENE_FORMAT"},

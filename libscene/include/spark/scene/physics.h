@@ -21,6 +21,7 @@
 #include <glm/vec3.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -122,8 +123,63 @@ struct Collider
     uint32_t owner = 0;   ///< The owner's index (the host's numbering: scene order).
 };
 
+/// A bounding-volume hierarchy over boxes: built top-down, median split on the
+/// longest axis of the centroids, ties by index, at most 2 boxes per leaf.
+struct BoundsTree
+{
+    struct Node
+    {
+        Bounds bounds;
+        uint32_t first = 0; ///< Leaf: first index into `order`; inner: left child.
+        uint32_t count = 0; ///< Leaf: number of boxes; inner: 0.
+        uint32_t right = 0; ///< Inner: right child.
+    };
+    std::vector<Bounds> boxes;   ///< The boxes, by index.
+    std::vector<uint32_t> order; ///< Box indices in leaf order.
+    std::vector<Node> nodes;     ///< nodes[0] is the root (empty: no boxes).
+
+    /// Replaces the boxes and builds the tree over them.
+    void build(std::vector<Bounds> boxesIn);
+};
+
+/// A model's triangles in its own frame with a tree over them: built once per
+/// model and shared by every object that uses it, so a thousand objects on one
+/// 200,000-triangle model hold one copy of its triangles, not a thousand.
+struct TriangleModel
+{
+    std::vector<glm::dvec3> vertices; ///< Model space. [Units: m]
+    std::vector<uint32_t> indices;    ///< Three per triangle.
+    BoundsTree tree;                  ///< Over the triangles' model-space bounds.
+    Bounds bounds;                    ///< Of every vertex.
+    double extent = 0.0;              ///< Largest |coordinate| of a vertex. [Units: m]
+};
+/// The shared model of `vertices` / `indices` (whole triangles only; every index in range).
+std::shared_ptr<const TriangleModel> makeTriangleModel(std::span<const glm::vec3> vertices,
+                                                       std::span<const uint32_t> indices);
+
+/// Where an object puts its model: `world = position + Σ axis[k] · (local[k] · scale[k])`.
+struct Placement
+{
+    glm::dvec3 position{0.0};
+    glm::dvec3 axis[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}; ///< Unit, orthogonal.
+    glm::dvec3 scale{1.0};
+};
+/// A model-space point placed in the world.
+glm::dvec3 placePoint(const Placement& placement, const glm::dvec3& local);
+
+/// One static item of a collision world: a collider, or a model's triangles
+/// placed by `placement` (each a two-sided triangle collider of `collider.owner`).
+struct StaticItem
+{
+    Collider collider;                          ///< The shape (when `model` is null) and the owner.
+    std::shared_ptr<const TriangleModel> model; ///< Shared triangles, or null.
+    Placement placement;                        ///< Where `model` is.
+};
+
 /// A bounding-volume hierarchy over static colliders plus a list of moving
-/// ones. Queries answer colliders in ascending index order, so results never
+/// ones. Static colliders are numbered in item order, a model's triangles in
+/// its index order; a placed model's triangles are made when a query needs
+/// them, bit for bit as placing them by hand would. Queries answer colliders in ascending index order, so results never
 /// depend on the tree's layout.
 class CollisionWorld
 {
@@ -131,16 +187,27 @@ public:
     /// Replaces the static colliders and rebuilds the tree (median split on
     /// the longest axis, ties by index; at most 2 colliders per leaf).
     void setStatic(std::vector<Collider> colliders);
+    /// Replaces the static items and rebuilds the tree over them (a placed
+    /// model is one box of the tree; its own tree is the model's). The static
+    /// colliders number at most UINT32_MAX (the caller keeps under it).
+    void setStatic(std::vector<StaticItem> items);
+    /// Number of static colliders (a placed model counts its triangles).
+    size_t staticCount() const { return m_itemBase.empty() ? 0 : m_itemBase.back(); }
+    /// Static collider `index` (< staticCount()); a placed model's triangle is made here.
+    Collider staticCollider(uint32_t index) const;
     /// Replaces the moving colliders (kinematic and dynamic bodies, characters),
     /// kept sorted by the low x of their bounds (sweep and prune on one axis).
     void setMoving(std::vector<Collider> colliders);
     /// Moves one moving collider (its place in the sort order moves by neighbour swaps).
     void moveMoving(size_t index, const Shape& shape);
-    std::span<const Collider> staticColliders() const { return m_static; }
+    /// The colliders given to `setStatic(std::vector<Collider>)` (a world with
+    /// placed models: `staticCollider`).
+    std::span<const Collider> staticColliders() const { return m_plain; }
     std::span<const Collider> movingColliders() const { return m_moving; }
 
     /// The first hit of `from` → `to` on any collider whose owner is not in
-    /// `ignoreOwners` (sorted ascending). Equal fractions go to the lower owner.
+    /// `ignoreOwners` (sorted ascending). Equal fractions go to the lower owner,
+    /// then to the lower static index.
     RayHit raycast(const glm::dvec3& from, const glm::dvec3& to, std::span<const uint32_t> ignoreOwners,
                    uint32_t* outOwner) const;
     /// Index of every static collider whose bounds overlap `box`, ascending, into `out` (cleared).
@@ -149,19 +216,13 @@ public:
     void queryMoving(const Bounds& box, std::vector<uint32_t>& out) const;
 
 private:
-    struct Node
-    {
-        Bounds bounds;
-        uint32_t first = 0;   ///< Leaf: first index into m_leafOrder; inner: left child.
-        uint32_t count = 0;   ///< Leaf: number of colliders; inner: 0 (right child = first + 1 … stored in `right`).
-        uint32_t right = 0;
-    };
-    uint32_t buildNode(uint32_t begin, uint32_t end);
+    /// Static colliders of item `item` overlapping `box`, as static indices, appended to `out`.
+    void queryItem(uint32_t item, const Bounds& box, std::vector<uint32_t>& out) const;
 
-    std::vector<Collider> m_static;
-    std::vector<Bounds> m_staticBounds;
-    std::vector<uint32_t> m_leafOrder;
-    std::vector<Node> m_nodes;
+    std::vector<Collider> m_plain;       ///< As given to the collider overload.
+    std::vector<StaticItem> m_items;     ///< Static items.
+    std::vector<uint32_t> m_itemBase;    ///< First static index of each item; one more entry: the count.
+    BoundsTree m_tree;                   ///< Over the items' bounds.
     std::vector<Collider> m_moving;
     std::vector<Bounds> m_movingBounds;
     std::vector<uint32_t> m_movingByX;   ///< Moving colliders by (bounds.min.x, index).

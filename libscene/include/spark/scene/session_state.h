@@ -36,6 +36,16 @@ struct SessionSnapshot
 
 /// Most named 3D snapshots a session keeps (`space3d.snapshot.take`).
 inline constexpr size_t kMaxSnapshots = 64;
+/// Most memory the named snapshots of a session hold in all, as estimated by
+/// `approximateStateBytes` (a 100,000-object scene is about 100 MiB). [Units: bytes]
+inline constexpr size_t kMaxSnapshotBytes = size_t{1} << 30;
+
+/// The memory a saved world state holds, estimated from its contents: the
+/// objects (document, indexes, the document as loaded), the journal, the scene
+/// and AI event logs, brains, trees, agents, obstacles and links. Baked and
+/// carved meshes are shared between states and not counted. Deterministic (it
+/// reads sizes, never the allocator). O(objects + brains + events). [Units: bytes]
+size_t approximateStateBytes(const WorldState& state);
 
 /// The state of one session.
 struct SessionState

@@ -116,6 +116,10 @@ struct WorldState
 
 /// Most frames one `space3d.step` / `World::stepFrames` runs.
 inline constexpr uint32_t kMaxStepFrames = 100000;
+/// Most static colliders of the physics, a model's triangles counted on every
+/// object that uses it (they are shared, not copied); past it a fixed model
+/// shape is its bounding box (counted in `PhysicsInfo::approximatedModels`).
+inline constexpr uint64_t kMaxStaticShapes = uint64_t{1} << 31;
 /// Largest speed a character is asked for. [Units: m/s]
 inline constexpr float kMaxCharacterSpeed = 1000.0f;
 
@@ -318,6 +322,9 @@ private:
     void refreshMoving() const;
     /// A model's triangles through the loader, read once per path (null when it cannot be read).
     const ColliderMesh* modelMesh(const std::string& path) const;
+    /// A model's triangles for the collision world, built once per path and
+    /// shared by every object on it (null when it cannot be read).
+    std::shared_ptr<const physics::TriangleModel> triangleModel(const std::string& path) const;
 
     bool m_hasScene = false;
     WorldObjects m_objects;
@@ -329,6 +336,7 @@ private:
     mutable bool m_movingDirty = true;
     mutable uint32_t m_approximatedModels = 0;
     mutable std::map<std::string, std::optional<ColliderMesh>, std::less<>> m_models;
+    mutable std::map<std::string, std::shared_ptr<const physics::TriangleModel>, std::less<>> m_triangleModels;
     mutable std::vector<uint32_t> m_movingOf;    ///< Moving-collider index of each object, or UINT32_MAX.
     mutable std::vector<uint32_t> m_scratch;
     mutable std::vector<uint32_t> m_skipScratch;
