@@ -785,7 +785,7 @@ private:
             WorkControl& c = control ? *control : fallback;
             const json token = progressTokenOf(message);
             if (!token.is_null())
-                c.setProgress(progressSender(token));
+                c.setProgress(progressSender(token, c));
             WorkScope scope(&c);
             answer = answerMessage(m_dispatcher, conn, message);
         }
@@ -809,10 +809,10 @@ private:
         return token.is_string() || token.is_number_integer() ? token : json(nullptr);
     }
 
-    // notifications/progress at the safe points, at most one per kProgressEveryMs: the
-    // progress counts the reports (it must grow; nested work has no single total) and
-    // the message names the stage.
-    WorkControl::ProgressFn progressSender(const json& token)
+    // notifications/progress at the safe points, at most one per kProgressEveryMs and none
+    // once the call is cancelled: the progress counts the reports (it must grow; nested
+    // work has no single total) and the message names the stage.
+    WorkControl::ProgressFn progressSender(const json& token, const WorkControl& control)
     {
         struct State
         {
@@ -820,8 +820,10 @@ private:
             std::optional<std::chrono::steady_clock::time_point> last;
         };
         auto state = std::make_shared<State>();
-        return [this, token, state](std::string_view stage, uint64_t done, uint64_t total)
+        return [this, token, state, &control](std::string_view stage, uint64_t done, uint64_t total)
         {
+            if (control.cancelRequested())
+                return; // the client has dropped the token: a notification now would be an unknown one
             const auto now = std::chrono::steady_clock::now();
             ++state->reports;
             if (state->last && now - *state->last < std::chrono::milliseconds(kProgressEveryMs))

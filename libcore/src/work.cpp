@@ -15,13 +15,15 @@ bool WorkControl::checkpoint(std::string_view stage, uint64_t done, uint64_t tot
 {
     if (m_stopped != WorkStop::None)
         return false;
-    if (m_progress)
-        m_progress(stage, done, total);
     if (m_cancel.load(std::memory_order_relaxed))
         m_stopped = WorkStop::Cancel;
     else if (m_hasDeadline && std::chrono::steady_clock::now() >= m_deadline)
         m_stopped = WorkStop::Deadline; // a clock, but it only decides whether to go on, never a result
-    return m_stopped == WorkStop::None;
+    if (m_stopped != WorkStop::None)
+        return false;
+    if (m_progress)
+        m_progress(stage, done, total); // only work that goes on reports
+    return true;
 }
 
 WorkScope::WorkScope(WorkControl* control) noexcept : m_previous(t_current)

@@ -59,7 +59,7 @@ public:
     /// Receives a report at every safe point (on the working thread).
     void setProgress(ProgressFn progress) { m_progress = std::move(progress); }
 
-    /// A safe point: reports progress, then answers false when the work must stop.
+    /// A safe point: answers false when the work must stop, else reports progress and answers true.
     bool checkpoint(std::string_view stage, uint64_t done, uint64_t total);
     /// Why the work stopped (`None` while it may go on).
     WorkStop stopped() const noexcept { return m_stopped; }
