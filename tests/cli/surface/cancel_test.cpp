@@ -4,6 +4,8 @@
 
 #include "surface/dispatcher.h"
 
+#include "arena_session.h"
+
 #include "spark/core/work.h"
 
 #include <doctest/doctest.h>
@@ -44,12 +46,7 @@ SessionState movingSession(Dispatcher& d)
     must(d, s, "space3d.load", {{"path", "samples/space3d/arena.space3d.json"}});
     must(d, s, "nav.bake", {{"name", "arena"}, {"source", "space3d"}, {"agent_radius", 0.4}, {"agent_height", 1.8}});
     must(d, s, "ai.tree.load", {{"path", "samples/ai/guard.bt.json"}});
-    must(d, s, "space3d.spawn",
-         {{"name", "Guard"},
-          {"components",
-           {{"Transform3D", {{"position", {-6, 0.95, -6}}}},
-            {"CharacterController", {{"height", 1.8}, {"radius", 0.4}}},
-            {"AiAgent", {{"mesh", "arena"}, {"tree", "guard"}, {"blackboard", {{"target", "Player"}}}}}}}});
+    must(d, s, "space3d.spawn", arena_session::guardSpawn());
     must(d, s, "nav.agent.add", {{"mesh", "arena"}, {"position", {-8, 0, 8}}, {"target", {6, 0, -6}}});
     return s;
 }
