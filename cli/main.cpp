@@ -110,10 +110,12 @@ int runCall(const std::string& id, const std::string& paramsText, const std::str
 std::atomic<spark::WorkControl*> g_runningCommand{nullptr};
 
 /// Ctrl-C: stops the running command at its next safe point (it answers E_CANCELLED and
-/// the session goes on); between commands it ends the session as usual.
+/// the session goes on); between commands, or pressed again before the command reached a
+/// safe point, it ends the session as usual.
 extern "C" void onInterrupt(int)
 {
-    if (spark::WorkControl* control = g_runningCommand.load())
+    spark::WorkControl* control = g_runningCommand.load();
+    if (control && !control->cancelRequested())
         control->requestCancel();
     else
     {
