@@ -638,6 +638,9 @@ public:
 
     int serve(std::istream& in)
     {
+        // Reading a tied stream flushes its output stream (std::cin flushes std::cout) from this
+        // thread, outside the output lock: untie it; every write flushes itself.
+        in.tie(nullptr);
         std::thread worker([this] { work(); });
         std::string line;
         for (;;)
