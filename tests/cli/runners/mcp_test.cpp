@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <sstream>
 #include <vector>
 
 using namespace spark::cli;
@@ -778,4 +780,63 @@ TEST_CASE("MCP --session: state-changing calls are logged and a new server repla
     const json info = callTool(d, second, "nav_info", json::object());
     CHECK(info["structuredContent"]["mesh"] == "m");
     std::filesystem::remove_all(root);
+}
+
+TEST_CASE("MCP server loop: the threaded server answers every call as the same calls handled one by one")
+{
+    // The worker thread is for input and output only: the answers (and so the session's
+    // results) equal those of the synchronous handler on a fresh session, call by call.
+    std::vector<json> requests = {
+        {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", {{"protocolVersion", "2025-06-18"}}}},
+        {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+    };
+    const std::vector<std::pair<std::string, json>> calls = {
+        {"nav_bake", kBake},
+        {"nav_agent_add", {{"mesh", "m"}, {"position", {1, 1}}, {"target", {18, 2}}}},
+        {"nav_step", {{"frames", 40}}},
+        {"nav_path", {{"from", {1, 1}}, {"to", {18, 2}}}},
+        {"nav_agent_list", json::object()},
+        {"nav_path", {{"from", "bad"}}},
+    };
+    for (size_t i = 0; i < calls.size(); ++i)
+    {
+        requests.push_back({{"jsonrpc", "2.0"},
+                            {"id", 10 + int(i)},
+                            {"method", "tools/call"},
+                            {"params", {{"name", calls[i].first}, {"arguments", calls[i].second}}}});
+        requests.push_back({{"jsonrpc", "2.0"}, {"id", "p" + std::to_string(i)}, {"method", "ping"}});
+    }
+    std::string input;
+    for (const json& r : requests)
+        input += r.dump() + "\n";
+
+    Dispatcher threaded(DispatchOptions{});
+    std::istringstream in(input);
+    std::ostringstream out;
+    CHECK(runMcpServer(threaded, in, out) == 0);
+    std::map<std::string, json> served;
+    std::vector<json> callOrder;
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);)
+    {
+        const json answer = json::parse(line);
+        served[answer["id"].dump()] = answer;
+        if (answer["id"].is_number() && answer["id"].get<int>() >= 10)
+            callOrder.push_back(answer["id"]);
+    }
+    CHECK(served.size() == requests.size() - 1); // every request but the notification
+    CHECK(callOrder == std::vector<json>{10, 11, 12, 13, 14, 15}); // tool calls answer in order
+
+    Dispatcher plain(DispatchOptions{});
+    McpSession s;
+    for (const json& r : requests)
+    {
+        const std::string answer = handleMcpMessage(plain, s, r.dump());
+        if (answer.empty())
+            continue;
+        CAPTURE(r.dump());
+        CHECK(served[r["id"].dump()] == json::parse(answer));
+    }
+    CHECK(served["12"]["result"]["structuredContent"]["frames"] == 40);
+    CHECK(served["15"]["result"]["isError"] == true);
 }
