@@ -10,12 +10,17 @@
 #include "surface/output.h"
 
 #include "spark/core/path.h"
+#include "spark/core/work.h"
 
 #include <CLI/CLI.hpp>
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -101,6 +106,24 @@ int runCall(const std::string& id, const std::string& paramsText, const std::str
     return printAnswer(answer, asJson, id);
 }
 
+/// The control of the command `spark run` is running, for Ctrl-C (null between commands).
+std::atomic<spark::WorkControl*> g_runningCommand{nullptr};
+
+/// Ctrl-C: stops the running command at its next safe point (it answers E_CANCELLED and
+/// the session goes on); between commands, or pressed again before the command reached a
+/// safe point, it ends the session as usual.
+extern "C" void onInterrupt(int)
+{
+    spark::WorkControl* control = g_runningCommand.load();
+    if (control && !control->cancelRequested())
+        control->requestCancel();
+    else
+    {
+        std::signal(SIGINT, SIG_DFL);
+        std::raise(SIGINT);
+    }
+}
+
 int runLines(const std::string& file, const std::string& project)
 {
     DispatchOptions options;
@@ -131,6 +154,8 @@ int runLines(const std::string& file, const std::string& project)
         }
         in = &fileIn;
     }
+    static_assert(std::atomic<spark::WorkControl*>::is_always_lock_free, "read in a signal handler");
+    std::signal(SIGINT, onInterrupt);
     bool allOk = true;
     std::string line;
     for (;;)
@@ -145,12 +170,67 @@ int runLines(const std::string& file, const std::string& project)
         else if (line.find_first_not_of(" \t\r") == std::string::npos)
             continue;
         else
+        {
+            spark::WorkControl control;
+            spark::WorkScope scope(&control);
+            g_runningCommand.store(&control);
             answer = dispatcher.executeText(state, line);
+            g_runningCommand.store(nullptr);
+        }
         allOk = allOk && answer["ok"].get<bool>();
         std::cout << dumpJson(answer) << "\n";
         std::cout.flush();
     }
     return allOk ? 0 : 1;
+}
+
+// `spark mcp`: checks the options before serving (exit 2 on a usage error, 1 when the session cannot be replayed).
+int runMcp(const std::string& project, const std::string& tools, const std::string& sessionFile)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_directory(project, ec))
+    {
+        std::cerr << renderHumanError(errorEnvelope("E_IO", "--project: no folder '" + project + "'",
+                                                    {{"path", "--project"}}, "give an existing project folder"));
+        return 2;
+    }
+    DispatchOptions options;
+    options.projectRoot = project;
+    Dispatcher dispatcher(options);
+    McpSession session;
+    for (size_t start = 0; start <= tools.size() && !tools.empty();)
+    {
+        const size_t comma = std::min(tools.find(',', start), tools.size());
+        const std::string prefix = tools.substr(start, comma - start);
+        start = comma + 1;
+        if (prefix.empty())
+            continue;
+        bool any = false;
+        for (const auto& [id, def] : dispatcher.registry().all())
+            any = any || mcpServesCommand({prefix}, id);
+        if (!any)
+        {
+            std::cerr << renderHumanError(errorEnvelope("E_INVALID_PARAMS", "--tools: no command starts with '" + prefix + "'",
+                                                        {{"path", "--tools"}},
+                                                        "`spark commands` lists the ids; give prefixes such as nav.,ai."));
+            return 2;
+        }
+        session.toolPrefixes.push_back(prefix);
+    }
+    if (!sessionFile.empty())
+    {
+        std::string sessionPath;
+        if (!resolveOption(project, sessionFile, "--session", sessionPath, false))
+            return 2;
+        const json replayError = replaySessionLog(dispatcher, session.state, sessionPath);
+        if (!replayError.is_null())
+        {
+            std::cerr << renderHumanError(replayError);
+            return 1;
+        }
+        session.sessionLog = sessionPath;
+    }
+    return runMcpServer(dispatcher, session, std::cin, std::cout);
 }
 
 int runCommands(const std::string& prefix, bool asJson)
@@ -246,7 +326,14 @@ int main(int argc, char** argv)
                          "Regions smaller than this join a neighbour, 0 = no merging [m²]")->capture_default_str();
 
         auto* mcp = app.add_subcommand("mcp", "Serve every command as an MCP tool over stdio (JSON-RPC 2.0)");
-        mcp->add_option("--project", project, "Project folder every path is relative to");
+        mcp->add_option("--project", project, "Project folder every path is relative to (must exist)");
+        std::string mcpTools, mcpSession;
+        mcp->add_option("--tools", mcpTools,
+                        "Serve only the commands whose id or tool name starts with one of these comma-separated "
+                        "prefixes, e.g. nav.,ai.");
+        mcp->add_option("--session", mcpSession,
+                        "Replay the commands logged in FILE first, then log every state-changing call (as spark call "
+                        "--session)");
 
         try
         {
@@ -272,12 +359,7 @@ int main(int argc, char** argv)
             return runBake(bakeOptions);
         }
         if (*mcp)
-        {
-            DispatchOptions options;
-            options.projectRoot = project;
-            Dispatcher dispatcher(options);
-            return runMcpServer(dispatcher, std::cin, std::cout);
-        }
+            return runMcp(project, mcpTools, mcpSession);
         if (*test)
         {
             testOptions.projectRoot = project;

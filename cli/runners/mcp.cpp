@@ -1,19 +1,33 @@
 // The MCP server: JSON-RPC 2.0 over stdio with initialize (version negotiation), ping,
-// tools/list (schemas, output schemas, annotations) and tools/call (text, structured
-// content, pictures).
+// tools/list (schemas, output schemas, annotations), tools/call (text, structured
+// content, pictures, progress, cancellation), resources and batches (2025-03-26).
+// `runMcpServer` reads on the calling thread and runs tool calls on one worker
+// thread, in order; the threads are for input and output only, so every result is
+// what the same calls in the same order give in one thread.
 
 #include "runners/mcp.h"
 
 #include "surface/lines.h"
 #include "surface/schemas.h"
 
+#include "runners/session_log.h"
+
 #include "spark/core/path.h"
+#include "spark/core/work.h"
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <istream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace spark::cli
@@ -24,6 +38,10 @@ namespace
 /// First version with tool annotations; first with titles, output schemas and structured content.
 constexpr std::string_view kAnnotationsSince = "2025-03-26";
 constexpr std::string_view kStructuredSince = "2025-06-18";
+/// The one version whose JSON-RPC has batches (2025-06-18 removed them).
+constexpr std::string_view kBatchVersion = "2025-03-26";
+/// Least time between two progress notifications of one call. [Units: ms]
+constexpr int kProgressEveryMs = 100;
 /// Largest picture attached to a tool result (a 4096 × 4096 capture is well below). [Units: bytes]
 constexpr size_t kMaxPictureBytes = 64u * 1024u * 1024u;
 
@@ -97,7 +115,7 @@ json outputSchemaOf(const json& resultSchema)
     json schema = resultSchema.is_object() ? resultSchema : json::object();
     schema.erase("$schema");
     if (isObjectSchema(schema))
-        return schema;
+        return clientSafeSchema(schema);
     json wrapper = {{"type", "object"}, {"required", {"result"}}, {"additionalProperties", false}};
     for (const char* key : {"definitions", "$defs"})
         if (schema.contains(key))
@@ -106,7 +124,7 @@ json outputSchemaOf(const json& resultSchema)
             schema.erase(key);
         }
     wrapper["properties"] = {{"result", schema}};
-    return wrapper;
+    return clientSafeSchema(wrapper);
 }
 
 // The input schema: the params schema, always an object schema.
@@ -116,23 +134,25 @@ json inputSchemaOf(const json& paramsSchema)
     schema.erase("$schema");
     if (!schema.contains("type"))
         schema["type"] = "object";
-    return schema;
+    return clientSafeSchema(schema);
 }
 
-const CommandDef* commandForTool(const Dispatcher& dispatcher, const std::string& name)
+const CommandDef* commandForTool(const Dispatcher& dispatcher, const std::vector<std::string>& prefixes,
+                                 const std::string& name)
 {
     // Ids may themselves contain `_`, so compare the mapped names.
     for (const auto& [id, def] : dispatcher.registry().all())
-        if (toolName(id) == name)
+        if (toolName(id) == name && mcpServesCommand(prefixes, id))
             return &def;
     return nullptr;
 }
 
-json listTools(const Dispatcher& dispatcher, std::string_view version)
+json listTools(const Dispatcher& dispatcher, const std::vector<std::string>& prefixes, std::string_view version)
 {
     json tools = json::array();
     for (const auto& [id, def] : dispatcher.registry().all())
-        tools.push_back(mcpToolFor(def, version));
+        if (mcpServesCommand(prefixes, id))
+            tools.push_back(mcpToolFor(def, version));
     return {{"tools", tools}};
 }
 
@@ -240,6 +260,26 @@ std::string mimeTypeOf(const std::filesystem::path& path)
     return {};
 }
 
+// Whether `path` (resolved inside the project) lies in one of the resource folders, links followed.
+bool inResourceFolder(const std::filesystem::path& root, const std::filesystem::path& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path target = fs::weakly_canonical(path, ec);
+    if (ec)
+        return false;
+    for (const char* folder : kResourceFolders)
+    {
+        const fs::path base = fs::weakly_canonical(root / folder, ec);
+        if (ec)
+            continue;
+        const fs::path rel = target.lexically_relative(base);
+        if (!rel.empty() && *rel.begin() != ".." && *rel.begin() != ".")
+            return true;
+    }
+    return false;
+}
+
 json listResources(const Dispatcher& dispatcher)
 {
     namespace fs = std::filesystem;
@@ -285,6 +325,8 @@ json readResource(const Dispatcher& dispatcher, const json& id, const json& para
     const auto path = resolveInProject(dispatcher.options().projectRoot, rel);
     if (!path.ok())
         return rpcError(id, -32602, path.error().message);
+    if (!inResourceFolder(dispatcher.options().projectRoot, path.value()))
+        return rpcError(id, -32602, "not a listed resource: resources are the files under samples/, tests/scenarios/ and goldens/");
     FileReadDef def;
     def.maxBytes = kMaxResourceBytes;
     const auto bytes = readBinaryFile(path.value(), def);
@@ -302,8 +344,258 @@ json readResource(const Dispatcher& dispatcher, const json& id, const json& para
     return rpcResult(id, {{"contents", json::array({content})}});
 }
 
-std::string handle(Dispatcher& dispatcher, scene::SessionState& io, std::string* negotiated,
-                   std::string_view line) noexcept
+// ---- Schemas every client accepts ----------------------------------------------------
+
+// Keywords whose value is a map of schemas, a list of schemas, or one schema.
+constexpr const char* kSchemaMaps[] = {"properties", "patternProperties", "definitions", "$defs", "dependentSchemas"};
+constexpr const char* kSchemaLists[] = {"anyOf", "oneOf", "allOf", "prefixItems"};
+constexpr const char* kSchemaSingles[] = {"items",         "additionalProperties", "additionalItems", "not",
+                                          "contains",      "propertyNames",        "if",              "then",
+                                          "else",          "unevaluatedItems",     "unevaluatedProperties"};
+// Keywords that describe without constraining.
+constexpr const char* kAnnotationKeywords[] = {"description", "title",    "default",  "examples",
+                                               "$comment",    "deprecated", "readOnly", "writeOnly"};
+
+template <size_t N> bool isOneOf(const std::string& key, const char* const (&names)[N])
+{
+    return std::find_if(std::begin(names), std::end(names), [&](const char* n) { return key == n; }) != std::end(names);
+}
+
+// Any JSON value, spelled out: `{}` draws warnings from strict validators.
+json anyJsonValue()
+{
+    json types = json::array();
+    for (const char* t : {"string", "number", "boolean", "object", "array", "null"})
+        types.push_back({{"type", t}});
+    return types;
+}
+
+// ---- One message -----------------------------------------------------------------------
+
+/// What a connection brings to the handling of one message.
+struct Connection
+{
+    scene::SessionState& io;
+    std::string* version; ///< The negotiated version (written by initialize); null: the latest, fixed.
+    const std::vector<std::string>& prefixes;
+    const std::filesystem::path& sessionLog;
+
+    std::string current() const
+    {
+        return version && !version->empty() ? *version : std::string(kMcpProtocolVersions.front());
+    }
+};
+
+/// What a JSON-RPC message is.
+enum class MessageKind
+{
+    Request,      ///< A method and an id: answered.
+    Notification, ///< A method and no id: never answered.
+    Response,     ///< A result or an error to a request of ours (we send none): ignored.
+    Invalid,      ///< Anything else: answered with -32600.
+};
+
+MessageKind kindOf(const json& message)
+{
+    if (!message.is_object())
+        return MessageKind::Invalid;
+    if (message.contains("method"))
+        return message.contains("id") ? MessageKind::Request : MessageKind::Notification;
+    if (message.contains("id") && (message.contains("result") || message.contains("error")))
+        return MessageKind::Response;
+    return MessageKind::Invalid;
+}
+
+// The request's id when it is one JSON-RPC allows (string, number or null), else null.
+json idOf(const json& message)
+{
+    if (message.is_object() && message.contains("id") &&
+        (message["id"].is_string() || message["id"].is_number() || message["id"].is_null()))
+        return message["id"];
+    return nullptr;
+}
+
+const std::string kInstructions =
+    "Every Spark command is a tool named with _ for . (nav.bake -> nav_bake). Tools share one session: bake a mesh, "
+    "then query it. Paths are relative to the project folder. nav_debug_capture answers with the picture it drew. "
+    "Long tools (nav_bake, nav_step, space3d_step, ai_step, ai_until, ai_scenario_run) report progress when the "
+    "call has a progressToken and stop, changing nothing, when the call is cancelled. The project's samples, "
+    "scenario files and goldens are resources.";
+
+json initializeResult(Connection& conn, const json& params)
+{
+    std::string requested;
+    if (params.is_object() && params.contains("protocolVersion") && params["protocolVersion"].is_string())
+        requested = params["protocolVersion"].get<std::string>();
+    const std::string answer = negotiateMcpVersion(requested);
+    if (conn.version)
+        *conn.version = answer;
+    json serverInfo = {{"name", "spark"}, {"version", SPARK_VERSION}};
+    if (atLeast(answer, kStructuredSince))
+        serverInfo["title"] = "Spark navigation and game AI";
+    return {{"protocolVersion", answer},
+            {"capabilities", {{"tools", {{"listChanged", false}}}, {"resources", {{"listChanged", false}}}}},
+            {"serverInfo", serverInfo},
+            {"instructions", kInstructions}};
+}
+
+// tools/call: the command's answer as a tool result; a successful state change is logged (--session).
+json answerToolCall(Dispatcher& dispatcher, Connection& conn, const json& id, const json& params)
+{
+    if (!params.is_object() || !params.contains("name") || !params["name"].is_string())
+        return rpcError(id, -32602, "tools/call needs a tool name");
+    const std::string name = params["name"].get<std::string>();
+    const CommandDef* def = commandForTool(dispatcher, conn.prefixes, name);
+    if (!def)
+        return rpcError(id, -32602,
+                        "unknown tool '" + name + "'" + (conn.prefixes.empty() ? "" : " (this server serves --tools only)"));
+    const json arguments = params.contains("arguments") ? params["arguments"] : json::object();
+    if (!arguments.is_object() && !arguments.is_null())
+        return rpcError(id, -32602, "tools/call arguments must be an object");
+    const json args = arguments.is_null() ? json::object() : arguments;
+    const uint64_t before = conn.io.commandsRun;
+    json result = callTool(dispatcher, conn.io, *def, args, conn.current());
+    if (!conn.sessionLog.empty() && !result["isError"].get<bool>() && conn.io.commandsRun != before)
+    {
+        const json logError = appendSessionLog(conn.sessionLog, def->id, args);
+        if (!logError.is_null())
+            result = {{"content", json::array({{{"type", "text"},
+                                                {"text", "the call succeeded but could not be logged to the session "
+                                                         "file: " + dumpJson(logError)}}})},
+                      {"isError", true}};
+    }
+    return rpcResult(id, std::move(result));
+}
+
+/// Whether a request reads or writes the session state (tool calls), so it must wait its turn.
+bool touchesSession(const json& message)
+{
+    return message.is_object() && message.contains("method") && message["method"] == "tools/call";
+}
+
+/// The answer to one message, or none (notifications, responses). Never throws.
+std::optional<json> answerMessage(Dispatcher& dispatcher, Connection& conn, const json& message) noexcept
+{
+    try
+    {
+        const MessageKind kind = kindOf(message);
+        if (kind == MessageKind::Notification || kind == MessageKind::Response)
+            return std::nullopt; // cancellations are acted on by the server loop, the rest needs nothing
+        const json requestId = idOf(message);
+        if (kind == MessageKind::Invalid || !message.contains("jsonrpc") || message["jsonrpc"] != "2.0" ||
+            !message["method"].is_string())
+            return rpcError(requestId, -32600,
+                            "not a JSON-RPC 2.0 request: it needs \"jsonrpc\": \"2.0\" and a string \"method\"");
+        if (requestId.is_null() && !message["id"].is_null())
+            return rpcError(nullptr, -32600, "the id must be a string, a number or null");
+        if (message.contains("params") && !message["params"].is_object() && !message["params"].is_array())
+            return rpcError(requestId, -32602, "params must be an object");
+        const std::string method = message["method"].get<std::string>();
+        const json& id = message["id"];
+        const json params = message.contains("params") ? message["params"] : json::object();
+        if (method == "initialize")
+            return rpcResult(id, initializeResult(conn, params));
+        if (method == "ping")
+            return rpcResult(id, json::object());
+        if (method == "resources/list")
+            return rpcResult(id, listResources(dispatcher));
+        if (method == "resources/read")
+            return readResource(dispatcher, id, params);
+        if (method == "resources/templates/list")
+            return rpcResult(id, {{"resourceTemplates", json::array()}});
+        if (method == "tools/list")
+            return rpcResult(id, listTools(dispatcher, conn.prefixes, conn.current()));
+        if (method == "tools/call")
+            return answerToolCall(dispatcher, conn, id, params);
+        return rpcError(id, -32601, "method not found: " + method);
+    }
+    catch (...)
+    {
+        return rpcError(idOf(message), -32603, "internal error");
+    }
+}
+
+// ---- Exact ids ---------------------------------------------------------------------------
+// The parser keeps integers of up to 64 bits exactly; a longer integer id becomes a double.
+// Such an id travels as a placeholder string and its text as sent is put back in the answer.
+
+constexpr std::string_view kIdPlaceholder = R"(\u0001spark-request-id\u0001)"; // as dumped
+
+// The text of the top-level "id" of `text` when it is an integer the parser could not keep, else empty.
+std::string longIntegerId(std::string_view text, const json& message)
+{
+    if (!message.is_object() || !message.contains("id") || !message["id"].is_number_float())
+        return {};
+    int depth = 0;
+    for (size_t i = 0; i < text.size(); ++i)
+    {
+        const char c = text[i];
+        if (c == '{' || c == '[')
+            ++depth;
+        else if (c == '}' || c == ']')
+            --depth;
+        else if (c == '"')
+        {
+            const size_t start = i + 1;
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\')
+                    ++i;
+            if (depth != 1 || text.substr(start, i - start) != "id")
+                continue;
+            size_t k = i + 1;
+            while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
+                ++k;
+            if (k >= text.size() || text[k] != ':')
+                continue; // "id" as a value, not a key
+            ++k;
+            while (k < text.size() && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n'))
+                ++k;
+            size_t end = k;
+            while (end < text.size() && (text[end] == '-' || (text[end] >= '0' && text[end] <= '9')))
+                ++end;
+            const bool integer = end > k && (end == text.size() || std::string_view(".eE").find(text[end]) ==
+                                                                       std::string_view::npos);
+            return integer ? std::string(text.substr(k, end - k)) : std::string();
+        }
+    }
+    return {};
+}
+
+// `message` with a long integer id replaced by the placeholder; `rawId` gets its text.
+void holdLongId(std::string_view text, json& message, std::string& rawId)
+{
+    rawId = longIntegerId(text, message);
+    if (!rawId.empty())
+        message["id"] = "\x01spark-request-id\x01";
+}
+
+// The answer's text with the id as it was sent.
+std::string dumpWithId(const json& answer, const std::string& rawId)
+{
+    std::string text = dumpJson(answer);
+    if (rawId.empty())
+        return text;
+    const std::string quoted = "\"" + std::string(kIdPlaceholder) + "\"";
+    if (const size_t at = text.find(quoted); at != std::string::npos)
+        text.replace(at, quoted.size(), rawId);
+    return text;
+}
+
+/// Why a batch cannot be served, or empty.
+std::string batchProblem(const Connection& conn, const json& batch)
+{
+    if (conn.current() != kBatchVersion)
+        return "JSON-RPC batches are part of MCP " + std::string(kBatchVersion) + " only; this session speaks " +
+               conn.current() + ": send one message per line";
+    if (batch.empty())
+        return "an empty batch";
+    for (const json& m : batch)
+        if (m.is_object() && m.contains("method") && m["method"] == "initialize")
+            return "initialize must not be part of a batch";
+    return {};
+}
+
+std::string handleText(Dispatcher& dispatcher, Connection& conn, std::string_view line) noexcept
 {
     try
     {
@@ -311,79 +603,21 @@ std::string handle(Dispatcher& dispatcher, scene::SessionState& io, std::string*
         std::string why;
         if (!parseJsonText(line, message, why))
             return dumpJson(rpcError(nullptr, -32700, "parse error: " + why));
-        // The request's id, when it is one JSON-RPC allows (string, number or null).
-        json requestId = nullptr;
-        if (message.is_object() && message.contains("id") &&
-            (message["id"].is_string() || message["id"].is_number() || message["id"].is_null()))
-            requestId = message["id"];
-        if (!message.is_object() || !message.contains("jsonrpc") || message["jsonrpc"] != "2.0" ||
-            !message.contains("method") || !message["method"].is_string())
-            return dumpJson(rpcError(
-                requestId, -32600,
-                "not a JSON-RPC 2.0 request: it needs \"jsonrpc\": \"2.0\" and a string \"method\""));
-        if (message.contains("id") && requestId.is_null() && !message["id"].is_null())
-            return dumpJson(rpcError(nullptr, -32600, "the id must be a string, a number or null"));
-        if (message.contains("params") && !message["params"].is_object() && !message["params"].is_array())
-            return dumpJson(rpcError(requestId, -32602, "params must be an object"));
-        const std::string method = message["method"].get<std::string>();
-        if (!message.contains("id"))
-            return {}; // a notification (notifications/initialized, cancellations): nothing to answer
-        const json id = message["id"];
-        const json params = message.contains("params") ? message["params"] : json::object();
-        const std::string version =
-            negotiated && !negotiated->empty() ? *negotiated : std::string(kMcpProtocolVersions.front());
-        if (method == "initialize")
+        if (!message.is_array())
         {
-            std::string requested;
-            if (params.is_object() && params.contains("protocolVersion") &&
-                params["protocolVersion"].is_string())
-                requested = params["protocolVersion"].get<std::string>();
-            const std::string answer = negotiateMcpVersion(requested);
-            if (negotiated)
-                *negotiated = answer;
-            json serverInfo = {{"name", "spark"}, {"version", SPARK_VERSION}};
-            if (atLeast(answer, kStructuredSince))
-                serverInfo["title"] = "Spark navigation and game AI";
-            json result = {{"protocolVersion", answer},
-                           {"capabilities",
-                            {{"tools", {{"listChanged", false}}}, {"resources", {{"listChanged", false}}}}},
-                           {"serverInfo", serverInfo}};
-            if (atLeast(answer, kAnnotationsSince))
-                result["instructions"] =
-                    "Every Spark command is a tool named with _ for . (nav.bake -> nav_bake). Tools share "
-                    "one "
-                    "session: bake a mesh, then query it. Paths are relative to the project folder. "
-                    "nav_debug_capture answers with the picture it drew. The project's samples, scenario "
-                    "files and "
-                    "goldens are resources.";
-            return dumpJson(rpcResult(id, std::move(result)));
+            std::string rawId;
+            holdLongId(line, message, rawId);
+            const std::optional<json> answer = answerMessage(dispatcher, conn, message);
+            return answer ? dumpWithId(*answer, rawId) : std::string();
         }
-        if (method == "ping")
-            return dumpJson(rpcResult(id, json::object()));
-        if (method == "resources/list")
-            return dumpJson(rpcResult(id, listResources(dispatcher)));
-        if (method == "resources/read")
-            return dumpJson(readResource(dispatcher, id, params));
-        if (method == "resources/templates/list")
-            return dumpJson(rpcResult(id, {{"resourceTemplates", json::array()}}));
-        if (method == "tools/list")
-            return dumpJson(rpcResult(id, listTools(dispatcher, version)));
-        if (method == "tools/call")
-        {
-            if (!params.is_object() || !params.contains("name") || !params["name"].is_string())
-                return dumpJson(rpcError(id, -32602, "tools/call needs a tool name"));
-            const CommandDef* def = commandForTool(dispatcher, params["name"].get<std::string>());
-            if (!def)
-                return dumpJson(
-                    rpcError(id, -32602, "unknown tool '" + params["name"].get<std::string>() + "'"));
-            const json arguments = params.contains("arguments") ? params["arguments"] : json::object();
-            if (!arguments.is_object() && !arguments.is_null())
-                return dumpJson(rpcError(id, -32602, "tools/call arguments must be an object"));
-            return dumpJson(
-                rpcResult(id, callTool(dispatcher, io, *def, arguments.is_null() ? json::object() : arguments,
-                                       version)));
-        }
-        return dumpJson(rpcError(id, -32601, "method not found: " + method));
+        const std::string problem = batchProblem(conn, message);
+        if (!problem.empty())
+            return dumpJson(rpcError(nullptr, -32600, problem));
+        json answers = json::array();
+        for (const json& m : message)
+            if (std::optional<json> answer = answerMessage(dispatcher, conn, m))
+                answers.push_back(std::move(*answer));
+        return answers.empty() ? std::string() : dumpJson(answers);
     }
     catch (...)
     {
@@ -391,7 +625,307 @@ std::string handle(Dispatcher& dispatcher, scene::SessionState& io, std::string*
     }
 }
 
+// ---- The server loop --------------------------------------------------------------------
+
+/// Reads messages on the calling thread and runs tool calls on one worker, in order.
+class Server
+{
+public:
+    Server(Dispatcher& dispatcher, McpSession& session, std::ostream& out)
+        : m_dispatcher(dispatcher), m_session(session), m_out(out)
+    {
+    }
+
+    int serve(std::istream& in)
+    {
+        // Reading a tied stream flushes its output stream (std::cin flushes std::cout) from this
+        // thread, outside the output lock: untie it; every write flushes itself.
+        in.tie(nullptr);
+        std::thread worker([this] { work(); });
+        std::string line;
+        for (;;)
+        {
+            const LineRead read = readBoundedLine(in, line);
+            if (read == LineRead::End)
+                break;
+            if (read == LineRead::TooLong)
+                write(dumpJson(rpcError(nullptr, -32700, "the message is longer than 64 MiB")));
+            else if (line.find_first_not_of(" \t\r") != std::string::npos)
+                take(line);
+        }
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_ended = true;
+        }
+        m_wake.notify_one();
+        worker.join(); // the calls already read still run and answer
+        return 0;
+    }
+
+private:
+    /// A message (or batch) waiting for the worker.
+    struct Job
+    {
+        json message;
+        std::string version;                  ///< The version when it was read.
+        std::shared_ptr<WorkControl> control; ///< A single tool call's (registered by its id).
+        std::string rawId;                    ///< A long integer id as sent (see holdLongId).
+    };
+
+    // One message read: tool calls (and batches) wait their turn; the rest is answered now.
+    void take(const std::string& line)
+    {
+        json message;
+        std::string why;
+        if (!parseJsonText(line, message, why))
+            return write(dumpJson(rpcError(nullptr, -32700, "parse error: " + why)));
+        Connection conn = readerConnection();
+        if (message.is_array())
+        {
+            const std::string problem = batchProblem(conn, message);
+            if (!problem.empty())
+                return write(dumpJson(rpcError(nullptr, -32600, problem)));
+            return enqueue(Job{std::move(message), conn.current(), nullptr, {}});
+        }
+        std::string rawId;
+        holdLongId(line, message, rawId);
+        if (kindOf(message) == MessageKind::Notification && message["method"] == "notifications/cancelled")
+            return cancel(message);
+        if (kindOf(message) == MessageKind::Request && touchesSession(message))
+        {
+            auto control = std::make_shared<WorkControl>();
+            {
+                std::lock_guard<std::mutex> lock(m_mutex);
+                m_running[idOf(message).dump()] = control;
+            }
+            return enqueue(Job{std::move(message), conn.current(), std::move(control), std::move(rawId)});
+        }
+        if (const std::optional<json> answer = answerMessage(m_dispatcher, conn, message))
+            write(dumpWithId(*answer, rawId));
+    }
+
+    // The reader's connection: it writes the negotiated version and never touches the state.
+    Connection readerConnection()
+    {
+        return Connection{m_session.state, &m_session.protocolVersion, m_session.toolPrefixes, m_session.sessionLog};
+    }
+
+    void enqueue(Job job)
+    {
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_jobs.push_back(std::move(job));
+        }
+        m_wake.notify_one();
+    }
+
+    // notifications/cancelled {requestId}: the call stops at its next safe point (or never starts).
+    void cancel(const json& message)
+    {
+        if (!message.contains("params") || !message["params"].is_object() || !message["params"].contains("requestId"))
+            return;
+        std::lock_guard<std::mutex> lock(m_mutex);
+        const auto it = m_running.find(message["params"]["requestId"].dump());
+        if (it != m_running.end())
+            it->second->requestCancel();
+    }
+
+    void work()
+    {
+        for (;;)
+        {
+            Job job;
+            {
+                std::unique_lock<std::mutex> lock(m_mutex);
+                m_wake.wait(lock, [this] { return m_ended || !m_jobs.empty(); });
+                if (m_jobs.empty())
+                    return;
+                job = std::move(m_jobs.front());
+                m_jobs.pop_front();
+            }
+            std::string version = job.version;
+            Connection conn{m_session.state, &version, m_session.toolPrefixes, m_session.sessionLog};
+            if (!job.message.is_array())
+            {
+                if (std::optional<json> answer = runCall(conn, job.message, job.control))
+                    write(dumpWithId(*answer, job.rawId));
+                continue;
+            }
+            json answers = json::array();
+            for (const json& m : job.message)
+            {
+                std::optional<json> answer;
+                if (kindOf(m) == MessageKind::Notification && m["method"] == "notifications/cancelled")
+                    cancel(m);
+                else if (kindOf(m) == MessageKind::Request && touchesSession(m))
+                {
+                    auto control = std::make_shared<WorkControl>();
+                    {
+                        std::lock_guard<std::mutex> lock(m_mutex);
+                        m_running[idOf(m).dump()] = control;
+                    }
+                    answer = runCall(conn, m, control);
+                }
+                else
+                    answer = answerMessage(m_dispatcher, conn, m);
+                if (answer)
+                    answers.push_back(std::move(*answer));
+            }
+            if (!answers.empty())
+                write(dumpJson(answers));
+        }
+    }
+
+    // Runs one tool call under its control (progress, cancellation). A cancelled call
+    // changed nothing and is not answered: the protocol asks that no response follow a
+    // cancellation, and the client has stopped waiting.
+    std::optional<json> runCall(Connection& conn, const json& message, const std::shared_ptr<WorkControl>& control)
+    {
+        std::optional<json> answer;
+        if (!control || !control->cancelRequested())
+        {
+            WorkControl fallback;
+            WorkControl& c = control ? *control : fallback;
+            const json token = progressTokenOf(message);
+            if (!token.is_null())
+                c.setProgress(progressSender(token, c));
+            WorkScope scope(&c);
+            answer = answerMessage(m_dispatcher, conn, message);
+        }
+        const bool cancelled = control && control->cancelRequested();
+        if (control)
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_running.erase(idOf(message).dump());
+        }
+        return cancelled ? std::nullopt : answer;
+    }
+
+    static json progressTokenOf(const json& message)
+    {
+        if (!message.contains("params") || !message["params"].is_object())
+            return nullptr;
+        const json& params = message["params"];
+        if (!params.contains("_meta") || !params["_meta"].is_object() || !params["_meta"].contains("progressToken"))
+            return nullptr;
+        const json& token = params["_meta"]["progressToken"];
+        return token.is_string() || token.is_number_integer() ? token : json(nullptr);
+    }
+
+    // notifications/progress at the safe points, at most one per kProgressEveryMs and none
+    // once the call is cancelled: the progress counts the reports (it must grow; nested
+    // work has no single total) and the message names the stage.
+    WorkControl::ProgressFn progressSender(const json& token, const WorkControl& control)
+    {
+        struct State
+        {
+            uint64_t reports = 0;
+            std::optional<std::chrono::steady_clock::time_point> last;
+        };
+        auto state = std::make_shared<State>();
+        return [this, token, state, &control](std::string_view stage, uint64_t done, uint64_t total)
+        {
+            if (control.cancelRequested())
+                return; // the client has dropped the token: a notification now would be an unknown one
+            const auto now = std::chrono::steady_clock::now();
+            ++state->reports;
+            if (state->last && now - *state->last < std::chrono::milliseconds(kProgressEveryMs))
+                return;
+            state->last = now;
+            const std::string text = std::string(stage) + " (" + std::to_string(done) + " of " + std::to_string(total) + " done)";
+            write(dumpJson({{"jsonrpc", "2.0"},
+                            {"method", "notifications/progress"},
+                            {"params", {{"progressToken", token}, {"progress", state->reports}, {"message", text}}}}));
+        };
+    }
+
+    void write(const std::string& line)
+    {
+        std::lock_guard<std::mutex> lock(m_outMutex);
+        m_out << line << "\n";
+        m_out.flush();
+    }
+
+    Dispatcher& m_dispatcher;
+    McpSession& m_session;
+    std::ostream& m_out;
+    std::mutex m_outMutex;
+    std::mutex m_mutex; ///< Guards the queue, `m_ended` and `m_running`.
+    std::condition_variable m_wake;
+    std::deque<Job> m_jobs;
+    bool m_ended = false;
+    std::map<std::string, std::shared_ptr<WorkControl>> m_running; ///< Tool calls read and not answered, by id.
+};
+
 } // namespace
+
+json clientSafeSchema(const json& schema)
+{
+    if (!schema.is_object())
+        return schema;
+    json out = json::object();
+    for (auto it = schema.begin(); it != schema.end(); ++it)
+    {
+        const std::string& key = it.key();
+        const json& value = it.value();
+        if (isOneOf(key, kSchemaMaps) && value.is_object())
+        {
+            json map = json::object();
+            for (auto child = value.begin(); child != value.end(); ++child)
+                map[child.key()] = clientSafeSchema(child.value());
+            out[key] = std::move(map);
+        }
+        else if (isOneOf(key, kSchemaLists) && value.is_array())
+        {
+            json list = json::array();
+            for (const json& child : value)
+                list.push_back(clientSafeSchema(child));
+            out[key] = std::move(list);
+        }
+        else if (isOneOf(key, kSchemaSingles) && value.is_object())
+            out[key] = clientSafeSchema(value);
+        else
+            out[key] = value;
+    }
+    bool constrains = false;
+    for (auto it = out.begin(); it != out.end(); ++it)
+        constrains = constrains || !isOneOf(it.key(), kAnnotationKeywords);
+    if (!constrains)
+    {
+        out["anyOf"] = anyJsonValue();
+        return out;
+    }
+    if (out.contains("type") && out["type"].is_array() && !out.contains("anyOf"))
+    {
+        // [A, B, ...] -> anyOf [{type: A, + A's keywords}, ...]; annotations stay outside.
+        const json types = out["type"];
+        out.erase("type");
+        json annotations = json::object(), keywords = json::object();
+        for (auto it = out.begin(); it != out.end(); ++it)
+            (isOneOf(it.key(), kAnnotationKeywords) ? annotations : keywords)[it.key()] = it.value();
+        json branches = json::array();
+        for (const json& t : types)
+        {
+            json branch = t == "null" ? json::object() : keywords;
+            branch["type"] = t;
+            branches.push_back(std::move(branch));
+        }
+        annotations["anyOf"] = std::move(branches);
+        return annotations;
+    }
+    return out;
+}
+
+bool mcpServesCommand(const std::vector<std::string>& prefixes, std::string_view id)
+{
+    if (prefixes.empty())
+        return true;
+    const std::string name = toolName(std::string(id));
+    for (const std::string& p : prefixes)
+        if (id.substr(0, p.size()) == p || std::string_view(name).substr(0, p.size()) == p)
+            return true;
+    return false;
+}
 
 std::string negotiateMcpVersion(std::string_view requested)
 {
@@ -428,36 +962,28 @@ json mcpToolFor(const CommandDef& def, std::string_view version)
 
 std::string handleMcpMessage(Dispatcher& dispatcher, McpSession& session, std::string_view line) noexcept
 {
-    return handle(dispatcher, session.state, &session.protocolVersion, line);
+    Connection conn{session.state, &session.protocolVersion, session.toolPrefixes, session.sessionLog};
+    return handleText(dispatcher, conn, line);
 }
 
 std::string handleMcpMessage(Dispatcher& dispatcher, scene::SessionState& io, std::string_view line) noexcept
 {
-    return handle(dispatcher, io, nullptr, line);
+    static const std::vector<std::string> kAll;
+    static const std::filesystem::path kNoLog;
+    Connection conn{io, nullptr, kAll, kNoLog};
+    return handleText(dispatcher, conn, line);
+}
+
+int runMcpServer(Dispatcher& dispatcher, McpSession& session, std::istream& in, std::ostream& out)
+{
+    Server server(dispatcher, session, out);
+    return server.serve(in);
 }
 
 int runMcpServer(Dispatcher& dispatcher, std::istream& in, std::ostream& out)
 {
     McpSession session;
-    std::string line;
-    for (;;)
-    {
-        const LineRead read = readBoundedLine(in, line);
-        if (read == LineRead::End)
-            break;
-        if (read == LineRead::Line && line.find_first_not_of(" \t\r") == std::string::npos)
-            continue;
-        const std::string response =
-            read == LineRead::TooLong
-                ? dumpJson(rpcError(nullptr, -32700, "the message is longer than 64 MiB"))
-                : handleMcpMessage(dispatcher, session, line);
-        if (!response.empty())
-        {
-            out << response << "\n";
-            out.flush();
-        }
-    }
-    return 0;
+    return runMcpServer(dispatcher, session, in, out);
 }
 
 } // namespace spark::cli

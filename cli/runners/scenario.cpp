@@ -3,6 +3,7 @@
 #include "runners/scenario.h"
 
 #include "spark/core/path.h"
+#include "spark/core/work.h"
 
 #include <cmath>
 #include <optional>
@@ -180,7 +181,15 @@ json runScenario(Dispatcher& dispatcher, scene::SessionState& io, const json& do
             if (!reserved)
                 params[it.key()] = it.value();
         }
-        json answer = dispatcher.call(io, id, params);
+        // A safe point between steps (spark/core/work.h); a stopped step (its own safe
+        // points) stops the run too. The composite command's snapshot undoes the steps done.
+        const bool stopped = !workCheckpoint("scenario step", i, steps.size());
+        json answer = stopped ? json() : dispatcher.call(io, id, params);
+        if (stopped || (answer.contains("error") && answer["error"]["code"] == "E_CANCELLED"))
+        {
+            dispatcher.options().updateGoldens = savedGoldens;
+            failWith(cancelledError("step " + std::to_string(i) + " (" + id + ") of the scenario"));
+        }
         json entry = {{"index", i}, {"do", id}, {"ok", answer["ok"]}};
         std::string why;
         if (answer["ok"].get<bool>())
@@ -267,6 +276,17 @@ namespace
 
 json aiScenarioRun(Context& ctx, const json& params)
 {
+    // Exactly one of path and doc: checked here, not by a top-level oneOf in the schema,
+    // which MCP clients backed by some model APIs refuse.
+    if (params.contains("doc") == params.contains("path"))
+    {
+        const std::string field = params.contains("doc") ? "/doc" : "";
+        const std::string message = params.contains("doc") ? "give path or doc, not both"
+                                                           : "give a scenario: path (a file) or doc (inline)";
+        fail("E_INVALID_PARAMS", "1 problem in the params: " + (field.empty() ? std::string("/") : field) + ": " + message,
+             {{"problems", json::array({{{"path", field}, {"message", message}}})}, {"path", field}},
+             "see `spark schema ai.scenario.run`");
+    }
     json doc;
     std::string prefix;
     std::string canonical;

@@ -13,10 +13,13 @@
 #include "surface/suggest.h"
 
 #include "spark/core/text.h"
+#include "spark/core/work.h"
 
 #include <charconv>
 #include <cmath>
+#include <chrono>
 #include <exception>
+#include <optional>
 
 namespace spark::cli
 {
@@ -56,6 +59,7 @@ constexpr CodeHint kDefaultHints[] = {
     {"E_SCENE_DIVERGED", "data.step names the first command whose replay differs"},
     {"E_SCENARIO_FAILED", "data.failed names the step and why; data.steps has every step's answer"},
     {"E_SCENARIO_CYCLE", "data.chain shows the files that include each other; break the cycle"},
+    {"E_CANCELLED", "the command stopped at a safe point and changed nothing; run it again, or in smaller parts"},
 };
 
 std::string defaultHint(const std::string& code)
@@ -391,7 +395,10 @@ json Dispatcher::call(scene::SessionState& io, std::string_view id, const json& 
     }
     catch (const CommandError& e)
     {
-        return errorEnvelope(e.code, e.message, e.data, e.hint);
+        json data = e.data.is_null() ? json::object() : e.data;
+        if (e.code == "E_CANCELLED" && data.is_object() && currentWork())
+            data["reason"] = currentWork()->stopped() == WorkStop::Deadline ? "max_ms" : "cancelled";
+        return errorEnvelope(e.code, e.message, std::move(data), e.hint);
     }
     catch (const std::bad_alloc&)
     {
@@ -417,13 +424,30 @@ json Dispatcher::execute(scene::SessionState& io, const json& request) noexcept
         if (!request.contains("command") || !request["command"].is_string())
             return errorEnvelope("E_INVALID_PARAMS", "the request has no string \"command\"", {{"path", "/command"}});
         for (auto it = request.begin(); it != request.end(); ++it)
-            if (it.key() != "command" && it.key() != "params" && it.key() != "id")
+            if (it.key() != "command" && it.key() != "params" && it.key() != "id" && it.key() != "max_ms")
                 return errorEnvelope("E_INVALID_PARAMS", "unknown request field '" + it.key() + "'",
-                                     {{"path", "/" + it.key()}}, "a request has command, params and an optional id");
+                                     {{"path", "/" + it.key()}},
+                                     "a request has command, params, an optional id and an optional max_ms");
         static const json kNoParams = json::object();
         const json& params = request.contains("params") ? request["params"] : kNoParams;
         if (!params.is_object())
             return errorEnvelope("E_INVALID_PARAMS", "\"params\" must be an object", {{"path", "/params"}});
+        if (!request.contains("max_ms"))
+            return call(io, request["command"].get<std::string>(), params);
+        // A time limit: long commands stop at their first safe point after it (spark/core/work.h).
+        const json& maxMs = request["max_ms"];
+        if (!maxMs.is_number_integer() || maxMs.get<int64_t>() < 1 || maxMs.get<int64_t>() > kMaxRequestMs)
+            return errorEnvelope("E_INVALID_PARAMS", "\"max_ms\" must be an integer in 1..86400000", {{"path", "/max_ms"}},
+                                 "give the most milliseconds the command may run");
+        std::optional<WorkControl> own;
+        std::optional<WorkScope> scope;
+        WorkControl* control = currentWork();
+        if (!control)
+        {
+            control = &own.emplace();
+            scope.emplace(control);
+        }
+        control->setDeadline(std::chrono::steady_clock::now() + std::chrono::milliseconds(maxMs.get<int64_t>()));
         return call(io, request["command"].get<std::string>(), params);
     }
     catch (...)

@@ -13,6 +13,7 @@
 #include "surface/registry.h"
 #include "surface/schemas.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 
@@ -55,6 +56,9 @@ struct ScenarioBudget
     std::string field;        ///< Param of the outermost run (`/path`, `/doc`, `/scenario`).
 };
 
+/// Longest `max_ms` of a request (a day). [Units: ms]
+inline constexpr int64_t kMaxRequestMs = 86'400'000;
+
 /// Runs commands against one session state.
 class Dispatcher
 {
@@ -63,7 +67,10 @@ public:
 
     /// Runs `id` with `params` on `io`; returns the envelope. Never throws.
     json call(scene::SessionState& io, std::string_view id, const json& params) noexcept;
-    /// Runs a request object `{"command", "params"}`; returns the envelope. Never throws.
+    /// Runs a request object `{"command", "params", "id"?, "max_ms"?}`; returns the envelope.
+    /// With `max_ms`, the long commands stop at their first safe point after that many
+    /// milliseconds and answer `E_CANCELLED` (data.reason "max_ms"), changing nothing;
+    /// commands without safe points run to the end. Never throws.
     json execute(scene::SessionState& io, const json& request) noexcept;
     /// Parses and runs one request line of text; returns the envelope. Never throws.
     json executeText(scene::SessionState& io, std::string_view text) noexcept;

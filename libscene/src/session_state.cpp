@@ -2,6 +2,10 @@
 
 #include "spark/scene/session_state.h"
 
+#include "spark/core/work.h"
+
+#include <optional>
+
 namespace spark::scene
 {
 
@@ -88,9 +92,32 @@ uint64_t SessionState::hash() const
 
 StepAiFigures SessionState::stepDetached(uint32_t frames, double dt, const ai::LeafRegistry& leaves)
 {
+    // Safe points between frames (spark/core/work.h); a stopped step restores what it
+    // saved (only when stopping is possible and there is more than one frame to undo).
+    struct Detached
+    {
+        nav::NavWorldState nav;
+        ai::AiState ai;
+        HostAgents agents;
+    };
+    std::optional<Detached> start;
+    if (frames > 1 && workCancellable())
+        start = Detached{detachedNav.saveState(), detachedAi, detachedAgents};
     StepAiFigures figures;
     for (uint32_t f = 0; f < frames; ++f)
     {
+        if (!workCheckpoint("frames", f, frames))
+        {
+            if (start)
+            {
+                detachedNav.restoreState(std::move(start->nav));
+                detachedAi = std::move(start->ai);
+                detachedAgents = std::move(start->agents);
+            }
+            StepAiFigures stopped;
+            stopped.stoppedBeforeFrame = f + 1;
+            return stopped;
+        }
         // Agents whose crowd agent is gone lose their brain.
         for (auto it = detachedAgents.begin(); it != detachedAgents.end();)
         {

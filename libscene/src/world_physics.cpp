@@ -19,11 +19,14 @@
 #include "spark/scene/world.h"
 
 #include "spark/core/det_math.h"
+#include "spark/core/work.h"
 
 #include <glm/geometric.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 
 namespace spark::scene
 {
@@ -320,8 +323,22 @@ Status World::stepFrames(uint32_t frames)
         return makeError("E_SCENE_NONE", "there is no 3D scene to step");
     if (frames == 0 || frames > kMaxStepFrames)
         return makeError("E_SCENE_RANGE", "frames must be in 1..100000", "/frames");
+    // Safe points between frames (spark/core/work.h). Frames done are undone when the work
+    // is stopped, so a stopped step changes nothing; the copy is taken only when stopping
+    // is possible at all and there is more than one frame to undo.
+    std::optional<WorldState> start;
+    if (frames > 1 && workCancellable())
+        start = saveState();
     for (uint32_t f = 0; f < frames; ++f)
+    {
+        if (!workCheckpoint("frames", f, frames))
+        {
+            if (start)
+                restoreState(std::move(*start));
+            return cancelledError("frame " + std::to_string(f + 1) + " of " + std::to_string(frames));
+        }
         SPARK_TRY(step(kFixedStep));
+    }
     return Status::success();
 }
 

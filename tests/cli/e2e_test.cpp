@@ -2,6 +2,8 @@
 
 #include "e2e_util.h"
 
+#include <map>
+
 using namespace e2e;
 
 TEST_CASE("spark commands --prefix system. --json lists the system commands with their schemas")
@@ -250,8 +252,51 @@ TEST_CASE("spark mcp serves the commands as tools over stdio")
     for (std::string line; std::getline(lines, line);)
         answers.push_back(parsed(line));
     REQUIRE(answers.size() == 4);
-    CHECK(answers[0]["result"]["serverInfo"]["name"] == "spark");
-    CHECK(answers[1]["result"]["tools"].size() > 3);
-    CHECK(answers[2]["result"]["isError"] == false);
-    CHECK(answers[3]["error"]["code"] == -32700);
+    // Tool calls run on the worker, so the parse error may be answered before id 3.
+    std::map<std::string, json> byId;
+    for (const json& a : answers)
+        byId[a["id"].dump()] = a;
+    CHECK(byId["1"]["result"]["serverInfo"]["name"] == "spark");
+    CHECK(byId["2"]["result"]["tools"].size() > 3);
+    CHECK(byId["3"]["result"]["isError"] == false);
+    CHECK(byId["null"]["error"]["code"] == -32700);
+}
+
+TEST_CASE("spark mcp refuses a project folder that does not exist and --tools that match nothing (exit 2)")
+{
+    Run missing = spark({"mcp", "--project", "no/such/folder"}, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}\n");
+    CHECK(missing.exit == 2);
+    CHECK(missing.out.empty());
+    CHECK(missing.err.find("--project") != std::string::npos);
+    Run tools = spark({"mcp", "--tools", "nav.,zzz."}, "");
+    CHECK(tools.exit == 2);
+    CHECK(tools.err.find("zzz.") != std::string::npos);
+    Run narrowed = spark({"mcp", "--tools", "system."}, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}\n");
+    CHECK(narrowed.exit == 0);
+    for (const json& t : parsed(narrowed.out)["result"]["tools"])
+        CHECK(t["name"].get<std::string>().rfind("system_", 0) == 0);
+}
+
+TEST_CASE("spark run: Ctrl-C stops the running command (E_CANCELLED, nothing changed) and the session goes on")
+{
+    // A ~2 s bake, interrupted after 0.5 s by SIGINT; the next request still runs.
+    const fs::path dir = fs::temp_directory_path() / ("spark_e2e_sigint_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string bake = R"({"command": "nav.bake", "params": {"name": "big", "source": "polygons", "agent_radius": 0.5,)"
+                             R"( "cell_size": 0.3, "bounds": {"min": [0, 0], "max": [1000, 1000]}}})";
+    std::ofstream(dir / "in") << bake << "\n" << R"({"command": "nav.list"})" << "\n";
+    const std::string cmd = "cd " + quote(SPARK_SOURCE_DIR) + " && timeout --preserve-status -s INT 0.5 " + quote(SPARK_BIN) +
+                            " run <" + quote((dir / "in").string()) + " >" + quote((dir / "out").string());
+    const int status = std::system(cmd.c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1); // one answer failed
+    std::istringstream lines(slurp(dir / "out"));
+    std::vector<json> answers;
+    for (std::string line; std::getline(lines, line);)
+        answers.push_back(parsed(line));
+    REQUIRE(answers.size() == 2);
+    CHECK(answers[0]["error"]["code"] == "E_CANCELLED");
+    CHECK(answers[0]["error"]["data"]["reason"] == "cancelled");
+    CHECK(answers[1]["result"]["meshes"] == json::array());
+    fs::remove_all(dir);
 }

@@ -13,6 +13,7 @@
 
 #include "spark/ai/brain.h"
 #include "spark/core/hash.h"
+#include "spark/core/work.h"
 #include "spark/nav/crowd.h"
 #include "spark/scene/ai_assert.h"
 #include "spark/scene/ai_host.h"
@@ -247,6 +248,13 @@ json aiUntil(Context& ctx, const json& params)
     uint32_t frames = 0;
     while (!o.held && frames < maxFrames)
     {
+        // A safe point (spark/core/work.h): a stopped run brings back the start.
+        if (!workCheckpoint("frames", frames, maxFrames))
+        {
+            world.restoreState(start);
+            failWith(cancelledError("frame " + std::to_string(frames + 1) + " (of at most " +
+                                    std::to_string(maxFrames) + ")"));
+        }
         (void)world.step(scene::kFixedStep);
         ++frames;
         o = evaluate(ctx, that);

@@ -7,10 +7,12 @@
 #include "commands/nav/nav_json.h"
 
 #include "spark/core/hash.h"
+#include "spark/core/work.h"
 #include "spark/nav/crowd.h"
 #include "spark/nav/nav_world.h"
 
 #include <cmath>
+#include <optional>
 
 namespace spark::cli
 {
@@ -209,12 +211,25 @@ json navStep(Context& ctx, const json& params)
     if (!ctx.state.space.hasScene())
     {
         // Detached: brains drive their agents, then the crowds steer.
-        ctx.state.stepDetached(static_cast<uint32_t>(frames), dt, ctx.leaves());
+        const scene::StepAiFigures figures = ctx.state.stepDetached(static_cast<uint32_t>(frames), dt, ctx.leaves());
+        if (figures.stoppedBeforeFrame != 0)
+            failWith(cancelledError("frame " + std::to_string(figures.stoppedBeforeFrame) + " of " + std::to_string(frames)));
     }
     else
     {
+        // Safe points between frames (spark/core/work.h): a stopped step brings back the
+        // world it saved, which it saves only when it can be stopped and has frames to undo.
+        std::optional<scene::WorldState> start;
+        if (frames > 1 && workCancellable())
+            start = ctx.state.space.saveState();
         for (int f = 0; f < frames; ++f)
         {
+            if (!workCheckpoint("frames", static_cast<uint64_t>(f), static_cast<uint64_t>(frames)))
+            {
+                if (start)
+                    ctx.state.space.restoreState(std::move(*start));
+                failWith(cancelledError("frame " + std::to_string(f + 1) + " of " + std::to_string(frames)));
+            }
             const Status st = world.stepCrowds(dt);
             if (!st.ok())
                 failWith(st.error()); // only a bad dt, refused before the first step changes anything

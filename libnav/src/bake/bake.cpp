@@ -41,6 +41,7 @@
 #include "bake_stages.h"
 
 #include "spark/core/det_math.h"
+#include "spark/core/work.h"
 
 #include <glm/common.hpp>
 
@@ -204,18 +205,34 @@ Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
     out.boundsMax = hi;
     out.stats.cells = static_cast<uint64_t>(solid.grid.width) * static_cast<uint64_t>(solid.grid.depth);
 
+    // Safe points between the stages (spark/core/work.h): a stopped bake has built nothing
+    // its caller keeps. Six stages; the progress counts the finished ones.
+    constexpr uint64_t kStages = 6;
+    auto stage = [](const char* next, uint64_t done) { return workCheckpoint(next, done, kStages); };
+    if (!stage("bake: voxelize", 0))
+        return cancelledError("bake: voxelize");
     bake::voxelizeTriangles(input, cells, solid);
     out.stats.spans = solid.spanCount;
 
+    if (!stage("bake: filter", 1))
+        return cancelledError("bake: filter");
     bake::OpenField open;
     SPARK_TRY(bake::filterSpans(solid, cells, open));
     solid = bake::SolidField{}; // the open field replaces it (and holds its column array)
+    if (!stage("bake: erode", 2))
+        return cancelledError("bake: erode");
     bake::erodeWalkable(open, cells);
+    if (!stage("bake: regions", 3))
+        return cancelledError("bake: regions");
     bake::buildRegions(open, cells);
     out.stats.regions = open.regionCount;
 
+    if (!stage("bake: contours", 4))
+        return cancelledError("bake: contours");
     bake::ContourSet contours;
     bake::buildContours(open, cells, contours);
+    if (!stage("bake: polygons", 5))
+        return cancelledError("bake: polygons");
     out.stats.fallbackRegions = bake::buildPolygons(contours, open, cells, out.mesh);
 
     if (out.mesh.polygonCount() == 0)
@@ -229,6 +246,8 @@ Result<BakedNavMesh> bakeNavMesh(const BakeInput& input, const BakeDef& def)
     auto baked = bakeTriangles(input, def);
     if (!baked.ok())
         return baked.error();
+    if (!workCheckpoint("bake: navmesh", 6, 6))
+        return cancelledError("bake: navmesh");
     auto mesh = buildNavMesh(baked.value().mesh, navMeshDefFromBake(def, false));
     if (!mesh.ok())
         return mesh.error();

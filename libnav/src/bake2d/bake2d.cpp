@@ -15,6 +15,8 @@
 
 #include "spark/nav/bake2d.h"
 
+#include "spark/core/work.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -67,6 +69,9 @@ Result<Bake2DOutput> bakeGrid2DWithStats(const Grid2D& grid, float agentRadius)
 
     const int w = grid.width;
     const int h = grid.height;
+    // Safe points (spark/core/work.h): a stopped bake returns nothing.
+    if (!workCheckpoint("bake2d: erode", 0, 3))
+        return cancelledError("bake2d: erode");
     const std::vector<uint8_t> walkable = erodeGrid2D(grid, agentRadius);
 
     Bake2DOutput out;
@@ -87,7 +92,11 @@ Result<Bake2DOutput> bakeGrid2DWithStats(const Grid2D& grid, float agentRadius)
                              : "No cell keeps a clearance of the agent radius: nothing to walk on.",
                          "", "Use a smaller agent_radius or a finer cell size.");
 
+    if (!workCheckpoint("bake2d: rectangles", 1, 3))
+        return cancelledError("bake2d: rectangles");
     const std::vector<CellRect> rects = coverWithRectangles2D(w, h, walkable, grid.areas);
+    if (!workCheckpoint("bake2d: polygons", 2, 3))
+        return cancelledError("bake2d: polygons");
     out.stats.rectangles = static_cast<uint32_t>(rects.size());
 
     // Shared vertices: grid corners, keyed row-major, sorted and deduplicated.

@@ -1,4 +1,5 @@
 #include "runners/mcp.h"
+#include "runners/session_log.h"
 
 #include "surface/schemas.h"
 
@@ -9,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <sstream>
 #include <vector>
 
 using namespace spark::cli;
@@ -521,5 +524,319 @@ TEST_CASE(
     CHECK(read("spark://project/samples/missing.json")["error"]["code"] == -32002);
     CHECK(read("file:///etc/passwd")["error"]["code"] == -32602);
     CHECK(read("spark://project/samples/notes.txt")["error"]["code"] == -32602);
+    // Only the listed folders, links followed to their target.
+    std::ofstream(root / "top.json") << "{}";
+    CHECK(read("spark://project/samples/../samples/space3d/room.json").contains("result"));
+    for (const char* outside : {"top.json", "elsewhere/secret.json", "samples/link.json", "samples/../top.json"})
+    {
+        CAPTURE(outside);
+        CHECK(read(std::string("spark://project/") + outside)["error"]["code"] == -32602);
+    }
     fs::remove_all(root);
+}
+
+namespace
+{
+// The schema positions of a schema: every subschema under it, with its JSON pointer.
+void walkSchemas(const json& schema, const std::string& at, const std::function<void(const json&, const std::string&)>& visit)
+{
+    if (!schema.is_object())
+        return;
+    visit(schema, at);
+    for (const char* key : {"properties", "patternProperties", "definitions", "$defs"})
+        if (schema.contains(key) && schema[key].is_object())
+            for (const auto& item : schema[key].items())
+                walkSchemas(item.value(), at + "/" + key + "/" + item.key(), visit);
+    for (const char* key : {"anyOf", "oneOf", "allOf", "prefixItems"})
+        if (schema.contains(key) && schema[key].is_array())
+            for (size_t i = 0; i < schema[key].size(); ++i)
+                walkSchemas(schema[key][i], at + "/" + key + "/" + std::to_string(i), visit);
+    for (const char* key : {"items", "additionalProperties", "not", "contains", "if", "then", "else"})
+        if (schema.contains(key))
+            walkSchemas(schema[key], at + "/" + key, visit);
+}
+} // namespace
+
+TEST_CASE("MCP every tool's schemas are ones every client accepts, at every protocol version")
+{
+    // The Anthropic API refuses a top-level oneOf/anyOf/allOf in an input schema;
+    // strict validators warn on empty {} schemas and on [type, "null"] unions.
+    Dispatcher d(DispatchOptions{});
+    for (const std::string_view version : kMcpProtocolVersions)
+    {
+        McpSession s;
+        initialize(d, s, std::string(version));
+        const json tools = toolsByName(d, s);
+        REQUIRE(tools.size() == Registry::global().all().size());
+        std::vector<std::string> problems;
+        for (const auto& item : tools.items())
+        {
+            const json& tool = item.value();
+            for (const char* key : {"oneOf", "anyOf", "allOf", "not", "if"})
+                if (tool["inputSchema"].contains(key))
+                    problems.push_back(item.key() + " inputSchema: top-level " + key);
+            for (const char* which : {"inputSchema", "outputSchema"})
+            {
+                if (!tool.contains(which))
+                    continue;
+                walkSchemas(tool[which], "",
+                            [&](const json& schema, const std::string& at)
+                            {
+                                const std::string where = item.key() + " " + which + " " + (at.empty() ? "/" : at);
+                                if (schema.empty())
+                                    problems.push_back(where + ": empty schema");
+                                if (schema.contains("type") && schema["type"].is_array())
+                                    problems.push_back(where + ": type union " + schema["type"].dump());
+                            });
+            }
+        }
+        CAPTURE(version);
+        CHECK(problems == std::vector<std::string>{});
+    }
+}
+
+TEST_CASE("clientSafeSchema spells {} and [type, null] as anyOf, keeping the meaning and the annotations")
+{
+    const json in = json::parse(R"({"type": "object", "properties": {
+        "any": {}, "described": {"description": "anything"},
+        "maybe": {"type": ["string", "null"], "minLength": 2, "description": "a name or null"},
+        "list": {"type": "array", "items": {}}}})");
+    const json out = clientSafeSchema(in);
+    const json anyOfTypes = json::parse(R"([{"type": "string"}, {"type": "number"}, {"type": "boolean"},
+                                            {"type": "object"}, {"type": "array"}, {"type": "null"}])");
+    CHECK(out["type"] == "object");
+    CHECK(out["properties"]["any"] == json{{"anyOf", anyOfTypes}});
+    CHECK(out["properties"]["described"] == json{{"description", "anything"}, {"anyOf", anyOfTypes}});
+    CHECK(out["properties"]["maybe"] ==
+          json::parse(R"({"description": "a name or null",
+                          "anyOf": [{"type": "string", "minLength": 2}, {"type": "null"}]})"));
+    CHECK(out["properties"]["list"]["items"] == json{{"anyOf", anyOfTypes}});
+    // Both forms accept and refuse the same values.
+    std::string why;
+    auto strict = CompiledSchema::compile(out, why);
+    auto loose = CompiledSchema::compile(in, why);
+    REQUIRE(strict);
+    REQUIRE(loose);
+    for (const char* value : {R"({"maybe": null})", R"({"maybe": "ab"})", R"({"maybe": "a"})", R"({"maybe": 3})",
+                              R"({"any": [1, {"x": null}]})", R"({"list": [1, "two", null]})"})
+    {
+        CAPTURE(value);
+        CHECK(strict->validate(json::parse(value)).empty() == loose->validate(json::parse(value)).empty());
+    }
+}
+
+TEST_CASE("ai.scenario.run: exactly one of path and doc (checked by the command, not a top-level oneOf)")
+{
+    Dispatcher d(DispatchOptions{});
+    spark::scene::SessionState s;
+    const json neither = d.call(s, "ai.scenario.run", json::object());
+    CHECK(neither["error"]["code"] == "E_INVALID_PARAMS");
+    CHECK(neither["error"]["data"]["problems"][0]["path"] == "");
+    const json both = d.call(s, "ai.scenario.run",
+                             {{"path", "x.json"}, {"doc", {{"version", 1}, {"name", "n"}, {"steps", json::array()}}}});
+    CHECK(both["error"]["code"] == "E_INVALID_PARAMS");
+    CHECK(both["error"]["data"]["path"] == "/doc");
+    CHECK(d.call(s, "ai.scenario.run", {{"doc", {{"version", 1}, {"name", "n"}, {"steps", json::array()}}}})["ok"] ==
+          true);
+}
+
+TEST_CASE("MCP instructions come at every protocol version (the field exists since 2024-11-05)")
+{
+    Dispatcher d(DispatchOptions{});
+    for (const std::string_view version : kMcpProtocolVersions)
+    {
+        McpSession s;
+        CAPTURE(version);
+        CHECK_FALSE(initialize(d, s, std::string(version))["result"]["instructions"].get<std::string>().empty());
+    }
+}
+
+TEST_CASE("MCP JSON-RPC: notifications and responses are never answered, whatever their shape")
+{
+    Dispatcher d(DispatchOptions{});
+    McpSession s;
+    initialize(d, s, "2025-06-18");
+    for (const char* line : {R"({"jsonrpc": "2.0", "method": "notifications/initialized"})",
+                             R"({"jsonrpc": "2.0", "method": "notifications/initialized", "params": 5})",
+                             R"({"jsonrpc": "2.0", "method": "nothing/here"})",
+                             R"({"method": "notifications/cancelled", "params": {"requestId": 3}})",
+                             R"({"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "nav_bake"}})",
+                             R"({"jsonrpc": "2.0", "id": 7, "result": {}})",
+                             R"({"jsonrpc": "2.0", "id": 8, "error": {"code": -1, "message": "no"}})"})
+    {
+        CAPTURE(line);
+        CHECK(handleMcpMessage(d, s, line).empty());
+    }
+    CHECK(s.state.commandsRun == 0); // the tools/call notification ran nothing
+    CHECK(ask(d, s, json{{"jsonrpc", "2.0"}, {"id", 9}})["error"]["code"] == -32600);
+}
+
+TEST_CASE("MCP JSON-RPC: integer ids come back exactly, beyond 2^53 and beyond 64 bits")
+{
+    Dispatcher d(DispatchOptions{});
+    McpSession s;
+    for (const std::string id : {"9007199254740993", "18446744073709551615", "-9223372036854775808",
+                                 "123456789012345678901234567890", "-98765432109876543210"})
+    {
+        CAPTURE(id);
+        const std::string answer = handleMcpMessage(d, s, R"({"jsonrpc": "2.0", "method": "ping", "id": )" + id + "}");
+        CHECK(answer.find("\"id\":" + id + ",") != std::string::npos);
+        CHECK(json::parse(answer)["result"] == json::object());
+    }
+    // An "id" inside the params is not the request's id.
+    const std::string nested = handleMcpMessage(
+        d, s, R"({"jsonrpc": "2.0", "method": "ping", "params": {"id": 5}, "id": 123456789012345678901234567890})");
+    CHECK(nested.find("\"id\":123456789012345678901234567890,") != std::string::npos);
+    CHECK(handleMcpMessage(d, s, R"({"jsonrpc": "2.0", "method": "ping", "id": 2.5})").find("\"id\":2.5") !=
+          std::string::npos);
+}
+
+TEST_CASE("MCP JSON-RPC batches: answered as an array at 2025-03-26, refused at the versions without them")
+{
+    Dispatcher d(DispatchOptions{});
+    const std::string batch = json::array({{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}},
+                                           {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+                                           {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"},
+                                            {"params", {{"name", "system_version"}, {"arguments", json::object()}}}},
+                                           {{"jsonrpc", "2.0"}, {"id", 3}, {"method", "nothing/here"}},
+                                           5})
+                                  .dump();
+    McpSession old;
+    initialize(d, old, "2025-03-26");
+    const json answers = json::parse(handleMcpMessage(d, old, batch));
+    REQUIRE(answers.is_array());
+    REQUIRE(answers.size() == 4);
+    CHECK(answers[0]["id"] == 1);
+    CHECK(answers[1]["id"] == 2);
+    CHECK(answers[1]["result"]["isError"] == false);
+    CHECK(answers[2]["error"]["code"] == -32601);
+    CHECK(answers[3]["error"]["code"] == -32600);
+    CHECK(handleMcpMessage(d, old, R"([{"jsonrpc": "2.0", "method": "notifications/initialized"}])").empty());
+    CHECK(json::parse(handleMcpMessage(d, old, "[]"))["error"]["code"] == -32600);
+    CHECK(json::parse(handleMcpMessage(
+              d, old, R"([{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}])"))["error"]["code"] ==
+          -32600);
+    for (const std::string version : {"2024-11-05", "2025-06-18", "2025-11-25"})
+    {
+        CAPTURE(version);
+        McpSession s;
+        initialize(d, s, version);
+        const json refused = json::parse(handleMcpMessage(d, s, batch));
+        CHECK(refused["error"]["code"] == -32600);
+        CHECK(refused["error"]["message"].get<std::string>().find("2025-03-26") != std::string::npos);
+    }
+}
+
+TEST_CASE("MCP --tools: only the commands under the prefixes are listed and callable")
+{
+    Dispatcher d(DispatchOptions{});
+    McpSession s;
+    s.toolPrefixes = {"nav.", "system_"};
+    initialize(d, s, "2025-06-18");
+    const json tools = toolsByName(d, s);
+    size_t expected = 0;
+    for (const auto& [id, def] : Registry::global().all())
+        expected += id.rfind("nav.", 0) == 0 || id.rfind("system.", 0) == 0;
+    CHECK(tools.size() == expected);
+    CHECK(tools.contains("nav_bake"));
+    CHECK(tools.contains("system_version"));
+    CHECK_FALSE(tools.contains("ai_step"));
+    const json refused = ask(d, s,
+                             json{{"jsonrpc", "2.0"},
+                                  {"id", 4},
+                                  {"method", "tools/call"},
+                                  {"params", {{"name", "space3d_new"}, {"arguments", json::object()}}}});
+    CHECK(refused["error"]["code"] == -32602);
+    CHECK_FALSE(s.state.space.hasScene());
+    CHECK(mcpServesCommand({}, "ai.step"));
+    CHECK(mcpServesCommand({"ai_"}, "ai.step"));
+    CHECK_FALSE(mcpServesCommand({"ai_s"}, "ai.blackboard.set"));
+}
+
+TEST_CASE("MCP --session: state-changing calls are logged and a new server replays them")
+{
+    const auto root = scratchProject("session");
+    DispatchOptions options;
+    options.projectRoot = root;
+    Dispatcher d(options);
+    {
+        McpSession first;
+        first.sessionLog = root / "mcp.session";
+        initialize(d, first, "2025-06-18");
+        CHECK(callTool(d, first, "nav_bake", kBake)["isError"] == false);
+        CHECK(callTool(d, first, "nav_path", {{"from", {1, 1}}, {"to", {8, 1}}})["isError"] == false); // read-only
+        CHECK(callTool(d, first, "nav_path", {{"from", "bad"}})["isError"] == true);
+    }
+    std::ifstream log(root / "mcp.session");
+    std::string line;
+    std::vector<std::string> lines;
+    while (std::getline(log, line))
+        lines.push_back(line);
+    REQUIRE(lines.size() == 1);
+    CHECK(json::parse(lines[0])["command"] == "nav.bake");
+    McpSession second;
+    REQUIRE(replaySessionLog(d, second.state, root / "mcp.session").is_null());
+    initialize(d, second, "2025-06-18");
+    const json info = callTool(d, second, "nav_info", json::object());
+    CHECK(info["structuredContent"]["mesh"] == "m");
+    std::filesystem::remove_all(root);
+}
+
+TEST_CASE("MCP server loop: the threaded server answers every call as the same calls handled one by one")
+{
+    // The worker thread is for input and output only: the answers (and so the session's
+    // results) equal those of the synchronous handler on a fresh session, call by call.
+    std::vector<json> requests = {
+        {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", {{"protocolVersion", "2025-06-18"}}}},
+        {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
+    };
+    const std::vector<std::pair<std::string, json>> calls = {
+        {"nav_bake", kBake},
+        {"nav_agent_add", {{"mesh", "m"}, {"position", {1, 1}}, {"target", {18, 2}}}},
+        {"nav_step", {{"frames", 40}}},
+        {"nav_path", {{"from", {1, 1}}, {"to", {18, 2}}}},
+        {"nav_agent_list", json::object()},
+        {"nav_path", {{"from", "bad"}}},
+    };
+    for (size_t i = 0; i < calls.size(); ++i)
+    {
+        requests.push_back({{"jsonrpc", "2.0"},
+                            {"id", 10 + int(i)},
+                            {"method", "tools/call"},
+                            {"params", {{"name", calls[i].first}, {"arguments", calls[i].second}}}});
+        requests.push_back({{"jsonrpc", "2.0"}, {"id", "p" + std::to_string(i)}, {"method", "ping"}});
+    }
+    std::string input;
+    for (const json& r : requests)
+        input += r.dump() + "\n";
+
+    Dispatcher threaded(DispatchOptions{});
+    std::istringstream in(input);
+    std::ostringstream out;
+    CHECK(runMcpServer(threaded, in, out) == 0);
+    std::map<std::string, json> served;
+    std::vector<json> callOrder;
+    std::istringstream lines(out.str());
+    for (std::string line; std::getline(lines, line);)
+    {
+        const json answer = json::parse(line);
+        served[answer["id"].dump()] = answer;
+        if (answer["id"].is_number() && answer["id"].get<int>() >= 10)
+            callOrder.push_back(answer["id"]);
+    }
+    CHECK(served.size() == requests.size() - 1); // every request but the notification
+    CHECK(callOrder == std::vector<json>{10, 11, 12, 13, 14, 15}); // tool calls answer in order
+
+    Dispatcher plain(DispatchOptions{});
+    McpSession s;
+    for (const json& r : requests)
+    {
+        const std::string answer = handleMcpMessage(plain, s, r.dump());
+        if (answer.empty())
+            continue;
+        CAPTURE(r.dump());
+        CHECK(served[r["id"].dump()] == json::parse(answer));
+    }
+    CHECK(served["12"]["result"]["structuredContent"]["frames"] == 40);
+    CHECK(served["15"]["result"]["isError"] == true);
 }

@@ -12,6 +12,8 @@
 
 #include "surface/dispatcher.h"
 
+#include "arena_session.h"
+
 #include "runners/scenario.h"
 
 #include <doctest/doctest.h>
@@ -135,12 +137,7 @@ SessionState makeSession(Dispatcher& d, Session kind)
     must(d, s, "nav.obstacle.add",
          {{"mesh", "pad"}, {"shape", {{"type", "circle"}, {"radius", 0.5}}}, {"position", {2, 2}}}); // id 1125899907891200
     must(d, s, "nav.offmesh.add", {{"mesh", "pad"}, {"start", {0.5, 0.5}}, {"end", {3.5, 3.5}}}); // id 2251799814733824
-    must(d, s, "space3d.spawn",
-         {{"name", "Guard"},
-          {"components",
-           {{"Transform3D", {{"position", {-6, 0.95, -6}}}},
-            {"CharacterController", {{"height", 1.8}, {"radius", 0.4}}},
-            {"AiAgent", {{"mesh", "arena"}, {"tree", "guard"}, {"blackboard", {{"target", "Player"}}}}}}}});
+    must(d, s, "space3d.spawn", arena_session::guardSpawn());
     REQUIRE(s.space.hasScene());
     REQUIRE(s.space.nav().meshCount() == 3);
     REQUIRE(s.detachedNav.meshCount() == 2);

@@ -72,7 +72,9 @@ struct SessionState
     /// Steps the detached state `frames` times by `dt`: brains due tick
     /// (agent-name order, against the detached navigation world; line of sight
     /// is a ray along the mesh), then the crowds steer. Answers the AI figures.
-    /// `dt` must be finite and in (0, 1] (checked by the caller).
+    /// `dt` must be finite and in (0, 1] (checked by the caller). Polls the current work
+    /// control between frames: a stopped step changes nothing and says so in
+    /// `stoppedBeforeFrame`.
     StepAiFigures stepDetached(uint32_t frames, double dt, const ai::LeafRegistry& leaves);
 
     /// The whole state as a value (baked meshes shared).

@@ -97,6 +97,9 @@ struct StepAiFigures
 {
     uint64_t brainsTicked = 0; ///< Brain ticks in the step(s).
     uint64_t events = 0;       ///< AI events recorded in the step(s).
+    /// Non-zero when the work was stopped (spark/core/work.h) before this frame (1-based);
+    /// then nothing changed and the figures are zero.
+    uint32_t stoppedBeforeFrame = 0;
 };
 
 /// Everything a `World` saves, restores and hashes.
