@@ -188,6 +188,7 @@ Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* 
     if (keep)
     {
         // A tile's border only informs the filter and erosion: its spans make no polygons.
+        open.borderWalkable.assign(open.spanCount(), 0);
         for (int z = 0; z < open.grid.depth; ++z)
             for (uint32_t k = open.rowStart[static_cast<size_t>(z)]; k < open.rowStart[static_cast<size_t>(z) + 1]; ++k)
             {
@@ -195,7 +196,10 @@ Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* 
                 if (c.x >= keep->x0 && c.x < keep->x1 && z >= keep->z0 && z < keep->z1)
                     continue;
                 for (uint32_t i = c.first; i < c.last; ++i)
+                {
+                    open.borderWalkable[i] = open.area[i] != kNullArea ? 1 : 0;
                     open.area[i] = kNullArea;
+                }
             }
     }
     buildRegions(open, cells);

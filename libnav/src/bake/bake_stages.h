@@ -125,6 +125,11 @@ struct OpenField
     /// only these, as most columns of a level are empty.
     std::vector<uint32_t> usedColumns;
     std::vector<uint32_t> rowStart;
+    /// A tile's bake only (tiles.cpp): one flag per span, set on the border
+    /// spans that were walkable after erosion; the border makes no regions,
+    /// and contours.cpp keeps a region's stretch along the tile's edge apart
+    /// from its walls. Empty for a single-grid bake.
+    std::vector<uint8_t> borderWalkable;
 
     size_t spanCount() const { return y.size(); }
     /// Spans in column c.
