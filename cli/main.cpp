@@ -244,6 +244,9 @@ int main(int argc, char** argv)
         bake->add_option("--min-region-area", bakeOptions.minRegionArea, "Regions smaller than this are dropped [m²]")->capture_default_str();
         bake->add_option("--merge-region-area", bakeOptions.mergeRegionArea,
                          "Regions smaller than this join a neighbour, 0 = no merging [m²]")->capture_default_str();
+        bake->add_option("--tile-size", bakeOptions.tileSize,
+                         "Bake in square tiles of this many cells, 0 = one grid (3D only) [cells]")->capture_default_str();
+        bake->add_option("--threads", bakeOptions.threads, "Threads baking tiles, 0 = the hardware's")->capture_default_str();
 
         auto* mcp = app.add_subcommand("mcp", "Serve every command as an MCP tool over stdio (JSON-RPC 2.0)");
         mcp->add_option("--project", project, "Project folder every path is relative to");

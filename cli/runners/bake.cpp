@@ -58,6 +58,8 @@ nav::BakeDef bakeDefOf(const BakeCliOptions& o)
     d.maxVertsPerPoly = o.maxVertsPerPoly;
     d.minRegionArea = o.minRegionArea;
     d.mergeRegionArea = o.mergeRegionArea;
+    d.tileSize = o.tileSize;
+    d.threads = o.threads;
     return d;
 }
 
@@ -102,6 +104,8 @@ json bakeObj(const BakeCliOptions& o, scene::SessionState& state, json& outStats
                 {"regions", s.regions},
                 {"fallback_regions", s.fallbackRegions},
                 {"bake_ms", ms}};
+    if (s.tiles != 0)
+        outStats["tiles"] = s.tiles;
     return nullptr;
 }
 
@@ -128,6 +132,8 @@ json bakeScene(const BakeCliOptions& o, Dispatcher& dispatcher, scene::SessionSt
         params["max_edge_len"] = o.maxEdgeLen;
         params["min_region_area"] = o.minRegionArea;
         params["merge_region_area"] = o.mergeRegionArea;
+        params["tile_size"] = o.tileSize;
+        params["threads"] = o.threads;
     }
     progress("baking");
     const auto start = std::chrono::steady_clock::now();
@@ -157,6 +163,8 @@ BakeCliOptions defaultBakeCliOptions()
     o.maxVertsPerPoly = d.maxVertsPerPoly;
     o.minRegionArea = d.minRegionArea;
     o.mergeRegionArea = d.mergeRegionArea;
+    o.tileSize = d.tileSize;
+    o.threads = d.threads;
     return o;
 }
 

@@ -39,6 +39,8 @@ struct BakeCliOptions
     int maxVertsPerPoly = 6;             ///< [Limit: 3..6]
     float minRegionArea = 0.0f;          ///< [Limit: >= 0] [Units: m²]
     float mergeRegionArea = 16.0f;       ///< 0 = no merging. [Limit: >= 0] [Units: m²]
+    int tileSize = 0;                    ///< Tile edge; 0 = one grid (nav::BakeDef::tileSize). [Units: cells]
+    int threads = 0;                     ///< Threads baking tiles; 0 = the hardware's.
 };
 
 /// Options with every setting at its SPEC default.

@@ -236,6 +236,43 @@ TEST_CASE("spark bake of dungeon.obj writes a document that nav.import reads wit
     fs::remove_all(project);
 }
 
+TEST_CASE("spark bake --tile-size --threads writes a tiled document that nav.import reads with its tiles and hash")
+{
+    fs::create_directories("build/test-output/e2e");
+    const std::string stem = "build/test-output/e2e/arena_tiled_" + std::to_string(::getpid());
+    auto bake = [&](const std::string& threads, const std::string& out) {
+        return spark({"bake", "samples/space3d/arena.space3d.json", "-o", out, "--tile-size", "32", "--threads", threads});
+    };
+    Run one = bake("1", stem + "_1.json");
+    REQUIRE_MESSAGE(one.exit == 0, one.err);
+    Run three = bake("3", stem + "_3.json");
+    REQUIRE_MESSAGE(three.exit == 0, three.err);
+    CHECK(one.out.find("62 polygons") != std::string::npos);
+    CHECK(one.out.find("hash 4b64445aa1e4934a") != std::string::npos);
+    CHECK(slurp(stem + "_1.json") == slurp(stem + "_3.json")); // any thread count, the same bytes
+    const json doc = parsed(slurp(stem + "_1.json"));
+    REQUIRE(doc.contains("tiles"));
+    CHECK(doc["tiles"]["tile_size"] == 32);
+    CHECK(doc["tiles"]["list"].size() == 16);
+    Run imported = spark({"call", "nav.import", "{\"name\": \"t\", \"path\": \"" + stem + "_1.json\"}", "--json"});
+    REQUIRE(imported.exit == 0);
+    CHECK(parsed(imported.out)["result"]["hash"] == "4b64445aa1e4934a");
+    // A tile table out of tile order is refused with the tile's path.
+    json broken = doc;
+    broken.erase("hash");
+    broken["tiles"]["list"][1][0] = broken["tiles"]["list"][0][0];
+    std::ofstream(stem + "_bad.json") << broken.dump();
+    Run refused = spark({"call", "nav.import", "{\"name\": \"t\", \"path\": \"" + stem + "_bad.json\"}", "--json"});
+    CHECK(refused.exit == 1);
+    CHECK(parsed(refused.out)["error"]["code"] == "E_NAV_FORMAT");
+    CHECK(parsed(refused.out)["error"]["data"]["field"] == "/tiles/list/1");
+    // Bad settings: a usage error is exit 2, a refused bake exit 1.
+    CHECK(spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_x.json", "--tile-size", "4"}).exit == 1);
+    CHECK(spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_x.json", "--threads", "x"}).exit == 2);
+    for (const char* suffix : {"_1.json", "_3.json", "_bad.json"})
+        fs::remove(stem + suffix);
+}
+
 TEST_CASE("spark mcp serves the commands as tools over stdio")
 {
     const std::string input = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": {}}\n"

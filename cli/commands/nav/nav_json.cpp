@@ -172,7 +172,7 @@ json meshToDocument(const nav::NavMesh& carved)
         polygons.push_back(json(std::vector<uint32_t>(idx.begin(), idx.end())));
         areas.push_back(mesh.area(p));
     }
-    return {{"format", kFormat},
+    json doc = {{"format", kFormat},
             {"version", kVersion},
             {"dimensions", mesh.is2d() ? 2 : 3},
             {"settings",
@@ -188,14 +188,71 @@ json meshToDocument(const nav::NavMesh& carved)
             {"polygons", std::move(polygons)},
             {"areas", std::move(areas)},
             {"hash", hashHex(nav::hashNavMesh(mesh))}};
+    if (mesh.tiled())
+    {
+        // SPEC §2.6: [x, z, first polygon, polygons, first vertex, vertices] per tile, in tile order.
+        json tiles = json::array();
+        for (const nav::NavTile& t : mesh.tiles())
+            tiles.push_back({t.x, t.z, t.firstPolygon, t.polygonCount, t.firstVertex, t.vertexCount});
+        doc["tiles"] = {{"tile_size", mesh.tileSize()}, {"list", std::move(tiles)}};
+    }
+    return doc;
 }
+
+namespace
+{
+
+/// The optional "tiles" of a document: tile size and table, validated for
+/// shape here and for content by nav::buildTiledNavMesh.
+Status readTiles(const json& doc, uint32_t& outTileSize, std::vector<nav::NavTile>& outTiles)
+{
+    const json& tiles = doc["tiles"];
+    if (!tiles.is_object() || tiles.size() != 2 || !tiles.contains("tile_size") || !tiles.contains("list"))
+        return formatError("/tiles", "tiles is {\"tile_size\": cells, \"list\": [[x, z, first_polygon, polygons, "
+                                     "first_vertex, vertices], ...]}");
+    const json& size = tiles["tile_size"];
+    if (!size.is_number_integer() || size.get<int64_t>() < 1 || size.get<int64_t>() > 65536)
+        return formatError("/tiles/tile_size", "tile_size is an integer 1..65536");
+    outTileSize = size.get<uint32_t>();
+    const json& list = tiles["list"];
+    if (!list.is_array() || list.empty())
+        return formatError("/tiles/list", "list is a non-empty array of tiles");
+    if (list.size() > nav::kMaxTiles)
+        return makeError("E_NAV_LIMIT", "too many tiles", "/tiles/list");
+    for (size_t i = 0; i < list.size(); ++i)
+    {
+        const std::string field = "/tiles/list/" + std::to_string(i);
+        const json& t = list[i];
+        if (!t.is_array() || t.size() != 6)
+            return formatError(field, "a tile is [x, z, first_polygon, polygons, first_vertex, vertices]");
+        int64_t v[6];
+        for (size_t k = 0; k < 6; ++k)
+        {
+            const int64_t lo = k < 2 ? INT32_MIN : 0, hi = k < 2 ? INT32_MAX : UINT32_MAX;
+            if (!t[k].is_number_integer() || t[k].get<int64_t>() < lo || t[k].get<int64_t>() > hi)
+                return formatError(field + "/" + std::to_string(k), "tile entries are 32-bit integers");
+            v[k] = t[k].get<int64_t>();
+        }
+        nav::NavTile tile;
+        tile.x = static_cast<int32_t>(v[0]);
+        tile.z = static_cast<int32_t>(v[1]);
+        tile.firstPolygon = static_cast<uint32_t>(v[2]);
+        tile.polygonCount = static_cast<uint32_t>(v[3]);
+        tile.firstVertex = static_cast<uint32_t>(v[4]);
+        tile.vertexCount = static_cast<uint32_t>(v[5]);
+        outTiles.push_back(tile);
+    }
+    return Status::success();
+}
+
+} // namespace
 
 Result<nav::NavMesh> meshFromDocument(const json& doc)
 {
     if (!doc.is_object())
         return formatError("", "a navmesh document is a JSON object");
     static const char* const kKeys[] = {"format", "version", "dimensions", "settings", "vertices",
-                                        "polygons", "areas", "hash"};
+                                        "polygons", "areas", "hash", "tiles"};
     for (const auto& [key, value] : doc.items())
     {
         bool known = false;
@@ -205,7 +262,7 @@ Result<nav::NavMesh> meshFromDocument(const json& doc)
             return formatError("/" + key, "unknown field '" + key + "' in a navmesh document");
     }
     for (const char* k : kKeys)
-        if (std::string(k) != "hash" && !doc.contains(k))
+        if (std::string(k) != "hash" && std::string(k) != "tiles" && !doc.contains(k))
             return formatError("/" + std::string(k), std::string("missing field '") + k + "'");
     if (!doc["format"].is_string() || doc["format"].get<std::string>() != kFormat)
         return formatError("/format", "format must be \"spark.navmesh\"");
@@ -310,12 +367,21 @@ Result<nav::NavMesh> meshFromDocument(const json& doc)
         soup.areas.push_back(static_cast<uint8_t>(a.get<int64_t>()));
     }
 
-    Result<nav::NavMesh> mesh = nav::buildNavMesh(soup, def);
+    uint32_t tileSize = 0;
+    std::vector<nav::NavTile> tiles;
+    if (doc.contains("tiles"))
+        SPARK_TRY(readTiles(doc, tileSize, tiles));
+    Result<nav::NavMesh> mesh =
+        tiles.empty() ? nav::buildNavMesh(soup, def) : nav::buildTiledNavMesh(soup, def, tileSize, std::move(tiles));
     if (!mesh.ok())
     {
         Error e = mesh.error();
         if (e.code == "E_NAV_CONFIG" || e.code == "E_NAV_NO_GEOMETRY")
             e.code = "E_NAV_FORMAT";
+        if (e.field.starts_with("/tiles/")) // the library's tile i is the document's /tiles/list/i
+            e.field = "/tiles/list/" + e.field.substr(7);
+        else if (e.field == "/tiles" || e.field == "/tile_size")
+            e.field = e.field == "/tiles" ? "/tiles/list" : "/tiles/tile_size";
         return e;
     }
     if (doc.contains("hash"))
