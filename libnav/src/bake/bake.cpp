@@ -142,6 +142,12 @@ Status validateBakeDef(const BakeDef& d)
         return makeError("E_NAV_CONFIG", "max_verts_per_poly must be between 3 and 6", "/max_verts_per_poly");
     if (d.threads < 0 || d.threads > kMaxBakeThreads)
         return makeError("E_NAV_CONFIG", "threads must be between 0 (the hardware's) and 256", "/threads");
+    const TileRange all;
+    const TileRange& r = d.tileRange;
+    if (r.x0 > r.x1 || r.z0 > r.z1)
+        return makeError("E_NAV_CONFIG", "the tile range must have x0 <= x1 and z0 <= z1", "/tiles");
+    if (d.tileSize == 0 && (r.x0 != all.x0 || r.x1 != all.x1 || r.z0 != all.z0 || r.z1 != all.z1))
+        return makeError("E_NAV_CONFIG", "a tile range needs a tiled bake (tile_size > 0)", "/tiles");
     if (d.tileSize != 0)
     {
         const int border = tileBorderCells(d);

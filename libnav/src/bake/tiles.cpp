@@ -97,10 +97,14 @@ Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeD
         const double minX = std::min({a.x, b.x, c.x}) / cs, maxX = std::max({a.x, b.x, c.x}) / cs;
         const double minZ = std::min({a.z, b.z, c.z}) / cs, maxZ = std::max({a.z, b.z, c.z}) / cs;
         // Tile x's bordered box is [x·T − border, (x+1)·T + border] in cells.
-        const auto x0 = static_cast<int32_t>(std::ceil((minX - reach) / tile - 1.0));
-        const auto x1 = static_cast<int32_t>(std::floor((maxX + reach) / tile));
-        const auto z0 = static_cast<int32_t>(std::ceil((minZ - reach) / tile - 1.0));
-        const auto z1 = static_cast<int32_t>(std::floor((maxZ + reach) / tile));
+        // Only the tiles of the range are baked (a subset bake).
+        const TileRange& r = def.tileRange;
+        const auto x0 = std::max(r.x0, static_cast<int32_t>(std::ceil((minX - reach) / tile - 1.0)));
+        const auto x1 = std::min(r.x1, static_cast<int32_t>(std::floor((maxX + reach) / tile)));
+        const auto z0 = std::max(r.z0, static_cast<int32_t>(std::ceil((minZ - reach) / tile - 1.0)));
+        const auto z1 = std::min(r.z1, static_cast<int32_t>(std::floor((maxZ + reach) / tile)));
+        if (x0 > x1 || z0 > z1)
+            continue;
         if ((double(x1) - x0 + 1) * (double(z1) - z0 + 1) + double(entries.size()) > double(kMaxBucketEntries))
             return makeError("E_NAV_LIMIT", "the triangles meet more than 2^27 tiles in all", "/tile_size",
                              "use larger tiles or cells");

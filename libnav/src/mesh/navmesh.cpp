@@ -28,6 +28,7 @@
 #include <cassert>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 namespace spark::nav
 {
@@ -898,6 +899,78 @@ Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, u
     for (uint32_t t = 0; t < mesh.m_tiles.size(); ++t)
         mesh.m_tiles[t].hash = hashNavTile(mesh, t);
     return mesh;
+}
+
+Result<NavMesh> mergeTiledNavMeshes(std::span<const NavMesh* const> parts)
+{
+    if (parts.empty())
+        return makeError("E_NAV_FORMAT", "there are no meshes to merge", "/parts");
+    const NavMesh& first = *parts[0];
+    struct Entry
+    {
+        int32_t z, x;
+        size_t part;
+        uint32_t tile;
+    };
+    std::vector<Entry> entries;
+    for (size_t i = 0; i < parts.size(); ++i)
+    {
+        const NavMesh& m = *parts[i];
+        const std::string at = "/parts/" + std::to_string(i);
+        if (!m.tiled() || m.disabledCount() != 0 ||
+            m.polygonCount() != m.tiles().back().firstPolygon + m.tiles().back().polygonCount)
+            return makeError("E_NAV_FORMAT", "only tiled, uncarved meshes merge", at);
+        const NavMeshSettings& a = m.settings();
+        const NavMeshSettings& b = first.settings();
+        const bool same = m.tileSize() == first.tileSize() && m.is2d() == first.is2d() &&
+                          m.linkTolerance() == first.linkTolerance() && m.maxPolyVerts() == first.maxPolyVerts() &&
+                          a.agentRadius == b.agentRadius && a.agentHeight == b.agentHeight &&
+                          a.stepHeight == b.stepHeight && a.cellSize == b.cellSize &&
+                          a.cellHeight == b.cellHeight && a.maxSlopeDeg == b.maxSlopeDeg;
+        if (!same)
+            return makeError("E_NAV_FORMAT", "the mesh was baked with other settings or another tile size", at);
+        for (uint32_t t = 0; t < m.tiles().size(); ++t)
+            entries.push_back({m.tiles()[t].z, m.tiles()[t].x, i, t});
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& l, const Entry& r) {
+        return std::tie(l.z, l.x, l.part, l.tile) < std::tie(r.z, r.x, r.part, r.tile);
+    });
+    PolySoup soup;
+    soup.polyStarts.push_back(0);
+    std::vector<NavTile> tiles;
+    for (size_t k = 0; k < entries.size(); ++k)
+    {
+        const Entry& e = entries[k];
+        const NavMesh& m = *parts[e.part];
+        const NavTile& t = m.tiles()[e.tile];
+        if (k > 0 && entries[k - 1].z == e.z && entries[k - 1].x == e.x)
+        {
+            const Entry& p = entries[k - 1];
+            if (parts[p.part]->tiles()[p.tile].hash != t.hash)
+                return makeError("E_NAV_FORMAT",
+                                 "tile (" + std::to_string(e.x) + ", " + std::to_string(e.z) +
+                                     ") differs between two meshes",
+                                 "/parts/" + std::to_string(e.part));
+            continue; // the same tile twice
+        }
+        NavTile out = t;
+        out.firstPolygon = static_cast<uint32_t>(soup.polygonCount());
+        out.firstVertex = static_cast<uint32_t>(soup.vertices.size());
+        if (size_t(out.firstPolygon) + t.polygonCount > kMaxPolygons ||
+            size_t(out.firstVertex) + t.vertexCount > kMaxVertices)
+            return makeError("E_NAV_LIMIT", "the merged mesh has too many polygons or vertices", "/parts");
+        const auto verts = m.vertices().subspan(t.firstVertex, t.vertexCount);
+        soup.vertices.insert(soup.vertices.end(), verts.begin(), verts.end());
+        for (uint32_t p = t.firstPolygon; p < t.firstPolygon + t.polygonCount; ++p)
+        {
+            for (uint32_t v : m.polygonIndices(p))
+                soup.indices.push_back(v - t.firstVertex + out.firstVertex);
+            soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
+            soup.areas.push_back(m.area(p));
+        }
+        tiles.push_back(out);
+    }
+    return buildTiledNavMesh(soup, navMeshDefOf(first), first.tileSize(), std::move(tiles));
 }
 
 uint32_t NavMesh::tileOfPolygon(uint32_t poly) const

@@ -253,6 +253,54 @@ TEST_CASE("a tiled bake needs no grid over the whole bounds: two floors 3 km apa
     CHECK(mesh.tiles()[1].z == 125);
 }
 
+TEST_CASE("subset bakes merged give the whole bake bit for bit")
+{
+    const BakeInput in = pillarHall(true);
+    const NavMesh whole = bakeMesh(in, seamDef(32));
+    BakeDef west = seamDef(32), east = seamDef(32), middle = seamDef(32);
+    west.tileRange = TileRange{0, 1, 0, 3};
+    east.tileRange = TileRange{2, 3, 0, 3};
+    middle.tileRange = TileRange{1, 2, 1, 2};
+    const NavMesh w = bakeMesh(in, west), e = bakeMesh(in, east), m = bakeMesh(in, middle);
+    CHECK(w.tiles().size() == 8);
+    CHECK(m.tiles().size() == 4);
+    // Any order of parts, with tiles in two parts (the middle ones) taken once.
+    const NavMesh* parts[] = {&e, &m, &w};
+    auto merged = mergeTiledNavMeshes(parts);
+    REQUIRE(merged.ok());
+    CHECK(serializeNavMesh(merged.value()) == serializeNavMesh(whole));
+    CHECK(hashNavMesh(merged.value()) == hashNavMesh(whole));
+    // A subset alone is a valid mesh of its tiles, with the whole bake's tile hashes.
+    CHECK(w.tiles()[0].hash == whole.tiles()[0].hash);
+    CHECK(e.tiles()[0].hash == whole.tiles()[2].hash);
+
+    // Refused: nothing to merge, an untiled part, another tile size, one tile two ways.
+    CHECK(mergeTiledNavMeshes({}).error().code == "E_NAV_FORMAT");
+    const NavMesh flat = bakeMesh(in, seamDef(0));
+    const NavMesh* withFlat[] = {&w, &flat};
+    CHECK(mergeTiledNavMeshes(withFlat).error().field == "/parts/1");
+    const NavMesh other = bakeMesh(in, seamDef(16));
+    const NavMesh* sizes[] = {&w, &other};
+    CHECK(mergeTiledNavMeshes(sizes).error().field == "/parts/1");
+    BakeInput changed = in;
+    addBox(changed, {1.0f, 0.0f, 1.0f}, {2.0f, 1.5f, 2.0f});
+    const NavMesh w2 = bakeMesh(changed, west);
+    const NavMesh* clash[] = {&w, &w2};
+    auto refused = mergeTiledNavMeshes(clash);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == "E_NAV_FORMAT");
+    // A bad range is refused, and a range only of tiles with nothing walkable bakes nothing.
+    BakeDef bad = seamDef(32);
+    bad.tileRange = TileRange{2, 1, 0, 0};
+    CHECK(bakeTriangles(in, bad).error().field == "/tiles");
+    BakeDef untiled = seamDef(0);
+    untiled.tileRange = TileRange{0, 0, 0, 0};
+    CHECK(bakeTriangles(in, untiled).error().field == "/tiles");
+    BakeDef empty = seamDef(32);
+    empty.tileRange = TileRange{10, 12, 10, 12};
+    CHECK(bakeTriangles(in, empty).error().code == "E_NAV_NO_GEOMETRY");
+}
+
 // --- Seams -------------------------------------------------------------------
 
 TEST_CASE("on open ground paths across tile edges and corners are straight lines")

@@ -13,11 +13,21 @@
 
 #include <glm/vec3.hpp>
 
+#include <climits>
 #include <cstdint>
 #include <vector>
 
 namespace spark::nav
 {
+
+/// A range of tiles, both ends included: tiles (x, z) with x0 <= x <= x1 and z0 <= z <= z1.
+struct TileRange
+{
+    int32_t x0 = INT32_MIN; ///< First tile column.
+    int32_t x1 = INT32_MAX; ///< Last tile column. [Limit: >= x0]
+    int32_t z0 = INT32_MIN; ///< First tile row.
+    int32_t z1 = INT32_MAX; ///< Last tile row. [Limit: >= z0]
+};
 
 /// Bake settings. Every length is in metres.
 struct BakeDef
@@ -47,6 +57,11 @@ struct BakeDef
     /// Threads baking tiles at once; 0 = the hardware's. The result is the same
     /// bit for bit for any count. [Limit: 0..256]
     int threads = 0;
+    /// Tiled bakes: only the tiles in this range are baked (a subset bake,
+    /// for a build farm; `mergeTiledNavMeshes` joins subsets into the whole
+    /// mesh bit for bit). The default range holds every tile. Untiled bakes:
+    /// must be the default.
+    TileRange tileRange;
 };
 
 /// Most cells along one side of a bake grid (one tile, with its border). [Limit]

@@ -358,6 +358,16 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
 Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, uint32_t tileSize,
                                   std::vector<NavTile> tiles);
 
+/// Joins tiled meshes (subset bakes of one level, SPEC §2.6) into one tiled
+/// mesh: every tile of every part, in tile order, each with its own polygons
+/// and vertices as it was, so subsets that together hold every tile of a
+/// whole bake merge into that bake bit for bit. A tile found in two parts is
+/// taken once when both copies hash the same. Errors: `E_NAV_FORMAT` (field
+/// `/parts/i`) for no parts, a part that is untiled or carved, parts baked
+/// with other settings or tile sizes, or one tile with two different
+/// contents; those of `buildTiledNavMesh`.
+Result<NavMesh> mergeTiledNavMeshes(std::span<const NavMesh* const> parts);
+
 /// Checks that no two polygons of a (validated: convex, counter-clockwise)
 /// soup share area in the x–z plane while lying within `def.settings.stepHeight`
 /// of each other vertically (any two, for a 2D mesh). `E_NAV_FORMAT` naming the
