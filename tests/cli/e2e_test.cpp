@@ -273,6 +273,38 @@ TEST_CASE("spark bake --tile-size --threads writes a tiled document that nav.imp
         fs::remove(stem + suffix);
 }
 
+TEST_CASE("spark bake --tiles bakes subsets that spark bake merge joins into the whole bake bit for bit")
+{
+    fs::create_directories("build/test-output/e2e");
+    const std::string stem = "build/test-output/e2e/arena_subset_" + std::to_string(::getpid());
+    // The arena's 32-cell tiles run from -2 to 1 both ways; the two subsets share column 0.
+    Run west = spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_w.json", "--tile-size", "32", "--tiles",
+                      "-2:0,-2:1"});
+    REQUIRE_MESSAGE(west.exit == 0, west.err);
+    Run east = spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_e.json", "--tile-size", "32", "--tiles",
+                      "0:1,-2:1", "--threads", "1"});
+    REQUIRE_MESSAGE(east.exit == 0, east.err);
+    CHECK(parsed(slurp(stem + "_w.json"))["tiles"]["list"].size() == 12);
+    Run merged = spark({"bake", "merge", stem + "_e.json", stem + "_w.json", "-o", stem + "_m.json"});
+    REQUIRE_MESSAGE(merged.exit == 0, merged.err);
+    CHECK(merged.out.find("62 polygons, 155 vertices, hash 4b64445aa1e4934a") != std::string::npos);
+    Run whole = spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_all.json", "--tile-size", "32"});
+    REQUIRE(whole.exit == 0);
+    CHECK(slurp(stem + "_m.json") == slurp(stem + "_all.json"));
+    // Usage errors exit 2; a document that is not tiled, or a range without tiles, exit 1.
+    CHECK(spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_x.json", "--tiles", "1:2"}).exit == 2);
+    CHECK(spark({"bake", "merge", stem + "_w.json"}).exit == 2);
+    CHECK(spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_x.json", "--tiles", "0:1,0:1"}).exit == 1);
+    Run flat = spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_flat.json"});
+    REQUIRE(flat.exit == 0);
+    Run mixed = spark({"bake", "merge", stem + "_w.json", stem + "_flat.json", "-o", stem + "_x.json"});
+    CHECK(mixed.exit == 1);
+    CHECK(mixed.err.find("E_NAV_FORMAT") != std::string::npos);
+    CHECK_FALSE(fs::exists(stem + "_x.json"));
+    for (const char* suffix : {"_w.json", "_e.json", "_m.json", "_all.json", "_flat.json"})
+        fs::remove(stem + suffix);
+}
+
 TEST_CASE("spark mcp serves the commands as tools over stdio")
 {
     const std::string input = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": {}}\n"
