@@ -74,6 +74,14 @@ bool insideTile(const NavMesh& mesh, uint32_t p, const NavTile& t)
            b.max.z <= (t.z + 1) * side + 1e-4;
 }
 
+/// A point of the hall's floor at least `margin` from its edge, drawn from `rng`.
+glm::vec3 floorPoint(Rng& rng, float margin)
+{
+    const float side = 32.0f - 2.0f * margin;
+    const float x = margin + side * float(rngNextDouble(rng));
+    return {x, 0.0f, margin + side * float(rngNextDouble(rng))};
+}
+
 float pathLength(const NavMesh& mesh, QueryScratch& scratch, glm::vec3 a, glm::vec3 b, bool* complete = nullptr)
 {
     PathResult path;
@@ -311,8 +319,8 @@ TEST_CASE("on open ground paths across tile edges and corners are straight lines
     for (int i = 0; i < 200; ++i)
     {
         // Anywhere on the eroded floor, off its edge: most pairs cross several seams.
-        const glm::vec3 a(1.0f + 30.0f * float(rngNextDouble(rng)), 0.0f, 1.0f + 30.0f * float(rngNextDouble(rng)));
-        const glm::vec3 b(1.0f + 30.0f * float(rngNextDouble(rng)), 0.0f, 1.0f + 30.0f * float(rngNextDouble(rng)));
+        const glm::vec3 a = floorPoint(rng, 1.0f);
+        const glm::vec3 b = floorPoint(rng, 1.0f);
         bool complete = false;
         const float length = pathLength(mesh, scratch, a, b, &complete);
         CHECK(complete);
@@ -334,8 +342,8 @@ TEST_CASE("paths round pillars across seams are as long as on the untiled mesh")
     int compared = 0;
     for (int i = 0; i < 300; ++i)
     {
-        const glm::vec3 a(0.5f + 31.0f * float(rngNextDouble(rng)), 0.0f, 0.5f + 31.0f * float(rngNextDouble(rng)));
-        const glm::vec3 b(0.5f + 31.0f * float(rngNextDouble(rng)), 0.0f, 0.5f + 31.0f * float(rngNextDouble(rng)));
+        const glm::vec3 a = floorPoint(rng, 0.5f);
+        const glm::vec3 b = floorPoint(rng, 0.5f);
         PathResult pw, pt;
         const Status sw = findPath(whole, scratch, a, b, defaultQueryFilter(), glm::vec3(0.1f, 2.0f, 0.1f), pw);
         if (!sw.ok())
@@ -367,8 +375,8 @@ TEST_CASE("with the default simplification no seam loses walkable ground and pat
     double worst = 0.0;
     for (int i = 0; i < 300; ++i)
     {
-        const glm::vec3 a(1.0f + 30.0f * float(rngNextDouble(rng)), 0.0f, 1.0f + 30.0f * float(rngNextDouble(rng)));
-        const glm::vec3 b(1.0f + 30.0f * float(rngNextDouble(rng)), 0.0f, 1.0f + 30.0f * float(rngNextDouble(rng)));
+        const glm::vec3 a = floorPoint(rng, 1.0f);
+        const glm::vec3 b = floorPoint(rng, 1.0f);
         PathResult pw, pt;
         if (!findPath(whole, scratch, a, b, defaultQueryFilter(), glm::vec3(0.1f, 2.0f, 0.1f), pw).ok() ||
             !findPath(tiled, scratch, a, b, defaultQueryFilter(), glm::vec3(0.1f, 2.0f, 0.1f), pt).ok())
@@ -397,8 +405,8 @@ TEST_CASE("raycasts cross seams on open ground and stop at the same walls as on 
     Rng rng = rngFromSeed(5);
     for (int i = 0; i < 200; ++i)
     {
-        const glm::vec3 a(0.5f + 31.0f * float(rngNextDouble(rng)), 0.0f, 0.5f + 31.0f * float(rngNextDouble(rng)));
-        const glm::vec3 b(0.5f + 31.0f * float(rngNextDouble(rng)), 0.0f, 0.5f + 31.0f * float(rngNextDouble(rng)));
+        const glm::vec3 a = floorPoint(rng, 0.5f);
+        const glm::vec3 b = floorPoint(rng, 0.5f);
         auto w = raycast(whole, scratch, a, b, defaultQueryFilter(), ext);
         if (!w.ok())
             continue;
