@@ -82,6 +82,32 @@ glm::vec3 floorPoint(Rng& rng, float margin)
     return {x, 0.0f, margin + side * float(rngNextDouble(rng))};
 }
 
+/// Paths between 300 seeded pairs of floor points on the untiled and the tiled
+/// mesh: `check(whole's, tiled's)` for every pair the untiled mesh finds (the
+/// others start or end inside a pillar's eroded ring). With `sameCells` the
+/// tiled mesh covers the untiled one's cells exactly and must find them too;
+/// otherwise pairs it does not find (an outline a cell away) are passed over.
+template <class F>
+void forPathPairs(const NavMesh& whole, const NavMesh& tiled, uint64_t seed, float margin, bool sameCells, F&& check)
+{
+    QueryScratch scratch;
+    Rng rng = rngFromSeed(seed);
+    const glm::vec3 ext(0.1f, 2.0f, 0.1f);
+    for (int i = 0; i < 300; ++i)
+    {
+        const glm::vec3 a = floorPoint(rng, margin);
+        const glm::vec3 b = floorPoint(rng, margin);
+        PathResult pw, pt;
+        if (!findPath(whole, scratch, a, b, defaultQueryFilter(), ext, pw).ok())
+            continue;
+        const bool found = findPath(tiled, scratch, a, b, defaultQueryFilter(), ext, pt).ok();
+        if (sameCells)
+            REQUIRE(found);
+        if (found)
+            check(pw, pt);
+    }
+}
+
 float pathLength(const NavMesh& mesh, QueryScratch& scratch, glm::vec3 a, glm::vec3 b, bool* complete = nullptr)
 {
     PathResult path;
@@ -337,23 +363,12 @@ TEST_CASE("paths round pillars across seams are as long as on the untiled mesh")
     const BakeInput in = pillarHall(true);
     const NavMesh tiled = bakeMesh(in, seamDef(32));
     const NavMesh whole = bakeMesh(in, seamDef(0));
-    QueryScratch scratch;
-    Rng rng = rngFromSeed(11);
     int compared = 0;
-    for (int i = 0; i < 300; ++i)
-    {
-        const glm::vec3 a = floorPoint(rng, 0.5f);
-        const glm::vec3 b = floorPoint(rng, 0.5f);
-        PathResult pw, pt;
-        const Status sw = findPath(whole, scratch, a, b, defaultQueryFilter(), glm::vec3(0.1f, 2.0f, 0.1f), pw);
-        if (!sw.ok())
-            continue; // inside a pillar or its eroded ring
-        const Status st = findPath(tiled, scratch, a, b, defaultQueryFilter(), glm::vec3(0.1f, 2.0f, 0.1f), pt);
-        REQUIRE(st.ok());
+    forPathPairs(whole, tiled, 11, 0.5f, true, [&](const PathResult& pw, const PathResult& pt) {
         CHECK(pt.complete == pw.complete);
         CHECK(pt.length == doctest::Approx(pw.length).epsilon(1e-5));
         ++compared;
-    }
+    });
     CHECK(compared > 200);
 }
 
@@ -370,19 +385,10 @@ TEST_CASE("with the default simplification no seam loses walkable ground and pat
     const NavMesh tiled = bakeMesh(in, tiledDef);
     const NavMesh whole = bakeMesh(in, wholeDef);
     CHECK(tiled.totalArea() == doctest::Approx(whole.totalArea()).epsilon(0.01));
-    QueryScratch scratch;
-    Rng rng = rngFromSeed(3);
     double worst = 0.0;
-    for (int i = 0; i < 300; ++i)
-    {
-        const glm::vec3 a = floorPoint(rng, 1.0f);
-        const glm::vec3 b = floorPoint(rng, 1.0f);
-        PathResult pw, pt;
-        if (!findPath(whole, scratch, a, b, defaultQueryFilter(), glm::vec3(0.1f, 2.0f, 0.1f), pw).ok() ||
-            !findPath(tiled, scratch, a, b, defaultQueryFilter(), glm::vec3(0.1f, 2.0f, 0.1f), pt).ok())
-            continue;
+    forPathPairs(whole, tiled, 3, 1.0f, false, [&](const PathResult& pw, const PathResult& pt) {
         worst = std::max(worst, double(pt.length) - pw.length);
-    }
+    });
     // Outlines within 1.3 cells of the cells either way: a detour of a few such steps at most.
     CHECK(worst < 0.5);
 }
