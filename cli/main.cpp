@@ -306,8 +306,8 @@ int main(int argc, char** argv)
 
         auto* bake = app.add_subcommand("bake", "Bake an .obj, .space3d.json or .scene2d.json into a navmesh document");
         BakeCliOptions bakeOptions = defaultBakeCliOptions();
-        bake->add_option("input", bakeOptions.input, "Input file (.obj, .space3d.json, .scene2d.json)")->required();
-        bake->add_option("-o,--output", bakeOptions.output, "Navmesh document to write (relative to the project)")->required();
+        bake->add_option("input", bakeOptions.input, "Input file (.obj, .space3d.json, .scene2d.json)");
+        bake->add_option("-o,--output", bakeOptions.output, "Navmesh document to write (relative to the project)");
         bake->add_option("--project", project, "Project folder every path is relative to");
         bake->add_option("--name", bakeOptions.meshName, "Mesh name in the document")->capture_default_str();
         bake->add_flag("-v,--verbose", bakeOptions.verbose, "Also print the bake's counters and wall time");
@@ -324,6 +324,16 @@ int main(int argc, char** argv)
         bake->add_option("--min-region-area", bakeOptions.minRegionArea, "Regions smaller than this are dropped [m²]")->capture_default_str();
         bake->add_option("--merge-region-area", bakeOptions.mergeRegionArea,
                          "Regions smaller than this join a neighbour, 0 = no merging [m²]")->capture_default_str();
+        bake->add_option("--tile-size", bakeOptions.tileSize,
+                         "Bake in square tiles of this many cells, 0 = one grid (3D only) [cells]")->capture_default_str();
+        bake->add_option("--threads", bakeOptions.threads, "Threads baking tiles, 0 = the hardware's")->capture_default_str();
+        bake->add_option("--tiles", bakeOptions.tiles,
+                         "Bake only tiles X0..X1 by Z0..Z1 (both included), as X0:X1,Z0:Z1 (tiled bakes)");
+        BakeMergeOptions mergeOptions;
+        auto* merge = bake->add_subcommand("merge", "Join tiled navmesh documents (subset bakes) into one document");
+        merge->add_option("inputs", mergeOptions.inputs, "Tiled navmesh documents (relative to the project)")->required();
+        merge->add_option("-o,--output", mergeOptions.output, "Merged document to write (relative to the project)")->required();
+        merge->add_option("--project", project, "Project folder every path is relative to");
 
         auto* mcp = app.add_subcommand("mcp", "Serve every command as an MCP tool over stdio (JSON-RPC 2.0)");
         mcp->add_option("--project", project, "Project folder every path is relative to (must exist)");
@@ -353,8 +363,18 @@ int main(int argc, char** argv)
             return runCommands(prefix, asJson);
         if (*schema)
             return runSchema(schemaId);
+        if (*merge)
+        {
+            mergeOptions.projectRoot = project;
+            return runBakeMerge(mergeOptions);
+        }
         if (*bake)
         {
+            if (bakeOptions.input.empty() || bakeOptions.output.empty())
+            {
+                std::cerr << "spark bake: give INPUT and -o OUT (or: spark bake merge IN... -o OUT)\n";
+                return 2;
+            }
             bakeOptions.projectRoot = project;
             return runBake(bakeOptions);
         }

@@ -15,6 +15,7 @@
 #include "spark/scene/session_state.h"
 
 #include <chrono>
+#include <climits>
 #include <cstdio>
 #include <iostream>
 #include <string_view>
@@ -58,6 +59,10 @@ nav::BakeDef bakeDefOf(const BakeCliOptions& o)
     d.maxVertsPerPoly = o.maxVertsPerPoly;
     d.minRegionArea = o.minRegionArea;
     d.mergeRegionArea = o.mergeRegionArea;
+    d.tileSize = o.tileSize;
+    d.threads = o.threads;
+    if (!o.tiles.empty())
+        (void)parseTileRange(o.tiles, d.tileRange.x0, d.tileRange.x1, d.tileRange.z0, d.tileRange.z1);
     return d;
 }
 
@@ -102,6 +107,8 @@ json bakeObj(const BakeCliOptions& o, scene::SessionState& state, json& outStats
                 {"regions", s.regions},
                 {"fallback_regions", s.fallbackRegions},
                 {"bake_ms", ms}};
+    if (s.tiles != 0)
+        outStats["tiles"] = s.tiles;
     return nullptr;
 }
 
@@ -128,6 +135,11 @@ json bakeScene(const BakeCliOptions& o, Dispatcher& dispatcher, scene::SessionSt
         params["max_edge_len"] = o.maxEdgeLen;
         params["min_region_area"] = o.minRegionArea;
         params["merge_region_area"] = o.mergeRegionArea;
+        params["tile_size"] = o.tileSize;
+        params["threads"] = o.threads;
+        int32_t x0, x1, z0, z1;
+        if (!o.tiles.empty() && parseTileRange(o.tiles, x0, x1, z0, z1))
+            params["tiles"] = {{"x", {x0, x1}}, {"z", {z0, z1}}};
     }
     progress("baking");
     const auto start = std::chrono::steady_clock::now();
@@ -157,7 +169,69 @@ BakeCliOptions defaultBakeCliOptions()
     o.maxVertsPerPoly = d.maxVertsPerPoly;
     o.minRegionArea = d.minRegionArea;
     o.mergeRegionArea = d.mergeRegionArea;
+    o.tileSize = d.tileSize;
+    o.threads = d.threads;
     return o;
+}
+
+bool parseTileRange(const std::string& text, int32_t& x0, int32_t& x1, int32_t& z0, int32_t& z1)
+{
+    long long v[4];
+    char sep[3];
+    int used = 0;
+    if (std::sscanf(text.c_str(), "%lld%c%lld%c%lld%c%lld%n", &v[0], &sep[0], &v[1], &sep[1], &v[2], &sep[2], &v[3],
+                    &used) != 7 ||
+        used != static_cast<int>(text.size()) || sep[0] != ':' || sep[1] != ',' || sep[2] != ':')
+        return false;
+    for (long long x : v)
+        if (x < INT32_MIN || x > INT32_MAX)
+            return false;
+    x0 = static_cast<int32_t>(v[0]), x1 = static_cast<int32_t>(v[1]);
+    z0 = static_cast<int32_t>(v[2]), z1 = static_cast<int32_t>(v[3]);
+    return true;
+}
+
+int runBakeMerge(const BakeMergeOptions& o)
+{
+    if (o.inputs.empty() || o.output.empty())
+    {
+        std::cerr << "spark bake merge: give the tile documents and the output file with -o OUT\n";
+        return 2;
+    }
+    DispatchOptions options;
+    options.projectRoot = o.projectRoot;
+    Dispatcher dispatcher(options);
+    scene::SessionState state;
+    std::vector<std::shared_ptr<const nav::NavMesh>> parts;
+    for (size_t i = 0; i < o.inputs.size(); ++i)
+    {
+        progress("reading " + o.inputs[i]);
+        const std::string name = "part" + std::to_string(i);
+        json imported = dispatcher.call(state, "nav.import", {{"name", name}, {"path", o.inputs[i]}});
+        if (!imported["ok"].get<bool>())
+            return printError(imported);
+        parts.push_back(state.nav().meshRecord(state.nav().findMesh(name))->baked);
+    }
+    std::vector<const nav::NavMesh*> pointers;
+    for (const auto& p : parts)
+        pointers.push_back(p.get());
+    auto merged = nav::mergeTiledNavMeshes(pointers);
+    if (!merged.ok())
+        return printError(errorOf(merged.error()));
+    nav::MeshDef def = nav::defaultMeshDef();
+    def.name = "merged";
+    def.source = "merge";
+    def.mesh = std::make_shared<const nav::NavMesh>(std::move(merged.value()));
+    auto put = state.nav().putMesh(std::move(def));
+    if (!put.ok())
+        return printError(errorOf(put.error()));
+    json exported = dispatcher.call(state, "nav.export", {{"mesh", "merged"}, {"path", o.output}});
+    if (!exported["ok"].get<bool>())
+        return printError(exported);
+    const json& r = exported["result"];
+    std::cout << o.output << ": " << r.value("polygons", 0) << " polygons, " << r.value("vertices", 0)
+              << " vertices, hash " << r.value("hash", std::string()) << "\n";
+    return 0;
 }
 
 int runBake(const BakeCliOptions& o)
@@ -173,6 +247,12 @@ int runBake(const BakeCliOptions& o)
     if (o.output.empty())
     {
         std::cerr << "spark bake: give the output file with -o OUT\n";
+        return 2;
+    }
+    int32_t range[4];
+    if (!o.tiles.empty() && !parseTileRange(o.tiles, range[0], range[1], range[2], range[3]))
+    {
+        std::cerr << "spark bake: --tiles takes X0:X1,Z0:Z1 (tile numbers, both ends included)\n";
         return 2;
     }
 

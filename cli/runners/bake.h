@@ -14,7 +14,9 @@
 /// polygons, vertices, hash) to stdout.
 
 #include <filesystem>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace spark::cli
 {
@@ -39,7 +41,26 @@ struct BakeCliOptions
     int maxVertsPerPoly = 6;             ///< [Limit: 3..6]
     float minRegionArea = 0.0f;          ///< [Limit: >= 0] [Units: m²]
     float mergeRegionArea = 16.0f;       ///< 0 = no merging. [Limit: >= 0] [Units: m²]
+    int tileSize = 0;                    ///< Tile edge; 0 = one grid (nav::BakeDef::tileSize). [Units: cells]
+    int threads = 0;                     ///< Threads baking tiles; 0 = the hardware's.
+    std::string tiles;                   ///< "X0:X1,Z0:Z1": bake only these tiles (empty: all).
 };
+
+/// Options of `spark bake merge IN... -o OUT`.
+struct BakeMergeOptions
+{
+    std::vector<std::string> inputs;         ///< Tiled navmesh documents (subset bakes), relative to the project.
+    std::string output;                      ///< Merged document to write, relative to the project.
+    std::filesystem::path projectRoot = "."; ///< Project folder (`--project`).
+};
+
+/// Reads "X0:X1,Z0:Z1" (integers, both ends included). False when malformed.
+bool parseTileRange(const std::string& text, int32_t& x0, int32_t& x1, int32_t& z0, int32_t& z1);
+
+/// Runs `spark bake merge`: imports each document, joins their tiles
+/// (`nav::mergeTiledNavMeshes`) and exports the result. Exit 0 written, 1 a
+/// coded error (printed on stderr), 2 a usage error.
+int runBakeMerge(const BakeMergeOptions& options);
 
 /// Options with every setting at its SPEC default.
 BakeCliOptions defaultBakeCliOptions();

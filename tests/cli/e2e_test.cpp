@@ -238,6 +238,75 @@ TEST_CASE("spark bake of dungeon.obj writes a document that nav.import reads wit
     fs::remove_all(project);
 }
 
+TEST_CASE("spark bake --tile-size --threads writes a tiled document that nav.import reads with its tiles and hash")
+{
+    fs::create_directories("build/test-output/e2e");
+    const std::string stem = "build/test-output/e2e/arena_tiled_" + std::to_string(::getpid());
+    auto bake = [&](const std::string& threads, const std::string& out) {
+        return spark({"bake", "samples/space3d/arena.space3d.json", "-o", out, "--tile-size", "32", "--threads", threads});
+    };
+    Run one = bake("1", stem + "_1.json");
+    REQUIRE_MESSAGE(one.exit == 0, one.err);
+    Run three = bake("3", stem + "_3.json");
+    REQUIRE_MESSAGE(three.exit == 0, three.err);
+    CHECK(one.out.find("62 polygons") != std::string::npos);
+    CHECK(one.out.find("hash 4b64445aa1e4934a") != std::string::npos);
+    CHECK(slurp(stem + "_1.json") == slurp(stem + "_3.json")); // any thread count, the same bytes
+    const json doc = parsed(slurp(stem + "_1.json"));
+    REQUIRE(doc.contains("tiles"));
+    CHECK(doc["tiles"]["tile_size"] == 32);
+    CHECK(doc["tiles"]["list"].size() == 16);
+    Run imported = spark({"call", "nav.import", "{\"name\": \"t\", \"path\": \"" + stem + "_1.json\"}", "--json"});
+    REQUIRE(imported.exit == 0);
+    CHECK(parsed(imported.out)["result"]["hash"] == "4b64445aa1e4934a");
+    // A tile table out of tile order is refused with the tile's path.
+    json broken = doc;
+    broken.erase("hash");
+    broken["tiles"]["list"][1][0] = broken["tiles"]["list"][0][0];
+    std::ofstream(stem + "_bad.json") << broken.dump();
+    Run refused = spark({"call", "nav.import", "{\"name\": \"t\", \"path\": \"" + stem + "_bad.json\"}", "--json"});
+    CHECK(refused.exit == 1);
+    CHECK(parsed(refused.out)["error"]["code"] == "E_NAV_FORMAT");
+    CHECK(parsed(refused.out)["error"]["data"]["field"] == "/tiles/list/1");
+    // Bad settings: a usage error is exit 2, a refused bake exit 1.
+    CHECK(spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_x.json", "--tile-size", "4"}).exit == 1);
+    CHECK(spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_x.json", "--threads", "x"}).exit == 2);
+    for (const char* suffix : {"_1.json", "_3.json", "_bad.json"})
+        fs::remove(stem + suffix);
+}
+
+TEST_CASE("spark bake --tiles bakes subsets that spark bake merge joins into the whole bake bit for bit")
+{
+    fs::create_directories("build/test-output/e2e");
+    const std::string stem = "build/test-output/e2e/arena_subset_" + std::to_string(::getpid());
+    // The arena's 32-cell tiles run from -2 to 1 both ways; the two subsets share column 0.
+    Run west = spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_w.json", "--tile-size", "32", "--tiles",
+                      "-2:0,-2:1"});
+    REQUIRE_MESSAGE(west.exit == 0, west.err);
+    Run east = spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_e.json", "--tile-size", "32", "--tiles",
+                      "0:1,-2:1", "--threads", "1"});
+    REQUIRE_MESSAGE(east.exit == 0, east.err);
+    CHECK(parsed(slurp(stem + "_w.json"))["tiles"]["list"].size() == 12);
+    Run merged = spark({"bake", "merge", stem + "_e.json", stem + "_w.json", "-o", stem + "_m.json"});
+    REQUIRE_MESSAGE(merged.exit == 0, merged.err);
+    CHECK(merged.out.find("62 polygons, 155 vertices, hash 4b64445aa1e4934a") != std::string::npos);
+    Run whole = spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_all.json", "--tile-size", "32"});
+    REQUIRE(whole.exit == 0);
+    CHECK(slurp(stem + "_m.json") == slurp(stem + "_all.json"));
+    // Usage errors exit 2; a document that is not tiled, or a range without tiles, exit 1.
+    CHECK(spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_x.json", "--tiles", "1:2"}).exit == 2);
+    CHECK(spark({"bake", "merge", stem + "_w.json"}).exit == 2);
+    CHECK(spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_x.json", "--tiles", "0:1,0:1"}).exit == 1);
+    Run flat = spark({"bake", "samples/space3d/arena.space3d.json", "-o", stem + "_flat.json"});
+    REQUIRE(flat.exit == 0);
+    Run mixed = spark({"bake", "merge", stem + "_w.json", stem + "_flat.json", "-o", stem + "_x.json"});
+    CHECK(mixed.exit == 1);
+    CHECK(mixed.err.find("E_NAV_FORMAT") != std::string::npos);
+    CHECK_FALSE(fs::exists(stem + "_x.json"));
+    for (const char* suffix : {"_w.json", "_e.json", "_m.json", "_all.json", "_flat.json"})
+        fs::remove(stem + suffix);
+}
+
 TEST_CASE("spark mcp serves the commands as tools over stdio")
 {
     const std::string input = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": {}}\n"

@@ -47,6 +47,14 @@ nav::BakeDef bakeDefFromParams(const json& params)
     def.maxEdgeLen = params.value("max_edge_len", def.maxEdgeLen);
     def.minRegionArea = params.value("min_region_area", def.minRegionArea);
     def.mergeRegionArea = params.value("merge_region_area", def.mergeRegionArea);
+    def.tileSize = params.value("tile_size", def.tileSize);
+    def.threads = params.value("threads", def.threads);
+    if (params.contains("tiles"))
+    {
+        const json& t = params["tiles"];
+        def.tileRange = nav::TileRange{t["x"][0].get<int32_t>(), t["x"][1].get<int32_t>(), t["z"][0].get<int32_t>(),
+                                       t["z"][1].get<int32_t>()};
+    }
     return def;
 }
 
@@ -86,7 +94,7 @@ json gridStats(const nav::Bake2DStats& s, const nav::Grid2D& grid)
 
 /// Settings of the 3D bake only, refused by the 2D sources.
 constexpr const char* k3DOnlyKeys[] = {"cell_height", "max_slope_deg", "max_simplification_error",
-                                       "max_edge_len", "min_region_area", "merge_region_area", "include_sensors", "include_kinds", "allow_approximations"};
+                                       "max_edge_len", "min_region_area", "merge_region_area", "tile_size", "threads", "tiles", "include_sensors", "include_kinds", "allow_approximations"};
 
 /// The common 2D tail: erode + rectangles, then the mesh.
 BakedMesh bakeGrid(const nav::Grid2D& grid, const json& params)
@@ -214,6 +222,8 @@ BakedMesh bakeSpace3D(Context& ctx, const json& params)
                  {"triangles", baked->triangles},
                  {"approximated_colliders", baked->approximatedColliders},
                  {"approximations", std::move(approximations)}};
+    if (s.tiles != 0)
+        out.stats["tiles"] = s.tiles;
     return out;
 }
 

@@ -186,7 +186,7 @@ json meshToDocument(const nav::NavMesh& carved)
         polygons.push_back(json(std::vector<uint32_t>(idx.begin(), idx.end())));
         areas.push_back(mesh.area(p));
     }
-    return {{"format", kFormat},
+    json doc = {{"format", kFormat},
             {"version", kVersion},
             {"dimensions", mesh.is2d() ? 2 : 3},
             {"settings",
@@ -202,6 +202,15 @@ json meshToDocument(const nav::NavMesh& carved)
             {"polygons", std::move(polygons)},
             {"areas", std::move(areas)},
             {"hash", hashHex(nav::hashNavMesh(mesh))}};
+    if (mesh.tiled())
+    {
+        // SPEC §2.6: [x, z, first polygon, polygons, first vertex, vertices] per tile, in tile order.
+        json tiles = json::array();
+        for (const nav::NavTile& t : mesh.tiles())
+            tiles.push_back({t.x, t.z, t.firstPolygon, t.polygonCount, t.firstVertex, t.vertexCount});
+        doc["tiles"] = {{"tile_size", mesh.tileSize()}, {"list", std::move(tiles)}};
+    }
+    return doc;
 }
 
 namespace
@@ -253,7 +262,57 @@ struct DocumentParts
     nav::NavMeshDef def = nav::defaultNavMeshDef();
     nav::PolySoup soup;
     std::optional<std::string> hash;
+    uint32_t tileSize = 0;
+    std::vector<nav::NavTile> tiles; // empty: an untiled mesh
 };
+
+// The optional "tiles" of a document: tile size and table, validated for
+// shape here and for content by nav::buildTiledNavMesh.
+Status readTiles(const element& value, uint32_t& outTileSize, std::vector<nav::NavTile>& outTiles)
+{
+    const char* const kShape = "tiles is {\"tile_size\": cells, \"list\": [[x, z, first_polygon, polygons, "
+                               "first_vertex, vertices], ...]}";
+    simdjson::dom::object tiles;
+    element size, listValue;
+    if (value.get(tiles) || tiles.size() != 2 || !member(tiles, "tile_size", size) || !member(tiles, "list", listValue))
+        return formatError("/tiles", kShape);
+    int64_t number = 0;
+    if (!integerIn(size, 1, 65536, number))
+        return formatError("/tiles/tile_size", "tile_size is an integer 1..65536");
+    outTileSize = static_cast<uint32_t>(number);
+    simdjson::dom::array list;
+    if (listValue.get(list) || list.size() == 0)
+        return formatError("/tiles/list", "list is a non-empty array of tiles");
+    if (list.size() > nav::kMaxTiles)
+        return makeError("E_NAV_LIMIT", "too many tiles", "/tiles/list");
+    outTiles.reserve(list.size());
+    size_t i = 0;
+    for (const element t : list)
+    {
+        const std::string field = "/tiles/list/" + std::to_string(i++);
+        simdjson::dom::array entries;
+        if (t.get(entries) || entries.size() != 6)
+            return formatError(field, "a tile is [x, z, first_polygon, polygons, first_vertex, vertices]");
+        int64_t v[6];
+        size_t k = 0;
+        for (const element x : entries)
+        {
+            const int64_t lo = k < 2 ? INT32_MIN : 0, hi = k < 2 ? INT32_MAX : UINT32_MAX;
+            if (!integerIn(x, lo, hi, v[k]))
+                return formatError(field + "/" + std::to_string(k), "tile entries are 32-bit integers");
+            ++k;
+        }
+        nav::NavTile tile;
+        tile.x = static_cast<int32_t>(v[0]);
+        tile.z = static_cast<int32_t>(v[1]);
+        tile.firstPolygon = static_cast<uint32_t>(v[2]);
+        tile.polygonCount = static_cast<uint32_t>(v[3]);
+        tile.firstVertex = static_cast<uint32_t>(v[4]);
+        tile.vertexCount = static_cast<uint32_t>(v[5]);
+        outTiles.push_back(tile);
+    }
+    return Status::success();
+}
 
 Status readDocument(const element& root, DocumentParts& out)
 {
@@ -263,7 +322,7 @@ Status readDocument(const element& root, DocumentParts& out)
     if (root.get(doc))
         return formatError("", "a navmesh document is a JSON object");
     static const char* const kKeys[] = {"format", "version", "dimensions", "settings", "vertices",
-                                        "polygons", "areas", "hash"};
+                                        "polygons", "areas", "hash", "tiles"};
     for (const auto field : doc)
     {
         bool known = false;
@@ -397,6 +456,9 @@ Status readDocument(const element& root, DocumentParts& out)
             return formatError("/hash", "hash is a string of 16 hex digits");
         out.hash = std::string(std::string_view(hash));
     }
+    element tiles;
+    if (member(doc, "tiles", tiles))
+        SPARK_TRY(readTiles(tiles, out.tileSize, out.tiles));
     return Status::success();
 }
 
@@ -415,12 +477,18 @@ Result<nav::NavMesh> meshFromDocumentText(std::string_view text)
             return makeError("E_FORMAT", simdjson::error_message(error), "");
         SPARK_TRY(readDocument(root, parts));
     }
-    Result<nav::NavMesh> mesh = nav::buildNavMesh(parts.soup, parts.def);
+    Result<nav::NavMesh> mesh = parts.tiles.empty() ? nav::buildNavMesh(parts.soup, parts.def)
+                                                    : nav::buildTiledNavMesh(parts.soup, parts.def, parts.tileSize,
+                                                                             std::move(parts.tiles));
     if (!mesh.ok())
     {
         Error e = mesh.error();
         if (e.code == "E_NAV_CONFIG" || e.code == "E_NAV_NO_GEOMETRY")
             e.code = "E_NAV_FORMAT";
+        if (e.field.starts_with("/tiles/")) // the library's tile i is the document's /tiles/list/i
+            e.field = "/tiles/list/" + e.field.substr(7);
+        else if (e.field == "/tiles" || e.field == "/tile_size")
+            e.field = e.field == "/tiles" ? "/tiles/list" : "/tiles/tile_size";
         return e;
     }
     if (parts.hash && *parts.hash != hashHex(nav::hashNavMesh(mesh.value())))

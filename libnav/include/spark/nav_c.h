@@ -65,9 +65,11 @@ typedef struct spark_nav_bake_settings
     int max_verts_per_poly;          /**< 3..6 */
     float min_region_area;           /**< m² */
     float merge_region_area;         /**< m²; 0 = no region merging */
+    int tile_size;                   /**< cells; 0 = one grid, else square tiles of this many cells (8..) */
+    int threads;                     /**< threads baking tiles; 0 = the hardware's (the mesh is the same for any count) */
 } spark_nav_bake_settings;
 
-/** The default settings of a bake (radius 0.4, height 1.8, step 0.4, cells 0.2 × 0.1, slope 45). */
+/** The default settings of a bake (radius 0.4, height 1.8, step 0.4, cells 0.2 × 0.1, slope 45; one grid). */
 spark_nav_bake_settings spark_nav_bake_settings_default(void);
 
 /** Bakes triangles (vertices: 3 floats each; indices: 3 per triangle; areas:

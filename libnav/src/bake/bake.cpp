@@ -27,16 +27,20 @@
 ///     at most max_verts_per_poly vertices; row-run rectangles cover a region
 ///     whose outline cannot be triangulated.
 ///
+/// With def.tileSize > 0 the same stages run per tile (tiles.cpp, and the
+/// design note there; docs/tiles.md).
+///
 /// Differences from Recast: border ends move off obstacles' corners (so a
 /// monotone mesh does not keep every obstacle's extreme corners as vertices,
-/// which lengthens paths round them); there is no tiling, no watershed and no height
+/// which lengthens paths round them); there is no watershed and no height
 /// detail mesh; erosion keeps a cell when all of it lies agent_radius from
 /// every border (Recast rounds the radius up to whole cells first, which is
 /// the same for radii of whole cells); every geometric test on outlines runs
 /// on integers. On RecastDemo's settings our bakes come within 2 % of Recast's
 /// polygon count and walkable area (bench/bake_bench). Stages own their buffers (flat arrays indexed by span); no
-/// stage allocates per span. There are no clocks, threads or hash-map
-/// iterations, so a bake is bit-identical run to run.
+/// stage allocates per span. There are no clocks or hash-map iterations, and
+/// tiles bake as independent jobs joined in tile order, so a bake is
+/// bit-identical run to run and for any thread count.
 
 #include "bake_stages.h"
 
@@ -116,7 +120,12 @@ Status checkSetting(float value, bool ok, const char* field, const char* limit)
     return makeError("E_NAV_CONFIG", std::string(field + 1) + " must be " + limit, field);
 }
 
-Status validateDef(const BakeDef& d)
+} // namespace
+
+namespace bake
+{
+
+Status validateBakeDef(const BakeDef& d)
 {
     SPARK_TRY(checkSetting(d.cellSize, d.cellSize > 0.0f, "/cell_size", "a finite number > 0"));
     SPARK_TRY(checkSetting(d.cellHeight, d.cellHeight > 0.0f, "/cell_height", "a finite number > 0"));
@@ -132,10 +141,28 @@ Status validateDef(const BakeDef& d)
     SPARK_TRY(checkSetting(d.mergeRegionArea, d.mergeRegionArea >= 0.0f, "/merge_region_area", "a finite number >= 0"));
     if (d.maxVertsPerPoly < 3 || d.maxVertsPerPoly > 6)
         return makeError("E_NAV_CONFIG", "max_verts_per_poly must be between 3 and 6", "/max_verts_per_poly");
+    if (d.threads < 0 || d.threads > kMaxBakeThreads)
+        return makeError("E_NAV_CONFIG", "threads must be between 0 (the hardware's) and 256", "/threads");
+    const TileRange all;
+    const TileRange& r = d.tileRange;
+    if (r.x0 > r.x1 || r.z0 > r.z1)
+        return makeError("E_NAV_CONFIG", "the tile range must have x0 <= x1 and z0 <= z1", "/tiles");
+    if (d.tileSize == 0 && (r.x0 != all.x0 || r.x1 != all.x1 || r.z0 != all.z0 || r.z1 != all.z1))
+        return makeError("E_NAV_CONFIG", "a tile range needs a tiled bake (tile_size > 0)", "/tiles");
+    if (d.tileSize != 0)
+    {
+        const int border = tileBorderCells(d);
+        if (d.tileSize < 8 || d.tileSize > kMaxBakeColumns - 2 * border)
+            return makeError("E_NAV_CONFIG",
+                             "tile_size must be 0 (one grid) or 8.." + std::to_string(kMaxBakeColumns - 2 * border) +
+                                 " cells (a tile and its border of " + std::to_string(border) +
+                                 " cells make at most 4096)",
+                             "/tile_size");
+    }
     return Status::success();
 }
 
-Status validateInput(const BakeInput& in)
+Status validateBakeInput(const BakeInput& in)
 {
     if (in.indices.size() % 3 != 0)
         return makeError("E_NAV_CONFIG", "the triangle index count is not a multiple of 3", "/indices");
@@ -162,14 +189,69 @@ Status validateInput(const BakeInput& in)
     return Status::success();
 }
 
-} // namespace
+Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats,
+                 PolySoup& outMesh)
+{
+    // Safe points between the stages (spark/core/work.h): a stopped bake has built nothing
+    // its caller keeps. Six stages; the progress counts the finished ones. The tile pool's
+    // threads install no control, so there they cost one thread-local read each.
+    constexpr uint64_t kStages = 6;
+    auto stage = [](const char* next, uint64_t done) { return workCheckpoint(next, done, kStages); };
+    ioStats.spans += ioSolid.spanCount;
+    if (!stage("bake: filter", 1))
+        return cancelledError("bake: filter");
+    OpenField open;
+    SPARK_TRY(filterSpans(ioSolid, cells, open));
+    ioSolid = SolidField{}; // the open field replaces it (and holds its column array)
+    if (!stage("bake: erode", 2))
+        return cancelledError("bake: erode");
+    erodeWalkable(open, cells);
+    if (keep)
+    {
+        // A tile's border only informs the filter and erosion: its spans make no polygons.
+        open.borderWalkable.assign(open.spanCount(), 0);
+        for (int z = 0; z < open.grid.depth; ++z)
+            for (uint32_t k = open.rowStart[static_cast<size_t>(z)]; k < open.rowStart[static_cast<size_t>(z) + 1]; ++k)
+            {
+                const UsedColumn c = usedColumn(open, z, k);
+                if (c.x >= keep->x0 && c.x < keep->x1 && z >= keep->z0 && z < keep->z1)
+                    continue;
+                for (uint32_t i = c.first; i < c.last; ++i)
+                {
+                    open.borderWalkable[i] = open.area[i] != kNullArea ? 1 : 0;
+                    open.area[i] = kNullArea;
+                }
+            }
+    }
+    if (!stage("bake: regions", 3))
+        return cancelledError("bake: regions");
+    buildRegions(open, cells);
+    ioStats.regions += open.regionCount;
+    if (!stage("bake: contours", 4))
+        return cancelledError("bake: contours");
+    ContourSet contours;
+    buildContours(open, cells, contours);
+    if (!stage("bake: polygons", 5))
+        return cancelledError("bake: polygons");
+    ioStats.fallbackRegions += buildPolygons(contours, open, cells, outMesh);
+    return Status::success();
+}
+
+} // namespace bake
+
+int tileBorderCells(const BakeDef& def)
+{
+    return static_cast<int>(std::ceil(static_cast<double>(bake::cellSettingsOf(def).erodeRadius))) + 3;
+}
 
 Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
 {
-    SPARK_TRY(validateDef(def));
-    SPARK_TRY(validateInput(input));
+    SPARK_TRY(bake::validateBakeDef(def));
+    SPARK_TRY(bake::validateBakeInput(input));
     if (input.indices.empty())
         return makeError("E_NAV_NO_GEOMETRY", "there are no triangles to bake");
+    if (def.tileSize > 0)
+        return bake::bakeTiles(input, def);
 
     // Bounds of the referenced vertices.
     glm::vec3 lo = input.vertices[input.indices[0]];
@@ -186,7 +268,7 @@ Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
         return makeError("E_NAV_LIMIT",
                          "the bake grid would be " + std::to_string(static_cast<long long>(columnsX)) + " x " +
                              std::to_string(static_cast<long long>(columnsZ)) + " cells, more than 4096 x 4096",
-                         "/cell_size", "raise cell_size or bake a smaller part of the scene");
+                         "/cell_size", "bake in tiles (tile_size, e.g. 64) or raise cell_size");
     const double layers = std::ceil((static_cast<double>(hi.y) - lo.y) / def.cellHeight);
     if (layers >= static_cast<double>(bake::kMaxSpanHeight))
         return makeError("E_NAV_LIMIT", "the scene is more than 65534 cells tall", "/cell_height",
@@ -212,28 +294,7 @@ Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
     if (!stage("bake: voxelize", 0))
         return cancelledError("bake: voxelize");
     bake::voxelizeTriangles(input, cells, solid);
-    out.stats.spans = solid.spanCount;
-
-    if (!stage("bake: filter", 1))
-        return cancelledError("bake: filter");
-    bake::OpenField open;
-    SPARK_TRY(bake::filterSpans(solid, cells, open));
-    solid = bake::SolidField{}; // the open field replaces it (and holds its column array)
-    if (!stage("bake: erode", 2))
-        return cancelledError("bake: erode");
-    bake::erodeWalkable(open, cells);
-    if (!stage("bake: regions", 3))
-        return cancelledError("bake: regions");
-    bake::buildRegions(open, cells);
-    out.stats.regions = open.regionCount;
-
-    if (!stage("bake: contours", 4))
-        return cancelledError("bake: contours");
-    bake::ContourSet contours;
-    bake::buildContours(open, cells, contours);
-    if (!stage("bake: polygons", 5))
-        return cancelledError("bake: polygons");
-    out.stats.fallbackRegions = bake::buildPolygons(contours, open, cells, out.mesh);
+    SPARK_TRY(bake::bakeSolid(solid, cells, nullptr, out.stats, out.mesh));
 
     if (out.mesh.polygonCount() == 0)
         return makeError("E_NAV_NO_GEOMETRY", "nothing is walkable with these settings", {},
@@ -248,7 +309,10 @@ Result<BakedNavMesh> bakeNavMesh(const BakeInput& input, const BakeDef& def)
         return baked.error();
     if (!workCheckpoint("bake: navmesh", 6, 6))
         return cancelledError("bake: navmesh");
-    auto mesh = buildNavMesh(baked.value().mesh, navMeshDefFromBake(def, false));
+    const NavMeshDef meshDef = navMeshDefFromBake(def, false);
+    auto mesh = def.tileSize > 0 ? buildTiledNavMesh(baked.value().mesh, meshDef, static_cast<uint32_t>(def.tileSize),
+                                                     std::move(baked.value().tiles))
+                                 : buildNavMesh(baked.value().mesh, meshDef);
     if (!mesh.ok())
         return mesh.error();
     return BakedNavMesh{std::move(mesh.value()), baked.value().stats};

@@ -58,6 +58,13 @@ struct CellSettings
 /// Derives the cell settings of `def` (which must have been validated).
 CellSettings cellSettingsOf(const BakeDef& def);
 
+/// Checks a def's limits: `E_NAV_CONFIG` naming the field.
+Status validateBakeDef(const BakeDef& def);
+
+/// Checks a bake input (index count, areas, index range, finite vertices): `E_NAV_CONFIG`.
+Status validateBakeInput(const BakeInput& input);
+
+
 /// The grid the bake works on.
 struct Grid
 {
@@ -66,6 +73,13 @@ struct Grid
     glm::vec3 origin{0.0f};     ///< World position of cell (0, 0) at height 0. [Units: m]
     float cellSize = 0.0f;      ///< [Units: m]
     float cellHeight = 0.0f;    ///< [Units: m]
+    /// A tile's grid (tiles.cpp) lies on the world's cell lattice: its cell
+    /// (0, 0) at height 0 is the world's cell (latticeX, latticeZ) at layer
+    /// latticeY, and polygons.cpp places vertices from those world cells
+    /// (cells × size in double, rounded once), so two tiles put a shared
+    /// corner at the same bits. False: origin + cells × size in float.
+    bool onLattice = false;
+    int32_t latticeX = 0, latticeY = 0, latticeZ = 0;
 };
 
 /// A solid span: voxels [bottom, top) of one column, with the area code of its top.
@@ -111,6 +125,11 @@ struct OpenField
     /// only these, as most columns of a level are empty.
     std::vector<uint32_t> usedColumns;
     std::vector<uint32_t> rowStart;
+    /// A tile's bake only (tiles.cpp): one flag per span, set on the border
+    /// spans that were walkable after erosion; the border makes no regions,
+    /// and contours.cpp keeps a region's stretch along the tile's edge apart
+    /// from its walls. Empty for a single-grid bake.
+    std::vector<uint8_t> borderWalkable;
 
     size_t spanCount() const { return y.size(); }
     /// Spans in column c.
@@ -189,5 +208,21 @@ uint32_t buildPolygons(const ContourSet& set, const OpenField& field, const Cell
 /// Corner height (cells) at the corner of span `i` that starts its edge `dir`:
 /// the highest floor of the up to four spans round the corner.
 int cornerHeight(const OpenField& field, int x, int z, uint32_t i, int dir);
+
+// --- Whole bakes -----------------------------------------------------------
+
+/// The part of a bake after voxelisation: filter, erode, regions, contours,
+/// polygons; `keep` (null: everything) lists the columns [x0, x1) × [z0, z1)
+/// whose spans may make polygons: spans outside it are dropped after erosion
+/// (a tile's border). Adds the counters to `ioStats` and the polygons to `outMesh`.
+struct KeepBox
+{
+    int x0, z0, x1, z1;
+};
+Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats,
+                 PolySoup& outMesh);
+
+/// tiles.cpp: the tiled bake (def.tileSize > 0) of a validated input.
+Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def);
 
 } // namespace spark::nav::bake

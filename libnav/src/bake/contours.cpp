@@ -644,8 +644,14 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
         }
     }
 
-    // The area of every region, to tell walls from portals.
-    std::vector<uint8_t> regionArea(static_cast<size_t>(field.regionCount) + 1, kNullArea);
+    // The area of every region, to tell walls from portals. A tile's bake
+    // gives the walkable spans of its border four more far-side regions of no
+    // area, one per side of the tile: a stretch along the tile's edge is a
+    // wall kept apart from the others (its ends, the tile's corners among
+    // them, stay corners), so simplification never cuts across the seam, and
+    // it is straight, so both tiles reach the seam line.
+    const uint32_t tileEdge = field.regionCount + 1; // + the direction of the edge
+    std::vector<uint8_t> regionArea(static_cast<size_t>(field.regionCount) + 5, kNullArea);
     for (size_t i = 0; i < n; ++i)
         if (field.region[i] != 0)
             regionArea[field.region[i]] = field.area[i];
@@ -692,9 +698,14 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                         const uint32_t link = connectionOf(field, i, dir);
                         uint32_t far = 0;
                         if (link != kNoConnection)
-                            far = field.region[field.cellFirst[static_cast<size_t>(
-                                                   (cx + kDirX[dir]) + (cz + kDirZ[dir]) * g.width)] +
-                                               link];
+                        {
+                            const uint32_t j = field.cellFirst[static_cast<size_t>((cx + kDirX[dir]) +
+                                                                                   (cz + kDirZ[dir]) * g.width)] +
+                                               link;
+                            far = field.region[j];
+                            if (far == 0 && !field.borderWalkable.empty() && field.borderWalkable[j] != 0)
+                                far = tileEdge + static_cast<uint32_t>(dir);
+                        }
                         raw.push_back({px, cornerHeight(field, cx, cz, i, dir), pz, far});
                         edges[i] = static_cast<uint8_t>(edges[i] & ~(1u << dir));
                         dir = (dir + 1) & 3;

@@ -273,9 +273,15 @@ struct VertexWelder
         cells.push_back({x, y, z});
         chain.push_back(buckets[b]);
         buckets[b] = id;
-        mesh.vertices.push_back(glm::vec3(g.origin.x + static_cast<float>(x) * g.cellSize,
-                                          g.origin.y + static_cast<float>(y) * g.cellHeight,
-                                          g.origin.z + static_cast<float>(z) * g.cellSize));
+        if (g.onLattice)
+            mesh.vertices.push_back(glm::vec3(
+                static_cast<float>(static_cast<double>(g.latticeX + x) * static_cast<double>(g.cellSize)),
+                static_cast<float>(static_cast<double>(g.latticeY + y) * static_cast<double>(g.cellHeight)),
+                static_cast<float>(static_cast<double>(g.latticeZ + z) * static_cast<double>(g.cellSize))));
+        else
+            mesh.vertices.push_back(glm::vec3(g.origin.x + static_cast<float>(x) * g.cellSize,
+                                              g.origin.y + static_cast<float>(y) * g.cellHeight,
+                                              g.origin.z + static_cast<float>(z) * g.cellSize));
         if (cells.size() * 2 > buckets.size())
             rehash();
         return static_cast<uint32_t>(id);

@@ -225,7 +225,7 @@ spark_nav_bake_settings spark_nav_bake_settings_default(void)
     return spark_nav_bake_settings{d.cellSize,     d.cellHeight,  d.agentRadius,
                                    d.agentHeight,  d.stepHeight,  d.maxSlopeDeg,
                                    d.maxSimplificationError, d.maxEdgeLen, d.maxVertsPerPoly,
-                                   d.minRegionArea, d.mergeRegionArea};
+                                   d.minRegionArea, d.mergeRegionArea, d.tileSize, d.threads};
 }
 
 spark_nav_result spark_nav_mesh_bake(const float* vertices, size_t vertex_count, const uint32_t* indices,
@@ -255,6 +255,8 @@ spark_nav_result spark_nav_mesh_bake(const float* vertices, size_t vertex_count,
         def.maxVertsPerPoly = settings->max_verts_per_poly;
         def.minRegionArea = settings->min_region_area;
         def.mergeRegionArea = settings->merge_region_area;
+        def.tileSize = settings->tile_size;
+        def.threads = settings->threads;
         auto baked = bakeNavMesh(in, def);
         if (!baked.ok())
             return resultOf(baked.error());

@@ -28,6 +28,7 @@
 #include <cassert>
 #include <cmath>
 #include <string>
+#include <tuple>
 
 namespace spark::nav
 {
@@ -809,6 +810,9 @@ NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& 
     NavMesh mesh;
     setParts(mesh, base, std::move(vertices), std::move(indices), std::move(polyStarts), std::move(areas),
              std::move(disabled));
+    // Carving keeps the base polygons' slots and vertices first, so the tiles still name them.
+    mesh.m_tileSize = base.m_tileSize;
+    mesh.m_tiles = base.m_tiles;
     assembleIncremental(mesh, previous, remap, changedNew, changedOld);
     return mesh;
 }
@@ -852,6 +856,134 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
     mesh.m_areas = soup.areas;
     NavMeshAccess::assemble(mesh);
     return mesh;
+}
+
+Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, uint32_t tileSize,
+                                  std::vector<NavTile> tiles)
+{
+    if (tileSize == 0 || tileSize > 65536)
+        return makeError("E_NAV_FORMAT", "the tile size must be 1..65536 cells", "/tile_size");
+    if (tiles.empty())
+        return makeError("E_NAV_FORMAT", "a tiled mesh needs at least one tile", "/tiles");
+    if (tiles.size() > kMaxTiles)
+        return makeError("E_NAV_LIMIT", "more than " + std::to_string(kMaxTiles) + " tiles", "/tiles");
+    uint32_t polygons = 0, vertices = 0;
+    for (size_t i = 0; i < tiles.size(); ++i)
+    {
+        const NavTile& t = tiles[i];
+        const std::string at = "/tiles/" + std::to_string(i);
+        if (i > 0 && std::pair(tiles[i - 1].z, tiles[i - 1].x) >= std::pair(t.z, t.x))
+            return makeError("E_NAV_FORMAT", "tiles must be in increasing (z, x) order, each once", at);
+        if (t.firstPolygon != polygons || t.firstVertex != vertices)
+            return makeError("E_NAV_FORMAT", "a tile's polygons and vertices must follow the previous tile's", at);
+        if (t.polygonCount == 0 || t.polygonCount > kMaxTilePolygons)
+            return makeError("E_NAV_LIMIT", "a tile holds 1..1048575 polygons", at + "/polygon_count");
+        if (t.polygonCount > soup.polygonCount() - polygons || t.vertexCount > soup.vertices.size() - vertices)
+            return makeError("E_NAV_FORMAT", "the tile's ranges run past the mesh", at);
+        for (uint32_t p = t.firstPolygon; p < t.firstPolygon + t.polygonCount; ++p)
+            for (uint32_t k = soup.polyStarts[p]; k < soup.polyStarts[p + 1]; ++k)
+                if (soup.indices[k] < t.firstVertex || soup.indices[k] - t.firstVertex >= t.vertexCount)
+                    return makeError("E_NAV_FORMAT", "a polygon uses a vertex of another tile",
+                                     "/polygons/" + std::to_string(p));
+        polygons += t.polygonCount;
+        vertices += t.vertexCount;
+    }
+    if (polygons != soup.polygonCount() || vertices != soup.vertices.size())
+        return makeError("E_NAV_FORMAT", "the tiles do not cover every polygon and vertex", "/tiles");
+    auto built = buildNavMesh(soup, def);
+    if (!built.ok())
+        return built.error();
+    NavMesh mesh = std::move(built.value());
+    mesh.m_tileSize = tileSize;
+    mesh.m_tiles = std::move(tiles);
+    for (uint32_t t = 0; t < mesh.m_tiles.size(); ++t)
+        mesh.m_tiles[t].hash = hashNavTile(mesh, t);
+    return mesh;
+}
+
+Result<NavMesh> mergeTiledNavMeshes(std::span<const NavMesh* const> parts)
+{
+    if (parts.empty())
+        return makeError("E_NAV_FORMAT", "there are no meshes to merge", "/parts");
+    const NavMesh& first = *parts[0];
+    struct Entry
+    {
+        int32_t z, x;
+        size_t part;
+        uint32_t tile;
+    };
+    std::vector<Entry> entries;
+    for (size_t i = 0; i < parts.size(); ++i)
+    {
+        const NavMesh& m = *parts[i];
+        const std::string at = "/parts/" + std::to_string(i);
+        if (!m.tiled() || m.disabledCount() != 0 ||
+            m.polygonCount() != m.tiles().back().firstPolygon + m.tiles().back().polygonCount)
+            return makeError("E_NAV_FORMAT", "only tiled, uncarved meshes merge", at);
+        const NavMeshSettings& a = m.settings();
+        const NavMeshSettings& b = first.settings();
+        const bool same = m.tileSize() == first.tileSize() && m.is2d() == first.is2d() &&
+                          m.linkTolerance() == first.linkTolerance() && m.maxPolyVerts() == first.maxPolyVerts() &&
+                          a.agentRadius == b.agentRadius && a.agentHeight == b.agentHeight &&
+                          a.stepHeight == b.stepHeight && a.cellSize == b.cellSize &&
+                          a.cellHeight == b.cellHeight && a.maxSlopeDeg == b.maxSlopeDeg;
+        if (!same)
+            return makeError("E_NAV_FORMAT", "the mesh was baked with other settings or another tile size", at);
+        for (uint32_t t = 0; t < m.tiles().size(); ++t)
+            entries.push_back({m.tiles()[t].z, m.tiles()[t].x, i, t});
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& l, const Entry& r) {
+        return std::tie(l.z, l.x, l.part, l.tile) < std::tie(r.z, r.x, r.part, r.tile);
+    });
+    PolySoup soup;
+    soup.polyStarts.push_back(0);
+    std::vector<NavTile> tiles;
+    for (size_t k = 0; k < entries.size(); ++k)
+    {
+        const Entry& e = entries[k];
+        const NavMesh& m = *parts[e.part];
+        const NavTile& t = m.tiles()[e.tile];
+        if (k > 0 && entries[k - 1].z == e.z && entries[k - 1].x == e.x)
+        {
+            const Entry& p = entries[k - 1];
+            if (parts[p.part]->tiles()[p.tile].hash != t.hash)
+                return makeError("E_NAV_FORMAT",
+                                 "tile (" + std::to_string(e.x) + ", " + std::to_string(e.z) +
+                                     ") differs between two meshes",
+                                 "/parts/" + std::to_string(e.part));
+            continue; // the same tile twice
+        }
+        NavTile out = t;
+        out.firstPolygon = static_cast<uint32_t>(soup.polygonCount());
+        out.firstVertex = static_cast<uint32_t>(soup.vertices.size());
+        if (size_t(out.firstPolygon) + t.polygonCount > kMaxPolygons ||
+            size_t(out.firstVertex) + t.vertexCount > kMaxVertices)
+            return makeError("E_NAV_LIMIT", "the merged mesh has too many polygons or vertices", "/parts");
+        const auto verts = m.vertices().subspan(t.firstVertex, t.vertexCount);
+        soup.vertices.insert(soup.vertices.end(), verts.begin(), verts.end());
+        for (uint32_t p = t.firstPolygon; p < t.firstPolygon + t.polygonCount; ++p)
+        {
+            for (uint32_t v : m.polygonIndices(p))
+                soup.indices.push_back(v - t.firstVertex + out.firstVertex);
+            soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
+            soup.areas.push_back(m.area(p));
+        }
+        tiles.push_back(out);
+    }
+    return buildTiledNavMesh(soup, navMeshDefOf(first), first.tileSize(), std::move(tiles));
+}
+
+uint32_t NavMesh::tileOfPolygon(uint32_t poly) const
+{
+    if (m_tiles.empty())
+        return kNoPolygon;
+    // The last tile whose first polygon is at most `poly`.
+    auto it = std::upper_bound(m_tiles.begin(), m_tiles.end(), poly,
+                               [](uint32_t p, const NavTile& t) { return p < t.firstPolygon; });
+    if (it == m_tiles.begin())
+        return kNoPolygon;
+    const NavTile& t = *(it - 1);
+    return poly - t.firstPolygon < t.polygonCount ? static_cast<uint32_t>(it - 1 - m_tiles.begin()) : kNoPolygon;
 }
 
 PolySoup toPolySoup(const NavMesh& mesh)

@@ -6,6 +6,9 @@
 ///   f32 agentRadius agentHeight stepHeight cellSize cellHeight maxSlopeDeg linkTolerance  u32 maxPolyVerts
 ///   u32 vertexCount { f32 x y z }
 ///   u32 polygonCount { u32 n { u32 index } u8 area }
+///   tiled meshes only: "TILE" u32 tileSize u32 tileCount
+///     { i32 x z  u32 firstPolygon polygonCount firstVertex vertexCount }
+///   carved meshes only: "DSBL" u32 count { u32 polygon }
 /// Links, walls and the grid are derived data and are rebuilt on reading. Since
 /// `buildNavMesh` folds -0 into +0, equal meshes give equal bytes.
 
@@ -13,6 +16,7 @@
 #include "spark/nav/navmesh.h"
 
 #include <bit>
+#include <cassert>
 #include <cstring>
 
 namespace spark::nav
@@ -73,15 +77,14 @@ Error truncated()
     return makeError("E_NAV_FORMAT", "the serialised navmesh is truncated or corrupt");
 }
 
-} // namespace
-
-std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh)
+void putTag(std::vector<uint8_t>& out, const char (&tag)[5])
 {
-    std::vector<uint8_t> out;
-    out.reserve(64 + mesh.vertexCount() * 12 + mesh.polygonCount() * 32);
-    for (char c : {'S', 'P', 'N', 'M'})
-        out.push_back(static_cast<uint8_t>(c));
-    putU32(out, kFormatVersion);
+    out.insert(out.end(), tag, tag + 4);
+}
+
+/// The def of the mesh, as every serialisation starts after its magic and version.
+void putDef(std::vector<uint8_t>& out, const NavMesh& mesh)
+{
     out.push_back(mesh.is2d() ? 1 : 0);
     const NavMeshSettings& s = mesh.settings();
     putF32(out, s.agentRadius);
@@ -92,6 +95,17 @@ std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh)
     putF32(out, s.maxSlopeDeg);
     putF32(out, mesh.linkTolerance());
     putU32(out, mesh.maxPolyVerts());
+}
+
+} // namespace
+
+std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh)
+{
+    std::vector<uint8_t> out;
+    out.reserve(64 + mesh.vertexCount() * 12 + mesh.polygonCount() * 32 + mesh.tiles().size() * 24);
+    putTag(out, "SPNM");
+    putU32(out, kFormatVersion);
+    putDef(out, mesh);
     putU32(out, mesh.vertexCount());
     for (const glm::vec3& v : mesh.vertices())
     {
@@ -108,9 +122,24 @@ std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh)
             putU32(out, i);
         out.push_back(mesh.area(p));
     }
+    if (mesh.tiled())
+    {
+        putTag(out, "TILE");
+        putU32(out, mesh.tileSize());
+        putU32(out, static_cast<uint32_t>(mesh.tiles().size()));
+        for (const NavTile& t : mesh.tiles())
+        {
+            putU32(out, static_cast<uint32_t>(t.x));
+            putU32(out, static_cast<uint32_t>(t.z));
+            putU32(out, t.firstPolygon);
+            putU32(out, t.polygonCount);
+            putU32(out, t.firstVertex);
+            putU32(out, t.vertexCount);
+        }
+    }
     if (mesh.disabledCount() != 0)
     {
-        out.insert(out.end(), {'D', 'S', 'B', 'L'});
+        putTag(out, "DSBL");
         putU32(out, mesh.disabledCount());
         for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
             if (mesh.disabled(p))
@@ -166,15 +195,89 @@ Result<NavMesh> deserializeNavMesh(std::span<const uint8_t> bytes)
         soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
         soup.areas.push_back(r.u8());
     }
-    if (r.failed || r.remaining() != 0)
+    if (r.failed)
         return truncated();
-    return buildNavMesh(soup, def);
+    if (r.remaining() == 0)
+        return buildNavMesh(soup, def);
+    if (r.remaining() < 12 || std::memcmp(bytes.data() + r.pos, "TILE", 4) != 0)
+        return truncated();
+    r.pos += 4;
+    const uint32_t tileSize = r.u32();
+    const uint32_t tileCount = r.u32();
+    if (r.failed || tileCount > kMaxTiles || size_t(tileCount) * 24 != r.remaining())
+        return truncated();
+    std::vector<NavTile> tiles(tileCount);
+    for (NavTile& t : tiles)
+    {
+        t.x = static_cast<int32_t>(r.u32());
+        t.z = static_cast<int32_t>(r.u32());
+        t.firstPolygon = r.u32();
+        t.polygonCount = r.u32();
+        t.firstVertex = r.u32();
+        t.vertexCount = r.u32();
+    }
+    return buildTiledNavMesh(soup, def, tileSize, std::move(tiles));
+}
+
+uint64_t hashNavTile(const NavMesh& mesh, uint32_t tile)
+{
+    assert(tile < mesh.tiles().size());
+    const NavTile& t = mesh.tiles()[tile];
+    std::vector<uint8_t> out;
+    out.reserve(64 + size_t(t.vertexCount) * 12 + size_t(t.polygonCount) * 32);
+    putTag(out, "SPTL");
+    putU32(out, kFormatVersion);
+    putDef(out, mesh);
+    putU32(out, mesh.tileSize());
+    putU32(out, static_cast<uint32_t>(t.x));
+    putU32(out, static_cast<uint32_t>(t.z));
+    putU32(out, t.vertexCount);
+    for (uint32_t v = t.firstVertex; v < t.firstVertex + t.vertexCount; ++v)
+    {
+        const glm::vec3& p = mesh.vertices()[v];
+        putF32(out, p.x);
+        putF32(out, p.y);
+        putF32(out, p.z);
+    }
+    putU32(out, t.polygonCount);
+    for (uint32_t p = t.firstPolygon; p < t.firstPolygon + t.polygonCount; ++p)
+    {
+        const auto idx = mesh.polygonIndices(p);
+        putU32(out, static_cast<uint32_t>(idx.size()));
+        for (uint32_t i : idx)
+            putU32(out, i - t.firstVertex);
+        out.push_back(mesh.area(p));
+    }
+    return hashBytes(out);
 }
 
 uint64_t hashNavMesh(const NavMesh& mesh)
 {
-    const std::vector<uint8_t> bytes = serializeNavMesh(mesh);
-    return hashBytes(bytes);
+    if (!mesh.tiled())
+        return hashBytes(serializeNavMesh(mesh));
+    // SPEC §2.6: a hash over the tile hashes in tile order.
+    std::vector<uint8_t> out;
+    putTag(out, "SPNT");
+    putU32(out, kFormatVersion);
+    putU32(out, mesh.tileSize());
+    putU32(out, static_cast<uint32_t>(mesh.tiles().size()));
+    for (const NavTile& t : mesh.tiles())
+    {
+        putU32(out, static_cast<uint32_t>(t.x));
+        putU32(out, static_cast<uint32_t>(t.z));
+        putU32(out, static_cast<uint32_t>(t.hash));
+        putU32(out, static_cast<uint32_t>(t.hash >> 32));
+    }
+    const NavTile& last = mesh.tiles().back();
+    if (mesh.disabledCount() != 0 || mesh.polygonCount() != last.firstPolygon + last.polygonCount)
+    {
+        // Carved: the pieces and the disabled polygons are not in any tile's hash.
+        putTag(out, "CRVD");
+        const uint64_t whole = hashBytes(serializeNavMesh(mesh));
+        putU32(out, static_cast<uint32_t>(whole));
+        putU32(out, static_cast<uint32_t>(whole >> 32));
+    }
+    return hashBytes(out);
 }
 
 } // namespace spark::nav

@@ -9,6 +9,40 @@
 namespace spark::nav
 {
 
+namespace
+{
+
+/// The first polygon after the mesh's tiles (0 for an untiled mesh).
+uint32_t afterTiles(const NavMesh& m)
+{
+    return m.tiles().empty() ? 0 : m.tiles().back().firstPolygon + m.tiles().back().polygonCount;
+}
+
+/// A polygon index as the reference's (tile, polygon within it): see `PolyRef`.
+std::pair<uint32_t, uint32_t> tileAndPolygon(const NavMesh& m, uint32_t index)
+{
+    const uint32_t tile = m.tileOfPolygon(index);
+    if (tile != kNoPolygon)
+        return {tile, index - m.tiles()[tile].firstPolygon};
+    const uint32_t rest = index - afterTiles(m);
+    return {static_cast<uint32_t>(m.tiles().size()) + (rest >> 20), rest & PolyRef::kPolygonMask};
+}
+
+/// The polygon index a reference's (tile, polygon) names in `m`, or kNoPolygon.
+uint32_t indexOf(const NavMesh& m, PolyRef ref)
+{
+    const uint32_t tiles = static_cast<uint32_t>(m.tiles().size());
+    if (ref.tile() < tiles)
+    {
+        const NavTile& t = m.tiles()[ref.tile()];
+        return ref.polygon() < t.polygonCount ? t.firstPolygon + ref.polygon() : kNoPolygon;
+    }
+    const uint64_t index = afterTiles(m) + (uint64_t(ref.tile() - tiles) << 20) + ref.polygon();
+    return index < m.polygonCount() ? static_cast<uint32_t>(index) : kNoPolygon;
+}
+
+} // namespace
+
 MeshDef defaultMeshDef()
 {
     return MeshDef{};
@@ -115,7 +149,8 @@ Result<PolyRef> NavWorld::polyRef(MeshId mesh, uint32_t poly) const
                          "polygon " + std::to_string(poly) + " is not a walkable polygon of the mesh's " +
                              std::to_string(current.polygonCount()) + " polygon slots",
                          std::string(), "find the polygon with nav.nearest");
-    return PolyRef{poly, polyGenerationOf(mesh, poly)};
+    const auto [tile, inTile] = tileAndPolygon(current, poly);
+    return PolyRef::make(tile, inTile, polyGenerationOf(mesh, poly));
 }
 
 Result<uint32_t> NavWorld::resolvePoly(MeshId mesh, PolyRef ref) const
@@ -125,11 +160,15 @@ Result<uint32_t> NavWorld::resolvePoly(MeshId mesh, PolyRef ref) const
         return makeError("E_NAV_NO_MESH", "no such mesh (the handle is stale)");
     if (!ref.valid())
         return makeError("E_NAV_STALE_POLY", "the polygon reference is null");
-    if (ref.generation != polyGenerationOf(mesh, ref.index) || currentMesh(*record).disabled(ref.index))
+    const NavMesh& current = currentMesh(*record);
+    const uint32_t index = indexOf(current, ref);
+    if (index == kNoPolygon || ref.generation() != PolyRef::foldGeneration(polyGenerationOf(mesh, index)) ||
+        current.disabled(index))
         return makeError("E_NAV_STALE_POLY",
-                         "polygon " + std::to_string(ref.index) + " changed since the reference was made",
+                         "polygon " + std::to_string(ref.polygon()) + " of tile " + std::to_string(ref.tile()) +
+                             " changed since the reference was made",
                          std::string(), "find the polygon again (nearest point) or re-plan the path");
-    return ref.index;
+    return index;
 }
 
 void NavWorld::hashState(Hasher& io) const

@@ -133,7 +133,7 @@ TEST_CASE("re-putting a mesh under its name keeps the MeshId, changes the base h
     CHECK(stale.error().code == "E_NAV_STALE_POLY");
     Result<PolyRef> fresh = world.polyRef(id, 2);
     REQUIRE(fresh.ok());
-    CHECK(fresh.value().generation != oldRef.value().generation);
+    CHECK(fresh.value().generation() != oldRef.value().generation());
     Result<uint32_t> resolved = world.resolvePoly(id, fresh.value());
     REQUIRE(resolved.ok());
     CHECK(resolved.value() == 2);
@@ -165,7 +165,7 @@ TEST_CASE("polyRef refuses an index past the polygon count and resolvePoly refus
     CHECK(null.error().code == "E_NAV_STALE_POLY");
     // A reference with the right generation but an index past the mesh is refused too.
     const PolyRef ok = world.polyRef(id, 1).value();
-    Result<uint32_t> outside = world.resolvePoly(id, PolyRef{5, ok.generation});
+    Result<uint32_t> outside = world.resolvePoly(id, PolyRef::make(0, 5, ok.generation()));
     REQUIRE_FALSE(outside.ok());
     CHECK(outside.error().code == "E_NAV_STALE_POLY");
 }
@@ -306,4 +306,65 @@ TEST_CASE("hashState covers the names, sources, meshes and polygon generations")
     CHECK(build("m", "test", stripMesh(2), 0) != base);
     CHECK(build("m", "test", one, 1) != base); // a re-bake renews the polygon generation
     CHECK(NavWorld().hashState() != base);
+}
+
+namespace
+{
+
+// A tiled strip: `tiles` tiles of two unit rectangles each along x (tile size 2 cells of 1 m).
+SharedMesh tiledStripMesh(int tiles)
+{
+    std::vector<Rect> rects;
+    std::vector<NavTile> table;
+    for (int t = 0; t < tiles; ++t)
+    {
+        for (int k = 0; k < 2; ++k)
+            rects.push_back(Rect{float(2 * t + k), 0.0f, float(2 * t + k + 1), 1.0f});
+        NavTile tile;
+        tile.x = t;
+        tile.firstPolygon = uint32_t(2 * t);
+        tile.polygonCount = 2;
+        tile.firstVertex = uint32_t(8 * t);
+        tile.vertexCount = 8;
+        table.push_back(tile);
+    }
+    NavMeshDef def = defaultNavMeshDef();
+    def.is2d = true;
+    def.settings.cellSize = 1.0f;
+    Result<NavMesh> mesh = buildTiledNavMesh(soupFromRects(rects), def, 2, table);
+    REQUIRE(mesh.ok());
+    return std::make_shared<const NavMesh>(std::move(mesh).value());
+}
+
+} // namespace
+
+TEST_CASE("a polygon reference is 64 bits naming the tile, the polygon in it and its generation")
+{
+    static_assert(sizeof(PolyRef) == 8);
+    NavWorld world;
+    const MeshId id = put(world, "m", tiledStripMesh(3));
+    const PolyRef ref = world.polyRef(id, 5).value(); // the second polygon of tile 2
+    CHECK(ref.tile() == 2);
+    CHECK(ref.polygon() == 1);
+    CHECK(ref.valid());
+    CHECK(world.resolvePoly(id, ref).value() == 5);
+    // A tile or polygon the mesh does not have is refused.
+    CHECK(world.resolvePoly(id, PolyRef::make(3, 0, ref.generation())).error().code == "E_NAV_STALE_POLY");
+    CHECK(world.resolvePoly(id, PolyRef::make(1, 2, ref.generation())).error().code == "E_NAV_STALE_POLY");
+    CHECK(world.resolvePoly(id, PolyRef::make(1, 1, ref.generation())).value() == 3);
+    // Re-baked: the old reference is stale though the same tile and polygon exist.
+    CHECK(put(world, "m", tiledStripMesh(3)) == id);
+    CHECK(world.resolvePoly(id, ref).error().code == "E_NAV_STALE_POLY");
+    CHECK(world.resolvePoly(id, world.polyRef(id, 5).value()).value() == 5);
+
+    // An untiled mesh: tile 0 holds its first 2^20 polygons.
+    const MeshId flat = put(world, "flat", stripMesh(2));
+    const PolyRef r1 = world.polyRef(flat, 1).value();
+    CHECK(r1.tile() == 0);
+    CHECK(r1.polygon() == 1);
+    // Generations fold into 22 bits and never into the null 0.
+    CHECK(PolyRef::foldGeneration(1) == 1);
+    CHECK(PolyRef::foldGeneration(PolyRef::kFieldMask) == PolyRef::kFieldMask);
+    CHECK(PolyRef::foldGeneration(PolyRef::kFieldMask + 1) == 1);
+    CHECK(PolyRef::make(PolyRef::kFieldMask, PolyRef::kPolygonMask, 0xffffffffu).valid());
 }

@@ -210,7 +210,7 @@ TEST_CASE("polygon ids away from an obstacle stay valid; those it carves go stal
     CHECK(world.resolvePoly(mesh, farRef).ok());
     CHECK_FALSE(world.resolvePoly(mesh, underRef).ok()); // a new generation
     const PolyRef fresh = world.polyRef(mesh, under).value();
-    CHECK(fresh.generation > underRef.generation);
+    CHECK(fresh.generation() > underRef.generation());
     CHECK(world.resolvePoly(mesh, fresh).ok());
 }
 

@@ -13,11 +13,21 @@
 
 #include <glm/vec3.hpp>
 
+#include <climits>
 #include <cstdint>
 #include <vector>
 
 namespace spark::nav
 {
+
+/// A range of tiles, both ends included: tiles (x, z) with x0 <= x <= x1 and z0 <= z <= z1.
+struct TileRange
+{
+    int32_t x0 = INT32_MIN; ///< First tile column.
+    int32_t x1 = INT32_MAX; ///< Last tile column. [Limit: >= x0]
+    int32_t z0 = INT32_MIN; ///< First tile row.
+    int32_t z1 = INT32_MAX; ///< Last tile row. [Limit: >= z0]
+};
 
 /// Bake settings. Every length is in metres.
 struct BakeDef
@@ -37,7 +47,32 @@ struct BakeDef
     /// 0 keeps the plain monotone partition. The default is Recast's 20 × 20
     /// cells at the default cell size. [Limit: >= 0] [Units: m²]
     float mergeRegionArea = 16.0f;
+    /// Tile edge in cells (SPEC §2.6): 0 bakes one grid over the input's
+    /// bounds (at most kMaxBakeColumns a side; the mesh is untiled); N > 0
+    /// bakes square tiles of N × N cells on the world's cell lattice (anchored
+    /// at the origin), each with a border of `tileBorderCells` cells, and
+    /// links them into one tiled mesh. Recast's usual range is 32..128.
+    /// [Limit: 0, or 8..kMaxBakeColumns - 2 × border] [Units: cells]
+    int tileSize = 0;
+    /// Threads baking tiles at once; 0 = the hardware's. The result is the same
+    /// bit for bit for any count. [Limit: 0..256]
+    int threads = 0;
+    /// Tiled bakes: only the tiles in this range are baked (a subset bake,
+    /// for a build farm; `mergeTiledNavMeshes` joins subsets into the whole
+    /// mesh bit for bit). The default range holds every tile. Untiled bakes:
+    /// must be the default.
+    TileRange tileRange;
 };
+
+/// Most cells along one side of a bake grid (one tile, with its border). [Limit]
+inline constexpr int kMaxBakeColumns = 4096;
+/// Most threads of a tiled bake. [Limit]
+inline constexpr int kMaxBakeThreads = 256;
+
+/// The border of a tile of a bake with `def` (which must be valid), in cells:
+/// the agent radius in cells rounded up, plus 3 (as Recast), so erosion and
+/// the ledge filter see past the tile's edge.
+int tileBorderCells(const BakeDef& def);
 
 /// The default settings of SPEC §2.1.
 BakeDef defaultBakeDef();
@@ -84,26 +119,33 @@ struct BakeStats
     uint64_t spans = 0;            ///< Solid spans after voxelisation.
     uint32_t regions = 0;          ///< Regions after partitioning.
     uint32_t fallbackRegions = 0;  ///< Regions whose contour could not be triangulated (row runs used).
+    uint32_t tiles = 0;            ///< Tiles with polygons (0 for an untiled bake).
 };
 
 /// The result of a bake.
 struct BakeOutput
 {
+    /// The polygons; in a tiled bake the tiles' polygons one tile after the
+    /// other in tile order, each tile with its own vertices.
     PolySoup mesh;
+    /// Tiled bakes: the tile table (`buildTiledNavMesh`); empty otherwise.
+    std::vector<NavTile> tiles;
     BakeStats stats;
     glm::vec3 boundsMin{0.0f};
     glm::vec3 boundsMax{0.0f};
 };
 
-/// Bakes triangles into convex polygons. Errors: `E_NAV_CONFIG` (settings out of
-/// their limits, with the field), `E_NAV_LIMIT` (more than 4096 × 4096 cells),
-/// `E_NAV_NO_GEOMETRY` (nothing walkable).
+/// Bakes triangles into convex polygons, in one grid or (tileSize > 0) in
+/// tiles on `def.threads` threads. Errors: `E_NAV_CONFIG` (settings out of
+/// their limits, with the field), `E_NAV_LIMIT` (an untiled grid of more than
+/// 4096 × 4096 cells; a scene or tile more than 65534 cells tall; a tile of
+/// more than kMaxTilePolygons polygons), `E_NAV_NO_GEOMETRY` (nothing walkable).
 Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def);
 
 /// A baked navigation mesh and the counters of its bake.
 struct BakedNavMesh
 {
-    NavMesh mesh;    ///< Built with `navMeshDefFromBake(def, false)`.
+    NavMesh mesh;    ///< Built with `navMeshDefFromBake(def, false)` (tiled when def.tileSize > 0).
     BakeStats stats; ///< Counters of the bake.
 };
 

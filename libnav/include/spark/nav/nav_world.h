@@ -11,7 +11,7 @@
 /// removing every change gives back the baked mesh by construction.
 ///
 /// Polygons are referred to from outside a mesh (paths, corridors) by
-/// `PolyRef{index, generation}`; a re-bake (and, later, carving) gives the
+/// `PolyRef` (tile, polygon in the tile, generation); a re-bake (and, later, carving) gives the
 /// polygons it renumbers a new generation, so a reference kept across the change
 /// is refused (`E_NAV_STALE_POLY`) instead of silently naming another polygon.
 ///
@@ -71,16 +71,44 @@ template <> inline constexpr uint32_t kHandleKind<nav::MeshTag> = 3;
 namespace spark::nav
 {
 
-/// A polygon of a world mesh as seen from outside it: its index in the current
-/// mesh and the generation that index had when the reference was made.
-/// Zero generation = null.
+/// A polygon of a world mesh as seen from outside it, in 64 bits (SPEC §2.6):
+/// the tile (22 bits), the polygon within the tile (20 bits) and the
+/// generation the polygon had when the reference was made (22 bits; 0 means
+/// null). The polygons after a mesh's tiles — every polygon of an untiled
+/// mesh, the pieces carving adds to a tiled one — count as further tiles of
+/// 2^20 polygons each, numbered from the tile count on. A re-bake or carving
+/// gives the polygons it changes a new generation, so an older reference is
+/// refused (`E_NAV_STALE_POLY`), never followed. Generations count world-wide
+/// and wrap after 2^22 − 1 (a reference kept across four million re-bakes of
+/// its polygon may resolve again).
 struct PolyRef
 {
-    uint32_t index = kNoPolygon; ///< Polygon index in the mesh when the reference was made.
-    uint32_t generation = 0;     ///< Generation of that polygon; 0 means null.
+    /// Bits 0–19 polygon, 20–41 tile, 42–63 generation.
+    uint64_t bits = 0;
 
+    /// Polygons of one tile field. [Limit]
+    static constexpr uint32_t kPolygonMask = (1u << 20) - 1;
+    /// Tile and generation fields. [Limit]
+    static constexpr uint32_t kFieldMask = (1u << 22) - 1;
+
+    /// A reference to polygon `polygon` of tile `tile` (each cut to its field)
+    /// with world generation `generation` (>= 1; folded into 1 .. 2^22 − 1).
+    static PolyRef make(uint32_t tile, uint32_t polygon, uint32_t generation)
+    {
+        return PolyRef{uint64_t(polygon & kPolygonMask) | (uint64_t(tile & kFieldMask) << 20) |
+                       (uint64_t(foldGeneration(generation)) << 42)};
+    }
+    /// The generation a world generation `g` (>= 1) has in a reference.
+    static uint32_t foldGeneration(uint32_t g) { return g == 0 ? 0 : (g - 1) % kFieldMask + 1; }
+
+    /// The tile.
+    uint32_t tile() const { return uint32_t(bits >> 20) & kFieldMask; }
+    /// The polygon within the tile.
+    uint32_t polygon() const { return uint32_t(bits) & kPolygonMask; }
+    /// The (folded) generation; 0 for a null reference.
+    uint32_t generation() const { return uint32_t(bits >> 42); }
     /// True when this reference names a polygon (it may still be stale).
-    bool valid() const { return generation != 0; }
+    bool valid() const { return generation() != 0; }
     friend auto operator<=>(const PolyRef&, const PolyRef&) = default;
 };
 
@@ -218,7 +246,8 @@ public:
     [[nodiscard]] Result<PolyRef> polyRef(MeshId mesh, uint32_t poly) const;
     /// The index a reference names in the current mesh. `E_NAV_NO_MESH` for a
     /// stale mesh; `E_NAV_STALE_POLY` when the polygon was renumbered or removed
-    /// since the reference was made (re-bake, carving) or the reference is null.
+    /// since the reference was made (re-bake, carving), its tile or polygon is
+    /// not in the mesh, or the reference is null.
     [[nodiscard]] Result<uint32_t> resolvePoly(MeshId mesh, PolyRef ref) const;
 
     /// The generation of polygon `poly` of the current mesh (0 past its end).

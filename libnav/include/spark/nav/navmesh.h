@@ -51,6 +51,11 @@ inline constexpr uint8_t kMaxAreaId = 15;
 inline constexpr uint32_t kAreaCount = 16;
 /// "No polygon".
 inline constexpr uint32_t kNoPolygon = 0xffffffffu;
+/// Most tiles of one mesh (a `PolyRef` names a tile in 22 bits, and keeps 8
+/// for the polygons past the tiles). [Limit]
+inline constexpr uint32_t kMaxTiles = (1u << 22) - 8;
+/// Most polygons of one tile (a `PolyRef` names a polygon of a tile in 20 bits). [Limit]
+inline constexpr uint32_t kMaxTilePolygons = (1u << 20) - 1;
 
 /// The bake settings a mesh was made with: metadata carried by export/import and
 /// hashed with the mesh. `stepHeight` is also the height tolerance of linking.
@@ -109,6 +114,22 @@ struct NavWall
     glm::vec3 a{0.0f};             ///< Start. [Units: m]
     glm::vec3 b{0.0f};             ///< End. [Units: m]
     glm::vec3 normal{0.0f};        ///< Outward unit normal in the x–z plane (y = 0), pointing off the walkable side.
+};
+
+/// One tile of a tiled mesh (SPEC §2.6): the polygons baked from the square of
+/// `tileSize` × `tileSize` cells of the world's cell lattice whose low corner
+/// is cell (x · tileSize, z · tileSize) (cell (i, k) spans x in [i, i + 1) ×
+/// cell size from the world origin). A tile's polygons and vertices are
+/// contiguous ranges of the mesh, and its polygons use only its own vertices.
+struct NavTile
+{
+    int32_t x = 0;                 ///< Tile column (along x).
+    int32_t z = 0;                 ///< Tile row (along z).
+    uint32_t firstPolygon = 0;     ///< First polygon of the tile.
+    uint32_t polygonCount = 0;     ///< Polygons of the tile. [Limit: 1..kMaxTilePolygons]
+    uint32_t firstVertex = 0;      ///< First vertex of the tile.
+    uint32_t vertexCount = 0;      ///< Vertices of the tile.
+    uint64_t hash = 0;             ///< XXH3-64 of the tile's canonical bytes (derived; see `hashNavTile`).
 };
 
 /// The navigation mesh. Invariants (guarded by `buildNavMesh`): every polygon is
@@ -212,6 +233,15 @@ public:
     float linkTolerance() const { return m_linkTolerance; }
     /// Largest vertex count per polygon the mesh was built to accept.
     uint32_t maxPolyVerts() const { return m_maxPolyVerts; }
+    /// True for a tiled mesh (SPEC §2.6).
+    bool tiled() const { return !m_tiles.empty(); }
+    /// Tile edge in cells (0 for an untiled mesh).
+    uint32_t tileSize() const { return m_tileSize; }
+    /// The tiles in tile order (z, then x); empty for an untiled mesh.
+    std::span<const NavTile> tiles() const { return m_tiles; }
+    /// The tile holding polygon `poly`, or kNoPolygon when the mesh is untiled
+    /// or `poly` is a piece carving added after the tiles' polygons.
+    uint32_t tileOfPolygon(uint32_t poly) const;
 
     /// Height of polygon `poly` at x–z position (x, z): interpolated on its
     /// triangle fan (clamped to the polygon when (x, z) lies outside). [Units: m]
@@ -245,6 +275,8 @@ public:
 
 private:
     friend Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
+    friend Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, uint32_t tileSize,
+                                             std::vector<NavTile> tiles);
     friend struct NavMeshAccess; // libnav's carving builds meshes from pieces (src/mesh)
 
     int cellCoord(float v, float origin, int count) const
@@ -292,6 +324,8 @@ private:
     NavMeshSettings m_settings;
     float m_linkTolerance = 1.0e-3f;
     uint32_t m_maxPolyVerts = kMaxPolyVerts;
+    uint32_t m_tileSize = 0;
+    std::vector<NavTile> m_tiles;
     // Uniform grid over polygon x–z bounds (CSR lists of polygon ids per cell).
     float m_gridOriginX = 0.0f;
     float m_gridOriginZ = 0.0f;
@@ -313,6 +347,27 @@ private:
 /// `E_NAV_CONFIG` (bad def), `E_NAV_NO_GEOMETRY` (no polygons).
 Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
 
+/// Builds a tiled mesh: `buildNavMesh` on the soup (the tiles' polygons
+/// concatenated in tile order), then the tile table. The tiles must be in
+/// strictly increasing (z, x) order, their polygon and vertex ranges must
+/// follow each other from 0 and cover the soup, each tile must hold 1 ..
+/// kMaxTilePolygons polygons and its polygons must use only its vertices;
+/// `tileSize` is 1..65536 cells. Their hashes are computed here (the given
+/// ones are ignored). Errors: those of `buildNavMesh`, and `E_NAV_FORMAT`
+/// (field `/tiles/i`) or `E_NAV_LIMIT` for a bad tile table.
+Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, uint32_t tileSize,
+                                  std::vector<NavTile> tiles);
+
+/// Joins tiled meshes (subset bakes of one level, SPEC §2.6) into one tiled
+/// mesh: every tile of every part, in tile order, each with its own polygons
+/// and vertices as it was, so subsets that together hold every tile of a
+/// whole bake merge into that bake bit for bit. A tile found in two parts is
+/// taken once when both copies hash the same. Errors: `E_NAV_FORMAT` (field
+/// `/parts/i`) for no parts, a part that is untiled or carved, parts baked
+/// with other settings or tile sizes, or one tile with two different
+/// contents; those of `buildTiledNavMesh`.
+Result<NavMesh> mergeTiledNavMeshes(std::span<const NavMesh* const> parts);
+
 /// Checks that no two polygons of a (validated: convex, counter-clockwise)
 /// soup share area in the x–z plane while lying within `def.settings.stepHeight`
 /// of each other vertically (any two, for a 2D mesh). `E_NAV_FORMAT` naming the
@@ -329,9 +384,10 @@ PolySoup toPolySoup(const NavMesh& mesh);
 NavMeshDef navMeshDefOf(const NavMesh& mesh);
 
 /// Canonical little-endian serialisation: magic "SPNM", format version, the def,
-/// vertices, polygons and areas, then, only for a carved mesh, "DSBL" and the
-/// ids of its disabled polygons. Equal meshes give equal bytes; a mesh with no
-/// disabled polygon serialises exactly as before carving existed.
+/// vertices, polygons and areas, then, only for a tiled mesh, "TILE" and the
+/// tile table, then, only for a carved mesh, "DSBL" and the ids of its
+/// disabled polygons. Equal meshes give equal bytes; an untiled mesh with no
+/// disabled polygon serialises exactly as before tiles and carving existed.
 std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh);
 
 /// Reads bytes written by `serializeNavMesh` and rebuilds (and re-validates)
@@ -340,7 +396,16 @@ std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh);
 /// its base and obstacles), plus those of `buildNavMesh`.
 Result<NavMesh> deserializeNavMesh(std::span<const uint8_t> bytes);
 
-/// XXH3-64 of `serializeNavMesh(mesh)`.
+/// The mesh hash. Untiled: XXH3-64 of `serializeNavMesh(mesh)`. Tiled: XXH3-64
+/// of "SPNT", the tile size and each tile's (x, z, hash) in tile order (SPEC
+/// §2.6), followed, for a carved mesh, by the hash of its whole bytes.
 uint64_t hashNavMesh(const NavMesh& mesh);
+
+/// XXH3-64 of tile `tile`'s canonical bytes: "SPTL", the format version, the
+/// mesh def (as in `serializeNavMesh`), the tile size, the tile's x and z, its
+/// vertices, and its polygons (indices counted from the tile's first vertex)
+/// with their areas. It depends on nothing outside the tile, so a tile baked
+/// alone hashes as the same tile baked in a whole world. `tile` < tiles().size().
+uint64_t hashNavTile(const NavMesh& mesh, uint32_t tile);
 
 } // namespace spark::nav

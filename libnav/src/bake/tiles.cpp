@@ -1,0 +1,294 @@
+/// \file tiles.cpp
+/// The tiled 3D bake (SPEC §2.6): the world's cell lattice cut into square
+/// tiles, each baked on its own by the stages of bake.cpp, on a thread pool.
+///
+/// Design note (after Recast's tiled bake, Sample_TileMesh.cpp: a tile is
+/// rasterised with a border of walkableRadius + 3 cells so erosion and the
+/// ledge filter see the geometry past its edge, and the border's spans are
+/// kept out of the regions). Here:
+///
+///  - The lattice is anchored at the world origin: tile (x, z) owns the cells
+///    [x·T, (x+1)·T) × [z·T, (z+1)·T) (T = tile_size), and its grid covers
+///    those plus `tileBorderCells` cells on every side. Heights are anchored
+///    too: the grid's floor is the highest whole layer of cell_height at or
+///    below the tile's lowest triangle. So a tile's polygons depend only on the
+///    triangles meeting its bordered box (in input order) and the settings:
+///    never on other tiles, the order tiles bake in, or the thread count.
+///  - Vertices are placed from world cells (cells × size in double, rounded
+///    once), so the two tiles of a seam put its points at the same bits; the
+///    seam itself is a straight line of cells both sides reach, and the
+///    mesh's edge-overlap linking joins the polygons across it (whatever their
+///    vertices: T-junctions link).
+///  - Jobs: triangles are bucketed by the tiles their bounds meet, each tile
+///    with triangles is one job; workers take the next job from a counter and
+///    write only their job's slot; the slots are joined in tile order (z, then
+///    x), tiles without polygons left out. Nothing a worker does depends on
+///    another, so the output is the same bit for bit for any thread count.
+///  - Memory: one tile's fields at a time per worker, plus the buckets and the
+///    polygons made: it follows the walkable geometry, not the bounding box.
+///
+/// Differences from Recast: no layers (a tile is one grid of spans, as the
+/// single-grid bake); the tile's seam is a wall of its regions, so a region
+/// never crosses a seam and a polygon never does either.
+
+#include "bake_stages.h"
+
+#include <glm/common.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <string>
+#include <thread>
+#include <tuple>
+
+namespace spark::nav::bake
+{
+
+namespace
+{
+
+/// Most (tile, triangle) pairs a bake buckets. [Limit]
+constexpr size_t kMaxBucketEntries = size_t(1) << 27;
+/// Largest world cell coordinate a tiled bake accepts (|coordinate| / cell size). [Units: cells]
+constexpr double kMaxLatticeCell = 1 << 30;
+
+/// One tile to bake: its coordinates and the triangles whose bounds meet its bordered box.
+struct TileJob
+{
+    int32_t x = 0, z = 0;
+    std::vector<uint32_t> triangles; ///< Triangle indices, increasing (input order).
+};
+
+/// What a worker made of a job.
+struct TileResult
+{
+    Status status = Status::success();
+    PolySoup mesh;
+    BakeStats stats;
+};
+
+/// A triangle's entry in a tile's bucket (sorted by tile z, x, then triangle).
+struct BucketEntry
+{
+    int32_t z, x;
+    uint32_t triangle;
+    friend bool operator<(const BucketEntry& a, const BucketEntry& b)
+    {
+        return std::tie(a.z, a.x, a.triangle) < std::tie(b.z, b.x, b.triangle);
+    }
+};
+
+/// The jobs: every tile whose bordered box (widened by one cell, the rest
+/// left to the voxeliser's own test) meets a triangle's bounds, in tile order.
+Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeDef& def, int border)
+{
+    const double cs = def.cellSize;
+    const double tile = def.tileSize;
+    const double reach = border + 1;
+    std::vector<BucketEntry> entries;
+    const size_t triangles = input.indices.size() / 3;
+    for (size_t t = 0; t < triangles; ++t)
+    {
+        const glm::vec3& a = input.vertices[input.indices[3 * t]];
+        const glm::vec3& b = input.vertices[input.indices[3 * t + 1]];
+        const glm::vec3& c = input.vertices[input.indices[3 * t + 2]];
+        const double minX = std::min({a.x, b.x, c.x}) / cs, maxX = std::max({a.x, b.x, c.x}) / cs;
+        const double minZ = std::min({a.z, b.z, c.z}) / cs, maxZ = std::max({a.z, b.z, c.z}) / cs;
+        // Tile x's bordered box is [x·T − border, (x+1)·T + border] in cells.
+        // Only the tiles of the range are baked (a subset bake).
+        const TileRange& r = def.tileRange;
+        const auto x0 = std::max(r.x0, static_cast<int32_t>(std::ceil((minX - reach) / tile - 1.0)));
+        const auto x1 = std::min(r.x1, static_cast<int32_t>(std::floor((maxX + reach) / tile)));
+        const auto z0 = std::max(r.z0, static_cast<int32_t>(std::ceil((minZ - reach) / tile - 1.0)));
+        const auto z1 = std::min(r.z1, static_cast<int32_t>(std::floor((maxZ + reach) / tile)));
+        if (x0 > x1 || z0 > z1)
+            continue;
+        if ((double(x1) - x0 + 1) * (double(z1) - z0 + 1) + double(entries.size()) > double(kMaxBucketEntries))
+            return makeError("E_NAV_LIMIT", "the triangles meet more than 2^27 tiles in all", "/tile_size",
+                             "use larger tiles or cells");
+        for (int32_t z = z0; z <= z1; ++z)
+            for (int32_t x = x0; x <= x1; ++x)
+                entries.push_back({z, x, static_cast<uint32_t>(t)});
+    }
+    std::sort(entries.begin(), entries.end());
+    std::vector<TileJob> jobs;
+    for (size_t i = 0; i < entries.size(); ++i)
+    {
+        if (jobs.empty() || jobs.back().x != entries[i].x || jobs.back().z != entries[i].z)
+            jobs.push_back(TileJob{entries[i].x, entries[i].z, {}});
+        jobs.back().triangles.push_back(entries[i].triangle);
+    }
+    return jobs;
+}
+
+/// Bakes one tile: its triangles voxelised on its bordered grid, then the
+/// stages with the border kept out of the regions.
+void bakeTile(const BakeInput& input, const BakeDef& def, const CellSettings& cells, int border, const TileJob& job,
+              TileResult& out)
+{
+    const int size = def.tileSize + 2 * border;
+    SolidField solid;
+    Grid& g = solid.grid;
+    g.width = size;
+    g.depth = size;
+    g.cellSize = def.cellSize;
+    g.cellHeight = def.cellHeight;
+    g.onLattice = true;
+    g.latticeX = job.x * def.tileSize - border;
+    g.latticeZ = job.z * def.tileSize - border;
+    g.origin.x = static_cast<float>(static_cast<double>(g.latticeX) * def.cellSize);
+    g.origin.z = static_cast<float>(static_cast<double>(g.latticeZ) * def.cellSize);
+
+    // The triangles that meet the grid (the voxeliser's own test), copied with
+    // their areas in input order; their heights set the grid's floor.
+    const float extentX = static_cast<float>(g.width) * g.cellSize;
+    const float extentZ = static_cast<float>(g.depth) * g.cellSize;
+    BakeInput local;
+    local.oneSided = input.oneSided;
+    float lowY = 0.0f, highY = 0.0f;
+    for (uint32_t t : job.triangles)
+    {
+        const glm::vec3& a = input.vertices[input.indices[3 * size_t(t)]];
+        const glm::vec3& b = input.vertices[input.indices[3 * size_t(t) + 1]];
+        const glm::vec3& c = input.vertices[input.indices[3 * size_t(t) + 2]];
+        if (std::max({a.x, b.x, c.x}) < g.origin.x || std::min({a.x, b.x, c.x}) > g.origin.x + extentX ||
+            std::max({a.z, b.z, c.z}) < g.origin.z || std::min({a.z, b.z, c.z}) > g.origin.z + extentZ)
+            continue;
+        const float lo = std::min({a.y, b.y, c.y}), hi = std::max({a.y, b.y, c.y});
+        lowY = local.vertices.empty() ? lo : std::min(lowY, lo);
+        highY = local.vertices.empty() ? hi : std::max(highY, hi);
+        const uint32_t first = static_cast<uint32_t>(local.vertices.size());
+        local.vertices.insert(local.vertices.end(), {a, b, c});
+        local.indices.insert(local.indices.end(), {first, first + 1, first + 2});
+        if (!input.areas.empty())
+            local.areas.push_back(input.areas[t]);
+    }
+    if (local.indices.empty())
+        return;
+    const double floorLayer = std::floor(static_cast<double>(lowY) / def.cellHeight);
+    g.latticeY = static_cast<int32_t>(floorLayer);
+    g.origin.y = static_cast<float>(floorLayer * def.cellHeight);
+    if (std::ceil((static_cast<double>(highY) - g.origin.y) / def.cellHeight) >= static_cast<double>(kMaxSpanHeight))
+    {
+        out.status = makeError("E_NAV_LIMIT",
+                               "tile (" + std::to_string(job.x) + ", " + std::to_string(job.z) +
+                                   ") is more than 65534 cells tall",
+                               "/cell_height", "raise cell_height");
+        return;
+    }
+    out.stats.cells = static_cast<uint64_t>(def.tileSize) * static_cast<uint64_t>(def.tileSize);
+    voxelizeTriangles(local, cells, solid);
+    const KeepBox keep{border, border, border + def.tileSize, border + def.tileSize};
+    out.status = bakeSolid(solid, cells, &keep, out.stats, out.mesh);
+    if (out.status.ok() && out.mesh.polygonCount() > kMaxTilePolygons)
+        out.status = makeError("E_NAV_LIMIT",
+                               "tile (" + std::to_string(job.x) + ", " + std::to_string(job.z) + ") has more than " +
+                                   std::to_string(kMaxTilePolygons) + " polygons",
+                               "/tile_size", "use smaller tiles");
+}
+
+/// Runs `bakeTile` for every job on `threads` workers; each writes its own slot.
+void runJobs(const BakeInput& input, const BakeDef& def, const CellSettings& cells, int border,
+             const std::vector<TileJob>& jobs, std::vector<TileResult>& results, unsigned threads)
+{
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i = next.fetch_add(1); i < jobs.size(); i = next.fetch_add(1))
+        {
+            try
+            {
+                bakeTile(input, def, cells, border, jobs[i], results[i]);
+            }
+            catch (const std::exception&) // out of memory: a coded error, not a crash
+            {
+                results[i] = TileResult{};
+                results[i].status = makeError("E_NAV_LIMIT", "out of memory baking a tile", "/tile_size",
+                                              "use smaller tiles or fewer threads");
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool)
+        t.join();
+}
+
+} // namespace
+
+Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def)
+{
+    const CellSettings cells = cellSettingsOf(def);
+    const int border = tileBorderCells(def);
+
+    // Bounds of the referenced vertices; the lattice must hold them.
+    glm::vec3 lo = input.vertices[input.indices[0]];
+    glm::vec3 hi = lo;
+    for (uint32_t idx : input.indices)
+    {
+        lo = glm::min(lo, input.vertices[idx]);
+        hi = glm::max(hi, input.vertices[idx]);
+    }
+    for (float v : {lo.x, lo.z, hi.x, hi.z})
+        if (std::abs(static_cast<double>(v) / def.cellSize) > kMaxLatticeCell)
+            return makeError("E_NAV_LIMIT", "the scene reaches more than 2^30 cells from the origin", "/cell_size",
+                             "raise cell_size");
+
+    auto bucketed = bucketTriangles(input, def, border);
+    if (!bucketed.ok())
+        return bucketed.error();
+    const std::vector<TileJob>& jobs = bucketed.value();
+    std::vector<TileResult> results(jobs.size());
+    unsigned threads = def.threads > 0 ? static_cast<unsigned>(def.threads) : std::thread::hardware_concurrency();
+    threads = std::clamp<unsigned>(threads, 1u, static_cast<unsigned>(std::max<size_t>(jobs.size(), 1)));
+    runJobs(input, def, cells, border, jobs, results, threads);
+
+    // Join in tile order.
+    BakeOutput out;
+    out.boundsMin = lo;
+    out.boundsMax = hi;
+    out.mesh.polyStarts.push_back(0);
+    for (size_t i = 0; i < jobs.size(); ++i)
+    {
+        TileResult& r = results[i];
+        if (!r.status.ok())
+            return r.status.error();
+        out.stats.cells += r.stats.cells;
+        out.stats.spans += r.stats.spans;
+        out.stats.regions += r.stats.regions;
+        out.stats.fallbackRegions += r.stats.fallbackRegions;
+        if (r.mesh.polygonCount() == 0)
+            continue;
+        NavTile tile;
+        tile.x = jobs[i].x;
+        tile.z = jobs[i].z;
+        tile.firstPolygon = static_cast<uint32_t>(out.mesh.polygonCount());
+        tile.polygonCount = static_cast<uint32_t>(r.mesh.polygonCount());
+        tile.firstVertex = static_cast<uint32_t>(out.mesh.vertices.size());
+        tile.vertexCount = static_cast<uint32_t>(r.mesh.vertices.size());
+        if (size_t(tile.firstPolygon) + tile.polygonCount > kMaxPolygons ||
+            size_t(tile.firstVertex) + tile.vertexCount > kMaxVertices)
+            return makeError("E_NAV_LIMIT", "the tiled mesh has more than " + std::to_string(kMaxPolygons) +
+                                                " polygons or " + std::to_string(kMaxVertices) + " vertices",
+                             "/tile_size", "bake a smaller part of the scene");
+        out.mesh.vertices.insert(out.mesh.vertices.end(), r.mesh.vertices.begin(), r.mesh.vertices.end());
+        const uint32_t base = static_cast<uint32_t>(out.mesh.indices.size());
+        for (uint32_t idx : r.mesh.indices)
+            out.mesh.indices.push_back(idx + tile.firstVertex);
+        for (size_t p = 1; p < r.mesh.polyStarts.size(); ++p)
+            out.mesh.polyStarts.push_back(base + r.mesh.polyStarts[p]);
+        out.mesh.areas.insert(out.mesh.areas.end(), r.mesh.areas.begin(), r.mesh.areas.end());
+        out.tiles.push_back(tile);
+        r = TileResult{}; // free the tile's copy
+    }
+    out.stats.tiles = static_cast<uint32_t>(out.tiles.size());
+    if (out.tiles.empty())
+        return makeError("E_NAV_NO_GEOMETRY", "nothing is walkable with these settings", {},
+                         "check max_slope_deg, agent_height and agent_radius against the geometry");
+    return out;
+}
+
+} // namespace spark::nav::bake

@@ -1,0 +1,458 @@
+// Tests of the tiled bake (libnav/src/bake/tiles.cpp): the tile table, a tile's
+// independence from what lies outside its bordered box, thread counts, and the
+// seams: paths, raycasts and corridors across tile edges and corners against
+// the untiled bake of the same level and against straight lines on open ground.
+
+#include "bake_test_util.h"
+
+#include "spark/core/rng.h"
+#include "spark/nav/corridor.h"
+#include "spark/nav/query.h"
+
+#include <doctest/doctest.h>
+
+#include <glm/geometric.hpp>
+
+#include <cstdio>
+
+using namespace spark;
+using namespace spark::nav;
+using namespace spark::nav::test;
+
+namespace
+{
+
+/// Cells of 0.25 m (exact in binary), radius 0.5 m (two cells), no simplification:
+/// the tiled and the untiled bake then cover the same cells with exact outlines.
+BakeDef seamDef(int tileSize)
+{
+    BakeDef d = testDef();
+    d.cellSize = 0.25f;
+    d.agentRadius = 0.5f;
+    d.maxSimplificationError = 0.0f;
+    d.tileSize = tileSize;
+    d.threads = 2;
+    return d;
+}
+
+/// A 32 m × 32 m floor (top at y = 0, from the origin: 128 cells a side, 4 × 4
+/// tiles of 32 cells) with pillars, some across tile edges and on a tile corner.
+/// The pillars are 1.5 m tall: lower than an agent, so neither their tops nor
+/// the floor inside their hollow boxes is walkable.
+/// Two specks too small to stand on widen the bounds by 2.5 m, so the untiled
+/// grid has empty cells round the floor as the tiles' borders do (at a grid's
+/// edge the voxeliser puts the floor's sides into the floor's own columns).
+BakeInput pillarHall(bool pillars)
+{
+    BakeInput in;
+    addBox(in, {0.0f, -0.5f, 0.0f}, {32.0f, 0.0f, 32.0f});
+    addBox(in, {-2.5f, -0.5f, -2.5f}, {-2.25f, -0.4f, -2.25f});
+    addBox(in, {34.25f, -0.5f, 34.25f}, {34.5f, -0.4f, 34.5f});
+    if (!pillars)
+        return in;
+    addBox(in, {7.0f, 0.0f, 7.0f}, {9.0f, 1.5f, 9.0f});     // on the corner of four tiles
+    addBox(in, {15.5f, 0.0f, 3.0f}, {16.5f, 1.5f, 13.0f});  // along the seam x = 16
+    addBox(in, {3.0f, 0.0f, 23.75f}, {12.0f, 1.5f, 24.5f}); // across the seam z = 24
+    addBox(in, {20.0f, 0.0f, 20.0f}, {22.0f, 1.5f, 22.0f}); // inside one tile
+    addBox(in, {26.0f, 0.0f, 5.0f}, {27.0f, 1.5f, 17.0f});  // across the seams z = 8 and 16
+    return in;
+}
+
+NavMesh bakeMesh(const BakeInput& in, const BakeDef& def)
+{
+    auto baked = bakeNavMesh(in, def);
+    REQUIRE_MESSAGE(baked.ok(), baked.error().message);
+    return std::move(baked.value().mesh);
+}
+
+/// True when polygon p of the mesh lies inside its tile's square (x–z).
+bool insideTile(const NavMesh& mesh, uint32_t p, const NavTile& t)
+{
+    const double side = double(mesh.tileSize()) * mesh.settings().cellSize;
+    const Bounds3& b = mesh.polygonBounds(p);
+    return b.min.x >= t.x * side - 1e-4 && b.max.x <= (t.x + 1) * side + 1e-4 && b.min.z >= t.z * side - 1e-4 &&
+           b.max.z <= (t.z + 1) * side + 1e-4;
+}
+
+/// A point of the hall's floor at least `margin` from its edge, drawn from `rng`.
+glm::vec3 floorPoint(Rng& rng, float margin)
+{
+    const float side = 32.0f - 2.0f * margin;
+    const float x = margin + side * float(rngNextDouble(rng));
+    return {x, 0.0f, margin + side * float(rngNextDouble(rng))};
+}
+
+/// Paths between 300 seeded pairs of floor points on the untiled and the tiled
+/// mesh: `check(whole's, tiled's)` for every pair the untiled mesh finds (the
+/// others start or end inside a pillar's eroded ring). With `sameCells` the
+/// tiled mesh covers the untiled one's cells exactly and must find them too;
+/// otherwise pairs it does not find (an outline a cell away) are passed over.
+template <class F>
+void forPathPairs(const NavMesh& whole, const NavMesh& tiled, uint64_t seed, float margin, bool sameCells, F&& check)
+{
+    QueryScratch scratch;
+    Rng rng = rngFromSeed(seed);
+    const glm::vec3 ext(0.1f, 2.0f, 0.1f);
+    for (int i = 0; i < 300; ++i)
+    {
+        const glm::vec3 a = floorPoint(rng, margin);
+        const glm::vec3 b = floorPoint(rng, margin);
+        PathResult pw, pt;
+        if (!findPath(whole, scratch, a, b, defaultQueryFilter(), ext, pw).ok())
+            continue;
+        const bool found = findPath(tiled, scratch, a, b, defaultQueryFilter(), ext, pt).ok();
+        if (sameCells)
+            REQUIRE(found);
+        if (found)
+            check(pw, pt);
+    }
+}
+
+float pathLength(const NavMesh& mesh, QueryScratch& scratch, glm::vec3 a, glm::vec3 b, bool* complete = nullptr)
+{
+    PathResult path;
+    const Status s = findPath(mesh, scratch, a, b, defaultQueryFilter(), glm::vec3(1.0f, 2.0f, 1.0f), path);
+    REQUIRE_MESSAGE(s.ok(), s.error().message);
+    if (complete)
+        *complete = path.complete;
+    return path.length;
+}
+
+} // namespace
+
+TEST_CASE("a tiled bake gives a tile table in tile order whose polygons stay in their tiles")
+{
+    const NavMesh mesh = bakeMesh(pillarHall(true), seamDef(32));
+    REQUIRE(mesh.tiled());
+    CHECK(mesh.tileSize() == 32);
+    REQUIRE(mesh.tiles().size() == 16); // 4 × 4 tiles hold polygons; the border-only ones and the specks' none
+    uint32_t polygons = 0;
+    for (size_t i = 0; i < mesh.tiles().size(); ++i)
+    {
+        const NavTile& t = mesh.tiles()[i];
+        CHECK(t.x == int32_t(i % 4));
+        CHECK(t.z == int32_t(i / 4));
+        CHECK(t.firstPolygon == polygons);
+        polygons += t.polygonCount;
+        CHECK(t.hash == hashNavTile(mesh, uint32_t(i)));
+        for (uint32_t p = t.firstPolygon; p < t.firstPolygon + t.polygonCount; ++p)
+        {
+            CHECK(insideTile(mesh, p, t));
+            CHECK(mesh.tileOfPolygon(p) == i);
+        }
+    }
+    CHECK(polygons == mesh.polygonCount());
+    CHECK(mesh.tileOfPolygon(mesh.polygonCount()) == kNoPolygon);
+    // Links cross the seams: the whole floor is one connected piece (the pillars' tops are islands).
+    int floor = 0;
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+        if (mesh.polygonBounds(p).max.y < 0.5f)
+        {
+            CHECK(mesh.component(p) == 0);
+            ++floor;
+        }
+    CHECK(floor > 40);
+}
+
+TEST_CASE("the tiled bake covers the untiled bake's walkable area")
+{
+    const BakeInput in = pillarHall(true);
+    const NavMesh tiled = bakeMesh(in, seamDef(32));
+    const NavMesh whole = bakeMesh(in, seamDef(0));
+    CHECK_FALSE(whole.tiled());
+    CHECK(tiled.totalArea() == doctest::Approx(whole.totalArea()).epsilon(1e-6));
+}
+
+TEST_CASE("a tile's hash depends only on the geometry inside its bordered box")
+{
+    const BakeDef def = seamDef(32);
+    BakeInput in = pillarHall(true);
+    const NavMesh before = bakeMesh(in, def);
+    // A box in tile (3, 3), farther than the border (2 + 3 cells) from the other tiles.
+    addBox(in, {28.0f, 0.0f, 28.0f}, {29.0f, 1.0f, 29.0f});
+    const NavMesh after = bakeMesh(in, def);
+    REQUIRE(after.tiles().size() == before.tiles().size());
+    for (size_t i = 0; i + 1 < before.tiles().size(); ++i)
+        CHECK(after.tiles()[i].hash == before.tiles()[i].hash);
+    CHECK(after.tiles().back().hash != before.tiles().back().hash);
+    CHECK(hashNavMesh(after) != hashNavMesh(before));
+
+    // Only the geometry of tile (0, 0)'s bordered box: that tile bakes the same.
+    BakeInput corner;
+    addBox(corner, {0.0f, -0.5f, 0.0f}, {9.25f, 0.0f, 9.25f});
+    addBox(corner, {7.0f, 0.0f, 7.0f}, {9.0f, 1.5f, 9.0f});
+    const NavMesh alone = bakeMesh(corner, def);
+    REQUIRE(alone.tiles().size() >= 1);
+    CHECK(alone.tiles()[0].x == 0);
+    CHECK(alone.tiles()[0].z == 0);
+    CHECK(alone.tiles()[0].hash == before.tiles()[0].hash);
+}
+
+TEST_CASE("1, 2 and 7 threads bake the same tiles bit for bit (pinned hash)")
+{
+    const BakeInput in = pillarHall(true);
+    std::vector<uint64_t> hashes;
+    NavMesh first;
+    for (int threads : {1, 2, 7})
+    {
+        BakeDef def = seamDef(16);
+        def.threads = threads;
+        const NavMesh mesh = bakeMesh(in, def);
+        if (threads == 1)
+            first = mesh;
+        REQUIRE(mesh.tiles().size() == first.tiles().size());
+        for (size_t i = 0; i < mesh.tiles().size(); ++i)
+            CHECK(mesh.tiles()[i].hash == first.tiles()[i].hash);
+        CHECK(serializeNavMesh(mesh) == serializeNavMesh(first));
+        hashes.push_back(hashNavMesh(mesh));
+    }
+    CHECK(hashes[1] == hashes[0]);
+    CHECK(hashes[2] == hashes[0]);
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hashes[0]));
+    CHECK(std::string(text) == "c2ba4626961efcb6");
+}
+
+TEST_CASE("the mesh hash is a hash over the tile hashes in tile order")
+{
+    const NavMesh mesh = bakeMesh(pillarHall(true), seamDef(32));
+    // Rebuilt from its soup with one tile's polygons moved to another's range: refused.
+    std::vector<NavTile> tiles(mesh.tiles().begin(), mesh.tiles().end());
+    const PolySoup soup = toPolySoup(mesh);
+    auto again = buildTiledNavMesh(soup, navMeshDefOf(mesh), mesh.tileSize(), tiles);
+    REQUIRE(again.ok());
+    CHECK(hashNavMesh(again.value()) == hashNavMesh(mesh));
+    std::swap(tiles[0].x, tiles[1].x);
+    auto swapped = buildTiledNavMesh(soup, navMeshDefOf(mesh), mesh.tileSize(), tiles);
+    REQUIRE_FALSE(swapped.ok());
+    CHECK(swapped.error().code == "E_NAV_FORMAT");
+    CHECK(swapped.error().field == "/tiles/1");
+    tiles = std::vector<NavTile>(mesh.tiles().begin(), mesh.tiles().end());
+    tiles[2].polygonCount += 1;
+    auto overlapping = buildTiledNavMesh(soup, navMeshDefOf(mesh), mesh.tileSize(), tiles);
+    REQUIRE_FALSE(overlapping.ok());
+    CHECK(overlapping.error().code == "E_NAV_FORMAT");
+    auto noTiles = buildTiledNavMesh(soup, navMeshDefOf(mesh), mesh.tileSize(), {});
+    CHECK_FALSE(noTiles.ok());
+    auto badSize = buildTiledNavMesh(soup, navMeshDefOf(mesh), 0, tiles);
+    CHECK_FALSE(badSize.ok());
+}
+
+TEST_CASE("a tiled mesh survives serialisation with its tiles and hash")
+{
+    const NavMesh mesh = bakeMesh(pillarHall(true), seamDef(32));
+    const std::vector<uint8_t> bytes = serializeNavMesh(mesh);
+    auto back = deserializeNavMesh(bytes);
+    REQUIRE(back.ok());
+    CHECK(back.value().tiles().size() == mesh.tiles().size());
+    CHECK(hashNavMesh(back.value()) == hashNavMesh(mesh));
+    CHECK(serializeNavMesh(back.value()) == bytes);
+    // A cut tile table is refused, not misread.
+    std::vector<uint8_t> cut(bytes.begin(), bytes.end() - 5);
+    auto bad = deserializeNavMesh(cut);
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().code == "E_NAV_FORMAT");
+}
+
+TEST_CASE("tile settings out of their limits are E_NAV_CONFIG naming the field")
+{
+    const BakeInput in = pillarHall(false);
+    BakeDef def = seamDef(4);
+    auto small = bakeTriangles(in, def);
+    REQUIRE_FALSE(small.ok());
+    CHECK(small.error().code == "E_NAV_CONFIG");
+    CHECK(small.error().field == "/tile_size");
+    def = seamDef(4096);
+    CHECK(bakeTriangles(in, def).error().field == "/tile_size");
+    def = seamDef(32);
+    def.threads = -1;
+    CHECK(bakeTriangles(in, def).error().field == "/threads");
+    def.threads = 257;
+    CHECK(bakeTriangles(in, def).error().field == "/threads");
+}
+
+TEST_CASE("a tiled bake needs no grid over the whole bounds: two floors 3 km apart bake into two tiles")
+{
+    BakeInput in;
+    addBox(in, {0.0f, -0.5f, 0.0f}, {4.0f, 0.0f, 4.0f});
+    addBox(in, {3000.0f, -0.5f, 2000.0f}, {3004.0f, 0.0f, 2004.0f});
+    BakeDef whole = seamDef(0);
+    auto refused = bakeTriangles(in, whole);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == "E_NAV_LIMIT");
+    const NavMesh mesh = bakeMesh(in, seamDef(64));
+    REQUIRE(mesh.tiles().size() == 2);
+    CHECK(mesh.tiles()[0].x == 0);
+    CHECK(mesh.tiles()[1].x == 187); // 3000 m / (64 × 0.25 m)
+    CHECK(mesh.tiles()[1].z == 125);
+}
+
+TEST_CASE("subset bakes merged give the whole bake bit for bit")
+{
+    const BakeInput in = pillarHall(true);
+    const NavMesh whole = bakeMesh(in, seamDef(32));
+    BakeDef west = seamDef(32), east = seamDef(32), middle = seamDef(32);
+    west.tileRange = TileRange{0, 1, 0, 3};
+    east.tileRange = TileRange{2, 3, 0, 3};
+    middle.tileRange = TileRange{1, 2, 1, 2};
+    const NavMesh w = bakeMesh(in, west), e = bakeMesh(in, east), m = bakeMesh(in, middle);
+    CHECK(w.tiles().size() == 8);
+    CHECK(m.tiles().size() == 4);
+    // Any order of parts, with tiles in two parts (the middle ones) taken once.
+    const NavMesh* parts[] = {&e, &m, &w};
+    auto merged = mergeTiledNavMeshes(parts);
+    REQUIRE(merged.ok());
+    CHECK(serializeNavMesh(merged.value()) == serializeNavMesh(whole));
+    CHECK(hashNavMesh(merged.value()) == hashNavMesh(whole));
+    // A subset alone is a valid mesh of its tiles, with the whole bake's tile hashes.
+    CHECK(w.tiles()[0].hash == whole.tiles()[0].hash);
+    CHECK(e.tiles()[0].hash == whole.tiles()[2].hash);
+
+    // Refused: nothing to merge, an untiled part, another tile size, one tile two ways.
+    CHECK(mergeTiledNavMeshes({}).error().code == "E_NAV_FORMAT");
+    const NavMesh flat = bakeMesh(in, seamDef(0));
+    const NavMesh* withFlat[] = {&w, &flat};
+    CHECK(mergeTiledNavMeshes(withFlat).error().field == "/parts/1");
+    const NavMesh other = bakeMesh(in, seamDef(16));
+    const NavMesh* sizes[] = {&w, &other};
+    CHECK(mergeTiledNavMeshes(sizes).error().field == "/parts/1");
+    BakeInput changed = in;
+    addBox(changed, {1.0f, 0.0f, 1.0f}, {2.0f, 1.5f, 2.0f});
+    const NavMesh w2 = bakeMesh(changed, west);
+    const NavMesh* clash[] = {&w, &w2};
+    auto refused = mergeTiledNavMeshes(clash);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().code == "E_NAV_FORMAT");
+    // A bad range is refused, and a range only of tiles with nothing walkable bakes nothing.
+    BakeDef bad = seamDef(32);
+    bad.tileRange = TileRange{2, 1, 0, 0};
+    CHECK(bakeTriangles(in, bad).error().field == "/tiles");
+    BakeDef untiled = seamDef(0);
+    untiled.tileRange = TileRange{0, 0, 0, 0};
+    CHECK(bakeTriangles(in, untiled).error().field == "/tiles");
+    BakeDef empty = seamDef(32);
+    empty.tileRange = TileRange{10, 12, 10, 12};
+    CHECK(bakeTriangles(in, empty).error().code == "E_NAV_NO_GEOMETRY");
+}
+
+// --- Seams -------------------------------------------------------------------
+
+TEST_CASE("on open ground paths across tile edges and corners are straight lines")
+{
+    const NavMesh mesh = bakeMesh(pillarHall(false), seamDef(32));
+    QueryScratch scratch;
+    Rng rng = rngFromSeed(7);
+    for (int i = 0; i < 200; ++i)
+    {
+        // Anywhere on the eroded floor, off its edge: most pairs cross several seams.
+        const glm::vec3 a = floorPoint(rng, 1.0f);
+        const glm::vec3 b = floorPoint(rng, 1.0f);
+        bool complete = false;
+        const float length = pathLength(mesh, scratch, a, b, &complete);
+        CHECK(complete);
+        CHECK(length == doctest::Approx(glm::distance(a, b)).epsilon(1e-5));
+    }
+    // Exactly through the corner of four tiles, and along a seam.
+    CHECK(pathLength(mesh, scratch, {4.0f, 0.0f, 4.0f}, {12.0f, 0.0f, 12.0f}) ==
+          doctest::Approx(std::sqrt(128.0f)).epsilon(1e-6));
+    CHECK(pathLength(mesh, scratch, {8.0f, 0.0f, 1.0f}, {8.0f, 0.0f, 31.0f}) == doctest::Approx(30.0f).epsilon(1e-6));
+}
+
+TEST_CASE("paths round pillars across seams are as long as on the untiled mesh")
+{
+    const BakeInput in = pillarHall(true);
+    const NavMesh tiled = bakeMesh(in, seamDef(32));
+    const NavMesh whole = bakeMesh(in, seamDef(0));
+    int compared = 0;
+    forPathPairs(whole, tiled, 11, 0.5f, true, [&](const PathResult& pw, const PathResult& pt) {
+        CHECK(pt.complete == pw.complete);
+        CHECK(pt.length == doctest::Approx(pw.length).epsilon(1e-5));
+        ++compared;
+    });
+    CHECK(compared > 200);
+}
+
+TEST_CASE("with the default simplification no seam loses walkable ground and paths stay as short")
+{
+    // Simplification must not cut a corner where a region's outline leaves the
+    // tile's edge for a wall: that leaves ground along the seam uncovered, and
+    // paths round it (this failed with the seam treated as one wall stretch,
+    // and with one stretch round a tile's corner).
+    BakeInput in = pillarHall(true);
+    addBox(in, {14.0f, 0.0f, 22.5f}, {15.0f, 1.5f, 23.6f}); // a wall ending 0.4 m short of the seam z = 24
+    BakeDef tiledDef = seamDef(32), wholeDef = seamDef(0);
+    tiledDef.maxSimplificationError = wholeDef.maxSimplificationError = defaultBakeDef().maxSimplificationError;
+    const NavMesh tiled = bakeMesh(in, tiledDef);
+    const NavMesh whole = bakeMesh(in, wholeDef);
+    CHECK(tiled.totalArea() == doctest::Approx(whole.totalArea()).epsilon(0.01));
+    double worst = 0.0;
+    forPathPairs(whole, tiled, 3, 1.0f, false, [&](const PathResult& pw, const PathResult& pt) {
+        worst = std::max(worst, double(pt.length) - pw.length);
+    });
+    // Outlines within 1.3 cells of the cells either way: a detour of a few such steps at most.
+    CHECK(worst < 0.5);
+}
+
+TEST_CASE("raycasts cross seams on open ground and stop at the same walls as on the untiled mesh")
+{
+    const BakeInput in = pillarHall(true);
+    const NavMesh tiled = bakeMesh(in, seamDef(32));
+    const NavMesh whole = bakeMesh(in, seamDef(0));
+    QueryScratch scratch;
+    const glm::vec3 ext(0.1f, 2.0f, 0.1f);
+    // Along z = 14 from x = 1 to x = 14: crosses the seam x = 8 with nothing in the way.
+    auto clear = raycast(tiled, scratch, {1.0f, 0.0f, 14.0f}, {14.0f, 0.0f, 14.0f}, defaultQueryFilter(), ext);
+    REQUIRE(clear.ok());
+    CHECK_FALSE(clear.value().hit);
+    // Diagonal through the corner (16, 24) of four tiles: clear too.
+    auto corner = raycast(tiled, scratch, {14.0f, 0.0f, 26.0f}, {18.0f, 0.0f, 22.0f}, defaultQueryFilter(), ext);
+    REQUIRE(corner.ok());
+    CHECK_FALSE(corner.value().hit);
+    Rng rng = rngFromSeed(5);
+    for (int i = 0; i < 200; ++i)
+    {
+        const glm::vec3 a = floorPoint(rng, 0.5f);
+        const glm::vec3 b = floorPoint(rng, 0.5f);
+        auto w = raycast(whole, scratch, a, b, defaultQueryFilter(), ext);
+        if (!w.ok())
+            continue;
+        auto t = raycast(tiled, scratch, a, b, defaultQueryFilter(), ext);
+        REQUIRE(t.ok());
+        CHECK(t.value().hit == w.value().hit);
+        CHECK(t.value().fraction == doctest::Approx(w.value().fraction).epsilon(1e-4));
+    }
+}
+
+TEST_CASE("a corridor planned across seams is walked to its target")
+{
+    const NavMesh mesh = bakeMesh(pillarHall(true), seamDef(32));
+    QueryScratch scratch;
+    Corridor corridor;
+    const glm::vec3 start(2.0f, 0.0f, 2.0f), goal(30.0f, 0.0f, 30.0f);
+    REQUIRE(planCorridor(mesh, scratch, start, goal, defaultQueryFilter(), glm::vec3(1.0f, 2.0f, 1.0f), corridor).ok());
+    REQUIRE(corridor.complete);
+    std::vector<uint32_t> tilesCrossed;
+    for (uint32_t p : corridor.polygons)
+        if (tilesCrossed.empty() || tilesCrossed.back() != mesh.tileOfPolygon(p))
+            tilesCrossed.push_back(mesh.tileOfPolygon(p));
+    CHECK(tilesCrossed.size() >= 4);
+    CHECK(checkCorridor(mesh, corridor, defaultQueryFilter()));
+    // Walk it in steps of 0.3 m toward the next corner.
+    std::vector<CorridorCorner> corners;
+    int steps = 0;
+    while (steps < 1000)
+    {
+        REQUIRE(findCorridorCorners(mesh, scratch, corridor, 2, corners).ok());
+        if (corners.empty())
+            break; // within a millimetre of the target
+        const glm::vec3 to = corners[0].point - corridor.position;
+        const float d = glm::length(to);
+        const glm::vec3 wanted = d <= 0.3f ? corners[0].point : corridor.position + to * (0.3f / d);
+        REQUIRE(moveCorridor(mesh, scratch, corridor, wanted, defaultQueryFilter()).ok());
+        ++steps;
+    }
+    CHECK(steps > 90); // about 40 m in steps of 0.3 m
+    CHECK(glm::distance(glm::vec2(corridor.position.x, corridor.position.z), glm::vec2(goal.x, goal.z)) <= 2e-3f);
+    CHECK(corridor.polygons.size() == 1);
+    CHECK(mesh.tileOfPolygon(corridor.polygons[0]) == mesh.tiles().size() - 1);
+}
