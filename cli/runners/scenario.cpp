@@ -187,7 +187,6 @@ json runScenario(Dispatcher& dispatcher, scene::SessionState& io, const json& do
         json answer = stopped ? json() : dispatcher.call(io, id, params);
         if (stopped || (answer.contains("error") && answer["error"]["code"] == "E_CANCELLED"))
         {
-            dispatcher.options().updateGoldens = savedGoldens;
             failWith(cancelledError("step " + std::to_string(i) + " (" + id + ") of the scenario"));
         }
         json entry = {{"index", i}, {"do", id}, {"ok", answer["ok"]}};
