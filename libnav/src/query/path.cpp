@@ -819,6 +819,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         }
         // The search's own path is the string pulled over its corridor.
         detail::anyAngleCorridor(mesh, s, startPoly, start.point, endPoint, out.polygons, s.vias, out.points);
+        detail::anyAngleRelease(s);
         out.entries.assign(s.vias.size(), kNoPolygon);
         finishPoints(mesh, s, filter, offMesh, out);
         return Status::success();
