@@ -316,6 +316,43 @@ struct OpenList
     s.stamp[p] = s.searchId;
 }
 
+/// The polygons holding point `p` (x–z, a mesh point: exact sides) among
+/// `poly` and the polygons linked to it round `p`: one when `p` is inside
+/// `poly`, two or more when it lies on an edge or a vertex they share.
+void holding(const NavMesh& mesh, uint32_t poly, const P2& p, std::vector<uint32_t>& out)
+{
+    out.clear();
+    out.push_back(poly);
+    for (size_t k = 0; k < out.size() && k < 64; ++k)
+    {
+        const uint32_t q = out[k];
+        const uint32_t n = mesh.polygonVertexCount(q);
+        const Chain c{mesh.ringXZ(q)};
+        bool onBoundary = false;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const double side = cross(c[i], c[i + 1], p);
+            if (side < 0.0)
+                return; // not holding it (only the first, given, can be reached here)
+            onBoundary = onBoundary || side == 0.0;
+        }
+        if (!onBoundary)
+            return;
+        for (const NavLink& l : mesh.links(q))
+        {
+            if (std::find(out.begin(), out.end(), l.neighbour) != out.end())
+                continue;
+            const uint32_t m = mesh.polygonVertexCount(l.neighbour);
+            const Chain d{mesh.ringXZ(l.neighbour)};
+            bool holds = true;
+            for (uint32_t i = 0; i < m && holds; ++i)
+                holds = cross(d[i], d[i + 1], p) >= 0.0;
+            if (holds)
+                out.push_back(l.neighbour);
+        }
+    }
+}
+
 struct Search
 {
     const NavMesh& mesh;
@@ -323,6 +360,7 @@ struct Search
     const QueryFilter& filter;
     P2 goal;
     uint32_t goalPoly;
+    const std::vector<uint32_t>& goals; ///< The polygons holding the goal (goalPoly first).
     const NavLink* base;    ///< mesh.allLinks().data()
     bool plain;             ///< No excluded area and no disabled polygon: every linked polygon is usable.
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
@@ -335,6 +373,11 @@ struct Search
             s.anyNodes.resize(std::max<size_t>(256, 2 * (count + more)));
     }
 
+    bool isGoal(uint32_t poly) const
+    {
+        return poly == goalPoly || (goals.size() > 1 && std::find(goals.begin(), goals.end(), poly) != goals.end());
+    }
+
     bool usable(uint32_t nb) const
     {
         return plain || (!mesh.disabled(nb) && !detail::excluded(filter, mesh.area(nb)));
@@ -345,14 +388,14 @@ struct Search
                                     uint32_t link, const AnyAngleEnd& right, const AnyAngleEnd& left)
     {
         const uint32_t nb = base[link].neighbour;
-        if (nb != goalPoly)
+        if (!isGoal(nb))
         {
             // A dead end: nothing beyond it but the way in (a shortest path
             // never enters one; it could only come back into the convex
             // polygon it left), or one polygon on that is itself a dead end
             // (the mesh's table, for the link's owner `from`).
             const uint32_t dead = mesh.linkDeadEnd(link);
-            if (dead != kNone && dead != goalPoly)
+            if (dead != kNone && !isGoal(dead))
             {
                 reach(s, nb);
                 reach(s, dead);
@@ -362,13 +405,19 @@ struct Search
         // A root on the interval's line (at an end, or the start on an edge)
         // sees the whole polygon beyond whichever way it came in: enter it once
         // per root (this also stops the circling of a fan of polygons round a
-        // vertex).
+        // vertex). A root on the line but beside the interval sees only the
+        // line: such entries are counted apart, so that one never stops an
+        // entry through an interval holding the root.
         const P2 l2 = pos(left), r2 = pos(right);
         const double ix = l2.x - r2.x, iz = l2.z - r2.z;
         if (same(rootAt, l2) || same(rootAt, r2) ||
             std::abs(cross(r2, l2, rootAt)) <= 1.0e-9 * std::max(1.0, ix * ix + iz * iz))
-            if (!firstVisit(s, root, nb, g))
+        {
+            const bool beside = !same(rootAt, l2) && !same(rootAt, r2) &&
+                                (r2.x - rootAt.x) * (l2.x - rootAt.x) + (r2.z - rootAt.z) * (l2.z - rootAt.z) > 0.0;
+            if (!firstVisit(s, root, beside ? nb | 0x80000000u : nb, g))
                 return;
+        }
         // Written in place (room was made by `makeRoom`).
         AnyAngleNode& n = s.anyNodes[count++]; // put on the open list by the search loop
         n.left = left;
@@ -607,22 +656,34 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     s.list.clear();
     clearTables(s, mesh.linkEndPointCount());
     s.anyGoalNode = kNone;
+    s.anyNodesMade = 0;
     reach(s, start.polygon);
     if (start.polygon == goalPoly)
     {
         return true;
     }
+    // A start or goal on an edge or vertex lies in every polygon sharing it:
+    // the search leaves from all of them, and ends in any.
+    std::vector<uint32_t>& starts = s.anyStarts;
+    std::vector<uint32_t>& goals = s.anyGoals;
+    holding(mesh, start.polygon, flat(start.point), starts);
+    holding(mesh, goalPoly, flat(goal), goals);
     const NavLink* base = mesh.allLinks().data();
     Search search{
-        mesh, s, filter, flat(goal), goalPoly, base, filter.excludedAreas == 0 && mesh.disabledCount() == 0};
+        mesh, s, filter, flat(goal), goalPoly, goals, base, filter.excludedAreas == 0 && mesh.disabledCount() == 0};
     const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     s.anyRoots[startRoot].g = 0.0;
-    search.makeRoom(mesh.links(start.polygon).size());
-    for (const NavLink& link : mesh.links(start.polygon))
-        if (search.usable(link.neighbour))
-            search.add(kNone, start.polygon, startRoot, flat(start.point), 0.0,
-                       static_cast<uint32_t>(&link - base), meshEnd(link.a, flat(start.point)),
-                       meshEnd(link.b, flat(start.point)));
+    for (const uint32_t from : starts)
+    {
+        if (from != start.polygon && !search.usable(from))
+            continue;
+        reach(s, from);
+        search.makeRoom(mesh.links(from).size());
+        for (const NavLink& link : mesh.links(from))
+            if (search.usable(link.neighbour))
+                search.add(kNone, from, startRoot, flat(start.point), 0.0, static_cast<uint32_t>(&link - base),
+                           meshEnd(link.a, flat(start.point)), meshEnd(link.b, flat(start.point)));
+    }
     auto entry = [&](uint32_t i) { return AnyAngleOpen{s.anyNodes[i].f, s.anyNodes[i].g, i}; };
     OpenList open{s.anyHeap};
     for (uint32_t i = 0; i < search.count; ++i)
@@ -643,9 +704,10 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
             continue; // its root was reached more cheaply since
         }
         reach(s, node.poly);
-        if (node.poly == goalPoly)
+        if (search.isGoal(node.poly))
         {
             s.anyGoalNode = index;
+            s.anyNodesMade = search.count;
             return true;
         }
         const uint32_t first = search.count;
@@ -669,6 +731,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
         else
             open.push(entry(least));
     }
+    s.anyNodesMade = search.count;
     // Not reached: list every polygon reached, from the stamps.
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
         if (s.stamp[p] == s.searchId)
@@ -723,6 +786,8 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32
     for (uint32_t i = s.anyGoalNode; i != kNone; i = s.anyNodes[i].parent)
     {
         const AnyAngleNode& node = s.anyNodes[i];
+        if (node.parent == kNone)
+            startPoly = node.from; // the start polygon the search left from (the start on its boundary)
         polygons.push_back(node.poly);
         vias.push_back(node.link);
         if (node.root != root && node.parent != kNone)

@@ -148,6 +148,9 @@ struct QueryScratch
     std::vector<AnyAngleSeen> anySeen;    ///< Open-addressing table of polygons entered with the root on the entry's line.
     std::vector<uint32_t> anySeenUsed;    ///< Slots of anySeen in use (cleared slot by slot at the next search).
     uint32_t anySeenCount = 0;            ///< Keys in anySeen.
+    std::vector<uint32_t> anyStarts;      ///< Polygons holding the start (more than one on an edge or vertex).
+    std::vector<uint32_t> anyGoals;       ///< Polygons holding the goal.
+    uint32_t anyNodesMade = 0;            ///< Nodes the last any-angle search made (for benchmarks).
     uint32_t anyGoalNode = 0;             ///< Node that reached the goal's polygon (0xffffffff: start and goal share one).
     uint32_t searchId = 0;            ///< Current search id (stamps older than it are stale).
     uint32_t current = 0;             ///< Polygon being expanded.
