@@ -29,31 +29,49 @@ struct Box
     float x0, x1, z0, z1;
 };
 
+/// A 2D polygon soup built ring by ring, vertices shared by position.
+struct Soup2D
+{
+    PolySoup soup;
+
+    Soup2D() { soup.polyStarts.push_back(0); }
+
+    uint32_t vertex(double x, double z)
+    {
+        const glm::vec3 v(float(x), 0.0f, float(z));
+        for (uint32_t i = 0; i < soup.vertices.size(); ++i)
+            if (soup.vertices[i] == v)
+                return i;
+        soup.vertices.push_back(v);
+        return uint32_t(soup.vertices.size() - 1);
+    }
+
+    /// Adds a convex counter-clockwise polygon.
+    void poly(std::initializer_list<std::pair<double, double>> ring)
+    {
+        for (const auto& [x, z] : ring)
+            soup.indices.push_back(vertex(x, z));
+        soup.polyStarts.push_back(uint32_t(soup.indices.size()));
+        soup.areas.push_back(0);
+    }
+
+    NavMesh build() const
+    {
+        NavMeshDef def = defaultNavMeshDef();
+        def.is2d = true;
+        auto mesh = buildNavMesh(soup, def);
+        REQUIRE(mesh.ok());
+        return std::move(mesh).value();
+    }
+};
+
 /// A 2D mesh of rectangles (T-junctions allowed: the navmesh links by edge overlap).
 NavMesh boxMesh(const std::vector<Box>& boxes)
 {
-    PolySoup soup;
-    soup.polyStarts.push_back(0);
+    Soup2D soup;
     for (const Box& b : boxes)
-    {
-        const glm::vec3 ring[4] = {{b.x0, 0.0f, b.z0}, {b.x1, 0.0f, b.z0}, {b.x1, 0.0f, b.z1}, {b.x0, 0.0f, b.z1}};
-        for (const glm::vec3& v : ring)
-        {
-            uint32_t i = 0;
-            while (i < soup.vertices.size() && soup.vertices[i] != v)
-                ++i;
-            if (i == soup.vertices.size())
-                soup.vertices.push_back(v);
-            soup.indices.push_back(i);
-        }
-        soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
-        soup.areas.push_back(0);
-    }
-    NavMeshDef def = defaultNavMeshDef();
-    def.is2d = true;
-    auto mesh = buildNavMesh(soup, def);
-    REQUIRE(mesh.ok());
-    return std::move(mesh).value();
+        soup.poly({{b.x0, b.z0}, {b.x1, b.z0}, {b.x1, b.z1}, {b.x0, b.z1}});
+    return soup.build();
 }
 
 double pathLength(const NavMesh& mesh, glm::vec3 from, glm::vec3 to)
@@ -101,24 +119,8 @@ namespace exact_test
 /// along such a wall can still miss the turn at its end, issue 34.)
 NavMesh degenerateMesh(const Grid2D& g, Rng& rng)
 {
-    PolySoup soup;
-    soup.polyStarts.push_back(0);
-    auto vertex = [&](double x, double z)
-    {
-        const glm::vec3 v(float(x), 0.0f, float(z));
-        for (uint32_t i = 0; i < soup.vertices.size(); ++i)
-            if (soup.vertices[i] == v)
-                return i;
-        soup.vertices.push_back(v);
-        return uint32_t(soup.vertices.size() - 1);
-    };
-    auto poly = [&](std::initializer_list<std::pair<double, double>> ring)
-    {
-        for (const auto& [x, z] : ring)
-            soup.indices.push_back(vertex(x, z));
-        soup.polyStarts.push_back(uint32_t(soup.indices.size()));
-        soup.areas.push_back(0);
-    };
+    Soup2D soup;
+    auto poly = [&](std::initializer_list<std::pair<double, double>> ring) { soup.poly(ring); };
     auto blocked = [&](int x, int z) { return g.blocked[size_t(z) * g.width + x] != 0; };
     for (int z = 0; z < g.height; ++z)
         for (int x = 0; x < g.width;)
@@ -158,11 +160,7 @@ NavMesh degenerateMesh(const Grid2D& g, Rng& rng)
             }
             x = end;
         }
-    NavMeshDef def = defaultNavMeshDef();
-    def.is2d = true;
-    auto mesh = buildNavMesh(soup, def);
-    REQUIRE(mesh.ok());
-    return std::move(mesh).value();
+    return soup.build();
 }
 
 /// A query point of a free cell: inside it, on one of its edges, at one of
