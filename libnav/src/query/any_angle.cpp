@@ -19,6 +19,16 @@
 /// pruning), and dead-end polygons other than the goal's are not entered
 /// (one link, or two whose other one leads to such a polygon).
 ///
+/// Exactness. An interval end cut by a ray keeps its place in double and the
+/// ray's line as two mesh points; which side of a ray a vertex lies on is the
+/// sign of a cross product of mesh coordinates (floats: exact in double for
+/// meshes of sane scale), so a vertex on a ray is met exactly and the turn
+/// there is made (issue 34: float cuts missed (204, 83) by 1.5e-5). A start or
+/// goal on an edge or vertex lies in every polygon sharing it: the search
+/// leaves from all of them and ends in any. Still open: a path running along
+/// a wall whose polygon has collinear vertices can miss the turn at the
+/// wall's end (about 1 query in 40 on generated meshes with such polygons).
+///
 /// The search runs in the x–z plane in double precision; portals may be
 /// stretches of edges (T-junctions), so a polygon's boundary is read as its
 /// edges' link stretches, walls between them. It returns the corridor and the
@@ -100,6 +110,33 @@ bool same(const P2& a, const P2& b)
 {
     const double dx = a.x - b.x, dz = a.z - b.z;
     return dx * dx + dz * dz < 1.0e-18;
+}
+
+P2 pos(const AnyAngleEnd& e)
+{
+    return P2{e.x, e.z};
+}
+
+glm::vec3 point3(const AnyAngleEnd& e)
+{
+    return glm::vec3(static_cast<float>(e.x), e.y, static_cast<float>(e.z));
+}
+
+/// The interval end at mesh point `p` seen from `root` (a mesh point or the start).
+AnyAngleEnd meshEnd(const glm::vec3& p, const P2& root)
+{
+    return AnyAngleEnd{p.x, p.z, p.y, true, static_cast<float>(root.x), static_cast<float>(root.z), p.x, p.z};
+}
+
+/// Which side of the line of the ray from the root through end `e` point `c`
+/// lies on (> 0: left). The line is given by two mesh points and `c` is a mesh
+/// point, so the sign is exact when the differences of the coordinates and
+/// their products are exact in double (coordinates of float meshes within
+/// 2^26 of each other in scale, e.g. any grid bake): a vertex on the ray is
+/// seen on it, never a rounding's width to one side.
+double side(const AnyAngleEnd& e, const P2& c)
+{
+    return cross(P2{e.rayFromX, e.rayFromZ}, P2{e.rayToX, e.rayToZ}, c);
 }
 
 /// A run of a polygon's ring (NavMesh::ringXZ) read as points.
@@ -289,6 +326,43 @@ struct OpenList
     s.stamp[p] = s.searchId;
 }
 
+/// The polygons holding point `p` (x–z, a mesh point: exact sides) among
+/// `poly` and the polygons linked to it round `p`: one when `p` is inside
+/// `poly`, two or more when it lies on an edge or a vertex they share.
+void holding(const NavMesh& mesh, uint32_t poly, const P2& p, std::vector<uint32_t>& out)
+{
+    out.clear();
+    out.push_back(poly);
+    for (size_t k = 0; k < out.size() && k < 64; ++k)
+    {
+        const uint32_t q = out[k];
+        const uint32_t n = mesh.polygonVertexCount(q);
+        const Chain c{mesh.ringXZ(q)};
+        bool onBoundary = false;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const double side = cross(c[i], c[i + 1], p);
+            if (side < 0.0)
+                return; // not holding it (only the first, given, can be reached here)
+            onBoundary = onBoundary || side == 0.0;
+        }
+        if (!onBoundary)
+            return;
+        for (const NavLink& l : mesh.links(q))
+        {
+            if (std::find(out.begin(), out.end(), l.neighbour) != out.end())
+                continue;
+            const uint32_t m = mesh.polygonVertexCount(l.neighbour);
+            const Chain d{mesh.ringXZ(l.neighbour)};
+            bool holds = true;
+            for (uint32_t i = 0; i < m && holds; ++i)
+                holds = cross(d[i], d[i + 1], p) >= 0.0;
+            if (holds)
+                out.push_back(l.neighbour);
+        }
+    }
+}
+
 struct Search
 {
     const NavMesh& mesh;
@@ -296,6 +370,7 @@ struct Search
     const QueryFilter& filter;
     P2 goal;
     uint32_t goalPoly;
+    const std::vector<uint32_t>& goals; ///< The polygons holding the goal (goalPoly first).
     const NavLink* base;    ///< mesh.allLinks().data()
     bool plain;             ///< No excluded area and no disabled polygon: every linked polygon is usable.
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
@@ -308,6 +383,11 @@ struct Search
             s.anyNodes.resize(std::max<size_t>(256, 2 * (count + more)));
     }
 
+    bool isGoal(uint32_t poly) const
+    {
+        return poly == goalPoly || (goals.size() > 1 && std::find(goals.begin(), goals.end(), poly) != goals.end());
+    }
+
     bool usable(uint32_t nb) const
     {
         return plain || (!mesh.disabled(nb) && !detail::excluded(filter, mesh.area(nb)));
@@ -315,18 +395,17 @@ struct Search
 
     /// Adds the node (root, interval right..left on link `link`, entering its neighbour).
     [[gnu::always_inline]] void add(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g,
-                                    uint32_t link, const glm::vec3& right, const glm::vec3& left,
-                                    bool rightEnd, bool leftEnd)
+                                    uint32_t link, const AnyAngleEnd& right, const AnyAngleEnd& left)
     {
         const uint32_t nb = base[link].neighbour;
-        if (nb != goalPoly)
+        if (!isGoal(nb))
         {
             // A dead end: nothing beyond it but the way in (a shortest path
             // never enters one; it could only come back into the convex
             // polygon it left), or one polygon on that is itself a dead end
             // (the mesh's table, for the link's owner `from`).
             const uint32_t dead = mesh.linkDeadEnd(link);
-            if (dead != kNone && dead != goalPoly)
+            if (dead != kNone && !isGoal(dead))
             {
                 reach(s, nb);
                 reach(s, dead);
@@ -336,13 +415,19 @@ struct Search
         // A root on the interval's line (at an end, or the start on an edge)
         // sees the whole polygon beyond whichever way it came in: enter it once
         // per root (this also stops the circling of a fan of polygons round a
-        // vertex).
-        const P2 l2 = flat(left), r2 = flat(right);
+        // vertex). A root on the line but beside the interval sees only the
+        // line: such entries are counted apart, so that one never stops an
+        // entry through an interval holding the root.
+        const P2 l2 = pos(left), r2 = pos(right);
         const double ix = l2.x - r2.x, iz = l2.z - r2.z;
         if (same(rootAt, l2) || same(rootAt, r2) ||
             std::abs(cross(r2, l2, rootAt)) <= 1.0e-9 * std::max(1.0, ix * ix + iz * iz))
-            if (!firstVisit(s, root, nb, g))
+        {
+            const bool beside = !same(rootAt, l2) && !same(rootAt, r2) &&
+                                (r2.x - rootAt.x) * (l2.x - rootAt.x) + (r2.z - rootAt.z) * (l2.z - rootAt.z) > 0.0;
+            if (!firstVisit(s, root, beside ? nb | 0x80000000u : nb, g))
                 return;
+        }
         // Written in place (room was made by `makeRoom`).
         AnyAngleNode& n = s.anyNodes[count++]; // put on the open list by the search loop
         n.left = left;
@@ -356,8 +441,6 @@ struct Search
         n.link = link;
         n.from = from;
         n.parent = parent;
-        n.leftEnd = leftEnd;
-        n.rightEnd = rightEnd;
     }
 
     /// The edge of `poly` the interval (on link `link`, owned by `from`) lies
@@ -400,7 +483,7 @@ struct Search
         const uint32_t poly = node.poly;
         const uint32_t n = mesh.polygonVertexCount(poly);
         const P2 root{node.rootX, node.rootZ};
-        const P2 L = flat(node.left), R = flat(node.right);
+        const P2 L = pos(node.left), R = pos(node.right);
         const std::span<const NavLink> links = mesh.links(poly);
         const uint32_t k = entryEdge(links, node.link, node.from, L, R);
         // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k] (a run of the mesh's
@@ -412,13 +495,13 @@ struct Search
         double rightHit = 0.0;
         if (!same(root, R))
         {
-            double prev = cross(root, R, c[0]);
+            double prev = side(node.right, c[0]);
             if (prev > 0.0)
                 prev = 0.0;
             rightHit = static_cast<double>(n - 1);
             for (uint32_t i = 1; i < n; ++i)
             {
-                const double cur = (i == n - 1) ? std::max(0.0, cross(root, R, c[i])) : cross(root, R, c[i]);
+                const double cur = (i == n - 1) ? std::max(0.0, side(node.right, c[i])) : side(node.right, c[i]);
                 if (cur >= 0.0)
                 {
                     const double t = prev == cur ? 0.0 : prev / (prev - cur);
@@ -432,13 +515,13 @@ struct Search
         double leftHit = static_cast<double>(n - 1);
         if (!same(root, L))
         {
-            double next = cross(root, L, c[n - 1]);
+            double next = side(node.left, c[n - 1]);
             if (next < 0.0)
                 next = 0.0;
             leftHit = 0.0;
             for (int i = static_cast<int>(n) - 2; i >= 0; --i)
             {
-                const double cur = (i == 0) ? std::min(0.0, cross(root, L, c[i])) : cross(root, L, c[i]);
+                const double cur = (i == 0) ? std::min(0.0, side(node.left, c[i])) : side(node.left, c[i]);
                 if (cur <= 0.0)
                 {
                     const double t = cur == next ? 1.0 : cur / (cur - next);
@@ -463,14 +546,14 @@ struct Search
         // (Only needed when a successor may be rooted at an interval end: an
         // end that is a stretch end, or the root itself.)
         const bool rootL = same(root, L), rootR = same(root, R);
-        const bool endsMatter = node.leftEnd || node.rightEnd || rootL || rootR;
+        const bool endsMatter = node.left.stretchEnd || node.right.stretchEnd || rootL || rootR;
         double tL = 0.0, tR = 0.0;
         bool sameLeft = false, sameRight = false;
         if (endsMatter)
         {
             tL = edgeParam(L);
             tR = edgeParam(R);
-            if ((node.rightEnd && !(rightHit > 0.0)) || (node.leftEnd && !(leftHit < n - 1)))
+            if ((node.right.stretchEnd && !(rightHit > 0.0)) || (node.left.stretchEnd && !(leftHit < n - 1)))
                 for (const NavLink& link : links)
                     if (link.edge == k && usable(link.neighbour))
                     {
@@ -482,20 +565,20 @@ struct Search
         // Roots for turning at the interval's ends.
         uint32_t rightRoot = kNone, leftRoot = kNone;
         double rightG = 0.0, leftG = 0.0;
-        if (node.rightEnd && (rightHit > 0.0 || sameRight) && !rootR)
+        if (node.right.stretchEnd && (rightHit > 0.0 || sameRight) && !rootR)
         {
             rightG = node.g + dist(root, R);
-            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link)], node.right);
+            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link)], point3(node.right));
             if (rightG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
             {
                 s.anyRoots[r].g = std::min(s.anyRoots[r].g, rightG);
                 rightRoot = r;
             }
         }
-        if (node.leftEnd && (leftHit < n - 1 || sameLeft) && !rootL)
+        if (node.left.stretchEnd && (leftHit < n - 1 || sameLeft) && !rootL)
         {
             leftG = node.g + dist(root, L);
-            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link) + 1], node.left);
+            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link) + 1], point3(node.left));
             if (leftG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
             {
                 s.anyRoots[r].g = std::min(s.anyRoots[r].g, leftG);
@@ -517,16 +600,16 @@ struct Search
                 if (link.tMax <= tL + 1.0e-7)
                 {
                     if (rootL)
-                        add(index, poly, node.root, root, node.g, li, link.a, link.b, true, true);
+                        add(index, poly, node.root, root, node.g, li, meshEnd(link.a, root), meshEnd(link.b, root));
                     else if (leftRoot != kNone)
-                        add(index, poly, leftRoot, L, leftG, li, link.a, link.b, true, true);
+                        add(index, poly, leftRoot, L, leftG, li, meshEnd(link.a, L), meshEnd(link.b, L));
                 }
                 else if (link.tMin >= tR - 1.0e-7)
                 {
                     if (rootR)
-                        add(index, poly, node.root, root, node.g, li, link.a, link.b, true, true);
+                        add(index, poly, node.root, root, node.g, li, meshEnd(link.a, root), meshEnd(link.b, root));
                     else if (rightRoot != kNone)
-                        add(index, poly, rightRoot, R, rightG, li, link.a, link.b, true, true);
+                        add(index, poly, rightRoot, R, rightG, li, meshEnd(link.a, R), meshEnd(link.b, R));
                 }
                 continue;
             }
@@ -538,31 +621,38 @@ struct Search
                 continue;
             const uint32_t li = static_cast<uint32_t>(&link - base);
             const P2 u = c[i], v = c[i + 1];
-            auto at = [&](double p)
+            // A cut by a ray: the point where the ray's line meets the edge
+            // (at parameter p − i, from the sides of the edge's ends), on that line.
+            auto cut = [&](double p, const AnyAngleEnd& ray)
             {
                 const double t = p - i;
-                return glm::vec3(static_cast<float>(u.x + (v.x - u.x) * t),
-                                 cy[i] + (cy[i + 1] - cy[i]) * static_cast<float>(t),
-                                 static_cast<float>(u.z + (v.z - u.z) * t));
+                AnyAngleEnd e = ray;
+                e.x = u.x + (v.x - u.x) * t;
+                e.z = u.z + (v.z - u.z) * t;
+                e.y = cy[i] + (cy[i + 1] - cy[i]) * static_cast<float>(t);
+                e.stretchEnd = false;
+                return e;
             };
-            auto piece = [&](double lo, double hi, uint32_t rootIndex, const P2& rootAt, double g)
-                __attribute__((always_inline))
+            // A piece [lo, hi] of the stretch seen from `rootAt`; a cut end
+            // lies on the ray of `loRay` (lo) or `hiRay` (hi).
+            auto piece = [&](double lo, double hi, uint32_t rootIndex, const P2& rootAt, double g,
+                             const AnyAngleEnd& loRay, const AnyAngleEnd& hiRay) __attribute__((always_inline))
             {
                 if (!(hi > lo))
                     return;
                 // A cut that lands on the stretch's end (to rounding) is that end.
                 const bool loEnd = lo - p0 <= 1.0e-9, hiEnd = p1 - hi <= 1.0e-9;
-                add(index, poly, rootIndex, rootAt, g, li, loEnd ? link.a : at(lo), hiEnd ? link.b : at(hi),
-                    loEnd, hiEnd);
+                add(index, poly, rootIndex, rootAt, g, li, loEnd ? meshEnd(link.a, rootAt) : cut(lo, loRay),
+                    hiEnd ? meshEnd(link.b, rootAt) : cut(hi, hiRay));
             };
-            // Non-observable on the right: [0, rightHit).
+            // Non-observable on the right: [0, rightHit), its cut on the right ray's line.
             if (rightRoot != kNone && p0 < rightHit)
-                piece(p0, std::min(p1, rightHit), rightRoot, R, rightG);
+                piece(p0, std::min(p1, rightHit), rightRoot, R, rightG, node.right, node.right);
             // Observable: [rightHit, leftHit].
-            piece(std::max(p0, rightHit), std::min(p1, leftHit), node.root, root, node.g);
-            // Non-observable on the left: (leftHit, n − 1].
+            piece(std::max(p0, rightHit), std::min(p1, leftHit), node.root, root, node.g, node.right, node.left);
+            // Non-observable on the left: (leftHit, n − 1], its cut on the left ray's line.
             if (leftRoot != kNone && p1 > leftHit)
-                piece(std::max(p0, leftHit), p1, leftRoot, L, leftG);
+                piece(std::max(p0, leftHit), p1, leftRoot, L, leftG, node.left, node.left);
         }
     }
 };
@@ -576,21 +666,34 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     s.list.clear();
     clearTables(s, mesh.linkEndPointCount());
     s.anyGoalNode = kNone;
+    s.anyNodesMade = 0;
     reach(s, start.polygon);
     if (start.polygon == goalPoly)
     {
         return true;
     }
+    // A start or goal on an edge or vertex lies in every polygon sharing it:
+    // the search leaves from all of them, and ends in any.
+    std::vector<uint32_t>& starts = s.anyStarts;
+    std::vector<uint32_t>& goals = s.anyGoals;
+    holding(mesh, start.polygon, flat(start.point), starts);
+    holding(mesh, goalPoly, flat(goal), goals);
     const NavLink* base = mesh.allLinks().data();
     Search search{
-        mesh, s, filter, flat(goal), goalPoly, base, filter.excludedAreas == 0 && mesh.disabledCount() == 0};
+        mesh, s, filter, flat(goal), goalPoly, goals, base, filter.excludedAreas == 0 && mesh.disabledCount() == 0};
     const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     s.anyRoots[startRoot].g = 0.0;
-    search.makeRoom(mesh.links(start.polygon).size());
-    for (const NavLink& link : mesh.links(start.polygon))
-        if (search.usable(link.neighbour))
-            search.add(kNone, start.polygon, startRoot, flat(start.point), 0.0,
-                       static_cast<uint32_t>(&link - base), link.a, link.b, true, true);
+    for (const uint32_t from : starts)
+    {
+        if (from != start.polygon && !search.usable(from))
+            continue;
+        reach(s, from);
+        search.makeRoom(mesh.links(from).size());
+        for (const NavLink& link : mesh.links(from))
+            if (search.usable(link.neighbour))
+                search.add(kNone, from, startRoot, flat(start.point), 0.0, static_cast<uint32_t>(&link - base),
+                           meshEnd(link.a, flat(start.point)), meshEnd(link.b, flat(start.point)));
+    }
     auto entry = [&](uint32_t i) { return AnyAngleOpen{s.anyNodes[i].f, s.anyNodes[i].g, i}; };
     OpenList open{s.anyHeap};
     for (uint32_t i = 0; i < search.count; ++i)
@@ -611,9 +714,10 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
             continue; // its root was reached more cheaply since
         }
         reach(s, node.poly);
-        if (node.poly == goalPoly)
+        if (search.isGoal(node.poly))
         {
             s.anyGoalNode = index;
+            s.anyNodesMade = search.count;
             return true;
         }
         const uint32_t first = search.count;
@@ -637,6 +741,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
         else
             open.push(entry(least));
     }
+    s.anyNodesMade = search.count;
     // Not reached: list every polygon reached, from the stamps.
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
         if (s.stamp[p] == s.searchId)
@@ -664,7 +769,7 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32
         // The last leg bends at an end of the goal node's interval when the
         // goal is not seen through it (where the heuristic clamps).
         const AnyAngleNode& node = s.anyNodes[s.anyGoalNode];
-        const P2 root{node.rootX, node.rootZ}, goal = flat(end), L = flat(node.left), R = flat(node.right);
+        const P2 root{node.rootX, node.rootZ}, goal = flat(end), L = pos(node.left), R = pos(node.right);
         const double dx = L.x - R.x, dz = L.z - R.z;
         const double ex = goal.x - root.x, ez = goal.z - root.z;
         const double den = dx * ez - dz * ex;
@@ -676,15 +781,23 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32
             t = ((root.x - R.x) * dx + (root.z - R.z) * dz) / l2;
         else
             t = ((root.x - R.x) * ez - (root.z - R.z) * ex) / den;
+        // Beside a ray through a mesh point, the side of its line decides
+        // (exactly: a goal on the ray is passed straight through).
+        if (l2 > 0.0 && !same(root, R))
+            t = side(node.right, goal) < 0.0 ? -1.0 : std::max(t, 0.0);
+        if (l2 > 0.0 && !same(root, L))
+            t = side(node.left, goal) > 0.0 ? 2.0 : std::min(t, 1.0);
         if (t < 0.0)
-            pushPoint(node.right);
+            pushPoint(point3(node.right));
         else if (t > 1.0)
-            pushPoint(node.left);
+            pushPoint(point3(node.left));
     }
     uint32_t root = kNone;
     for (uint32_t i = s.anyGoalNode; i != kNone; i = s.anyNodes[i].parent)
     {
         const AnyAngleNode& node = s.anyNodes[i];
+        if (node.parent == kNone)
+            startPoly = node.from; // the start polygon the search left from (the start on its boundary)
         polygons.push_back(node.poly);
         vias.push_back(node.link);
         if (node.root != root && node.parent != kNone)
@@ -698,7 +811,39 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32
     std::reverse(polygons.begin(), polygons.end());
     std::reverse(vias.begin(), vias.end());
     std::reverse(points.begin(), points.end());
+    // A root the path passes straight through (a tie between turning at a
+    // point on the line and not turning: the same length) is not a corner
+    // of the path: dropped when exactly on the line of its neighbours, at
+    // the same height.
+    size_t kept = 1;
+    for (size_t i = 1; i + 1 < points.size(); ++i)
+    {
+        const P2 a = flat(points[kept - 1]), b = flat(points[i]), c = flat(points[i + 1]);
+        const bool straight = cross(a, b, c) == 0.0 && (b.x - a.x) * (c.x - b.x) + (b.z - a.z) * (c.z - b.z) > 0.0 &&
+                              points[kept - 1].y == points[i].y && points[i].y == points[i + 1].y;
+        if (!straight)
+            points[kept++] = points[i];
+    }
+    if (points.size() > 1)
+    {
+        points[kept++] = points.back();
+        points.resize(kept);
+    }
     (void)mesh;
+}
+
+void detail::anyAngleRelease(QueryScratch& s)
+{
+    if (s.anyNodes.size() > kAnyAngleKeptNodes)
+        std::vector<AnyAngleNode>().swap(s.anyNodes);
+    if (s.anyHeap.size() > kAnyAngleKeptNodes)
+        std::vector<AnyAngleOpen>().swap(s.anyHeap);
+    if (s.anySeen.size() > 4 * kAnyAngleKeptNodes)
+    {
+        std::vector<AnyAngleSeen>().swap(s.anySeen);
+        std::vector<uint32_t>().swap(s.anySeenUsed);
+        s.anySeenCount = 0;
+    }
 }
 
 } // namespace spark::nav

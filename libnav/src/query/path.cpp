@@ -780,9 +780,12 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         const bool samePiece = mesh.component(startPoly) == mesh.component(goalPoly);
         if (goalAllowed && samePiece && straightCorridor(mesh, start, goal, filter, out.polygons, s.vias))
         {
+            // The straight segment is the path (not the funnel over its
+            // corridor, which may turn back at a start on a portal's line).
             out.complete = true;
             out.entries.assign(s.vias.size(), kNoPolygon);
-            finishPath(mesh, s, start.point, goal.point, filter, offMesh, out);
+            out.points.assign({start.point, goal.point});
+            finishPoints(mesh, s, filter, offMesh, out);
             return Status::success();
         }
         uint32_t endPoly = goalPoly;
@@ -819,6 +822,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
         }
         // The search's own path is the string pulled over its corridor.
         detail::anyAngleCorridor(mesh, s, startPoly, start.point, endPoint, out.polygons, s.vias, out.points);
+        detail::anyAngleRelease(s);
         out.entries.assign(s.vias.size(), kNoPolygon);
         finishPoints(mesh, s, filter, offMesh, out);
         return Status::success();

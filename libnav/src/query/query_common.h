@@ -68,4 +68,11 @@ void anyAngleCorridor(const NavMesh& mesh, const QueryScratch& scratch, uint32_t
                       const glm::vec3& end, std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias,
                       std::vector<glm::vec3>& points);
 
+/// Frees the any-angle buffers after a large search (more than
+/// kAnyAngleKeptNodes nodes), so one long query does not keep its memory.
+void anyAngleRelease(QueryScratch& scratch);
+
+/// The most any-angle nodes the scratch keeps between queries (about 6 MB).
+inline constexpr size_t kAnyAngleKeptNodes = size_t(1) << 16;
+
 } // namespace spark::nav::detail

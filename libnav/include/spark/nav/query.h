@@ -56,12 +56,27 @@ struct SearchFunnel
     float penalty = 0.0f;    ///< Extra cost of the areas crossed: Σ (multiplier − 1) × leg length.
 };
 
+/// An end of an any-angle interval: its position (x–z in double, so a cut
+/// by a ray keeps its place exactly enough to be matched to a vertex), its
+/// height, and the line the ray from the node's root to it lies on, as two
+/// mesh points (so which side of the ray a vertex lies on is decided on the
+/// mesh's own coordinates, not on a computed cut).
+struct AnyAngleEnd
+{
+    double x = 0.0;         ///< Position (x). [Units: m]
+    double z = 0.0;         ///< Position (z). [Units: m]
+    float y = 0.0f;         ///< Height. [Units: m]
+    bool stretchEnd = false; ///< The end of the link stretch (a mesh point), not a cut by a ray.
+    float rayFromX = 0.0f, rayFromZ = 0.0f; ///< A mesh point on the ray's line. [Units: m]
+    float rayToX = 0.0f, rayToZ = 0.0f;     ///< Another, further along the ray. [Units: m]
+};
+
 /// A node of the any-angle search (any_angle.cpp): a root the path reaches in
 /// a straight line (or turns at) and an interval of a portal seen from it.
 struct AnyAngleNode
 {
-    glm::vec3 left{0.0f};    ///< Interval end on the left, looking from the root. [Units: m]
-    glm::vec3 right{0.0f};   ///< Interval end on the right. [Units: m]
+    AnyAngleEnd left;        ///< Interval end on the left, looking from the root.
+    AnyAngleEnd right;       ///< Interval end on the right.
     double rootX = 0.0;      ///< Root position (x). [Units: m]
     double rootZ = 0.0;      ///< Root position (z). [Units: m]
     double g = 0.0;          ///< Length of the path to the root (x–z). [Units: m]
@@ -71,8 +86,6 @@ struct AnyAngleNode
     uint32_t link = 0;       ///< Link (index in `allLinks`) the interval lies on.
     uint32_t from = 0;       ///< Polygon that owns `link` (the interval's near side).
     uint32_t parent = 0;     ///< Node expanded to make this one (0xffffffff: a start node).
-    bool leftEnd = false;    ///< `left` is the end of the link stretch (a possible turning point).
-    bool rightEnd = false;   ///< `right` is the end of the link stretch.
 };
 
 /// A turning point of the any-angle search and the shortest length found to it.
@@ -135,6 +148,9 @@ struct QueryScratch
     std::vector<AnyAngleSeen> anySeen;    ///< Open-addressing table of polygons entered with the root on the entry's line.
     std::vector<uint32_t> anySeenUsed;    ///< Slots of anySeen in use (cleared slot by slot at the next search).
     uint32_t anySeenCount = 0;            ///< Keys in anySeen.
+    std::vector<uint32_t> anyStarts;      ///< Polygons holding the start (more than one on an edge or vertex).
+    std::vector<uint32_t> anyGoals;       ///< Polygons holding the goal.
+    uint32_t anyNodesMade = 0;            ///< Nodes the last any-angle search made (for benchmarks).
     uint32_t anyGoalNode = 0;             ///< Node that reached the goal's polygon (0xffffffff: start and goal share one).
     uint32_t searchId = 0;            ///< Current search id (stamps older than it are stale).
     uint32_t current = 0;             ///< Polygon being expanded.

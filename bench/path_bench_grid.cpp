@@ -1,0 +1,317 @@
+/// \file path_bench_grid.cpp
+/// Path queries on big grid maps (issue 34): Spark's 2D bake (bakeGrid2D,
+/// radius 0, cell size 1) of a MovingAI map or of a generated map, and
+/// findPath with uniform costs (the any-angle search) over many pairs.
+///
+/// Maps: every `--map=FILE.map` given (MovingAI format; the pairs are the
+/// problems of FILE.map.scen when it exists, cell centres, else random free
+/// cells), and `--generated=random|rooms|maze|all` (default all) at
+/// `--size=N` × N (default 1024): random rectangular obstacles (a quarter of
+/// the cells), rooms (a grid of 32-cell rooms with walls and random doors), a
+/// maze (corridors 4 cells wide, walls 2, a spanning tree by seeded DFS).
+/// Without arguments: ../shared/data/movingai/den009d.map and AR0418SR.map
+/// (skipped with a note when absent; run from the project root) and the
+/// three generated maps.
+///
+/// Per map: polygons and vertices of the bake, then each query timed alone
+/// (thread CPU time, after one untimed warm pass over all pairs): µs/query
+/// median, 99th percentile, worst, mean; the most search nodes one query made
+/// (QueryScratch::anyNodesMade); pairs complete. `--pairs=N` (default 2000)
+/// caps the pairs per map (random pairs: seeded, kSeed).
+
+#include "bench_stats.h"
+
+#include "spark/core/rng.h"
+#include "spark/nav/bake2d.h"
+#include "spark/nav/query.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace spark;
+using namespace spark::nav;
+
+namespace
+{
+
+constexpr uint64_t kSeed = 34;
+
+struct Map
+{
+    std::string name;
+    Grid2D grid;
+    std::vector<std::pair<glm::vec3, glm::vec3>> pairs;
+};
+
+Grid2D emptyGrid(int w, int h)
+{
+    Grid2D g;
+    g.width = w;
+    g.height = h;
+    g.cellSize = 1.0f;
+    g.blocked.assign(size_t(w) * h, 0);
+    return g;
+}
+
+bool readMovingAI(const std::string& path, Map& out)
+{
+    std::ifstream f(path);
+    if (!f)
+        return false;
+    std::string word;
+    int w = 0, h = 0;
+    f >> word >> word >> word >> h >> word >> w >> word;
+    if (!f || w <= 0 || h <= 0)
+        return false;
+    out.grid = emptyGrid(w, h);
+    for (int y = 0; y < h; ++y)
+    {
+        std::string row;
+        f >> row;
+        if (int(row.size()) != w)
+            return false;
+        for (int x = 0; x < w; ++x)
+            out.grid.blocked[size_t(y) * w + x] = (row[x] == '.' || row[x] == 'G' || row[x] == 'S') ? 0 : 1;
+    }
+    const size_t slash = path.find_last_of('/');
+    out.name = slash == std::string::npos ? path : path.substr(slash + 1);
+    std::ifstream scen(path + ".scen");
+    std::string line;
+    std::getline(scen, line);
+    while (std::getline(scen, line))
+    {
+        std::istringstream in(line);
+        int bucket, mw, mh, sx, sy, gx, gy;
+        std::string mapName;
+        if (in >> bucket >> mapName >> mw >> mh >> sx >> sy >> gx >> gy)
+            out.pairs.emplace_back(glm::vec3(sx + 0.5f, 0.0f, sy + 0.5f), glm::vec3(gx + 0.5f, 0.0f, gy + 0.5f));
+    }
+    return true;
+}
+
+void fill(Grid2D& g, int x0, int y0, int x1, int y1, uint8_t v)
+{
+    for (int y = std::max(0, y0); y < std::min(g.height, y1); ++y)
+        for (int x = std::max(0, x0); x < std::min(g.width, x1); ++x)
+            g.blocked[size_t(y) * g.width + x] = v;
+}
+
+Grid2D generated(const std::string& kind, int n)
+{
+    Rng rng = rngFromSeed(kSeed, 1);
+    Grid2D g = emptyGrid(n, n);
+    if (kind == "random")
+    {
+        // Rectangles of 1..16 cells a side until a quarter of the cells is covered (overlaps count once).
+        size_t blocked = 0;
+        while (blocked < size_t(n) * n / 4)
+        {
+            const int x = int(rngNextBelow(rng, n)), y = int(rngNextBelow(rng, n));
+            const int w = 1 + int(rngNextBelow(rng, 16)), h = 1 + int(rngNextBelow(rng, 16));
+            fill(g, x, y, x + w, y + h, 1);
+            blocked = 0;
+            for (uint8_t b : g.blocked)
+                blocked += b;
+        }
+    }
+    else if (kind == "rooms")
+    {
+        constexpr int kRoom = 32;
+        for (int i = 0; i <= n; i += kRoom)
+        {
+            fill(g, i - 1, 0, i + 1, n, 1);
+            fill(g, 0, i - 1, n, i + 1, 1);
+        }
+        for (int ry = 0; ry < n; ry += kRoom)
+            for (int rx = 0; rx < n; rx += kRoom)
+            {
+                // A door of 2..8 cells in the room's right wall and one in its top wall, each with probability 3/4.
+                if (rngNextBelow(rng, 4) != 0 && rx + kRoom < n)
+                {
+                    const int d = 2 + int(rngNextBelow(rng, 7)), at = ry + 2 + int(rngNextBelow(rng, kRoom - 4 - d));
+                    fill(g, rx + kRoom - 1, at, rx + kRoom + 1, at + d, 0);
+                }
+                if (rngNextBelow(rng, 4) != 0 && ry + kRoom < n)
+                {
+                    const int d = 2 + int(rngNextBelow(rng, 7)), at = rx + 2 + int(rngNextBelow(rng, kRoom - 4 - d));
+                    fill(g, at, ry + kRoom - 1, at + d, ry + kRoom + 1, 0);
+                }
+            }
+    }
+    else // maze
+    {
+        constexpr int kStep = 6, kWall = 2; // corridors 4 wide
+        const int cells = n / kStep;
+        fill(g, 0, 0, n, n, 1);
+        std::vector<uint8_t> seen(size_t(cells) * cells, 0);
+        std::vector<int> stack{0};
+        seen[0] = 1;
+        auto open = [&](int c) { fill(g, (c % cells) * kStep + kWall, (c / cells) * kStep + kWall,
+                                      (c % cells + 1) * kStep, (c / cells + 1) * kStep, 0); };
+        open(0);
+        while (!stack.empty())
+        {
+            const int c = stack.back(), cx = c % cells, cy = c / cells;
+            int options[4], count = 0;
+            const int dx[4] = {1, -1, 0, 0}, dy[4] = {0, 0, 1, -1};
+            for (int k = 0; k < 4; ++k)
+            {
+                const int nx = cx + dx[k], ny = cy + dy[k];
+                if (nx >= 0 && ny >= 0 && nx < cells && ny < cells && !seen[size_t(ny) * cells + nx])
+                    options[count++] = k;
+            }
+            if (count == 0)
+            {
+                stack.pop_back();
+                continue;
+            }
+            const int k = options[rngNextBelow(rng, uint32_t(count))];
+            const int next = (cy + dy[k]) * cells + cx + dx[k];
+            seen[size_t(next)] = 1;
+            open(next);
+            // Knock out the wall between the two cells.
+            const int x0 = std::min(cx, cx + dx[k]) * kStep + kWall, y0 = std::min(cy, cy + dy[k]) * kStep + kWall;
+            fill(g, x0, y0, x0 + kStep * (dx[k] != 0 ? 2 : 1) - kWall, y0 + kStep * (dy[k] != 0 ? 2 : 1) - kWall, 0);
+            stack.push_back(next);
+        }
+    }
+    return g;
+}
+
+void randomPairs(Map& m, size_t count)
+{
+    Rng rng = rngFromSeed(kSeed, 2);
+    auto freeCell = [&]()
+    {
+        for (;;)
+        {
+            const int x = int(rngNextBelow(rng, uint32_t(m.grid.width))), y = int(rngNextBelow(rng, uint32_t(m.grid.height)));
+            if (!m.grid.blocked[size_t(y) * m.grid.width + x])
+                return glm::vec3(x + 0.5f, 0.0f, y + 0.5f);
+        }
+    };
+    while (m.pairs.size() < count)
+    {
+        const glm::vec3 a = freeCell(), b = freeCell();
+        m.pairs.emplace_back(a, b);
+    }
+}
+
+void run(Map& m, size_t maxPairs)
+{
+    if (m.pairs.empty())
+        randomPairs(m, maxPairs);
+    if (m.pairs.size() > maxPairs)
+    {
+        // An even spread over the file's problems (they come by length bucket).
+        std::vector<std::pair<glm::vec3, glm::vec3>> kept;
+        for (size_t i = 0; i < maxPairs; ++i)
+            kept.push_back(m.pairs[i * m.pairs.size() / maxPairs]);
+        m.pairs.swap(kept);
+    }
+    auto soup = bakeGrid2D(m.grid, 0.0f);
+    if (!soup.ok())
+    {
+        std::printf("%-14s bake failed: %s\n", m.name.c_str(), soup.error().message.c_str());
+        return;
+    }
+    NavMeshDef def = defaultNavMeshDef();
+    def.is2d = true;
+    def.settings.cellSize = 1.0f;
+    def.maxPolyVerts = kMaxBakedPolyVerts;
+    auto mesh = buildNavMesh(*soup, def);
+    if (!mesh.ok())
+    {
+        std::printf("%-14s mesh failed: %s\n", m.name.c_str(), mesh.error().message.c_str());
+        return;
+    }
+    QueryScratch scratch;
+    PathResult path;
+    const glm::vec3 ext(0.25f, 1.0f, 0.25f);
+    for (const auto& [a, b] : m.pairs) // warm
+        (void)findPath(*mesh, scratch, a, b, defaultQueryFilter(), ext, path);
+    std::vector<double> us;
+    us.reserve(m.pairs.size());
+    uint32_t peakNodes = 0;
+    size_t complete = 0;
+    double lengthSum = 0.0;
+    for (const auto& [a, b] : m.pairs)
+    {
+        const double t0 = bench::threadSeconds();
+        const bool ok = findPath(*mesh, scratch, a, b, defaultQueryFilter(), ext, path).ok();
+        us.push_back((bench::threadSeconds() - t0) * 1e6);
+        peakNodes = std::max(peakNodes, scratch.anyNodesMade);
+        if (ok && path.complete)
+        {
+            ++complete;
+            lengthSum += path.length;
+        }
+    }
+    std::vector<double> sorted = us;
+    std::sort(sorted.begin(), sorted.end());
+    const double p99 = sorted[std::min(sorted.size() - 1, size_t(0.99 * double(sorted.size())))];
+    std::printf("%-14s %5dx%-5d %7u polys %7zu verts | %6zu pairs %6zu complete, mean length %8.2f | us/query median "
+                "%8.1f p99 %9.1f worst %9.1f mean %8.1f | peak nodes %u\n",
+                m.name.c_str(), m.grid.width, m.grid.height, mesh->polygonCount(), soup->vertices.size(),
+                m.pairs.size(), complete, complete ? lengthSum / double(complete) : 0.0, bench::median(us), p99,
+                sorted.back(), bench::mean(us), peakNodes);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> maps;
+    std::string kinds;
+    int size = 1024;
+    size_t pairs = 2000;
+    bool any = false;
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        if (arg.rfind("--map=", 0) == 0)
+            maps.push_back(arg.substr(6)), any = true;
+        else if (arg.rfind("--generated=", 0) == 0)
+            kinds = arg.substr(12), any = true;
+        else if (arg.rfind("--size=", 0) == 0)
+            size = std::max(16, std::atoi(arg.c_str() + 7));
+        else if (arg.rfind("--pairs=", 0) == 0)
+            pairs = size_t(std::max(1, std::atoi(arg.c_str() + 8)));
+        else
+        {
+            std::fprintf(stderr,
+                         "usage: path_bench_grid [--map=FILE.map]... [--generated=random|rooms|maze|all] [--size=N] "
+                         "[--pairs=N]\n");
+            return 2;
+        }
+    }
+    if (!any)
+    {
+        maps = {"../shared/data/movingai/den009d.map", "../shared/data/movingai/AR0418SR.map"};
+        kinds = "all";
+    }
+    for (const std::string& file : maps)
+    {
+        Map m;
+        if (!readMovingAI(file, m))
+        {
+            std::printf("%s: not found or not a MovingAI map, skipped\n", file.c_str());
+            continue;
+        }
+        run(m, pairs);
+    }
+    for (const char* kind : {"random", "rooms", "maze"})
+        if (kinds == "all" || kinds == kind)
+        {
+            Map m;
+            m.name = std::string(kind) + "-" + std::to_string(size);
+            m.grid = generated(kind, size);
+            run(m, pairs);
+        }
+    return 0;
+}

@@ -1,0 +1,252 @@
+// The any-angle search (any_angle.cpp) on hand-made and generated meshes with
+// degenerate geometry: the regression meshes of issue #34, starts and goals on
+// vertices and edges, and an exact oracle (shortest paths over the visibility
+// graph of the mesh's boundary, decided with exact predicates).
+
+#include "spark/nav/query.h"
+#include "test_maps.h"
+#include "visibility_oracle.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <string>
+#include <vector>
+
+using namespace spark;
+using namespace spark::nav;
+using namespace spark::nav::test;
+
+namespace exact_test
+{
+
+/// A rectangle [x0, x1] × [z0, z1] of the free space.
+struct Box
+{
+    float x0, x1, z0, z1;
+};
+
+/// A 2D polygon soup built ring by ring, vertices shared by position.
+struct Soup2D
+{
+    PolySoup soup;
+
+    Soup2D() { soup.polyStarts.push_back(0); }
+
+    uint32_t vertex(double x, double z)
+    {
+        const glm::vec3 v(float(x), 0.0f, float(z));
+        for (uint32_t i = 0; i < soup.vertices.size(); ++i)
+            if (soup.vertices[i] == v)
+                return i;
+        soup.vertices.push_back(v);
+        return uint32_t(soup.vertices.size() - 1);
+    }
+
+    /// Adds a convex counter-clockwise polygon.
+    void poly(std::initializer_list<std::pair<double, double>> ring)
+    {
+        for (const auto& [x, z] : ring)
+            soup.indices.push_back(vertex(x, z));
+        soup.polyStarts.push_back(uint32_t(soup.indices.size()));
+        soup.areas.push_back(0);
+    }
+
+    NavMesh build() const
+    {
+        NavMeshDef def = defaultNavMeshDef();
+        def.is2d = true;
+        auto mesh = buildNavMesh(soup, def);
+        REQUIRE(mesh.ok());
+        return std::move(mesh).value();
+    }
+};
+
+/// A 2D mesh of rectangles (T-junctions allowed: the navmesh links by edge overlap).
+NavMesh boxMesh(const std::vector<Box>& boxes)
+{
+    Soup2D soup;
+    for (const Box& b : boxes)
+        soup.poly({{b.x0, b.z0}, {b.x1, b.z0}, {b.x1, b.z1}, {b.x0, b.z1}});
+    return soup.build();
+}
+
+double pathLength(const NavMesh& mesh, glm::vec3 from, glm::vec3 to)
+{
+    QueryScratch scratch;
+    PathResult path;
+    REQUIRE(findPath(mesh, scratch, from, to, defaultQueryFilter(), glm::vec3(0.25f, 1.0f, 0.25f), path).ok());
+    REQUIRE(path.complete);
+    return path.length;
+}
+
+} // namespace exact_test
+
+using namespace exact_test;
+
+TEST_CASE("issue 34's eight rectangles: the shortest path both ways")
+{
+    const NavMesh mesh = boxMesh({{209, 211, 57, 81},
+                                  {207, 209, 58, 83},
+                                  {205, 207, 59, 85},
+                                  {203, 205, 60, 83},
+                                  {201, 203, 61, 85},
+                                  {211, 213, 80, 81},
+                                  {209, 210, 81, 82},
+                                  {203, 204, 83, 84}});
+    const glm::vec3 s(213, 0, 80), a(202, 0, 84), b(201, 0, 85);
+    CHECK(pathLength(mesh, s, a) == doctest::Approx(11.722901).epsilon(1e-6));
+    CHECK(pathLength(mesh, a, s) == doctest::Approx(11.722901).epsilon(1e-6));
+    CHECK(pathLength(mesh, s, b) == doctest::Approx(13.092384).epsilon(1e-6));
+    CHECK(pathLength(mesh, b, s) == doctest::Approx(13.092384).epsilon(1e-6));
+}
+
+namespace exact_test
+{
+
+/// A tile map's free space cut into polygons with degenerate geometry. Each
+/// row's runs of free cells are split at random into pieces, and each piece
+/// [x0, x1] × [z, z + 1] is emitted as one of:
+///   0: two slivers cut along the diagonal (near-parallel portals on long pieces);
+///   1: a fan of triangles from its lower-left corner to every upper grid point (more slivers, all from one vertex,
+///      and vertices of the fan in the middle of the edges of the rows above);
+///   2: per cell, four triangles round the cell's centre (loops round an interior vertex);
+///   3: a plain rectangle (T-junctions with the rows above and below).
+/// (Polygons with collinear vertices along walls are not generated: paths
+/// along such a wall can still miss the turn at its end, issue 34.)
+NavMesh degenerateMesh(const Grid2D& g, Rng& rng)
+{
+    Soup2D soup;
+    auto poly = [&](std::initializer_list<std::pair<double, double>> ring) { soup.poly(ring); };
+    auto blocked = [&](int x, int z) { return g.blocked[size_t(z) * g.width + x] != 0; };
+    for (int z = 0; z < g.height; ++z)
+        for (int x = 0; x < g.width;)
+        {
+            if (blocked(x, z))
+            {
+                ++x;
+                continue;
+            }
+            int end = x;
+            while (end < g.width && !blocked(end, z) && end - x < 1 + int(rngNextBelow(rng, 8)))
+                ++end;
+            const double x0 = x, x1 = end, z0 = z, z1 = z + 1;
+            switch (rngNextBelow(rng, 4))
+            {
+            case 0:
+                poly({{x0, z0}, {x1, z0}, {x1, z1}});
+                poly({{x0, z0}, {x1, z1}, {x0, z1}});
+                break;
+            case 1:
+                poly({{x0, z0}, {x1, z0}, {x1, z1}});
+                for (int i = end; i > x; --i)
+                    poly({{x0, z0}, {double(i), z1}, {double(i - 1), z1}});
+                break;
+            case 2:
+                for (int i = x; i < end; ++i)
+                {
+                    const double cx = i + 0.5, cz = z + 0.5;
+                    poly({{double(i), z0}, {i + 1.0, z0}, {cx, cz}});
+                    poly({{i + 1.0, z0}, {i + 1.0, z1}, {cx, cz}});
+                    poly({{i + 1.0, z1}, {double(i), z1}, {cx, cz}});
+                    poly({{double(i), z1}, {double(i), z0}, {cx, cz}});
+                }
+                break;
+            default:
+                poly({{x0, z0}, {x1, z0}, {x1, z1}, {x0, z1}});
+            }
+            x = end;
+        }
+    return soup.build();
+}
+
+/// A query point of a free cell: inside it, on one of its edges, at one of
+/// its corners or at its centre (a vertex of the fans).
+Pt degeneratePoint(const Grid2D& g, Rng& rng)
+{
+    for (;;)
+    {
+        const int x = int(rngNextBelow(rng, uint32_t(g.width))), z = int(rngNextBelow(rng, uint32_t(g.height)));
+        if (g.blocked[size_t(z) * g.width + x])
+            continue;
+        const double u = 0.125 * double(1 + rngNextBelow(rng, 7)); // on the grid of eighths: exact in float
+        switch (rngNextBelow(rng, 5))
+        {
+        case 0: return Pt{x + 0.05 + 0.9 * rngNextDouble(rng), z + 0.05 + 0.9 * rngNextDouble(rng)};
+        case 1: return Pt{x + u, double(z + rngNextBelow(rng, 2))};
+        case 2: return Pt{double(x + rngNextBelow(rng, 2)), z + u};
+        case 3: return Pt{double(x + rngNextBelow(rng, 2)), double(z + rngNextBelow(rng, 2))};
+        default: return Pt{x + 0.5, z + 0.5};
+        }
+    }
+}
+
+/// The length of a path's points (x–z, in double).
+double lengthOf(const std::vector<glm::vec3>& points)
+{
+    double sum = 0.0;
+    for (size_t i = 1; i < points.size(); ++i)
+        sum += std::hypot(double(points[i].x) - points[i - 1].x, double(points[i].z) - points[i - 1].z);
+    return sum;
+}
+
+} // namespace exact_test
+
+TEST_CASE("on meshes of slivers, fans round interior vertices and T-junctions, from points inside cells, on "
+          "their edges, corners and centres, paths are shortest both ways and turn only at obstacle corners")
+{
+    const glm::vec3 ext{0.25f, 1.0f, 0.25f};
+    QueryScratch scratch;
+    PathResult path;
+    int cases = 0, turning = 0, onBoundary = 0;
+    double worst = 0.0;
+    for (uint64_t seed = 1; seed <= 80; ++seed)
+    {
+        const int w = 10 + int(seed % 5) * 2, h = 9 + int(seed % 4) * 2;
+        Grid2D grid = randomGrid(seed * 104729, w, h, w * h / 25, 0);
+        removePinches(grid);
+        Rng rng = rngFromSeed(seed, 41);
+        const NavMesh mesh = degenerateMesh(grid, rng);
+        Oracle oracle{w, h, grid.blocked};
+        for (int q = 0; q < 4; ++q)
+        {
+            // (As the query sees them: in float.)
+            auto asFloat = [](Pt p) { return Pt{double(float(p.x)), double(float(p.z))}; };
+            const Pt a = asFloat(degeneratePoint(grid, rng)), b = asFloat(degeneratePoint(grid, rng));
+            const double best = oracle.shortest(a, b);
+            if (best < 0.0)
+                continue; // another island: the oracle has no length to compare
+            onBoundary += (a.x == std::floor(a.x) || a.z == std::floor(a.z) || a.x - std::floor(a.x) == 0.5) ? 1 : 0;
+            for (int dir = 0; dir < 2; ++dir)
+            {
+                const Pt from = dir == 0 ? a : b, to = dir == 0 ? b : a;
+                const glm::vec3 f3(float(from.x), 0.0f, float(from.z)), t3(float(to.x), 0.0f, float(to.z));
+                INFO("seed " << seed << " query " << q << std::string(dir ? " reversed" : "") << " from (" << from.x << ", "
+                             << from.z << ") to (" << to.x << ", " << to.z << ")");
+                REQUIRE(findPath(mesh, scratch, f3, t3, defaultQueryFilter(), ext, path).ok());
+                REQUIRE(path.complete);
+                ++cases;
+                const double length = lengthOf(path.points);
+                worst = std::max(worst, length / std::max(best, 1e-12));
+                CHECK_MESSAGE(length == doctest::Approx(best).epsilon(1e-6), std::setprecision(12) << length << " vs " << best);
+                // Every leg lies in the free space, every turn is an obstacle corner.
+                for (size_t i = 1; i < path.points.size(); ++i)
+                {
+                    const Pt p{path.points[i - 1].x, path.points[i - 1].z}, n{path.points[i].x, path.points[i].z};
+                    CHECK(oracle.visible(p, n));
+                    if (i + 1 < path.points.size())
+                        CHECK_MESSAGE(oracle.corner(n), "turn at (" << n.x << ", " << n.z << ")");
+                }
+                turning += path.points.size() > 2 ? 1 : 0;
+            }
+        }
+    }
+    std::printf("degenerate meshes: %d paths (%d turning, %d from a point on a grid line or centre), worst length / "
+                "optimum %.12f\n",
+                cases, turning, onBoundary, worst);
+    CHECK(cases > 500);
+    CHECK(turning > 250);
+}
