@@ -2,6 +2,8 @@
 
 #include "spark/core/hash.h"
 
+// The whole of xxhash, static inline in this file: no XXH* symbol in our libraries.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <bit>

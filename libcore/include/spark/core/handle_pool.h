@@ -22,6 +22,9 @@
 #include <queue>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -121,3 +124,4 @@ private:
 };
 
 } // namespace spark
+SPARK_CORE_API_END

@@ -7,6 +7,9 @@
 #include <compare>
 #include <cstdint>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -22,3 +25,4 @@ template <class Tag> struct Id
 };
 
 } // namespace spark
+SPARK_CORE_API_END

@@ -32,6 +32,9 @@
 #include <span>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -110,6 +113,8 @@ struct NavWall
     glm::vec3 b{0.0f};             ///< End. [Units: m]
     glm::vec3 normal{0.0f};        ///< Outward unit normal in the x–z plane (y = 0), pointing off the walkable side.
 };
+
+struct SPARK_INTERNAL NavMeshAccess; // libnav's own (src/mesh): not exported
 
 /// The navigation mesh. Invariants (guarded by `buildNavMesh`): every polygon is
 /// convex with positive winding, 3..maxPolyVerts vertices, finite coordinates,
@@ -344,3 +349,4 @@ Result<NavMesh> deserializeNavMesh(std::span<const uint8_t> bytes);
 uint64_t hashNavMesh(const NavMesh& mesh);
 
 } // namespace spark::nav
+SPARK_NAV_API_END
