@@ -156,34 +156,50 @@ def _three(v: np.ndarray) -> np.ndarray:
     return np.array(v[:], dtype=np.float32)
 
 
+def _library_defaults(default_fn) -> dict:
+    """The values of a C settings struct the library's ``…_default()`` returns, by field."""
+    c = default_fn()
+    return {name: getattr(c, name) for name, _ in type(c)._fields_}
+
+
+class _Settings:
+    """A dataclass mirroring a C settings struct (``_struct``): the same
+    fields, the library's defaults as its defaults."""
+
+    _struct: type
+
+    @classmethod
+    def default(cls):
+        """The library's defaults."""
+        return cls()
+
+    def _c(self):
+        return self._struct(**{name: getattr(self, name) for name, _ in self._struct._fields_})
+
+
 # -- meshes ----------------------------------------------------------------------
 
 
+_BAKE = _library_defaults(_lib.spark_nav_bake_settings_default)
+
+
 @dataclass
-class BakeSettings:
-    """Settings of a triangle bake (Recast's rcConfig; lengths in metres).
-    The defaults are the library's (``spark_nav_bake_settings_default``)."""
+class BakeSettings(_Settings):
+    """Settings of a triangle bake (Recast's rcConfig; lengths in metres). The
+    defaults are the library's (radius 0.4, height 1.8, step 0.4, cells 0.2 × 0.1, slope 45)."""
 
-    cell_size: float = 0.0
-    cell_height: float = 0.0
-    agent_radius: float = 0.0
-    agent_height: float = 0.0
-    step_height: float = 0.0
-    max_slope_deg: float = 0.0
-    max_simplification_error: float = 0.0  #: cells
-    max_edge_len: float = 0.0
-    max_verts_per_poly: int = 0  #: 3..6
-    min_region_area: float = 0.0  #: m²
-    merge_region_area: float = 0.0  #: m²; 0 = no merging
-
-    @classmethod
-    def default(cls) -> "BakeSettings":
-        """The library's defaults (radius 0.4, height 1.8, step 0.4, cells 0.2 × 0.1, slope 45)."""
-        c = _lib.spark_nav_bake_settings_default()
-        return cls(**{name: getattr(c, name) for name, _ in _capi.BakeSettings._fields_})
-
-    def _c(self) -> _capi.BakeSettings:
-        return _capi.BakeSettings(**{name: getattr(self, name) for name, _ in _capi.BakeSettings._fields_})
+    _struct = _capi.BakeSettings
+    cell_size: float = _BAKE["cell_size"]
+    cell_height: float = _BAKE["cell_height"]
+    agent_radius: float = _BAKE["agent_radius"]
+    agent_height: float = _BAKE["agent_height"]
+    step_height: float = _BAKE["step_height"]
+    max_slope_deg: float = _BAKE["max_slope_deg"]
+    max_simplification_error: float = _BAKE["max_simplification_error"]  #: cells
+    max_edge_len: float = _BAKE["max_edge_len"]
+    max_verts_per_poly: int = _BAKE["max_verts_per_poly"]  #: 3..6
+    min_region_area: float = _BAKE["min_region_area"]  #: m²
+    merge_region_area: float = _BAKE["merge_region_area"]  #: m²; 0 = no merging
 
 
 @dataclass
@@ -238,18 +254,30 @@ class _Handle:
         return self._h
 
 
-def _path_call(fn, name: str, head: tuple, start, goal, extents, capacity: int = 64) -> Path:
-    """Calls a path function, growing the buffer once when it was short."""
-    a, b, e = _point(start, "start"), _point(goal, "goal"), _point(extents, "extents")
-    count, length, complete = c_size_t(), c_float(), c_int()
+def _grown(call, name: str, capacity: int, columns: int, dtype) -> np.ndarray:
+    """Runs ``call(out, capacity, count_pointer)`` of a C function that writes
+    rows into ``out``; when the capacity was short (the library then writes
+    nothing and says how many rows it needs) once more with that many.
+    Returns the rows written, ``(count, columns)``."""
+    count = c_size_t()
     while True:
-        out = np.zeros((capacity, 3), np.float32)
-        code = fn(*head, a, b, e, _ptr(out, c_float), capacity, byref(count), byref(length), byref(complete))
+        out = np.zeros((capacity, columns), dtype)
+        code = call(out, capacity, byref(count))
         if code == Result.BUFFER_TOO_SMALL and count.value > capacity:
             capacity = count.value
             continue
         _check(code, name)
-        return Path(out[: count.value].copy(), float(length.value), bool(complete.value))
+        return out[: count.value].copy()
+
+
+def _path_call(fn, name: str, head: tuple, start, goal, extents, capacity: int = 64) -> Path:
+    """Calls a path function (spark_nav_path, spark_nav_world_path)."""
+    a, b, e = _point(start, "start"), _point(goal, "goal"), _point(extents, "extents")
+    length, complete = c_float(), c_int()
+    points = _grown(
+        lambda out, cap, count: fn(*head, a, b, e, _ptr(out, c_float), cap, count, byref(length), byref(complete)),
+        name, capacity, 3, np.float32)
+    return Path(points, float(length.value), bool(complete.value))
 
 
 class Mesh(_Handle):
@@ -422,15 +450,11 @@ class Mesh(_Handle):
     def walls(self, point: ArrayLike, range: float, capacity: int = 64) -> np.ndarray:
         """The walls within ``range`` of ``point``, nearest first: an array of
         shape ``(n, 3, 3)`` (start, end, outward normal)."""
-        count = c_size_t()
-        while True:
-            out = np.zeros((capacity, 9), np.float32)
-            code = _lib.spark_nav_walls(self._handle, _point(point), range, _ptr(out, c_float), capacity, byref(count))
-            if code == Result.BUFFER_TOO_SMALL and count.value > capacity:
-                capacity = count.value
-                continue
-            _check(code, "spark_nav_walls")
-            return out[: count.value].reshape(-1, 3, 3).copy()
+        p = _point(point)
+        walls = _grown(
+            lambda out, cap, count: _lib.spark_nav_walls(self._handle, p, range, _ptr(out, c_float), cap, count),
+            "spark_nav_walls", capacity, 9, np.float32)
+        return walls.reshape(-1, 3, 3)
 
     def random_points(self, count: int, seed: int = 0) -> np.ndarray:
         """``count`` points uniform by area, from a generator seeded with ``seed``: ``(count, 3)``."""
@@ -470,27 +494,23 @@ class AgentState(enum.IntEnum):
     OFF_MESH = 4
 
 
+_AGENT = _library_defaults(_lib.spark_nav_agent_settings_default)
+
+
 @dataclass
-class AgentSettings:
-    """A crowd agent (DetourCrowd's dtCrowdAgentParams). Defaults: the library's."""
+class AgentSettings(_Settings):
+    """A crowd agent (DetourCrowd's dtCrowdAgentParams). The defaults are the
+    library's (radius 0.4, height 1.8, speed 3.5, accel 8, ...)."""
 
-    radius: float = 0.0
-    height: float = 0.0
-    max_speed: float = 0.0
-    max_accel: float = 0.0
-    stop_distance: float = 0.0
-    slow_radius: float = 0.0
-    priority: float = 0.0
-    max_neighbors: int = 0
-
-    @classmethod
-    def default(cls) -> "AgentSettings":
-        """The library's defaults (radius 0.4, height 1.8, speed 3.5, accel 8, ...)."""
-        c = _lib.spark_nav_agent_settings_default()
-        return cls(**{name: getattr(c, name) for name, _ in _capi.AgentSettings._fields_})
-
-    def _c(self) -> _capi.AgentSettings:
-        return _capi.AgentSettings(**{name: getattr(self, name) for name, _ in _capi.AgentSettings._fields_})
+    _struct = _capi.AgentSettings
+    radius: float = _AGENT["radius"]
+    height: float = _AGENT["height"]
+    max_speed: float = _AGENT["max_speed"]
+    max_accel: float = _AGENT["max_accel"]
+    stop_distance: float = _AGENT["stop_distance"]
+    slow_radius: float = _AGENT["slow_radius"]
+    priority: float = _AGENT["priority"]
+    max_neighbors: int = _AGENT["max_neighbors"]
 
 
 @dataclass
@@ -691,26 +711,23 @@ class World(_Handle):
 # -- avoidance (ORCA): a host's own agents ------------------------------------------
 
 
+_AVOIDANCE = _library_defaults(_lib.spark_nav_avoidance_def_default)
+
+
 @dataclass
-class AvoidanceDef:
-    """Capacities and horizons of an :class:`Avoidance` (RVO2's simulator settings)."""
+class AvoidanceDef(_Settings):
+    """Capacities and horizons of an :class:`Avoidance` (RVO2's simulator
+    settings). The defaults are the library's (1024 agents, 10 neighbours within 15 m, ...)."""
 
-    max_agents: int = 0
-    max_obstacles: int = 0
-    max_obstacle_points: int = 0
-    neighbor_distance: float = 0.0
-    max_neighbors: int = 0
-    time_horizon: float = 0.0
-    time_horizon_obstacles: float = 0.0
-    overlap_tolerance: float = 0.0
-
-    @classmethod
-    def default(cls) -> "AvoidanceDef":
-        c = _lib.spark_nav_avoidance_def_default()
-        return cls(**{name: getattr(c, name) for name, _ in _capi.AvoidanceDef._fields_})
-
-    def _c(self) -> _capi.AvoidanceDef:
-        return _capi.AvoidanceDef(**{name: getattr(self, name) for name, _ in _capi.AvoidanceDef._fields_})
+    _struct = _capi.AvoidanceDef
+    max_agents: int = _AVOIDANCE["max_agents"]
+    max_obstacles: int = _AVOIDANCE["max_obstacles"]
+    max_obstacle_points: int = _AVOIDANCE["max_obstacle_points"]
+    neighbor_distance: float = _AVOIDANCE["neighbor_distance"]
+    max_neighbors: int = _AVOIDANCE["max_neighbors"]
+    time_horizon: float = _AVOIDANCE["time_horizon"]
+    time_horizon_obstacles: float = _AVOIDANCE["time_horizon_obstacles"]
+    overlap_tolerance: float = _AVOIDANCE["overlap_tolerance"]
 
 
 @dataclass
@@ -728,9 +745,28 @@ class AvoidObstacle:
 _AVOID_SHAPES = {"circle": 0, "segment": 1, "polygon": 2}
 
 
-def _column(value, n: int, name: str, dtype=np.float64) -> np.ndarray:
-    arr = np.broadcast_to(np.asarray(value, dtype=dtype), (n,))
-    return np.ascontiguousarray(arr)
+def _column(value, n: int) -> np.ndarray:
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(value, dtype=np.float64), (n,)))
+
+
+def _avoid_agents(struct, dims: int, positions, velocities, preferred, radius, max_speed, priority):
+    """The C array of ``struct`` (AvoidAgent or AvoidAgent3D) for n agents, and n.
+    Ids are the rows; every agent is on layer 1 and ignores none."""
+    pos = _f64(positions, dims, "positions")
+    n = len(pos)
+    vel, pref = _f64(velocities, dims, "velocities"), _f64(preferred, dims, "preferred")
+    if len(vel) != n or len(pref) != n:
+        raise ValueError("positions, velocities and preferred must have the same number of rows")
+    rad, spd, pri = _column(radius, n), _column(max_speed, n), _column(priority, n)
+    agents = (struct * max(n, 1))()
+    for i in range(n):
+        a = agents[i]
+        a.position[:] = pos[i].tolist()
+        a.velocity[:] = vel[i].tolist()
+        a.preferred[:] = pref[i].tolist()
+        a.radius, a.max_speed, a.priority = float(rad[i]), float(spd[i]), float(pri[i])
+        a.id, a.layers, a.ignores = i, 1, 0  # AvoidAgent's max_neighbors stays 0: the definition's
+    return agents, n
 
 
 class Avoidance(_Handle):
@@ -761,20 +797,7 @@ class Avoidance(_Handle):
         ``preferred`` velocities ``(n, 2)`` as (x, z); ``radius``, ``max_speed`` and
         ``priority`` (> 0; a pair shares the avoidance by it) one per agent or one for all.
         Returns the new velocities ``(n, 2)``."""
-        pos = _f64(positions, 2, "positions")
-        n = len(pos)
-        vel, pref = _f64(velocities, 2, "velocities"), _f64(preferred, 2, "preferred")
-        if len(vel) != n or len(pref) != n:
-            raise ValueError("positions, velocities and preferred must have the same number of rows")
-        rad, spd, pri = (_column(x, n, k) for x, k in ((radius, "radius"), (max_speed, "max_speed"), (priority, "priority")))
-        agents = (_capi.AvoidAgent * max(n, 1))()
-        for i in range(n):
-            a = agents[i]
-            a.position[:] = pos[i].tolist()
-            a.velocity[:] = vel[i].tolist()
-            a.preferred[:] = pref[i].tolist()
-            a.radius, a.max_speed, a.priority = float(rad[i]), float(spd[i]), float(pri[i])
-            a.id, a.layers, a.ignores, a.max_neighbors = i, 1, 0, 0
+        agents, n = _avoid_agents(_capi.AvoidAgent, 2, positions, velocities, preferred, radius, max_speed, priority)
         obs = (_capi.AvoidObstacle * max(len(obstacles), 1))()
         keep = []  # the point arrays must live through the call
         for k, o in enumerate(obstacles):
@@ -810,20 +833,7 @@ class Avoidance(_Handle):
     ) -> np.ndarray:
         """One step for ``n`` fliers: arrays ``(n, 3)``; ``spheres`` ``(k, 4)``
         (center x, y, z, radius) or ``(k, 7)`` (and velocity). Returns ``(n, 3)``."""
-        pos = _f64(positions, 3, "positions")
-        n = len(pos)
-        vel, pref = _f64(velocities, 3, "velocities"), _f64(preferred, 3, "preferred")
-        if len(vel) != n or len(pref) != n:
-            raise ValueError("positions, velocities and preferred must have the same number of rows")
-        rad, spd, pri = (_column(x, n, k) for x, k in ((radius, "radius"), (max_speed, "max_speed"), (priority, "priority")))
-        agents = (_capi.AvoidAgent3D * max(n, 1))()
-        for i in range(n):
-            a = agents[i]
-            a.position[:] = pos[i].tolist()
-            a.velocity[:] = vel[i].tolist()
-            a.preferred[:] = pref[i].tolist()
-            a.radius, a.max_speed, a.priority = float(rad[i]), float(spd[i]), float(pri[i])
-            a.id, a.layers, a.ignores = i, 1, 0
+        agents, n = _avoid_agents(_capi.AvoidAgent3D, 3, positions, velocities, preferred, radius, max_speed, priority)
         sph = np.zeros((0, 7)) if spheres is None else np.asarray(spheres, dtype=np.float64)
         if sph.ndim != 2 or sph.shape[1] not in (4, 7):
             raise ValueError("spheres: expected shape (k, 4) or (k, 7)")
@@ -934,14 +944,9 @@ class FlightVolume(_Handle):
     def path(self, start: ArrayLike, goal: ArrayLike, capacity: int = 256) -> FlightPath:
         """A path through open space (A* over voxels, smoothed by raycasts)."""
         a, b = _point_d(start, "start"), _point_d(goal, "goal")
-        count, partial = c_size_t(), c_int()
-        while True:
-            out = np.zeros((capacity, 3), np.float64)
-            code = _lib.spark_nav_flight_path(
-                self._handle, a, b, _ptr(out, c_double), capacity, byref(count), byref(partial)
-            )
-            if code == Result.BUFFER_TOO_SMALL and count.value > capacity:
-                capacity = count.value
-                continue
-            _check(code, "spark_nav_flight_path")
-            return FlightPath(out[: count.value].copy(), bool(partial.value))
+        partial = c_int()
+        points = _grown(
+            lambda out, cap, count: _lib.spark_nav_flight_path(
+                self._handle, a, b, _ptr(out, c_double), cap, count, byref(partial)),
+            "spark_nav_flight_path", capacity, 3, np.float64)
+        return FlightPath(points, bool(partial.value))
