@@ -117,10 +117,10 @@ def test_nearest_path_raycast_walls_and_random_points():
     assert hit.normal[0] > 0.9
     clear = mesh.raycast((2, 0, 5), (8, 0, 5))
     assert not clear.hit and clear.fraction == 1.0
-    walls = mesh.walls((5, 0, 1), 2.0)
+    walls = mesh.walls((5, 0, 1), 6.0)
     assert walls.ndim == 3 and walls.shape[1:] == (3, 3) and len(walls) >= 2
     # A short buffer is grown to what the library asks for: the same walls.
-    np.testing.assert_array_equal(mesh.walls((5, 0, 1), 2.0, capacity=1), walls)
+    np.testing.assert_array_equal(mesh.walls((5, 0, 1), 6.0, capacity=1), walls)
     a, b, c = mesh.random_points(50, seed=7), mesh.random_points(50, seed=7), mesh.random_points(50, seed=8)
     assert a.shape == (50, 3)
     np.testing.assert_array_equal(a, b)
