@@ -12,8 +12,8 @@
 # installed `spark` command gives for the same file (spark bake, then nav.path
 # through spark run). Then builds samples/c/obstacles.c and flight.c from the
 # installed package and runs them. Exit 77 (skipped) without the dungeon.
-# Cost: about 40 s of one core (two small CMake projects, a C++ file built
-# twice, three C files, four bakes of the dungeon).
+# Cost: 18 s on a loaded 2-core machine (two small CMake projects, a C++ file
+# built twice, a handful of C files, five bakes of the dungeon).
 set -euo pipefail
 build=$1
 src=$(realpath "$2")
