@@ -2,7 +2,7 @@
 
 #include "spark/core/hash.h"
 
-// The whole of xxhash, static inline in this file: no XXH* symbol in our libraries.
+// Header-only (inlined): no xxhash library of the target is needed.
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 

@@ -38,6 +38,8 @@ SPARK_NAV_API_BEGIN
 namespace spark::nav
 {
 
+struct SPARK_INTERNAL NavMeshAccess; // libnav's own (src/mesh, a friend of NavMesh): not exported
+
 /// Most vertices of a polygon a bake produces.
 inline constexpr uint32_t kMaxBakedPolyVerts = 6;
 /// Most vertices of a polygon `buildNavMesh` accepts (imported documents). [Limit]
@@ -113,8 +115,6 @@ struct NavWall
     glm::vec3 b{0.0f};             ///< End. [Units: m]
     glm::vec3 normal{0.0f};        ///< Outward unit normal in the x–z plane (y = 0), pointing off the walkable side.
 };
-
-struct SPARK_INTERNAL NavMeshAccess; // libnav's own (src/mesh): not exported
 
 /// The navigation mesh. Invariants (guarded by `buildNavMesh`): every polygon is
 /// convex with positive winding, 3..maxPolyVerts vertices, finite coordinates,
