@@ -2,6 +2,8 @@
 
 #include "spark/core/hash.h"
 
+// Header-only (inlined): no xxhash library of the target is needed.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <bit>

@@ -24,6 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -388,9 +391,15 @@ spark_nav_result spark_nav_agent_get(const spark_nav_world* world, uint64_t agen
                                      float out_velocity[3], spark_nav_agent_state* out_state);
 /** Advances every crowd of the world by `dt` seconds (0 < dt <= 1). */
 spark_nav_result spark_nav_world_step(spark_nav_world* world, double dt);
+/** The hash of the crowd on a mesh: its agents in id order (settings, position,
+ *  velocity, state, target, corridor), as `nav.info` / `nav.hash` answer
+ *  `crowd_hash` (the world's hash also covers the meshes' names and sources). */
+spark_nav_result spark_nav_world_crowd_hash(const spark_nav_world* world, uint64_t mesh_id, uint64_t* out);
 
 #ifdef __cplusplus
 }
 #endif
+
+SPARK_NAV_API_END
 
 #endif /* SPARK_NAV_C_H */

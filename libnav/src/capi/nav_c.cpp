@@ -5,6 +5,7 @@
 
 #include "spark/nav_c.h"
 
+#include "spark/core/hash.h"
 #include "spark/core/rng.h"
 #include "spark/nav/bake.h"
 #include "spark/nav/bake2d.h"
@@ -1129,6 +1130,21 @@ spark_nav_result spark_nav_world_step(spark_nav_world* world, double dt)
     return guarded([&] {
         const Status st = world->world.stepCrowds(dt);
         return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+spark_nav_result spark_nav_world_crowd_hash(const spark_nav_world* world, uint64_t mesh_id, uint64_t* out)
+{
+    if (!world || !out)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const MeshId mesh = idOf<MeshTag>(mesh_id);
+        if (!world->world.mesh(mesh))
+            return SPARK_NAV_UNKNOWN_ID;
+        spark::Hasher h;
+        world->world.hashCrowd(h, mesh);
+        *out = h.digest();
+        return SPARK_NAV_OK;
     });
 }
 

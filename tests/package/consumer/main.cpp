@@ -1,52 +1,62 @@
-// A consumer of the installed package: builds a mesh of two rooms and a
-// door, carves a crate in the door's way, and finds a path round it. Prints
-// the versions, the path's length and the carved mesh's hash, so the test
-// can compare them with the same program built from pkg-config.
-#include "spark/ai/version.h"
-#include "spark/nav/nav_world.h"
+// The C++ consumer (tests/package/consumers.sh): a CMake project built with
+// find_package(spark 0.2 CONFIG REQUIRED COMPONENTS nav) at the compiler's
+// default standard (the spark targets ask for C++20 themselves), against the
+// static libraries or, with -Dspark_SHARED_LIBS=ON, the shared ones. Bakes the
+// OBJ given as its argument through the C++ API and prints the line of
+// dungeon.h, which the C consumer and the CLI must match.
+#include "dungeon.h"
+
+#include "spark/nav/bake.h"
+#include "spark/nav/query.h"
 #include "spark/nav/version.h"
+#include "spark/version.h"
 
-#include <cstdio>
-#include <memory>
+#include <cstring>
+#include <vector>
 
-int main()
+static_assert(SPARK_VERSION_MAJOR == 0 && SPARK_VERSION_MINOR == 2, "the package asked for is 0.2");
+
+int main(int argc, char** argv)
 {
     using namespace spark::nav;
-    PolySoup soup;
-    soup.polyStarts.push_back(0);
-    const float rects[3][4] = {{0, 0, 5, 5}, {5, 2, 7, 3}, {7, 0, 12, 5}};
-    for (const auto& r : rects)
+    if (argc != 2)
     {
-        const uint32_t base = static_cast<uint32_t>(soup.vertices.size());
-        soup.vertices.insert(soup.vertices.end(), {{r[0], 0, r[1]}, {r[2], 0, r[1]}, {r[2], 0, r[3]}, {r[0], 0, r[3]}});
-        for (uint32_t i = 0; i < 4; ++i)
-            soup.indices.push_back(base + i);
-        soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
-        soup.areas.push_back(0);
+        std::fprintf(stderr, "usage: consumer FILE.obj\n");
+        return 2;
     }
-    NavMeshDef def = defaultNavMeshDef();
-    def.is2d = true;
-    def.settings.agentRadius = 0.2f;
-    auto built = buildNavMesh(soup, def);
-    if (!built.ok())
+    if (std::strcmp(version(), SPARK_VERSION) != 0)
         return 1;
-    NavWorld world;
-    MeshDef md = defaultMeshDef();
-    md.name = "rooms";
-    md.mesh = std::make_shared<const NavMesh>(std::move(built).value());
-    const MeshId mesh = world.putMesh(std::move(md)).value();
-    ObstacleDef crate = defaultObstacleDef();
-    crate.shape.radius = 0.3f;
-    crate.position = glm::vec3(3.5f, 0.0f, 2.5f);
-    if (!world.addObstacle(mesh, crate).ok())
+    ConsumerObj obj;
+    if (!consumerObjRead(argv[1], &obj))
+    {
+        std::printf("cannot read %s\n", argv[1]);
         return 1;
+    }
+    BakeInput input;
+    for (size_t i = 0; i < obj.vertexCount; ++i)
+        input.vertices.emplace_back(obj.vertices[3 * i], obj.vertices[3 * i + 1], obj.vertices[3 * i + 2]);
+    input.indices.assign(obj.indices, obj.indices + obj.indexCount);
+    input.oneSided = true;
+    consumerObjFree(&obj);
+    auto baked = bakeNavMesh(input, defaultBakeDef());
+    if (!baked.ok())
+        return 1;
+    const NavMesh& mesh = baked.value().mesh;
+    QueryScratch scratch;
     PathResult path;
-    if (!findPath(*world.mesh(mesh), world.queryScratch(), glm::vec3(1, 0, 2.5f), glm::vec3(11, 0, 2.5f),
-                  defaultQueryFilter(), glm::vec3(0.5f), path)
-             .ok() ||
-        !path.complete)
+    const glm::vec3 from(kConsumerFrom[0], kConsumerFrom[1], kConsumerFrom[2]);
+    const glm::vec3 to(kConsumerTo[0], kConsumerTo[1], kConsumerTo[2]);
+    const glm::vec3 ext(kConsumerExtents[0], kConsumerExtents[1], kConsumerExtents[2]);
+    if (!findPath(mesh, scratch, from, to, defaultQueryFilter(), ext, path).ok())
         return 1;
-    std::printf("nav %s ai %s length %.6f hash %016llx\n", spark::nav::version(), spark::ai::version(), path.length,
-                static_cast<unsigned long long>(hashNavMesh(*world.mesh(mesh))));
+    std::vector<float> points;
+    for (const glm::vec3& p : path.points)
+        points.insert(points.end(), {p.x, p.y, p.z});
+    char line[8192];
+    if (!consumerFormat(line, sizeof line, static_cast<unsigned long long>(hashNavMesh(mesh)),
+                        static_cast<unsigned>(mesh.polygonCount()), path.points.size(), points.data(), path.length,
+                        path.complete))
+        return 1;
+    std::puts(line);
     return 0;
 }

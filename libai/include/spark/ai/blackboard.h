@@ -19,6 +19,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark
 {
 class Hasher;
@@ -251,3 +254,4 @@ void hashJson(Hasher& io, const json& value);
 void hashBlackboard(Hasher& io, const Blackboard& bb);
 
 } // namespace spark::ai
+SPARK_AI_API_END

@@ -23,6 +23,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark::ai
 {
 
@@ -440,3 +443,4 @@ uint64_t hashAiState(const AiState& state);
 json brainToJson(const AiState& state, const Brain& brain);
 
 } // namespace spark::ai
+SPARK_AI_API_END

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark::ai
 {
 
@@ -49,3 +52,4 @@ void pushEvent(EventLog& io, uint64_t frame, double time, std::string kind, std:
 void hashEventLog(Hasher& io, const EventLog& log);
 
 } // namespace spark::ai
+SPARK_AI_API_END

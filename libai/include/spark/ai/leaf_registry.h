@@ -34,6 +34,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark::ai
 {
 
@@ -176,3 +179,4 @@ class LeafRegistry
 LeafCall makeLeafCall(const LeafRegistry& leaves, size_t index, const json& params);
 
 } // namespace spark::ai
+SPARK_AI_API_END

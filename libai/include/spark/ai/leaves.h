@@ -23,6 +23,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark::ai
 {
 
@@ -347,3 +350,4 @@ template <class E> Status checkParamEnum(const LeafDef& def)
 Status checkBuiltinParamEnums();
 
 } // namespace spark::ai
+SPARK_AI_API_END

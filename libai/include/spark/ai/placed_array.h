@@ -17,6 +17,9 @@
 #include <cstddef>
 #include <memory>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark::ai::placed
 {
 
@@ -60,3 +63,4 @@ template <class T> T* moveTo(T* from, size_t count, bool isPlaced, void* where)
 }
 
 } // namespace spark::ai::placed
+SPARK_AI_API_END

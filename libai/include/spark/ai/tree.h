@@ -18,6 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark::ai
 {
 
@@ -308,3 +311,4 @@ class NodeStates
 };
 
 } // namespace spark::ai
+SPARK_AI_API_END

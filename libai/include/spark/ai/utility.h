@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark::ai
 {
 
@@ -176,3 +179,4 @@ Result<UtilityEvaluation> evaluateUtility(const UtilityDoc& doc, const Blackboar
                                           const UtilityMemory& memory, double time, Rng& rng);
 
 } // namespace spark::ai
+SPARK_AI_API_END

@@ -10,6 +10,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark::ai
 {
 
@@ -65,3 +68,4 @@ std::string nearestName(std::string_view name, const std::vector<std::string>& c
 std::string pointerJoin(std::string_view base, std::string_view segment);
 
 } // namespace spark::ai
+SPARK_AI_API_END

@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <string_view>
 
+#include "spark/core/export.h"
+SPARK_AI_API_BEGIN
+
 namespace spark::ai
 {
 
@@ -145,3 +148,4 @@ public:
 };
 
 } // namespace spark::ai
+SPARK_AI_API_END

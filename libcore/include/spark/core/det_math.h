@@ -7,6 +7,9 @@
 /// relative for the double versions over the documented ranges; good for
 /// angles, headings and view cones, not a libm replacement for science.
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark::det
 {
 
@@ -40,3 +43,4 @@ inline double radians(double deg) { return deg * (kPi / 180.0); }
 inline double degrees(double rad) { return rad * (180.0 / kPi); }
 
 } // namespace spark::det
+SPARK_CORE_API_END

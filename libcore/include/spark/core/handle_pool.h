@@ -23,6 +23,9 @@
 #include <queue>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -122,3 +125,4 @@ private:
 };
 
 } // namespace spark
+SPARK_CORE_API_END

@@ -9,6 +9,9 @@
 #include <string>
 #include <string_view>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -49,3 +52,4 @@ uint64_t hashBytes(std::span<const uint8_t> bytes);
 std::string hashToHex(uint64_t hash);
 
 } // namespace spark
+SPARK_CORE_API_END

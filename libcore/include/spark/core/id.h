@@ -8,6 +8,9 @@
 #include <compare>
 #include <cstdint>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -69,3 +72,4 @@ template <class Tag> Id<Tag> handleFromNumber(uint64_t n, uint32_t world = 0)
 }
 
 } // namespace spark
+SPARK_CORE_API_END

@@ -10,6 +10,9 @@
 #include <filesystem>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -60,3 +63,4 @@ struct ImageDiff
 ImageDiff compareImages(const Image& expected, const Image& actual, const ImageCompareDef& def = {});
 
 } // namespace spark
+SPARK_CORE_API_END

@@ -19,6 +19,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -58,3 +61,4 @@ Status writeBinaryFile(const std::filesystem::path& path, const void* data, size
 Status appendTextFile(const std::filesystem::path& path, std::string_view text);
 
 } // namespace spark
+SPARK_CORE_API_END

@@ -11,6 +11,9 @@
 #include <utility>
 #include <variant>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -123,3 +126,4 @@ private:
         if (!sparkTryValue_.ok())                                                                            \
             return sparkTryValue_.error();                                                                   \
     } while (false)
+SPARK_CORE_API_END

@@ -7,6 +7,9 @@
 
 #include <cstdint>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -31,3 +34,4 @@ float rngNextFloat(Rng& io);
 double rngNextRange(Rng& io, double lo, double hi);
 
 } // namespace spark
+SPARK_CORE_API_END

@@ -11,6 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "spark/core/export.h"
+SPARK_CORE_API_BEGIN
+
 namespace spark
 {
 
@@ -44,3 +47,4 @@ bool isValidUtf8(std::string_view text);
 std::string escapeText(std::string_view text, size_t maxBytes = 200);
 
 } // namespace spark
+SPARK_CORE_API_END

@@ -31,6 +31,9 @@
 #include <memory>
 #include <span>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -189,3 +192,4 @@ private:
 Result<Avoidance> createAvoidance(const AvoidanceDef& def);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -17,6 +17,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -155,3 +158,4 @@ struct BakedNavMesh
 Result<BakedNavMesh> bakeNavMesh(const BakeInput& input, const BakeDef& def);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -23,6 +23,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -157,3 +160,4 @@ struct Shapes2D
 Result<Grid2D> rasterizeShapes2D(const Shapes2D& shapes);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

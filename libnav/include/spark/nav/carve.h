@@ -24,6 +24,9 @@
 #include <span>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -155,3 +158,4 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
                           std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -17,6 +17,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -110,3 +113,4 @@ Status replanCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, 
                       const glm::vec3& halfExtents);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

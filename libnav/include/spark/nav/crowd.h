@@ -32,6 +32,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -163,3 +166,4 @@ struct CrowdStepScratch
 };
 
 } // namespace spark::nav
+SPARK_NAV_API_END

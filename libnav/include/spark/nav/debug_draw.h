@@ -20,6 +20,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -107,3 +110,4 @@ Result<DebugView> debugViewFor(const NavMesh& mesh, const DebugDrawDef& def);
 Result<Image> drawNavMeshDebug(const NavMesh& mesh, const DebugOverlay& overlay, const DebugDrawDef& def);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -23,6 +23,9 @@
 #include <span>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -132,3 +135,4 @@ private:
 Result<FlightVolume> buildFlightVolume(const FlightVolumeDef& def, const FlightGeometry& geometry);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -40,6 +40,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -398,3 +401,4 @@ private:
 };
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -32,8 +32,13 @@
 #include <span>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
+
+struct SPARK_INTERNAL NavMeshAccess; // libnav's own (src/mesh, a friend of NavMesh): not exported
 
 /// Most vertices of a polygon a bake produces.
 inline constexpr uint32_t kMaxBakedPolyVerts = 6;
@@ -409,3 +414,4 @@ uint64_t hashNavMesh(const NavMesh& mesh);
 uint64_t hashNavTile(const NavMesh& mesh, uint32_t tile);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -13,6 +13,9 @@
 
 #include <cstdint>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -79,3 +82,4 @@ struct PathLink
 };
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -26,3 +29,4 @@ struct PolySoup
 };
 
 } // namespace spark::nav
+SPARK_NAV_API_END

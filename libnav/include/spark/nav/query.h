@@ -21,6 +21,9 @@
 #include <utility>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -268,3 +271,4 @@ Status findWalls(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& po
                  std::vector<WallHit>& out);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -13,6 +13,9 @@
 
 #include <span>
 
+#include "spark/core/export.h"
+SPARK_NAV_API_BEGIN
+
 namespace spark::nav
 {
 
@@ -41,3 +44,4 @@ struct Steering
 Result<Steering> steer(const glm::vec3& position, std::span<const CorridorCorner> corners, const SteerDef& def);
 
 } // namespace spark::nav
+SPARK_NAV_API_END

@@ -24,6 +24,9 @@
 
 #include <string_view>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene
 {
 
@@ -45,3 +48,4 @@ Result<AssertOutcome> evaluateCondition(const SessionState& state, const nlohman
                                         std::string_view pointer);
 
 } // namespace spark::scene
+SPARK_SCENE_API_END

@@ -18,6 +18,9 @@
 #include <string>
 #include <string_view>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene
 {
 
@@ -98,3 +101,4 @@ private:
 };
 
 } // namespace spark::scene
+SPARK_SCENE_API_END

@@ -17,6 +17,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene
 {
 
@@ -47,3 +50,4 @@ Result<ObjModel> parseObj(std::string_view text, std::string_view sourceName = "
 Result<ObjModel> loadObj(const std::filesystem::path& path);
 
 } // namespace spark::scene
+SPARK_SCENE_API_END

@@ -25,6 +25,9 @@
 #include <span>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene::physics
 {
 
@@ -313,3 +316,4 @@ glm::dvec3 stepBody(const CollisionWorld& world, const Shape& shape, uint32_t se
                     const glm::dvec3& gravity, double dt, std::vector<uint32_t>& scratch);
 
 } // namespace spark::scene::physics
+SPARK_SCENE_API_END

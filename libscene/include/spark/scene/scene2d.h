@@ -33,6 +33,9 @@
 #include <utility>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene
 {
 
@@ -115,3 +118,4 @@ uint64_t hashScene2D(const Scene2D& scene);
 Result<nav::Grid2D> scene2DToGrid(const Scene2D& scene, int subdivisions);
 
 } // namespace spark::scene
+SPARK_SCENE_API_END

@@ -35,6 +35,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene
 {
 
@@ -239,3 +242,4 @@ void hashScene3D(Hasher& io, const Scene3D& scene);
 uint64_t hashScene3D(const Scene3D& scene);
 
 } // namespace spark::scene
+SPARK_SCENE_API_END

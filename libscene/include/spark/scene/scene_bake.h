@@ -14,6 +14,9 @@
 #include <memory>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene
 {
 
@@ -50,3 +53,4 @@ struct SceneBake
 Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader);
 
 } // namespace spark::scene
+SPARK_SCENE_API_END

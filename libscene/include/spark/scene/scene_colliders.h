@@ -22,6 +22,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene
 {
 
@@ -95,3 +98,4 @@ ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderD
                                            const ModelLoader& loader);
 
 } // namespace spark::scene
+SPARK_SCENE_API_END

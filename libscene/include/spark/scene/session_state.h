@@ -20,6 +20,9 @@
 #include <optional>
 #include <string>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene
 {
 
@@ -87,3 +90,4 @@ struct SessionState
 };
 
 } // namespace spark::scene
+SPARK_SCENE_API_END

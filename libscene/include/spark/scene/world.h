@@ -35,6 +35,9 @@
 #include <string_view>
 #include <vector>
 
+#include "spark/core/export.h"
+SPARK_SCENE_API_BEGIN
+
 namespace spark::scene
 {
 
@@ -355,3 +358,4 @@ private:
 };
 
 } // namespace spark::scene
+SPARK_SCENE_API_END
