@@ -1138,7 +1138,7 @@ spark_nav_result spark_nav_world_crowd_hash(const spark_nav_world* world, uint64
     if (!world || !out)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const MeshId mesh = idOf<MeshTag>(mesh_id);
+        const MeshId mesh = idOf<MeshTag>(world, mesh_id);
         if (!world->world.mesh(mesh))
             return SPARK_NAV_UNKNOWN_ID;
         spark::Hasher h;
