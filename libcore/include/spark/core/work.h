@@ -16,6 +16,7 @@
 /// Progress goes to the caller's callback on the working thread; the callback
 /// must not throw and must not call back into the work.
 
+#include "spark/core/export.h"
 #include "spark/core/result.h"
 
 #include <atomic>
@@ -24,6 +25,7 @@
 #include <functional>
 #include <string_view>
 
+SPARK_CORE_API_BEGIN
 namespace spark
 {
 
@@ -104,3 +106,4 @@ bool workCheckpoint(std::string_view stage, uint64_t done, uint64_t total);
 Error cancelledError(std::string_view stage);
 
 } // namespace spark
+SPARK_CORE_API_END
