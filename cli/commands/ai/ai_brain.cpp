@@ -22,6 +22,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace ai_brain_commands
+{
 namespace
 {
 
@@ -274,4 +278,5 @@ const Registrar kStep{{"ai.step", aiStep, Mutates::Yes}};
 const Registrar kUntil{{"ai.until", aiUntil, Mutates::Yes}};
 
 } // namespace
+} // namespace ai_brain_commands
 } // namespace spark::cli
