@@ -190,6 +190,13 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
             return 2;
         }
         junit = path.value();
+        std::error_code ec;
+        if (fs::is_symlink(fs::symlink_status(junit, ec)))
+        {
+            err << "error E_PATH: --junit " << options.junitPath
+                << " is a symbolic link; the report is not written through links\n";
+            return 2;
+        }
     }
     // Collect the files.
     std::vector<std::string> files;
