@@ -4,6 +4,7 @@
 
 #include "runners/scenario.h"
 #include "spark/core/path.h"
+#include "spark/core/text.h"
 
 #include <algorithm>
 #include <ostream>
@@ -23,10 +24,13 @@ struct TestOutcome
     std::string why;
 };
 
+/// `s` as XML attribute text: bytes that are not valid UTF-8 and control
+/// characters (which XML 1.0 does not allow) written as `\xHH` first, then the
+/// markup characters as entities.
 std::string xmlEscape(const std::string& s)
 {
     std::string out;
-    for (char c : s)
+    for (char c : escapeText(s, 4096))
     {
         switch (c)
         {
@@ -34,10 +38,41 @@ std::string xmlEscape(const std::string& s)
         case '<': out += "&lt;"; break;
         case '>': out += "&gt;"; break;
         case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
         default: out += c;
         }
     }
     return out;
+}
+
+/// The E_* code a failure's reason starts with ("E_FORMAT: ..."), or "E_ASSERT_FAILED" for a failed step.
+std::string failureType(const std::string& why)
+{
+    const size_t colon = why.find(':');
+    if (why.rfind("E_", 0) == 0 && colon != std::string::npos && why.find(' ') > colon)
+        return why.substr(0, colon);
+    return "E_ASSERT_FAILED";
+}
+
+/// The JUnit XML report (Jenkins' junit-10.xsd: a testsuite has name, tests,
+/// failures and errors; a failed test a failure element with a message and a type).
+std::string junitReport(const std::vector<TestOutcome>& outcomes, size_t failed)
+{
+    const std::string counts = "tests=\"" + std::to_string(outcomes.size()) + "\" failures=\"" +
+                               std::to_string(failed) + "\" errors=\"0\"";
+    std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"spark\" " + counts +
+                      ">\n<testsuite name=\"spark\" " + counts + " skipped=\"0\">\n";
+    for (const auto& o : outcomes)
+    {
+        xml += "  <testcase classname=\"" + xmlEscape(o.suite) + "\" name=\"" + xmlEscape(o.name) + "\"";
+        if (o.passed)
+            xml += "/>\n";
+        else
+            xml += ">\n    <failure message=\"" + xmlEscape(o.why) + "\" type=\"" + xmlEscape(failureType(o.why)) +
+                   "\">" + xmlEscape(o.why) + "</failure>\n  </testcase>\n";
+    }
+    xml += "</testsuite>\n</testsuites>\n";
+    return xml;
 }
 
 // Loads and parses a JSON file inside the project; sets `outWhy` on failure.
@@ -143,6 +178,26 @@ TestOutcome runOne(const TestRunOptions& options, const std::string& suite, cons
 
 int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err)
 {
+    // A report that cannot be written is a usage error found before anything runs.
+    std::filesystem::path junit;
+    if (!options.junitPath.empty())
+    {
+        auto path = spark::resolveInProject(options.projectRoot, options.junitPath);
+        if (!path.ok())
+        {
+            err << "error " << path.error().code << ": --junit " << options.junitPath << ": " << path.error().message
+                << "\n";
+            return 2;
+        }
+        junit = path.value();
+        std::error_code ec;
+        if (fs::is_symlink(fs::symlink_status(junit, ec)))
+        {
+            err << "error E_PATH: --junit " << options.junitPath
+                << " is a symbolic link; the report is not written through links\n";
+            return 2;
+        }
+    }
     // Collect the files.
     std::vector<std::string> files;
     for (const auto& p : options.paths)
@@ -210,23 +265,19 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
     const size_t passed = static_cast<size_t>(std::count_if(outcomes.begin(), outcomes.end(), [](const TestOutcome& o) { return o.passed; }));
     const size_t failed = outcomes.size() - passed;
 
-    if (!options.junitPath.empty())
+    bool reportWritten = true;
+    if (!junit.empty())
     {
-        std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"" + std::to_string(outcomes.size()) +
-                          "\" failures=\"" + std::to_string(failed) + "\">\n<testsuite name=\"spark\" tests=\"" +
-                          std::to_string(outcomes.size()) + "\" failures=\"" + std::to_string(failed) + "\">\n";
-        for (const auto& o : outcomes)
-        {
-            xml += "  <testcase classname=\"" + xmlEscape(o.suite) + "\" name=\"" + xmlEscape(o.name) + "\"";
-            if (o.passed)
-                xml += "/>\n";
-            else
-                xml += ">\n    <failure message=\"" + xmlEscape(o.why) + "\"/>\n  </testcase>\n";
-        }
-        xml += "</testsuite>\n</testsuites>\n";
+        // Resolved again: the file may have become a link out of the project meanwhile.
         auto path = spark::resolveInProject(options.projectRoot, options.junitPath);
-        if (!path.ok() || !spark::writeTextFile(path.value(), xml).ok())
-            err << "error E_IO: cannot write the JUnit report " << options.junitPath << "\n";
+        Status written = path.ok() ? spark::writeTextFile(path.value(), junitReport(outcomes, failed))
+                                   : Status(path.error());
+        if (!written.ok())
+        {
+            err << "error " << written.error().code << ": cannot write the JUnit report " << options.junitPath << ": "
+                << written.error().message << "\n";
+            reportWritten = false;
+        }
     }
     if (outcomes.empty())
     {
@@ -235,6 +286,8 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
         return 1;
     }
     out << passed << " passed, " << failed << " failed\n";
+    if (!reportWritten)
+        return 2;
     return failed == 0 ? 0 : 1;
 }
 

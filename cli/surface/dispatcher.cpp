@@ -43,7 +43,8 @@ constexpr CodeHint kDefaultHints[] = {
     {"E_ASSERT_FAILED", "compare data.expected with data.actual"},
     {"E_NAV_CONFIG", "the limits of each setting are in `spark schema nav.bake`"},
     {"E_NAV_LIMIT", "reduce the size (fewer cells, polygons or items) or split the work"},
-    {"E_NAV_FORMAT", "data.path points at the bad field of the navmesh document"},
+    {"E_NAV_FORMAT", "data.field points at the bad field of the navmesh file data.file; for a document given "
+                     "inline, data.path points at it in the params"},
     {"E_NAV_NO_MESH", "nav.list shows the meshes; bake one with nav.bake or load one with nav.import"},
     {"E_NAV_NO_GEOMETRY", "add walkable geometry (colliders, tiles or shapes) before baking"},
     {"E_NAV_OFF_MESH", "move the point closer to the mesh or give larger extents"},

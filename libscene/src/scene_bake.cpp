@@ -16,7 +16,7 @@ Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, con
     if (!def.allowApproximations)
         for (const ColliderApproximation& a : triangles.approximations)
             if (a.code != "E_SCENE_APPROXIMATED") // a model that failed to load, not a fracture asset
-                return makeError(a.code, "the model of object \"" + a.object + "\" cannot be baked: " + a.message,
+                return makeError(a.code, "the model of object \"" + a.object + "\" cannot be baked: " + a.cause,
                                  "/objects/" + a.object,
                                  "fix the model, or pass allow_approximations: true to bake it as a box");
     if (triangles.input.indices.empty())

@@ -212,6 +212,7 @@ struct LocalShape
     bool approximated = false;
     std::string code;
     std::string message;
+    std::string cause;
 };
 
 LocalShape unitBoxFor(const std::string& path, const Error& error)
@@ -220,7 +221,8 @@ LocalShape unitBoxFor(const std::string& path, const Error& error)
     s.mesh = tessellateBox(glm::vec3(0.5f));
     s.approximated = true;
     s.code = error.code;
-    s.message = "model \"" + path + "\" could not be loaded (" + error.message + "); baked as a unit box";
+    s.cause = "model \"" + path + "\" could not be loaded (" + error.message + ")";
+    s.message = s.cause + "; baked as a unit box";
     return s;
 }
 
@@ -329,6 +331,7 @@ ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderD
             shape.mesh = boxBetween(lo, hi);
             shape.approximated = true;
             shape.code = "E_SCENE_APPROXIMATED";
+            shape.cause = "fracture asset \"" + *o.destructible->asset + "\" is not read";
             shape.message = "fracture asset \"" + *o.destructible->asset + "\" baked as the box of its shape";
         }
         const Transform3D& t = o.transform ? *o.transform : identity;
@@ -344,7 +347,8 @@ ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderD
         if (shape.approximated)
         {
             ++out.approximatedColliders;
-            out.approximations.push_back({o.name, std::move(shape.code), std::move(shape.message)});
+            out.approximations.push_back(
+                {o.name, std::move(shape.code), std::move(shape.message), std::move(shape.cause)});
         }
     }
     out.input.areas.assign(out.input.indices.size() / 3, 0);

@@ -23,6 +23,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace ai_brain_commands
+{
 namespace
 {
 
@@ -282,4 +286,5 @@ const Registrar kStep{{"ai.step", aiStep, Mutates::Yes}};
 const Registrar kUntil{{"ai.until", aiUntil, Mutates::Yes}};
 
 } // namespace
+} // namespace ai_brain_commands
 } // namespace spark::cli

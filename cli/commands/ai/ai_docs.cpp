@@ -16,6 +16,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace ai_docs_commands
+{
 namespace
 {
 
@@ -364,4 +368,5 @@ const Registrar kAiUtilityEvaluate{{"ai.utility.evaluate", aiUtilityEvaluate, Mu
 const Registrar kAiHash{{"ai.hash", aiHash, Mutates::No}};
 
 } // namespace
+} // namespace ai_docs_commands
 } // namespace spark::cli

@@ -19,6 +19,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace nav_bake_commands
+{
 namespace
 {
 
@@ -290,4 +294,5 @@ const Registrar kNavBake{
     {"nav.bake", navBake, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 
 } // namespace
+} // namespace nav_bake_commands
 } // namespace spark::cli

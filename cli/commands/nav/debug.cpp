@@ -133,6 +133,10 @@ DebugPicture renderDebugPicture(Context& ctx, const json& params)
     return out;
 }
 
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace nav_debug_commands
+{
 namespace
 {
 
@@ -159,4 +163,5 @@ const Registrar kNavDebugCapture{
     {"nav.debug.capture", navDebugCapture, Mutates::No, nullptr, {.idempotent = true, .writesFiles = true}}};
 
 } // namespace
+} // namespace nav_debug_commands
 } // namespace spark::cli

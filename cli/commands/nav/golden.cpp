@@ -13,6 +13,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace nav_golden_commands
+{
 namespace
 {
 
@@ -102,4 +106,5 @@ const Registrar kNavGoldenCheck{
     {"nav.golden.check", navGoldenCheck, Mutates::No, nullptr, {.writesFiles = true}}};
 
 } // namespace
+} // namespace nav_golden_commands
 } // namespace spark::cli

@@ -16,6 +16,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace nav_agent_commands
+{
 namespace
 {
 
@@ -251,4 +255,5 @@ const Registrar kList{{"nav.agent.list", navAgentList, Mutates::No}};
 const Registrar kStep{{"nav.step", navStep, Mutates::Yes}};
 
 } // namespace
+} // namespace nav_agent_commands
 } // namespace spark::cli

@@ -8,6 +8,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace nav_mesh_commands
+{
 namespace
 {
 
@@ -198,4 +202,5 @@ const Registrar kNavImport{
     {"nav.import", navImport, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 
 } // namespace
+} // namespace nav_mesh_commands
 } // namespace spark::cli

@@ -11,6 +11,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace nav_obstacle_commands
+{
 namespace
 {
 
@@ -200,4 +204,5 @@ const Registrar kRemove{
 const Registrar kList{{"nav.obstacle.list", navObstacleList, Mutates::No}};
 
 } // namespace
+} // namespace nav_obstacle_commands
 } // namespace spark::cli

@@ -9,6 +9,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace nav_offmesh_commands
+{
 namespace
 {
 
@@ -95,4 +99,5 @@ const Registrar kOffmeshRemove{
 const Registrar kOffmeshList{{"nav.offmesh.list", navOffmeshList, Mutates::No}};
 
 } // namespace
+} // namespace nav_offmesh_commands
 } // namespace spark::cli

@@ -8,6 +8,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace nav_query_commands
+{
 namespace
 {
 
@@ -157,4 +161,5 @@ const Registrar kNavRandomPoint{{"nav.random_point", navRandomPoint, Mutates::No
 const Registrar kNavWalls{{"nav.walls", navWalls, Mutates::No}};
 
 } // namespace
+} // namespace nav_query_commands
 } // namespace spark::cli

@@ -10,6 +10,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace scene2d_commands
+{
 namespace
 {
 
@@ -110,4 +114,5 @@ const Registrar kTilesSet{
 const Registrar kBoxAdd{{"scene2d.box.add", scene2dBoxAdd, Mutates::Yes}};
 
 } // namespace
+} // namespace scene2d_commands
 } // namespace spark::cli

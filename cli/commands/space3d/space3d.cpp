@@ -19,6 +19,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace space3d_commands
+{
 namespace
 {
 
@@ -206,4 +210,5 @@ const Registrar kGet{{"space3d.get", space3dGet, Mutates::No}};
 const Registrar kList{{"space3d.list", space3dList, Mutates::No}};
 
 } // namespace
+} // namespace space3d_commands
 } // namespace spark::cli

@@ -19,6 +19,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace space3d_sim_commands
+{
 namespace
 {
 
@@ -343,4 +347,5 @@ const Registrar kSnapLoad{
 const Registrar kDeterminism{{"space3d.determinism.check", space3dDeterminismCheck, Mutates::No}};
 
 } // namespace
+} // namespace space3d_sim_commands
 } // namespace spark::cli

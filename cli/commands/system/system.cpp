@@ -11,6 +11,10 @@
 
 namespace spark::cli
 {
+/// This file's own namespace: the unity build puts several command files in one
+/// translation unit, where their unnamed namespaces would be one.
+namespace system_commands
+{
 namespace
 {
 
@@ -69,4 +73,5 @@ const Registrar kVersion{{"system.version", systemVersion, Mutates::No}};
 const Registrar kSchema{{"system.schema", systemSchema, Mutates::No}};
 
 } // namespace
+} // namespace system_commands
 } // namespace spark::cli

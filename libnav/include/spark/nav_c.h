@@ -13,6 +13,10 @@
  * - Arrays written by the library come with a capacity; the count written is
  *   returned, and SPARK_NAV_BUFFER_TOO_SMALL says the capacity was short (the
  *   count needed is returned then, and nothing else is written).
+ * - Counts passed in are checked against their limits before any array is
+ *   read (SPARK_NAV_LIMIT): vertices <= 2^24, polygons <= 2^22 (with <= 2^27
+ *   indices), triangles, boxes and random points <= 2^24 each, a 2D grid's
+ *   sides <= 4096, avoidance agents, obstacles and obstacle points <= 2^20.
  * - Determinism: compile with -ffp-contract=off (the pkg-config Cflags carry it).
  * - Every enum has a `…_MAX_ENUM` of 0x7FFFFFFF (as Vulkan does), so it is as
  *   wide as an int in C and C++ alike, and a value out of range passed in is

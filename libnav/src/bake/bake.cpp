@@ -51,6 +51,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace spark::nav
@@ -162,6 +163,17 @@ Status validateBakeDef(const BakeDef& d)
     return Status::success();
 }
 
+/// A count or distance for a message: digits up to 10^15, else a power of ten
+/// (a huge double converted to an integer type is undefined behaviour).
+std::string cellCount(double n)
+{
+    if (n < 1e15)
+        return std::to_string(static_cast<long long>(n));
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", n);
+    return text;
+}
+
 Status validateBakeInput(const BakeInput& in)
 {
     if (in.indices.size() % 3 != 0)
@@ -185,6 +197,13 @@ Status validateBakeInput(const BakeInput& in)
         const glm::vec3& v = in.vertices[i];
         if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
             return makeError("E_NAV_CONFIG", "vertex coordinates must be finite", "/vertices/" + std::to_string(i));
+        const float far = std::max({std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
+        if (far > kMaxCoordinate)
+            return makeError("E_NAV_LIMIT",
+                             "vertex " + std::to_string(i) + " lies " + cellCount(far) +
+                                 " m from the origin, beyond the 1000000 m a mesh may reach",
+                             "/vertices/" + std::to_string(i),
+                             "move the scene near the origin, or leave out the far geometry");
     }
     return Status::success();
 }
@@ -266,8 +285,8 @@ Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
     constexpr double kMaxColumns = 4096.0;
     if (columnsX > kMaxColumns || columnsZ > kMaxColumns)
         return makeError("E_NAV_LIMIT",
-                         "the bake grid would be " + std::to_string(static_cast<long long>(columnsX)) + " x " +
-                             std::to_string(static_cast<long long>(columnsZ)) + " cells, more than 4096 x 4096",
+                         "the bake grid would be " + cellCount(columnsX) + " x " + cellCount(columnsZ) +
+                             " cells, more than 4096 x 4096",
                          "/cell_size", "bake in tiles (tile_size, e.g. 64) or raise cell_size");
     const double layers = std::ceil((static_cast<double>(hi.y) - lo.y) / def.cellHeight);
     if (layers >= static_cast<double>(bake::kMaxSpanHeight))

@@ -23,6 +23,7 @@
 #include <memory>
 #include <new>
 #include <string_view>
+#include <type_traits>
 
 struct spark_nav_mesh
 {
@@ -172,6 +173,24 @@ spark_nav_result writePath(const PathResult& path, float* out_points, size_t cap
     return SPARK_NAV_OK;
 }
 
+/// An enum argument's value as the caller passed it. A C caller may pass any
+/// int (a negative one too), and reading an enum outside its range (0 ..
+/// 0x7FFFFFFF here) as the enum type is undefined behaviour in C++, so the bits
+/// are copied into an integer and only that integer is compared.
+template <class E> int32_t enumValue(const E& e)
+{
+    static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int32_t), "the C API's enums are as wide as an int");
+    int32_t v;
+    std::memcpy(&v, &e, sizeof v);
+    return v;
+}
+
+/// Most elements of one input array the C API copies (vertices, triangles,
+/// boxes, random points): checked before anything is read, so a count that
+/// wraps or passes the arrays' real size is refused with SPARK_NAV_LIMIT.
+constexpr size_t kMaxInputItems = size_t{1} << 24;
+static_assert(kMaxInputItems >= kMaxVertices && kMaxInputItems >= kMaxPolygons);
+
 bool finite3(const float p[3])
 {
     return std::isfinite(p[0]) && std::isfinite(p[1]) && std::isfinite(p[2]);
@@ -187,7 +206,7 @@ extern "C" {
 
 const char* spark_nav_result_string(spark_nav_result result)
 {
-    switch (result)
+    switch (enumValue(result))
     {
     case SPARK_NAV_OK:
         return "ok";
@@ -209,7 +228,7 @@ const char* spark_nav_result_string(spark_nav_result result)
         return "unknown id";
     case SPARK_NAV_INTERNAL:
         return "internal error";
-    case SPARK_NAV_RESULT_MAX_ENUM:
+    default:
         break;
     }
     return "unknown result";
@@ -235,6 +254,8 @@ spark_nav_result spark_nav_mesh_bake(const float* vertices, size_t vertex_count,
 {
     if (!vertices || !indices || !settings || !out || vertex_count == 0 || index_count == 0 || index_count % 3 != 0)
         return SPARK_NAV_INVALID_ARGUMENT;
+    if (vertex_count > kMaxVertices || index_count / 3 > kMaxInputItems)
+        return SPARK_NAV_LIMIT;
     return guarded([&] {
         BakeInput in;
         in.vertices.resize(vertex_count);
@@ -273,17 +294,22 @@ spark_nav_result spark_nav_mesh_build(const float* vertices, size_t vertex_count
     if (!vertices || !indices || !poly_starts || !out || vertex_count == 0 || poly_count == 0 ||
         !std::isfinite(agent_radius) || agent_radius < 0.0f)
         return SPARK_NAV_INVALID_ARGUMENT;
+    if (vertex_count > kMaxVertices || poly_count > kMaxPolygons)
+        return SPARK_NAV_LIMIT;
+    // The offsets are checked before `indices` is read through them.
+    if (poly_starts[0] != 0)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    for (size_t i = 0; i < poly_count; ++i)
+        if (poly_starts[i + 1] < poly_starts[i])
+            return SPARK_NAV_INVALID_ARGUMENT;
+    if (poly_starts[poly_count] > size_t{kMaxPolygons} * kMaxPolyVerts)
+        return SPARK_NAV_LIMIT;
     return guarded([&] {
         PolySoup soup;
         soup.vertices.resize(vertex_count);
         for (size_t i = 0; i < vertex_count; ++i)
             soup.vertices[i] = vec(vertices + 3 * i);
         soup.polyStarts.assign(poly_starts, poly_starts + poly_count + 1);
-        if (soup.polyStarts.front() != 0 || soup.polyStarts.back() > kMaxVertices * 8u)
-            return SPARK_NAV_INVALID_ARGUMENT;
-        for (size_t i = 0; i < poly_count; ++i)
-            if (soup.polyStarts[i + 1] < soup.polyStarts[i])
-                return SPARK_NAV_INVALID_ARGUMENT;
         soup.indices.assign(indices, indices + soup.polyStarts.back());
         soup.areas.assign(poly_count, 0);
         if (areas)
@@ -303,9 +329,10 @@ spark_nav_result spark_nav_mesh_bake_grid(const uint8_t* blocked, const uint8_t*
                                           float cell_size, float origin_x, float origin_y, float agent_radius,
                                           spark_nav_mesh** out)
 {
-    if (!blocked || !out || width < 1 || height < 1 || width > kMaxGrid2DCells || height > kMaxGrid2DCells ||
-        !std::isfinite(agent_radius) || agent_radius < 0.0f)
+    if (!blocked || !out || width < 1 || height < 1 || !std::isfinite(agent_radius) || agent_radius < 0.0f)
         return SPARK_NAV_INVALID_ARGUMENT;
+    if (width > kMaxGrid2DCells || height > kMaxGrid2DCells)
+        return SPARK_NAV_LIMIT;
     return guarded([&] {
         Grid2D grid;
         grid.width = width;
@@ -463,6 +490,8 @@ spark_nav_result spark_nav_random_points(const spark_nav_mesh* mesh, uint64_t se
 {
     if (!mesh || (!out_points && count != 0))
         return SPARK_NAV_INVALID_ARGUMENT;
+    if (count > kMaxInputItems)
+        return SPARK_NAV_LIMIT;
     return guarded([&] {
         Rng rng = rngFromSeed(seed);
         for (size_t i = 0; i < count; ++i)
@@ -640,6 +669,23 @@ spark_nav_result spark_nav_avoid(spark_nav_avoidance* avoidance, const spark_nav
     if (!avoidance || (!agents && agent_count != 0) || (!obstacles && obstacle_count != 0) ||
         (!out_velocities && agent_count != 0))
         return SPARK_NAV_INVALID_ARGUMENT;
+    if (agent_count > size_t(kMaxAvoidanceCapacity) || obstacle_count > size_t(kMaxAvoidanceCapacity))
+        return SPARK_NAV_LIMIT;
+    // Shapes and point counts are checked before anything is copied.
+    size_t total = 0;
+    for (size_t i = 0; i < obstacle_count; ++i)
+    {
+        const int32_t shape = enumValue(obstacles[i].shape);
+        if (shape != SPARK_NAV_AVOID_CIRCLE && shape != SPARK_NAV_AVOID_SEGMENT && shape != SPARK_NAV_AVOID_POLYGON)
+            return SPARK_NAV_INVALID_ARGUMENT;
+        if (shape == SPARK_NAV_AVOID_CIRCLE)
+            continue;
+        if (!obstacles[i].points)
+            return SPARK_NAV_INVALID_ARGUMENT;
+        if (obstacles[i].point_count > size_t(kMaxAvoidanceCapacity) - total)
+            return SPARK_NAV_LIMIT;
+        total += obstacles[i].point_count;
+    }
     return guarded([&] {
         spark_nav_avoidance& a = *avoidance;
         a.agents.resize(agent_count);
@@ -659,15 +705,6 @@ spark_nav_result spark_nav_avoid(spark_nav_avoidance* avoidance, const spark_nav
             o.maxNeighbors = in.max_neighbors;
         }
         // Points of every segment and polygon, copied so the spans stay put.
-        size_t total = 0;
-        for (size_t i = 0; i < obstacle_count; ++i)
-        {
-            if (obstacles[i].shape != SPARK_NAV_AVOID_CIRCLE &&
-                (!obstacles[i].points || obstacles[i].point_count > size_t(kMaxAvoidanceCapacity)))
-                return SPARK_NAV_INVALID_ARGUMENT;
-            if (obstacles[i].shape != SPARK_NAV_AVOID_CIRCLE)
-                total += obstacles[i].point_count;
-        }
         a.points.resize(total);
         a.obstacles.resize(obstacle_count);
         size_t at = 0;
@@ -675,26 +712,15 @@ spark_nav_result spark_nav_avoid(spark_nav_avoidance* avoidance, const spark_nav
         {
             const spark_nav_avoid_obstacle& in = obstacles[i];
             AvoidanceObstacle& o = a.obstacles[i];
-            switch (in.shape)
-            {
-            case SPARK_NAV_AVOID_CIRCLE:
-                o.shape = ObstacleShape::Circle;
-                break;
-            case SPARK_NAV_AVOID_SEGMENT:
-                o.shape = ObstacleShape::Segment;
-                break;
-            case SPARK_NAV_AVOID_POLYGON:
-                o.shape = ObstacleShape::Polygon;
-                break;
-            case SPARK_NAV_AVOID_SHAPE_MAX_ENUM:
-            default:
-                return SPARK_NAV_INVALID_ARGUMENT;
-            }
+            const int32_t shape = enumValue(in.shape);
+            o.shape = shape == SPARK_NAV_AVOID_CIRCLE    ? ObstacleShape::Circle
+                      : shape == SPARK_NAV_AVOID_SEGMENT ? ObstacleShape::Segment
+                                                         : ObstacleShape::Polygon;
             o.center = glm::dvec2(in.center[0], in.center[1]);
             o.radius = in.radius;
             o.velocity = glm::dvec2(in.velocity[0], in.velocity[1]);
             o.points = {};
-            if (in.shape != SPARK_NAV_AVOID_CIRCLE)
+            if (shape != SPARK_NAV_AVOID_CIRCLE)
             {
                 for (size_t k = 0; k < in.point_count; ++k)
                     a.points[at + k] = glm::dvec2(in.points[2 * k], in.points[2 * k + 1]);
@@ -722,6 +748,8 @@ spark_nav_result spark_nav_avoid_3d(spark_nav_avoidance* avoidance, const spark_
     if (!avoidance || (!agents && agent_count != 0) || (!spheres && sphere_count != 0) ||
         (!out_velocities && agent_count != 0))
         return SPARK_NAV_INVALID_ARGUMENT;
+    if (agent_count > size_t(kMaxAvoidanceCapacity) || sphere_count > size_t(kMaxAvoidanceCapacity))
+        return SPARK_NAV_LIMIT;
     return guarded([&] {
         spark_nav_avoidance& a = *avoidance;
         a.agents3.resize(agent_count);
@@ -773,8 +801,10 @@ spark_nav_result spark_nav_flight_build(const spark_nav_flight_def* def, const d
                                         size_t box_count, spark_nav_flight** out)
 {
     if (!def || !out || (!vertices && vertex_count != 0) || (!indices && index_count != 0) ||
-        (!boxes && box_count != 0))
+        (!boxes && box_count != 0) || index_count % 3 != 0)
         return SPARK_NAV_INVALID_ARGUMENT;
+    if (vertex_count > kMaxVertices || index_count / 3 > kMaxInputItems || box_count > kMaxInputItems)
+        return SPARK_NAV_LIMIT;
     return guarded([&] {
         FlightVolumeDef d;
         d.boundsMin = glm::dvec3(def->bounds_min[0], def->bounds_min[1], def->bounds_min[2]);
@@ -928,14 +958,15 @@ spark_nav_result spark_nav_obstacle_add(spark_nav_world* world, uint64_t mesh_id
                                         const float size[2], float angle_deg, const float position[3],
                                         uint64_t* out_id)
 {
-    if (!world || !size || !position || !out_id || (shape != SPARK_NAV_CIRCLE && shape != SPARK_NAV_BOX))
+    const int32_t kind = enumValue(shape);
+    if (!world || !size || !position || !out_id || (kind != SPARK_NAV_CIRCLE && kind != SPARK_NAV_BOX))
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
         ObstacleDef def = defaultObstacleDef();
-        def.shape.shape = shape == SPARK_NAV_CIRCLE ? FootprintShape::Circle : FootprintShape::Box;
+        def.shape.shape = kind == SPARK_NAV_CIRCLE ? FootprintShape::Circle : FootprintShape::Box;
         def.shape.radius = size[0];
         def.shape.halfExtents = glm::vec2(size[0], size[1]);
-        def.shape.angleDeg = shape == SPARK_NAV_BOX ? angle_deg : 0.0f;
+        def.shape.angleDeg = kind == SPARK_NAV_BOX ? angle_deg : 0.0f;
         def.position = vec(position);
         auto id = world->world.addObstacle(idOf<MeshTag>(world, mesh_id), def);
         if (!id.ok())
@@ -977,13 +1008,14 @@ spark_nav_result spark_nav_link_add(spark_nav_world* world, uint64_t mesh_id, co
                                     spark_nav_link_kind kind, float radius, int bidirectional, float cost, float speed,
                                     float arc_height, uint64_t* out_id, int* out_resolved)
 {
-    if (!world || !start || !end || !out_id || (kind != SPARK_NAV_JUMP && kind != SPARK_NAV_DROP))
+    const int32_t how = enumValue(kind);
+    if (!world || !start || !end || !out_id || (how != SPARK_NAV_JUMP && how != SPARK_NAV_DROP))
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
         OffMeshLinkDef def = defaultOffMeshLinkDef();
         def.start = vec(start);
         def.end = vec(end);
-        def.kind = kind == SPARK_NAV_JUMP ? OffMeshKind::Jump : OffMeshKind::Drop;
+        def.kind = how == SPARK_NAV_JUMP ? OffMeshKind::Jump : OffMeshKind::Drop;
         def.radius = radius;
         def.bidirectional = bidirectional != 0;
         def.cost = cost;

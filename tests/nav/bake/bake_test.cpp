@@ -393,6 +393,31 @@ TEST_CASE("a grid over 4096 cells on a side is E_NAV_LIMIT")
     CHECK(bakeTriangles(in, coarse).ok());
 }
 
+TEST_CASE("a vertex beyond 1e6 m is E_NAV_LIMIT with a readable message, not a wrapped grid size")
+{
+    BakeInput in;
+    test::addBox(in, {0, -0.2f, 0}, {10, 0, 10});
+    in.vertices.push_back({1e38f, 0, 0}); // an OBJ's stray vertex
+    in.indices.insert(in.indices.end(), {0, 1, static_cast<uint32_t>(in.vertices.size() - 1)});
+    auto out = bakeTriangles(in, defaultBakeDef());
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.error().code == "E_NAV_LIMIT");
+    CHECK(out.error().field == "/vertices/" + std::to_string(in.vertices.size() - 1));
+    CHECK(out.error().message.find("1e+38 m from the origin") != std::string::npos);
+    CHECK_FALSE(out.error().hint.empty());
+
+    // Within the coordinate limit, a tiny cell gives a grid too large for an
+    // integer: the message says so in powers of ten (was INT64_MIN, from UB).
+    BakeInput wide;
+    test::addBox(wide, {-1e6f, -0.2f, -1e6f}, {1e6f, 0, 1e6f});
+    BakeDef fine = defaultBakeDef();
+    fine.cellSize = 1e-30f;
+    auto grid = bakeTriangles(wide, fine);
+    REQUIRE_FALSE(grid.ok());
+    CHECK(grid.error().code == "E_NAV_LIMIT");
+    CHECK(grid.error().message == "the bake grid would be 2e+36 x 2e+36 cells, more than 4096 x 4096");
+}
+
 TEST_CASE("nothing walkable is E_NAV_NO_GEOMETRY")
 {
     BakeInput empty;

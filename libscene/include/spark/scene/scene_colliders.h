@@ -77,7 +77,8 @@ struct ColliderApproximation
     std::string object; ///< Object name.
     /// `E_*` code of the cause: the model's load error, or `E_SCENE_APPROXIMATED` for a fracture asset.
     std::string code;
-    std::string message; ///< What happened.
+    std::string message; ///< What happened (the cause and the box it was baked as).
+    std::string cause;   ///< Why, alone: the model's load error ("model \"x\" could not be loaded (...)").
 };
 
 /// The triangles of a scene's colliders, ready for `nav::bakeTriangles`.
