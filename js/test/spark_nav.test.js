@@ -100,7 +100,9 @@ test('a crowd agent walks to its target, the same steps giving the same hash', (
 
 test('bad input is a SparkNavError with the C result code, not a crash', () => {
   assert.throws(() => nav.bake([0, 0, 0], new Uint32Array(3)), (e) => e instanceof nav.SparkNavError && e.code === 1);
-  assert.throws(() => nav.bake(new Float32Array(9), Uint32Array.from([0, 1, 7])), (e) => e.code === 1);
+  // An index past the vertices: the bake's E_NAV_CONFIG, SPARK_NAV_CONFIG (7) in the C API.
+  assert.throws(() => nav.bake(new Float32Array(9), Uint32Array.from([0, 1, 7])), (e) => e.code === 7);
+  assert.throws(() => nav.bake(new Float32Array(9), Uint32Array.from([0, 1])), (e) => e.code === 1, 'not whole triangles');
   const mesh = floorWithWall();
   try {
     assert.throws(() => mesh.path([0, 0, 0], [NaN, 0, 0]), (e) => e.code === 1);
