@@ -21,6 +21,8 @@ case $target in
          args+=("-DCMAKE_TOOLCHAIN_FILE=$src/cmake/aarch64-linux-gnu.cmake") ;;
   wasm)  need emcmake em++ node
          configure=(emcmake cmake)
+         # Plain node: Emscripten 3.1.6's default adds --experimental-wasm-threads, which node 20 refuses.
+         args+=("-DCMAKE_CROSSCOMPILING_EMULATOR=$(command -v node)")
          # Emscripten's JS optimiser needs Debian's node-acorn, in Debian's node
          # module folder (a node from elsewhere does not look there).
          export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH} ;;
