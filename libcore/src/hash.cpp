@@ -1,6 +1,7 @@
 // XXH3-64 state hashing over a canonical little-endian stream.
 
 #include "spark/core/hash.h"
+#include "spark/core/bits.h"
 
 // Header-only (inlined): no xxhash library of the target is needed.
 #define XXH_INLINE_ALL
@@ -37,14 +38,14 @@ void Hasher::addF32(float v)
 {
     if (v == 0.0f)
         v = 0.0f;
-    addU32(std::bit_cast<uint32_t>(v));
+    addU32(spark::bitCast<uint32_t>(v));
 }
 
 void Hasher::addF64(double v)
 {
     if (v == 0.0)
         v = 0.0;
-    addU64(std::bit_cast<uint64_t>(v));
+    addU64(spark::bitCast<uint64_t>(v));
 }
 
 void Hasher::addString(std::string_view s)

@@ -4,6 +4,7 @@
 
 #include "spark/scene/model_obj.h"
 
+#include "spark/core/charconv.h"
 #include "spark/core/path.h"
 #include "spark/core/text.h"
 
@@ -49,9 +50,7 @@ bool parseFloat(std::string_view token, float& out)
 {
     if (!token.empty() && token.front() == '+')
         token.remove_prefix(1);
-    const char* end = token.data() + token.size();
-    const auto [ptr, ec] = std::from_chars(token.data(), end, out);
-    return ec == std::errc() && ptr == end && std::isfinite(out);
+    return spark::parseFloat(token, out) && std::isfinite(out);
 }
 
 /// The vertex index of a face corner (`i`, `i/t`, `i//n`, `i/t/n`), resolved to 0-based.

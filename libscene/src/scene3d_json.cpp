@@ -7,6 +7,7 @@
 
 #include "spark/scene/scene3d.h"
 
+#include "spark/core/charconv.h"
 #include "spark/core/path.h"
 #include "spark/core/text.h"
 
@@ -433,11 +434,7 @@ Result<AiAgent> parseAgent(const json& v, const std::string& p)
 // Shortest decimal that reads back to the same float, as a double.
 double floatForJson(float f)
 {
-    char buf[32];
-    auto res = std::to_chars(buf, buf + sizeof(buf), f);
-    double d = 0.0;
-    std::from_chars(buf, res.ptr, d);
-    return d;
+    return spark::shortestDecimalAsDouble(f);
 }
 
 ojson vec3Json(const glm::vec3& v)

@@ -45,9 +45,9 @@
 /// O(n + strips) to build plus the sorts of the strips, O(log n + local) per
 /// query, no hashing and no allocation once the buffers have grown.
 #include "avoidance_internal.h"
+#include "spark/core/bits.h"
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -187,7 +187,7 @@ template <class Entry> std::size_t firstNotBefore(const Entry* strip, std::size_
 /// std::nextafter(x, -1.0) without the library call.
 inline double largestBelow(double x)
 {
-    return x > 0.0 ? std::bit_cast<double>(std::bit_cast<uint64_t>(x) - 1) : -1.0;
+    return x > 0.0 ? spark::bitCast<double>(spark::bitCast<uint64_t>(x) - 1) : -1.0;
 }
 
 } // namespace

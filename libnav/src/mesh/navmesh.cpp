@@ -17,6 +17,7 @@
 /// edge, dropping slivers shorter than the tolerance.
 
 #include "spark/nav/navmesh.h"
+#include "spark/core/bits.h"
 
 #include "navmesh_access.h"
 
@@ -24,7 +25,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cassert>
 #include <cmath>
 #include <string>
@@ -350,7 +350,7 @@ namespace
 /// A link end's position as its exact bits (the key of its point id).
 std::array<uint32_t, 3> linkEndKey(const glm::vec3& v)
 {
-    return {std::bit_cast<uint32_t>(v.x), std::bit_cast<uint32_t>(v.y), std::bit_cast<uint32_t>(v.z)};
+    return {spark::bitCast<uint32_t>(v.x), spark::bitCast<uint32_t>(v.y), spark::bitCast<uint32_t>(v.z)};
 }
 
 /// The first slot to probe for `key` in a table of mask + 1 slots.

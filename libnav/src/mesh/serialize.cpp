@@ -13,9 +13,9 @@
 /// `buildNavMesh` folds -0 into +0, equal meshes give equal bytes.
 
 #include "spark/core/hash.h"
+#include "spark/core/bits.h"
 #include "spark/nav/navmesh.h"
 
-#include <bit>
 #include <cassert>
 #include <cstring>
 
@@ -35,7 +35,7 @@ void putU32(std::vector<uint8_t>& out, uint32_t v)
 
 void putF32(std::vector<uint8_t>& out, float v)
 {
-    putU32(out, std::bit_cast<uint32_t>(v == 0.0f ? 0.0f : v));
+    putU32(out, spark::bitCast<uint32_t>(v == 0.0f ? 0.0f : v));
 }
 
 /// Bounds-checked little-endian reader.
@@ -69,7 +69,7 @@ struct Reader
         pos += 4;
         return v;
     }
-    float f32() { return std::bit_cast<float>(u32()); }
+    float f32() { return spark::bitCast<float>(u32()); }
 };
 
 Error truncated()

@@ -186,7 +186,8 @@ struct BrainResolution
     /// in a tick). A hint, set by the ticks; cleared with `targets`.
     uint32_t namedSites = 0;
 };
-static_assert(sizeof(BrainResolution) == 88, "a tick reads three cache lines of a brain's record");
+// (On 64-bit targets; 32-bit ones, WebAssembly, have smaller pointers.)
+static_assert(sizeof(void*) != 8 || sizeof(BrainResolution) == 88, "a tick reads three cache lines of a brain's record");
 
 /// One brain. (The fields a tick reads come first, side by side, ending with
 /// the blackboard, whose own fields a tick reads come first: three cache lines,

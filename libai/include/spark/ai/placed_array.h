@@ -14,6 +14,7 @@
 /// - the arena outlives the items placed in it (items that need destroying,
 ///   blackboard values, keep it alive themselves; see Blackboard).
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 
