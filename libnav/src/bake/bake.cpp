@@ -285,7 +285,7 @@ Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
     constexpr double kMaxColumns = 4096.0;
     if (columnsX > kMaxColumns || columnsZ > kMaxColumns)
         return makeError("E_NAV_LIMIT",
-                         "the bake grid would be " + cellCount(columnsX) + " x " + cellCount(columnsZ) +
+                         "the bake grid would be " + bake::cellCount(columnsX) + " x " + bake::cellCount(columnsZ) +
                              " cells, more than 4096 x 4096",
                          "/cell_size", "bake in tiles (tile_size, e.g. 64) or raise cell_size");
     const double layers = std::ceil((static_cast<double>(hi.y) - lo.y) / def.cellHeight);

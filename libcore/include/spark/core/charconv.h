@@ -6,7 +6,9 @@
 /// "%.*g" in the "C" locale (Emscripten 3.1's libc++ with musl). Same values either way.
 
 #include <string_view>
+#include "spark/core/export.h"
 
+SPARK_CORE_API_BEGIN
 namespace spark
 {
 
@@ -20,3 +22,4 @@ bool parseDouble(std::string_view token, double& out);
 double shortestDecimalAsDouble(float f);
 
 } // namespace spark
+SPARK_CORE_API_END
