@@ -7,6 +7,8 @@ export interface BakeSettings {
   cellSize?: number; cellHeight?: number; agentRadius?: number; agentHeight?: number; stepHeight?: number;
   maxSlopeDeg?: number; maxSimplificationError?: number; maxEdgeLen?: number; maxVertsPerPoly?: number;
   minRegionArea?: number; mergeRegionArea?: number;
+  /** Cells per square tile; 0 = one grid. */ tileSize?: number;
+  /** Threads baking tiles; 0 = the hardware's (the mesh is the same for any count). */ threads?: number;
 }
 
 export interface PathResult {

@@ -61,16 +61,18 @@
       return p;
     }
 
-    // spark_nav_bake_settings: 10 floats and one int, laid out as in nav_c.h.
+    // spark_nav_bake_settings: 4-byte fields (floats, and the ints named below), laid out as in nav_c.h.
     const SETTINGS = ['cellSize', 'cellHeight', 'agentRadius', 'agentHeight', 'stepHeight', 'maxSlopeDeg',
-      'maxSimplificationError', 'maxEdgeLen', 'maxVertsPerPoly', 'minRegionArea', 'mergeRegionArea'];
+      'maxSimplificationError', 'maxEdgeLen', 'maxVertsPerPoly', 'minRegionArea', 'mergeRegionArea',
+      'tileSize', 'threads'];
+    const INT_SETTINGS = new Set(['maxVertsPerPoly', 'tileSize', 'threads']);
     function bakeSettings(alloc, settings) {
-      const p = alloc(44);
+      const p = alloc(4 * SETTINGS.length);
       m._spark_nav_bake_settings_default(p); // sret: the struct is written at p
-      const view = new DataView(m.HEAPU8.buffer, p, 44);
+      const view = new DataView(m.HEAPU8.buffer, p, 4 * SETTINGS.length);
       SETTINGS.forEach((name, i) => {
         if (settings && settings[name] !== undefined) {
-          if (name === 'maxVertsPerPoly') view.setInt32(i * 4, settings[name], true);
+          if (INT_SETTINGS.has(name)) view.setInt32(i * 4, settings[name], true);
           else view.setFloat32(i * 4, settings[name], true);
         }
       });

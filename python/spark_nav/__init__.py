@@ -200,6 +200,8 @@ class BakeSettings(_Settings):
     max_verts_per_poly: int = _BAKE["max_verts_per_poly"]  #: 3..6
     min_region_area: float = _BAKE["min_region_area"]  #: m²
     merge_region_area: float = _BAKE["merge_region_area"]  #: m²; 0 = no merging
+    tile_size: int = _BAKE["tile_size"]  #: cells; 0 = one grid, else square tiles of this many cells
+    threads: int = _BAKE["threads"]  #: threads baking tiles; 0 = the hardware's (same mesh for any count)
 
 
 @dataclass

@@ -65,6 +65,8 @@ class BakeSettings(ctypes.Structure):
         ("max_verts_per_poly", c_int),
         ("min_region_area", c_float),
         ("merge_region_area", c_float),
+        ("tile_size", c_int),
+        ("threads", c_int),
     ]
 
 
