@@ -141,8 +141,10 @@ TEST_CASE("a range as wide as [-1e308, 1e308] normalises without overflow, eithe
         FixedSensors sensors;
         Rng rng;
         const std::pair<double, double> cases[] = {{0, 0.5}, {1e308, 1}, {-1e308, 0}, {-1.7e308, 0}, {5e307, 0.75}};
-        for (const auto& [x, expected] : cases)
+        for (const auto& c : cases)
         {
+            // Plain names, not a structured binding: clang 14 cannot capture one in CAPTURE's lambda.
+            const double x = c.first, expected = c.second;
             CAPTURE(x);
             auto eval = evaluateUtility(doc, {{"x", x}}, sensors, UtilityMemory{}, 0, rng);
             REQUIRE(eval.ok());
