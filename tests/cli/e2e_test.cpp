@@ -342,7 +342,8 @@ TEST_CASE("spark mcp refuses a project folder that does not exist and --tools th
     CHECK(tools.err.find("zzz.") != std::string::npos);
     Run narrowed = spark({"mcp", "--tools", "system."}, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/list\"}\n");
     CHECK(narrowed.exit == 0);
-    for (const json& t : parsed(narrowed.out)["result"]["tools"])
+    const json listed = parsed(narrowed.out); // kept: a range-for over a temporary's member would dangle
+    for (const json& t : listed["result"]["tools"])
         CHECK(t["name"].get<std::string>().rfind("system_", 0) == 0);
 }
 
