@@ -2,7 +2,7 @@
 /// \file bake.h
 /// `spark bake INPUT -o OUT [settings]`: offline baking of an `.obj`,
 /// `.space3d.json` or `.scene2d.json` into the navmesh document `nav.import`
-/// reads (SPEC §1, "The spark executable").
+/// reads (docs/surface.md "The `spark` executable").
 ///
 /// An `.obj` is read from INPUT as given on the command line (relative to the
 /// working directory, like any file argument) and baked one-sided (its
@@ -21,7 +21,7 @@
 namespace spark::cli
 {
 
-/// Options of `spark bake`. The settings default to SPEC §2.1 (`defaultBakeDef()`).
+/// Options of `spark bake`. The settings default to docs/navmesh.md "The 3D bake" (`defaultBakeDef()`).
 struct BakeCliOptions
 {
     std::string input;                    ///< .obj, .space3d.json or .scene2d.json.
@@ -62,7 +62,7 @@ bool parseTileRange(const std::string& text, int32_t& x0, int32_t& x1, int32_t& 
 /// coded error (printed on stderr), 2 a usage error.
 int runBakeMerge(const BakeMergeOptions& options);
 
-/// Options with every setting at its SPEC default.
+/// Options with every setting at its default (`defaultBakeDef()`).
 BakeCliOptions defaultBakeCliOptions();
 
 /// Runs `spark bake`. Returns the exit code: 0 written, 1 a coded error

@@ -161,7 +161,7 @@ TestOutcome runOne(const TestRunOptions& options, const std::string& suite, cons
                       "): " + f["why"].get<std::string>();
         return outcome;
     }
-    // Every error a command answers carries a hint and a message (SPEC §8).
+    // Every error a command answers carries a hint and a message (docs/surface.md "Bad input").
     for (const json& step : result["steps"])
         if (step.contains("error") &&
             (step["error"].value("hint", std::string()).empty() || step["error"].value("message", std::string()).empty()))

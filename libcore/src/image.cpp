@@ -1,4 +1,4 @@
-// RGBA8 images and the golden comparison (SPEC §6); PNG files are image_png.cpp's.
+// RGBA8 images and the golden comparison (docs/debug-draw.md); PNG files are image_png.cpp's.
 
 #include "spark/core/image.h"
 

@@ -190,7 +190,7 @@ bool kindIncluded(const ColliderDef& def, BodyKind kind)
     return std::find(def.includeKinds.begin(), def.includeKinds.end(), kind) != def.includeKinds.end();
 }
 
-// Whether an object's collider goes into the bake, per SPEC §2.1 step 1.
+// Whether an object's collider goes into the bake, per docs/navmesh.md "The 3D bake", step 1.
 bool colliderIncluded(const Object3D& o, const ColliderDef& def)
 {
     const bool anchoredDestructible = o.destructible && o.destructible->anchored;

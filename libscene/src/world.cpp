@@ -1,6 +1,6 @@
 // The runtime world of a 3D scene: objects by handle with an ordered name
 // index and per-object hashes, the scene's navigation world and AI state, the
-// step in SPEC §5's stage order, and the state as one value.
+// step in the stage order of docs/architecture.md "A step", and the state as one value.
 //
 // Mutations build what they write on the side and swap it in last, so an error
 // return leaves the world as it was.

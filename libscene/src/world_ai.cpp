@@ -1,4 +1,4 @@
-// The AI stages of the runtime world's step (SPEC §5), in their fixed order:
+// The AI stages of the runtime world's step (docs/architecture.md "A step"), in their fixed order:
 //   1. AiAgent components become crowd agents with brains (the first step at
 //      which their mesh and their tree or utility document exist; keyed by the
 //      object's name) and agents whose object or component is gone are removed;

@@ -1,5 +1,5 @@
 // flight.cpp — fliers crossing a flight volume full of pillars, using only the
-// library API (SPEC §3 "3D avoidance", "Flight volume").
+// library API (docs/embedding.md "Avoidance", "Flight volume").
 //
 // Each step, for every flier still flying:
 //   1. path following: a path from FlightVolume::path, the next waypoint skipped

@@ -1,5 +1,5 @@
 // navcrowd.cpp — a crowd walking the dungeon, using only the library API
-// (SPEC §3 "Corridor", "findWalls", "steer", "Avoidance"): the host owns the
+// (docs/embedding.md "Corridor", "Walls", "Steering", "Avoidance"): the host owns the
 // agents and runs the crowd loop of the reference itself, without NavWorld.
 //
 // Set-up: ../shared/data/meshes/dungeon.obj is read by a small OBJ reader

@@ -1,5 +1,5 @@
 // obstacles.cpp — carving obstacles into a mesh and keeping a corridor valid,
-// using only the library API (SPEC §2.4, §3 "Corridor").
+// using only the library API (docs/navmesh.md "Obstacles", docs/embedding.md "Corridor").
 //
 // A hall 24 m × 8 m is built from 1 m cells (buildNavMesh of a polygon soup;
 // a real host would bake). An agent's corridor runs from the west end to the

@@ -1,4 +1,4 @@
-// The determinism suite (SPEC §7, README "Determinism"): a fixed set of jobs
+// The determinism suite (docs/determinism.md): a fixed set of jobs
 // over the libraries, one XXH3-64 hash per job, compared with the hashes pinned
 // in tests/determinism/expected.txt. CTest runs it on x86-64 (g++ and clang at
 // several optimisation levels), on ARM64 under qemu-user and on WebAssembly

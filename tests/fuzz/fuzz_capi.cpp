@@ -47,7 +47,7 @@ constexpr size_t kSlots = 3;
     std::abort();
 }
 
-/// A result that must never come: INTERNAL is a bug (SPEC §1).
+/// A result that must never come: INTERNAL is a bug (docs/surface.md).
 #define EXPECT_NOT_INTERNAL(r)                                                                                         \
     do                                                                                                                 \
     {                                                                                                                  \

@@ -3,7 +3,7 @@
 /// Shared by the libFuzzer targets in tests/fuzz: a scratch project directory
 /// (so no command can write into the repository), a dispatcher on it, and the
 /// oracle that turns an `E_INTERNAL` answer ("a bug; never on purpose",
-/// SPEC §1) into a crash libFuzzer records.
+/// docs/surface.md) into a crash libFuzzer records.
 
 #include "surface/dispatcher.h"
 

@@ -1,6 +1,6 @@
 // ai.brain.attach/detach/get, ai.blackboard.set/get, ai.events, ai.assert,
 // ai.step, ai.until: brains on agents and the AI as part of the stepping
-// world (SPEC §4 "Brains", "Stepping"). libai runs the brains, libscene hosts
+// world (docs/ai.md "Brains", "Stepping, hashes and scenarios"). libai runs the brains, libscene hosts
 // them (scene::World's AI stages, the detached state's stepDetached) and
 // evaluates conditions (ai_assert.h); these handlers translate.
 //

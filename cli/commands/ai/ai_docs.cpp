@@ -1,5 +1,5 @@
 // ai.schema, ai.validate, ai.leaves, ai.tree.load/get/list, ai.utility.load,
-// ai.utility.evaluate, ai.hash: the AI documents of the session (SPEC §4).
+// ai.utility.evaluate, ai.hash: the AI documents of the session (docs/ai.md).
 // JSON <-> libai conversion lives here; libai validates and compiles.
 
 #include "surface/dispatcher.h"

@@ -1,5 +1,5 @@
 // nav.bake: bakes a navigation mesh under a name from one of the sources
-// (SPEC §2.1, §2.2): "scene2d", "polygons" and "space3d". Each source is one
+// (docs/navmesh.md "The 3D bake", "The 2D bake"): "scene2d", "polygons" and "space3d". Each source is one
 // function that turns the params (and the session) into a built mesh plus its
 // counters, through the libraries' bake functions; the table `kSources` maps
 // the `source` param to it, so a new source is one more entry. The params
@@ -37,7 +37,7 @@ struct BakedMesh
 
 using SourceBaker = BakedMesh (*)(Context& ctx, const json& params);
 
-/// The bake settings of the params (missing ones take the SPEC defaults).
+/// The bake settings of the params (missing ones take `defaultBakeDef()`'s values).
 nav::BakeDef bakeDefFromParams(const json& params)
 {
     nav::BakeDef def = nav::defaultBakeDef();

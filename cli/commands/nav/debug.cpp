@@ -1,5 +1,5 @@
 // nav.debug.capture: draws a mesh from above with the deterministic software
-// rasteriser (libnav debug_draw.h) and writes a PNG (SPEC §6). The params that
+// rasteriser (libnav debug_draw.h) and writes a PNG (docs/debug-draw.md). The params that
 // choose what is drawn are shared with nav.golden.update / nav.golden.check.
 
 #include "commands/nav/debug_picture.h"

@@ -1,5 +1,5 @@
 // nav.golden.update / nav.golden.check: store and compare debug pictures as
-// goldens/nav/<name>.png with the SPEC §6 tolerance (2/255 per channel on at
+// goldens/nav/<name>.png with the tolerance of docs/debug-draw.md (2/255 per channel on at
 // most 0.1 % of the pixels). A mismatch writes <name>.diff.png beside the golden
 // and answers equal: false with the count and the worst difference; with the
 // update-goldens flag (spark test --update-goldens, update_goldens: true) check

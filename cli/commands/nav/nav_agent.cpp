@@ -1,6 +1,6 @@
 // nav.agent.add, nav.agent.set, nav.agent.get, nav.agent.remove,
 // nav.agent.list, nav.step: the crowds of the session's navigation world
-// (SPEC §3). Agents are named at the surface by an opaque integer made from
+// (docs/embedding.md). Agents are named at the surface by an opaque integer made from
 // their handle (generation × 2^20 + index), so a removed agent's number is
 // refused even when its slot is reused.
 

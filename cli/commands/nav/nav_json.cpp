@@ -204,7 +204,7 @@ json meshToDocument(const nav::NavMesh& carved)
             {"hash", hashHex(nav::hashNavMesh(mesh))}};
     if (mesh.tiled())
     {
-        // SPEC §2.6: [x, z, first polygon, polygons, first vertex, vertices] per tile, in tile order.
+        // docs/tiles.md: [x, z, first polygon, polygons, first vertex, vertices] per tile, in tile order.
         json tiles = json::array();
         for (const nav::NavTile& t : mesh.tiles())
             tiles.push_back({t.x, t.z, t.firstPolygon, t.polygonCount, t.firstVertex, t.vertexCount});

@@ -1,5 +1,5 @@
 // nav.info, nav.list, nav.remove, nav.hash, nav.export, nav.import: managing the
-// named meshes of the session and their versioned JSON document (SPEC §2).
+// named meshes of the session and their versioned JSON document (docs/navmesh.md).
 
 #include "commands/nav/nav_json.h"
 #include "surface/dispatcher.h"

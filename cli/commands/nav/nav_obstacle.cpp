@@ -1,5 +1,5 @@
 // nav.obstacle.add, nav.obstacle.move, nav.obstacle.remove, nav.obstacle.list:
-// obstacles carved into a mesh (SPEC §2.4). The footprint JSON
+// obstacles carved into a mesh (docs/navmesh.md "Obstacles"). The footprint JSON
 // ({type: circle, radius} | {type: box, half_extents, angle_deg?} |
 // {type: polygon, points}) becomes a nav::FootprintDef; the world validates,
 // carves and answers. Obstacles are named by an opaque number like agents.

@@ -1,5 +1,5 @@
 // nav.offmesh.add, nav.offmesh.remove, nav.offmesh.list: jump and drop links
-// between places the mesh does not join (SPEC §2.5). Links are named by an
+// between places the mesh does not join (docs/navmesh.md "Off-mesh links"). Links are named by an
 // opaque number like agents and obstacles.
 
 #include "commands/nav/nav_json.h"

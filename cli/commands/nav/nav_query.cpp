@@ -1,5 +1,5 @@
 // nav.nearest, nav.path, nav.raycast, nav.random_point, nav.walls: the mesh
-// queries of SPEC §2.3 on a named mesh of the session (2D meshes take and
+// queries of docs/navmesh.md "Queries" on a named mesh of the session (2D meshes take and
 // return [x, y]).
 
 #include "commands/nav/nav_json.h"

@@ -1,5 +1,5 @@
 // scene2d.new, scene2d.load, scene2d.tiles.set, scene2d.box.add: the session's 2D
-// tile scene (SPEC §5), the input of `nav.bake` with `source: "scene2d"`.
+// tile scene (docs/scene.md), the input of `nav.bake` with `source: "scene2d"`.
 
 #include "surface/registry.h"
 

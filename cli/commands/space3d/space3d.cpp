@@ -1,5 +1,5 @@
 // space3d.new, space3d.load, space3d.save, space3d.spawn, space3d.despawn,
-// space3d.get, space3d.list: the session's 3D scene document (SPEC §5), the
+// space3d.get, space3d.list: the session's 3D scene document (docs/scene.md), the
 // input of `nav.bake` with `source: "space3d"`. The document itself is
 // libscene's (scene3d.h); these handlers only move it between files, params and
 // answers.
@@ -65,7 +65,7 @@ std::optional<std::pair<std::string, Error>> modelPathOutside(const Context& ctx
 }
 
 /// Replaces the session's 3D world with one built from `scene` (the scene's
-/// navigation and AI state start empty, SPEC §5; its snapshots go with it).
+/// navigation and AI state start empty, docs/scene.md; its snapshots go with it).
 void loadWorld(Context& ctx, Scene3D scene, std::string_view field)
 {
     const Status st = ctx.state.space.loadScene(std::move(scene));

@@ -1,6 +1,6 @@
 // space3d.step, space3d.character.move, space3d.raycast, space3d.hash,
 // space3d.snapshot.take / restore / save / load, space3d.determinism.check:
-// the 3D scene as a simulation (SPEC §5). The world (libscene's World) does
+// the 3D scene as a simulation (docs/scene.md). The world (libscene's World) does
 // the work; these handlers translate params and answers.
 
 #include "surface/dispatcher.h"

@@ -6,7 +6,7 @@
 // Distances for arrival are measured in the ground plane (XZ), so an agent
 // whose position is its body centre still arrives at a point on the floor.
 // The view cone compares the cosine of the angle to the target with
-// det::cos(fov/2) (no libm trigonometry, SPEC §7).
+// det::cos(fov/2) (no libm trigonometry, docs/determinism.md).
 #include "json_number.h"
 #include "packed_bytes.h"
 #include "runtime.h"

@@ -1,6 +1,6 @@
 // Response curves of utility considerations (the curve families of Dave Mark's
 // "Infinite Axis Utility System", GDC 2013/2015). Every curve takes x in 0..1
-// and answers in 0..1; exp and pow come from spark::det (SPEC §7).
+// and answers in 0..1; exp and pow come from spark::det (docs/determinism.md).
 #include "spark/ai/utility.h"
 #include "spark/core/det_math.h"
 

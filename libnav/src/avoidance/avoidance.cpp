@@ -50,7 +50,7 @@
 /// neighbours and none may move; 5% lets the jam shear and drain. Positions are
 /// never corrected afterwards: the only output is the velocity.
 ///
-/// Every input is validated before anything is written (SPEC §8).
+/// Every input is validated before anything is written (docs/surface.md "Bad input").
 #include "avoidance_internal.h"
 #include "orca_planes_impl.h"
 

@@ -24,8 +24,7 @@
 /// only grows), else searched (firstNotBefore). Once k neighbours are found the k-th squared
 /// distance bounds the rest. The k nearest are kept in a short sorted array
 /// ordered by (squared distance, id, index), the deterministic neighbour order
-/// of SPEC §7: an
-/// agent beyond the bound is rejected before it is compared.
+/// of docs/determinism.md: an agent beyond the bound is rejected before it is compared.
 ///
 /// The answer is exact: the k nearest under the total order among the agents
 /// whose squared distance (computed as dot(pB − pA, pB − pA), the same

@@ -1,5 +1,5 @@
 /// \file tiles.cpp
-/// The tiled 3D bake (SPEC §2.6): the world's cell lattice cut into square
+/// The tiled 3D bake (docs/tiles.md): the world's cell lattice cut into square
 /// tiles, each baked on its own by the stages of bake.cpp, on a thread pool.
 ///
 /// Design note (after Recast's tiled bake, Sample_TileMesh.cpp: a tile is

@@ -1,5 +1,5 @@
 /// \file carved_mesh.cpp
-/// A baked mesh minus obstacle cuts (SPEC §2.4).
+/// A baked mesh minus obstacle cuts (docs/navmesh.md "Obstacles").
 ///
 /// Design note. The carved mesh keeps every base polygon in its slot, so ids
 /// of polygons no obstacle touches never change and corridors through them

@@ -255,7 +255,7 @@ uint64_t hashNavMesh(const NavMesh& mesh)
 {
     if (!mesh.tiled())
         return hashBytes(serializeNavMesh(mesh));
-    // SPEC §2.6: a hash over the tile hashes in tile order.
+    // docs/tiles.md: a hash over the tile hashes in tile order.
     std::vector<uint8_t> out;
     putTag(out, "SPNT");
     putU32(out, kFormatVersion);

@@ -1,4 +1,4 @@
-// Off-mesh links: checking a def and snapping its ends onto a mesh (SPEC §2.5).
+// Off-mesh links: checking a def and snapping its ends onto a mesh (docs/navmesh.md "Off-mesh links").
 
 #include "spark/nav/offmesh.h"
 #include "spark/nav/query.h"

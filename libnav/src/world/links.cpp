@@ -1,4 +1,4 @@
-// The off-mesh links of a NavWorld (SPEC §2.5): kept as given, resolved
+// The off-mesh links of a NavWorld (docs/navmesh.md "Off-mesh links"): kept as given, resolved
 // against the current mesh whenever it changes (carving, re-bake).
 
 #include "spark/nav/nav_world.h"

@@ -1,4 +1,4 @@
-// The obstacles of a NavWorld (SPEC §2.4): each keeps its grown footprint (its
+// The obstacles of a NavWorld (docs/navmesh.md "Obstacles"): each keeps its grown footprint (its
 // cut); a change re-carves its mesh under the old and new footprints only.
 // Like every mutation, all inputs are checked before anything is written.
 

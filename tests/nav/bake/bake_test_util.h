@@ -58,7 +58,7 @@ inline void addRamp(BakeInput& in, float x0, float x1, float z0, float z1, float
         in.areas.resize(in.indices.size() / 3, 0);
 }
 
-/// Signed area of polygon p in the x–z plane (positive = the SPEC's winding).
+/// Signed area of polygon p in the x–z plane (positive = the winding of docs/navmesh.md).
 inline double polygonArea(const PolySoup& m, size_t p)
 {
     const uint32_t b = m.polyStarts[p], e = m.polyStarts[p + 1];
@@ -180,7 +180,7 @@ inline int polygonAt(const PolySoup& m, float x, float z)
     return -1;
 }
 
-/// The settings the small scenes use (SPEC defaults, no edge limit).
+/// The settings the small scenes use (`defaultBakeDef()`, no edge limit).
 inline BakeDef testDef()
 {
     BakeDef d = defaultBakeDef();

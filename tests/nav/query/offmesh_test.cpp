@@ -1,4 +1,4 @@
-// Off-mesh links in path searches (SPEC §2.5): a jump between two platforms
+// Off-mesh links in path searches (docs/navmesh.md "Off-mesh links"): a jump between two platforms
 // the mesh does not join, one-way links, unresolved ends, and bad defs.
 
 #include "spark/nav/offmesh.h"

@@ -1,4 +1,4 @@
-// NavWorld off-mesh links (SPEC §2.5): resolving against the current mesh
+// NavWorld off-mesh links (docs/navmesh.md "Off-mesh links"): resolving against the current mesh
 // (again after a re-bake), removal with the mesh, and crowd agents that drop
 // off a ledge and jump back up on a 3D mesh, with a pinned hash of the run.
 

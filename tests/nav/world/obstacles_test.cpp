@@ -1,4 +1,4 @@
-// NavWorld obstacles (SPEC §2.4): carving changes paths at once, removing
+// NavWorld obstacles (docs/navmesh.md "Obstacles"): carving changes paths at once, removing
 // every obstacle gives back the baked mesh bit for bit, the carved mesh does
 // not depend on the history of moves, polygon ids away from an obstacle stay
 // valid, pieces are convex and cover exactly the base minus the footprints,

@@ -24,7 +24,7 @@ SPARK_AI_API_BEGIN
 namespace spark::ai
 {
 
-/// Node types of SPEC §4.
+/// Node types (docs/ai.md "Behaviour trees").
 enum class NodeType : uint8_t
 {
     Sequence,

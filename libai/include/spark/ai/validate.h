@@ -1,7 +1,7 @@
 #pragma once
 /// \file validate.h
 /// Exhaustive validation of behaviour-tree and utility documents: every problem
-/// is reported, each with a code (SPEC §4), a message, the JSON pointer of the
+/// is reported, each with a code (docs/ai.md), a message, the JSON pointer of the
 /// offending field and a hint (the nearest known name, the expected type).
 
 #include "spark/ai/blackboard.h"
@@ -16,7 +16,7 @@ SPARK_AI_API_BEGIN
 namespace spark::ai
 {
 
-/// Validation codes (SPEC §4).
+/// Validation codes (docs/ai.md).
 inline constexpr const char* kCodeSchema = "E_AI_SCHEMA";
 inline constexpr const char* kCodeUnknownNode = "E_AI_UNKNOWN_NODE";
 inline constexpr const char* kCodeUnknownSubtree = "E_AI_UNKNOWN_SUBTREE";

@@ -1,6 +1,6 @@
 #pragma once
 /// \file det_math.h
-/// Deterministic elementary functions for simulation code (SPEC §7). libm's
+/// Deterministic elementary functions for simulation code (docs/determinism.md). libm's
 /// sin/cos/atan2 may differ in the last bit between libm versions; these use
 /// only + − × ÷ and sqrt (IEEE-exact), fixed range reduction and fixed
 /// polynomials, so every machine gets the same bits. Accuracy: about 1e-15

@@ -8,7 +8,7 @@
 /// value is removed, so a handle kept past a removal no longer matches and is
 /// refused (`get` answers null) instead of reaching whatever reuses the slot.
 /// Freed slots are reused lowest index first, so the handles a sequence of
-/// operations hands out depend only on that sequence (determinism, SPEC §7).
+/// operations hands out depend only on that sequence (determinism, docs/determinism.md).
 /// A slot whose generation reaches kMaxIdGeneration (id.h) is retired for
 /// good, so every handle has a number (`handleNumber`).
 ///

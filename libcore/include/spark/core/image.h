@@ -1,6 +1,6 @@
 #pragma once
 /// \file image.h
-/// RGBA8 images, PNG encode/decode (lodepng) and the golden comparison of SPEC §6:
+/// RGBA8 images, PNG encode/decode (lodepng) and the golden comparison of docs/debug-draw.md:
 /// a pixel differs when any channel differs by more than 2/255; two images are
 /// equal when they have the same size and at most 0.1 % of the pixels differ.
 
@@ -42,7 +42,7 @@ Status writePng(const std::filesystem::path& path, const Image& image);
 /// not a PNG or larger than `kMaxPngFileBytes` / `kMaxPngPixels`).
 Result<Image> readPng(const std::filesystem::path& path);
 
-/// Golden comparison settings (SPEC §6 defaults).
+/// Golden comparison settings (the defaults of docs/debug-draw.md "Goldens").
 struct ImageCompareDef
 {
     int channelTolerance = 2;        ///< Largest per-channel difference that still counts as equal. [Units: /255]

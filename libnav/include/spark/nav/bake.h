@@ -50,7 +50,7 @@ struct BakeDef
     /// 0 keeps the plain monotone partition. The default is Recast's 20 × 20
     /// cells at the default cell size. [Limit: >= 0] [Units: m²]
     float mergeRegionArea = 16.0f;
-    /// Tile edge in cells (SPEC §2.6): 0 bakes one grid over the input's
+    /// Tile edge in cells (docs/tiles.md): 0 bakes one grid over the input's
     /// bounds (at most kMaxBakeColumns a side; the mesh is untiled); N > 0
     /// bakes square tiles of N × N cells on the world's cell lattice (anchored
     /// at the origin), each with a border of `tileBorderCells` cells, and
@@ -77,7 +77,7 @@ inline constexpr int kMaxBakeThreads = 256;
 /// the ledge filter see past the tile's edge.
 int tileBorderCells(const BakeDef& def);
 
-/// The default settings of SPEC §2.1.
+/// The default settings of docs/navmesh.md "The 3D bake".
 BakeDef defaultBakeDef();
 
 /// The def a mesh baked with `def` is built with: the bake's settings (agent

@@ -1,7 +1,7 @@
 #pragma once
 /// \file carve.h
 /// Obstacle footprints and the geometry of carving them out of convex
-/// polygons (SPEC §2.4), in the x–z plane: the footprint of an obstacle —
+/// polygons (docs/navmesh.md "Obstacles"), in the x–z plane: the footprint of an obstacle —
 /// a circle, a box (half extents and an angle) or a convex polygon — grown by
 /// the mesh's agent radius, and a convex polygon minus such footprints as
 /// convex pieces of at most `kMaxBakedPolyVerts` vertices.

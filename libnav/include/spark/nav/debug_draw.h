@@ -3,7 +3,7 @@
 /// Debug pictures of a navmesh: a deterministic software rasteriser that draws
 /// the mesh from above (x to the right, z down the picture — a 2D mesh's y down)
 /// with integer / fixed-point scan conversion and no anti-aliasing, so equal
-/// state gives equal pixels on any machine (SPEC §6).
+/// state gives equal pixels on any machine (docs/debug-draw.md).
 ///
 /// What is drawn, bottom to top: polygons filled by area colour and shaded by
 /// height, polygon edges (a darker shade), walls (white), obstacles (red, filled

@@ -74,7 +74,7 @@ template <> inline constexpr uint32_t kHandleKind<nav::MeshTag> = 3;
 namespace spark::nav
 {
 
-/// A polygon of a world mesh as seen from outside it, in 64 bits (SPEC §2.6):
+/// A polygon of a world mesh as seen from outside it, in 64 bits (docs/tiles.md):
 /// the tile (22 bits), the polygon within the tile (20 bits) and the
 /// generation the polygon had when the reference was made (22 bits; 0 means
 /// null). The polygons after a mesh's tiles — every polygon of an untiled
@@ -139,7 +139,7 @@ inline constexpr size_t kMaxWorldObstacles = 4096;
 /// Largest obstacle height. [Units: m]
 inline constexpr float kMaxObstacleHeight = 1.0e4f;
 
-/// An obstacle carved into a mesh (SPEC §2.4).
+/// An obstacle carved into a mesh (docs/navmesh.md "Obstacles").
 struct ObstacleDef
 {
     FootprintDef shape;        ///< Footprint (grown by the mesh's agent radius when carved).
@@ -256,7 +256,7 @@ public:
     /// The generation of polygon `poly` of the current mesh (0 past its end).
     uint32_t polyGenerationOf(MeshId mesh, uint32_t poly) const;
 
-    // -- Obstacles (carving, SPEC §2.4) ------------------------------------------
+    // -- Obstacles (carving, docs/navmesh.md "Obstacles") -------------------
 
     /// Carves an obstacle into `mesh`: its footprint grown by the mesh's agent
     /// radius is cut out of every polygon it covers, at once. Errors (nothing
@@ -278,7 +278,7 @@ public:
     /// Number of obstacles.
     size_t obstacleCount() const { return m_state.obstacles.size(); }
 
-    // -- Off-mesh links (SPEC §2.5) -------------------------------------------
+    // -- Off-mesh links (docs/navmesh.md "Off-mesh links") -------------------
 
     /// Adds a link to `mesh`, its ends snapped onto the current mesh (a link
     /// that does not resolve is kept and listed, and used once it does: links

@@ -3,7 +3,7 @@
 /// The navigation mesh: convex polygons over shared vertices, each with an
 /// area id, joined by portal links found by edge overlap.
 ///
-/// Conventions (SPEC §2): metres, +Y up. A polygon's vertices run with positive
+/// Conventions (docs/navmesh.md): metres, +Y up. A polygon's vertices run with positive
 /// winding in the x–z plane: its signed area Σ (x_i·z_{i+1} − x_{i+1}·z_i) / 2 is
 /// positive (counter-clockwise when x points right and z points up the page; a
 /// 2D mesh stores the 2D point (x, y) as (x, 0, y), so a 2D polygon is simply
@@ -74,7 +74,7 @@ struct NavMeshSettings
     float maxSlopeDeg = 45.0f; ///< Steepest walkable slope of the bake. [Limit: 0..90] [Units: degrees]
 };
 
-/// The defaults of SPEC §2.1 (radius 0.4, height 1.8, step 0.4, cell 0.2 × 0.1, slope 45).
+/// The defaults of docs/navmesh.md "The 3D bake" (radius 0.4, height 1.8, step 0.4, cell 0.2 × 0.1, slope 45).
 NavMeshSettings defaultNavMeshSettings();
 
 /// How `buildNavMesh` reads a soup.
@@ -121,7 +121,7 @@ struct NavWall
     glm::vec3 normal{0.0f};        ///< Outward unit normal in the x–z plane (y = 0), pointing off the walkable side.
 };
 
-/// One tile of a tiled mesh (SPEC §2.6): the polygons baked from the square of
+/// One tile of a tiled mesh (docs/tiles.md): the polygons baked from the square of
 /// `tileSize` × `tileSize` cells of the world's cell lattice whose low corner
 /// is cell (x · tileSize, z · tileSize) (cell (i, k) spans x in [i, i + 1) ×
 /// cell size from the world origin). A tile's polygons and vertices are
@@ -152,7 +152,7 @@ public:
     /// Number of walkable (not disabled) polygons.
     uint32_t activePolygonCount() const { return polygonCount() - m_disabledCount; }
     /// True when polygon slot `poly` is disabled: a polygon carving replaced by
-    /// pieces (SPEC §2.4). It keeps its id and geometry but has no area, links
+    /// pieces (docs/navmesh.md "Obstacles"). It keeps its id and geometry but has no area, links
     /// or walls and is in no spatial look-up. Baked and imported meshes have none.
     bool disabled(uint32_t poly) const { return m_disabledCount != 0 && m_disabled[poly] != 0; }
     /// Number of disabled polygon slots.
@@ -238,7 +238,7 @@ public:
     float linkTolerance() const { return m_linkTolerance; }
     /// Largest vertex count per polygon the mesh was built to accept.
     uint32_t maxPolyVerts() const { return m_maxPolyVerts; }
-    /// True for a tiled mesh (SPEC §2.6).
+    /// True for a tiled mesh (docs/tiles.md).
     bool tiled() const { return !m_tiles.empty(); }
     /// Tile edge in cells (0 for an untiled mesh).
     uint32_t tileSize() const { return m_tileSize; }
@@ -363,7 +363,7 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
 Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, uint32_t tileSize,
                                   std::vector<NavTile> tiles);
 
-/// Joins tiled meshes (subset bakes of one level, SPEC §2.6) into one tiled
+/// Joins tiled meshes (subset bakes of one level, docs/tiles.md) into one tiled
 /// mesh: every tile of every part, in tile order, each with its own polygons
 /// and vertices as it was, so subsets that together hold every tile of a
 /// whole bake merge into that bake bit for bit. A tile found in two parts is
@@ -402,8 +402,8 @@ std::vector<uint8_t> serializeNavMesh(const NavMesh& mesh);
 Result<NavMesh> deserializeNavMesh(std::span<const uint8_t> bytes);
 
 /// The mesh hash. Untiled: XXH3-64 of `serializeNavMesh(mesh)`. Tiled: XXH3-64
-/// of "SPNT", the tile size and each tile's (x, z, hash) in tile order (SPEC
-/// §2.6), followed, for a carved mesh, by the hash of its whole bytes.
+/// of "SPNT", the tile size and each tile's (x, z, hash) in tile order
+/// (docs/tiles.md), followed, for a carved mesh, by the hash of its whole bytes.
 uint64_t hashNavMesh(const NavMesh& mesh);
 
 /// XXH3-64 of tile `tile`'s canonical bytes: "SPTL", the format version, the

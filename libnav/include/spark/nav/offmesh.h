@@ -1,6 +1,6 @@
 #pragma once
 /// \file offmesh.h
-/// Off-mesh links (SPEC §2.5): a jump or a drop joining two places the
+/// Off-mesh links (docs/navmesh.md "Off-mesh links"): a jump or a drop joining two places the
 /// walkable mesh does not join. Each end snaps to the nearest polygon within
 /// the link's radius; a link is `resolved` when both ends found one. Path
 /// searches take resolved links as extra edges (walk to the take-off, then

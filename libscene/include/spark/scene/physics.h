@@ -1,9 +1,9 @@
 #pragma once
 /// \file physics.h
-/// The physics subset of the reference host (SPEC §5): the collision shapes of
+/// The physics subset of the reference host (docs/scene.md): the collision shapes of
 /// a scene, exact ray casts, swept moves with collide-and-slide, capsule
 /// character controllers and falling dynamic bodies. Fixed step, linear motion
-/// only, double precision inside, deterministic by SPEC §7 (only + − × ÷ sqrt,
+/// only, double precision inside, deterministic by docs/determinism.md (only + − × ÷ sqrt,
 /// fixed orders, ties broken by index). It exists so the libraries can be run
 /// and tested end to end; a game brings its own physics.
 ///

@@ -1,6 +1,6 @@
 #pragma once
 /// \file scene2d.h
-/// The 2D tile scene (`.scene2d.json`, SPEC §5): tile layers with solid tile
+/// The 2D tile scene (`.scene2d.json`, docs/scene.md): tile layers with solid tile
 /// ids, and boxes. It is the input of the 2D bake (`nav.bake` with
 /// `source: "scene2d"`): solid tiles and static boxes block, tile area maps give
 /// the cells their area ids.

@@ -1,6 +1,6 @@
 #pragma once
 /// \file scene3d.h
-/// The 3D scene document (`.space3d.json`, SPEC §5): named objects with
+/// The 3D scene document (`.space3d.json`, docs/scene.md): named objects with
 /// components, as plain data. This part is the document only — loading with
 /// full validation, saving back what was loaded, lookup, and the scene hash;
 /// physics and AI read these structs.

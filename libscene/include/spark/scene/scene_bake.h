@@ -1,6 +1,6 @@
 #pragma once
 /// \file scene_bake.h
-/// The 3D bake of a scene (SPEC §2.1): the static colliders of a `Scene3D` as
+/// The 3D bake of a scene (docs/navmesh.md "The 3D bake"): the static colliders of a `Scene3D` as
 /// triangles (`collectColliderTriangles`), through libnav's one bake path
 /// (`nav::bakeNavMesh`), into a navigation mesh with the counters a host shows.
 

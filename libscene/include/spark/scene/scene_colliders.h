@@ -1,6 +1,6 @@
 #pragma once
 /// \file scene_colliders.h
-/// The static colliders of a 3D scene as triangles for the 3D bake (SPEC §2.1
+/// The static colliders of a 3D scene as triangles for the 3D bake (docs/navmesh.md "The 3D bake"
 /// step 1): fixed bodies' boxes, spheres and capsules (tessellated), convex
 /// hulls and triangle meshes with their model's real triangles, from_mesh
 /// shapes as their model's bounding box, and anchored, non-dynamic

@@ -2,7 +2,7 @@
 /// \file world.h
 /// The runtime world of a 3D scene: built once from a `Scene3D` document, it
 /// owns the objects (by `ObjectId`), the navigation world of the scene and its
-/// AI state, steps them in the fixed stage order of SPEC §5, and saves,
+/// AI state, steps them in the fixed stage order of docs/architecture.md "A step", and saves,
 /// restores and hashes all of it as one value (Jolt's state recorder is the
 /// model: snapshots, determinism checks and rollback are one mechanism).
 ///
@@ -182,7 +182,7 @@ public:
     // -- The scene --------------------------------------------------------------
 
     /// Replaces the objects with those of `scene` and drops the navigation and AI
-    /// state (SPEC §5: a new scene starts without them); the frame restarts at 0.
+    /// state (docs/scene.md: a new scene starts without them); the frame restarts at 0.
     /// Errors (nothing changes): `E_SCENE_FORMAT` for an empty, too long or
     /// duplicate name (field `/objects/i/name`), `E_SCENE_LIMIT` for too many objects.
     [[nodiscard]] Status loadScene(Scene3D scene);
@@ -276,7 +276,7 @@ public:
 
     // -- Stepping ----------------------------------------------------------------
 
-    /// Advances the world by `dt` seconds in the fixed order of SPEC §5 (see the
+    /// Advances the world by `dt` seconds in the fixed order of docs/architecture.md "A step" (see the
     /// stage functions below). `E_SCENE_RANGE` for a step that is not finite,
     /// not positive or longer than `kMaxStep` (nothing changes); `E_SCENE_NONE`
     /// when there is no scene.
@@ -311,7 +311,7 @@ public:
     uint64_t hashState() const;
 
 private:
-    // The stages of one step, in SPEC §5's order. Those whose parts have not
+    // The stages of one step, in the order of docs/architecture.md "A step". Those whose parts have not
     // landed yet do nothing; each later part fills its own.
     void createAgentsFromComponents(); ///< AiAgent components become crowd agents with brains.
     void moveFollowingObstacles();     ///< Obstacles with `follow` move to their objects.
