@@ -3,7 +3,7 @@
 /// 1.5.1, linked by this bench only) on three levels, with the same triangles
 /// given to both sides:
 ///
-///  - dungeon: ../shared/data/meshes/dungeon.obj (read from the working
+///  - dungeon: data/meshes/dungeon.obj (read from the working
 ///    directory, else from the source tree);
 ///  - terrain: "open terrain with many small obstacles", made here: a 200 × 200 m
 ///    ground grid of 1 m quads whose height is a fixed sum of integer-frequency

@@ -3,7 +3,7 @@
 /// moveObstacle / removeObstacle) against DetourTileCache's temporary
 /// obstacles (dtTileCache::addObstacle / removeObstacle + update until up to
 /// date, Debian's librecast-dev, a comparison only) on
-/// ../shared/data/meshes/dungeon.obj, with 0, 10 and 100 other obstacles
+/// data/meshes/dungeon.obj, with 0, 10 and 100 other obstacles
 /// present (issue 12).
 ///
 /// The meshes (same agent: radius 0.6, height 2.0, climb 0.9, slope 45; cells 0.3 × 0.2):

@@ -1,7 +1,7 @@
 /// \file crowd_bench.cpp
 /// Spark's crowd (nav::NavWorld::stepCrowds on Spark's bake) against DetourCrowd
 /// (dtCrowd::update on Recast's bake, Debian's librecast-dev, a comparison only)
-/// on ../shared/data/meshes/dungeon.obj, 100, 500 and 1,000 agents (issue 11).
+/// on data/meshes/dungeon.obj, 100, 500 and 1,000 agents (issue 11).
 ///
 /// The meshes (same agent: radius 0.6, height 2.0, climb 0.9, slope 45; cells 0.3 × 0.2):
 ///  - Spark: nav::bakeNavMesh of the OBJ triangles, oneSided (as `spark bake` bakes

@@ -1,7 +1,7 @@
 #pragma once
 /// \file levels.h
 /// The benchmark levels, the same triangles for Spark and the peer: dungeon
-/// (RecastDemo's ../shared/data/meshes/dungeon.obj) and two made here, terrain
+/// (RecastDemo's, data/meshes/dungeon.obj) and two made here, terrain
 /// ("open terrain with many small obstacles": a 200 × 200 m ground grid of 1 m
 /// quads whose height is a fixed sum of integer-frequency sines, and 400 boxes,
 /// octagonal pillars and short walls placed by a seeded spark::Rng) and ramps

@@ -3,7 +3,7 @@
 /// same level, answering the same world points, in the same process.
 ///
 /// Level (`--level=dungeon|terrain|ramps|all`, default dungeon, the issue's
-/// goal): ../shared/data/meshes/dungeon.obj (relative to the working
+/// goal): data/meshes/dungeon.obj (relative to the working
 /// directory; run from the project root), loaded once with scene::loadObj, or
 /// one of the two levels made in bench/levels.h (the bake bench's: open terrain
 /// with 400 small obstacles, long ramps and stairs).

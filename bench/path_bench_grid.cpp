@@ -9,9 +9,9 @@
 /// `--size=N` × N (default 1024): random rectangular obstacles (a quarter of
 /// the cells), rooms (a grid of 32-cell rooms with walls and random doors), a
 /// maze (corridors 4 cells wide, walls 2, a spanning tree by seeded DFS).
-/// Without arguments: ../shared/data/movingai/den009d.map and AR0418SR.map
-/// (skipped with a note when absent; run from the project root) and the
-/// three generated maps.
+/// Without arguments: $SPARK_DATA_DIR/movingai/den009d.map and AR0418SR.map
+/// (the MovingAI maps are not in the repository, data/README.md; skipped
+/// with a note when absent) and the three generated maps.
 ///
 /// Per map: polygons and vertices of the bake, then each query timed alone
 /// (thread CPU time, after one untimed warm pass over all pairs): µs/query
@@ -292,7 +292,11 @@ int main(int argc, char** argv)
     }
     if (!any)
     {
-        maps = {"../shared/data/movingai/den009d.map", "../shared/data/movingai/AR0418SR.map"};
+        const char* root = std::getenv("SPARK_DATA_DIR");
+        if (root != nullptr && *root != '\0')
+            maps = {std::string(root) + "/movingai/den009d.map", std::string(root) + "/movingai/AR0418SR.map"};
+        else
+            std::printf("MovingAI maps skipped: set SPARK_DATA_DIR to a folder holding movingai/ (data/README.md)\n");
         kinds = "all";
     }
     for (const std::string& file : maps)

@@ -20,7 +20,7 @@
 namespace spark::bench::demo
 {
 
-constexpr const char* kDungeonPath = "../shared/data/meshes/dungeon.obj";
+constexpr const char* kDungeonPath = "data/meshes/dungeon.obj";
 
 constexpr float kCellSize = 0.3f;
 constexpr float kCellHeight = 0.2f;
@@ -76,8 +76,8 @@ inline rcConfig recastConfig(const float* verts, int nverts)
     return cfg;
 }
 
-/// The path of a data file given relative to the source tree's parent (as
-/// `../shared/...`), found from the working directory or the source tree.
+/// The path of a data file given relative to the project root (as
+/// `data/meshes/...`), found from the working directory or the source tree.
 inline std::filesystem::path dataPath(const char* relative)
 {
     std::filesystem::path path = relative;

@@ -1,6 +1,6 @@
 """Tests of spark_nav (python/tests; run by tests/package/python.sh, CTest
 `python_spark_nav`). The dungeon tests compare with the `spark` command
-(SPARK_CLI) on ../shared/data/meshes/dungeon.obj (SPARK_DUNGEON) and are
+(SPARK_CLI) on data/meshes/dungeon.obj (SPARK_DUNGEON) and are
 skipped, saying so, when either is absent."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 /* navcrowd.c — a crowd walking the dungeon, in C99 through spark/nav_c.h.
  *
- * ../shared/data/meshes/dungeon.obj is read by a small OBJ reader below (the
+ * data/meshes/dungeon.obj (data/README.md) is read by a small OBJ reader below (the
  * library does no file I/O here) and baked (one-sided: the OBJ's ceilings are
  * not floors). 40 agents start at seeded random points and are sent to other
  * random points; the world's crowd steps them at 1/60 s (corners, steering,
@@ -77,7 +77,7 @@ static int readObj(const char* path, size_t* vertexCount, size_t* indexCount)
 
 int main(void)
 {
-    const char* path = "../shared/data/meshes/dungeon.obj";
+    const char* path = "data/meshes/dungeon.obj";
     size_t nv = 0, ni = 0;
     spark_nav_bake_settings bake = spark_nav_bake_settings_default();
     spark_nav_agent_settings settings = spark_nav_agent_settings_default();

@@ -2,7 +2,7 @@
 // (docs/embedding.md "Corridor", "Walls", "Steering", "Avoidance"): the host owns the
 // agents and runs the crowd loop of the reference itself, without NavWorld.
 //
-// Set-up: ../shared/data/meshes/dungeon.obj is read by a small OBJ reader
+// Set-up: data/meshes/dungeon.obj (RecastDemo's level, data/README.md) is read by a small OBJ reader
 // below (the library does no file I/O here) and baked with bakeNavMesh; 40
 // agents get seeded random start and goal points that a corridor joins.
 // Each step of 1/60 s, for every agent still walking:
@@ -98,7 +98,7 @@ struct Walker
 
 int main()
 {
-    const char* path = "../shared/data/meshes/dungeon.obj";
+    const char* path = "data/meshes/dungeon.obj";
     BakeInput input;
     if (!readObj(path, input))
     {

@@ -209,7 +209,7 @@ TEST_CASE("spark bake of dungeon.obj writes a document that nav.import reads wit
 {
     const fs::path project = fs::temp_directory_path() / ("spark_e2e_bake_" + std::to_string(::getpid()));
     fs::create_directories(project);
-    Run baked = spark({"bake", "../shared/data/meshes/dungeon.obj", "-o", "dungeon.navmesh.json", "--project", project.string(),
+    Run baked = spark({"bake", "data/meshes/dungeon.obj", "-o", "dungeon.navmesh.json", "--project", project.string(),
                        "--cell-size", "0.3", "--cell-height", "0.2", "--agent-height", "2.0", "--agent-radius", "0.6",
                        "--climb", "0.9", "--max-slope", "45"});
     REQUIRE_MESSAGE(baked.exit == 0, baked.err);
@@ -231,10 +231,10 @@ TEST_CASE("spark bake of dungeon.obj writes a document that nav.import reads wit
     // Bad input: a missing file, an unknown kind, a nonsense setting, an output outside the project.
     CHECK(spark({"bake", "no/such.obj", "-o", "x.json", "--project", project.string()}).exit == 1);
     CHECK(spark({"bake", "README.md", "-o", "x.json", "--project", project.string()}).exit == 2);
-    CHECK(spark({"bake", "../shared/data/meshes/dungeon.obj", "-o", "x.json", "--project", project.string(), "--agent-radius", "-1"})
+    CHECK(spark({"bake", "data/meshes/dungeon.obj", "-o", "x.json", "--project", project.string(), "--agent-radius", "-1"})
               .exit == 1);
-    CHECK(spark({"bake", "../shared/data/meshes/dungeon.obj", "-o", "../x.json", "--project", project.string()}).exit == 1);
-    CHECK(spark({"bake", "../shared/data/meshes/dungeon.obj"}).exit == 2);
+    CHECK(spark({"bake", "data/meshes/dungeon.obj", "-o", "../x.json", "--project", project.string()}).exit == 1);
+    CHECK(spark({"bake", "data/meshes/dungeon.obj"}).exit == 2);
     fs::remove_all(project);
 }
 

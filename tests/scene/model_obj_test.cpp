@@ -97,9 +97,9 @@ TEST_CASE("a missing file is E_IO")
     CHECK(r.error().code == "E_IO");
 }
 
-TEST_CASE("the shared dungeon mesh loads whole")
+TEST_CASE("the dungeon mesh (data/meshes) loads whole")
 {
-    auto r = loadObj("../shared/data/meshes/dungeon.obj");
+    auto r = loadObj("data/meshes/dungeon.obj");
     REQUIRE(r.ok());
     CHECK(r->vertices.size() == 5101);
     CHECK(r->triangleCount() == 10133);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <queue>
 #include <sstream>
@@ -372,12 +373,20 @@ bool readMap(const std::string& path, MovingAIMap& out)
 
 void runMovingAI(const std::string& name)
 {
-    const std::string base = "../shared/data/movingai/" + name;
+    // The MovingAI maps may not be redistributed, so they are not in the
+    // repository: SPARK_DATA_DIR names a folder holding movingai/ (data/README.md).
+    const char* root = std::getenv("SPARK_DATA_DIR");
+    if (root == nullptr || *root == '\0')
+    {
+        MESSAGE("skipped: " << name << " needs the MovingAI maps, which are not in the repository: set "
+                               "SPARK_DATA_DIR to a folder holding movingai/" << name << " (data/README.md)");
+        return;
+    }
+    const std::string base = std::string(root) + "/movingai/" + name;
     MovingAIMap map;
     if (!std::ifstream(base))
     {
-        MESSAGE("skipped: " << base << " not found (the MovingAI maps live outside the repo; run from a checkout "
-                               "beside ../shared/data)");
+        MESSAGE("skipped: " << base << " not found (SPARK_DATA_DIR holds no movingai/" << name << "; data/README.md)");
         return;
     }
     REQUIRE(readMap(base, map));
