@@ -456,3 +456,65 @@ TEST_CASE("a corridor planned across seams is walked to its target")
     CHECK(corridor.polygons.size() == 1);
     CHECK(mesh.tileOfPolygon(corridor.polygons[0]) == mesh.tiles().size() - 1);
 }
+
+// --- Per-tile re-bake ----------------------------------------------------------
+
+TEST_CASE("a per-tile re-bake after a change equals the full bake of the changed scene bit for bit")
+{
+    const BakeInput before = pillarHall(true);
+    const BakeDef def = seamDef(32);
+    const NavMesh old = bakeMesh(before, def);
+    // A new pillar across the seam x = 16 (tiles 0 and 1 of row 0).
+    BakeInput after = before;
+    addBox(after, {15.0f, 0.0f, 1.0f}, {17.0f, 1.5f, 2.0f});
+    const Bounds3 changed{{15.0f, 0.0f, 1.0f}, {17.0f, 1.5f, 2.0f}};
+    auto rebaked = rebakeNavMeshTiles(old, after, def, changed);
+    REQUIRE_MESSAGE(rebaked.ok(), rebaked.error().message);
+    const NavMesh full = bakeMesh(after, def);
+    CHECK(serializeNavMesh(rebaked.value().mesh) == serializeNavMesh(full));
+    CHECK(hashNavMesh(rebaked.value().mesh) == hashNavMesh(full));
+    CHECK(hashNavMesh(full) != hashNavMesh(old));
+    // Only the tiles whose bordered boxes (6 cells = 1.5 m past the 8 m
+    // tiles, with the bucketing's extra cell) meet the change were baked:
+    // columns 1 and 2 of rows -1 and 0; row -1 has nothing walkable.
+    const NavTileBox& t = rebaked.value().tiles;
+    CHECK(t.x0 == 1);
+    CHECK(t.x1 == 2);
+    CHECK(t.z0 == -1);
+    CHECK(t.z1 == 0);
+    CHECK(rebaked.value().stats.tiles == 2);
+    // The other tiles are the old ones.
+    REQUIRE(full.tiles().size() == old.tiles().size());
+    for (uint32_t i = 0; i < full.tiles().size(); ++i)
+        if (full.tiles()[i].z != 0 || full.tiles()[i].x < 1 || full.tiles()[i].x > 2)
+            CHECK(full.tiles()[i].hash == old.tiles()[i].hash);
+
+    // Removing the pillar again and re-baking the same bounds gives back the old mesh.
+    auto back = rebakeNavMeshTiles(rebaked.value().mesh, before, def, changed);
+    REQUIRE(back.ok());
+    CHECK(serializeNavMesh(back.value().mesh) == serializeNavMesh(old));
+
+    // A floor added far away makes new tiles; bounds that meet no tile of the range change nothing.
+    BakeInput grown = before;
+    addBox(grown, {40.0f, -0.5f, 0.0f}, {48.0f, 0.0f, 8.0f});
+    auto added = rebakeNavMeshTiles(old, grown, def, Bounds3{{40.0f, -0.5f, 0.0f}, {48.0f, 0.0f, 8.0f}});
+    REQUIRE(added.ok());
+    CHECK(serializeNavMesh(added.value().mesh) == serializeNavMesh(bakeMesh(grown, def)));
+    CHECK(added.value().mesh.tiles().size() > old.tiles().size());
+    BakeDef ranged = def;
+    ranged.tileRange = TileRange{0, 1, 0, 1};
+    auto outside = rebakeNavMeshTiles(old, after, ranged, Bounds3{{30.0f, 0.0f, 30.0f}, {31.0f, 1.0f, 31.0f}});
+    REQUIRE(outside.ok());
+    CHECK(outside.value().stats.tiles == 0);
+    CHECK(serializeNavMesh(outside.value().mesh) == serializeNavMesh(old));
+
+    // Refused, naming the field: an untiled mesh, other settings, bad bounds.
+    const NavMesh flat = bakeMesh(before, seamDef(0));
+    CHECK(rebakeNavMeshTiles(flat, after, def, changed).error().field == "/tile_size");
+    BakeDef otherRadius = def;
+    otherRadius.agentRadius = 0.75f;
+    CHECK(rebakeNavMeshTiles(old, after, otherRadius, changed).error().field == "/mesh");
+    Bounds3 inverted = changed;
+    std::swap(inverted.min, inverted.max);
+    CHECK(rebakeNavMeshTiles(old, after, def, inverted).error().field == "/bounds");
+}
