@@ -7,6 +7,7 @@
 
 #include "spark/core/rng.h"
 #include "spark/nav/corridor.h"
+#include "spark/nav/nav_world.h"
 #include "spark/nav/query.h"
 
 #include <doctest/doctest.h>
@@ -517,4 +518,96 @@ TEST_CASE("a per-tile re-bake after a change equals the full bake of the changed
     Bounds3 inverted = changed;
     std::swap(inverted.min, inverted.max);
     CHECK(rebakeNavMeshTiles(old, after, def, inverted).error().field == "/bounds");
+}
+
+TEST_CASE("a world's per-tile re-bake keeps agents, obstacles and links; only corridors through changed tiles re-plan")
+{
+    const BakeInput before = pillarHall(true);
+    const BakeDef def = seamDef(32);
+    NavWorld world;
+    MeshDef md = defaultMeshDef();
+    md.name = "hall";
+    md.source = "test";
+    md.bake = def;
+    md.mesh = std::make_shared<const NavMesh>(bakeMesh(before, def));
+    const MeshId mesh = world.putMesh(md).value();
+    // Agent a walks along the far row of tiles; agent b along the near row, through where a pillar will stand.
+    CrowdAgentDef ad;
+    ad.position = {2.0f, 0.0f, 29.0f};
+    const AgentId a = world.addAgent(mesh, ad).value();
+    ad.position = {12.0f, 0.0f, 1.5f};
+    const AgentId b = world.addAgent(mesh, ad).value();
+    REQUIRE(world.setAgentTarget(a, {30.0f, 0.0f, 30.0f}).ok());
+    REQUIRE(world.setAgentTarget(b, {20.0f, 0.0f, 1.5f}).ok());
+    ObstacleDef od = defaultObstacleDef();
+    od.position = {4.0f, 0.0f, 12.0f}; // far from the change
+    REQUIRE(world.addObstacle(mesh, od).ok());
+    OffMeshLinkDef ld = defaultOffMeshLinkDef();
+    ld.start = {28.0f, 0.0f, 12.0f};
+    ld.end = {28.0f, 0.0f, 14.0f};
+    REQUIRE(world.addOffMeshLink(mesh, ld).ok());
+    REQUIRE(world.stepCrowds(0.1).ok());
+    std::vector<PolyRef> refsA, refsB;
+    for (uint32_t p : world.agent(a)->corridor.polygons)
+        refsA.push_back(world.polyRef(mesh, p).value());
+    for (uint32_t p : world.agent(b)->corridor.polygons)
+        refsB.push_back(world.polyRef(mesh, p).value());
+    const std::vector<uint32_t> corridorB = world.agent(b)->corridor.polygons;
+
+    BakeInput after = before;
+    addBox(after, {15.0f, 0.0f, 0.5f}, {17.0f, 1.5f, 2.5f});
+    const Bounds3 changed{{15.0f, 0.0f, 0.5f}, {17.0f, 1.5f, 2.5f}};
+    auto rebaked = world.rebakeMeshTiles(mesh, after, changed);
+    REQUIRE_MESSAGE(rebaked.ok(), rebaked.error().message);
+    CHECK(rebaked.value().stats.tiles == 2);
+    // The baked mesh is the full bake of the changed scene; obstacle, link and agents stayed.
+    const NavMesh full = bakeMesh(after, def);
+    CHECK(world.meshRecord(mesh)->baseHash == hashNavMesh(full));
+    CHECK(serializeNavMesh(*world.meshRecord(mesh)->baked) == serializeNavMesh(full));
+    CHECK(world.obstacleCount() == 1);
+    CHECK(world.offMeshLinksInOrder().size() == 1);
+    CHECK(world.agentCount() == 2);
+    // a's corridor lies in tiles left as they were: its references still resolve, to its renumbered polygons.
+    const std::vector<uint32_t>& corridorA = world.agent(a)->corridor.polygons;
+    REQUIRE(corridorA.size() == refsA.size());
+    for (size_t i = 0; i < refsA.size(); ++i)
+    {
+        auto resolved = world.resolvePoly(mesh, refsA[i]);
+        REQUIRE(resolved.ok());
+        CHECK(resolved.value() == corridorA[i]);
+    }
+    // b's corridor crossed a re-baked tile: references into it are stale.
+    size_t stale = 0;
+    for (const PolyRef& r : refsB)
+        if (!world.resolvePoly(mesh, r).ok())
+        {
+            CHECK(world.resolvePoly(mesh, r).error().code == "E_NAV_STALE_POLY");
+            ++stale;
+        }
+    CHECK(stale > 0);
+    // A step keeps a's corridor (only its front trims as it walks) and re-plans b's round the new pillar.
+    const std::vector<uint32_t> keptA = corridorA;
+    REQUIRE(world.stepCrowds(0.1).ok());
+    const std::vector<uint32_t>& stepA = world.agent(a)->corridor.polygons;
+    REQUIRE(stepA.size() <= keptA.size());
+    CHECK(std::equal(stepA.begin(), stepA.end(), keptA.end() - static_cast<std::ptrdiff_t>(stepA.size())));
+    const CrowdAgent& nb = *world.agent(b);
+    CHECK(nb.state == AgentState::Moving);
+    CHECK(nb.corridor.complete);
+    CHECK(nb.corridor.polygons != corridorB);
+    CHECK(checkCorridor(*world.mesh(mesh), nb.corridor, defaultQueryFilter()));
+
+    // Refused, nothing changed: a mesh baked elsewhere, a stale handle, bad bounds.
+    MeshDef imported = md;
+    imported.name = "imported";
+    imported.bake.reset();
+    const MeshId other = world.putMesh(imported).value();
+    CHECK(world.rebakeMeshTiles(other, after, changed).error().field == "/mesh");
+    REQUIRE(world.removeMesh(other).ok());
+    const uint64_t hash = world.hashState();
+    CHECK(world.rebakeMeshTiles(other, after, changed).error().code == "E_NAV_NO_MESH");
+    Bounds3 inverted = changed;
+    std::swap(inverted.min, inverted.max);
+    CHECK(world.rebakeMeshTiles(mesh, after, inverted).error().field == "/bounds");
+    CHECK(world.hashState() == hash);
 }
