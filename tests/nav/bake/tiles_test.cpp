@@ -611,3 +611,59 @@ TEST_CASE("a world's per-tile re-bake keeps agents, obstacles and links; only co
     CHECK(world.rebakeMeshTiles(mesh, after, inverted).error().field == "/bounds");
     CHECK(world.hashState() == hash);
 }
+
+TEST_CASE("carving across tile edges and corners cuts every tile it meets, and removing it restores the tiles bit for bit")
+{
+    const BakeDef def = seamDef(32);
+    NavWorld world;
+    MeshDef md = defaultMeshDef();
+    md.name = "hall";
+    md.mesh = std::make_shared<const NavMesh>(bakeMesh(pillarHall(false), def));
+    const MeshId mesh = world.putMesh(md).value();
+    const std::vector<uint8_t> baked = serializeNavMesh(*md.mesh);
+    const uint64_t base = world.meshRecord(mesh)->baseHash;
+    // A box across the seam x = 8 and a circle on the corner of four tiles (16, 16).
+    ObstacleDef across = defaultObstacleDef();
+    across.shape.shape = FootprintShape::Box;
+    across.shape.halfExtents = {1.0f, 3.0f};
+    across.position = {8.0f, 0.0f, 4.0f};
+    ObstacleDef corner = defaultObstacleDef();
+    corner.shape.radius = 1.0f;
+    corner.position = {16.0f, 0.0f, 16.0f};
+    const ObstacleId a = world.addObstacle(mesh, across).value();
+    const ObstacleId c = world.addObstacle(mesh, corner).value();
+    const NavMesh& carved = *world.mesh(mesh);
+    // Every tile under a footprint lost polygons to it: the carved base polygons lie in 2 + 4 tiles.
+    std::vector<uint32_t> tilesCut;
+    for (uint32_t p = 0; p < md.mesh->polygonCount(); ++p)
+        if (carved.disabled(p))
+            tilesCut.push_back(md.mesh->tileOfPolygon(p));
+    std::sort(tilesCut.begin(), tilesCut.end());
+    tilesCut.erase(std::unique(tilesCut.begin(), tilesCut.end()), tilesCut.end());
+    CHECK(tilesCut.size() == 6);
+    // Paths go round both, across the seams, and keep out of the grown footprints.
+    QueryScratch scratch;
+    PathResult path;
+    // (The box, grown by 0.5 m, closes z 0.5 .. 7.5: the way round is past z = 7.5.)
+    REQUIRE(findPath(carved, scratch, {5.0f, 0.0f, 4.0f}, {11.0f, 0.0f, 4.0f}, defaultQueryFilter(),
+                     glm::vec3(0.5f, 2.0f, 0.5f), path)
+                .ok());
+    CHECK(path.complete);
+    CHECK(path.length > 9.0f);
+    REQUIRE(findPath(carved, scratch, {13.0f, 0.0f, 13.0f}, {19.0f, 0.0f, 19.0f}, defaultQueryFilter(),
+                     glm::vec3(0.5f, 2.0f, 0.5f), path)
+                .ok());
+    CHECK(path.complete);
+    CHECK(path.length > std::sqrt(72.0f) + 0.05f);
+    // Moved across another corner and back, then removed: the baked tiles again, bit for bit.
+    REQUIRE(world.moveObstacle(c, {8.0f, 0.0f, 8.0f}).ok());
+    REQUIRE(world.moveObstacle(c, {16.0f, 0.0f, 16.0f}).ok());
+    REQUIRE(world.removeObstacle(a).ok());
+    CHECK(hashNavMesh(*world.mesh(mesh)) != base);
+    REQUIRE(world.removeObstacle(c).ok());
+    CHECK(hashNavMesh(*world.mesh(mesh)) == base);
+    CHECK(serializeNavMesh(*world.mesh(mesh)) == baked);
+    REQUIRE(world.mesh(mesh)->tiles().size() == md.mesh->tiles().size());
+    for (uint32_t t = 0; t < md.mesh->tiles().size(); ++t)
+        CHECK(hashNavTile(*world.mesh(mesh), t) == md.mesh->tiles()[t].hash);
+}
