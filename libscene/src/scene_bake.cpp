@@ -10,7 +10,7 @@ SceneBakeDef defaultSceneBakeDef()
     return SceneBakeDef{};
 }
 
-Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader)
+Result<ColliderTriangles> sceneBakeInput(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader)
 {
     ColliderTriangles triangles = collectColliderTriangles(scene, def.colliders, loader);
     if (!def.allowApproximations)
@@ -22,6 +22,15 @@ Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, con
     if (triangles.input.indices.empty())
         return makeError("E_NAV_NO_GEOMETRY", "The 3D scene has no colliders to bake.", "/source",
                          "Add fixed bodies, or include other kinds with include_kinds / include_sensors.");
+    return triangles;
+}
+
+Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader)
+{
+    auto collected = sceneBakeInput(scene, def, loader);
+    if (!collected.ok())
+        return collected.error();
+    ColliderTriangles& triangles = collected.value();
     auto baked = nav::bakeNavMesh(triangles.input, def.bake);
     if (!baked.ok())
         return baked.error();

@@ -15,6 +15,7 @@
 #include "spark/scene/scene2d.h"
 #include "spark/scene/scene_bake.h"
 
+#include <optional>
 #include <string>
 
 namespace spark::cli
@@ -33,6 +34,7 @@ struct BakedMesh
 {
     std::shared_ptr<const nav::NavMesh> mesh;
     json stats = json::object(); ///< Source-specific counters (never timings).
+    std::optional<nav::BakeDef> bake; ///< The settings of a tiled 3D bake (nav.rebake re-bakes with them).
 };
 
 using SourceBaker = BakedMesh (*)(Context& ctx, const json& params);
@@ -186,6 +188,23 @@ scene::BodyKind kindFromName(const std::string& name, size_t index)
          {{"path", "/include_kinds/" + std::to_string(index)}});
 }
 
+/// The colliders a space3d bake (or re-bake) selects, with the bake settings of the params.
+scene::SceneBakeDef sceneBakeDefFromParams(const json& params)
+{
+    scene::SceneBakeDef def = scene::defaultSceneBakeDef();
+    def.bake = bakeDefFromParams(params);
+    def.colliders.includeSensors = params.value("include_sensors", false);
+    def.allowApproximations = params.value("allow_approximations", false);
+    if (params.contains("include_kinds"))
+    {
+        def.colliders.includeKinds.clear();
+        const json& kinds = params["include_kinds"];
+        for (size_t i = 0; i < kinds.size(); ++i)
+            def.colliders.includeKinds.push_back(kindFromName(kinds[i].get<std::string>(), i));
+    }
+    return def;
+}
+
 /// source "space3d": the static colliders of the session's 3D scene (libscene's bake).
 BakedMesh bakeSpace3D(Context& ctx, const json& params)
 {
@@ -198,17 +217,7 @@ BakedMesh bakeSpace3D(Context& ctx, const json& params)
                  std::string("'") + key +
                      "' is not a setting of source \"space3d\"; the scene's colliders give the shapes.",
                  {{"path", std::string("/") + key}});
-    scene::SceneBakeDef def = scene::defaultSceneBakeDef();
-    def.bake = bakeDefFromParams(params);
-    def.colliders.includeSensors = params.value("include_sensors", false);
-    def.allowApproximations = params.value("allow_approximations", false);
-    if (params.contains("include_kinds"))
-    {
-        def.colliders.includeKinds.clear();
-        const json& kinds = params["include_kinds"];
-        for (size_t i = 0; i < kinds.size(); ++i)
-            def.colliders.includeKinds.push_back(kindFromName(kinds[i].get<std::string>(), i));
-    }
+    const scene::SceneBakeDef def = sceneBakeDefFromParams(params);
     auto baked = scene::bakeScene3D(ctx.state.space.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
     if (!baked.ok())
         failWith(baked.error());
@@ -218,6 +227,8 @@ BakedMesh bakeSpace3D(Context& ctx, const json& params)
     const nav::BakeStats& s = baked->stats;
     BakedMesh out;
     out.mesh = baked->mesh;
+    if (def.bake.tileSize > 0)
+        out.bake = def.bake; // kept for nav.rebake
     out.stats = {{"cells", s.cells},
                  {"spans", s.spans},
                  {"regions", s.regions},
@@ -274,6 +285,7 @@ json navBake(Context& ctx, const json& params)
     def.name = name;
     def.source = source;
     def.mesh = baked.mesh;
+    def.bake = baked.bake;
     auto put = world.putMesh(std::move(def));
     if (!put.ok())
         failWith(put.error());
@@ -290,8 +302,41 @@ json navBake(Context& ctx, const json& params)
             {"stats", baked.stats}};
 }
 
+/// nav.rebake: the tiles of a tiled space3d mesh that meet `bounds`, baked
+/// again from the scene as it is now (libnav's `NavWorld::rebakeMeshTiles`).
+json navRebake(Context& ctx, const json& params)
+{
+    if (!ctx.state.space.hasScene())
+        fail("E_NAV_NO_GEOMETRY", "There is no 3D scene to bake.", {{"path", "/mesh"}},
+             "Create one with space3d.new or load one with space3d.load.");
+    const MeshRef ref = requireMesh(ctx, params);
+    const std::string name = ref.name;
+    const nav::MeshId id = ref.id;
+    nav::Bounds3 bounds;
+    bounds.min = pointFromJson(params.at("bounds").at("min"), false, "/bounds/min");
+    bounds.max = pointFromJson(params.at("bounds").at("max"), false, "/bounds/max");
+    const scene::SceneBakeDef def = sceneBakeDefFromParams(params);
+    auto input = scene::sceneBakeInput(ctx.state.space.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
+    if (!input.ok())
+        failWith(input.error());
+    nav::NavWorld& world = ctx.state.nav();
+    auto rebaked = world.rebakeMeshTiles(id, input.value().input, bounds);
+    if (!rebaked.ok())
+        failWith(rebaked.error());
+    const nav::NavTileBox& t = rebaked.value().tiles;
+    const nav::WorldMesh& record = *world.meshRecord(id);
+    json tiles = t.x0 <= t.x1 && t.z0 <= t.z1 ? json{{"x", {t.x0, t.x1}}, {"z", {t.z0, t.z1}}} : json(nullptr);
+    return {{"mesh", name},
+            {"hash", hashHex(record.baseHash)},
+            {"polygons", record.baked->polygonCount()},
+            {"tiles", record.baked->tiles().size()},
+            {"rebaked", {{"range", std::move(tiles)}, {"tiles", rebaked.value().stats.tiles}}}};
+}
+
 const Registrar kNavBake{
     {"nav.bake", navBake, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
+const Registrar kNavRebake{
+    {"nav.rebake", navRebake, Mutates::Yes, nullptr, {.destructive = true, .idempotent = true}}};
 
 } // namespace
 } // namespace nav_bake_commands

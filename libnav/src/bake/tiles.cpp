@@ -39,6 +39,7 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <optional>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -80,6 +81,17 @@ struct BucketEntry
     }
 };
 
+/// The first tile (along one axis, tiles of `tile` cells) whose box widened
+/// by `reach` cells reaches cell coordinate `lo`, and the last one reaching `hi`.
+int32_t firstTileReached(double lo, double tile, double reach)
+{
+    return static_cast<int32_t>(std::ceil((lo - reach) / tile - 1.0));
+}
+int32_t lastTileReached(double hi, double tile, double reach)
+{
+    return static_cast<int32_t>(std::floor((hi + reach) / tile));
+}
+
 /// The jobs: every tile whose bordered box (widened by one cell, the rest
 /// left to the voxeliser's own test) meets a triangle's bounds, in tile order.
 Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeDef& def, int border)
@@ -99,10 +111,10 @@ Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeD
         // Tile x's bordered box is [x·T − border, (x+1)·T + border] in cells.
         // Only the tiles of the range are baked (a subset bake).
         const TileRange& r = def.tileRange;
-        const auto x0 = std::max(r.x0, static_cast<int32_t>(std::ceil((minX - reach) / tile - 1.0)));
-        const auto x1 = std::min(r.x1, static_cast<int32_t>(std::floor((maxX + reach) / tile)));
-        const auto z0 = std::max(r.z0, static_cast<int32_t>(std::ceil((minZ - reach) / tile - 1.0)));
-        const auto z1 = std::min(r.z1, static_cast<int32_t>(std::floor((maxZ + reach) / tile)));
+        const auto x0 = std::max(r.x0, firstTileReached(minX, tile, reach));
+        const auto x1 = std::min(r.x1, lastTileReached(maxX, tile, reach));
+        const auto z0 = std::max(r.z0, firstTileReached(minZ, tile, reach));
+        const auto z1 = std::min(r.z1, lastTileReached(maxZ, tile, reach));
         if (x0 > x1 || z0 > z1)
             continue;
         if ((double(x1) - x0 + 1) * (double(z1) - z0 + 1) + double(entries.size()) > double(kMaxBucketEntries))
@@ -291,4 +303,67 @@ Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def)
     return out;
 }
 
+NavTileBox tilesMeetingBounds(const BakeDef& def, const Bounds3& bounds)
+{
+    // The bucketing's own reach (border + 1 cells), so every tile that could
+    // see a triangle inside the bounds is among them.
+    const double cs = def.cellSize, tile = def.tileSize, reach = tileBorderCells(def) + 1;
+    NavTileBox box{firstTileReached(bounds.min.x / cs, tile, reach), lastTileReached(bounds.max.x / cs, tile, reach),
+                   firstTileReached(bounds.min.z / cs, tile, reach), lastTileReached(bounds.max.z / cs, tile, reach)};
+    const TileRange& r = def.tileRange;
+    box.x0 = std::max(box.x0, r.x0);
+    box.x1 = std::min(box.x1, r.x1);
+    box.z0 = std::max(box.z0, r.z0);
+    box.z1 = std::min(box.z1, r.z1);
+    return box;
+}
+
 } // namespace spark::nav::bake
+
+namespace spark::nav
+{
+
+Result<TileRebake> rebakeNavMeshTiles(const NavMesh& mesh, const BakeInput& input, const BakeDef& def,
+                                      const Bounds3& bounds)
+{
+    SPARK_TRY(bake::validateBakeDef(def));
+    if (def.tileSize <= 0 || !mesh.tiled() || static_cast<uint32_t>(def.tileSize) != mesh.tileSize())
+        return makeError("E_NAV_CONFIG", "only a tiled mesh re-bakes per tile, with its own tile size", "/tile_size",
+                         "bake the mesh with tile_size first");
+    const NavMeshDef meshDef = navMeshDefFromBake(def, false);
+    const NavMeshSettings& a = meshDef.settings;
+    const NavMeshSettings& b = mesh.settings();
+    if (mesh.is2d() || a.agentRadius != b.agentRadius || a.agentHeight != b.agentHeight ||
+        a.stepHeight != b.stepHeight || a.cellSize != b.cellSize || a.cellHeight != b.cellHeight ||
+        a.maxSlopeDeg != b.maxSlopeDeg)
+        return makeError("E_NAV_CONFIG", "the bake settings are not the ones the mesh was baked with", "/mesh");
+    for (int c = 0; c < 3; ++c)
+        if (!std::isfinite(bounds.min[c]) || !std::isfinite(bounds.max[c]) || bounds.min[c] > bounds.max[c] ||
+            std::abs(bounds.min[c]) > kMaxCoordinate || std::abs(bounds.max[c]) > kMaxCoordinate)
+            return makeError("E_INVALID_PARAMS", "the bounds are finite, within ±1e6 m, min <= max", "/bounds");
+    TileRebake out;
+    out.tiles = bake::tilesMeetingBounds(def, bounds);
+    if (out.tiles.x0 > out.tiles.x1 || out.tiles.z0 > out.tiles.z1)
+    {
+        out.mesh = mesh; // no tile of the bake's range meets the bounds
+        return out;
+    }
+    BakeDef subset = def;
+    subset.tileRange = TileRange{out.tiles.x0, out.tiles.x1, out.tiles.z0, out.tiles.z1};
+    std::optional<NavMesh> fresh;
+    auto baked = bakeNavMesh(input, subset);
+    if (baked.ok())
+    {
+        out.stats = baked.value().stats;
+        fresh = std::move(baked.value().mesh);
+    }
+    else if (baked.error().code != "E_NAV_NO_GEOMETRY") // nothing walkable is left there: the tiles go
+        return baked.error();
+    auto replaced = replaceNavMeshTiles(mesh, out.tiles, fresh ? &*fresh : nullptr);
+    if (!replaced.ok())
+        return replaced.error();
+    out.mesh = std::move(replaced.value());
+    return out;
+}
+
+} // namespace spark::nav

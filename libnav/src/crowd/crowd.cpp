@@ -890,6 +890,16 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         if (moveCorridor(navmesh, m_scratch, a.corridor, wanted, filter).ok())
             a.position = a.corridor.position;
         a.velocity = glm::vec3((a.position.x - before.x) * invDt, 0.0f, (a.position.z - before.z) * invDt);
+        // Far from the origin a float position cannot hold a small step (at
+        // 65,536 m its spacing is 7.8 mm, more than an accelerating agent's
+        // first step): the displacement read back as 0 there and the agent
+        // never started. Where the spacing / dt is coarser than 1 cm/s and the
+        // move went where asked, the velocity is the one asked.
+        constexpr float kCoarseVelocity = 0.01f; // [Units: m/s]
+        const float spacing = std::max(std::nextafter(std::fabs(before.x), INFINITY) - std::fabs(before.x),
+                                       std::nextafter(std::fabs(before.z), INFINITY) - std::fabs(before.z));
+        if (spacing * invDt > kCoarseVelocity && a.position.x == wanted.x && a.position.z == wanted.z)
+            a.velocity = glm::vec3(static_cast<float>(v.x), 0.0f, static_cast<float>(v.y));
     }
 }
 

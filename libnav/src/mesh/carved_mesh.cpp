@@ -181,7 +181,8 @@ CarveRegion carveRegionOf(const CarveCut& cut)
 }
 
 CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::span<const CarveCut* const> cuts,
-                          std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation)
+                          std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation,
+                          std::span<const uint32_t> baseGenerations)
 {
     const uint32_t baseCount = base.polygonCount();
 
@@ -267,9 +268,10 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
     }
 
     CarvedMesh out;
-    const uint32_t previousGenerationOf0 = baseGeneration;
     auto previousSlotGeneration = [&](uint32_t slot) {
-        return previous && slot < previous->generations.size() ? previous->generations[slot] : previousGenerationOf0;
+        if (previous)
+            return slot < previous->generations.size() ? previous->generations[slot] : baseGeneration;
+        return slot < baseGenerations.size() ? baseGenerations[slot] : baseGeneration;
     };
 
     if (merged.empty())

@@ -901,51 +901,56 @@ Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, u
     return mesh;
 }
 
-Result<NavMesh> mergeTiledNavMeshes(std::span<const NavMesh* const> parts)
+namespace
 {
-    if (parts.empty())
-        return makeError("E_NAV_FORMAT", "there are no meshes to merge", "/parts");
-    const NavMesh& first = *parts[0];
-    struct Entry
-    {
-        int32_t z, x;
-        size_t part;
-        uint32_t tile;
-    };
-    std::vector<Entry> entries;
-    for (size_t i = 0; i < parts.size(); ++i)
-    {
-        const NavMesh& m = *parts[i];
-        const std::string at = "/parts/" + std::to_string(i);
-        if (!m.tiled() || m.disabledCount() != 0 ||
-            m.polygonCount() != m.tiles().back().firstPolygon + m.tiles().back().polygonCount)
-            return makeError("E_NAV_FORMAT", "only tiled, uncarved meshes merge", at);
-        const NavMeshSettings& a = m.settings();
-        const NavMeshSettings& b = first.settings();
-        const bool same = m.tileSize() == first.tileSize() && m.is2d() == first.is2d() &&
-                          m.linkTolerance() == first.linkTolerance() && m.maxPolyVerts() == first.maxPolyVerts() &&
-                          a.agentRadius == b.agentRadius && a.agentHeight == b.agentHeight &&
-                          a.stepHeight == b.stepHeight && a.cellSize == b.cellSize &&
-                          a.cellHeight == b.cellHeight && a.maxSlopeDeg == b.maxSlopeDeg;
-        if (!same)
-            return makeError("E_NAV_FORMAT", "the mesh was baked with other settings or another tile size", at);
-        for (uint32_t t = 0; t < m.tiles().size(); ++t)
-            entries.push_back({m.tiles()[t].z, m.tiles()[t].x, i, t});
-    }
-    std::sort(entries.begin(), entries.end(), [](const Entry& l, const Entry& r) {
-        return std::tie(l.z, l.x, l.part, l.tile) < std::tie(r.z, r.x, r.part, r.tile);
-    });
+
+/// A tile of one of several meshes, by its place in the world.
+struct TileEntry
+{
+    int32_t z, x;
+    size_t part;
+    uint32_t tile;
+};
+
+/// True when two tiled meshes were baked with the same settings and tile size.
+bool sameTiling(const NavMesh& m, const NavMesh& first)
+{
+    const NavMeshSettings& a = m.settings();
+    const NavMeshSettings& b = first.settings();
+    return m.tileSize() == first.tileSize() && m.is2d() == first.is2d() && m.linkTolerance() == first.linkTolerance() &&
+           m.maxPolyVerts() == first.maxPolyVerts() && a.agentRadius == b.agentRadius &&
+           a.agentHeight == b.agentHeight && a.stepHeight == b.stepHeight && a.cellSize == b.cellSize &&
+           a.cellHeight == b.cellHeight && a.maxSlopeDeg == b.maxSlopeDeg;
+}
+
+/// Refuses a part that is not a tiled, uncarved mesh tiled as `first`.
+Status checkTiledPart(const NavMesh& m, const NavMesh& first, const std::string& at)
+{
+    if (!m.tiled() || m.disabledCount() != 0 ||
+        m.polygonCount() != m.tiles().back().firstPolygon + m.tiles().back().polygonCount)
+        return makeError("E_NAV_FORMAT", "only tiled, uncarved meshes merge", at);
+    if (!sameTiling(m, first))
+        return makeError("E_NAV_FORMAT", "the mesh was baked with other settings or another tile size", at);
+    return Status::success();
+}
+
+/// The tiles of `entries` (sorted in tile order; a tile twice only when both
+/// copies hash the same) as one tiled mesh with `first`'s def, each tile's
+/// polygons and vertices copied as they are.
+Result<NavMesh> joinTiles(std::span<const NavMesh* const> parts, const std::vector<TileEntry>& entries,
+                          const NavMesh& first)
+{
     PolySoup soup;
     soup.polyStarts.push_back(0);
     std::vector<NavTile> tiles;
     for (size_t k = 0; k < entries.size(); ++k)
     {
-        const Entry& e = entries[k];
+        const TileEntry& e = entries[k];
         const NavMesh& m = *parts[e.part];
         const NavTile& t = m.tiles()[e.tile];
         if (k > 0 && entries[k - 1].z == e.z && entries[k - 1].x == e.x)
         {
-            const Entry& p = entries[k - 1];
+            const TileEntry& p = entries[k - 1];
             if (parts[p.part]->tiles()[p.tile].hash != t.hash)
                 return makeError("E_NAV_FORMAT",
                                  "tile (" + std::to_string(e.x) + ", " + std::to_string(e.z) +
@@ -970,7 +975,56 @@ Result<NavMesh> mergeTiledNavMeshes(std::span<const NavMesh* const> parts)
         }
         tiles.push_back(out);
     }
+    if (tiles.empty())
+        return makeError("E_NAV_NO_GEOMETRY", "no tile is left with polygons", "/tiles");
     return buildTiledNavMesh(soup, navMeshDefOf(first), first.tileSize(), std::move(tiles));
+}
+
+void sortTileEntries(std::vector<TileEntry>& entries)
+{
+    std::sort(entries.begin(), entries.end(), [](const TileEntry& l, const TileEntry& r) {
+        return std::tie(l.z, l.x, l.part, l.tile) < std::tie(r.z, r.x, r.part, r.tile);
+    });
+}
+
+} // namespace
+
+Result<NavMesh> mergeTiledNavMeshes(std::span<const NavMesh* const> parts)
+{
+    if (parts.empty())
+        return makeError("E_NAV_FORMAT", "there are no meshes to merge", "/parts");
+    std::vector<TileEntry> entries;
+    for (size_t i = 0; i < parts.size(); ++i)
+    {
+        const NavMesh& m = *parts[i];
+        SPARK_TRY(checkTiledPart(m, *parts[0], "/parts/" + std::to_string(i)));
+        for (uint32_t t = 0; t < m.tiles().size(); ++t)
+            entries.push_back({m.tiles()[t].z, m.tiles()[t].x, i, t});
+    }
+    sortTileEntries(entries);
+    return joinTiles(parts, entries, *parts[0]);
+}
+
+Result<NavMesh> replaceNavMeshTiles(const NavMesh& mesh, const NavTileBox& box, const NavMesh* fresh)
+{
+    const NavMesh* parts[] = {&mesh, fresh};
+    SPARK_TRY(checkTiledPart(mesh, mesh, "/mesh"));
+    if (fresh)
+        SPARK_TRY(checkTiledPart(*fresh, mesh, "/tiles"));
+    auto inBox = [&](const NavTile& t) { return t.x >= box.x0 && t.x <= box.x1 && t.z >= box.z0 && t.z <= box.z1; };
+    std::vector<TileEntry> entries;
+    for (uint32_t t = 0; t < mesh.tiles().size(); ++t)
+        if (!inBox(mesh.tiles()[t]))
+            entries.push_back({mesh.tiles()[t].z, mesh.tiles()[t].x, 0, t});
+    if (fresh)
+        for (uint32_t t = 0; t < fresh->tiles().size(); ++t)
+        {
+            if (!inBox(fresh->tiles()[t]))
+                return makeError("E_NAV_FORMAT", "a new tile lies outside the tiles replaced", "/tiles");
+            entries.push_back({fresh->tiles()[t].z, fresh->tiles()[t].x, 1, t});
+        }
+    sortTileEntries(entries);
+    return joinTiles(std::span<const NavMesh* const>(parts, fresh ? 2 : 1), entries, mesh);
 }
 
 uint32_t NavMesh::tileOfPolygon(uint32_t poly) const

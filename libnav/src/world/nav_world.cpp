@@ -41,6 +41,18 @@ uint32_t indexOf(const NavMesh& m, PolyRef ref)
     return index < m.polygonCount() ? static_cast<uint32_t>(index) : kNoPolygon;
 }
 
+/// The settings a mesh was baked with, for the state hash.
+void hashBakeDef(Hasher& io, const BakeDef& d)
+{
+    io.addString("bake");
+    for (float v : {d.cellSize, d.cellHeight, d.agentRadius, d.agentHeight, d.stepHeight, d.maxSlopeDeg,
+                    d.maxSimplificationError, d.maxEdgeLen, d.minRegionArea, d.mergeRegionArea})
+        io.addF32(v);
+    for (int32_t v : {int32_t(d.maxVertsPerPoly), int32_t(d.tileSize), d.tileRange.x0,
+                      d.tileRange.x1, d.tileRange.z0, d.tileRange.z1})
+        io.addU32(static_cast<uint32_t>(v));
+}
+
 } // namespace
 
 MeshDef defaultMeshDef()
@@ -63,11 +75,14 @@ Result<MeshId> NavWorld::putMesh(MeshDef def)
     if (found != m_state.byName.end())
     {
         WorldMesh* existing = m_state.meshes.get(found->second);
+        const uint32_t generation = m_state.nextPolyGeneration++;
+        keepTileGenerations(found->second, *def.mesh, generation);
         existing->source = std::move(def.source);
         existing->baked = std::move(def.mesh);
+        existing->bake = std::move(def.bake);
         existing->baseHash = hash;
-        existing->polyGeneration = m_state.nextPolyGeneration++;
-        existing->meshGeneration = existing->polyGeneration;
+        existing->polyGeneration = generation;
+        existing->meshGeneration = generation;
         existing->carved.reset();
         carveRebaked(found->second); // its obstacles carve the new bake
         resolveLinks(found->second); // links survive a re-bake
@@ -79,12 +94,90 @@ Result<MeshId> NavWorld::putMesh(MeshDef def)
     record.name = def.name;
     record.source = std::move(def.source);
     record.baked = std::move(def.mesh);
+    record.bake = std::move(def.bake);
     record.baseHash = hash;
     record.polyGeneration = m_state.nextPolyGeneration++;
     record.meshGeneration = record.polyGeneration;
     const MeshId id = m_state.meshes.insert(std::move(record));
     m_state.byName.emplace(std::move(def.name), id);
     return id;
+}
+
+void NavWorld::keepTileGenerations(MeshId mesh, const NavMesh& next, uint32_t generation)
+{
+    WorldMesh& record = *m_state.meshes.get(mesh);
+    const NavMesh& old = *record.baked;
+    std::vector<uint32_t> generations;
+    // Old polygon index → new one, for the polygons of tiles kept (kNoPolygon: gone).
+    std::vector<uint32_t> renumber;
+    if (old.tiled() && next.tiled() && old.tileSize() == next.tileSize())
+    {
+        // A tile is kept when it has the same place in the table and the same
+        // content: a reference (tile, polygon in the tile) to it names the same
+        // polygon, so its polygons keep their generations.
+        generations.assign(next.polygonCount(), generation);
+        renumber.assign(old.polygonCount(), kNoPolygon);
+        bool kept = false;
+        for (size_t t = 0; t < next.tiles().size() && t < old.tiles().size(); ++t)
+        {
+            const NavTile& a = old.tiles()[t];
+            const NavTile& b = next.tiles()[t];
+            if (a.x != b.x || a.z != b.z || a.hash != b.hash)
+                continue;
+            for (uint32_t i = 0; i < b.polygonCount; ++i)
+            {
+                const uint32_t p = a.firstPolygon + i;
+                generations[b.firstPolygon + i] =
+                    record.baseGenerations.empty() ? record.polyGeneration : record.baseGenerations[p];
+                renumber[p] = b.firstPolygon + i;
+            }
+            kept = true;
+        }
+        if (!kept)
+            generations.clear();
+    }
+    record.baseGenerations = std::move(generations);
+    if (record.baseGenerations.empty())
+        return; // every polygon is new: every corridor is planned again
+    // Corridors name polygons by index: those wholly in kept tiles are
+    // renumbered (and stay valid); the others are planned again.
+    m_state.agents.forEach([&](AgentId, CrowdAgent& a) {
+        if (a.mesh != mesh || a.corridor.polygons.empty())
+            return;
+        bool whole = true;
+        for (uint32_t p : a.corridor.polygons)
+            whole = whole && p < renumber.size() && renumber[p] != kNoPolygon;
+        if (!whole)
+        {
+            a.corridorGeneration = 0;
+            return;
+        }
+        for (uint32_t& p : a.corridor.polygons)
+            p = renumber[p];
+        a.wallGeneration = 0;
+    });
+}
+
+Result<TileRebake> NavWorld::rebakeMeshTiles(MeshId mesh, const BakeInput& input, const Bounds3& bounds)
+{
+    const WorldMesh* record = m_state.meshes.get(mesh);
+    if (!record)
+        return makeError("E_NAV_NO_MESH", "no such mesh (the handle is stale)", "/mesh");
+    if (!record->bake)
+        return makeError("E_NAV_CONFIG", "the mesh was not baked in tiles from 3D geometry", "/mesh",
+                         "bake it with source space3d and a tile_size");
+    auto rebaked = rebakeNavMeshTiles(*record->baked, input, *record->bake, bounds);
+    if (!rebaked.ok())
+        return rebaked.error();
+    MeshDef def;
+    def.name = record->name;
+    def.source = record->source;
+    def.bake = record->bake;
+    def.mesh = std::make_shared<const NavMesh>(rebaked.value().mesh);
+    auto put = putMesh(std::move(def));
+    if (!put.ok())
+        return put.error();
+    return rebaked;
 }
 
 Status NavWorld::removeMesh(MeshId mesh)
@@ -182,6 +275,15 @@ void NavWorld::hashState(Hasher& io) const
         io.addString(m.source);
         io.addU64(m.baseHash);
         io.addU32(m.polyGeneration);
+        if (!m.baseGenerations.empty()) // only after a tiled re-bake kept tiles: older pinned hashes stay
+        {
+            io.addString("tile generations");
+            io.addU64(m.baseGenerations.size());
+            for (uint32_t g : m.baseGenerations)
+                io.addU32(g);
+        }
+        if (m.bake)
+            hashBakeDef(io, *m.bake);
         if (m.linkGeneration != 0)
         {
             io.addString("link generation");

@@ -55,7 +55,9 @@ uint32_t NavWorld::polyGenerationOf(MeshId mesh, uint32_t poly) const
         return 0;
     if (record->carved)
         return poly < record->carved->generations.size() ? record->carved->generations[poly] : 0;
-    return poly < record->baked->polygonCount() ? record->polyGeneration : 0;
+    if (poly >= record->baked->polygonCount())
+        return 0;
+    return record->baseGenerations.empty() ? record->polyGeneration : record->baseGenerations[poly];
 }
 
 bool NavWorld::corridorStillValid(MeshId mesh, const CrowdAgent& agent) const
@@ -98,7 +100,8 @@ void NavWorld::recarve(MeshId mesh, std::span<const CarveRegion> regions)
     });
     const uint32_t generation = m_state.nextPolyGeneration++;
     record.carved = std::make_shared<const CarvedMesh>(
-        recarveNavMesh(*record.baked, record.carved.get(), cuts, regions, record.polyGeneration, generation));
+        recarveNavMesh(*record.baked, record.carved.get(), cuts, regions, record.polyGeneration, generation,
+                       record.baseGenerations));
     record.meshGeneration = generation;
     resolveLinks(mesh); // against what is left
 }

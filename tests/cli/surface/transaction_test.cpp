@@ -313,6 +313,13 @@ std::vector<ErrorCase> errorCases()
         {"space3d.snapshot.load", parse(R"({"path": "../x.snapshot.json"})"), "E_PATH"},
         {"space3d.snapshot.load", parse(R"({"path": "samples"})"), "E_IO", Session::TwoD},
 
+        // -- nav.rebake ---------------------------------------------------------------
+        {"nav.rebake", parse(R"({"mesh": "arena", "bounds": {"min": [0, 0, 0], "max": [1, 1, 1]}})"), "E_NAV_CONFIG"},
+        {"nav.rebake", parse(R"({"mesh": "arena", "bounds": {"min": [0, 0, 0]}})"), "E_INVALID_PARAMS"},
+        {"nav.rebake", parse(R"({"mesh": "arena", "bounds": {"min": [0, 0], "max": [1, 1]}})"), "E_INVALID_PARAMS"},
+        {"nav.rebake", parse(R"({"mesh": "nope", "bounds": {"min": [0, 0, 0], "max": [1, 1, 1]}})"), "E_NAV_NO_MESH"},
+        {"nav.rebake", parse(R"({"mesh": "maze", "bounds": {"min": [0, 0, 0], "max": [1, 1, 1]}})"), "E_NAV_NO_GEOMETRY",
+         Session::TwoD},
         // -- nav.bake: the 3D source ----------------------------------------------
         {"nav.bake", parse(R"({"name": "arena", "agent_radius": -1})"), "E_INVALID_PARAMS"},
         {"nav.bake", parse(R"({"name": "arena", "max_slope_deg": 91})"), "E_INVALID_PARAMS"},

@@ -7,6 +7,7 @@
 
 #include "spark/core/rng.h"
 #include "spark/nav/corridor.h"
+#include "spark/nav/nav_world.h"
 #include "spark/nav/query.h"
 
 #include <doctest/doctest.h>
@@ -455,4 +456,214 @@ TEST_CASE("a corridor planned across seams is walked to its target")
     CHECK(glm::distance(glm::vec2(corridor.position.x, corridor.position.z), glm::vec2(goal.x, goal.z)) <= 2e-3f);
     CHECK(corridor.polygons.size() == 1);
     CHECK(mesh.tileOfPolygon(corridor.polygons[0]) == mesh.tiles().size() - 1);
+}
+
+// --- Per-tile re-bake ----------------------------------------------------------
+
+TEST_CASE("a per-tile re-bake after a change equals the full bake of the changed scene bit for bit")
+{
+    const BakeInput before = pillarHall(true);
+    const BakeDef def = seamDef(32);
+    const NavMesh old = bakeMesh(before, def);
+    // A new pillar across the seam x = 16 (tiles 0 and 1 of row 0).
+    BakeInput after = before;
+    addBox(after, {15.0f, 0.0f, 1.0f}, {17.0f, 1.5f, 2.0f});
+    const Bounds3 changed{{15.0f, 0.0f, 1.0f}, {17.0f, 1.5f, 2.0f}};
+    auto rebaked = rebakeNavMeshTiles(old, after, def, changed);
+    REQUIRE_MESSAGE(rebaked.ok(), rebaked.error().message);
+    const NavMesh full = bakeMesh(after, def);
+    CHECK(serializeNavMesh(rebaked.value().mesh) == serializeNavMesh(full));
+    CHECK(hashNavMesh(rebaked.value().mesh) == hashNavMesh(full));
+    CHECK(hashNavMesh(full) != hashNavMesh(old));
+    // Only the tiles whose bordered boxes (6 cells = 1.5 m past the 8 m
+    // tiles, with the bucketing's extra cell) meet the change were baked:
+    // columns 1 and 2 of rows -1 and 0; row -1 has nothing walkable.
+    const NavTileBox& t = rebaked.value().tiles;
+    CHECK(t.x0 == 1);
+    CHECK(t.x1 == 2);
+    CHECK(t.z0 == -1);
+    CHECK(t.z1 == 0);
+    CHECK(rebaked.value().stats.tiles == 2);
+    // The other tiles are the old ones.
+    REQUIRE(full.tiles().size() == old.tiles().size());
+    for (uint32_t i = 0; i < full.tiles().size(); ++i)
+        if (full.tiles()[i].z != 0 || full.tiles()[i].x < 1 || full.tiles()[i].x > 2)
+            CHECK(full.tiles()[i].hash == old.tiles()[i].hash);
+
+    // Removing the pillar again and re-baking the same bounds gives back the old mesh.
+    auto back = rebakeNavMeshTiles(rebaked.value().mesh, before, def, changed);
+    REQUIRE(back.ok());
+    CHECK(serializeNavMesh(back.value().mesh) == serializeNavMesh(old));
+
+    // A floor added far away makes new tiles; bounds that meet no tile of the range change nothing.
+    BakeInput grown = before;
+    addBox(grown, {40.0f, -0.5f, 0.0f}, {48.0f, 0.0f, 8.0f});
+    auto added = rebakeNavMeshTiles(old, grown, def, Bounds3{{40.0f, -0.5f, 0.0f}, {48.0f, 0.0f, 8.0f}});
+    REQUIRE(added.ok());
+    CHECK(serializeNavMesh(added.value().mesh) == serializeNavMesh(bakeMesh(grown, def)));
+    CHECK(added.value().mesh.tiles().size() > old.tiles().size());
+    BakeDef ranged = def;
+    ranged.tileRange = TileRange{0, 1, 0, 1};
+    auto outside = rebakeNavMeshTiles(old, after, ranged, Bounds3{{30.0f, 0.0f, 30.0f}, {31.0f, 1.0f, 31.0f}});
+    REQUIRE(outside.ok());
+    CHECK(outside.value().stats.tiles == 0);
+    CHECK(serializeNavMesh(outside.value().mesh) == serializeNavMesh(old));
+
+    // Refused, naming the field: an untiled mesh, other settings, bad bounds.
+    const NavMesh flat = bakeMesh(before, seamDef(0));
+    CHECK(rebakeNavMeshTiles(flat, after, def, changed).error().field == "/tile_size");
+    BakeDef otherRadius = def;
+    otherRadius.agentRadius = 0.75f;
+    CHECK(rebakeNavMeshTiles(old, after, otherRadius, changed).error().field == "/mesh");
+    Bounds3 inverted = changed;
+    std::swap(inverted.min, inverted.max);
+    CHECK(rebakeNavMeshTiles(old, after, def, inverted).error().field == "/bounds");
+}
+
+TEST_CASE("a world's per-tile re-bake keeps agents, obstacles and links; only corridors through changed tiles re-plan")
+{
+    const BakeInput before = pillarHall(true);
+    const BakeDef def = seamDef(32);
+    NavWorld world;
+    MeshDef md = defaultMeshDef();
+    md.name = "hall";
+    md.source = "test";
+    md.bake = def;
+    md.mesh = std::make_shared<const NavMesh>(bakeMesh(before, def));
+    const MeshId mesh = world.putMesh(md).value();
+    // Agent a walks along the far row of tiles; agent b along the near row, through where a pillar will stand.
+    CrowdAgentDef ad;
+    ad.position = {2.0f, 0.0f, 29.0f};
+    const AgentId a = world.addAgent(mesh, ad).value();
+    ad.position = {12.0f, 0.0f, 1.5f};
+    const AgentId b = world.addAgent(mesh, ad).value();
+    REQUIRE(world.setAgentTarget(a, {30.0f, 0.0f, 30.0f}).ok());
+    REQUIRE(world.setAgentTarget(b, {20.0f, 0.0f, 1.5f}).ok());
+    ObstacleDef od = defaultObstacleDef();
+    od.position = {4.0f, 0.0f, 12.0f}; // far from the change
+    REQUIRE(world.addObstacle(mesh, od).ok());
+    OffMeshLinkDef ld = defaultOffMeshLinkDef();
+    ld.start = {28.0f, 0.0f, 12.0f};
+    ld.end = {28.0f, 0.0f, 14.0f};
+    REQUIRE(world.addOffMeshLink(mesh, ld).ok());
+    REQUIRE(world.stepCrowds(0.1).ok());
+    std::vector<PolyRef> refsA, refsB;
+    for (uint32_t p : world.agent(a)->corridor.polygons)
+        refsA.push_back(world.polyRef(mesh, p).value());
+    for (uint32_t p : world.agent(b)->corridor.polygons)
+        refsB.push_back(world.polyRef(mesh, p).value());
+    const std::vector<uint32_t> corridorB = world.agent(b)->corridor.polygons;
+
+    BakeInput after = before;
+    addBox(after, {15.0f, 0.0f, 0.5f}, {17.0f, 1.5f, 2.5f});
+    const Bounds3 changed{{15.0f, 0.0f, 0.5f}, {17.0f, 1.5f, 2.5f}};
+    auto rebaked = world.rebakeMeshTiles(mesh, after, changed);
+    REQUIRE_MESSAGE(rebaked.ok(), rebaked.error().message);
+    CHECK(rebaked.value().stats.tiles == 2);
+    // The baked mesh is the full bake of the changed scene; obstacle, link and agents stayed.
+    const NavMesh full = bakeMesh(after, def);
+    CHECK(world.meshRecord(mesh)->baseHash == hashNavMesh(full));
+    CHECK(serializeNavMesh(*world.meshRecord(mesh)->baked) == serializeNavMesh(full));
+    CHECK(world.obstacleCount() == 1);
+    CHECK(world.offMeshLinksInOrder().size() == 1);
+    CHECK(world.agentCount() == 2);
+    // a's corridor lies in tiles left as they were: its references still resolve, to its renumbered polygons.
+    const std::vector<uint32_t>& corridorA = world.agent(a)->corridor.polygons;
+    REQUIRE(corridorA.size() == refsA.size());
+    for (size_t i = 0; i < refsA.size(); ++i)
+    {
+        auto resolved = world.resolvePoly(mesh, refsA[i]);
+        REQUIRE(resolved.ok());
+        CHECK(resolved.value() == corridorA[i]);
+    }
+    // b's corridor crossed a re-baked tile: references into it are stale.
+    size_t stale = 0;
+    for (const PolyRef& r : refsB)
+        if (!world.resolvePoly(mesh, r).ok())
+        {
+            CHECK(world.resolvePoly(mesh, r).error().code == "E_NAV_STALE_POLY");
+            ++stale;
+        }
+    CHECK(stale > 0);
+    // A step keeps a's corridor (only its front trims as it walks) and re-plans b's round the new pillar.
+    const std::vector<uint32_t> keptA = corridorA;
+    REQUIRE(world.stepCrowds(0.1).ok());
+    const std::vector<uint32_t>& stepA = world.agent(a)->corridor.polygons;
+    REQUIRE(stepA.size() <= keptA.size());
+    CHECK(std::equal(stepA.begin(), stepA.end(), keptA.end() - static_cast<std::ptrdiff_t>(stepA.size())));
+    const CrowdAgent& nb = *world.agent(b);
+    CHECK(nb.state == AgentState::Moving);
+    CHECK(nb.corridor.complete);
+    CHECK(nb.corridor.polygons != corridorB);
+    CHECK(checkCorridor(*world.mesh(mesh), nb.corridor, defaultQueryFilter()));
+
+    // Refused, nothing changed: a mesh baked elsewhere, a stale handle, bad bounds.
+    MeshDef imported = md;
+    imported.name = "imported";
+    imported.bake.reset();
+    const MeshId other = world.putMesh(imported).value();
+    CHECK(world.rebakeMeshTiles(other, after, changed).error().field == "/mesh");
+    REQUIRE(world.removeMesh(other).ok());
+    const uint64_t hash = world.hashState();
+    CHECK(world.rebakeMeshTiles(other, after, changed).error().code == "E_NAV_NO_MESH");
+    Bounds3 inverted = changed;
+    std::swap(inverted.min, inverted.max);
+    CHECK(world.rebakeMeshTiles(mesh, after, inverted).error().field == "/bounds");
+    CHECK(world.hashState() == hash);
+}
+
+TEST_CASE("carving across tile edges and corners cuts every tile it meets, and removing it restores the tiles bit for bit")
+{
+    const BakeDef def = seamDef(32);
+    NavWorld world;
+    MeshDef md = defaultMeshDef();
+    md.name = "hall";
+    md.mesh = std::make_shared<const NavMesh>(bakeMesh(pillarHall(false), def));
+    const MeshId mesh = world.putMesh(md).value();
+    const std::vector<uint8_t> baked = serializeNavMesh(*md.mesh);
+    const uint64_t base = world.meshRecord(mesh)->baseHash;
+    // A box across the seam x = 8 and a circle on the corner of four tiles (16, 16).
+    ObstacleDef across = defaultObstacleDef();
+    across.shape.shape = FootprintShape::Box;
+    across.shape.halfExtents = {1.0f, 3.0f};
+    across.position = {8.0f, 0.0f, 4.0f};
+    ObstacleDef corner = defaultObstacleDef();
+    corner.shape.radius = 1.0f;
+    corner.position = {16.0f, 0.0f, 16.0f};
+    const ObstacleId a = world.addObstacle(mesh, across).value();
+    const ObstacleId c = world.addObstacle(mesh, corner).value();
+    const NavMesh& carved = *world.mesh(mesh);
+    // Every tile under a footprint lost polygons to it: the carved base polygons lie in 2 + 4 tiles.
+    std::vector<uint32_t> tilesCut;
+    for (uint32_t p = 0; p < md.mesh->polygonCount(); ++p)
+        if (carved.disabled(p))
+            tilesCut.push_back(md.mesh->tileOfPolygon(p));
+    std::sort(tilesCut.begin(), tilesCut.end());
+    tilesCut.erase(std::unique(tilesCut.begin(), tilesCut.end()), tilesCut.end());
+    CHECK(tilesCut.size() == 6);
+    // Paths go round both, across the seams, and keep out of the grown footprints.
+    QueryScratch scratch;
+    PathResult path;
+    // (The box, grown by 0.5 m, closes z 0.5 .. 7.5: the way round is past z = 7.5.)
+    REQUIRE(findPath(carved, scratch, {5.0f, 0.0f, 4.0f}, {11.0f, 0.0f, 4.0f}, defaultQueryFilter(),
+                     glm::vec3(0.5f, 2.0f, 0.5f), path)
+                .ok());
+    CHECK(path.complete);
+    CHECK(path.length > 9.0f);
+    REQUIRE(findPath(carved, scratch, {13.0f, 0.0f, 13.0f}, {19.0f, 0.0f, 19.0f}, defaultQueryFilter(),
+                     glm::vec3(0.5f, 2.0f, 0.5f), path)
+                .ok());
+    CHECK(path.complete);
+    CHECK(path.length > std::sqrt(72.0f) + 0.05f);
+    // Moved across another corner and back, then removed: the baked tiles again, bit for bit.
+    REQUIRE(world.moveObstacle(c, {8.0f, 0.0f, 8.0f}).ok());
+    REQUIRE(world.moveObstacle(c, {16.0f, 0.0f, 16.0f}).ok());
+    REQUIRE(world.removeObstacle(a).ok());
+    CHECK(hashNavMesh(*world.mesh(mesh)) != base);
+    REQUIRE(world.removeObstacle(c).ok());
+    CHECK(hashNavMesh(*world.mesh(mesh)) == base);
+    CHECK(serializeNavMesh(*world.mesh(mesh)) == baked);
+    REQUIRE(world.mesh(mesh)->tiles().size() == md.mesh->tiles().size());
+    for (uint32_t t = 0; t < md.mesh->tiles().size(); ++t)
+        CHECK(hashNavTile(*world.mesh(mesh), t) == md.mesh->tiles()[t].hash);
 }

@@ -485,3 +485,44 @@ TEST_CASE("walls of a floor above do not stand in an agent's way")
     CHECK(stepUntil(s, 600, [&] { return s.world.agent(id)->state == AgentState::Arrived; }) > 0);
     CHECK(s.world.agent(id)->position.y == 0.0f);
 }
+
+TEST_CASE("agents far from the origin walk to their targets (arriving within 2^18 m of it)")
+{
+    // A 40 m square of ground at (x0, x0): at 65,536 m a float position's
+    // spacing (7.8 mm) is more than an accelerating agent's first step, which
+    // once left such agents standing for good (their velocity read back as 0).
+    for (float x0 : {0.0f, 7.0e4f, 2.6e5f, 9.99e5f - 40.0f})
+    {
+        CAPTURE(x0);
+        PolySoup soup;
+        soup.vertices = {{x0, 0.0f, x0}, {x0 + 40.0f, 0.0f, x0}, {x0 + 40.0f, 0.0f, x0 + 40.0f}, {x0, 0.0f, x0 + 40.0f}};
+        soup.indices = {0, 1, 2, 3};
+        soup.polyStarts = {0, 4};
+        soup.areas = {0};
+        Result<NavMesh> mesh = buildNavMesh(soup, defaultNavMeshDef());
+        REQUIRE(mesh.ok());
+        Scene s;
+        putGround(s, std::make_shared<const NavMesh>(std::move(mesh.value())));
+        const AgentId a = addWalker(s, x0 + 5.0f, x0 + 5.0f, x0 + 35.0f, x0 + 5.0f);
+        int steps = 0;
+        while (s.world.agent(a)->state == AgentState::Moving && steps < 1200)
+        {
+            REQUIRE(s.world.stepCrowds(kDt).ok());
+            ++steps;
+        }
+        const CrowdAgent& agent = *s.world.agent(a);
+        CHECK(std::fabs(agent.velocity.x) <= agent.def.maxSpeed * 1.1f);
+        if (x0 > 262144.0f)
+        {
+            // Past 2^18 m a position's spacing (62.5 mm at 1e6 m) is more than
+            // the last slow steps: the agent walks the 30 m but halts within
+            // a metre of the target, short of its stop distance (docs/tiles.md).
+            CHECK(std::fabs(agent.position.x - (x0 + 35.0f)) <= 1.0f);
+            continue;
+        }
+        CHECK(agent.state == AgentState::Arrived);
+        CHECK(std::fabs(agent.position.x - (x0 + 35.0f)) <= 0.5f);
+        // 30 m at 3.5 m/s, plus starting and slowing down: about 9 s.
+        CHECK(steps < 12 * 60);
+    }
+}

@@ -157,5 +157,27 @@ struct BakedNavMesh
 /// bakes through this one function. Errors: those of both.
 Result<BakedNavMesh> bakeNavMesh(const BakeInput& input, const BakeDef& def);
 
+/// What a per-tile re-bake made.
+struct TileRebake
+{
+    NavMesh mesh;     ///< The mesh with the re-baked tiles in place (the others copied as they were).
+    NavTileBox tiles; ///< The tiles re-baked: every tile of the bake's range whose bordered box meets the bounds (may be none).
+    BakeStats stats;  ///< Counters of the tiles baked.
+};
+
+/// Re-bakes the tiles of the tiled `mesh` that a change of the geometry inside
+/// `bounds` (x–z) can change — every tile whose bordered box meets them — from
+/// `input` (the whole scene as it is now) with `def` (the settings the mesh
+/// was baked with), and puts them in place of the old ones: tiles with nothing
+/// walkable left are dropped, new ones added. When the geometry changed only
+/// inside `bounds`, the result is the full bake of `input` bit for bit (each
+/// tile depends only on the triangles meeting its bordered box). Cost: the
+/// tiles re-baked plus a copy of the mesh. Errors (nothing changes):
+/// `E_NAV_CONFIG` (bad settings; an untiled mesh or another tile size,
+/// `/tile_size`; other settings than the mesh's, `/mesh`), `E_INVALID_PARAMS`
+/// (`/bounds`), `E_NAV_LIMIT`, `E_NAV_NO_GEOMETRY` (no tile left).
+Result<TileRebake> rebakeNavMeshTiles(const NavMesh& mesh, const BakeInput& input, const BakeDef& def,
+                                      const Bounds3& bounds);
+
 } // namespace spark::nav
 SPARK_NAV_API_END

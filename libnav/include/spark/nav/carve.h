@@ -153,9 +153,12 @@ CarveRegion carveRegionOf(const CarveCut& cut);
 /// moved get `generation`; the others keep theirs (base slots never carved:
 /// `baseGeneration`). With no carved polygon left the mesh is `base` bit for
 /// bit. Cost: the cut of the polygons in the regions, plus a linear pass to
-/// lay out the mesh and its links.
+/// lay out the mesh and its links. `baseGenerations`, when not empty, gives
+/// each base polygon its own generation in place of `baseGeneration` (a
+/// tiled mesh whose re-bake kept some tiles: one entry per base polygon).
 CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::span<const CarveCut* const> cuts,
-                          std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation);
+                          std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation,
+                          std::span<const uint32_t> baseGenerations = {});
 
 } // namespace spark::nav
 SPARK_NAV_API_END

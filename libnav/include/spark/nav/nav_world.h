@@ -25,6 +25,7 @@
 #include "spark/core/id.h"
 #include "spark/core/result.h"
 #include "spark/nav/avoidance.h"
+#include "spark/nav/bake.h"
 #include "spark/nav/carve.h"
 #include "spark/nav/crowd.h"
 #include "spark/nav/navmesh.h"
@@ -129,6 +130,9 @@ struct MeshDef
     std::string source;
     /// The baked (or imported) mesh. [Limit: non-null, at least one polygon]
     std::shared_ptr<const NavMesh> mesh;
+    /// The settings a tiled 3D mesh was baked with, kept for `rebakeMeshTiles`
+    /// (none: the mesh cannot be re-baked per tile).
+    std::optional<BakeDef> bake;
 };
 
 /// The defaults: no name, no source, no mesh.
@@ -189,6 +193,12 @@ struct WorldMesh
     /// Bumped when the mesh's usable off-mesh links change (added, removed,
     /// resolved differently): agents with a target plan again.
     uint32_t linkGeneration = 0;
+    /// The generation of each polygon of `baked` when they differ (a tiled
+    /// re-bake keeps the generations of the tiles it left as they were);
+    /// empty: every polygon has `polyGeneration`.
+    std::vector<uint32_t> baseGenerations;
+    /// The settings a tiled 3D mesh was baked with (`MeshDef::bake`).
+    std::optional<BakeDef> bake;
 };
 
 /// Everything a `NavWorld` saves, restores and hashes. A plain value: copying it
@@ -224,6 +234,18 @@ public:
     /// `E_NAV_CONFIG` (empty or too long name, field `/name`; no mesh, `/mesh`),
     /// `E_NAV_NO_GEOMETRY` (a mesh with no polygons), `E_NAV_LIMIT` (too many meshes).
     [[nodiscard]] Result<MeshId> putMesh(MeshDef def);
+    /// Re-bakes the tiles of a tiled mesh that a change of the scene inside
+    /// `bounds` can change, from `input` (the scene as it is now) with the
+    /// settings the mesh was baked with (`rebakeNavMeshTiles`), and puts the
+    /// result in as `putMesh` does: obstacles carve it, links resolve again,
+    /// agents stay. Polygons of the tiles left as they were (same place in the
+    /// tile table, same hash) keep their generation and corridors through only
+    /// such tiles are renumbered, so only references and corridors into the
+    /// changed tiles go stale and re-plan (a tile added or dropped shifts the
+    /// table: the tiles after it count as changed). Errors
+    /// (nothing changes): `E_NAV_NO_MESH`, `E_NAV_CONFIG` (`/mesh`: the mesh
+    /// was not baked in tiles from 3D geometry here), those of `rebakeNavMeshTiles`.
+    [[nodiscard]] Result<TileRebake> rebakeMeshTiles(MeshId mesh, const BakeInput& input, const Bounds3& bounds);
     /// Removes a mesh. `E_NAV_NO_MESH` for a stale handle (nothing changes).
     [[nodiscard]] Status removeMesh(MeshId mesh);
     /// The mesh named `name`, or a null handle.
@@ -377,6 +399,10 @@ private:
     void recarve(MeshId mesh, std::span<const CarveRegion> regions);
     /// Cuts every obstacle of a re-baked `mesh` again (grown by its new agent radius) and carves.
     void carveRebaked(MeshId mesh);
+    /// Gives the polygons of a new baked `next` of `mesh` their generations:
+    /// those of the old baked mesh's tiles left as they were keep theirs, and
+    /// corridors wholly in such tiles are renumbered; the others re-plan.
+    void keepTileGenerations(MeshId mesh, const NavMesh& next, uint32_t generation);
     /// Snaps the links of `mesh` onto its current mesh again.
     void resolveLinks(MeshId mesh);
 

@@ -373,6 +373,23 @@ Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, u
 /// contents; those of `buildTiledNavMesh`.
 Result<NavMesh> mergeTiledNavMeshes(std::span<const NavMesh* const> parts);
 
+/// A box of tiles, both ends included: tiles (x, z) with x0 <= x <= x1 and z0 <= z <= z1.
+struct NavTileBox
+{
+    int32_t x0 = 0; ///< First tile column.
+    int32_t x1 = -1; ///< Last tile column (< x0: no tile).
+    int32_t z0 = 0; ///< First tile row.
+    int32_t z1 = -1; ///< Last tile row (< z0: no tile).
+};
+
+/// `mesh` with its tiles inside `box` replaced by the tiles of `fresh` (a
+/// per-tile re-bake; null: those tiles are dropped): the other tiles are
+/// copied as they are, the result in tile order as `mergeTiledNavMeshes`
+/// joins. Errors: `E_NAV_FORMAT` (field `/mesh` or `/tiles`) for an untiled
+/// or carved mesh, other settings, or a new tile outside `box`;
+/// `E_NAV_NO_GEOMETRY` when no tile is left; those of `buildTiledNavMesh`.
+Result<NavMesh> replaceNavMeshTiles(const NavMesh& mesh, const NavTileBox& box, const NavMesh* fresh);
+
 /// Checks that no two polygons of a (validated: convex, counter-clockwise)
 /// soup share area in the x–z plane while lying within `def.settings.stepHeight`
 /// of each other vertically (any two, for a 2D mesh). `E_NAV_FORMAT` naming the

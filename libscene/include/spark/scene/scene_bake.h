@@ -44,6 +44,13 @@ struct SceneBake
     std::vector<ColliderApproximation> approximations; ///< Why, one per approximated collider.
 };
 
+/// The colliders of `scene` selected by `def` as the bake's triangles (what
+/// `bakeScene3D` bakes; a per-tile re-bake reads the scene through it too).
+/// Errors: the model's own error when a model cannot be loaded and
+/// `def.allowApproximations` is false; `E_NAV_NO_GEOMETRY` (field `/source`)
+/// when no collider is selected.
+Result<ColliderTriangles> sceneBakeInput(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader);
+
 /// Bakes the colliders of `scene` selected by `def` (models read through
 /// `loader`). Errors: the model's own error (`E_IO`, `E_PATH`, `E_FORMAT`,
 /// `E_SCENE_LIMIT`; field `/objects/<name>`) when a model cannot be loaded and
