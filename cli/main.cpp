@@ -309,31 +309,54 @@ int main(int argc, char** argv)
         bake->add_option("input", bakeOptions.input, "Input file (.obj, .space3d.json, .scene2d.json)");
         bake->add_option("-o,--output", bakeOptions.output, "Navmesh document to write (relative to the project)");
         bake->add_option("--project", project, "Project folder every path is relative to");
-        bake->add_option("--name", bakeOptions.meshName, "Mesh name in the document")->capture_default_str();
-        bake->add_flag("-v,--verbose", bakeOptions.verbose, "Also print the bake's counters and wall time");
-        bake->add_option("--cell-size", bakeOptions.cellSize, "Horizontal voxel size [m]")->capture_default_str();
-        bake->add_option("--cell-height", bakeOptions.cellHeight, "Vertical voxel size [m]")->capture_default_str();
-        bake->add_option("--agent-radius", bakeOptions.agentRadius, "Agent radius: erosion from borders [m]")->capture_default_str();
-        bake->add_option("--agent-height", bakeOptions.agentHeight, "Head room an agent needs [m]")->capture_default_str();
-        bake->add_option("--step-height,--climb", bakeOptions.stepHeight, "Largest step an agent climbs [m]")->capture_default_str();
-        bake->add_option("--max-slope", bakeOptions.maxSlopeDeg, "Steepest walkable slope [degrees]")->capture_default_str();
-        bake->add_option("--max-simplification-error", bakeOptions.maxSimplificationError,
-                         "Contour simplification tolerance [cells]")->capture_default_str();
-        bake->add_option("--max-edge-len", bakeOptions.maxEdgeLen, "Longest contour edge, 0 = no limit [m]")->capture_default_str();
-        bake->add_option("--max-verts-per-poly", bakeOptions.maxVertsPerPoly, "Vertices per polygon (3..6)")->capture_default_str();
-        bake->add_option("--min-region-area", bakeOptions.minRegionArea, "Regions smaller than this are dropped [m²]")->capture_default_str();
-        bake->add_option("--merge-region-area", bakeOptions.mergeRegionArea,
-                         "Regions smaller than this join a neighbour, 0 = no merging [m²]")->capture_default_str();
-        bake->add_option("--tile-size", bakeOptions.tileSize,
-                         "Bake in square tiles of this many cells, 0 = one grid (3D only) [cells]")->capture_default_str();
-        bake->add_option("--threads", bakeOptions.threads, "Threads baking tiles, 0 = the hardware's")->capture_default_str();
-        bake->add_option("--tiles", bakeOptions.tiles,
-                         "Bake only tiles X0..X1 by Z0..Z1 (both included), as X0:X1,Z0:Z1 (tiled bakes)");
+        // The bake settings, shared by bake, bake plan and bake job.
+        auto addBakeSettings = [&](CLI::App* cmd, BakeCliOptions& o)
+        {
+            cmd->add_option("--name", o.meshName, "Mesh name in the document")->capture_default_str();
+            cmd->add_flag("-v,--verbose", o.verbose, "Also print the bake's counters and wall time");
+            cmd->add_option("--cell-size", o.cellSize, "Horizontal voxel size [m]")->capture_default_str();
+            cmd->add_option("--cell-height", o.cellHeight, "Vertical voxel size [m]")->capture_default_str();
+            cmd->add_option("--agent-radius", o.agentRadius, "Agent radius: erosion from borders [m]")->capture_default_str();
+            cmd->add_option("--agent-height", o.agentHeight, "Head room an agent needs [m]")->capture_default_str();
+            cmd->add_option("--step-height,--climb", o.stepHeight, "Largest step an agent climbs [m]")->capture_default_str();
+            cmd->add_option("--max-slope", o.maxSlopeDeg, "Steepest walkable slope [degrees]")->capture_default_str();
+            cmd->add_option("--max-simplification-error", o.maxSimplificationError,
+                             "Contour simplification tolerance [cells]")->capture_default_str();
+            cmd->add_option("--max-edge-len", o.maxEdgeLen, "Longest contour edge, 0 = no limit [m]")->capture_default_str();
+            cmd->add_option("--max-verts-per-poly", o.maxVertsPerPoly, "Vertices per polygon (3..6)")->capture_default_str();
+            cmd->add_option("--min-region-area", o.minRegionArea, "Regions smaller than this are dropped [m²]")->capture_default_str();
+            cmd->add_option("--merge-region-area", o.mergeRegionArea,
+                             "Regions smaller than this join a neighbour, 0 = no merging [m²]")->capture_default_str();
+            cmd->add_option("--tile-size", o.tileSize,
+                             "Bake in square tiles of this many cells, 0 = one grid (3D only) [cells]")->capture_default_str();
+            cmd->add_option("--threads", o.threads, "Threads baking tiles, 0 = the hardware's")->capture_default_str();
+            cmd->add_option("--tiles", o.tiles,
+                             "Bake only tiles X0..X1 by Z0..Z1 (both included), as X0:X1,Z0:Z1 (tiled bakes)");
+        };
+        addBakeSettings(bake, bakeOptions);
         BakeMergeOptions mergeOptions;
         auto* merge = bake->add_subcommand("merge", "Join tiled navmesh documents (subset bakes) into one document");
-        merge->add_option("inputs", mergeOptions.inputs, "Tiled navmesh documents (relative to the project)")->required();
+        merge->add_option("inputs", mergeOptions.inputs, "Tiled navmesh documents (relative to the project)");
         merge->add_option("-o,--output", mergeOptions.output, "Merged document to write (relative to the project)")->required();
         merge->add_option("--project", project, "Project folder every path is relative to");
+        merge->add_option("--plan", mergeOptions.plan, "spark bake plan's file: check every tile and key, then merge");
+        merge->add_option("--manifest", mergeOptions.manifests, "spark bake job manifests (with --plan)");
+        BakeJobOptions planOptions, jobOptions;
+        planOptions.bake = jobOptions.bake = defaultBakeCliOptions();
+        planOptions.plan = true;
+        auto* plan = bake->add_subcommand("plan", "List a tiled bake's tiles and their input keys (one JSON line each)");
+        auto* job = bake->add_subcommand("job", "Bake tiles into a cache folder of tile documents, with a manifest");
+        for (auto [cmd, o] : {std::pair{plan, &planOptions}, std::pair{job, &jobOptions}})
+        {
+            cmd->add_option("input", o->bake.input, "Level: .obj or .space3d.json")->required();
+            cmd->add_option("--project", project, "Project folder every path is relative to");
+            addBakeSettings(cmd, o->bake);
+            cmd->add_option("--share", o->share, "Only the I-th of N equal runs of the tiles in tile order, as I/N");
+        }
+        plan->add_option("-o,--output", planOptions.bake.output, "Plan file to write (relative to the project)")->required();
+        job->add_option("--cache", jobOptions.cache, "Folder of tile documents named by key (relative to the project)")
+            ->required();
+        job->add_option("--manifest", jobOptions.manifest, "Manifest file to write (default: stdout)");
 
         auto* mcp = app.add_subcommand("mcp", "Serve every command as an MCP tool over stdio (JSON-RPC 2.0)");
         mcp->add_option("--project", project, "Project folder every path is relative to (must exist)");
@@ -366,8 +389,20 @@ int main(int argc, char** argv)
         if (*merge)
         {
             mergeOptions.projectRoot = project;
-            return runBakeMerge(mergeOptions);
+            if (mergeOptions.plan.empty() != mergeOptions.manifests.empty() ||
+                (!mergeOptions.plan.empty() && !mergeOptions.inputs.empty()))
+            {
+                std::cerr << "spark bake merge: give tile documents, or --plan PLAN with --manifest FILE...\n";
+                return 2;
+            }
+            return mergeOptions.plan.empty() ? runBakeMerge(mergeOptions) : runBakeMergeManifests(mergeOptions);
         }
+        for (BakeJobOptions* o : {&planOptions, &jobOptions})
+            if (*(o->plan ? plan : job))
+            {
+                o->bake.projectRoot = project;
+                return runBakePlanOrJob(*o);
+            }
         if (*bake)
         {
             if (bakeOptions.input.empty() || bakeOptions.output.empty())

@@ -45,7 +45,9 @@ int printError(const json& envelope)
     return 1;
 }
 
-nav::BakeDef bakeDefOf(const BakeCliOptions& o)
+} // namespace
+
+nav::BakeDef bakeDefFromOptions(const BakeCliOptions& o)
 {
     nav::BakeDef d = nav::defaultBakeDef();
     d.cellSize = o.cellSize;
@@ -65,6 +67,9 @@ nav::BakeDef bakeDefOf(const BakeCliOptions& o)
         (void)parseTileRange(o.tiles, d.tileRange.x0, d.tileRange.x1, d.tileRange.z0, d.tileRange.z1);
     return d;
 }
+
+namespace
+{
 
 json errorOf(const Error& e)
 {
@@ -88,7 +93,7 @@ json bakeObj(const BakeCliOptions& o, scene::SessionState& state, json& outStats
     input.oneSided = true;
     progress("baking " + std::to_string(input.indices.size() / 3) + " triangles");
     const auto start = std::chrono::steady_clock::now();
-    auto baked = nav::bakeNavMesh(input, bakeDefOf(o));
+    auto baked = nav::bakeNavMesh(input, bakeDefFromOptions(o));
     if (!baked.ok())
         return errorOf(baked.error());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

@@ -13,6 +13,8 @@
 /// Progress goes to stderr only when stderr is a terminal; the summary (path,
 /// polygons, vertices, hash) to stdout.
 
+#include "spark/nav/bake.h"
+
 #include <filesystem>
 #include <cstdint>
 #include <string>
@@ -46,13 +48,44 @@ struct BakeCliOptions
     std::string tiles;                   ///< "X0:X1,Z0:Z1": bake only these tiles (empty: all).
 };
 
-/// Options of `spark bake merge IN... -o OUT`.
+/// Options of `spark bake merge IN... -o OUT` or `spark bake merge --plan P --manifest M... -o OUT`.
 struct BakeMergeOptions
 {
     std::vector<std::string> inputs;         ///< Tiled navmesh documents (subset bakes), relative to the project.
     std::string output;                      ///< Merged document to write, relative to the project.
     std::filesystem::path projectRoot = "."; ///< Project folder (`--project`).
+    std::string plan;                        ///< `spark bake plan`'s file: the tiles and keys to expect.
+    std::vector<std::string> manifests;      ///< `spark bake job` manifests, relative to the project.
 };
+
+/// Options of `spark bake plan INPUT -o PLAN` and `spark bake job INPUT --cache DIR`
+/// (docs/distributed-bake.md). `bake.output` is the plan file; `bake.tiles` the range.
+struct BakeJobOptions
+{
+    BakeCliOptions bake;  ///< Level, settings (tiled), project, `--tiles` range.
+    bool plan = false;    ///< Only list the tiles and their input keys.
+    std::string share;    ///< "I/N": the I-th of N equal runs of the range's tiles in tile order.
+    std::string cache;    ///< Job: folder of tile documents named by input key (skipped when present).
+    std::string manifest; ///< Job: manifest lines file (default stdout).
+};
+
+/// The bake settings of `o` (tile range included).
+nav::BakeDef bakeDefFromOptions(const BakeCliOptions& o);
+
+/// Runs `spark bake plan` or `spark bake job`: each tile with triangles in the
+/// range (or share) is clipped to its own input; its input key is XXH3-64 of
+/// the builder version, the settings, the tile and that input. A plan prints
+/// one line per tile `{"tile": [x, z], "key": K}`; a job bakes each tile whose
+/// key is not in the cache folder into `<key>.navtile.json` (`<key>.empty`
+/// when nothing in it is walkable) and writes a manifest line per tile
+/// (`tile`, `key`, `hash`, `file`, `baked`). Exit 0, 1 coded error, 2 usage.
+int runBakePlanOrJob(const BakeJobOptions& options);
+
+/// `spark bake merge --plan`: checks that every tile of the plan is in a
+/// manifest with the plan's key, its file present and hashing as the manifest
+/// says (`E_NAV_TILE_MISSING` / `E_NAV_TILE_MISMATCH`, naming the tile in
+/// `error.data.tile`), then merges them as `runBakeMerge`.
+int runBakeMergeManifests(const BakeMergeOptions& options);
 
 /// Reads "X0:X1,Z0:Z1" (integers, both ends included). False when malformed.
 bool parseTileRange(const std::string& text, int32_t& x0, int32_t& x1, int32_t& z0, int32_t& z1);
