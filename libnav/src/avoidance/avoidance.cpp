@@ -294,54 +294,6 @@ template <class Agent> bool agentOk(const Agent& a)
            a.maxSpeed <= kMaxAvoidanceSpeed && a.priority > 0.0 && a.priority <= kMaxAvoidancePriority;
 }
 
-#if defined(__SSE2__)
-/// The rest of agentOk's tests, two fields a lane, after the position's
-/// (`ok`): both squared speeds (velocity, preferred) against the limit, radius
-/// and max speed (adjacent at `radiusSpeed`) in their ranges, and the priority.
-[[gnu::always_inline]] inline bool scalarsOk(__m128d ok, __m128d speedSq, const double* radiusSpeed,
-                                             double priority)
-{
-    const __m128d rs = _mm_loadu_pd(radiusSpeed); // (radius, maxSpeed)
-    const __m128d p = _mm_set1_pd(priority);
-    ok = _mm_and_pd(ok, _mm_cmple_pd(speedSq, _mm_set1_pd(kMaxAvoidanceSpeed * kMaxAvoidanceSpeed)));
-    ok = _mm_and_pd(ok, _mm_cmple_pd(_mm_setr_pd(kMinAvoidanceRadius, 0.0), rs));
-    ok = _mm_and_pd(ok, _mm_cmple_pd(rs, _mm_setr_pd(kMaxAvoidanceRadius, kMaxAvoidanceSpeed)));
-    ok = _mm_and_pd(ok, _mm_cmplt_pd(_mm_setzero_pd(), p));
-    ok = _mm_and_pd(ok, _mm_cmple_pd(p, _mm_set1_pd(kMaxAvoidancePriority)));
-    return _mm_movemask_pd(ok) == 3;
-}
-
-/// agentOk on the plane, two fields a lane: the same tests (a NaN fails every
-/// compare here too, and each squared speed is x·x + y·y as glm::dot), with
-/// fewer instructions and branches than the scalar chain (measured: 0.3% of
-/// a step of RVO2's circle-250).
-bool agentOk(const AvoidanceAgent& a)
-{
-    static_assert(offsetof(AvoidanceAgent, maxSpeed) == offsetof(AvoidanceAgent, radius) + sizeof(double));
-    const __m128d absMask = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffff));
-    const __m128d velocity = _mm_loadu_pd(&a.velocity.x), preferred = _mm_loadu_pd(&a.preferred.x);
-    const __m128d xs = _mm_unpacklo_pd(velocity, preferred), ys = _mm_unpackhi_pd(velocity, preferred);
-    const __m128d speedSq = _mm_add_pd(_mm_mul_pd(xs, xs), _mm_mul_pd(ys, ys));
-    const __m128d ok = _mm_cmple_pd(_mm_and_pd(_mm_loadu_pd(&a.position.x), absMask),
-                                    _mm_set1_pd(kMaxAvoidanceCoordinate));
-    return scalarsOk(ok, speedSq, &a.radius, a.priority);
-}
-
-/// agentOk in space, the same way (each squared speed (x·x + y·y) + z·z as glm::dot).
-bool agentOk(const AvoidanceAgent3D& a)
-{
-    static_assert(offsetof(AvoidanceAgent3D, maxSpeed) == offsetof(AvoidanceAgent3D, radius) + sizeof(double));
-    const __m128d absMask = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffff));
-    const __m128d velocityXY = _mm_loadu_pd(&a.velocity.x), preferredXY = _mm_loadu_pd(&a.preferred.x);
-    const __m128d xs = _mm_unpacklo_pd(velocityXY, preferredXY), ys = _mm_unpackhi_pd(velocityXY, preferredXY);
-    const __m128d zs = _mm_setr_pd(a.velocity.z, a.preferred.z);
-    const __m128d speedSq = _mm_add_pd(_mm_add_pd(_mm_mul_pd(xs, xs), _mm_mul_pd(ys, ys)), _mm_mul_pd(zs, zs));
-    const __m128d coordinateMax = _mm_set1_pd(kMaxAvoidanceCoordinate);
-    const __m128d ok = _mm_and_pd(_mm_cmple_pd(_mm_and_pd(_mm_loadu_pd(&a.position.x), absMask), coordinateMax),
-                                  _mm_cmple_pd(_mm_and_pd(_mm_load1_pd(&a.position.z), absMask), coordinateMax));
-    return scalarsOk(ok, speedSq, &a.radius, a.priority);
-}
-#endif
 
 template <class Agent> Status checkAgent(const Agent& a, std::size_t i)
 {
