@@ -53,13 +53,16 @@
 /// Every input is validated before anything is written (docs/surface.md "Bad input").
 #include "avoidance_internal.h"
 #include "orca_planes_impl.h"
+#include "worker_pool.h"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <thread>
 
 namespace spark::nav
 {
@@ -82,7 +85,34 @@ constexpr double kGuessGrowth = 1.05;
 /// would reach the one-step horizon; design note). In space none: measured on RVO2-3D's
 /// sphere, any number of halvings (1 to 5) took 4-20% more steps to arrive.
 constexpr int kHorizonHalvings2D = 3;
+/// A call uses one more thread per this many agents (up to the definition's
+/// threads): a thread's wake-up costs about as much as solving ~100 agents.
+/// Work only.
+constexpr std::size_t kAgentsPerWorker = 128;
+/// Threads take the grid's slots this many at a time (consecutive slots are
+/// neighbours: a thread's scan starts stay near). Work only.
+constexpr std::size_t kSlotsPerChunk = 32;
 } // namespace
+
+/// What one thread solving agents of a call uses (its own, so that threads
+/// share nothing but the call's inputs).
+struct AvoidanceWorker
+{
+    /// The neighbours of the agent being solved from [1]; [0] is the room the
+    /// neighbour search keeps its sentinel in.
+    std::array<Neighbor, kMaxNeighborsLimit + 1> neighborRoom;
+    Neighbor* neighbors() { return neighborRoom.data() + 1; }
+    /// Sized once per call to the most one agent can have; a step writes them by index.
+    std::vector<Constraint2> constraints2, scratch2;
+    std::vector<Constraint3> constraints3, scratch3;
+    PairTable<glm::dvec2> table2; ///< The pairs of the agent being solved.
+    PairTable<glm::dvec3> table3;
+    NeighborGrid<2>::Cursor cursor2; ///< The grids' scan starts for this thread's queries.
+    NeighborGrid<3>::Cursor cursor3;
+    /// The last agent's k-th squared distance of this call, grown: the first
+    /// bound a search tries when the agent has none of its own (work only).
+    double guessSq = 0.0;
+};
 
 struct Avoidance::Impl
 {
@@ -94,24 +124,19 @@ struct Avoidance::Impl
     std::vector<uint32_t> ids;
     /// Per agent index, the squared distance of its k-th neighbour in the last
     /// call (fewer found: 0 on the plane, -1 in space; 0 also for an agent
-    /// new to the call): the first bound its search tries (work only).
+    /// new to the call): the first bound its search tries (work only). Each
+    /// agent's solve reads and writes only its own.
     std::vector<double> kthSq;
-    /// The neighbours of the agent being solved from [1]; [0] is the room the
-    /// neighbour search keeps its sentinel in.
-    std::array<Neighbor, kMaxNeighborsLimit + 1> neighborRoom;
-    Neighbor* neighbors() { return neighborRoom.data() + 1; }
-    /// Sized once per call to the most one agent can have; a step writes them by index.
-    std::vector<Constraint2> constraints2, scratch2;
-    std::vector<Constraint3> constraints3, scratch3;
-    PairTable<glm::dvec2> table2; ///< The pairs of the agent being solved.
-    PairTable<glm::dvec3> table3;
+    std::vector<std::unique_ptr<AvoidanceWorker>> workers;
+    WorkerPool pool;
     std::vector<glm::dvec4> obstacleBounds; ///< (minX, minY, maxX, maxY) per 2D obstacle.
 
-    /// Agent i's `wanted` nearest within `range` into `neighbors`. The search first
-    /// tries its own k-th squared distance of the last call, grown, else `guessSq`
-    /// (the last agent's of this call); both are updated for the next.
+    /// Agent i's `wanted` nearest within `range` into `w.neighbors()`. The search first
+    /// tries its own k-th squared distance of the last call, grown, else the
+    /// worker's last agent's; both are updated for the next.
     template <int D>
-    std::size_t nearest(NeighborGrid<D>& grid, std::size_t i, double range, std::size_t wanted, double& guessSq)
+    std::size_t nearest(const NeighborGrid<D>& grid, typename NeighborGrid<D>::Cursor& cursor, AvoidanceWorker& w,
+                        std::size_t i, double range, std::size_t wanted)
     {
         if constexpr (D == 3)
         {
@@ -121,20 +146,71 @@ struct Avoidance::Impl
             // would be wasted (measured: 0.27% of a step of RVO2-3D's sphere;
             // on the plane it cost more than it saved).
             const double own = kthSq[i];
-            const double start = own > 0.0 ? own * kGuessGrowth : (own < 0.0 ? 0.0 : guessSq);
-            const std::size_t found = grid.query(i, range, wanted, neighbors(), start);
-            kthSq[i] = found == wanted ? neighbors()[found - 1].distanceSquared : -1.0;
-            guessSq = found == wanted ? kthSq[i] * kGuessGrowth : 0.0;
+            const double start = own > 0.0 ? own * kGuessGrowth : (own < 0.0 ? 0.0 : w.guessSq);
+            const std::size_t found = grid.query(i, range, wanted, w.neighbors(), start, cursor);
+            kthSq[i] = found == wanted ? w.neighbors()[found - 1].distanceSquared : -1.0;
+            w.guessSq = found == wanted ? kthSq[i] * kGuessGrowth : 0.0;
             return found;
         }
         const double ownGuess = kthSq[i] * kGuessGrowth;
         const std::size_t found =
-            grid.query(i, range, wanted, neighbors(), ownGuess > 0.0 ? ownGuess : guessSq);
-        kthSq[i] = found == wanted ? neighbors()[found - 1].distanceSquared : 0.0;
-        guessSq = kthSq[i] * kGuessGrowth;
+            grid.query(i, range, wanted, w.neighbors(), ownGuess > 0.0 ? ownGuess : w.guessSq, cursor);
+        kthSq[i] = found == wanted ? w.neighbors()[found - 1].distanceSquared : 0.0;
+        w.guessSq = kthSq[i] * kGuessGrowth;
         return found;
     }
+
+    /// Solves agents at the grid slots [0, agentCount) on the workers the
+    /// definition allows, each taking the next chunk of slots in turn, and
+    /// calls solve(worker, slot) per slot. Which worker solves an agent
+    /// changes only the work (see AvoidanceWorker).
+    template <int D, class Solve> void forEachSlot(std::size_t agentCount, std::size_t room, const Solve& solve);
 };
+
+template <int D, class Solve>
+void Avoidance::Impl::forEachSlot(std::size_t agentCount, std::size_t room, const Solve& solve)
+{
+    const unsigned wanted = def.threads > 0 ? static_cast<unsigned>(def.threads)
+                                            : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned count = static_cast<unsigned>(
+        std::clamp<std::size_t>(agentCount / kAgentsPerWorker, 1, std::max(1u, wanted)));
+    while (workers.size() < count)
+        workers.push_back(std::make_unique<AvoidanceWorker>());
+    // Everything a solve may grow, grown here: a worker never allocates.
+    for (unsigned k = 0; k < count; ++k)
+    {
+        AvoidanceWorker& w = *workers[k];
+        const auto grow = [room](auto& v)
+        {
+            if (v.size() < room)
+                v.resize(room);
+        };
+        if constexpr (D == 2)
+        {
+            grow(w.constraints2);
+            grow(w.scratch2);
+            grid2.resetCursor(w.cursor2);
+        }
+        else
+        {
+            grow(w.constraints3);
+            grow(w.scratch3);
+            grid3.resetCursor(w.cursor3);
+        }
+        w.guessSq = 0.0;
+    }
+    std::atomic<std::size_t> next{0};
+    const std::size_t chunks = (agentCount + kSlotsPerChunk - 1) / kSlotsPerChunk;
+    auto job = [&](unsigned k)
+    {
+        AvoidanceWorker& w = *workers[k];
+        for (std::size_t c = next.fetch_add(1, std::memory_order_relaxed); c < chunks;
+             c = next.fetch_add(1, std::memory_order_relaxed))
+            for (std::size_t slot = c * kSlotsPerChunk; slot < std::min(agentCount, (c + 1) * kSlotsPerChunk); ++slot)
+                solve(w, slot);
+    };
+    pool.run(count, job);
+}
 
 AvoidanceDef defaultAvoidanceDef() { return AvoidanceDef{}; }
 
@@ -218,54 +294,6 @@ template <class Agent> bool agentOk(const Agent& a)
            a.maxSpeed <= kMaxAvoidanceSpeed && a.priority > 0.0 && a.priority <= kMaxAvoidancePriority;
 }
 
-#if defined(__SSE2__)
-/// The rest of agentOk's tests, two fields a lane, after the position's
-/// (`ok`): both squared speeds (velocity, preferred) against the limit, radius
-/// and max speed (adjacent at `radiusSpeed`) in their ranges, and the priority.
-[[gnu::always_inline]] inline bool scalarsOk(__m128d ok, __m128d speedSq, const double* radiusSpeed,
-                                             double priority)
-{
-    const __m128d rs = _mm_loadu_pd(radiusSpeed); // (radius, maxSpeed)
-    const __m128d p = _mm_set1_pd(priority);
-    ok = _mm_and_pd(ok, _mm_cmple_pd(speedSq, _mm_set1_pd(kMaxAvoidanceSpeed * kMaxAvoidanceSpeed)));
-    ok = _mm_and_pd(ok, _mm_cmple_pd(_mm_setr_pd(kMinAvoidanceRadius, 0.0), rs));
-    ok = _mm_and_pd(ok, _mm_cmple_pd(rs, _mm_setr_pd(kMaxAvoidanceRadius, kMaxAvoidanceSpeed)));
-    ok = _mm_and_pd(ok, _mm_cmplt_pd(_mm_setzero_pd(), p));
-    ok = _mm_and_pd(ok, _mm_cmple_pd(p, _mm_set1_pd(kMaxAvoidancePriority)));
-    return _mm_movemask_pd(ok) == 3;
-}
-
-/// agentOk on the plane, two fields a lane: the same tests (a NaN fails every
-/// compare here too, and each squared speed is x·x + y·y as glm::dot), with
-/// fewer instructions and branches than the scalar chain (measured: 0.3% of
-/// a step of RVO2's circle-250).
-bool agentOk(const AvoidanceAgent& a)
-{
-    static_assert(offsetof(AvoidanceAgent, maxSpeed) == offsetof(AvoidanceAgent, radius) + sizeof(double));
-    const __m128d absMask = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffff));
-    const __m128d velocity = _mm_loadu_pd(&a.velocity.x), preferred = _mm_loadu_pd(&a.preferred.x);
-    const __m128d xs = _mm_unpacklo_pd(velocity, preferred), ys = _mm_unpackhi_pd(velocity, preferred);
-    const __m128d speedSq = _mm_add_pd(_mm_mul_pd(xs, xs), _mm_mul_pd(ys, ys));
-    const __m128d ok = _mm_cmple_pd(_mm_and_pd(_mm_loadu_pd(&a.position.x), absMask),
-                                    _mm_set1_pd(kMaxAvoidanceCoordinate));
-    return scalarsOk(ok, speedSq, &a.radius, a.priority);
-}
-
-/// agentOk in space, the same way (each squared speed (x·x + y·y) + z·z as glm::dot).
-bool agentOk(const AvoidanceAgent3D& a)
-{
-    static_assert(offsetof(AvoidanceAgent3D, maxSpeed) == offsetof(AvoidanceAgent3D, radius) + sizeof(double));
-    const __m128d absMask = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffff));
-    const __m128d velocityXY = _mm_loadu_pd(&a.velocity.x), preferredXY = _mm_loadu_pd(&a.preferred.x);
-    const __m128d xs = _mm_unpacklo_pd(velocityXY, preferredXY), ys = _mm_unpackhi_pd(velocityXY, preferredXY);
-    const __m128d zs = _mm_setr_pd(a.velocity.z, a.preferred.z);
-    const __m128d speedSq = _mm_add_pd(_mm_add_pd(_mm_mul_pd(xs, xs), _mm_mul_pd(ys, ys)), _mm_mul_pd(zs, zs));
-    const __m128d coordinateMax = _mm_set1_pd(kMaxAvoidanceCoordinate);
-    const __m128d ok = _mm_and_pd(_mm_cmple_pd(_mm_and_pd(_mm_loadu_pd(&a.position.x), absMask), coordinateMax),
-                                  _mm_cmple_pd(_mm_and_pd(_mm_load1_pd(&a.position.z), absMask), coordinateMax));
-    return scalarsOk(ok, speedSq, &a.radius, a.priority);
-}
-#endif
 
 template <class Agent> Status checkAgent(const Agent& a, std::size_t i)
 {
@@ -469,7 +497,7 @@ PairCounts rebuildPairs(std::span<const AvoidanceAgent3D> agents, std::size_t se
 /// constraints; the pair constraints follow them: the one-step guards that may
 /// bind (with the obstacles the hard ones), then the full-horizon ones.
 template <class Agent, class V>
-V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors, std::size_t found,
+[[gnu::always_inline]] inline V solveAgent(std::span<const Agent> agents, std::size_t self, const Neighbor* neighbors, std::size_t found,
              const PairSettings& pairs, Constraint<V>* constraints, std::size_t obstacleCount,
              std::vector<Constraint<V>>& scratch, PairTable<V>& table, int halvings)
 {
@@ -561,6 +589,8 @@ Result<Avoidance> createAvoidance(const AvoidanceDef& def)
         return makeError(kConfig, "overlapTolerance must lie in [0, 0.5]", "/overlapTolerance");
     if (!finite(def.timeHorizonObstacles) || def.timeHorizonObstacles <= 0.0 || def.timeHorizonObstacles > 1.0e3)
         return makeError(kConfig, "timeHorizonObstacles must lie in (0, 1e3] s", "/timeHorizonObstacles");
+    if (def.threads < 0 || def.threads > kMaxAvoidanceThreads)
+        return makeError(kConfig, "threads must lie in [0, 256] (0: every hardware thread)", "/threads");
     auto impl = std::make_unique<Avoidance::Impl>();
     impl->def = def;
     const std::size_t agents = static_cast<std::size_t>(std::min(def.maxAgents, 1 << 16));
@@ -636,39 +666,36 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
     pairs.neighborsByDistance = true; // the lists come from the grid's query
     // Room for the most constraints one agent can have: one per obstacle point, two per neighbour.
     const std::size_t room = points + 2 * static_cast<std::size_t>(def.maxNeighbors);
-    if (m.constraints2.size() < room)
-        m.constraints2.resize(room);
-    Constraint2* constraints = m.constraints2.data();
-    // Where an agent's k nearest probably are: its own k-th squared distance of
-    // the last call, grown, else the last agent's of this call.
     m.kthSq.resize(agents.size());
-    double guessSq = 0.0;
-    for (std::size_t slot = 0; slot < agents.size(); ++slot)
-    {
-        const std::size_t i = m.grid2.agentAt(slot);
-        const AvoidanceAgent& a = agents[i];
-        std::size_t obstacleCount = 0;
-        const std::size_t firstObstacle = perAgent.empty() ? 0 : perAgent[i].first;
-        const std::size_t endObstacle = perAgent.empty() ? obstacles.size() : firstObstacle + perAgent[i].count;
-        for (std::size_t k = firstObstacle; k < endObstacle; ++k)
-        {
-            const glm::dvec4& box = m.obstacleBounds[k];
-            const double reach =
-                a.radius + (a.maxSpeed + std::sqrt(glm::dot(obstacles[k].velocity, obstacles[k].velocity))) *
-                               def.timeHorizonObstacles;
-            if (a.position.x < box.x - reach || a.position.x > box.z + reach || a.position.y < box.y - reach ||
-                a.position.y > box.w + reach)
-                continue;
-            addObstacle(a, obstacles[k], def.timeHorizonObstacles, dt, constraints, obstacleCount);
-        }
-        assert(obstacleCount <= points);
-        const std::size_t wanted =
-            static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors);
-        const std::size_t found = m.nearest(m.grid2, i, def.neighborDistance, wanted, guessSq);
-        outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(agents, i, m.neighbors(), found, pairs,
-                                                                 constraints, obstacleCount, m.scratch2, m.table2,
-                                                                 kHorizonHalvings2D);
-    }
+    m.forEachSlot<2>(agents.size(), room,
+                  [&](AvoidanceWorker& w, std::size_t slot) __attribute__((always_inline))
+                  {
+                      const std::size_t i = m.grid2.agentAt(slot);
+                      const AvoidanceAgent& a = agents[i];
+                      Constraint2* constraints = w.constraints2.data();
+                      std::size_t obstacleCount = 0;
+                      const std::size_t firstObstacle = perAgent.empty() ? 0 : perAgent[i].first;
+                      const std::size_t endObstacle =
+                          perAgent.empty() ? obstacles.size() : firstObstacle + perAgent[i].count;
+                      for (std::size_t k = firstObstacle; k < endObstacle; ++k)
+                      {
+                          const glm::dvec4& box = m.obstacleBounds[k];
+                          const double reach =
+                              a.radius + (a.maxSpeed + std::sqrt(glm::dot(obstacles[k].velocity, obstacles[k].velocity))) *
+                                             def.timeHorizonObstacles;
+                          if (a.position.x < box.x - reach || a.position.x > box.z + reach ||
+                              a.position.y < box.y - reach || a.position.y > box.w + reach)
+                              continue;
+                          addObstacle(a, obstacles[k], def.timeHorizonObstacles, dt, constraints, obstacleCount);
+                      }
+                      assert(obstacleCount <= points);
+                      const std::size_t wanted =
+                          static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors);
+                      const std::size_t found = m.nearest(m.grid2, w.cursor2, w, i, def.neighborDistance, wanted);
+                      outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(
+                          agents, i, w.neighbors(), found, pairs, constraints, obstacleCount, w.scratch2, w.table2,
+                          kHorizonHalvings2D);
+                  });
     return Status::success();
 }
 
@@ -706,34 +733,32 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
     pairs.neighborsByDistance = true; // the lists come from the grid's query
     // Room for the most constraints one agent can have: one per sphere, two per neighbour.
     const std::size_t room = spheres.size() + 2 * static_cast<std::size_t>(def.maxNeighbors);
-    if (m.constraints3.size() < room)
-        m.constraints3.resize(room);
-    Constraint3* constraints = m.constraints3.data();
-    // Where an agent's k nearest probably are: its own k-th squared distance of
-    // the last call, grown, else the last agent's of this call.
     m.kthSq.resize(agents.size());
-    double guessSq = 0.0;
-    for (std::size_t slot = 0; slot < agents.size(); ++slot)
-    {
-        const std::size_t i = m.grid3.agentAt(slot);
-        const AvoidanceAgent3D& a = agents[i];
-        std::size_t obstacleCount = 0;
-        for (const AvoidanceSphere& s : spheres)
-        {
-            const glm::dvec3 diff = s.center - a.position;
-            const double dist = std::sqrt(glm::dot(diff, diff));
-            const double gap = dist - s.radius - a.radius;
-            const double reach = (a.maxSpeed + std::sqrt(glm::dot(s.velocity, s.velocity))) * def.timeHorizonObstacles;
-            if (gap > reach)
-                continue;
-            const glm::dvec3 toward = dist > 0.0 ? diff / dist : glm::dvec3(1.0, 0.0, 0.0);
-            constraints[obstacleCount++] = obstaclePlane(toward, gap, s.velocity, def.timeHorizonObstacles, dt);
-        }
-        const std::size_t wanted = static_cast<std::size_t>(def.maxNeighbors);
-        const std::size_t found = m.nearest(m.grid3, i, def.neighborDistance, wanted, guessSq);
-        outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(agents, i, m.neighbors(), found, pairs,
-                                                                   constraints, obstacleCount, m.scratch3, m.table3, 0);
-    }
+    m.forEachSlot<3>(agents.size(), room,
+                  [&](AvoidanceWorker& w, std::size_t slot) __attribute__((always_inline))
+                  {
+                      const std::size_t i = m.grid3.agentAt(slot);
+                      const AvoidanceAgent3D& a = agents[i];
+                      Constraint3* constraints = w.constraints3.data();
+                      std::size_t obstacleCount = 0;
+                      for (const AvoidanceSphere& s : spheres)
+                      {
+                          const glm::dvec3 diff = s.center - a.position;
+                          const double dist = std::sqrt(glm::dot(diff, diff));
+                          const double gap = dist - s.radius - a.radius;
+                          const double reach =
+                              (a.maxSpeed + std::sqrt(glm::dot(s.velocity, s.velocity))) * def.timeHorizonObstacles;
+                          if (gap > reach)
+                              continue;
+                          const glm::dvec3 toward = dist > 0.0 ? diff / dist : glm::dvec3(1.0, 0.0, 0.0);
+                          constraints[obstacleCount++] =
+                              obstaclePlane(toward, gap, s.velocity, def.timeHorizonObstacles, dt);
+                      }
+                      const std::size_t wanted = static_cast<std::size_t>(def.maxNeighbors);
+                      const std::size_t found = m.nearest(m.grid3, w.cursor3, w, i, def.neighborDistance, wanted);
+                      outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(
+                          agents, i, w.neighbors(), found, pairs, constraints, obstacleCount, w.scratch3, w.table3, 0);
+                  });
     return Status::success();
 }
 

@@ -96,6 +96,22 @@ public:
     std::size_t query(std::size_t self, double range, std::size_t maxCount, Neighbor* out,
                       double guessSq = 0.0) const;
 
+    /// Per strip, where the last query that searched it from another strip
+    /// started its scan (the first entry whose x is not below `x`): a query
+    /// at an x not below it walks forward from there instead of searching
+    /// the strip. Work only: the start found is the same. One per thread
+    /// querying the grid at once.
+    struct Cursor
+    {
+        std::vector<uint32_t> entry;
+        std::vector<double> x;
+    };
+    /// Makes `cursor` fit the last build (call after each build).
+    void resetCursor(Cursor& cursor) const;
+    /// The pointer query with the caller's cursor.
+    std::size_t query(std::size_t self, double range, std::size_t maxCount, Neighbor* out, double guessSq,
+                      Cursor& cursor) const;
+
     /// The agent at position `slot` of the grid's (strip, x, index) order, for
     /// slot in [0, agent count): solving the agents in this order makes each
     /// strip's scan start move forward only (see `query`) and keeps
@@ -117,7 +133,7 @@ private:
     /// (<= range²); inlined into query, its one caller (no call and register
     /// saves per query).
     [[gnu::always_inline]] inline std::size_t search(std::size_t self, double rangeSq, double startBound,
-                                                     std::size_t maxCount, Neighbor* out) const;
+                                                     std::size_t maxCount, Neighbor* out, Cursor& cursor) const;
     std::vector<Entry> m_entries;             ///< By (strip, x, index); each held strip between two sentinels.
     std::vector<uint32_t> m_stripStart;       ///< First entry per strip.
     std::vector<uint32_t> m_stripEnd;         ///< Past the last entry per strip (its sentinel after).
@@ -125,12 +141,8 @@ private:
     std::vector<uint32_t> m_slot;             ///< Agent index -> its entry.
     std::vector<uint32_t> m_stripOfAgent;     ///< Agent index -> its strip.
     std::vector<uint32_t> m_lastOrder;        ///< The agent indices of the last build's entries, in order.
-    /// Per strip, the scan start of the last query that searched it from
-    /// another strip (the first entry whose x is not below `m_cursorX`):
-    /// a query at an x not below it walks forward from there instead of
-    /// searching the strip. Work only: the start found is the same.
-    mutable std::vector<uint32_t> m_cursor;
-    mutable std::vector<double> m_cursorX;
+    /// The cursor of the queries without one.
+    mutable Cursor m_cursor;
     std::span<const Vec> m_positions;
     Vec m_origin{};
     double m_invWidth = 1.0;

@@ -336,8 +336,7 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
     // Each strip along x, its extent across, and each agent's entry.
     m_stripLow.resize(stripTotal);
     m_stripHigh.resize(stripTotal);
-    m_cursor.resize(stripTotal);
-    m_cursorX.assign(stripTotal, std::numeric_limits<double>::infinity());
+    resetCursor(m_cursor);
     m_slot.resize(n);
     m_lastOrder.resize(n);
     std::size_t order = 0;
@@ -421,7 +420,7 @@ void NeighborGrid<Dim>::build(std::span<const Vec> positions, std::span<const ui
 
 template <int Dim>
 std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double startBound, std::size_t maxCount,
-                                      Neighbor* out) const
+                                      Neighbor* out, Cursor& cursor) const
 {
     const Vec at = m_positions[self];
     // A candidate is kept when its squared distance is at most `bound`: the
@@ -494,14 +493,14 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     // The first entry of strip `s` whose x is not below the agent's, where
     // scans in another strip start: walked forward from the strip's cursor
     // when the agent's x is not below the cursor's (every entry before the
-    // cursor lies below m_cursorX <= at.x; the sentinel after the strip, +∞,
+    // cursor lies below the cursor's x <= at.x; the sentinel after the strip, +∞,
     // does not), else searched; the cursor moves there.
     const auto scanStart = [&](std::size_t s) __attribute__((always_inline))
     {
         uint32_t first = 0;
-        if (at.x >= m_cursorX[s])
+        if (at.x >= cursor.x[s])
         {
-            first = m_cursor[s];
+            first = cursor.entry[s];
             while (entries[first].position.x < at.x)
                 ++first;
         }
@@ -511,8 +510,8 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
             first =
                 begin + static_cast<uint32_t>(firstNotBefore(entries + begin, m_stripEnd[s] - begin, at.x));
         }
-        m_cursor[s] = first;
-        m_cursorX[s] = at.x;
+        cursor.entry[s] = first;
+        cursor.x[s] = at.x;
         return first;
     };
     if constexpr (Dim == 2)
@@ -651,9 +650,22 @@ std::size_t NeighborGrid<Dim>::search(std::size_t self, double rangeSq, double s
     return count;
 }
 
+template <int Dim> void NeighborGrid<Dim>::resetCursor(Cursor& cursor) const
+{
+    cursor.entry.resize(m_stripStart.size());
+    cursor.x.assign(m_stripStart.size(), std::numeric_limits<double>::infinity());
+}
+
 template <int Dim>
 std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount, Neighbor* out,
                                      double guessSq) const
+{
+    return query(self, range, maxCount, out, guessSq, m_cursor);
+}
+
+template <int Dim>
+std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t maxCount, Neighbor* out,
+                                     double guessSq, Cursor& cursor) const
 {
     if (maxCount == 0)
         return 0;
@@ -663,7 +675,7 @@ std::size_t NeighborGrid<Dim>::query(std::size_t self, double range, std::size_t
     // the (inlined) search for both.
     for (double startBound = guessSq > 0.0 && guessSq < rangeSq ? guessSq : rangeSq;; startBound = rangeSq)
     {
-        const std::size_t found = search(self, rangeSq, startBound, maxCount, out);
+        const std::size_t found = search(self, rangeSq, startBound, maxCount, out, cursor);
         if (found == maxCount || startBound == rangeSq)
             return found;
     }

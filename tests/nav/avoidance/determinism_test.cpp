@@ -29,17 +29,21 @@ struct World
 const std::vector<glm::dvec2> kPolygon{{-3.0, -1.0}, {3.0, -2.0}, {2.0, 2.0}, {-2.0, 1.5}};
 const std::vector<glm::dvec2> kWall{{-8.0, 12.0}, {8.0, 12.0}};
 
-World makeWorld()
+/// `count` agents and as many fliers on circles, solved on `threads` threads.
+World makeWorld(uint32_t count = 80, int threads = 0)
 {
-    auto made = createAvoidance(defaultAvoidanceDef());
+    AvoidanceDef def = defaultAvoidanceDef();
+    def.threads = threads;
+    auto made = createAvoidance(def);
     REQUIRE(made.ok());
     World w{std::move(made.value()), {}, {}, {}, {}, {}, {}};
-    for (uint32_t i = 0; i < 80; ++i)
+    const double ring = 30.0 * std::sqrt(count / 80.0);
+    for (uint32_t i = 0; i < count; ++i)
     {
         double s = 0.0, c = 0.0;
-        det::sinCos(det::kTwoPi * i / 80.0, s, c);
+        det::sinCos(det::kTwoPi * i / count, s, c);
         AvoidanceAgent a;
-        a.position = {30.0 * c, 30.0 * s};
+        a.position = {ring * c, ring * s};
         a.radius = 0.4 + 0.01 * (i % 7);
         a.maxSpeed = 1.0 + 0.05 * (i % 5);
         a.priority = 1.0 + (i % 3);
@@ -47,9 +51,9 @@ World makeWorld()
         a.layers = 1u << (i % 4);
         a.ignores = i % 11 == 0 ? 0x2u : 0u;
         w.agents.push_back(a);
-        w.goals.push_back({-30.0 * c + (i % 3), -30.0 * s});
+        w.goals.push_back({-ring * c + (i % 3), -ring * s});
         AvoidanceAgent3D f;
-        f.position = {20.0 * c, 3.0 * s * c, 20.0 * s};
+        f.position = {ring * (2.0 / 3.0) * c, 3.0 * s * c, ring * (2.0 / 3.0) * s};
         f.id = i;
         w.fliers.push_back(f);
         w.flierGoals.push_back(-f.position);
@@ -127,4 +131,40 @@ TEST_CASE("a reused avoidance object gives the same bits as a fresh one")
     step(reused, 50);
     step(fresh, 50);
     CHECK(std::memcmp(reused.out.data(), fresh.out.data(), reused.out.size() * sizeof(glm::dvec2)) == 0);
+}
+
+TEST_CASE("one thread and many give the same bits")
+{
+    // 700 agents: a call uses one thread per 128, so all four threads solve.
+    World one = makeWorld(700, 1);
+    World four = makeWorld(700, 4);
+    World all = makeWorld(700, 0);
+    for (int s = 0; s < 60; ++s)
+    {
+        step(one, s);
+        step(four, s);
+        step(all, s);
+        REQUIRE(std::memcmp(one.out.data(), four.out.data(), one.out.size() * sizeof(glm::dvec2)) == 0);
+        REQUIRE(std::memcmp(one.out3.data(), four.out3.data(), one.out3.size() * sizeof(glm::dvec3)) == 0);
+        REQUIRE(std::memcmp(one.out.data(), all.out.data(), one.out.size() * sizeof(glm::dvec2)) == 0);
+        REQUIRE(std::memcmp(one.out3.data(), all.out3.data(), one.out3.size() * sizeof(glm::dvec3)) == 0);
+    }
+    // The agents moved (the comparison above is not of 60 standing crowds).
+    double moved = 0.0;
+    for (const AvoidanceAgent& a : one.agents)
+        moved += std::sqrt(glm::dot(a.velocity, a.velocity));
+    CHECK(moved > 100.0);
+}
+
+TEST_CASE("a thread count past its limits is a config error")
+{
+    for (const int threads : {-1, kMaxAvoidanceThreads + 1})
+    {
+        AvoidanceDef def = defaultAvoidanceDef();
+        def.threads = threads;
+        auto made = createAvoidance(def);
+        REQUIRE_FALSE(made.ok());
+        CHECK(made.error().code == "E_NAV_AVOIDANCE_CONFIG");
+        CHECK(made.error().field == "/threads");
+    }
 }

@@ -18,9 +18,10 @@
 /// half-plane); double keeps those tests meaningful with a wide margin, and
 /// costs little next to the neighbour search.
 ///
-/// Determinism: no clocks, threads or hash-map iteration; neighbours are
-/// ordered by distance, then id, then index; the same input gives the same
-/// bits.
+/// Determinism: no clocks or hash-map iteration; neighbours are ordered by
+/// distance, then id, then index; the same input gives the same bits, on any
+/// number of threads (`AvoidanceDef::threads`): each agent's solve reads only
+/// the call's inputs and writes only that agent's output.
 
 #include "spark/core/result.h"
 
@@ -53,6 +54,8 @@ inline constexpr double kMaxAvoidanceTime = 60.0;
 inline constexpr double kMaxAvoidancePriority = 1.0e6;
 /// Hard upper bound for the capacities of a definition.
 inline constexpr int kMaxAvoidanceCapacity = 1 << 20;
+/// Most threads a definition may ask for.
+inline constexpr int kMaxAvoidanceThreads = 256;
 
 /// How an avoidance object is set up.
 struct AvoidanceDef
@@ -77,6 +80,12 @@ struct AvoidanceDef
     /// their share. Zero forbids any overlap but lets a perfectly symmetric jam
     /// stall. [Limit: 0..0.5]
     double overlapTolerance = 0.05;
+    /// Threads a call solves agents on: 0 = every hardware thread, 1 = the
+    /// calling thread only. The answer is the same bits for every count; a
+    /// call uses one thread per 128 agents at most (fewer agents cost more to
+    /// hand out than to solve). The object keeps its threads asleep between
+    /// calls. [Limit: 0..kMaxAvoidanceThreads]
+    int threads = 0;
 };
 
 /// The defaults above.
@@ -145,9 +154,9 @@ struct AvoidanceSphere
     glm::dvec3 velocity{0.0, 0.0, 0.0}; ///< [Limit: |v| <= kMaxAvoidanceSpeed] [Units: m/s]
 };
 
-/// Owns the scratch buffers (neighbour grid, constraint lists) reused by every
-/// call, so a call allocates nothing once the capacities are reached.
-/// Not thread-safe: one object per thread.
+/// Owns the scratch buffers (neighbour grid, constraint lists) and the threads
+/// reused by every call, so a call allocates nothing once the capacities are
+/// reached. Not thread-safe: one caller at a time (the object runs its own threads).
 class Avoidance
 {
 public:
