@@ -136,7 +136,7 @@ std::string_view agentReasonName(AgentReason reason)
 {
     switch (reason)
     {
-    case AgentReason::None: return "";
+    case AgentReason::None: return "none";
     case AgentReason::Unreachable: return "unreachable";
     case AgentReason::OffMesh: return "off_mesh";
     case AgentReason::ZeroSpeed: return "zero_speed";
@@ -298,6 +298,12 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
         a->corridor = std::move(planned);
         a->state = AgentState::Moving;
         a->reason = AgentReason::None;
+        // A target but no speed (the first step would say so too).
+        if (a->def.maxSpeed <= 0.0f && distXZ(a->position, a->corridor.target) > a->def.stopDistance)
+        {
+            a->state = AgentState::NoPath;
+            a->reason = AgentReason::ZeroSpeed;
+        }
     }
     else
     {

@@ -74,7 +74,7 @@ enum class AgentReason : uint8_t
     NoHeadway,       ///< moving: no headway for `kStuckSeconds` or longer with no agent touching it (walls, its own settings).
 };
 
-/// Text of a reason, as the commands write it: "" for none, unreachable,
+/// Text of a reason, as the commands write it: none, unreachable,
 /// off_mesh, zero_speed, link_too_slow, on_link, blocked_by_agents, no_headway.
 std::string_view agentReasonName(AgentReason reason);
 
