@@ -15,6 +15,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <string>
 
 namespace spark::scene
 {
@@ -56,6 +58,8 @@ void hashHostAgents(Hasher& io, const HostAgents& agents)
         // Only when set: the hashes of worlds without lifted objects stay as they were.
         if (a.lift != 0.0)
             io.addF64(a.lift);
+        if (a.bound)
+            io.addString("bound");
     }
 }
 
@@ -71,6 +75,32 @@ void updateHeadings(const nav::NavWorld& nav, HostAgents& io)
         if (speed > 0.1)
             h.heading = glm::dvec3(vx / speed, 0.0, vz / speed);
     }
+}
+
+void recordCrowdEvents(nav::NavWorld& nav, const HostAgents& agents, ai::EventLog& log, uint64_t frame, double dt)
+{
+    if (nav.crowdEvents().empty())
+        return;
+    std::map<uint64_t, std::string_view> names; // handle number -> host name
+    for (const auto& [name, h] : agents)
+        names.emplace(handleNumber(h.agent), name);
+    for (const nav::CrowdEvent& e : nav.crowdEvents())
+    {
+        const uint64_t number = handleNumber(e.agent);
+        auto it = names.find(number);
+        ai::json data = ai::json::object();
+        if (const nav::CrowdAgent* a = nav.agent(e.agent))
+        {
+            if (e.kind == nav::CrowdEventKind::Stuck)
+                data = {{"reason", std::string(nav::agentReasonName(a->reason))},
+                        {"blocked_for", static_cast<double>(a->blockedFor)}};
+            else if (e.kind == nav::CrowdEventKind::Relocated)
+                data = {{"position", {a->position.x, a->position.y, a->position.z}}};
+        }
+        ai::pushEvent(log, frame, static_cast<double>(frame) * dt, std::string(nav::crowdEventName(e.kind)),
+                      it != names.end() ? std::string(it->second) : std::to_string(number), std::move(data));
+    }
+    nav.clearCrowdEvents();
 }
 
 const nav::CrowdAgent* AiHost::crowdAgent(std::string_view agent) const

@@ -144,6 +144,7 @@ StepAiFigures SessionState::stepDetached(uint32_t frames, double dt, const ai::L
         }
         (void)detachedNav.stepCrowds(dt);
         updateHeadings(detachedNav, detachedAgents);
+        recordCrowdEvents(detachedNav, detachedAgents, detachedAi.events, detachedNav.crowdSteps(), dt);
     }
     return figures;
 }

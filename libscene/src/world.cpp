@@ -105,7 +105,8 @@ Status World::despawn(ObjectId object)
         return makeError("E_SCENE_UNKNOWN_OBJECT", "no such object (the handle is stale)");
     const uint32_t at = *position;
     // Its agent and brain go with it.
-    if (auto agent = m_agents.find(m_objects.document.objects[at].name); agent != m_agents.end() && agent->second.fromComponent)
+    if (auto agent = m_agents.find(m_objects.document.objects[at].name); agent != m_agents.end() &&
+        (agent->second.fromComponent || agent->second.bound))
     {
         (void)m_nav.removeAgent(agent->second.agent);
         m_ai.brains.erase(agent->first);

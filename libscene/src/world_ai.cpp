@@ -87,7 +87,7 @@ void World::createAgentsFromComponents()
     {
         const Object3D* o = object(findObject(it->first));
         const bool crowdGone = m_nav.agent(it->second.agent) == nullptr;
-        if (crowdGone || (it->second.fromComponent && (!o || !o->aiAgent)))
+        if (crowdGone || (it->second.fromComponent && (!o || !o->aiAgent)) || (it->second.bound && !o))
         {
             (void)m_nav.removeAgent(it->second.agent);
             m_ai.brains.erase(it->first);
@@ -160,6 +160,30 @@ void World::createAgentsFromComponents()
     }
 }
 
+Status World::bindAgent(std::string_view name, nav::AgentId agent)
+{
+    const Object3D* o = object(findObject(name));
+    if (!o)
+        return makeError("E_SCENE_UNKNOWN_OBJECT", "there is no object named \"" + std::string(name) + "\"", "/entity");
+    if (m_agents.count(name))
+        return makeError("E_INVALID_PARAMS", "the object has an agent already", "/entity",
+                         "nav.agent.list shows the agents; remove its agent first");
+    const nav::CrowdAgent* a = m_nav.agent(agent);
+    if (!a)
+        return makeError("E_NAV_UNKNOWN_AGENT", "no such agent (the handle is stale)", "/agent");
+    HostAgent h;
+    h.agent = agent;
+    h.bound = true;
+    if (!drivesCharacter(*o))
+    {
+        const double centreY = o->transform ? static_cast<double>(o->transform->position.y) : 0.0;
+        h.lift = centreY - static_cast<double>(a->position.y);
+    }
+    m_agents.emplace(std::string(name), h);
+    pushSceneEvent("agent_created", std::string(name), "by nav.agent.add");
+    return Status::success();
+}
+
 void World::moveFollowingObstacles()
 {
     for (nav::ObstacleId id : m_nav.obstaclesInOrder())
@@ -222,13 +246,14 @@ void World::steerCrowds(double dt)
         return;
     (void)m_nav.stepCrowds(dt);
     updateHeadings(m_nav, m_agents);
+    recordCrowdEvents(m_nav, m_agents, m_ai.events, m_frame, dt);
 }
 
 void World::driveObjects(double)
 {
     for (auto& [name, h] : m_agents)
     {
-        if (!h.fromComponent)
+        if (!h.fromComponent && !h.bound)
             continue;
         const ObjectId id = findObject(name);
         const uint32_t* index = m_objects.positions.get(id);

@@ -105,7 +105,30 @@ json navAgentAdd(Context& ctx, const json& params)
         def.radius = s.agentRadius;
     def.height = s.agentHeight;
     def = defFromParams(def, params);
-    def.position = pointFromJson(params.at("position"), mesh.is2d, "/position");
+    // At a position, or bound to an object of the 3D scene (as an AiAgent component).
+    const bool hasEntity = params.contains("entity");
+    if (hasEntity == params.contains("position"))
+        fail("E_INVALID_PARAMS", "give position or entity (one of them)", {{"path", hasEntity ? "/entity" : "/position"}},
+             "entity binds the agent to an object of the 3D scene; position puts it at a point");
+    std::string entity;
+    if (hasEntity)
+    {
+        entity = params.at("entity").get<std::string>();
+        scene::World& space = ctx.state.space;
+        if (!space.hasScene())
+            fail("E_SCENE_NONE", "There is no 3D scene in this session.", {{"path", "/entity"}},
+                 "entity names an object of the 3D scene: make or load one first");
+        glm::dvec3 ground;
+        if (!space.findObject(entity).valid() || !space.groundPosition(entity, ground))
+            fail("E_SCENE_UNKNOWN_OBJECT", "there is no object named \"" + entity + "\"", {{"path", "/entity"}},
+                 "space3d.list shows the objects");
+        if (space.agents().count(entity))
+            fail("E_INVALID_PARAMS", "the object \"" + entity + "\" has an agent already", {{"path", "/entity"}},
+                 "nav.agent.list shows the agents");
+        def.position = glm::vec3(ground);
+    }
+    else
+        def.position = pointFromJson(params.at("position"), mesh.is2d, "/position");
     glm::vec3 target{0.0f};
     if (params.contains("target"))
     {
@@ -118,9 +141,22 @@ json navAgentAdd(Context& ctx, const json& params)
     auto added = world.addAgent(mesh.id, def);
     if (!added.ok())
         failWith(added.error());
+    if (hasEntity)
+    {
+        // Checked above (a scene, the object, no agent yet): cannot fail.
+        const Status bound = ctx.state.space.bindAgent(entity, added.value());
+        if (!bound.ok())
+        {
+            (void)world.removeAgent(added.value());
+            failWith(bound.error());
+        }
+    }
     if (params.contains("target"))
         (void)world.setAgentTarget(added.value(), target); // on the mesh (checked), from a point on it
-    return summaryJson(world, added.value());
+    json out = summaryJson(world, added.value());
+    if (hasEntity)
+        out["entity"] = entity;
+    return out;
 }
 
 json navAgentSet(Context& ctx, const json& params)
@@ -171,7 +207,10 @@ json navAgentGet(Context& ctx, const json& params)
     for (const nav::CorridorCorner& c : a.corners)
         corners.push_back(pointToJson(c.point, is2d));
     json out = summaryJson(world, id);
+    out["reason"] = std::string(nav::agentReasonName(a.reason));
+    out["blocked_for"] = floatJson(a.blockedFor);
     out["velocity"] = pointToJson(a.velocity, is2d);
+    out["heading"] = pointToJson(glm::vec3(a.heading.x, 0.0f, a.heading.y), is2d);
     if (a.hasTarget)
         out["target"] = pointToJson(a.target, is2d);
     out["corners"] = std::move(corners);

@@ -132,6 +132,53 @@ std::string_view agentStateName(AgentState state)
     return "idle";
 }
 
+std::string_view agentReasonName(AgentReason reason)
+{
+    switch (reason)
+    {
+    case AgentReason::None: return "none";
+    case AgentReason::Unreachable: return "unreachable";
+    case AgentReason::OffMesh: return "off_mesh";
+    case AgentReason::ZeroSpeed: return "zero_speed";
+    case AgentReason::LinkTooSlow: return "link_too_slow";
+    case AgentReason::OnLink: return "on_link";
+    case AgentReason::BlockedByAgents: return "blocked_by_agents";
+    case AgentReason::NoHeadway: return "no_headway";
+    }
+    return "";
+}
+
+std::string_view crowdEventName(CrowdEventKind kind)
+{
+    switch (kind)
+    {
+    case CrowdEventKind::Stuck: return "stuck";
+    case CrowdEventKind::Unstuck: return "unstuck";
+    case CrowdEventKind::Relocated: return "relocated";
+    }
+    return "";
+}
+
+void NavWorld::pushCrowdEvent(AgentId agent, CrowdEventKind kind)
+{
+    if (m_crowdEvents.size() >= kMaxCrowdEvents)
+        m_crowdEvents.erase(m_crowdEvents.begin());
+    m_crowdEvents.push_back({agent, kind, m_state.crowdSteps});
+}
+
+namespace
+{
+/// Starts the headway clock again (a new order, an arrival, a stop).
+void resetHeadway(CrowdAgent& a)
+{
+    a.anchor = a.position;
+    a.blockedFor = 0.0f;
+    a.stuck = false;
+    if (a.reason == AgentReason::BlockedByAgents || a.reason == AgentReason::NoHeadway)
+        a.reason = AgentReason::None;
+}
+} // namespace
+
 CrowdAgentDef defaultCrowdAgentDef()
 {
     return CrowdAgentDef{};
@@ -166,7 +213,8 @@ Result<AgentId> NavWorld::addAgent(MeshId mesh, const CrowdAgentDef& def)
         return makeError("E_NAV_NO_MESH", "no such mesh (the handle is stale)", "/mesh");
     SPARK_TRY(validateAgentDef(def));
     if (m_state.agents.size() >= kMaxCrowdAgents)
-        return makeError("E_NAV_LIMIT", "the world has 4096 agents already", "", "remove agents first");
+        return makeError("E_NAV_LIMIT", "the world has " + std::to_string(kMaxCrowdAgents) + " agents already", "",
+                         "remove agents first");
     const NavMesh& navmesh = currentMesh(*record);
     auto at = findNearest(navmesh, def.position, agentSearchExtents(def));
     if (!at.ok())
@@ -182,6 +230,7 @@ Result<AgentId> NavWorld::addAgent(MeshId mesh, const CrowdAgentDef& def)
     a.corridor.complete = true;
     a.corridorGeneration = record->meshGeneration;
     a.target = a.plannedTarget = at->point;
+    a.anchor = at->point;
     a.corners.reserve(kAgentCorners); // its steps then fill it without allocating
     return m_state.agents.insert(std::move(a));
 }
@@ -243,10 +292,18 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
     a->plannedTarget = target;
     a->corridorGeneration = record->meshGeneration;
     a->linkGeneration = record->linkGeneration;
+    resetHeadway(*a);
     if (planned.complete)
     {
         a->corridor = std::move(planned);
         a->state = AgentState::Moving;
+        a->reason = AgentReason::None;
+        // A target but no speed (the first step would say so too).
+        if (a->def.maxSpeed <= 0.0f && distXZ(a->position, a->corridor.target) > a->def.stopDistance)
+        {
+            a->state = AgentState::NoPath;
+            a->reason = AgentReason::ZeroSpeed;
+        }
     }
     else
     {
@@ -256,6 +313,7 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
         a->corridor.polygons.assign(1, planned.polygons.front());
         a->corridor.complete = false;
         a->state = AgentState::NoPath;
+        a->reason = AgentReason::Unreachable;
     }
     a->corners.clear();
     return Status::success();
@@ -272,6 +330,8 @@ Status NavWorld::setAgentVelocity(AgentId agent, const glm::vec3& velocity)
     a->manual = glm::vec3(velocity.x, 0.0f, velocity.z);
     a->hasTarget = false;
     a->state = AgentState::Moving;
+    a->reason = AgentReason::None;
+    resetHeadway(*a);
     a->corridor.polygons.resize(1);
     a->corridor.target = a->corridor.position;
     a->corners.clear();
@@ -286,6 +346,8 @@ Status NavWorld::stopAgent(AgentId agent)
     a->manualVelocity = false;
     a->hasTarget = false;
     a->state = AgentState::Idle;
+    a->reason = AgentReason::None;
+    resetHeadway(*a);
     a->velocity = a->desired = glm::vec3(0.0f);
     a->corridor.polygons.resize(1);
     a->corridor.target = a->corridor.position;
@@ -306,6 +368,26 @@ Status NavWorld::placeAgent(AgentId agent, const glm::vec3& position)
     const NavMesh& navmesh = currentMesh(*record);
     if (moveCorridor(navmesh, m_scratch, a->corridor, position, defaultQueryFilter()).ok())
         a->position = a->corridor.position;
+    // The body is not where the surface led (a failed jump left it below the
+    // ledge, a fall, a push through a gap): the agent is placed where the body
+    // is and plans on from there.
+    const bool away = std::fabs(a->position.y - position.y) > 0.5f * a->def.height ||
+                      distXZ(a->position, position) > 2.0f * a->def.radius;
+    if (!away)
+        return Status::success();
+    auto at = findNearest(navmesh, position, agentSearchExtents(a->def));
+    if (!at.ok())
+        return Status::success(); // off the mesh: the agent waits where it is
+    a->position = at->point;
+    a->corridor.position = at->point;
+    a->corridor.polygons.assign(1, at->polygon);
+    a->corridor.hops.clear();
+    a->corridor.target = at->point;
+    a->corridor.complete = true;
+    a->corners.clear();
+    a->wallGeneration = 0;
+    a->replan = a->hasTarget && !a->manualVelocity; // planned again from here in the next step
+    pushCrowdEvent(agent, CrowdEventKind::Relocated);
     return Status::success();
 }
 
@@ -318,6 +400,9 @@ Status NavWorld::setAgentDef(AgentId agent, const CrowdAgentDef& def)
     d.position = a->def.position;
     SPARK_TRY(validateAgentDef(d));
     const bool radiusChanged = d.radius != a->def.radius;
+    // Stopped for want of speed: given one, it plans and walks on next step.
+    if (a->reason == AgentReason::ZeroSpeed && d.maxSpeed > 0.0f)
+        a->replan = true;
     a->def = d;
     if (radiusChanged)
         a->wallGeneration = 0; // gather the walls again, pushed out by the new radius
@@ -348,8 +433,8 @@ Status NavWorld::stepCrowds(double dt)
     {
         AvoidanceDef def = defaultAvoidanceDef();
         def.maxAgents = static_cast<int>(kMaxCrowdAgents);
-        def.maxObstacles = 1 << 18;
-        def.maxObstaclePoints = 1 << 19;
+        def.maxObstacles = kMaxAvoidanceCapacity;
+        def.maxObstaclePoints = kMaxAvoidanceCapacity;
         def.maxNeighbors = kMaxAgentNeighbors;
         def.timeHorizon = kTimeHorizon;
         def.timeHorizonObstacles = kTimeHorizonWalls;
@@ -424,6 +509,7 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         if (l.hop.kind == OffMeshKind::Jump && !navmesh.is2d())
             a.position.y += 4.0f * l.hop.arcHeight * s * (1.0f - s);
         a.velocity = (a.position - before) * static_cast<float>(1.0 / dt);
+        a.reason = AgentReason::OnLink;
         if (s < 1.0f)
             return;
         // Landed.
@@ -441,6 +527,7 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             a.position = at->point;
             a.corridor = std::move(planned);
             a.state = AgentState::Moving;
+            a.reason = AgentReason::None;
         }
         else if (at.ok())
         {
@@ -450,13 +537,16 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             a.corridor.hops.clear();
             a.corridor.target = at->point;
             a.state = AgentState::NoPath;
+            a.reason = AgentReason::Unreachable;
         }
         else
         {
             a.corridor.polygons.clear();
             a.corridor.hops.clear();
             a.state = AgentState::OffMesh;
+            a.reason = AgentReason::OffMesh;
         }
+        resetHeadway(a);
         a.corridorGeneration = generation;
         a.linkGeneration = linkGeneration;
         a.wallGeneration = 0;
@@ -484,12 +574,15 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         //    gives new generations only to the polygon slots it changed): a
         //    corridor whose polygons all kept their generation stays
         //    (`checkCorridor`); otherwise find the agent again and re-plan.
-        if (a.corridorGeneration != generation && corridorStillValid(mesh, a) &&
+        if (a.corridorGeneration != generation && !a.replan && corridorStillValid(mesh, a) &&
             !(a.hasTarget && a.linkGeneration != linkGeneration))
         {
             a.corridorGeneration = generation;
             a.wallGeneration = 0; // walls near it may have changed
         }
+        if (a.replan)
+            a.corridorGeneration = 0; // relocated, or given a speed again: plan again
+        a.replan = false;
         if (a.hasTarget && !a.manualVelocity && a.linkGeneration != linkGeneration)
             a.corridorGeneration = 0; // the links changed: plan again
         a.linkGeneration = linkGeneration;
@@ -499,6 +592,7 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             if (!at.ok())
             {
                 a.state = AgentState::OffMesh;
+                a.reason = AgentReason::OffMesh;
                 a.corridor.polygons.clear();
             }
             else
@@ -508,7 +602,10 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
                 a.corridor.polygons.assign(1, at->polygon);
                 a.corridor.target = at->point;
                 if (a.state == AgentState::OffMesh)
+                {
                     a.state = a.hasTarget || a.manualVelocity ? AgentState::Moving : AgentState::Idle;
+                    a.reason = AgentReason::None;
+                }
                 if (a.hasTarget)
                 {
                     Corridor planned;
@@ -519,9 +616,13 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
                     {
                         a.corridor = std::move(planned);
                         a.state = a.state == AgentState::Arrived ? AgentState::Arrived : AgentState::Moving;
+                        a.reason = AgentReason::None;
                     }
                     else
+                    {
                         a.state = AgentState::NoPath;
+                        a.reason = AgentReason::Unreachable;
+                    }
                 }
             }
             a.corridorGeneration = generation;
@@ -540,23 +641,48 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             sd.slowRadius = a.def.slowRadius;
             sd.stopDistance = a.def.stopDistance;
             auto st = steer(a.position, a.corners, sd);
+            // No corner: the agent stands within 1 mm of the corridor's end
+            // (its target, or the take-off of its next link, which the
+            // corners skip when that near).
+            const bool atEnd = a.corners.empty();
             // At the take-off of an off-mesh link: start across it.
-            if (!a.corners.empty() && (a.corners.front().flags & kCornerOffMeshStart) && !a.corridor.hops.empty() &&
-                distXZ(a.position, a.corners.front().point) <= kLinkTakeoffReach)
+            if (!a.corridor.hops.empty() &&
+                ((atEnd && distXZ(a.position, a.corridor.hops.front().start) <= kLinkTakeoffReach) ||
+                 (!atEnd && (a.corners.front().flags & kCornerOffMeshStart) &&
+                  distXZ(a.position, a.corners.front().point) <= kLinkTakeoffReach)))
             {
-                CrowdAgent::Leap& l = a.leap;
-                l.active = true;
-                l.hop = a.corridor.hops.front();
-                l.time = 0.0f;
-                const glm::vec3 d = l.hop.end - a.position;
+                const CorridorHop& hop = a.corridor.hops.front();
+                const glm::vec3 d = hop.end - a.position;
                 const float length = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
-                l.hop.start = a.position;
-                l.duration = std::max(length / l.hop.speed, static_cast<float>(dt));
+                // A crossing longer than kMaxLeapSeconds (a link speed near 0) is refused.
+                if (!(length / hop.speed <= kMaxLeapSeconds))
+                {
+                    a.state = AgentState::NoPath;
+                    a.reason = AgentReason::LinkTooSlow;
+                    a.velocity = glm::vec3(0.0f);
+                }
+                else
+                {
+                    CrowdAgent::Leap& l = a.leap;
+                    l.active = true;
+                    l.hop = hop;
+                    l.time = 0.0f;
+                    l.hop.start = a.position;
+                    l.duration = std::max(length / l.hop.speed, static_cast<float>(dt));
+                    a.reason = AgentReason::OnLink;
+                }
                 a.desired = glm::vec3(0.0f);
             }
-            else if (st.ok() && st->arrived)
+            else if ((st.ok() && st->arrived) || (atEnd && a.corridor.complete && a.corridor.hops.empty()))
             {
                 a.state = AgentState::Arrived;
+                a.velocity = glm::vec3(0.0f);
+            }
+            else if (a.def.maxSpeed <= 0.0f)
+            {
+                // A target but no speed to walk to it.
+                a.state = AgentState::NoPath;
+                a.reason = AgentReason::ZeroSpeed;
                 a.velocity = glm::vec3(0.0f);
             }
             else if (st.ok())
@@ -901,6 +1027,39 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         if (spacing * invDt > kCoarseVelocity && a.position.x == wanted.x && a.position.z == wanted.z)
             a.velocity = glm::vec3(static_cast<float>(v.x), 0.0f, static_cast<float>(v.y));
     }
+
+    // 11. Heading, and headway: an agent following its corridor that has not
+    //     got kStuckReach radii from where it last made headway for
+    //     kStuckSeconds is stuck (an event, and a reason), unstuck when it
+    //     gets that far, arrives or stops following.
+    for (size_t i = 0; i < n; ++i)
+    {
+        CrowdAgent& a = agentAt(i);
+        const double speed = std::sqrt(len2(xz(a.velocity)));
+        if (speed > 0.1)
+            a.heading = glm::vec2(static_cast<float>(a.velocity.x / speed), static_cast<float>(a.velocity.z / speed));
+        const bool following = a.state == AgentState::Moving && a.hasTarget && !a.manualVelocity && !a.leap.active;
+        const float reach = kStuckReach * a.def.radius;
+        if (!following || distXZ(a.position, a.anchor) > reach)
+        {
+            if (a.stuck)
+                pushCrowdEvent(m_stepAgents[i], CrowdEventKind::Unstuck);
+            resetHeadway(a);
+            continue;
+        }
+        a.blockedFor += static_cast<float>(dt);
+        if (a.stuck || a.blockedFor < kStuckSeconds)
+            continue;
+        a.stuck = true;
+        bool touching = false;
+        forEachNear(i, [&](size_t j) {
+            const CrowdAgent& b = agentAt(j);
+            const double reachJ = (static_cast<double>(a.def.radius) + b.def.radius) * 1.5;
+            touching = touching || len2(xz(b.position) - xz(a.position)) <= reachJ * reachJ;
+        });
+        a.reason = touching ? AgentReason::BlockedByAgents : AgentReason::NoHeadway;
+        pushCrowdEvent(m_stepAgents[i], CrowdEventKind::Stuck);
+    }
 }
 
 void NavWorld::hashCrowd(Hasher& h, MeshId mesh) const
@@ -954,6 +1113,16 @@ void NavWorld::hashCrowd(Hasher& h, MeshId mesh) const
                 h.addF32(a.leap.duration);
             }
             h.addU32(a.linkGeneration);
+        }
+        // Reasons the state does not imply, and the headway clock while stuck
+        // (only when so: the hashes of crowds that flow stay).
+        if (a.reason == AgentReason::ZeroSpeed || a.reason == AgentReason::LinkTooSlow || a.stuck || a.replan)
+        {
+            h.addU8(static_cast<uint8_t>(a.reason));
+            h.addBool(a.stuck);
+            h.addBool(a.replan);
+            addV(a.anchor);
+            h.addF32(a.blockedFor);
         }
     });
 }

@@ -409,13 +409,22 @@ TEST_CASE("stepCrowds refuses a step outside (0, 1] s and changes nothing")
 
 TEST_CASE("a world holds at most kMaxCrowdAgents agents: one more is E_NAV_LIMIT")
 {
+    static_assert(kMaxCrowdAgents >= 65536);
+    // One square polygon 260 m wide, the agents 1 m apart on a 256 × 256 grid.
     Scene s;
-    putGround(s, bakeShapes(box(0, 0, 70, 70)));
+    putGround(s, std::make_shared<const NavMesh>(meshFromRects({{0, 0, 260, 260}}, true)));
     for (uint32_t k = 0; k < kMaxCrowdAgents; ++k)
     {
-        const float x = 1.0f + static_cast<float>(k % 64), z = 1.0f + static_cast<float>(k / 64);
+        const float x = 1.5f + static_cast<float>(k % 256), z = 1.5f + static_cast<float>(k / 256);
         REQUIRE(s.world.addAgent(s.mesh, agentAt(x, z)).ok());
     }
+    // A full world steps: every agent walks 2 m east, the step's time and memory bounded by the crowd's size.
+    for (AgentId id : s.world.agentsInOrder())
+        REQUIRE(s.world.setAgentTarget(id, s.world.agent(id)->position + glm::vec3(2.0f, 0.0f, 0.0f)).ok());
+    for (int k = 0; k < 3; ++k)
+        REQUIRE(s.world.stepCrowds(kDt).ok());
+    CHECK(s.world.crowdCounts().moving == kMaxCrowdAgents);
+    CHECK(s.world.agent(s.world.agentsInOrder().front())->velocity.x > 0.0f);
     const uint64_t before = s.world.hashState();
     checkRefused(s.world.addAgent(s.mesh, agentAt(5.0f, 5.5f)).status(), "E_NAV_LIMIT", "");
     CHECK(s.world.agentCount() == kMaxCrowdAgents);

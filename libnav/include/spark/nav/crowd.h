@@ -42,7 +42,7 @@ struct MeshTag;
 struct AgentTag;
 
 /// Most agents of one world. [Limit]
-inline constexpr uint32_t kMaxCrowdAgents = 4096;
+inline constexpr uint32_t kMaxCrowdAgents = 65536;
 /// Most neighbours an agent avoids. [Limit]
 inline constexpr int kMaxAgentNeighbors = 32;
 /// Corners an agent looks ahead.
@@ -60,6 +60,43 @@ enum class AgentState : uint8_t
 
 /// Text of a state, as the commands write it: idle, moving, arrived, no_path, off_mesh.
 std::string_view agentStateName(AgentState state);
+
+/// Why an agent is in its state.
+enum class AgentReason : uint8_t
+{
+    None,            ///< Nothing to say (idle, arrived, or walking freely).
+    Unreachable,     ///< no_path: no route from where it stands to its target.
+    OffMesh,         ///< off_mesh: no polygon within its reach (the mesh changed under it).
+    ZeroSpeed,       ///< no_path: it has a target but a max speed of 0.
+    LinkTooSlow,     ///< no_path: its route takes an off-mesh link it would cross for longer than `kMaxLeapSeconds`.
+    OnLink,          ///< moving: crossing an off-mesh link.
+    BlockedByAgents, ///< moving: no headway for `kStuckSeconds` or longer (`CrowdAgent::blockedFor`), agents touching it.
+    NoHeadway,       ///< moving: no headway for `kStuckSeconds` or longer with no agent touching it (walls, its own settings).
+};
+
+/// Text of a reason, as the commands write it: none, unreachable,
+/// off_mesh, zero_speed, link_too_slow, on_link, blocked_by_agents, no_headway.
+std::string_view agentReasonName(AgentReason reason);
+
+/// Longest crossing of an off-mesh link an agent starts (a slower link is
+/// refused: the agent stops in no_path / link_too_slow). [Units: s]
+inline constexpr float kMaxLeapSeconds = 600.0f;
+/// An agent that has not got `kStuckReach` × its radius away from where it
+/// stood this long is stuck (reason blocked_by_agents, a `stuck` event). [Units: s]
+inline constexpr float kStuckSeconds = 2.0f;
+/// How far (in its radii) an agent must get to count as headway.
+inline constexpr float kStuckReach = 1.0f;
+
+/// What happened to an agent in a step (`NavWorld::crowdEvents`).
+enum class CrowdEventKind : uint8_t
+{
+    Stuck,     ///< It became stuck (made no headway for `kStuckSeconds`).
+    Unstuck,   ///< It made headway again after being stuck.
+    Relocated, ///< Its body was found away from it (a failed jump, a fall): it was placed there and planned again.
+};
+
+/// Text of an event kind: stuck, unstuck, relocated.
+std::string_view crowdEventName(CrowdEventKind kind);
 
 /// How an agent is made (and changed).
 struct CrowdAgentDef
@@ -116,6 +153,14 @@ struct CrowdAgent
         float duration = 0.0f;   ///< Time the crossing takes. [Units: s]
     } leap;
     uint32_t linkGeneration = 0;            ///< The mesh's link generation the corridor was planned with.
+    AgentReason reason = AgentReason::None; ///< Why it is in its state.
+    /// Unit direction it faces (x, z): that of its last velocity faster than
+    /// 0.1 m/s, +z until it moved. Derived: nothing in the step reads it.
+    glm::vec2 heading{0.0f, 1.0f};
+    glm::vec3 anchor{0.0f};                 ///< Where it stood when it last made headway. [Units: m]
+    float blockedFor = 0.0f;                ///< Time since it last made headway while moving. [Units: s]
+    bool stuck = false;                     ///< `blockedFor` >= `kStuckSeconds`.
+    bool replan = false;                    ///< Plan its corridor again at the next step (relocated, given speed).
 };
 
 /// An agent within this of a link's take-off (x–z) starts the leap. [Units: m]

@@ -214,6 +214,17 @@ struct NavWorldState
     uint64_t crowdSteps = 0;                             ///< Crowd steps taken.
 };
 
+/// An event of a crowd agent (`NavWorld::crowdEvents`).
+struct CrowdEvent
+{
+    AgentId agent;       ///< Whose.
+    CrowdEventKind kind; ///< What happened.
+    uint64_t step = 0;   ///< The crowd step it happened in (`crowdSteps()` then).
+};
+
+/// Most crowd events kept for a host to read; older ones are dropped. [Limit]
+inline constexpr size_t kMaxCrowdEvents = 65536;
+
 /// Counts of agents per state after a step.
 struct CrowdCounts
 {
@@ -367,6 +378,12 @@ public:
     uint64_t crowdSteps() const { return m_state.crowdSteps; }
     /// Agents per state.
     CrowdCounts crowdCounts() const;
+    /// Agents' events (stuck, unstuck, relocated) since the host last called
+    /// `clearCrowdEvents`, oldest first (at most `kMaxCrowdEvents`). An outbox,
+    /// not state: not hashed or saved.
+    std::span<const CrowdEvent> crowdEvents() const { return m_crowdEvents; }
+    /// Empties the outbox of `crowdEvents`.
+    void clearCrowdEvents() { m_crowdEvents.clear(); }
     /// Checks an agent def; the error names the field (`/radius`, …).
     static Status validateAgentDef(const CrowdAgentDef& def);
 
@@ -424,6 +441,8 @@ private:
     std::vector<WallHit> m_wallHits;
     CrowdStepScratch m_crowdScratch;
     std::vector<PathLink> m_pathLinks; // the stepped mesh's links
+    std::vector<CrowdEvent> m_crowdEvents; // outbox, see crowdEvents()
+    void pushCrowdEvent(AgentId agent, CrowdEventKind kind);
 };
 
 } // namespace spark::nav

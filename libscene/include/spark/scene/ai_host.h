@@ -8,6 +8,7 @@
 /// host chose (the CLI uses the agents' numbers) and line of sight is a ray
 /// along the navigation mesh (walls block).
 
+#include "spark/ai/events.h"
 #include "spark/ai/world.h"
 #include "spark/core/hash.h"
 #include "spark/nav/nav_world.h"
@@ -34,6 +35,7 @@ struct HostAgent
     bool noPath = false;               ///< The last move request could not be planned.
     bool leaping = false;              ///< It was on an off-mesh link when its object was last driven.
     bool fromComponent = false;        ///< Made from an AiAgent component (removed with it).
+    bool bound = false;                ///< Bound to its object by `nav.agent.add` with `entity` (drives it, goes with it).
     /// How far its object's centre stood above the agent's point on the mesh
     /// when the agent was made: an object that drives its transform keeps its
     /// centre this far above the agent (a cart on the ground keeps its half
@@ -50,6 +52,11 @@ void hashHostAgents(Hasher& io, const HostAgents& agents);
 /// Updates each agent's heading from its velocity (faster than 0.1 m/s).
 /// Called after a crowd step.
 void updateHeadings(const nav::NavWorld& nav, HostAgents& io);
+
+/// Moves the crowd's events (stuck, unstuck, relocated: `NavWorld::crowdEvents`)
+/// into the AI event log, named by the host agent's name (else the agent's
+/// number), and empties the crowd's outbox. Called after a crowd step.
+void recordCrowdEvents(nav::NavWorld& nav, const HostAgents& agents, ai::EventLog& log, uint64_t frame, double dt);
 
 /// libai's world over a `NavWorld` and, optionally, a 3D scene's physics.
 class AiHost final : public ai::World

@@ -263,6 +263,11 @@ public:
     /// on a `nav.agent.add` agent); entries without `fromComponent` stay until
     /// their crowd agent is removed.
     HostAgents& agentsForBrains() { return m_agents; }
+    /// Binds crowd agent `agent` to object `object` as an AiAgent component
+    /// would: the agent reads a character's feet, drives the object and goes
+    /// with it. `E_SCENE_UNKNOWN_OBJECT`, or `E_INVALID_PARAMS` when the object
+    /// has an agent already (nothing changes).
+    [[nodiscard]] Status bindAgent(std::string_view object, nav::AgentId agent);
     /// An object's ground point: a character's feet, any other object's position.
     bool groundPosition(std::string_view name, glm::dvec3& out) const;
     /// True when the physics lets `self` (an object name, or "") see from `from`
