@@ -117,18 +117,26 @@ void checkLoadRefused(World& w, Scene3D scene, const std::string& field)
 
 } // namespace
 
-TEST_CASE("a new world has no scene, no objects and refuses to step with E_SCENE_NONE")
+TEST_CASE("a new world is an empty scene: it steps, and only its frame advances")
 {
     World w;
     CHECK_FALSE(w.hasScene());
     CHECK(w.objectCount() == 0);
     CHECK(w.frame() == 0);
-    const uint64_t before = w.hashState();
-    Status st = w.step(kFixedStep);
-    REQUIRE_FALSE(st.ok());
-    CHECK(st.error().code == "E_SCENE_NONE");
-    CHECK(w.frame() == 0);
-    CHECK(w.hashState() == before);
+    const uint64_t sceneBefore = w.sceneHash(), physicsBefore = w.physicsHash();
+    const uint64_t navBefore = w.nav().hashState();
+    REQUIRE(w.step(kFixedStep).ok());
+    REQUIRE(w.stepFrames(2, 0.05).ok());
+    CHECK(w.frame() == 3);
+    CHECK(w.sceneHash() == sceneBefore);
+    CHECK(w.physicsHash() == physicsBefore);
+    CHECK(w.nav().hashState() == navBefore); // no crowd agents: the crowds did not step
+    CHECK(w.sceneEvents().empty());
+    // A ray through an empty scene meets nothing.
+    auto ray = w.raycast({0, 0, 0}, {1, 0, 0}, {});
+    REQUIRE(ray.ok());
+    CHECK_FALSE(ray->hit);
+    CHECK(w.physicsInfo().staticShapes == 0);
 }
 
 TEST_CASE("loadScene keeps the document order and indexes every object by name")

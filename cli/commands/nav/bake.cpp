@@ -189,7 +189,7 @@ scene::BodyKind kindFromName(const std::string& name, size_t index)
 /// source "space3d": the static colliders of the session's 3D scene (libscene's bake).
 BakedMesh bakeSpace3D(Context& ctx, const json& params)
 {
-    if (!ctx.state.space.hasScene())
+    if (!ctx.state.world.hasScene())
         fail("E_NAV_NO_GEOMETRY", "There is no 3D scene to bake.", {{"path", "/source"}},
              "Create one with space3d.new or load one with space3d.load.");
     for (const char* key : {"bounds", "obstacles", "walkable", "solid_rects", "areas", "subdivisions"})
@@ -209,7 +209,7 @@ BakedMesh bakeSpace3D(Context& ctx, const json& params)
         for (size_t i = 0; i < kinds.size(); ++i)
             def.colliders.includeKinds.push_back(kindFromName(kinds[i].get<std::string>(), i));
     }
-    auto baked = scene::bakeScene3D(ctx.state.space.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
+    auto baked = scene::bakeScene3D(ctx.state.world.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
     if (!baked.ok())
         failWith(baked.error());
     json approximations = json::array();
@@ -250,7 +250,7 @@ json navBake(Context& ctx, const json& params)
     std::string source;
     if (params.contains("source"))
         source = params["source"].get<std::string>();
-    else if (ctx.state.space.hasScene())
+    else if (ctx.state.world.hasScene())
         source = "space3d";
     else if (ctx.state.scene2d)
         source = "scene2d";
@@ -268,7 +268,7 @@ json navBake(Context& ctx, const json& params)
         fail("E_NAV_CONFIG", "Unknown bake source '" + source + "'.", {{"path", "/source"}});
     BakedMesh baked = baker(ctx, params);
 
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     const bool replaced = world.findMesh(name).valid();
     nav::MeshDef def = nav::defaultMeshDef();
     def.name = name;

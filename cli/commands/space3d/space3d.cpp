@@ -68,13 +68,12 @@ std::optional<std::pair<std::string, Error>> modelPathOutside(const Context& ctx
 /// navigation and AI state start empty, SPEC §5; its snapshots go with it).
 void loadWorld(Context& ctx, Scene3D scene, std::string_view field)
 {
-    const Status st = ctx.state.space.loadScene(std::move(scene));
+    const Status st = ctx.state.world.loadScene(std::move(scene));
     if (!st.ok())
         failWith(st.error(), field);
     ctx.state.snapshots.clear();
     // The physics reads model shapes from the project.
-    ctx.state.space.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
-    ctx.state.space.setLeafRegistry(ctx.leafRegistry);
+    ctx.state.world.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
 }
 
 json space3dNew(Context& ctx, const json& params)
@@ -86,8 +85,8 @@ json space3dNew(Context& ctx, const json& params)
         s.gravity = {g[0].get<float>(), g[1].get<float>(), g[2].get<float>()};
     }
     loadWorld(ctx, std::move(s), {});
-    json out = summary(ctx.state.space);
-    out["gravity"] = gravityJson(ctx.state.space);
+    json out = summary(ctx.state.world);
+    out["gravity"] = gravityJson(ctx.state.world);
     return out;
 }
 
@@ -111,9 +110,9 @@ json space3dLoad(Context& ctx, const json& params)
                  {{"path", "/path"}, {"file", rel}, {"field", bad->first}},
                  "model paths are relative to the project folder and stay inside it");
     loadWorld(ctx, std::move(loaded.value()), {});
-    json out = summary(ctx.state.space);
+    json out = summary(ctx.state.world);
     out["path"] = rel;
-    out["gravity"] = gravityJson(ctx.state.space);
+    out["gravity"] = gravityJson(ctx.state.world);
     return out;
 }
 

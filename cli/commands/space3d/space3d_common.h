@@ -14,10 +14,10 @@ namespace spark::cli
 /// The session's 3D world; fails with E_SCENE_NONE when there is none.
 inline scene::World& requireScene(Context& ctx)
 {
-    if (!ctx.state.space.hasScene())
+    if (!ctx.state.world.hasScene())
         fail("E_SCENE_NONE", "There is no 3D scene in this session.", json::object(),
              "Create one with space3d.new or load one with space3d.load.");
-    return ctx.state.space;
+    return ctx.state.world;
 }
 
 /// The object named `name`; fails with E_SCENE_UNKNOWN_OBJECT at `field`.

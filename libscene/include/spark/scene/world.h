@@ -1,10 +1,15 @@
 #pragma once
 /// \file world.h
-/// The runtime world of a 3D scene: built once from a `Scene3D` document, it
-/// owns the objects (by `ObjectId`), the navigation world of the scene and its
-/// AI state, steps them in the fixed stage order of SPEC §5, and saves,
+/// The runtime world of a session: it owns the objects of a `Scene3D`
+/// document (by `ObjectId`), the navigation world (3D and 2D meshes alike) and
+/// the AI state, steps them in the fixed stage order of SPEC §5, and saves,
 /// restores and hashes all of it as one value (Jolt's state recorder is the
 /// model: snapshots, determinism checks and rollback are one mechanism).
+///
+/// A world always exists: one with no objects is an empty scene, and a 2D or
+/// polygon mesh, its crowds and their brains live in it like any other. Its
+/// one `step` runs every stage; a stage with nothing to do (no objects, no
+/// crowd agents, no brains) does nothing.
 ///
 /// Objects keep document order (file order, then spawn order) for saving and
 /// for every iteration; names are looked up through an ordered index, so
@@ -172,11 +177,11 @@ public:
     virtual void end(StepStage stage) = 0;
 };
 
-/// The runtime world of one 3D scene.
+/// The runtime world of one session.
 class World
 {
 public:
-    /// A world with no scene (`hasScene()` false), empty navigation and AI.
+    /// An empty world: no objects, empty navigation and AI, frame 0.
     World() = default;
 
     // -- The scene --------------------------------------------------------------
@@ -186,7 +191,9 @@ public:
     /// Errors (nothing changes): `E_SCENE_FORMAT` for an empty, too long or
     /// duplicate name (field `/objects/i/name`), `E_SCENE_LIMIT` for too many objects.
     [[nodiscard]] Status loadScene(Scene3D scene);
-    /// True once a scene was made or loaded.
+    /// True once a scene document was made or loaded (`loadScene`). The world
+    /// steps either way; the CLI's `space3d.*` commands address the document
+    /// only once there is one.
     bool hasScene() const { return m_hasScene; }
     /// The scene document (objects in document order). Valid until the next change.
     const Scene3D& document() const { return m_objects.document; }
@@ -231,8 +238,9 @@ public:
     [[nodiscard]] Status moveCharacter(ObjectId object, const glm::vec3& velocity, bool jump);
     /// The first hit of the segment `from` → `to` on a non-sensor collider
     /// (fixed, kinematic and dynamic bodies, character capsules) whose object
-    /// is not in `ignore`. `E_SCENE_RANGE` (field `/from`, `/to`) for a
-    /// non-finite or out-of-range point; stale handles in `ignore` are skipped.
+    /// is not in `ignore` (none in a world without objects). `E_SCENE_RANGE`
+    /// (field `/from`, `/to`) for a non-finite or out-of-range point; stale
+    /// handles in `ignore` are skipped.
     [[nodiscard]] Result<SceneRayHit> raycast(const glm::vec3& from, const glm::vec3& to,
                                               std::span<const ObjectId> ignore) const;
     /// The physics state of an object (null for a stale handle).
@@ -244,25 +252,32 @@ public:
 
     // -- Navigation and AI -------------------------------------------------------
 
-    /// The scene's navigation world.
+    /// The navigation world (every mesh of the session, 3D and 2D).
     nav::NavWorld& nav() { return m_nav; }
-    /// The scene's navigation world.
+    /// The navigation world.
     const nav::NavWorld& nav() const { return m_nav; }
-    /// The scene's AI state (trees, utility documents, brains, event log).
+    /// The AI state (trees, utility documents, brains, event log).
     ai::AiState& ai() { return m_ai; }
-    /// The scene's AI state.
+    /// The AI state.
     const ai::AiState& ai() const { return m_ai; }
 
     // -- AI agents -----------------------------------------------------------------
 
     /// The leaves brains may call (null: the built-ins). Not state: set it once.
     void setLeafRegistry(const ai::LeafRegistry* leaves) { m_leaves = leaves; }
-    /// Agents made from AiAgent components, by object name.
+    /// The named agents brains drive: those made from AiAgent components (by
+    /// object name) and those a host named by hand.
     const HostAgents& agents() const { return m_agents; }
     /// The named agents, for a host that adds agents by hand (`ai.brain.attach`
     /// on a `nav.agent.add` agent); entries without `fromComponent` stay until
     /// their crowd agent is removed.
     HostAgents& agentsForBrains() { return m_agents; }
+    /// libai's view of this world, as the brains' stage uses it: positions are
+    /// the objects' ground points, or the crowd agents' own for agents without
+    /// an object; line of sight is the physics ray cast, or in a world without
+    /// objects a ray along the agent's mesh (walls block). Valid until the
+    /// agents or the objects change.
+    AiHost aiHost();
     /// An object's ground point: a character's feet, any other object's position.
     bool groundPosition(std::string_view name, glm::dvec3& out) const;
     /// True when the physics lets `self` (an object name, or "") see from `from`
@@ -277,16 +292,19 @@ public:
     // -- Stepping ----------------------------------------------------------------
 
     /// Advances the world by `dt` seconds in the fixed order of SPEC §5 (see the
-    /// stage functions below). `E_SCENE_RANGE` for a step that is not finite,
-    /// not positive or longer than `kMaxStep` (nothing changes); `E_SCENE_NONE`
-    /// when there is no scene.
+    /// stage functions below); the one step of the world, whatever it holds.
+    /// `E_SCENE_RANGE` for a step that is not finite, not positive or longer
+    /// than `kMaxStep` (nothing changes).
     [[nodiscard]] Status step(double dt);
     /// As `step`, telling `observer` where each stage begins and ends.
     [[nodiscard]] Status step(double dt, StepObserver* observer);
-    /// Runs `frames` fixed steps of `kFixedStep`. `E_SCENE_RANGE` (field
-    /// `/frames`) for 0 or more than `kMaxStepFrames`; `E_SCENE_NONE`.
-    [[nodiscard]] Status stepFrames(uint32_t frames);
-    /// Steps taken since the scene was made or loaded.
+    /// Runs `frames` steps of `dt` (what `space3d.step`, `ai.step` and
+    /// `nav.step` run). `E_SCENE_RANGE` (field `/frames`) for 0 or more than
+    /// `kMaxStepFrames`, (field `/dt`) for a bad `dt`; nothing changes then.
+    /// Polls the current work control between frames (spark/core/work.h): a
+    /// stopped run brings back the world as it was and answers the cancel error.
+    [[nodiscard]] Status stepFrames(uint32_t frames, double dt = kFixedStep);
+    /// Steps taken since the world was made or its scene loaded (the brains' clock).
     uint64_t frame() const { return m_frame; }
 
     // -- Journal ---------------------------------------------------------------------
