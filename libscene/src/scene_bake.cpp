@@ -10,7 +10,7 @@ SceneBakeDef defaultSceneBakeDef()
     return SceneBakeDef{};
 }
 
-Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader)
+Result<SceneBake> bakeWorldDocument(const WorldDocument& scene, const SceneBakeDef& def, const ModelLoader& loader)
 {
     ColliderTriangles triangles = collectColliderTriangles(scene, def.colliders, loader);
     if (!def.allowApproximations)

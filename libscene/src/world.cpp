@@ -26,7 +26,7 @@ Status checkName(std::string_view name, const std::string& field)
 
 } // namespace
 
-Status World::loadScene(Scene3D scene)
+Status World::loadScene(WorldDocument scene)
 {
     if (scene.objects.size() > kMaxSceneObjects)
         return makeError("E_SCENE_LIMIT", "too many objects (at most 100000)", "/objects");
@@ -47,7 +47,7 @@ Status World::loadScene(Scene3D scene)
         built.stale.push_back(0);
     }
     built.motion.resize(scene.objects.size());
-    Scene3D base = scene;
+    WorldDocument base = scene;
     built.document = std::move(scene);
     // Commit: nothing below can fail.
     m_objects = std::move(built);

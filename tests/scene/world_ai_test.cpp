@@ -6,7 +6,7 @@
 // brain running the `can_see` condition.
 //
 // The scene is the ragdoll-wall sample (the guard demo's arena), baked once as
-// `nav.bake` does it (bakeScene3D → NavWorld::putMesh), trees compiled and put
+// `nav.bake` does it (bakeWorldDocument → NavWorld::putMesh), trees compiled and put
 // as `ai.tree.load` does it.
 
 #include "spark/scene/world.h"
@@ -43,12 +43,12 @@ std::shared_ptr<const nav::NavMesh> arenaMesh()
 {
     static const std::shared_ptr<const nav::NavMesh> mesh = []
     {
-        auto scene = loadScene3DFile(kRagdollSample);
+        auto scene = loadWorldDocumentFile(kRagdollSample);
         REQUIRE(scene.ok());
         SceneBakeDef def = defaultSceneBakeDef();
         def.bake.agentRadius = 0.4f;
         def.bake.agentHeight = 1.8f;
-        auto baked = bakeScene3D(scene.value(), def, makeObjModelLoader(kRoot));
+        auto baked = bakeWorldDocument(scene.value(), def, makeObjModelLoader(kRoot));
         REQUIRE(baked.ok());
         REQUIRE(baked->approximatedColliders == 0);
         return baked->mesh;

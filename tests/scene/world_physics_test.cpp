@@ -204,7 +204,7 @@ TEST_CASE("Refused physics input is a coded error with the field and changes not
 
 TEST_CASE("A model that cannot be loaded is a counted box in the physics")
 {
-    auto scene = loadScene3DFile(kRagdollSample);
+    auto scene = loadWorldDocumentFile(kRagdollSample);
     REQUIRE(scene.ok());
     World w;
     REQUIRE(w.loadScene(std::move(scene.value())).ok());

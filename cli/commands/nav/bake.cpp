@@ -209,7 +209,7 @@ BakedMesh bakeSpace3D(Context& ctx, const json& params)
         for (size_t i = 0; i < kinds.size(); ++i)
             def.colliders.includeKinds.push_back(kindFromName(kinds[i].get<std::string>(), i));
     }
-    auto baked = scene::bakeScene3D(ctx.state.world.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
+    auto baked = scene::bakeWorldDocument(ctx.state.world.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
     if (!baked.ok())
         failWith(baked.error());
     json approximations = json::array();

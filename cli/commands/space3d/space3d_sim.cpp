@@ -10,7 +10,7 @@
 #include "spark/core/hash.h"
 #include "spark/core/path.h"
 #include "spark/core/text.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 #include "spark/scene/scene_colliders.h"
 #include "spark/scene/world.h"
 
@@ -197,7 +197,7 @@ json space3dSnapshotSave(Context& ctx, const json& params)
     doc["version"] = 1;
     doc["kind"] = "spark.space3d.snapshot";
     doc["hash"] = hashToHex(world.hashState());
-    doc["scene"] = scene::scene3DToJson(world.baseDocument());
+    doc["scene"] = scene::worldDocumentToJson(world.baseDocument());
     doc["commands"] = nlohmann::ordered_json(commands);
     const std::string text = doc.dump(1) + "\n";
     const Status st = writeTextFile(path, text);
@@ -234,7 +234,7 @@ json space3dSnapshotLoad(Context& ctx, const json& params)
         formatError("commands must be an array", "/commands");
     if (!doc.contains("hash") || !doc["hash"].is_string())
         formatError("hash must be a string", "/hash");
-    auto parsed = scene::parseScene3D(doc.value("scene", json()));
+    auto parsed = scene::parseWorldDocument(doc.value("scene", json()));
     if (!parsed.ok())
         formatError(parsed.error().message, "/scene" + parsed.error().field);
 

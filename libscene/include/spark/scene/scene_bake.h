@@ -1,13 +1,13 @@
 #pragma once
 /// \file scene_bake.h
-/// The 3D bake of a scene (SPEC §2.1): the static colliders of a `Scene3D` as
+/// The 3D bake of a scene (SPEC §2.1): the static colliders of a `WorldDocument` as
 /// triangles (`collectColliderTriangles`), through libnav's one bake path
 /// (`nav::bakeNavMesh`), into a navigation mesh with the counters a host shows.
 
 #include "spark/core/result.h"
 #include "spark/nav/bake.h"
 #include "spark/nav/navmesh.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 #include "spark/scene/scene_colliders.h"
 
 #include <cstdint>
@@ -50,7 +50,7 @@ struct SceneBake
 /// `def.allowApproximations` is false; `E_NAV_NO_GEOMETRY` (field `/source`) when no collider is
 /// selected, and those of `nav::bakeNavMesh` (`E_NAV_CONFIG` with the setting's
 /// field, `E_NAV_LIMIT`, `E_NAV_NO_GEOMETRY`).
-Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader);
+Result<SceneBake> bakeWorldDocument(const WorldDocument& scene, const SceneBakeDef& def, const ModelLoader& loader);
 
 } // namespace spark::scene
 SPARK_SCENE_API_END

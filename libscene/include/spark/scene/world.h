@@ -1,6 +1,6 @@
 #pragma once
 /// \file world.h
-/// The runtime world of a session: it owns the objects of a `Scene3D`
+/// The runtime world of a session: it owns the objects of a `WorldDocument`
 /// document (by `ObjectId`), the navigation world (3D and 2D meshes alike) and
 /// the AI state, steps them in the fixed stage order of SPEC §5, and saves,
 /// restores and hashes all of it as one value (Jolt's state recorder is the
@@ -29,7 +29,7 @@
 #include "spark/core/result.h"
 #include "spark/nav/nav_world.h"
 #include "spark/scene/physics.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 #include "spark/scene/scene_colliders.h"
 
 #include <cstdint>
@@ -66,7 +66,7 @@ struct ObjectMotion
 /// The objects of a world: the document plus its indexes (a plain value).
 struct WorldObjects
 {
-    Scene3D document;                                     ///< Objects in document order.
+    WorldDocument document;                                     ///< Objects in document order.
     std::vector<ObjectId> order;                          ///< Handle of each object, parallel to `document.objects`.
     /// `hashObject3D` of each object, parallel; an entry whose `stale` flag is
     /// set is recomputed when the scene hash is next asked for (objects moved
@@ -121,7 +121,7 @@ struct WorldState
     std::vector<SceneEvent> events; ///< The scene's event log.
     uint64_t nextEventSeq = 0;  ///< Sequence number of the next scene event.
     uint64_t frame = 0;         ///< Steps taken since the scene was made or loaded.
-    Scene3D base;               ///< The document as made or loaded (the journal's start).
+    WorldDocument base;               ///< The document as made or loaded (the journal's start).
     std::vector<JournalEntry> journal; ///< What changed it since (not hashed: history, not state).
 };
 
@@ -190,13 +190,13 @@ public:
     /// state (SPEC §5: a new scene starts without them); the frame restarts at 0.
     /// Errors (nothing changes): `E_SCENE_FORMAT` for an empty, too long or
     /// duplicate name (field `/objects/i/name`), `E_SCENE_LIMIT` for too many objects.
-    [[nodiscard]] Status loadScene(Scene3D scene);
+    [[nodiscard]] Status loadScene(WorldDocument scene);
     /// True once a scene document was made or loaded (`loadScene`). The world
     /// steps either way; the CLI's `space3d.*` commands address the document
     /// only once there is one.
     bool hasScene() const { return m_hasScene; }
     /// The scene document (objects in document order). Valid until the next change.
-    const Scene3D& document() const { return m_objects.document; }
+    const WorldDocument& document() const { return m_objects.document; }
     /// Gravity of the scene. [Units: m/s²]
     glm::vec3 gravity() const { return m_objects.document.gravity; }
 
@@ -216,7 +216,7 @@ public:
     size_t objectCount() const { return m_objects.order.size(); }
     /// Every object's handle, in document order.
     std::span<const ObjectId> objectsInOrder() const { return m_objects.order; }
-    /// Hash of the scene document: equal to `hashScene3D(document())`, computed
+    /// Hash of the scene document: equal to `hashWorldDocument(document())`, computed
     /// from the kept per-object hashes in O(objects).
     uint64_t sceneHash() const;
 
@@ -310,7 +310,7 @@ public:
     // -- Journal ---------------------------------------------------------------------
 
     /// The document as it was made or loaded: replaying the journal on it rebuilds the world.
-    const Scene3D& baseDocument() const { return m_base; }
+    const WorldDocument& baseDocument() const { return m_base; }
     /// The commands that changed the scene since, in order.
     std::span<const JournalEntry> journal() const { return m_journal; }
     /// Logs a command that changed the scene (the host calls it after each one).
@@ -352,7 +352,7 @@ private:
 
     bool m_hasScene = false;
     WorldObjects m_objects;
-    Scene3D m_base;
+    WorldDocument m_base;
     std::vector<JournalEntry> m_journal;
     ModelLoader m_loader;
     mutable physics::CollisionWorld m_collision;
