@@ -89,7 +89,7 @@
 
 #include "spark/core/rng.h"
 #include "spark/scene/physics.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 #include "spark/scene/scene_colliders.h"
 #include "spark/scene/world.h"
 #include "bench_stats.h"
@@ -324,10 +324,10 @@ void compareTrianglesWithBullet(const std::vector<Ray>& rays, const Fractions& f
                 differ, tolerance, maxOutside * 1e3, maxDiffOther);
 }
 
-void benchRays(const Options& opt, const scene::Scene3D& sample, const std::filesystem::path& root)
+void benchRays(const Options& opt, const scene::WorldDocument& sample, const std::filesystem::path& root)
 {
     // The three worlds (untimed).
-    scene::Scene3D statics;
+    scene::WorldDocument statics;
     statics.gravity = sample.gravity;
     for (const scene::Object3D& o : sample.objects)
         if (isStatic(o))
@@ -442,7 +442,7 @@ struct Spot
 
 // Free floor spots of one sample arena: lattice points whose capsule footprint
 // (grown by 0.1 m) sees nothing but the floor from above.
-std::vector<Spot> freeSpots(const scene::Scene3D& sample, const std::filesystem::path& root)
+std::vector<Spot> freeSpots(const scene::WorldDocument& sample, const std::filesystem::path& root)
 {
     scene::World probe;
     probe.setModelLoader(scene::makeObjModelLoader(root));
@@ -473,9 +473,9 @@ std::vector<Spot> freeSpots(const scene::Scene3D& sample, const std::filesystem:
 }
 
 // `copies` copies of the sample side by side along x (copy 0 is the sample itself).
-scene::Scene3D arenaCopies(const scene::Scene3D& sample, int copies)
+scene::WorldDocument arenaCopies(const scene::WorldDocument& sample, int copies)
 {
-    scene::Scene3D out;
+    scene::WorldDocument out;
     out.gravity = sample.gravity;
     for (int c = 0; c < copies; ++c)
         for (scene::Object3D o : sample.objects)
@@ -500,7 +500,7 @@ struct CharacterRun
     double walked = 0.0;  // mean horizontal distance from the spawn spot [m]
 };
 
-[[gnu::noinline]] void runCharacters(const scene::Scene3D& sample, const std::filesystem::path& root,
+[[gnu::noinline]] void runCharacters(const scene::WorldDocument& sample, const std::filesystem::path& root,
                                      const std::vector<Spot>& spots, int count, int perArena, CharacterRun& out)
 {
     const int copies = (count + perArena - 1) / perArena;
@@ -575,7 +575,7 @@ struct CharacterRun
     out.walked = ids.empty() ? 0.0 : walked / static_cast<double>(ids.size());
 }
 
-void benchCharacters(const Options& opt, const scene::Scene3D& sample, const std::filesystem::path& root)
+void benchCharacters(const Options& opt, const scene::WorldDocument& sample, const std::filesystem::path& root)
 {
     const std::vector<Spot> spots = freeSpots(sample, root);
     std::printf("characters: default CharacterController (r 0.4, h 1.8, step 0.4, 45 deg), spawned at y %.2f on "
@@ -671,7 +671,7 @@ int main(int argc, char** argv)
     std::printf("command: %s\n", command.c_str());
 
     const std::filesystem::path root = projectRoot();
-    auto sample = scene::loadScene3DFile(root / kSamplePath);
+    auto sample = scene::loadWorldDocumentFile(root / kSamplePath);
     if (!sample.ok())
         fail(std::string("cannot load ") + kSamplePath + ": " + sample.error().message);
     std::printf("scene: %s (%zu objects)\n", kSamplePath, sample->objects.size());

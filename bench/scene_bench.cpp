@@ -16,8 +16,8 @@
 ///    sample side by side, 32 m apart along x (names suffixed "#k", positions
 ///    offset), as physics_bench does: 100 guards is the sample itself, 1,000
 ///    is ten samples at the same density, so the figures scale N, not crowding.
-///    The copies are one Scene3D, loaded once;
-///  - one navmesh "arena" baked from all of it (scene::bakeScene3D, agent
+///    The copies are one WorldDocument, loaded once;
+///  - one navmesh "arena" baked from all of it (scene::bakeWorldDocument, agent
 ///    radius 0.4, height 1.8, the other settings nav::defaultBakeDef(); ten
 ///    islands for ten copies), put into World::nav() as nav.bake does;
 ///  - the tree samples/ai/guard.bt.json (chase the target while can_see it,
@@ -76,7 +76,7 @@
 #include "spark/ai/events.h"
 #include "spark/ai/tree.h"
 #include "spark/core/rng.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 #include "spark/scene/scene_bake.h"
 #include "spark/scene/scene_colliders.h"
 #include "spark/scene/world.h"
@@ -164,9 +164,9 @@ std::string suffix(int copy) { return copy == 0 ? std::string() : "#" + std::to_
 // --- The world ------------------------------------------------------------------
 
 // `copies` copies of the sample side by side along x (copy 0 is the sample itself).
-scene::Scene3D arenaCopies(const scene::Scene3D& sample, int copies)
+scene::WorldDocument arenaCopies(const scene::WorldDocument& sample, int copies)
 {
-    scene::Scene3D out;
+    scene::WorldDocument out;
     out.gravity = sample.gravity;
     for (int c = 0; c < copies; ++c)
         for (scene::Object3D o : sample.objects)
@@ -228,7 +228,7 @@ struct Spot
 
 // Free floor spots of one sample arena west of the wall: lattice points whose
 // capsule footprint (grown by 0.1 m) sees nothing but the floor from above.
-std::vector<Spot> freeSpots(const scene::Scene3D& sample, const std::filesystem::path& root)
+std::vector<Spot> freeSpots(const scene::WorldDocument& sample, const std::filesystem::path& root)
 {
     scene::World probe;
     probe.setModelLoader(scene::makeObjModelLoader(root));
@@ -260,7 +260,7 @@ std::vector<Spot> freeSpots(const scene::Scene3D& sample, const std::filesystem:
 
 struct Setup
 {
-    const scene::Scene3D* sample = nullptr;
+    const scene::WorldDocument* sample = nullptr;
     const nlohmann::json* treeDoc = nullptr;
     std::filesystem::path root;
     std::vector<Spot> spots;
@@ -298,7 +298,7 @@ struct Run
     const int steps = opt.steps;
     scene::World world;
     world.setModelLoader(scene::makeObjModelLoader(setup.root));
-    scene::Scene3D doc = arenaCopies(*setup.sample, copies);
+    scene::WorldDocument doc = arenaCopies(*setup.sample, copies);
     std::vector<Spot> spots = setup.spots;
     if (opt.movePlayer)
     {
@@ -319,9 +319,9 @@ struct Run
     scene::SceneBakeDef bakeDef = scene::defaultSceneBakeDef();
     bakeDef.bake.agentRadius = kAgentRadius;
     bakeDef.bake.agentHeight = kAgentHeight;
-    auto baked = scene::bakeScene3D(doc, bakeDef, scene::makeObjModelLoader(setup.root));
+    auto baked = scene::bakeWorldDocument(doc, bakeDef, scene::makeObjModelLoader(setup.root));
     if (!baked.ok())
-        fail("bakeScene3D: " + baked.error().message);
+        fail("bakeWorldDocument: " + baked.error().message);
     if (auto s = world.loadScene(std::move(doc)); !s.ok())
         fail("World::loadScene: " + s.error().message);
     nav::MeshDef mesh = nav::defaultMeshDef();
@@ -563,7 +563,7 @@ int main(int argc, char** argv)
 
     Setup setup;
     setup.root = projectRoot();
-    auto sample = scene::loadScene3DFile(setup.root / kScenePath);
+    auto sample = scene::loadWorldDocumentFile(setup.root / kScenePath);
     if (!sample.ok())
         fail(std::string("cannot load ") + kScenePath + ": " + sample.error().message);
     const nlohmann::json treeDoc = readJsonFile(setup.root / kTreePath);

@@ -102,7 +102,7 @@ json bakeObj(const BakeCliOptions& o, scene::SessionState& state, json& outStats
     def.name = o.meshName;
     def.source = "obj";
     def.mesh = std::make_shared<const nav::NavMesh>(std::move(baked.value().mesh));
-    auto put = state.nav().putMesh(std::move(def));
+    auto put = state.world.nav().putMesh(std::move(def));
     if (!put.ok())
         return errorOf(put.error());
 
@@ -215,7 +215,7 @@ int runBakeMerge(const BakeMergeOptions& o)
         json imported = dispatcher.call(state, "nav.import", {{"name", name}, {"path", o.inputs[i]}});
         if (!imported["ok"].get<bool>())
             return printError(imported);
-        parts.push_back(state.nav().meshRecord(state.nav().findMesh(name))->baked);
+        parts.push_back(state.world.nav().meshRecord(state.world.nav().findMesh(name))->baked);
     }
     std::vector<const nav::NavMesh*> pointers;
     for (const auto& p : parts)
@@ -227,7 +227,7 @@ int runBakeMerge(const BakeMergeOptions& o)
     def.name = "merged";
     def.source = "merge";
     def.mesh = std::make_shared<const nav::NavMesh>(std::move(merged.value()));
-    auto put = state.nav().putMesh(std::move(def));
+    auto put = state.world.nav().putMesh(std::move(def));
     if (!put.ok())
         return printError(errorOf(put.error()));
     json exported = dispatcher.call(state, "nav.export", {{"mesh", "merged"}, {"path", o.output}});

@@ -96,7 +96,7 @@ json loadLevel(const BakeCliOptions& o, nav::BakeInput& input)
     if (!loaded["ok"].get<bool>())
         return loaded;
     scene::ColliderTriangles tris = scene::collectColliderTriangles(
-        state.space.document(), scene::defaultColliderDef(), scene::makeObjModelLoader(o.projectRoot));
+        state.world.document(), scene::defaultColliderDef(), scene::makeObjModelLoader(o.projectRoot));
     for (const scene::ColliderApproximation& a : tris.approximations)
         if (a.code != "E_SCENE_APPROXIMATED")
             return jobError(a.code, "the model of object \"" + a.object + "\" cannot be baked: " + a.cause,

@@ -327,6 +327,7 @@ json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& p
     }
 
     Context ctx{io, m_options.projectRoot, this, updateGoldens, m_options.verbose, m_options.leafRegistry};
+    io.world.setLeafRegistry(m_options.leafRegistry); // the host's leaves, for every step of the world
     json result;
     if (def->mutates == Mutates::Composite)
     {
@@ -365,11 +366,11 @@ json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& p
     }
     if (def->mutates != Mutates::No)
         ++io.commandsRun;
-    if (def->mutates == Mutates::Yes && !def->hints.writesFiles && io.space.hasScene() && changesScene(id))
+    if (def->mutates == Mutates::Yes && !def->hints.writesFiles && io.world.hasScene() && changesScene(id))
     {
         // The scene's journal: snapshot.save writes it, snapshot.load replays it.
-        io.space.appendJournal({std::string(id), effective.dump(-1, ' ', false, json::error_handler_t::replace),
-                                io.space.hashState()});
+        io.world.appendJournal({std::string(id), effective.dump(-1, ' ', false, json::error_handler_t::replace),
+                                io.world.hashState()});
     }
     if (result.is_null())
         result = json::object();

@@ -62,8 +62,8 @@ struct Evaluator
         auto name = text(obj, "agent", at);
         if (!name.ok())
             return name.error();
-        auto it = state.ai().brains.find(name.value());
-        if (it == state.ai().brains.end())
+        auto it = state.world.ai().brains.find(name.value());
+        if (it == state.world.ai().brains.end())
             return Error{"E_AI_UNKNOWN", "no brain for agent \"" + name.value() + "\"", at + "/agent",
                          "ai.brain.attach gives an agent a brain; AiAgent components get one when their mesh and tree exist"};
         return &it->second;
@@ -72,18 +72,15 @@ struct Evaluator
     Result<glm::dvec3> position(const std::string& name, const std::string& field) const
     {
         glm::dvec3 p;
-        if (state.space.hasScene())
-        {
-            if (state.space.groundPosition(name, p))
-                return p;
+        if (state.world.groundPosition(name, p))
+            return p;
+        auto it = state.world.agents().find(name);
+        if (const nav::CrowdAgent* a = it == state.world.agents().end() ? nullptr : state.world.nav().agent(it->second.agent))
+            return glm::dvec3(a->position);
+        if (state.world.hasScene())
             return Error{"E_SCENE_UNKNOWN_OBJECT", "there is no object named \"" + name + "\"", field,
                          "space3d.list shows the objects"};
-        }
-        auto it = state.detachedAgents.find(name);
-        const nav::CrowdAgent* a = it == state.detachedAgents.end() ? nullptr : state.detachedNav.agent(it->second.agent);
-        if (!a)
-            return Error{"E_AI_UNKNOWN", "there is no agent named \"" + name + "\"", field, "ai.brain.attach names agents"};
-        return glm::dvec3(a->position);
+        return Error{"E_AI_UNKNOWN", "there is no agent named \"" + name + "\"", field, "ai.brain.attach names agents"};
     }
 
     Result<AssertOutcome> eval(const json& c, const std::string& at)
@@ -164,8 +161,8 @@ struct Evaluator
                     known = known || eq->get_ref<const std::string&>() == s;
             if (!known)
                 return bad(here + "/equals", "\"equals\" must be idle, moving, arrived, no_path or off_mesh");
-            const HostAgents& agents = state.space.hasScene() ? state.space.agents() : state.detachedAgents;
-            const nav::NavWorld& nav = state.nav();
+            const HostAgents& agents = state.world.agents();
+            const nav::NavWorld& nav = state.world.nav();
             auto it = agents.find(name.value());
             const nav::CrowdAgent* a = it == agents.end() ? nullptr : nav.agent(it->second.agent);
             if (!a)
@@ -306,7 +303,7 @@ struct Evaluator
         if (out.expected.empty())
             out.expected["at_least"] = 1;
         uint64_t n = 0;
-        for (const ai::AiEvent& e : state.ai().events.events)
+        for (const ai::AiEvent& e : state.world.ai().events.events)
             if (e.seq >= since && (kind.empty() || e.kind == kind) && (agent.empty() || e.agent == agent))
             {
                 bool matches = true;

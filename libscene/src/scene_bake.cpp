@@ -10,7 +10,7 @@ SceneBakeDef defaultSceneBakeDef()
     return SceneBakeDef{};
 }
 
-Result<ColliderTriangles> sceneBakeInput(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader)
+Result<ColliderTriangles> sceneBakeInput(const WorldDocument& scene, const SceneBakeDef& def, const ModelLoader& loader)
 {
     ColliderTriangles triangles = collectColliderTriangles(scene, def.colliders, loader);
     if (!def.allowApproximations)
@@ -25,7 +25,7 @@ Result<ColliderTriangles> sceneBakeInput(const Scene3D& scene, const SceneBakeDe
     return triangles;
 }
 
-Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader)
+Result<SceneBake> bakeWorldDocument(const WorldDocument& scene, const SceneBakeDef& def, const ModelLoader& loader)
 {
     auto collected = sceneBakeInput(scene, def, loader);
     if (!collected.ok())

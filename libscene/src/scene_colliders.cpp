@@ -312,7 +312,7 @@ ColliderDef defaultColliderDef()
     return ColliderDef{};
 }
 
-ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderDef& def,
+ColliderTriangles collectColliderTriangles(const WorldDocument& scene, const ColliderDef& def,
                                            const ModelLoader& loader)
 {
     ColliderTriangles out;

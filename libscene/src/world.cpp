@@ -1,5 +1,5 @@
-// The runtime world of a 3D scene: objects by handle with an ordered name
-// index and per-object hashes, the scene's navigation world and AI state, the
+// The runtime world of a session: objects by handle with an ordered name
+// index and per-object hashes, the navigation world and AI state, the one
 // step in the stage order of docs/architecture.md "A step", and the state as one value.
 //
 // Mutations build what they write on the side and swap it in last, so an error
@@ -26,7 +26,7 @@ Status checkName(std::string_view name, const std::string& field)
 
 } // namespace
 
-Status World::loadScene(Scene3D scene)
+Status World::loadScene(WorldDocument scene)
 {
     if (scene.objects.size() > kMaxSceneObjects)
         return makeError("E_SCENE_LIMIT", "too many objects (at most 100000)", "/objects");
@@ -47,7 +47,7 @@ Status World::loadScene(Scene3D scene)
         built.stale.push_back(0);
     }
     built.motion.resize(scene.objects.size());
-    Scene3D base = scene;
+    WorldDocument base = scene;
     built.document = std::move(scene);
     // Commit: nothing below can fail.
     m_objects = std::move(built);
@@ -157,8 +157,6 @@ Status World::step(double dt) { return step(dt, nullptr); }
 
 Status World::step(double dt, StepObserver* observer)
 {
-    if (!m_hasScene)
-        return makeError("E_SCENE_NONE", "there is no 3D scene to step");
     if (!std::isfinite(dt) || dt <= 0.0 || dt > kMaxStep)
         return makeError("E_SCENE_RANGE", "the step must be a finite time in (0, 1] seconds", "/dt");
     auto stage = [&](StepStage which, auto&& run) {
@@ -175,6 +173,8 @@ Status World::step(double dt, StepObserver* observer)
     stage(StepStage::Crowds, [&] { steerCrowds(dt); });
     stage(StepStage::Drive, [&] { driveObjects(dt); });
     stage(StepStage::Physics, [&] { stepPhysics(dt); });
+    // Per-frame hooks (what must see every finished frame) go here, the one
+    // place every step of every command passes.
     ++m_frame;
     return Status::success();
 }

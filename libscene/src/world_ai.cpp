@@ -66,6 +66,12 @@ bool World::lineOfSight(std::string_view self, const glm::dvec3& from, const glm
     return physics::shapeGap(probe, m_collision.movingColliders()[slot].shape).gap <= 0.05;
 }
 
+AiHost World::aiHost()
+{
+    // Without objects there is no physics to look through: the mesh's walls block the view.
+    return AiHost(m_nav, m_agents, m_objects.order.empty() ? nullptr : this);
+}
+
 StepAiFigures World::takeStepAiFigures()
 {
     const StepAiFigures out = m_figures;
@@ -226,7 +232,7 @@ void World::tickBrains(double dt)
         m_enabledBefore.push_back(brain.enabled ? 1 : 0);
     }
     const uint64_t eventsBefore = m_ai.events.nextSeq;
-    AiHost host(m_nav, m_agents, this);
+    AiHost host = aiHost();
     ai::stepBrains(m_ai, host, ai::TickClock{m_frame, dt}, m_leaves ? *m_leaves : ai::builtinLeafRegistry());
     uint64_t ticksAfter = 0;
     size_t i = 0;

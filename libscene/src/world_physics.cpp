@@ -277,6 +277,8 @@ void World::refreshMoving() const
 
 void World::stepPhysics(double dt)
 {
+    if (m_objects.order.empty())
+        return; // nothing to move (a world of 2D meshes and crowds only)
     ensureCollision();
     // Moving colliders start every step from the document, so the step depends
     // on the saved state alone (a restored world steps exactly as the original).
@@ -317,12 +319,12 @@ void World::stepPhysics(double dt)
     }
 }
 
-Status World::stepFrames(uint32_t frames)
+Status World::stepFrames(uint32_t frames, double dt)
 {
-    if (!m_hasScene)
-        return makeError("E_SCENE_NONE", "there is no 3D scene to step");
     if (frames == 0 || frames > kMaxStepFrames)
         return makeError("E_SCENE_RANGE", "frames must be in 1..100000", "/frames");
+    if (!std::isfinite(dt) || dt <= 0.0 || dt > kMaxStep)
+        return makeError("E_SCENE_RANGE", "the step must be a finite time in (0, 1] seconds", "/dt");
     // Safe points between frames (spark/core/work.h). Frames done are undone when the work
     // is stopped, so a stopped step changes nothing; the copy is taken only when stopping
     // is possible at all and there is more than one frame to undo.
@@ -337,7 +339,7 @@ Status World::stepFrames(uint32_t frames)
                 restoreState(std::move(*start));
             return cancelledError("frame " + std::to_string(f + 1) + " of " + std::to_string(frames));
         }
-        SPARK_TRY(step(kFixedStep));
+        SPARK_TRY(step(dt));
     }
     return Status::success();
 }
@@ -389,8 +391,6 @@ Status World::moveCharacter(ObjectId object, const glm::vec3& velocity, bool jum
 
 Result<SceneRayHit> World::raycast(const glm::vec3& from, const glm::vec3& to, std::span<const ObjectId> ignore) const
 {
-    if (!m_hasScene)
-        return makeError("E_SCENE_NONE", "there is no 3D scene");
     if (!finiteIn(from))
         return makeError("E_SCENE_RANGE", "the ray's start must be finite and within 1e6 m", "/from");
     if (!finiteIn(to))
@@ -427,12 +427,9 @@ const ObjectMotion* World::motion(ObjectId object) const
 PhysicsInfo World::physicsInfo() const
 {
     PhysicsInfo info;
-    if (m_hasScene)
-    {
-        ensureCollision();
-        info.staticShapes = static_cast<uint32_t>(m_collision.staticCount());
-        info.approximatedModels = m_approximatedModels;
-    }
+    ensureCollision();
+    info.staticShapes = static_cast<uint32_t>(m_collision.staticCount());
+    info.approximatedModels = m_approximatedModels;
     const auto& objects = m_objects.document.objects;
     for (size_t i = 0; i < objects.size(); ++i)
     {

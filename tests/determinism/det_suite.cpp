@@ -645,12 +645,12 @@ uint64_t jobBrainsUtility(const Context& c) { return jobBrains(c, true); }
 uint64_t jobSceneGuard(const Context& c)
 {
     scene::World w;
-    scene::Scene3D doc = take(scene::loadScene3DFile(c.root + "/samples/space3d/ragdoll-wall.space3d.json"), "scene");
+    scene::WorldDocument doc = take(scene::loadWorldDocumentFile(c.root + "/samples/space3d/ragdoll-wall.space3d.json"), "scene");
     scene::SceneBakeDef bake = scene::defaultSceneBakeDef();
     bake.bake.agentRadius = 0.4f;
     bake.bake.agentHeight = 1.8f;
     const scene::ModelLoader loader = scene::makeObjModelLoader(c.root);
-    scene::SceneBake baked = take(scene::bakeScene3D(doc, bake, loader), "scene bake");
+    scene::SceneBake baked = take(scene::bakeWorldDocument(doc, bake, loader), "scene bake");
     check(w.loadScene(std::move(doc)), "loadScene");
     w.setModelLoader(loader);
     nav::MeshDef mesh = nav::defaultMeshDef();

@@ -56,9 +56,9 @@ bool sameBits(const ColliderMesh& a, const ColliderMesh& b)
            std::memcmp(a.vertices.data(), b.vertices.data(), a.vertices.size() * sizeof(glm::vec3)) == 0;
 }
 
-Scene3D sceneFrom(const char* text)
+WorldDocument sceneFrom(const char* text)
 {
-    auto r = parseScene3DText(text);
+    auto r = parseWorldDocumentText(text);
     REQUIRE(r.ok());
     return *r;
 }
@@ -183,7 +183,7 @@ TEST_CASE("transforms scale, then rotate, then translate")
 
 TEST_CASE("a placed box collider lands at its world position")
 {
-    Scene3D s = sceneFrom(R"({"version": 1, "objects": [{"name": "B", "components": {
+    WorldDocument s = sceneFrom(R"({"version": 1, "objects": [{"name": "B", "components": {
         "Transform3D": {"position": [3, 1, -2], "rotation": [0, 0.7071068, 0, 0.7071068], "scale": [1, 2, 1]},
         "Body": {"shape": {"type": "box", "half_extents": [2, 0.5, 1]}}}}]})");
     const ColliderTriangles c = collectColliderTriangles(s, defaultColliderDef(), tetLoader());
@@ -203,7 +203,7 @@ TEST_CASE("a placed box collider lands at its world position")
 
 TEST_CASE("each collider's triangles are offered to the bake as one solid")
 {
-    Scene3D s = sceneFrom(R"({"version": 1, "objects": [
+    WorldDocument s = sceneFrom(R"({"version": 1, "objects": [
         {"name": "A", "components": {"Body": {"shape": {"type": "box", "half_extents": [1, 1, 1]}}}},
         {"name": "B", "components": {"Transform3D": {"position": [4, 0, 0]},
                                      "Body": {"shape": {"type": "sphere", "radius": 1}}}}]})");
@@ -218,7 +218,7 @@ TEST_CASE("each collider's triangles are offered to the bake as one solid")
 
 TEST_CASE("sensors, dynamic and kinematic bodies are left out by default")
 {
-    const Scene3D s = sceneFrom(kMixedScene);
+    const WorldDocument s = sceneFrom(kMixedScene);
     const ColliderTriangles c = collectColliderTriangles(s, defaultColliderDef(), tetLoader());
     // Floor, Wall (anchored kinematic destructible), Loose (fixed), Statue (anchored model).
     CHECK(c.colliders == 4);
@@ -228,7 +228,7 @@ TEST_CASE("sensors, dynamic and kinematic bodies are left out by default")
 
 TEST_CASE("sensors and other kinds are included on request")
 {
-    const Scene3D s = sceneFrom(kMixedScene);
+    const WorldDocument s = sceneFrom(kMixedScene);
     ColliderDef def = defaultColliderDef();
     def.includeSensors = true;
     CHECK(collectColliderTriangles(s, def, tetLoader()).colliders == 5); // + Trigger
@@ -244,7 +244,7 @@ TEST_CASE("sensors and other kinds are included on request")
 
 TEST_CASE("model shapes use the real triangles, from_mesh the model's box")
 {
-    const Scene3D s = sceneFrom(R"({"version": 1, "objects": [
+    const WorldDocument s = sceneFrom(R"({"version": 1, "objects": [
       {"name": "Hull", "components": {"Model": {"path": "models/tet.obj"}, "Body": {"shape": {"type": "convex_hull"}}}},
       {"name": "Mesh", "components": {"Transform3D": {"position": [10, 0, 0]},
                                       "Body": {"shape": {"type": "trimesh", "model": "models/tet.obj"}}}},
@@ -270,7 +270,7 @@ TEST_CASE("model shapes use the real triangles, from_mesh the model's box")
 
 TEST_CASE("unloadable models and fracture assets are baked as boxes and counted")
 {
-    const Scene3D s = sceneFrom(R"({"version": 1, "objects": [
+    const WorldDocument s = sceneFrom(R"({"version": 1, "objects": [
       {"name": "Missing", "components": {"Transform3D": {"scale": [4, 2, 6]},
                                          "Body": {"shape": {"type": "trimesh", "model": "models/missing.obj"}}}},
       {"name": "AlsoMissing", "components": {"Body": {"shape": {"type": "from_mesh", "model": "models/missing.obj"}}}},
@@ -304,7 +304,7 @@ TEST_CASE("unloadable models and fracture assets are baked as boxes and counted"
 
 TEST_CASE("a loader returning a broken model counts as unloadable")
 {
-    const Scene3D s = sceneFrom(R"({"version": 1, "objects": [
+    const WorldDocument s = sceneFrom(R"({"version": 1, "objects": [
       {"name": "Bad", "components": {"Body": {"shape": {"type": "trimesh", "model": "bad.obj"}}}}]})");
     ModelLoader broken = [](std::string_view) -> Result<ColliderMesh>
     {
@@ -321,7 +321,7 @@ TEST_CASE("a loader returning a broken model counts as unloadable")
 
 TEST_CASE("collecting twice gives bit-identical triangles")
 {
-    const Scene3D s = sceneFrom(R"({"version": 1, "objects": [
+    const WorldDocument s = sceneFrom(R"({"version": 1, "objects": [
       {"name": "C", "components": {"Transform3D": {"position": [1, 2, 3], "rotation": [0.1, 0.2, 0.3, 0.9]},
                                    "Body": {"shape": {"type": "capsule", "radius": 0.4, "half_height": 0.8}}}},
       {"name": "S", "components": {"Body": {"shape": {"type": "sphere", "radius": 1.3}}}}]})");
@@ -350,7 +350,7 @@ TEST_CASE("the OBJ model loader reads project models and refuses paths outside t
 
 TEST_CASE("the arena sample bakes its fixed colliders with real model triangles and no approximation")
 {
-    auto s = loadScene3DFile("samples/space3d/arena.space3d.json");
+    auto s = loadWorldDocumentFile("samples/space3d/arena.space3d.json");
     REQUIRE(s.ok());
     const ColliderTriangles c = collectColliderTriangles(*s, defaultColliderDef(), makeObjModelLoader("."));
     // 17 objects less the sensor and the dynamic crate.

@@ -6,7 +6,7 @@
 // brain running the `can_see` condition.
 //
 // The scene is the ragdoll-wall sample (the guard demo's arena), baked once as
-// `nav.bake` does it (bakeScene3D → NavWorld::putMesh), trees compiled and put
+// `nav.bake` does it (bakeWorldDocument → NavWorld::putMesh), trees compiled and put
 // as `ai.tree.load` does it.
 
 #include "spark/scene/world.h"
@@ -43,12 +43,12 @@ std::shared_ptr<const nav::NavMesh> arenaMesh()
 {
     static const std::shared_ptr<const nav::NavMesh> mesh = []
     {
-        auto scene = loadScene3DFile(kRagdollSample);
+        auto scene = loadWorldDocumentFile(kRagdollSample);
         REQUIRE(scene.ok());
         SceneBakeDef def = defaultSceneBakeDef();
         def.bake.agentRadius = 0.4f;
         def.bake.agentHeight = 1.8f;
-        auto baked = bakeScene3D(scene.value(), def, makeObjModelLoader(kRoot));
+        auto baked = bakeWorldDocument(scene.value(), def, makeObjModelLoader(kRoot));
         REQUIRE(baked.ok());
         REQUIRE(baked->approximatedColliders == 0);
         return baked->mesh;
@@ -606,4 +606,50 @@ TEST_CASE("can_see through a brain: a target that walks behind the wall is lost 
     CHECK(w.ai().brains.at("Guard").status == ai::NodeStatus::Failure);
     CHECK(countAiEvents(w, "spotted", "Guard") == 1);
     CHECK(countAiEvents(w, "lost_sight", "Guard") == 1);
+}
+
+// -- A world without objects: crowd agents with brains, the same step ---------------------
+
+namespace
+{
+
+// A crowd agent at (x, z) on the arena mesh of an object-less world, named and given a `look` brain.
+void namedLooker(World& w, const std::string& name, glm::vec2 at)
+{
+    nav::CrowdAgentDef def = nav::defaultCrowdAgentDef();
+    def.position = {at.x, 0.0f, at.y};
+    auto agent = w.nav().addAgent(w.nav().findMesh("arena"), def);
+    REQUIRE(agent.ok());
+    HostAgent h;
+    h.agent = agent.value();
+    w.agentsForBrains().emplace(name, h);
+    ai::BrainDef brain = ai::defaultBrainDef();
+    brain.agent = name;
+    brain.tree = "look";
+    REQUIRE(ai::attachBrain(w.ai(), brain, w.frame()).ok());
+}
+
+} // namespace
+
+TEST_CASE("a world without objects steps its brains on the world's frame and sees along the mesh (walls block)")
+{
+    World w;
+    putArena(w);
+    putTree(w, lookTree(json::array({3.0, 1.0, -4.0}), 10.0, 360.0));
+    namedLooker(w, "behind-wall", {-3.0f, -4.0f}); // the wall stands between it and the target
+    namedLooker(w, "open-end", {3.0f, -9.0f});     // on the target's side, in the open
+    REQUIRE(w.stepFrames(3).ok());
+    CHECK(w.frame() == 3);
+    CHECK(w.ai().brains.at("behind-wall").ticks == 3);
+    CHECK(w.ai().brains.at("behind-wall").status == ai::NodeStatus::Failure);
+    CHECK(w.ai().brains.at("open-end").status == ai::NodeStatus::Success);
+    CHECK(countAiEvents(w, "spotted", "open-end") == 1);
+    CHECK(w.nav().crowdSteps() == 3); // the crowds stepped in the same step
+
+    // A removed crowd agent loses its name and brain at the next step, with a scene event.
+    REQUIRE(w.nav().removeAgent(w.agents().at("open-end").agent).ok());
+    REQUIRE(w.step(kFixedStep).ok());
+    CHECK(w.agents().count("open-end") == 0);
+    CHECK(w.ai().brains.count("open-end") == 0);
+    CHECK(countSceneEvents(w, "agent_removed", "open-end") == 1);
 }

@@ -40,9 +40,9 @@ Object3D box(std::string name, glm::vec3 position, glm::vec3 halfExtents = glm::
 }
 
 // A 10 m × 10 m floor (top at y = 0), a wall and a crate.
-Scene3D smallScene()
+WorldDocument smallScene()
 {
-    Scene3D s;
+    WorldDocument s;
     s.objects.push_back(box("Floor", {0.0f, -0.5f, 0.0f}, {5.0f, 0.5f, 5.0f}));
     s.objects.push_back(box("Wall", {0.0f, 1.0f, -2.0f}, {3.0f, 1.0f, 0.2f}));
     s.objects.push_back(box("Crate", {2.0f, 0.5f, 2.0f}));
@@ -101,10 +101,10 @@ std::vector<std::string> namesInOrder(const World& w)
 using test::spawnOk;
 
 // Loading `scene` must fail with E_SCENE_FORMAT at `field` and leave `w` as it was.
-void checkLoadRefused(World& w, Scene3D scene, const std::string& field)
+void checkLoadRefused(World& w, WorldDocument scene, const std::string& field)
 {
     const uint64_t before = w.hashState();
-    const Scene3D document = w.document();
+    const WorldDocument document = w.document();
     const bool had = w.hasScene();
     Status st = w.loadScene(std::move(scene));
     REQUIRE_FALSE(st.ok());
@@ -117,18 +117,26 @@ void checkLoadRefused(World& w, Scene3D scene, const std::string& field)
 
 } // namespace
 
-TEST_CASE("a new world has no scene, no objects and refuses to step with E_SCENE_NONE")
+TEST_CASE("a new world is an empty scene: it steps, and only its frame advances")
 {
     World w;
     CHECK_FALSE(w.hasScene());
     CHECK(w.objectCount() == 0);
     CHECK(w.frame() == 0);
-    const uint64_t before = w.hashState();
-    Status st = w.step(kFixedStep);
-    REQUIRE_FALSE(st.ok());
-    CHECK(st.error().code == "E_SCENE_NONE");
-    CHECK(w.frame() == 0);
-    CHECK(w.hashState() == before);
+    const uint64_t sceneBefore = w.sceneHash(), physicsBefore = w.physicsHash();
+    const uint64_t navBefore = w.nav().hashState();
+    REQUIRE(w.step(kFixedStep).ok());
+    REQUIRE(w.stepFrames(2, 0.05).ok());
+    CHECK(w.frame() == 3);
+    CHECK(w.sceneHash() == sceneBefore);
+    CHECK(w.physicsHash() == physicsBefore);
+    CHECK(w.nav().hashState() == navBefore); // no crowd agents: the crowds did not step
+    CHECK(w.sceneEvents().empty());
+    // A ray through an empty scene meets nothing.
+    auto ray = w.raycast({0, 0, 0}, {1, 0, 0}, {});
+    REQUIRE(ray.ok());
+    CHECK_FALSE(ray->hit);
+    CHECK(w.physicsInfo().staticShapes == 0);
 }
 
 TEST_CASE("loadScene keeps the document order and indexes every object by name")
@@ -156,15 +164,15 @@ TEST_CASE(
     (void)putMesh(w, "floor", quadMesh());
     REQUIRE(w.step(kFixedStep).ok());
 
-    Scene3D duplicate = smallScene();
+    WorldDocument duplicate = smallScene();
     duplicate.objects.push_back(box("Wall", {4.0f, 0.5f, 4.0f}));
     checkLoadRefused(w, duplicate, "/objects/3/name");
 
-    Scene3D empty = smallScene();
+    WorldDocument empty = smallScene();
     empty.objects[1].name.clear();
     checkLoadRefused(w, empty, "/objects/1/name");
 
-    Scene3D tooLong = smallScene();
+    WorldDocument tooLong = smallScene();
     tooLong.objects[0].name = std::string(kMaxSceneString + 1, 'n');
     checkLoadRefused(w, tooLong, "/objects/0/name");
 
@@ -260,13 +268,13 @@ TEST_CASE(
     CHECK(namesInOrder(w) == std::vector<std::string>{"Floor", "Crate", "B", "C"});
 }
 
-TEST_CASE("sceneHash always equals hashScene3D of the document across spawns and despawns")
+TEST_CASE("sceneHash always equals hashWorldDocument of the document across spawns and despawns")
 {
     World w;
-    CHECK(w.sceneHash() == hashScene3D(w.document()));
+    CHECK(w.sceneHash() == hashWorldDocument(w.document()));
     REQUIRE(w.loadScene(smallScene()).ok());
-    CHECK(w.sceneHash() == hashScene3D(w.document()));
-    CHECK(w.sceneHash() == hashScene3D(smallScene()));
+    CHECK(w.sceneHash() == hashWorldDocument(w.document()));
+    CHECK(w.sceneHash() == hashWorldDocument(smallScene()));
     const std::vector<std::function<void()>> operations = {
         [&] {
             (void)spawnOk(w, box("A", {1.0f, 0.0f, 0.0f}));
@@ -288,7 +296,7 @@ TEST_CASE("sceneHash always equals hashScene3D of the document across spawns and
     {
         CAPTURE(i);
         operations[i]();
-        CHECK(w.sceneHash() == hashScene3D(w.document()));
+        CHECK(w.sceneHash() == hashWorldDocument(w.document()));
     }
     CHECK(w.objectCount() == 0);
     // The same document reached by a load hashes the same.
@@ -301,7 +309,7 @@ TEST_CASE("loadScene drops the navigation and AI state and restarts the frame")
 {
     World w = loadedWorld();
     // The floor baked through libscene's one bake path.
-    Result<SceneBake> baked = bakeScene3D(w.document(), defaultSceneBakeDef(), makeObjModelLoader("."));
+    Result<SceneBake> baked = bakeWorldDocument(w.document(), defaultSceneBakeDef(), makeObjModelLoader("."));
     REQUIRE(baked.ok());
     (void)putMesh(w, "floor", baked->mesh);
     putTree(w, "idle");
@@ -360,7 +368,7 @@ TEST_CASE(
     REQUIRE(w.step(kFixedStep).ok());
     const ObjectId wall = w.findObject("Wall");
     const uint64_t saved = w.hashState();
-    const Scene3D document = w.document();
+    const WorldDocument document = w.document();
     const WorldState state = w.saveState();
 
     (void)spawnOk(w, box("Ball", {0.0f, 3.0f, 0.0f}));
@@ -381,7 +389,7 @@ TEST_CASE(
     CHECK(w.nav().meshCount() == 1);
     CHECK(w.nav().findMesh("a") == mesh);
     CHECK(w.ai().trees.empty());
-    CHECK(w.sceneHash() == hashScene3D(w.document()));
+    CHECK(w.sceneHash() == hashWorldDocument(w.document()));
 
     // The snapshot shares the baked mesh instead of copying it.
     CHECK(state.nav.meshes.get(mesh)->baked.get() == w.nav().mesh(mesh));

@@ -15,7 +15,7 @@ inline constexpr const char* kRagdollSample = "samples/space3d/ragdoll-wall.spac
 /// The ragdoll-wall sample loaded into a fresh world, with the project's model loader.
 inline World ragdollWorld()
 {
-    auto scene = loadScene3DFile(kRagdollSample);
+    auto scene = loadWorldDocumentFile(kRagdollSample);
     REQUIRE(scene.ok());
     World w;
     REQUIRE(w.loadScene(std::move(scene.value())).ok());

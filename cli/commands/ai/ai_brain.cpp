@@ -1,12 +1,12 @@
 // ai.brain.attach/detach/get, ai.blackboard.set/get, ai.events, ai.assert,
 // ai.step, ai.until: brains on agents and the AI as part of the stepping
 // world (docs/ai.md "Brains", "Stepping, hashes and scenarios"). libai runs the brains, libscene hosts
-// them (scene::World's AI stages, the detached state's stepDetached) and
-// evaluates conditions (ai_assert.h); these handlers translate.
+// them (scene::World's AI stages) and evaluates conditions (ai_assert.h);
+// these handlers translate.
 //
-// Agents are named: in a 3D scene by the object's name (AiAgent components
-// become agents by themselves); any crowd agent can also be named by the
-// number nav.agent.add answered, which ai.brain.attach adopts.
+// Agents are named: by the object's name (AiAgent components become agents by
+// themselves); any crowd agent can also be named by the number nav.agent.add
+// answered, which ai.brain.attach adopts.
 
 #include "commands/nav/nav_json.h"
 #include "surface/registry.h"
@@ -34,10 +34,7 @@ using scene::HostAgents;
 
 std::string agentName(const json& v) { return v.is_string() ? v.get<std::string>() : std::to_string(v.get<uint64_t>()); }
 
-uint64_t clockFrame(const Context& ctx)
-{
-    return ctx.state.space.hasScene() ? ctx.state.space.frame() : ctx.state.detachedNav.crowdSteps();
-}
+uint64_t clockFrame(const Context& ctx) { return ctx.state.world.frame(); }
 
 [[noreturn]] void unknownAgent(const std::string& name, const char* what)
 {
@@ -49,15 +46,15 @@ uint64_t clockFrame(const Context& ctx)
 /// The crowd agent a name refers to: a named agent, else a crowd agent's number (null-generation when none).
 nav::AgentId resolveAgent(Context& ctx, const std::string& name)
 {
-    const HostAgents& agents = ctx.state.agents();
-    if (auto it = agents.find(name); it != agents.end() && ctx.state.nav().agent(it->second.agent))
+    const HostAgents& agents = ctx.state.world.agentsForBrains();
+    if (auto it = agents.find(name); it != agents.end() && ctx.state.world.nav().agent(it->second.agent))
         return it->second.agent;
     // A crowd agent's number, written as nav.agent.add answered it (no leading zeros).
     if (name.empty() || name.size() > 16 || name.find_first_not_of("0123456789") != std::string::npos ||
         (name.size() > 1 && name[0] == '0'))
         return {};
     const nav::AgentId id = handleFromNumber<nav::AgentTag>(std::stoull(name));
-    if (!ctx.state.nav().agent(id))
+    if (!ctx.state.world.nav().agent(id))
         return {};
     // One crowd agent has one name: one already named is reached by that name only.
     for (const auto& [other, h] : agents)
@@ -69,7 +66,7 @@ nav::AgentId resolveAgent(Context& ctx, const std::string& name)
 
 ai::Brain& requireBrain(Context& ctx, const std::string& name)
 {
-    auto& brains = ctx.state.ai().brains;
+    auto& brains = ctx.state.world.ai().brains;
     auto it = brains.find(name);
     if (it == brains.end())
         unknownAgent(name, "brain for an agent");
@@ -91,22 +88,22 @@ json aiBrainAttach(Context& ctx, const json& params)
         def.blackboard = params["blackboard"];
     def.seed = params.value("seed", uint64_t{0});
     // attachBrain validates everything before it writes; the agent is adopted only after.
-    const Status st = ai::attachBrain(ctx.state.ai(), def, clockFrame(ctx));
+    const Status st = ai::attachBrain(ctx.state.world.ai(), def, clockFrame(ctx));
     if (!st.ok())
         failWith(st.error());
-    HostAgents& agents = ctx.state.agents();
+    HostAgents& agents = ctx.state.world.agentsForBrains();
     if (!agents.count(name))
     {
         scene::HostAgent h;
         h.agent = agent;
         agents.emplace(name, h);
     }
-    const ai::Brain& brain = ctx.state.ai().brains.at(name);
+    const ai::Brain& brain = ctx.state.world.ai().brains.at(name);
     return {{"agent", name},
             {"tree", brain.tree.empty() ? json(nullptr) : json(brain.tree)},
             {"utility", brain.utility.empty() ? json(nullptr) : json(brain.utility)},
             {"period", brain.period},
-            {"ai_hash", navjson::hashHex(ai::hashAiState(ctx.state.ai()))}};
+            {"ai_hash", navjson::hashHex(ai::hashAiState(ctx.state.world.ai()))}};
 }
 
 json aiBrainDetach(Context& ctx, const json& params)
@@ -115,29 +112,21 @@ json aiBrainDetach(Context& ctx, const json& params)
     ai::Brain& brain = requireBrain(ctx, name);
     {
         // Halt what it runs (its moves stop), then forget it.
-        if (ctx.state.space.hasScene())
-        {
-            scene::AiHost host(ctx.state.space.nav(), ctx.state.space.agentsForBrains(), &ctx.state.space);
-            ai::haltBrain(ctx.state.ai(), brain, host, ai::TickClock{clockFrame(ctx), scene::kFixedStep}, ctx.leaves());
-        }
-        else
-        {
-            scene::AiHost host(ctx.state.detachedNav, ctx.state.detachedAgents, nullptr);
-            ai::haltBrain(ctx.state.ai(), brain, host, ai::TickClock{clockFrame(ctx), scene::kFixedStep}, ctx.leaves());
-        }
+        scene::AiHost host = ctx.state.world.aiHost();
+        ai::haltBrain(ctx.state.world.ai(), brain, host, ai::TickClock{clockFrame(ctx), scene::kFixedStep}, ctx.leaves());
     }
-    ctx.state.ai().brains.erase(name);
-    return {{"agent", name}, {"ai_hash", navjson::hashHex(ai::hashAiState(ctx.state.ai()))}};
+    ctx.state.world.ai().brains.erase(name);
+    return {{"agent", name}, {"ai_hash", navjson::hashHex(ai::hashAiState(ctx.state.world.ai()))}};
 }
 
 json aiBrainGet(Context& ctx, const json& params)
 {
     const std::string name = agentName(params.at("agent"));
     const ai::Brain& brain = requireBrain(ctx, name);
-    json out = ai::brainToJson(ctx.state.ai(), brain);
-    const HostAgents& agents = ctx.state.agents();
+    json out = ai::brainToJson(ctx.state.world.ai(), brain);
+    const HostAgents& agents = ctx.state.world.agentsForBrains();
     if (auto it = agents.find(name); it != agents.end())
-        if (const nav::CrowdAgent* a = ctx.state.nav().agent(it->second.agent))
+        if (const nav::CrowdAgent* a = ctx.state.world.nav().agent(it->second.agent))
         {
             out["agent_state"] = std::string(nav::agentStateName(it->second.noPath ? nav::AgentState::NoPath : a->state));
             out["position"] = json::array({a->position.x, a->position.y, a->position.z});
@@ -153,7 +142,7 @@ json aiBlackboardSet(Context& ctx, const json& params)
     const std::string key = params.at("key").get<std::string>();
     const bool replaced = brain.blackboard.contains(key);
     brain.blackboard[key] = params.at("value");
-    return {{"agent", name}, {"key", key}, {"replaced", replaced}, {"ai_hash", navjson::hashHex(ai::hashAiState(ctx.state.ai()))}};
+    return {{"agent", name}, {"key", key}, {"replaced", replaced}, {"ai_hash", navjson::hashHex(ai::hashAiState(ctx.state.world.ai()))}};
 }
 
 json aiBlackboardGet(Context& ctx, const json& params)
@@ -172,7 +161,7 @@ json aiBlackboardGet(Context& ctx, const json& params)
 
 json aiEvents(Context& ctx, const json& params)
 {
-    const ai::EventLog& log = ctx.state.ai().events;
+    const ai::EventLog& log = ctx.state.world.ai().events;
     const uint64_t since = params.value("since", uint64_t{0});
     const std::string kind = params.value("kind", "");
     const std::string agent = params.contains("agent") ? agentName(params["agent"]) : "";
@@ -209,14 +198,6 @@ json aiAssert(Context& ctx, const json& params)
     return {{"held", true}, {"expected", o.expected}, {"actual", o.actual}};
 }
 
-scene::World& requireScene(Context& ctx)
-{
-    if (!ctx.state.space.hasScene())
-        fail("E_SCENE_NONE", "There is no 3D scene in this session.", json::object(),
-             "ai.step and ai.until step a 3D scene; without one, nav.step steps the detached crowds and brains");
-    return ctx.state.space;
-}
-
 json stepAnswer(scene::World& world, uint32_t frames)
 {
     const scene::StepAiFigures f = world.takeStepAiFigures();
@@ -232,7 +213,7 @@ json stepAnswer(scene::World& world, uint32_t frames)
 
 json aiStep(Context& ctx, const json& params)
 {
-    scene::World& world = requireScene(ctx);
+    scene::World& world = ctx.state.world;
     const uint32_t frames = params.value("frames", 1u);
     (void)world.takeStepAiFigures();
     const Status st = world.stepFrames(frames);
@@ -243,7 +224,7 @@ json aiStep(Context& ctx, const json& params)
 
 json aiUntil(Context& ctx, const json& params)
 {
-    scene::World& world = requireScene(ctx);
+    scene::World& world = ctx.state.world;
     const json& that = params.at("that");
     const uint32_t maxFrames = params.at("max_frames").get<uint32_t>();
     scene::AssertOutcome o = evaluate(ctx, that); // a bad condition fails before anything steps

@@ -182,17 +182,17 @@ json aiTreeLoad(Context& ctx, const json& params)
     if (!tree.ok())
         failProblems(src, problems);
     json out = treeSummary(*tree);
-    out["replaced"] = ctx.state.ai().trees.count(tree->name) == 1;
-    ai::putTree(ctx.state.ai(), std::move(tree.value()));
+    out["replaced"] = ctx.state.world.ai().trees.count(tree->name) == 1;
+    ai::putTree(ctx.state.world.ai(), std::move(tree.value()));
     return out;
 }
 
 json aiTreeGet(Context& ctx, const json& params)
 {
     const std::string name = params.at("name").get<std::string>();
-    const auto it = ctx.state.ai().trees.find(name);
-    if (it == ctx.state.ai().trees.end())
-        failUnknown("tree", name, names(ctx.state.ai().trees), "/name");
+    const auto it = ctx.state.world.ai().trees.find(name);
+    if (it == ctx.state.world.ai().trees.end())
+        failUnknown("tree", name, names(ctx.state.world.ai().trees), "/name");
     const ai::CompiledTree& tree = it->second;
     json nodes = json::array();
     for (uint32_t i = 0; i < tree.nodes.size(); ++i)
@@ -221,10 +221,10 @@ json aiTreeGet(Context& ctx, const json& params)
 json aiTreeList(Context& ctx, const json&)
 {
     json trees = json::array();
-    for (const auto& [name, tree] : ctx.state.ai().trees)
+    for (const auto& [name, tree] : ctx.state.world.ai().trees)
         trees.push_back(treeSummary(tree));
     json utilities = json::array();
-    for (const auto& [name, doc] : ctx.state.ai().utilities)
+    for (const auto& [name, doc] : ctx.state.world.ai().utilities)
         utilities.push_back({{"name", name}, {"actions", doc.actions.size()}});
     return {{"count", trees.size()}, {"trees", std::move(trees)}, {"utilities", std::move(utilities)}};
 }
@@ -250,8 +250,8 @@ json aiUtilityLoad(Context& ctx, const json& params)
     json out = {{"name", doc.name},
                 {"actions", std::move(actions)},
                 {"hash", hex(h.digest())},
-                {"replaced", ctx.state.ai().utilities.count(doc.name) == 1}};
-    ai::putUtility(ctx.state.ai(), std::move(doc));
+                {"replaced", ctx.state.world.ai().utilities.count(doc.name) == 1}};
+    ai::putUtility(ctx.state.world.ai(), std::move(doc));
     return out;
 }
 
@@ -283,9 +283,9 @@ json aiUtilityEvaluate(Context& ctx, const json& params)
     if (hasName)
     {
         const std::string name = params.at("name").get<std::string>();
-        const auto it = ctx.state.ai().utilities.find(name);
-        if (it == ctx.state.ai().utilities.end())
-            failUnknown("utility document", name, names(ctx.state.ai().utilities), "/name");
+        const auto it = ctx.state.world.ai().utilities.find(name);
+        if (it == ctx.state.world.ai().utilities.end())
+            failUnknown("utility document", name, names(ctx.state.world.ai().utilities), "/name");
         doc = &it->second;
     }
     else
@@ -347,7 +347,7 @@ json aiUtilityEvaluate(Context& ctx, const json& params)
 
 json aiHash(Context& ctx, const json&)
 {
-    const ai::AiState& s = ctx.state.ai();
+    const ai::AiState& s = ctx.state.world.ai();
     return {{"hash", hex(ai::hashAiState(s))},
             {"trees", s.trees.size()},
             {"utilities", s.utilities.size()},

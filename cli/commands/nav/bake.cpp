@@ -208,7 +208,7 @@ scene::SceneBakeDef sceneBakeDefFromParams(const json& params)
 /// source "space3d": the static colliders of the session's 3D scene (libscene's bake).
 BakedMesh bakeSpace3D(Context& ctx, const json& params)
 {
-    if (!ctx.state.space.hasScene())
+    if (!ctx.state.world.hasScene())
         fail("E_NAV_NO_GEOMETRY", "There is no 3D scene to bake.", {{"path", "/source"}},
              "Create one with space3d.new or load one with space3d.load.");
     for (const char* key : {"bounds", "obstacles", "walkable", "solid_rects", "areas", "subdivisions"})
@@ -218,7 +218,7 @@ BakedMesh bakeSpace3D(Context& ctx, const json& params)
                      "' is not a setting of source \"space3d\"; the scene's colliders give the shapes.",
                  {{"path", std::string("/") + key}});
     const scene::SceneBakeDef def = sceneBakeDefFromParams(params);
-    auto baked = scene::bakeScene3D(ctx.state.space.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
+    auto baked = scene::bakeWorldDocument(ctx.state.world.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
     if (!baked.ok())
         failWith(baked.error());
     json approximations = json::array();
@@ -261,7 +261,7 @@ json navBake(Context& ctx, const json& params)
     std::string source;
     if (params.contains("source"))
         source = params["source"].get<std::string>();
-    else if (ctx.state.space.hasScene())
+    else if (ctx.state.world.hasScene())
         source = "space3d";
     else if (ctx.state.scene2d)
         source = "scene2d";
@@ -279,7 +279,7 @@ json navBake(Context& ctx, const json& params)
         fail("E_NAV_CONFIG", "Unknown bake source '" + source + "'.", {{"path", "/source"}});
     BakedMesh baked = baker(ctx, params);
 
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     const bool replaced = world.findMesh(name).valid();
     nav::MeshDef def = nav::defaultMeshDef();
     def.name = name;
@@ -306,7 +306,7 @@ json navBake(Context& ctx, const json& params)
 /// again from the scene as it is now (libnav's `NavWorld::rebakeMeshTiles`).
 json navRebake(Context& ctx, const json& params)
 {
-    if (!ctx.state.space.hasScene())
+    if (!ctx.state.world.hasScene())
         fail("E_NAV_NO_GEOMETRY", "There is no 3D scene to bake.", {{"path", "/mesh"}},
              "Create one with space3d.new or load one with space3d.load.");
     const MeshRef ref = requireMesh(ctx, params);
@@ -316,7 +316,7 @@ json navRebake(Context& ctx, const json& params)
     bounds.min = pointFromJson(params.at("bounds").at("min"), false, "/bounds/min");
     bounds.max = pointFromJson(params.at("bounds").at("max"), false, "/bounds/max");
     const scene::SceneBakeDef def = sceneBakeDefFromParams(params);
-    auto input = scene::sceneBakeInput(ctx.state.space.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
+    auto input = scene::sceneBakeInput(ctx.state.world.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
     if (!input.ok())
         failWith(input.error());
     nav::NavWorld& world = ctx.state.nav();

@@ -56,10 +56,10 @@ DebugPicture renderDebugPicture(Context& ctx, const json& params)
         const glm::vec3 from = pointFromJson(params["path_from"], entry.is2d, "/path_from");
         const glm::vec3 to = pointFromJson(params["path_to"], entry.is2d, "/path_to");
         const nav::QueryFilter filter = filterFromJson(params);
-        nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
+        nav::QueryScratch& scratch = ctx.state.world.nav().queryScratch();
         nav::PathResult path;
         std::vector<nav::PathLink> offMesh;
-        ctx.state.nav().pathLinksOf(entry.id, offMesh);
+        ctx.state.world.nav().pathLinksOf(entry.id, offMesh);
         const Status st =
             nav::findPath(mesh, scratch, from, to, filter, nav::defaultQueryExtents(mesh), offMesh, path);
         if (!st.ok())
@@ -85,7 +85,7 @@ DebugPicture renderDebugPicture(Context& ctx, const json& params)
 
     // The mesh's obstacles: their footprints (the carved hole round each
     // shows the agent radius it was grown by).
-    const nav::NavWorld& world = ctx.state.nav();
+    const nav::NavWorld& world = ctx.state.world.nav();
     for (nav::ObstacleId id : world.obstaclesInOrder())
     {
         const nav::WorldObstacle& o = *world.obstacle(id);

@@ -7,12 +7,10 @@
 #include "commands/nav/nav_json.h"
 
 #include "spark/core/hash.h"
-#include "spark/core/work.h"
 #include "spark/nav/crowd.h"
 #include "spark/nav/nav_world.h"
 
 #include <cmath>
-#include <optional>
 
 namespace spark::cli
 {
@@ -98,7 +96,7 @@ glm::vec3 velocityFromJson(const json& j, bool is2d)
 json navAgentAdd(Context& ctx, const json& params)
 {
     const MeshRef mesh = requireMesh(ctx, params);
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     const nav::NavMeshSettings& s = mesh.mesh.settings();
     nav::CrowdAgentDef def = nav::defaultCrowdAgentDef();
     if (s.agentRadius > 0.0f)
@@ -114,7 +112,7 @@ json navAgentAdd(Context& ctx, const json& params)
     if (hasEntity)
     {
         entity = params.at("entity").get<std::string>();
-        scene::World& space = ctx.state.space;
+        scene::World& space = ctx.state.world;
         if (!space.hasScene())
             fail("E_SCENE_NONE", "There is no 3D scene in this session.", {{"path", "/entity"}},
                  "entity names an object of the 3D scene: make or load one first");
@@ -144,7 +142,7 @@ json navAgentAdd(Context& ctx, const json& params)
     if (hasEntity)
     {
         // Checked above (a scene, the object, no agent yet): cannot fail.
-        const Status bound = ctx.state.space.bindAgent(entity, added.value());
+        const Status bound = ctx.state.world.bindAgent(entity, added.value());
         if (!bound.ok())
         {
             (void)world.removeAgent(added.value());
@@ -161,7 +159,7 @@ json navAgentAdd(Context& ctx, const json& params)
 
 json navAgentSet(Context& ctx, const json& params)
 {
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     const nav::AgentId id = requireAgent(world, params);
     const nav::CrowdAgent& a = *world.agent(id);
     const bool is2d = world.mesh(a.mesh)->is2d();
@@ -199,7 +197,7 @@ json navAgentSet(Context& ctx, const json& params)
 
 json navAgentGet(Context& ctx, const json& params)
 {
-    const nav::NavWorld& world = ctx.state.nav();
+    const nav::NavWorld& world = ctx.state.world.nav();
     const nav::AgentId id = requireAgent(world, params);
     const nav::CrowdAgent& a = *world.agent(id);
     const bool is2d = world.mesh(a.mesh)->is2d();
@@ -223,7 +221,7 @@ json navAgentGet(Context& ctx, const json& params)
 
 json navAgentRemove(Context& ctx, const json& params)
 {
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     const nav::AgentId id = requireAgent(world, params);
     const Status st = world.removeAgent(id);
     if (!st.ok())
@@ -233,7 +231,7 @@ json navAgentRemove(Context& ctx, const json& params)
 
 json navAgentList(Context& ctx, const json& params)
 {
-    const nav::NavWorld& world = ctx.state.nav();
+    const nav::NavWorld& world = ctx.state.world.nav();
     nav::MeshId only;
     if (params.contains("mesh"))
         only = requireMesh(ctx, params).id;
@@ -246,38 +244,15 @@ json navAgentList(Context& ctx, const json& params)
 
 json navStep(Context& ctx, const json& params)
 {
-    nav::NavWorld& world = ctx.state.nav();
     const int frames = params.value("frames", 1);
     const double dt = params.value("dt", 1.0 / 60.0);
     if (!std::isfinite(dt) || dt <= 0.0 || dt > 1.0)
         fail("E_INVALID_PARAMS", "dt must be a finite time in (0, 1] seconds", {{"path", "/dt"}});
-    if (!ctx.state.space.hasScene())
-    {
-        // Detached: brains drive their agents, then the crowds steer.
-        const scene::StepAiFigures figures = ctx.state.stepDetached(static_cast<uint32_t>(frames), dt, ctx.leaves());
-        if (figures.stoppedBeforeFrame != 0)
-            failWith(cancelledError("frame " + std::to_string(figures.stoppedBeforeFrame) + " of " + std::to_string(frames)));
-    }
-    else
-    {
-        // Safe points between frames (spark/core/work.h): a stopped step brings back the
-        // world it saved, which it saves only when it can be stopped and has frames to undo.
-        std::optional<scene::WorldState> start;
-        if (frames > 1 && workCancellable())
-            start = ctx.state.space.saveState();
-        for (int f = 0; f < frames; ++f)
-        {
-            if (!workCheckpoint("frames", static_cast<uint64_t>(f), static_cast<uint64_t>(frames)))
-            {
-                if (start)
-                    ctx.state.space.restoreState(std::move(*start));
-                failWith(cancelledError("frame " + std::to_string(f + 1) + " of " + std::to_string(frames)));
-            }
-            const Status st = world.stepCrowds(dt);
-            if (!st.ok())
-                failWith(st.error()); // only a bad dt, refused before the first step changes anything
-        }
-    }
+    // The world's one step (brains, crowds, objects and physics), by `dt`.
+    const Status st = ctx.state.world.stepFrames(static_cast<uint32_t>(frames), dt);
+    if (!st.ok())
+        failWith(st.error());
+    const nav::NavWorld& world = ctx.state.world.nav();
     const nav::CrowdCounts c = world.crowdCounts();
     return {{"frames", frames},
             {"counts",

@@ -93,7 +93,7 @@ glm::vec3 extentsFromJson(const json& j, bool is2d, std::string_view field)
 
 MeshRef requireMesh(Context& ctx, const json& params)
 {
-    const nav::NavWorld& world = ctx.state.nav();
+    const nav::NavWorld& world = ctx.state.world.nav();
     nav::MeshId id;
     if (params.contains("mesh"))
     {

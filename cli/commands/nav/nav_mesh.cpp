@@ -35,7 +35,7 @@ json settingsJson(const nav::NavMesh& mesh)
 
 size_t agentCount(Context& ctx, nav::MeshId mesh)
 {
-    const nav::NavWorld& world = ctx.state.nav();
+    const nav::NavWorld& world = ctx.state.world.nav();
     size_t n = 0;
     for (nav::AgentId id : world.agentsInOrder())
         n += world.agent(id)->mesh == mesh ? 1 : 0;
@@ -45,7 +45,7 @@ size_t agentCount(Context& ctx, nav::MeshId mesh)
 std::string crowdHash(Context& ctx, nav::MeshId mesh)
 {
     Hasher h;
-    ctx.state.nav().hashCrowd(h, mesh);
+    ctx.state.world.nav().hashCrowd(h, mesh);
     return hashHex(h.digest());
 }
 
@@ -74,7 +74,7 @@ json navInfo(Context& ctx, const json& params)
 json navList(Context& ctx, const json&)
 {
     json meshes = json::array();
-    const nav::NavWorld& world = ctx.state.nav();
+    const nav::NavWorld& world = ctx.state.world.nav();
     for (nav::MeshId id : world.meshesInNameOrder())
     {
         const nav::WorldMesh& record = *world.meshRecord(id);
@@ -92,7 +92,7 @@ json navRemove(Context& ctx, const json& params)
 {
     const MeshRef entry = requireMesh(ctx, params);
     const std::string name = entry.name;
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     const Status st = world.removeMesh(entry.id);
     if (!st.ok())
         failWith(st.error());
@@ -184,10 +184,10 @@ json navImport(Context& ctx, const json& params)
     def.name = name;
     def.source = "import";
     def.mesh = std::make_shared<const nav::NavMesh>(std::move(mesh).value());
-    auto put = ctx.state.nav().putMesh(std::move(def));
+    auto put = ctx.state.world.nav().putMesh(std::move(def));
     if (!put.ok())
         failWith(put.error());
-    const std::string hash = hashHex(ctx.state.nav().meshRecord(put.value())->baseHash);
+    const std::string hash = hashHex(ctx.state.world.nav().meshRecord(put.value())->baseHash);
     return {{"mesh", name}, {"hash", hash}, {"polygons", polygons}, {"is2d", is2d}};
 }
 

@@ -127,19 +127,18 @@ json obstacleJson(const nav::NavWorld& world, nav::ObstacleId id)
 json navObstacleAdd(Context& ctx, const json& params)
 {
     const MeshRef mesh = requireMesh(ctx, params);
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     nav::ObstacleDef def = nav::defaultObstacleDef();
     def.shape = footprintFromJson(params.at("shape"));
     def.position = pointFromJson(params.at("position"), mesh.is2d, "/position");
     def.height = params.value("height", 0.0f);
     def.follow = params.value("follow", std::string());
     // An obstacle following no object would never move: refuse the name.
-    const bool scene = ctx.state.space.hasScene();
-    if (!def.follow.empty() && !(scene && ctx.state.space.findObject(def.follow).valid()))
+    if (!def.follow.empty() && !ctx.state.world.findObject(def.follow).valid())
         fail("E_SCENE_UNKNOWN_OBJECT", "there is no object named \"" + def.follow + "\" to follow",
              {{"path", "/follow"}},
-             scene ? "space3d.list shows the objects; leave follow out for an obstacle that stays"
-                   : "follow names an object of the 3D scene: make or load one first");
+             ctx.state.world.hasScene() ? "space3d.list shows the objects; leave follow out for an obstacle that stays"
+                                        : "follow names an object of the 3D scene: make or load one first");
     auto added = world.addObstacle(mesh.id, def);
     if (!added.ok())
         failWith(added.error());
@@ -150,7 +149,7 @@ json navObstacleAdd(Context& ctx, const json& params)
 
 json navObstacleMove(Context& ctx, const json& params)
 {
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     const nav::ObstacleId id = requireObstacle(world, params);
     const nav::MeshId mesh = world.obstacle(id)->mesh;
     const glm::vec3 position = pointFromJson(params.at("position"), world.mesh(mesh)->is2d(), "/position");
@@ -172,7 +171,7 @@ json navObstacleMove(Context& ctx, const json& params)
 
 json navObstacleRemove(Context& ctx, const json& params)
 {
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     const nav::ObstacleId id = requireObstacle(world, params);
     const nav::MeshId mesh = world.obstacle(id)->mesh;
     const Status st = world.removeObstacle(id);
@@ -186,7 +185,7 @@ json navObstacleRemove(Context& ctx, const json& params)
 
 json navObstacleList(Context& ctx, const json& params)
 {
-    const nav::NavWorld& world = ctx.state.nav();
+    const nav::NavWorld& world = ctx.state.world.nav();
     nav::MeshId only;
     if (params.contains("mesh"))
         only = requireMesh(ctx, params).id;

@@ -54,7 +54,7 @@ json linkJson(const nav::NavWorld& world, nav::LinkId id)
 json navOffmeshAdd(Context& ctx, const json& params)
 {
     const MeshRef mesh = requireMesh(ctx, params);
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     nav::OffMeshLinkDef def = nav::defaultOffMeshLinkDef();
     def.start = pointFromJson(params.at("start"), mesh.is2d, "/start");
     def.end = pointFromJson(params.at("end"), mesh.is2d, "/end");
@@ -72,7 +72,7 @@ json navOffmeshAdd(Context& ctx, const json& params)
 
 json navOffmeshRemove(Context& ctx, const json& params)
 {
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     const nav::LinkId id = requireLink(world, params);
     const Status st = world.removeOffMeshLink(id);
     if (!st.ok())
@@ -82,7 +82,7 @@ json navOffmeshRemove(Context& ctx, const json& params)
 
 json navOffmeshList(Context& ctx, const json& params)
 {
-    const nav::NavWorld& world = ctx.state.nav();
+    const nav::NavWorld& world = ctx.state.world.nav();
     nav::MeshId only;
     if (params.contains("mesh"))
         only = requireMesh(ctx, params).id;

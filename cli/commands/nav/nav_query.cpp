@@ -57,10 +57,10 @@ json navPath(Context& ctx, const json& params)
     const nav::QueryFilter filter = filterFromJson(params);
     const glm::vec3 ext = params.contains("extents") ? extentsFromJson(params.at("extents"), entry.is2d, "/extents")
                                                      : nav::defaultQueryExtents(entry.mesh);
-    nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
+    nav::QueryScratch& scratch = ctx.state.world.nav().queryScratch();
     nav::PathResult path;
     std::vector<nav::PathLink> offMesh;
-    ctx.state.nav().pathLinksOf(entry.id, offMesh);
+    ctx.state.world.nav().pathLinksOf(entry.id, offMesh);
     Status st = nav::findPath(entry.mesh, scratch, from, to, filter, ext, offMesh, path);
     if (!st.ok())
         failQuery(st.error());
@@ -93,7 +93,7 @@ json navRaycast(Context& ctx, const json& params)
     const glm::vec3 from = pointFromJson(params.at("from"), entry.is2d, "/from");
     const glm::vec3 to = pointFromJson(params.at("to"), entry.is2d, "/to");
     const nav::QueryFilter filter = filterFromJson(params);
-    nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
+    nav::QueryScratch& scratch = ctx.state.world.nav().queryScratch();
     auto r = nav::raycast(entry.mesh, scratch, from, to, filter, nav::defaultQueryExtents(entry.mesh));
     if (!r.ok())
         failQuery(r.error());
@@ -134,7 +134,7 @@ json navWalls(Context& ctx, const json& params)
     const glm::vec3 point = pointFromJson(params.at("point"), entry.is2d, "/point");
     const float range = params.at("range").get<float>();
     const int maxWalls = params.value("max_walls", kMaxWallsDefault);
-    nav::QueryScratch& scratch = ctx.state.nav().queryScratch();
+    nav::QueryScratch& scratch = ctx.state.world.nav().queryScratch();
     std::vector<nav::WallHit> hits;
     Status st = nav::findWalls(entry.mesh, scratch, point, range, hits);
     if (!st.ok())

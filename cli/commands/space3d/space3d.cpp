@@ -1,7 +1,7 @@
 // space3d.new, space3d.load, space3d.save, space3d.spawn, space3d.despawn,
 // space3d.get, space3d.list: the session's 3D scene document (docs/scene.md), the
 // input of `nav.bake` with `source: "space3d"`. The document itself is
-// libscene's (scene3d.h); these handlers only move it between files, params and
+// libscene's (world_document.h); these handlers only move it between files, params and
 // answers.
 
 #include "commands/space3d/space3d_common.h"
@@ -9,7 +9,7 @@
 
 #include "spark/core/hash.h"
 #include "spark/core/path.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 #include "spark/scene/scene_colliders.h"
 #include "spark/scene/world.h"
 
@@ -28,7 +28,7 @@ namespace
 
 using scene::Object3D;
 using scene::ObjectId;
-using scene::Scene3D;
+using scene::WorldDocument;
 using scene::World;
 
 json summary(const World& world)
@@ -38,7 +38,7 @@ json summary(const World& world)
 
 json gravityJson(const World& world)
 {
-    const nlohmann::ordered_json g = scene::scene3DToJson(Scene3D{world.gravity(), {}})["gravity"];
+    const nlohmann::ordered_json g = scene::worldDocumentToJson(WorldDocument{world.gravity(), {}})["gravity"];
     return json(g);
 }
 
@@ -66,28 +66,27 @@ std::optional<std::pair<std::string, Error>> modelPathOutside(const Context& ctx
 
 /// Replaces the session's 3D world with one built from `scene` (the scene's
 /// navigation and AI state start empty, docs/scene.md; its snapshots go with it).
-void loadWorld(Context& ctx, Scene3D scene, std::string_view field)
+void loadWorld(Context& ctx, WorldDocument scene, std::string_view field)
 {
-    const Status st = ctx.state.space.loadScene(std::move(scene));
+    const Status st = ctx.state.world.loadScene(std::move(scene));
     if (!st.ok())
         failWith(st.error(), field);
     ctx.state.snapshots.clear();
     // The physics reads model shapes from the project.
-    ctx.state.space.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
-    ctx.state.space.setLeafRegistry(ctx.leafRegistry);
+    ctx.state.world.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
 }
 
 json space3dNew(Context& ctx, const json& params)
 {
-    Scene3D s;
+    WorldDocument s;
     if (params.contains("gravity"))
     {
         const json& g = params["gravity"];
         s.gravity = {g[0].get<float>(), g[1].get<float>(), g[2].get<float>()};
     }
     loadWorld(ctx, std::move(s), {});
-    json out = summary(ctx.state.space);
-    out["gravity"] = gravityJson(ctx.state.space);
+    json out = summary(ctx.state.world);
+    out["gravity"] = gravityJson(ctx.state.world);
     return out;
 }
 
@@ -95,7 +94,7 @@ json space3dLoad(Context& ctx, const json& params)
 {
     const std::string rel = params.at("path").get<std::string>();
     const auto path = ctx.resolvePath(rel, "/path");
-    auto loaded = scene::loadScene3DFile(path);
+    auto loaded = scene::loadWorldDocumentFile(path);
     if (!loaded.ok())
     {
         const Error& e = loaded.error();
@@ -111,9 +110,9 @@ json space3dLoad(Context& ctx, const json& params)
                  {{"path", "/path"}, {"file", rel}, {"field", bad->first}},
                  "model paths are relative to the project folder and stay inside it");
     loadWorld(ctx, std::move(loaded.value()), {});
-    json out = summary(ctx.state.space);
+    json out = summary(ctx.state.world);
     out["path"] = rel;
-    out["gravity"] = gravityJson(ctx.state.space);
+    out["gravity"] = gravityJson(ctx.state.world);
     return out;
 }
 
@@ -122,7 +121,7 @@ json space3dSave(Context& ctx, const json& params)
     const World& world = requireScene(ctx);
     const std::string rel = params.at("path").get<std::string>();
     const auto path = ctx.resolvePath(rel, "/path");
-    const Status st = scene::saveScene3DFile(path, world.document());
+    const Status st = scene::saveWorldDocumentFile(path, world.document());
     if (!st.ok())
         fail(st.error().code, st.error().message, {{"path", "/path"}, {"file", rel}});
     json out = summary(world);

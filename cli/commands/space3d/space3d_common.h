@@ -1,6 +1,6 @@
 #pragma once
-// What the space3d.* command files share: the session's 3D world, or the
-// E_SCENE_NONE answer; an object by name, or E_SCENE_UNKNOWN_OBJECT at `field`.
+// What the space3d.* command files share: the session's world once it has a
+// scene document, or the E_SCENE_NONE answer; an object by name, or E_SCENE_UNKNOWN_OBJECT at `field`.
 
 #include "surface/registry.h"
 
@@ -11,13 +11,13 @@
 namespace spark::cli
 {
 
-/// The session's 3D world; fails with E_SCENE_NONE when there is none.
+/// The session's world; fails with E_SCENE_NONE until space3d.new or space3d.load gave it a scene document.
 inline scene::World& requireScene(Context& ctx)
 {
-    if (!ctx.state.space.hasScene())
+    if (!ctx.state.world.hasScene())
         fail("E_SCENE_NONE", "There is no 3D scene in this session.", json::object(),
              "Create one with space3d.new or load one with space3d.load.");
-    return ctx.state.space;
+    return ctx.state.world;
 }
 
 /// The object named `name`; fails with E_SCENE_UNKNOWN_OBJECT at `field`.

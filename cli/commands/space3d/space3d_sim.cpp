@@ -10,7 +10,7 @@
 #include "spark/core/hash.h"
 #include "spark/core/path.h"
 #include "spark/core/text.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 #include "spark/scene/scene_colliders.h"
 #include "spark/scene/world.h"
 
@@ -178,8 +178,8 @@ json space3dSnapshotRestore(Context& ctx, const json& params)
         fail("E_SCENE_UNKNOWN", "There is no snapshot named \"" + name + "\".", {{"path", "/name"}, {"snapshots", names}},
              "space3d.snapshot.take makes one; data.snapshots lists those kept");
     }
-    ctx.state.space.restoreState(it->second);
-    json out = hashesJson(ctx.state.space);
+    ctx.state.world.restoreState(it->second);
+    json out = hashesJson(ctx.state.world);
     out["name"] = name;
     return out;
 }
@@ -197,7 +197,7 @@ json space3dSnapshotSave(Context& ctx, const json& params)
     doc["version"] = 1;
     doc["kind"] = "spark.space3d.snapshot";
     doc["hash"] = hashToHex(world.hashState());
-    doc["scene"] = scene::scene3DToJson(world.baseDocument());
+    doc["scene"] = scene::worldDocumentToJson(world.baseDocument());
     doc["commands"] = nlohmann::ordered_json(commands);
     const std::string text = doc.dump(1) + "\n";
     const Status st = writeTextFile(path, text);
@@ -234,17 +234,16 @@ json space3dSnapshotLoad(Context& ctx, const json& params)
         formatError("commands must be an array", "/commands");
     if (!doc.contains("hash") || !doc["hash"].is_string())
         formatError("hash must be a string", "/hash");
-    auto parsed = scene::parseScene3D(doc.value("scene", json()));
+    auto parsed = scene::parseWorldDocument(doc.value("scene", json()));
     if (!parsed.ok())
         formatError(parsed.error().message, "/scene" + parsed.error().field);
 
     // Replay on a scratch session; the session changes only if every step agrees.
     scene::SessionState scratch;
-    const Status loaded = scratch.space.loadScene(std::move(parsed.value()));
+    const Status loaded = scratch.world.loadScene(std::move(parsed.value()));
     if (!loaded.ok())
         formatError(loaded.error().message, "/scene" + loaded.error().field);
-    scratch.space.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
-    scratch.space.setLeafRegistry(ctx.leafRegistry);
+    scratch.world.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
     const json& commands = doc["commands"];
     for (size_t i = 0; i < commands.size(); ++i)
     {
@@ -261,22 +260,21 @@ json space3dSnapshotLoad(Context& ctx, const json& params)
             fail("E_SCENE_DIVERGED", "snapshot " + rel + ": step " + std::to_string(i) + " (" + id + ") failed on replay",
                  {{"path", "/path"}, {"file", rel}, {"step", i}, {"command", id}, {"error", answer["error"]}},
                  "the files it reads (models, trees) may have changed since it was saved");
-        const std::string got = hashToHex(scratch.space.hashState());
+        const std::string got = hashToHex(scratch.world.hashState());
         if (got != c["hash"].get<std::string>())
             fail("E_SCENE_DIVERGED",
                  "snapshot " + rel + ": step " + std::to_string(i) + " (" + id + ") gives another state on replay",
                  {{"path", "/path"}, {"file", rel}, {"step", i}, {"command", id}, {"expected", c["hash"]}, {"actual", got}},
                  "the files it reads (models, trees) may have changed since it was saved, or another spark version wrote it");
     }
-    const std::string final = hashToHex(scratch.space.hashState());
+    const std::string final = hashToHex(scratch.world.hashState());
     if (final != doc["hash"].get<std::string>())
         fail("E_SCENE_DIVERGED", "snapshot " + rel + ": the replayed state's hash differs from the saved one",
              {{"path", "/path"}, {"file", rel}, {"step", commands.size()}, {"expected", doc["hash"]}, {"actual", final}},
              "the file may have been edited");
-    ctx.state.space.restoreState(scratch.space.saveState());
-    ctx.state.space.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
-    ctx.state.space.setLeafRegistry(ctx.leafRegistry);
-    json out = hashesJson(ctx.state.space);
+    ctx.state.world.restoreState(scratch.world.saveState());
+    ctx.state.world.setModelLoader(scene::makeObjModelLoader(ctx.projectRoot));
+    json out = hashesJson(ctx.state.world);
     out["path"] = rel;
     out["commands"] = commands.size();
     return out;

@@ -747,7 +747,7 @@ TEST_CASE("MCP --tools: only the commands under the prefixes are listed and call
                                   {"method", "tools/call"},
                                   {"params", {{"name", "space3d_new"}, {"arguments", json::object()}}}});
     CHECK(refused["error"]["code"] == -32602);
-    CHECK_FALSE(s.state.space.hasScene());
+    CHECK_FALSE(s.state.world.hasScene());
     CHECK(mcpServesCommand({}, "ai.step"));
     CHECK(mcpServesCommand({"ai_"}, "ai.step"));
     CHECK_FALSE(mcpServesCommand({"ai_s"}, "ai.blackboard.set"));

@@ -106,7 +106,7 @@ TEST_CASE("a long command stopped at a safe point answers E_CANCELLED and change
         CHECK(!answer["error"]["hint"].get<std::string>().empty());
         CHECK(control.stopped() == spark::WorkStop::Cancel);
         CHECK(s.hash() == before);
-        CHECK(s.space.frame() == 0);
+        CHECK(s.world.frame() == 0);
     }
 }
 

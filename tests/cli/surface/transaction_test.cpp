@@ -5,10 +5,11 @@
 // The table below is the contract. Every command the registry marks as
 // mutating must have at least one row, so a new mutating command without error
 // cases fails this test. Rows say which session they run in: the rich 3D
-// session (a 3D scene, meshes in it and in the detached world, AI documents in
-// both, a 2D scene), the same stepped once so that its guard is an agent with a
-// brain (plus a crowd agent without one), a 2D-only session (detached meshes
-// and AI, a 2D scene), or an empty one (for "nothing loaded yet" errors).
+// session (a 3D scene, meshes and AI documents in its world, a 2D scene made
+// before it whose meshes the 3D load dropped), the same stepped once so that
+// its guard is an agent with a brain (plus a crowd agent without one), a
+// 2D-only session (2D and polygon meshes and AI in a world without a 3D scene,
+// a 2D scene), or an empty one (for "nothing loaded yet" errors).
 
 #include "surface/dispatcher.h"
 
@@ -32,8 +33,8 @@ namespace
 
 enum class Session
 {
-    Rich,   ///< 3D scene with meshes and AI, plus a detached mesh, detached AI and a 2D scene.
-    TwoD,   ///< No 3D scene: a 2D scene, detached meshes and AI.
+    Rich,   ///< 3D scene with meshes and AI, and a 2D scene.
+    TwoD,   ///< No 3D scene: a 2D scene, 2D and polygon meshes and AI.
     Empty,  ///< A fresh session.
     Agents, ///< Rich, stepped once: Guard is an agent with a brain; crowd agent 1048577 has none.
 };
@@ -81,7 +82,7 @@ json must(Dispatcher& d, SessionState& s, const std::string& id, const json& par
 }
 
 // The 2D part every non-empty session has: the maze scene, its mesh and a
-// polygon mesh in the detached world, and a tree in the detached AI state.
+// polygon mesh, and a tree (a 3D load drops the meshes and the tree, not the 2D scene).
 void add2D(Dispatcher& d, SessionState& s)
 {
     must(d, s, "scene2d.load", {{"path", "samples/scene2d/maze.scene2d.json"}});
@@ -107,9 +108,9 @@ SessionState makeSession(Dispatcher& d, Session kind)
         REQUIRE(stepped["agents"] == 1);
         const json added = must(d, s, "nav.agent.add", {{"mesh", "arena"}, {"position", {-8, 0, 8}}});
         REQUIRE(added["agent"] == kBrainlessAgent);
-        REQUIRE(s.space.agents().count("Guard") == 1);
-        REQUIRE(s.space.ai().brains.count("Guard") == 1);
-        REQUIRE(s.space.nav().agentCount() == 2);
+        REQUIRE(s.world.agents().count("Guard") == 1);
+        REQUIRE(s.world.ai().brains.count("Guard") == 1);
+        REQUIRE(s.world.nav().agentCount() == 2);
         return s;
     }
     SessionState s;
@@ -118,8 +119,9 @@ SessionState makeSession(Dispatcher& d, Session kind)
     add2D(d, s);
     if (kind == Session::TwoD)
     {
-        REQUIRE_FALSE(s.space.hasScene());
-        REQUIRE(s.detachedNav.meshCount() == 2);
+        REQUIRE_FALSE(s.world.hasScene());
+        REQUIRE(s.world.nav().meshCount() == 2);
+        REQUIRE(s.world.ai().trees.size() == 1);
         return s;
     }
     must(d, s, "space3d.load", {{"path", "samples/space3d/arena.space3d.json"}});
@@ -138,12 +140,11 @@ SessionState makeSession(Dispatcher& d, Session kind)
          {{"mesh", "pad"}, {"shape", {{"type", "circle"}, {"radius", 0.5}}}, {"position", {2, 2}}}); // id 1125899907891200
     must(d, s, "nav.offmesh.add", {{"mesh", "pad"}, {"start", {0.5, 0.5}}, {"end", {3.5, 3.5}}}); // id 2251799814733824
     must(d, s, "space3d.spawn", arena_session::guardSpawn());
-    REQUIRE(s.space.hasScene());
-    REQUIRE(s.space.nav().meshCount() == 3);
-    REQUIRE(s.detachedNav.meshCount() == 2);
-    REQUIRE(s.space.ai().trees.size() == 1);
-    REQUIRE(s.space.ai().utilities.size() == 1);
-    REQUIRE(s.detachedAi.trees.size() == 1);
+    REQUIRE(s.world.hasScene());
+    REQUIRE(s.world.nav().meshCount() == 3);
+    REQUIRE_FALSE(s.world.nav().findMesh("maze").valid());
+    REQUIRE(s.world.ai().trees.size() == 1);
+    REQUIRE(s.world.ai().utilities.size() == 1);
     REQUIRE(s.scene2d.has_value());
     return s;
 }
@@ -154,7 +155,6 @@ struct Handles
 {
     std::vector<spark::scene::ObjectId> objects;
     std::vector<std::pair<spark::nav::MeshId, const spark::nav::NavMesh*>> meshes;
-    std::vector<std::pair<spark::nav::MeshId, const spark::nav::NavMesh*>> detachedMeshes;
 
     bool operator==(const Handles&) const = default;
 };
@@ -162,11 +162,9 @@ struct Handles
 Handles handlesOf(const SessionState& s)
 {
     Handles h;
-    h.objects.assign(s.space.objectsInOrder().begin(), s.space.objectsInOrder().end());
-    for (spark::nav::MeshId id : s.space.nav().meshesInNameOrder())
-        h.meshes.emplace_back(id, s.space.nav().mesh(id));
-    for (spark::nav::MeshId id : s.detachedNav.meshesInNameOrder())
-        h.detachedMeshes.emplace_back(id, s.detachedNav.mesh(id));
+    h.objects.assign(s.world.objectsInOrder().begin(), s.world.objectsInOrder().end());
+    for (spark::nav::MeshId id : s.world.nav().meshesInNameOrder())
+        h.meshes.emplace_back(id, s.world.nav().mesh(id));
     return h;
 }
 
@@ -366,7 +364,7 @@ std::vector<ErrorCase> errorCases()
         {"nav.bake", parse(R"({"name": "maze", "source": "scene2d", "cell_size": 0.5})"), "E_NAV_CONFIG"},
         {"nav.bake", parse(R"({"name": "arena", "source": "scene2d", "agent_radius": 50})"),
          "E_NAV_NO_GEOMETRY"},
-        // -- nav.bake: a 2D-only session (the detached world) -----------------------
+        // -- nav.bake: a 2D-only session (a world without a 3D scene) ----------------
         {"nav.bake", parse(R"({"name": "maze", "source": "scene2d", "agent_radius": 50})"),
          "E_NAV_NO_GEOMETRY", Session::TwoD},
         {"nav.bake", parse(R"({"name": "maze", "source": "scene2d", "max_slope_deg": 30})"), "E_NAV_CONFIG",
@@ -388,7 +386,7 @@ std::vector<ErrorCase> errorCases()
 
         // -- nav.remove -------------------------------------------------------------
         {"nav.remove", parse(R"({"mesh": "nope"})"), "E_NAV_NO_MESH"},
-        {"nav.remove", parse(R"({"mesh": "maze"})"), "E_NAV_NO_MESH"}, // detached: not the 3D scene's world
+        {"nav.remove", parse(R"({"mesh": "maze"})"), "E_NAV_NO_MESH"}, // dropped by the 3D load
         {"nav.remove", parse(R"({"mesh": "Arena"})"), "E_NAV_NO_MESH"},
         {"nav.remove", parse(R"({"mesh": ""})"), "E_INVALID_PARAMS"},
         {"nav.remove", parse(R"({})"), "E_INVALID_PARAMS"},
@@ -705,8 +703,8 @@ std::vector<ErrorCase> errorCases()
         {"ai.step", parse(R"({"frames": 1.5})"), "E_INVALID_PARAMS"},
         {"ai.step", parse(R"({"dt": 0.1})"), "E_INVALID_PARAMS"},
         {"ai.step", parse(R"({"frames": -1})"), "E_INVALID_PARAMS", Session::Agents},
-        {"ai.step", parse(R"({"frames": 1})"), "E_SCENE_NONE", Session::TwoD},
-        {"ai.step", parse(R"({})"), "E_SCENE_NONE", Session::Empty},
+        {"ai.step", parse(R"({"frames": 0})"), "E_INVALID_PARAMS", Session::TwoD},
+        {"ai.step", parse(R"({"frames": 100001})"), "E_INVALID_PARAMS", Session::Empty},
 
         // -- ai.until: a bad condition fails before a step; one that never holds steps and rolls back
         {"ai.until", parse(R"({"that": {"events": {}}, "max_frames": 0})"), "E_INVALID_PARAMS"},
@@ -734,8 +732,8 @@ std::vector<ErrorCase> errorCases()
          "E_AI_UNKNOWN", Session::Agents},
         {"ai.until", parse(R"({"that": {"brain_enabled": {"agent": "Guard", "equals": "yes"}}, "max_frames": 5})"),
          "E_INVALID_PARAMS", Session::Agents},
-        {"ai.until", parse(R"({"that": {"events": {}}, "max_frames": 1})"), "E_SCENE_NONE", Session::TwoD},
-        {"ai.until", parse(R"({"that": {"events": {}}, "max_frames": 1})"), "E_SCENE_NONE", Session::Empty},
+        {"ai.until", parse(R"({"that": {"events": {}}, "max_frames": 3})"), "E_ASSERT_FAILED", Session::TwoD},
+        {"ai.until", parse(R"({"that": {"events": {}}, "max_frames": 1})"), "E_ASSERT_FAILED", Session::Empty},
     };
     return t;
 }
@@ -899,7 +897,7 @@ TEST_CASE(
     CHECK(answer["error"]["data"]["steps"][0]["ok"] == true); // the first step did run
     CHECK(answer["error"]["data"]["steps"][1]["error"]["code"] == "E_NAV_NO_MESH");
     CHECK(state.hash() == before);
-    CHECK(state.space.nav().findMesh("arena").valid());
+    CHECK(state.world.nav().findMesh("arena").valid());
 }
 
 TEST_CASE("scenarios nested past the limit fail at the innermost run and every level is rolled back")
@@ -921,14 +919,14 @@ TEST_CASE("scenarios nested past the limit fail at the innermost run and every l
     CHECK(error["code"] == "E_SCENARIO_LIMIT");
     CHECK(levels == kNestTooDeep - 1);
     CHECK(state.hash() == before);
-    CHECK_FALSE(state.space.findObject("L0").valid());
+    CHECK_FALSE(state.world.findObject("L0").valid());
 
     // At the limit the same nesting runs and keeps every spawn.
     const json atLimit = d.call(state, "ai.scenario.run", {{"doc", nestedSpawns(kNestTooDeep - 1)}});
     INFO("answer: ", atLimit.dump().substr(0, 2000));
     CHECK(atLimit["ok"] == true);
-    CHECK(state.space.findObject("L0").valid());
-    CHECK(state.space.findObject("L" + std::to_string(kNestTooDeep - 2)).valid());
+    CHECK(state.world.findObject("L0").valid());
+    CHECK(state.world.findObject("L" + std::to_string(kNestTooDeep - 2)).valid());
 }
 
 TEST_CASE("read-only commands leave the session state unchanged, with valid params and without")

@@ -14,8 +14,8 @@
 /// `op` is one of `<`, `<=`, `==`, `!=`, `>=`, `>` against the number `value`;
 /// `events` counts events of that kind and agent, from event number `since`,
 /// whose data has every field of `data` with that value; without a count it
-/// means `at_least: 1`. Names are object names in a
-/// 3D scene, else the detached agents' names.
+/// means `at_least: 1`. Names are the world's agent names: an object's name,
+/// or the name `ai.brain.attach` gave a crowd agent.
 
 #include "spark/core/result.h"
 #include "spark/scene/session_state.h"

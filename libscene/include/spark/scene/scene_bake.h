@@ -1,13 +1,13 @@
 #pragma once
 /// \file scene_bake.h
-/// The 3D bake of a scene (docs/navmesh.md "The 3D bake"): the static colliders of a `Scene3D` as
+/// The 3D bake of a scene (docs/navmesh.md "The 3D bake"): the static colliders of a `WorldDocument` as
 /// triangles (`collectColliderTriangles`), through libnav's one bake path
 /// (`nav::bakeNavMesh`), into a navigation mesh with the counters a host shows.
 
 #include "spark/core/result.h"
 #include "spark/nav/bake.h"
 #include "spark/nav/navmesh.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 #include "spark/scene/scene_colliders.h"
 
 #include <cstdint>
@@ -45,11 +45,11 @@ struct SceneBake
 };
 
 /// The colliders of `scene` selected by `def` as the bake's triangles (what
-/// `bakeScene3D` bakes; a per-tile re-bake reads the scene through it too).
+/// `bakeWorldDocument` bakes; a per-tile re-bake reads the scene through it too).
 /// Errors: the model's own error when a model cannot be loaded and
 /// `def.allowApproximations` is false; `E_NAV_NO_GEOMETRY` (field `/source`)
 /// when no collider is selected.
-Result<ColliderTriangles> sceneBakeInput(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader);
+Result<ColliderTriangles> sceneBakeInput(const WorldDocument& scene, const SceneBakeDef& def, const ModelLoader& loader);
 
 /// Bakes the colliders of `scene` selected by `def` (models read through
 /// `loader`). Errors: the model's own error (`E_IO`, `E_PATH`, `E_FORMAT`,
@@ -57,7 +57,7 @@ Result<ColliderTriangles> sceneBakeInput(const Scene3D& scene, const SceneBakeDe
 /// `def.allowApproximations` is false; `E_NAV_NO_GEOMETRY` (field `/source`) when no collider is
 /// selected, and those of `nav::bakeNavMesh` (`E_NAV_CONFIG` with the setting's
 /// field, `E_NAV_LIMIT`, `E_NAV_NO_GEOMETRY`).
-Result<SceneBake> bakeScene3D(const Scene3D& scene, const SceneBakeDef& def, const ModelLoader& loader);
+Result<SceneBake> bakeWorldDocument(const WorldDocument& scene, const SceneBakeDef& def, const ModelLoader& loader);
 
 } // namespace spark::scene
 SPARK_SCENE_API_END

@@ -10,7 +10,7 @@
 
 #include "spark/core/result.h"
 #include "spark/nav/bake.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
@@ -95,7 +95,7 @@ struct ColliderTriangles
 /// is baked as the box of half extents 0.5 scaled by its transform and counted
 /// in `approximatedColliders`, as is a Destructible with a fracture `asset`
 /// (baked as the bounding box of its shape).
-ColliderTriangles collectColliderTriangles(const Scene3D& scene, const ColliderDef& def,
+ColliderTriangles collectColliderTriangles(const WorldDocument& scene, const ColliderDef& def,
                                            const ModelLoader& loader);
 
 } // namespace spark::scene

@@ -1,10 +1,15 @@
 #pragma once
 /// \file world.h
-/// The runtime world of a 3D scene: built once from a `Scene3D` document, it
-/// owns the objects (by `ObjectId`), the navigation world of the scene and its
-/// AI state, steps them in the fixed stage order of docs/architecture.md "A step", and saves,
+/// The runtime world of a session: it owns the objects of a `WorldDocument`
+/// document (by `ObjectId`), the navigation world (3D and 2D meshes alike) and
+/// the AI state, steps them in the fixed stage order of docs/architecture.md "A step", and saves,
 /// restores and hashes all of it as one value (Jolt's state recorder is the
 /// model: snapshots, determinism checks and rollback are one mechanism).
+///
+/// A world always exists: one with no objects is an empty scene, and a 2D or
+/// polygon mesh, its crowds and their brains live in it like any other. Its
+/// one `step` runs every stage; a stage with nothing to do (no objects, no
+/// crowd agents, no brains) does nothing.
 ///
 /// Objects keep document order (file order, then spawn order) for saving and
 /// for every iteration; names are looked up through an ordered index, so
@@ -24,7 +29,7 @@
 #include "spark/core/result.h"
 #include "spark/nav/nav_world.h"
 #include "spark/scene/physics.h"
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 #include "spark/scene/scene_colliders.h"
 
 #include <cstdint>
@@ -61,7 +66,7 @@ struct ObjectMotion
 /// The objects of a world: the document plus its indexes (a plain value).
 struct WorldObjects
 {
-    Scene3D document;                                     ///< Objects in document order.
+    WorldDocument document;                                     ///< Objects in document order.
     std::vector<ObjectId> order;                          ///< Handle of each object, parallel to `document.objects`.
     /// `hashObject3D` of each object, parallel; an entry whose `stale` flag is
     /// set is recomputed when the scene hash is next asked for (objects moved
@@ -116,7 +121,7 @@ struct WorldState
     std::vector<SceneEvent> events; ///< The scene's event log.
     uint64_t nextEventSeq = 0;  ///< Sequence number of the next scene event.
     uint64_t frame = 0;         ///< Steps taken since the scene was made or loaded.
-    Scene3D base;               ///< The document as made or loaded (the journal's start).
+    WorldDocument base;               ///< The document as made or loaded (the journal's start).
     std::vector<JournalEntry> journal; ///< What changed it since (not hashed: history, not state).
 };
 
@@ -172,11 +177,11 @@ public:
     virtual void end(StepStage stage) = 0;
 };
 
-/// The runtime world of one 3D scene.
+/// The runtime world of one session.
 class World
 {
 public:
-    /// A world with no scene (`hasScene()` false), empty navigation and AI.
+    /// An empty world: no objects, empty navigation and AI, frame 0.
     World() = default;
 
     // -- The scene --------------------------------------------------------------
@@ -185,11 +190,13 @@ public:
     /// state (docs/scene.md: a new scene starts without them); the frame restarts at 0.
     /// Errors (nothing changes): `E_SCENE_FORMAT` for an empty, too long or
     /// duplicate name (field `/objects/i/name`), `E_SCENE_LIMIT` for too many objects.
-    [[nodiscard]] Status loadScene(Scene3D scene);
-    /// True once a scene was made or loaded.
+    [[nodiscard]] Status loadScene(WorldDocument scene);
+    /// True once a scene document was made or loaded (`loadScene`). The world
+    /// steps either way; the CLI's `space3d.*` commands address the document
+    /// only once there is one.
     bool hasScene() const { return m_hasScene; }
     /// The scene document (objects in document order). Valid until the next change.
-    const Scene3D& document() const { return m_objects.document; }
+    const WorldDocument& document() const { return m_objects.document; }
     /// Gravity of the scene. [Units: m/s²]
     glm::vec3 gravity() const { return m_objects.document.gravity; }
 
@@ -209,7 +216,7 @@ public:
     size_t objectCount() const { return m_objects.order.size(); }
     /// Every object's handle, in document order.
     std::span<const ObjectId> objectsInOrder() const { return m_objects.order; }
-    /// Hash of the scene document: equal to `hashScene3D(document())`, computed
+    /// Hash of the scene document: equal to `hashWorldDocument(document())`, computed
     /// from the kept per-object hashes in O(objects).
     uint64_t sceneHash() const;
 
@@ -231,8 +238,9 @@ public:
     [[nodiscard]] Status moveCharacter(ObjectId object, const glm::vec3& velocity, bool jump);
     /// The first hit of the segment `from` → `to` on a non-sensor collider
     /// (fixed, kinematic and dynamic bodies, character capsules) whose object
-    /// is not in `ignore`. `E_SCENE_RANGE` (field `/from`, `/to`) for a
-    /// non-finite or out-of-range point; stale handles in `ignore` are skipped.
+    /// is not in `ignore` (none in a world without objects). `E_SCENE_RANGE`
+    /// (field `/from`, `/to`) for a non-finite or out-of-range point; stale
+    /// handles in `ignore` are skipped.
     [[nodiscard]] Result<SceneRayHit> raycast(const glm::vec3& from, const glm::vec3& to,
                                               std::span<const ObjectId> ignore) const;
     /// The physics state of an object (null for a stale handle).
@@ -244,20 +252,21 @@ public:
 
     // -- Navigation and AI -------------------------------------------------------
 
-    /// The scene's navigation world.
+    /// The navigation world (every mesh of the session, 3D and 2D).
     nav::NavWorld& nav() { return m_nav; }
-    /// The scene's navigation world.
+    /// The navigation world.
     const nav::NavWorld& nav() const { return m_nav; }
-    /// The scene's AI state (trees, utility documents, brains, event log).
+    /// The AI state (trees, utility documents, brains, event log).
     ai::AiState& ai() { return m_ai; }
-    /// The scene's AI state.
+    /// The AI state.
     const ai::AiState& ai() const { return m_ai; }
 
     // -- AI agents -----------------------------------------------------------------
 
     /// The leaves brains may call (null: the built-ins). Not state: set it once.
     void setLeafRegistry(const ai::LeafRegistry* leaves) { m_leaves = leaves; }
-    /// Agents made from AiAgent components, by object name.
+    /// The named agents brains drive: those made from AiAgent components (by
+    /// object name) and those a host named by hand.
     const HostAgents& agents() const { return m_agents; }
     /// The named agents, for a host that adds agents by hand (`ai.brain.attach`
     /// on a `nav.agent.add` agent); entries without `fromComponent` stay until
@@ -268,6 +277,13 @@ public:
     /// with it. `E_SCENE_UNKNOWN_OBJECT`, or `E_INVALID_PARAMS` when the object
     /// has an agent already (nothing changes).
     [[nodiscard]] Status bindAgent(std::string_view object, nav::AgentId agent);
+
+    /// libai's view of this world, as the brains' stage uses it: positions are
+    /// the objects' ground points, or the crowd agents' own for agents without
+    /// an object; line of sight is the physics ray cast, or in a world without
+    /// objects a ray along the agent's mesh (walls block). Valid until the
+    /// agents or the objects change.
+    AiHost aiHost();
     /// An object's ground point: a character's feet, any other object's position.
     bool groundPosition(std::string_view name, glm::dvec3& out) const;
     /// True when the physics lets `self` (an object name, or "") see from `from`
@@ -282,22 +298,25 @@ public:
     // -- Stepping ----------------------------------------------------------------
 
     /// Advances the world by `dt` seconds in the fixed order of docs/architecture.md "A step" (see the
-    /// stage functions below). `E_SCENE_RANGE` for a step that is not finite,
-    /// not positive or longer than `kMaxStep` (nothing changes); `E_SCENE_NONE`
-    /// when there is no scene.
+    /// stage functions below); the one step of the world, whatever it holds.
+    /// `E_SCENE_RANGE` for a step that is not finite, not positive or longer
+    /// than `kMaxStep` (nothing changes).
     [[nodiscard]] Status step(double dt);
     /// As `step`, telling `observer` where each stage begins and ends.
     [[nodiscard]] Status step(double dt, StepObserver* observer);
-    /// Runs `frames` fixed steps of `kFixedStep`. `E_SCENE_RANGE` (field
-    /// `/frames`) for 0 or more than `kMaxStepFrames`; `E_SCENE_NONE`.
-    [[nodiscard]] Status stepFrames(uint32_t frames);
-    /// Steps taken since the scene was made or loaded.
+    /// Runs `frames` steps of `dt` (what `space3d.step`, `ai.step` and
+    /// `nav.step` run). `E_SCENE_RANGE` (field `/frames`) for 0 or more than
+    /// `kMaxStepFrames`, (field `/dt`) for a bad `dt`; nothing changes then.
+    /// Polls the current work control between frames (spark/core/work.h): a
+    /// stopped run brings back the world as it was and answers the cancel error.
+    [[nodiscard]] Status stepFrames(uint32_t frames, double dt = kFixedStep);
+    /// Steps taken since the world was made or its scene loaded (the brains' clock).
     uint64_t frame() const { return m_frame; }
 
     // -- Journal ---------------------------------------------------------------------
 
     /// The document as it was made or loaded: replaying the journal on it rebuilds the world.
-    const Scene3D& baseDocument() const { return m_base; }
+    const WorldDocument& baseDocument() const { return m_base; }
     /// The commands that changed the scene since, in order.
     std::span<const JournalEntry> journal() const { return m_journal; }
     /// Logs a command that changed the scene (the host calls it after each one).
@@ -339,7 +358,7 @@ private:
 
     bool m_hasScene = false;
     WorldObjects m_objects;
-    Scene3D m_base;
+    WorldDocument m_base;
     std::vector<JournalEntry> m_journal;
     ModelLoader m_loader;
     mutable physics::CollisionWorld m_collision;

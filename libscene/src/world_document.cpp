@@ -7,7 +7,7 @@
 // the gravity and the objects' hashes in scene order, so a world that keeps
 // per-object hashes answers it without re-reading every object.
 
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 
 namespace spark::scene
 {
@@ -134,7 +134,7 @@ uint64_t combineSceneHash(const glm::vec3& gravity, std::span<const uint64_t> ob
     return h.digest();
 }
 
-const Object3D* findObject(const Scene3D& scene, std::string_view name)
+const Object3D* findObject(const WorldDocument& scene, std::string_view name)
 {
     for (const Object3D& o : scene.objects)
         if (o.name == name)
@@ -142,7 +142,7 @@ const Object3D* findObject(const Scene3D& scene, std::string_view name)
     return nullptr;
 }
 
-Status addObject(Scene3D& scene, Object3D object)
+Status addObject(WorldDocument& scene, Object3D object)
 {
     if (object.name.empty())
         return makeError("E_SCENE_FORMAT", "an object needs a non-empty name", "/name");
@@ -157,7 +157,7 @@ Status addObject(Scene3D& scene, Object3D object)
     return Status::success();
 }
 
-bool removeObject(Scene3D& scene, std::string_view name)
+bool removeObject(WorldDocument& scene, std::string_view name)
 {
     for (auto it = scene.objects.begin(); it != scene.objects.end(); ++it)
     {
@@ -170,12 +170,12 @@ bool removeObject(Scene3D& scene, std::string_view name)
     return false;
 }
 
-void hashScene3D(Hasher& io, const Scene3D& scene)
+void hashWorldDocument(Hasher& io, const WorldDocument& scene)
 {
-    io.addU64(hashScene3D(scene));
+    io.addU64(hashWorldDocument(scene));
 }
 
-uint64_t hashScene3D(const Scene3D& scene)
+uint64_t hashWorldDocument(const WorldDocument& scene)
 {
     std::vector<uint64_t> hashes;
     hashes.reserve(scene.objects.size());

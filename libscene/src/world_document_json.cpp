@@ -5,7 +5,7 @@
 // user can go straight to it. Floats are written with the shortest decimal that
 // reads back to the same float, so "0.1" stays "0.1" through load → save.
 
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 
 #include "spark/core/charconv.h"
 #include "spark/core/path.h"
@@ -582,7 +582,7 @@ Result<Object3D> parseObject3D(std::string name, const nlohmann::json& component
     return o;
 }
 
-Result<Scene3D> parseScene3D(const nlohmann::json& doc)
+Result<WorldDocument> parseWorldDocument(const nlohmann::json& doc)
 {
     SPARK_TRY(expectObject(doc, "", "a scene document"));
     SPARK_TRY(checkKeys(doc, "", {"version", "gravity", "objects"}));
@@ -591,7 +591,7 @@ Result<Scene3D> parseScene3D(const nlohmann::json& doc)
         return formatError("a scene document needs \"version\": 1", "/version");
     if (!versionIt->is_number_integer() || versionIt->get<int64_t>() != 1)
         return formatError("unsupported version (this is version 1)", "/version");
-    Scene3D scene;
+    WorldDocument scene;
     if (auto it = doc.find("gravity"); it != doc.end())
     {
         auto g = readVec3(*it, "/gravity", Bound::Any);
@@ -634,16 +634,16 @@ Result<Scene3D> parseScene3D(const nlohmann::json& doc)
     return scene;
 }
 
-Result<Scene3D> parseScene3DText(std::string_view text)
+Result<WorldDocument> parseWorldDocumentText(std::string_view text)
 {
     SPARK_TRY(checkJsonText(text));
     json doc = json::parse(text.begin(), text.end(), nullptr, false);
     if (doc.is_discarded())
         return makeError("E_FORMAT", "the scene file is not valid JSON");
-    return parseScene3D(doc);
+    return parseWorldDocument(doc);
 }
 
-Result<Scene3D> loadScene3DFile(const std::filesystem::path& path)
+Result<WorldDocument> loadWorldDocumentFile(const std::filesystem::path& path)
 {
     FileReadDef def = defaultFileReadDef();
     def.maxBytes = kMaxSceneFileBytes;
@@ -651,7 +651,7 @@ Result<Scene3D> loadScene3DFile(const std::filesystem::path& path)
     auto text = readTextFile(path, def);
     if (!text)
         return text.error();
-    return parseScene3DText(*text);
+    return parseWorldDocumentText(*text);
 }
 
 nlohmann::ordered_json componentsToJson(const Object3D& o)
@@ -716,7 +716,7 @@ nlohmann::ordered_json componentsToJson(const Object3D& o)
     return c;
 }
 
-nlohmann::ordered_json scene3DToJson(const Scene3D& scene)
+nlohmann::ordered_json worldDocumentToJson(const WorldDocument& scene)
 {
     ojson doc = ojson::object();
     doc["version"] = 1;
@@ -728,14 +728,14 @@ nlohmann::ordered_json scene3DToJson(const Scene3D& scene)
     return doc;
 }
 
-std::string scene3DToText(const Scene3D& scene)
+std::string worldDocumentToText(const WorldDocument& scene)
 {
-    return scene3DToJson(scene).dump(2) + "\n";
+    return worldDocumentToJson(scene).dump(2) + "\n";
 }
 
-Status saveScene3DFile(const std::filesystem::path& path, const Scene3D& scene)
+Status saveWorldDocumentFile(const std::filesystem::path& path, const WorldDocument& scene)
 {
-    return writeTextFile(path, scene3DToText(scene));
+    return writeTextFile(path, worldDocumentToText(scene));
 }
 
 } // namespace spark::scene

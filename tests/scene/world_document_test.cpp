@@ -1,6 +1,6 @@
 // The .space3d.json document: load, validate, save back, hash.
 
-#include "spark/scene/scene3d.h"
+#include "spark/scene/world_document.h"
 
 #include <doctest/doctest.h>
 
@@ -46,7 +46,7 @@ json fullDocument()
 // Loads a document that must fail and returns the error.
 Error loadError(const json& doc)
 {
-    auto r = parseScene3D(doc);
+    auto r = parseWorldDocument(doc);
     REQUIRE_FALSE(r.ok());
     return r.error();
 }
@@ -63,9 +63,9 @@ Error errorWith(const std::string& pointer, const json& value)
 
 TEST_CASE("a full scene document loads with every component and its defaults")
 {
-    auto r = parseScene3D(fullDocument());
+    auto r = parseWorldDocument(fullDocument());
     REQUIRE(r.ok());
-    const Scene3D& s = *r;
+    const WorldDocument& s = *r;
     REQUIRE(s.objects.size() == 8);
     CHECK(s.objects[0].name == "Floor");
     CHECK(s.objects[7].name == "Empty");
@@ -103,21 +103,21 @@ TEST_CASE("a full scene document loads with every component and its defaults")
 
 TEST_CASE("load then save then load gives an equal scene and the same text")
 {
-    auto first = parseScene3D(fullDocument());
+    auto first = parseWorldDocument(fullDocument());
     REQUIRE(first.ok());
-    const std::string text = scene3DToText(*first);
-    auto second = parseScene3DText(text);
+    const std::string text = worldDocumentToText(*first);
+    auto second = parseWorldDocumentText(text);
     REQUIRE(second.ok());
     CHECK(*second == *first);
-    CHECK(scene3DToText(*second) == text);
-    CHECK(hashScene3D(*second) == hashScene3D(*first));
+    CHECK(worldDocumentToText(*second) == text);
+    CHECK(hashWorldDocument(*second) == hashWorldDocument(*first));
 }
 
 TEST_CASE("saving writes short decimals, every field and the original object order")
 {
-    auto r = parseScene3D(fullDocument());
+    auto r = parseWorldDocument(fullDocument());
     REQUIRE(r.ok());
-    const nlohmann::ordered_json doc = scene3DToJson(*r);
+    const nlohmann::ordered_json doc = worldDocumentToJson(*r);
     CHECK(doc["version"] == 1);
     CHECK(doc["objects"][0]["name"] == "Floor");
     CHECK(doc["objects"][1]["name"] == "Ball");
@@ -203,7 +203,7 @@ TEST_CASE("non-finite and out-of-range numbers are E_SCENE_FORMAT")
     CHECK(errorWith("/objects/6/components/CharacterController/max_slope_deg", 95).field ==
           "/objects/6/components/CharacterController/max_slope_deg");
     // Text with a number too large for a double is not valid JSON for the parser.
-    auto r = parseScene3DText(R"({"version": 1, "gravity": [0, -1e999, 0]})");
+    auto r = parseWorldDocumentText(R"({"version": 1, "gravity": [0, -1e999, 0]})");
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == "E_FORMAT");
 }
@@ -249,10 +249,10 @@ TEST_CASE("missing required fields are E_SCENE_FORMAT at the field")
 
 TEST_CASE("text that is not JSON is E_FORMAT and a missing file is E_IO")
 {
-    auto r = parseScene3DText("{\"version\": 1, ");
+    auto r = parseWorldDocumentText("{\"version\": 1, ");
     REQUIRE_FALSE(r.ok());
     CHECK(r.error().code == "E_FORMAT");
-    auto f = loadScene3DFile("samples/space3d/does-not-exist.space3d.json");
+    auto f = loadWorldDocumentFile("samples/space3d/does-not-exist.space3d.json");
     REQUIRE_FALSE(f.ok());
     CHECK(f.error().code == "E_IO");
 }
@@ -265,7 +265,7 @@ TEST_CASE("pointers escape ~ and / in unknown keys")
 
 TEST_CASE("objects can be added, found and removed, with names kept unique")
 {
-    Scene3D s;
+    WorldDocument s;
     auto o = parseObject3D("Box", json::parse(R"({"Body": {"shape": {"type": "box"}}})"), "/components");
     REQUIRE(o.ok());
     REQUIRE(addObject(s, *o).ok());
@@ -293,28 +293,28 @@ TEST_CASE("spawn-style components report errors under the given pointer")
 
 TEST_CASE("the scene hash changes with any field and ignores nothing that is saved")
 {
-    auto r = parseScene3D(fullDocument());
+    auto r = parseWorldDocument(fullDocument());
     REQUIRE(r.ok());
-    const uint64_t base = hashScene3D(*r);
-    CHECK(hashScene3D(*r) == base);
+    const uint64_t base = hashWorldDocument(*r);
+    CHECK(hashWorldDocument(*r) == base);
 
-    Scene3D moved = *r;
+    WorldDocument moved = *r;
     moved.objects[0].transform->position.x += 0.001f;
-    CHECK(hashScene3D(moved) != base);
+    CHECK(hashWorldDocument(moved) != base);
 
-    Scene3D sensor = *r;
+    WorldDocument sensor = *r;
     sensor.objects[0].body->sensor = true;
-    CHECK(hashScene3D(sensor) != base);
+    CHECK(hashWorldDocument(sensor) != base);
 
-    Scene3D bb = *r;
+    WorldDocument bb = *r;
     bb.objects[6].aiAgent->blackboard["target"] = "Other";
-    CHECK(hashScene3D(bb) != base);
+    CHECK(hashWorldDocument(bb) != base);
 
-    Scene3D reordered = *r;
+    WorldDocument reordered = *r;
     std::swap(reordered.objects[0], reordered.objects[1]);
-    CHECK(hashScene3D(reordered) != base);
+    CHECK(hashWorldDocument(reordered) != base);
 
-    Scene3D removed = *r;
+    WorldDocument removed = *r;
     removeObject(removed, "Empty");
-    CHECK(hashScene3D(removed) != base);
+    CHECK(hashWorldDocument(removed) != base);
 }

@@ -1,7 +1,7 @@
 #pragma once
-/// \file scene3d.h
-/// The 3D scene document (`.space3d.json`, docs/scene.md): named objects with
-/// components, as plain data. This part is the document only — loading with
+/// \file world_document.h
+/// The world's document (`.space3d.json`, docs/scene.md): named objects with
+/// components, as plain data, which `World::loadScene` loads into a world. This part is the document only — loading with
 /// full validation, saving back what was loaded, lookup, and the scene hash;
 /// physics and AI read these structs.
 ///
@@ -179,12 +179,12 @@ struct Object3D
 };
 
 /// A 3D scene document.
-struct Scene3D
+struct WorldDocument
 {
     glm::vec3 gravity{0.0f, -9.81f, 0.0f}; ///< [Units: m/s²]
     std::vector<Object3D> objects;         ///< File order, then spawn order; names unique.
 
-    bool operator==(const Scene3D&) const = default;
+    bool operator==(const WorldDocument&) const = default;
 };
 
 // ---------------------------------------------------------------------------
@@ -192,35 +192,35 @@ struct Scene3D
 
 /// Builds a scene from a parsed document. `E_SCENE_FORMAT` (field = JSON pointer)
 /// for anything that does not match the format; `E_SCENE_LIMIT` for too many objects.
-Result<Scene3D> parseScene3D(const nlohmann::json& doc);
-/// Parses scene text: `E_FORMAT` when it is not JSON, else as `parseScene3D`.
-Result<Scene3D> parseScene3DText(std::string_view text);
+Result<WorldDocument> parseWorldDocument(const nlohmann::json& doc);
+/// Parses scene text: `E_FORMAT` when it is not JSON, else as `parseWorldDocument`.
+Result<WorldDocument> parseWorldDocumentText(std::string_view text);
 /// Reads and parses a scene file (`E_IO` when it cannot be read).
-Result<Scene3D> loadScene3DFile(const std::filesystem::path& path);
+Result<WorldDocument> loadWorldDocumentFile(const std::filesystem::path& path);
 
 /// Validates one object's components (the `components` object of the file or of
 /// `space3d.spawn`). `pointer` is the JSON pointer of `components`, used in errors.
 Result<Object3D> parseObject3D(std::string name, const nlohmann::json& components, std::string_view pointer);
 
 /// The canonical document of a scene (fixed key order, every field written).
-nlohmann::ordered_json scene3DToJson(const Scene3D& scene);
+nlohmann::ordered_json worldDocumentToJson(const WorldDocument& scene);
 /// The canonical `components` object of one object.
 nlohmann::ordered_json componentsToJson(const Object3D& object);
 /// The canonical document as text (2-space indent, trailing newline).
-std::string scene3DToText(const Scene3D& scene);
+std::string worldDocumentToText(const WorldDocument& scene);
 /// Writes the canonical document (`E_IO` on failure).
-Status saveScene3DFile(const std::filesystem::path& path, const Scene3D& scene);
+Status saveWorldDocumentFile(const std::filesystem::path& path, const WorldDocument& scene);
 
 // ---------------------------------------------------------------------------
 // Objects
 
 /// The object with this name, or null.
-const Object3D* findObject(const Scene3D& scene, std::string_view name);
+const Object3D* findObject(const WorldDocument& scene, std::string_view name);
 /// Appends an object. `E_SCENE_FORMAT` (field `/name`) for an empty or taken
 /// name, `E_SCENE_LIMIT` when the scene is full.
-Status addObject(Scene3D& scene, Object3D object);
+Status addObject(WorldDocument& scene, Object3D object);
 /// Removes the object with this name; false if there is none.
-bool removeObject(Scene3D& scene, std::string_view name);
+bool removeObject(WorldDocument& scene, std::string_view name);
 
 /// Text of enums, as written in files.
 std::string_view bodyKindName(BodyKind kind);
@@ -236,10 +236,10 @@ void hashObject3D(Hasher& io, const Object3D& object);
 uint64_t hashObject3D(const Object3D& object);
 /// The scene hash from the gravity and the objects' `hashObject3D` in scene order.
 uint64_t combineSceneHash(const glm::vec3& gravity, std::span<const uint64_t> objectHashes);
-/// Feeds the scene hash (`hashScene3D(scene)`) into a hasher.
-void hashScene3D(Hasher& io, const Scene3D& scene);
+/// Feeds the scene hash (`hashWorldDocument(scene)`) into a hasher.
+void hashWorldDocument(Hasher& io, const WorldDocument& scene);
 /// XXH3-64 of the scene document: `combineSceneHash` of its gravity and objects.
-uint64_t hashScene3D(const Scene3D& scene);
+uint64_t hashWorldDocument(const WorldDocument& scene);
 
 } // namespace spark::scene
 SPARK_SCENE_API_END
