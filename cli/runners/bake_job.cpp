@@ -269,7 +269,7 @@ uint64_t readTileEntry(Dispatcher& dispatcher, scene::SessionState& state, const
     json imported = dispatcher.call(state, "nav.import", {{"name", name}, {"path", path}});
     if (!imported["ok"].get<bool>())
         return 0;
-    auto record = state.nav().meshRecord(state.nav().findMesh(name));
+    auto record = state.world.nav().meshRecord(state.world.nav().findMesh(name));
     const auto& tiles = record->baked->tiles();
     if (tiles.size() != 1 || tiles[0].x != t.second || tiles[0].z != t.first)
         return 0;
@@ -380,7 +380,7 @@ int runBakePlanOrJob(const BakeJobOptions& o)
                 md.source = "obj";
                 md.mesh = std::make_shared<const nav::NavMesh>(std::move(result.value().mesh));
                 hash = md.mesh->tiles()[0].hash;
-                if (auto put = state.nav().putMesh(std::move(md)); !put.ok())
+                if (auto put = state.world.nav().putMesh(std::move(md)); !put.ok())
                     return reportJobError(jobErrorOf(put.error()));
                 const std::string part = full + ".part" + std::to_string(getpid());
                 json exported = dispatcher.call(state, "nav.export", {{"mesh", "tile"}, {"path", part}});
@@ -520,7 +520,7 @@ int runBakeMergeManifests(const BakeMergeOptions& o)
     def.name = "merged";
     def.source = "merge";
     def.mesh = std::make_shared<const nav::NavMesh>(std::move(merged.value()));
-    if (auto put = out.nav().putMesh(std::move(def)); !put.ok())
+    if (auto put = out.world.nav().putMesh(std::move(def)); !put.ok())
         return reportJobError(jobErrorOf(put.error()));
     json exported = dispatcher.call(out, "nav.export", {{"mesh", "merged"}, {"path", o.output}});
     if (!exported["ok"].get<bool>())

@@ -319,7 +319,7 @@ json navRebake(Context& ctx, const json& params)
     auto input = scene::sceneBakeInput(ctx.state.world.document(), def, scene::makeObjModelLoader(ctx.projectRoot));
     if (!input.ok())
         failWith(input.error());
-    nav::NavWorld& world = ctx.state.nav();
+    nav::NavWorld& world = ctx.state.world.nav();
     auto rebaked = world.rebakeMeshTiles(id, input.value().input, bounds);
     if (!rebaked.ok())
         failWith(rebaked.error());

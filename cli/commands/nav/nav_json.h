@@ -42,7 +42,7 @@ struct MeshRef
 };
 
 /// The mesh a command addresses: `params["mesh"]` when given (it must exist),
-/// else the only mesh of the session's navigation world (`SessionState::nav`).
+/// else the only mesh of the session's navigation world (`SessionState::world`).
 /// Fails with `E_NAV_NO_MESH` (unknown name, no mesh, or several meshes and no
 /// name), data listing the meshes.
 MeshRef requireMesh(Context& ctx, const json& params);
