@@ -3,6 +3,7 @@
 #include "spark/scene/session_state.h"
 
 #include "spark/core/work.h"
+#include "spark/scene/recording.h"
 
 #include <optional>
 
@@ -144,6 +145,8 @@ StepAiFigures SessionState::stepDetached(uint32_t frames, double dt, const ai::L
         }
         (void)detachedNav.stepCrowds(dt);
         updateHeadings(detachedNav, detachedAgents);
+        if (frameObserver)
+            frameObserver->frameStepped({detachedNav, detachedAi, detachedAgents, nullptr, detachedNav.crowdSteps(), dt});
     }
     return figures;
 }

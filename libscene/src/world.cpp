@@ -7,6 +7,8 @@
 
 #include "spark/scene/world.h"
 
+#include "spark/scene/recording.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -175,6 +177,8 @@ Status World::step(double dt, StepObserver* observer)
     stage(StepStage::Drive, [&] { driveObjects(dt); });
     stage(StepStage::Physics, [&] { stepPhysics(dt); });
     ++m_frame;
+    if (m_frameObserver)
+        m_frameObserver->frameStepped({m_nav, m_ai, m_agents, this, m_frame, dt});
     return Status::success();
 }
 

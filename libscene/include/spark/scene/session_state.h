@@ -60,6 +60,15 @@ struct SessionState
     std::optional<Scene2D> scene2d; ///< The session's 2D tile scene (scene2d.*), when one was made or loaded.
     std::map<std::string, WorldState> snapshots; ///< Named snapshots of the 3D world (`space3d.snapshot.take`).
     uint64_t commandsRun = 0;       ///< Successful mutating commands so far (diagnostics only, not hashed).
+    /// Told about every frame either world steps (`observeFrames`; not state).
+    FrameObserver* frameObserver = nullptr;
+
+    /// Sets the observer of every frame stepped, the 3D world's and the detached state's (null: none).
+    void observeFrames(FrameObserver* observer)
+    {
+        frameObserver = observer;
+        space.setFrameObserver(observer);
+    }
 
     /// The navigation world commands address: the 3D scene's when there is one, else the detached one.
     nav::NavWorld& nav() { return space.hasScene() ? space.nav() : detachedNav; }

@@ -164,6 +164,8 @@ enum class StepStage : uint8_t
 
 /// Observes the stages of a step (a profiler: a benchmark times them). The
 /// world never reads a clock itself; an observer cannot change the step.
+class FrameObserver; // recording.h
+
 class StepObserver
 {
 public:
@@ -288,6 +290,9 @@ public:
     [[nodiscard]] Status stepFrames(uint32_t frames);
     /// Steps taken since the scene was made or loaded.
     uint64_t frame() const { return m_frame; }
+    /// Tells `observer` about every frame `step` ends (null: nobody; not state:
+    /// never saved, restored or hashed). The observer must outlive its use.
+    void setFrameObserver(FrameObserver* observer) { m_frameObserver = observer; }
 
     // -- Journal ---------------------------------------------------------------------
 
@@ -355,6 +360,7 @@ private:
     uint64_t m_frame = 0;
     const ai::LeafRegistry* m_leaves = nullptr;
     StepAiFigures m_figures;
+    FrameObserver* m_frameObserver = nullptr;
 };
 
 } // namespace spark::scene
