@@ -9,6 +9,7 @@
 #include "surface/dispatcher.h"
 #include "surface/lines.h"
 #include "surface/output.h"
+#include "view/view.h"
 
 #include "spark/core/path.h"
 #include "spark/core/work.h"
@@ -360,6 +361,12 @@ int main(int argc, char** argv)
         merge->add_option("-o,--output", mergeOptions.output, "Merged document to write (relative to the project)")->required();
         merge->add_option("--project", project, "Project folder every path is relative to");
 
+        auto* view = app.add_subcommand("view", "Replay recordings in a browser: serve the viewer on 127.0.0.1, or write one page");
+        ViewOptions viewOptions;
+        view->add_option("input", viewOptions.input, "A recording (.rec.gz) or a folder of them")->required();
+        view->add_option("--port", viewOptions.port, "Port on 127.0.0.1 (0: any free port)")->capture_default_str();
+        view->add_option("--html", viewOptions.htmlOut, "Write a self-contained page (the recording inlined) to this file");
+
         auto* mcp = app.add_subcommand("mcp", "Serve every command as an MCP tool over stdio (JSON-RPC 2.0)");
         mcp->add_option("--project", project, "Project folder every path is relative to (must exist)");
         std::string mcpTools, mcpSession;
@@ -403,6 +410,8 @@ int main(int argc, char** argv)
             bakeOptions.projectRoot = project;
             return runBake(bakeOptions);
         }
+        if (*view)
+            return runView(viewOptions, std::cout, std::cerr);
         if (*mcp)
             return runMcp(project, mcpTools, mcpSession);
         if (*test)
