@@ -69,6 +69,24 @@ void setUp(Run& run)
     }
 }
 
+// Steps the detached state `frames` times by 1/60 s.
+void step(Run& run, uint32_t frames)
+{
+    (void)run.state.stepDetached(frames, 1.0 / 60.0, ai::builtinLeafRegistry());
+}
+
+// The text of the first `frames` frames of the crossing, recorded.
+std::string recorded(uint32_t frames)
+{
+    Run run;
+    setUp(run);
+    RecordingWriter writer(meshSummary, "test");
+    run.state.observeFrames(&writer);
+    step(run, frames);
+    run.state.observeFrames(nullptr);
+    return writer.text();
+}
+
 int64_t milli(float v)
 {
     return static_cast<int64_t>(std::llround(static_cast<double>(v) * 1000.0));
@@ -90,7 +108,7 @@ TEST_CASE("a recorded crowd replays to every frame's positions, velocities and s
     std::vector<std::map<uint64_t, std::array<int64_t, 6>>> expected;
     for (int f = 0; f < 600; ++f)
     {
-        (void)run.state.stepDetached(1, 1.0 / 60.0, ai::builtinLeafRegistry());
+        step(run, 1);
         std::map<uint64_t, std::array<int64_t, 6>> now;
         for (nav::AgentId id : run.agents)
         {
@@ -132,13 +150,7 @@ TEST_CASE("a recorded crowd replays to every frame's positions, velocities and s
 
 TEST_CASE("frames store changes: agents at rest and steady walkers cost nothing")
 {
-    Run run;
-    setUp(run);
-    RecordingWriter writer(meshSummary, "test");
-    run.state.observeFrames(&writer);
-    (void)run.state.stepDetached(600, 1.0 / 60.0, ai::builtinLeafRegistry());
-    run.state.observeFrames(nullptr);
-    Result<RecordingReader> reader = RecordingReader::read(writer.text());
+    Result<RecordingReader> reader = RecordingReader::read(recorded(600));
     REQUIRE(reader.ok());
     // The mesh is written once; the last frames (everyone arrived) hold nothing but their numbers.
     size_t meshFrames = 0;
@@ -160,40 +172,28 @@ TEST_CASE("a rollback drops the frames of a failed command and the recording goe
     setUp(run);
     RecordingWriter writer(meshSummary, "test");
     run.state.observeFrames(&writer);
-    (void)run.state.stepDetached(10, 1.0 / 60.0, ai::builtinLeafRegistry());
+    step(run, 10);
     const SessionSnapshot saved = run.state.save();
     const RecordingWriter::Mark mark = writer.mark();
-    (void)run.state.stepDetached(50, 1.0 / 60.0, ai::builtinLeafRegistry());
+    step(run, 50);
     CHECK(writer.frameCount() == 60);
     run.state.restore(saved);
     writer.rollback(mark);
     CHECK(writer.frameCount() == 10);
-    (void)run.state.stepDetached(5, 1.0 / 60.0, ai::builtinLeafRegistry());
+    step(run, 5);
     run.state.observeFrames(nullptr);
 
     // The same run without the undone frames writes the same text.
-    Run straight;
-    setUp(straight);
-    RecordingWriter plain(meshSummary, "test");
-    straight.state.observeFrames(&plain);
-    (void)straight.state.stepDetached(15, 1.0 / 60.0, ai::builtinLeafRegistry());
-    straight.state.observeFrames(nullptr);
-    CHECK(writer.text() == plain.text());
+    CHECK(writer.text() == recorded(15));
 }
 
 TEST_CASE("a recording's text is pinned and its gzip bytes are the same every run")
 {
-    Run run;
-    setUp(run);
-    RecordingWriter writer(meshSummary, "test");
-    run.state.observeFrames(&writer);
-    (void)run.state.stepDetached(300, 1.0 / 60.0, ai::builtinLeafRegistry());
-    run.state.observeFrames(nullptr);
-    const std::string text = writer.text();
+    const std::string text = recorded(300);
     const uint64_t hash = hashBytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
     CHECK(hash == 0x9477cf579b4ecfd4ull);
-    CHECK(writer.bytes() == writer.bytes());
-    Result<std::string> back = gunzipBytes(writer.bytes());
+    CHECK(gzipBytes(text) == gzipBytes(text));
+    Result<std::string> back = gunzipBytes(gzipBytes(text));
     REQUIRE(back.ok());
     CHECK(back.value() == text);
 }
