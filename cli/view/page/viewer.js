@@ -204,7 +204,8 @@
     const o = S.orbit;
     const cy = Math.cos(o.yaw), sy = Math.sin(o.yaw), cp = Math.cos(o.pitch), sp = Math.sin(o.pitch);
     // Camera on a sphere round the target, looking at it.
-    const dx = x - o.tx, dy = y - o.ty, dz = z - o.tz;
+    // z runs down the top view: the ground turns as (x, -z) so the 3D view is not its mirror image.
+    const dx = x - o.tx, dy = y - o.ty, dz = o.tz - z;
     const rx = cy * dx - sy * dz;             // right
     const rz = sy * dx + cy * dz;             // forward along the ground
     const up = cp * dy + sp * rz;             // screen up
