@@ -3,11 +3,13 @@
 
 #include "runners/bake.h"
 #include "runners/mcp.h"
+#include "runners/recording.h"
 #include "runners/session_log.h"
 #include "runners/test_runner.h"
 #include "surface/dispatcher.h"
 #include "surface/lines.h"
 #include "surface/output.h"
+#include "view/view.h"
 
 #include "spark/core/path.h"
 #include "spark/core/work.h"
@@ -24,6 +26,8 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <optional>
 #include <string>
 
 using namespace spark::cli;
@@ -124,12 +128,20 @@ extern "C" void onInterrupt(int)
     }
 }
 
-int runLines(const std::string& file, const std::string& project)
+int runLines(const std::string& file, const std::string& project, const std::string& recordFile)
 {
     DispatchOptions options;
     options.projectRoot = project;
     Dispatcher dispatcher(options);
     spark::scene::SessionState state;
+    // --record: every frame the session steps, written when the input ends.
+    std::unique_ptr<spark::scene::RecordingWriter> recorder;
+    std::optional<RecordingScope> recording;
+    if (!recordFile.empty())
+    {
+        recorder = makeRecordingWriter(file.empty() || file == "-" ? "stdin" : file);
+        recording.emplace(state, *recorder);
+    }
     std::ifstream fileIn;
     std::istream* in = &std::cin;
     if (!file.empty() && file != "-")
@@ -180,6 +192,16 @@ int runLines(const std::string& file, const std::string& project)
         allOk = allOk && answer["ok"].get<bool>();
         std::cout << dumpJson(answer) << "\n";
         std::cout.flush();
+    }
+    if (recorder)
+    {
+        const spark::Status st = writeRecordingFile(*recorder, recordFile);
+        if (!st.ok())
+        {
+            std::cerr << "error " << st.error().code << ": --record " << recordFile << ": " << st.error().message << "\n";
+            return 1;
+        }
+        std::cerr << "recorded " << recorder->frameCount() << " frames to " << recordFile << "\n";
     }
     return allOk ? 0 : 1;
 }
@@ -287,6 +309,8 @@ int main(int argc, char** argv)
         std::string runFile;
         run->add_option("file", runFile, "Request lines file, or - for stdin (default)");
         run->add_option("--project", project, "Project folder every path is relative to");
+        std::string recordFile;
+        run->add_option("--record", recordFile, "Write a recording of every frame stepped to FILE (spark view FILE)");
 
         auto* commands = app.add_subcommand("commands", "List the commands");
         std::string prefix;
@@ -303,6 +327,8 @@ int main(int argc, char** argv)
         test->add_option("--project", project, "Project folder every path is relative to");
         test->add_flag("--update-goldens", testOptions.updateGoldens, "Write goldens instead of comparing them");
         test->add_option("--junit", testOptions.junitPath, "Write a JUnit XML report");
+        test->add_option("--record", testOptions.recordDir,
+                         "Write one recording per test into DIR (relative to the project; spark view DIR)");
 
         auto* bake = app.add_subcommand("bake", "Bake an .obj, .space3d.json or .scene2d.json into a navmesh document");
         BakeCliOptions bakeOptions = defaultBakeCliOptions();
@@ -358,6 +384,12 @@ int main(int argc, char** argv)
             ->required();
         job->add_option("--manifest", jobOptions.manifest, "Manifest file to write (default: stdout)");
 
+        auto* view = app.add_subcommand("view", "Replay recordings in a browser: serve the viewer on 127.0.0.1, or write one page");
+        ViewOptions viewOptions;
+        view->add_option("input", viewOptions.input, "A recording (.rec.gz) or a folder of them")->required();
+        view->add_option("--port", viewOptions.port, "Port on 127.0.0.1 (0: any free port)")->capture_default_str();
+        view->add_option("--html", viewOptions.htmlOut, "Write a self-contained page (the recording inlined) to this file");
+
         auto* mcp = app.add_subcommand("mcp", "Serve every command as an MCP tool over stdio (JSON-RPC 2.0)");
         mcp->add_option("--project", project, "Project folder every path is relative to (must exist)");
         std::string mcpTools, mcpSession;
@@ -381,7 +413,7 @@ int main(int argc, char** argv)
         if (*call)
             return runCall(callId, callParams, project, asJson, sessionFile);
         if (*run)
-            return runLines(runFile, project);
+            return runLines(runFile, project, recordFile);
         if (*commands)
             return runCommands(prefix, asJson);
         if (*schema)
@@ -413,6 +445,8 @@ int main(int argc, char** argv)
             bakeOptions.projectRoot = project;
             return runBake(bakeOptions);
         }
+        if (*view)
+            return runView(viewOptions, std::cout, std::cerr);
         if (*mcp)
             return runMcp(project, mcpTools, mcpSession);
         if (*test)

@@ -10,6 +10,7 @@
 #include "surface/lines.h"
 #include "surface/schemas.h"
 
+#include "runners/recording.h"
 #include "runners/session_log.h"
 
 #include "spark/core/path.h"
@@ -248,8 +249,17 @@ constexpr const char* kResourceFolders[] = {"samples", "tests/scenarios", "golde
 constexpr size_t kMaxResources = 2000;
 constexpr size_t kMaxResourceBytes = 16u * 1024u * 1024u;
 
+bool isRecording(const std::filesystem::path& path)
+{
+    const std::string name = path.filename().string();
+    const std::string suffix = kRecordingSuffix;
+    return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 std::string mimeTypeOf(const std::filesystem::path& path)
 {
+    if (isRecording(path))
+        return "application/gzip"; // a Spark recording (docs/recording.md)
     const std::string ext = path.extension().string();
     if (ext == ".json")
         return "application/json";
@@ -268,15 +278,20 @@ bool inResourceFolder(const std::filesystem::path& root, const std::filesystem::
     const fs::path target = fs::weakly_canonical(path, ec);
     if (ec)
         return false;
-    for (const char* folder : kResourceFolders)
-    {
+    auto under = [&](const char* folder) {
         const fs::path base = fs::weakly_canonical(root / folder, ec);
         if (ec)
-            continue;
+            return false;
         const fs::path rel = target.lexically_relative(base);
-        if (!rel.empty() && *rel.begin() != ".." && *rel.begin() != ".")
+        return !rel.empty() && *rel.begin() != ".." && *rel.begin() != ".";
+    };
+    for (const char* folder : kResourceFolders)
+        if (under(folder))
             return true;
-    }
+    // Recordings are resources in their own folders too.
+    for (const char* folder : kRecordingFolders)
+        if (isRecording(target) && under(folder))
+            return true;
     return false;
 }
 
@@ -285,8 +300,12 @@ json listResources(const Dispatcher& dispatcher)
     namespace fs = std::filesystem;
     const fs::path root = dispatcher.options().projectRoot;
     std::vector<std::string> found;
-    for (const char* folder : kResourceFolders)
+    std::vector<std::string> folders(std::begin(kResourceFolders), std::end(kResourceFolders));
+    folders.insert(folders.end(), std::begin(kRecordingFolders), std::end(kRecordingFolders));
+    for (const std::string& folder : folders)
     {
+        const bool recordingsOnly = std::find(std::begin(kResourceFolders), std::end(kResourceFolders), folder) ==
+                                    std::end(kResourceFolders);
         std::error_code ec;
         const fs::path base = root / folder;
         if (!fs::is_directory(fs::symlink_status(base, ec)))
@@ -296,7 +315,8 @@ json listResources(const Dispatcher& dispatcher)
              end;
              !ec && it != end && found.size() < kMaxResources; it.increment(ec))
         {
-            if (!it->is_regular_file(ec) || it->is_symlink(ec) || mimeTypeOf(it->path()).empty())
+            if (!it->is_regular_file(ec) || it->is_symlink(ec) || mimeTypeOf(it->path()).empty() ||
+                (recordingsOnly && !isRecording(it->path())))
                 continue;
             found.push_back(it->path().lexically_relative(root).generic_string());
         }
@@ -321,12 +341,13 @@ json readResource(const Dispatcher& dispatcher, const json& id, const json& para
     const std::string rel = uri.substr(kResourcePrefix.size());
     const std::string mime = mimeTypeOf(rel);
     if (mime.empty())
-        return rpcError(id, -32602, "only .json, .obj and .png files are resources");
+        return rpcError(id, -32602, "only .json, .obj, .png and .rec.gz files are resources");
     const auto path = resolveInProject(dispatcher.options().projectRoot, rel);
     if (!path.ok())
         return rpcError(id, -32602, path.error().message);
     if (!inResourceFolder(dispatcher.options().projectRoot, path.value()))
-        return rpcError(id, -32602, "not a listed resource: resources are the files under samples/, tests/scenarios/ and goldens/");
+        return rpcError(id, -32602, "not a listed resource: resources are the files under samples/, tests/scenarios/ and "
+                                    "goldens/, and the recordings under recordings/ and out/");
     FileReadDef def;
     def.maxBytes = kMaxResourceBytes;
     const auto bytes = readBinaryFile(path.value(), def);
@@ -337,7 +358,7 @@ json readResource(const Dispatcher& dispatcher, const json& id, const json& para
         return error;
     }
     json content = {{"uri", uri}, {"mimeType", mime}};
-    if (mime == "image/png")
+    if (mime == "image/png" || mime == "application/gzip")
         content["blob"] = base64(bytes.value());
     else
         content["text"] = std::string(bytes.value().begin(), bytes.value().end());

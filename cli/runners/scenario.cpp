@@ -2,6 +2,8 @@
 
 #include "runners/scenario.h"
 
+#include "runners/recording.h"
+
 #include "spark/core/path.h"
 #include "spark/core/work.h"
 
@@ -310,7 +312,18 @@ json aiScenarioRun(Context& ctx, const json& params)
     }
     checkScenarioDocument(doc, prefix);
     ScenarioFrame frame(*ctx.dispatcher, canonical, params.contains("doc") ? "/doc" : "/path");
+    // record: the frames of this run (a recording of an enclosing run pauses meanwhile).
+    std::unique_ptr<scene::RecordingWriter> recorder;
+    std::optional<RecordingScope> recording;
+    std::filesystem::path recordPath;
+    if (params.contains("record"))
+    {
+        recordPath = ctx.resolvePath(params["record"].get<std::string>(), "/record");
+        recorder = makeRecordingWriter(params.contains("path") ? params["path"].get<std::string>() : doc.value("name", "scenario"));
+        recording.emplace(ctx.state, *recorder);
+    }
     json report = runScenario(*ctx.dispatcher, ctx.state, doc, params.value("update_goldens", false) || ctx.updateGoldens);
+    recording.reset();
     if (!report["passed"].get<bool>())
     {
         const json& f = report["failed"];
@@ -319,6 +332,17 @@ json aiScenarioRun(Context& ctx, const json& params)
                  " failed at step " + std::to_string(f["index"].get<size_t>()) + " (" + f["do"].get<std::string>() +
                  "): " + f["why"].get<std::string>(),
              report, "data.failed names the step and why; the session is as it was before the run");
+    }
+    if (recorder)
+    {
+        const std::string rel = params["record"].get<std::string>();
+        if (const Status st = writeRecordingFile(*recorder, recordPath); !st.ok())
+            fail(st.error().code, st.error().message, {{"path", "/record"}, {"file", rel}}, "give a writable file inside the project");
+        report["recording"] = {{"path", rel},
+                               {"frames", recorder->frameCount()},
+                               {"bytes", std::filesystem::file_size(recordPath)},
+                               {"view", "spark view " + rel},
+                               {"resource", recordingResourceUri(rel)}};
     }
     return report;
 }

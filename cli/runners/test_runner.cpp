@@ -2,11 +2,14 @@
 
 #include "runners/test_runner.h"
 
+#include "runners/recording.h"
 #include "runners/scenario.h"
 #include "spark/core/path.h"
 #include "spark/core/text.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <ostream>
 
 namespace spark::cli
@@ -100,7 +103,8 @@ bool loadJson(const fs::path& root, const std::string& rel, json& out, std::stri
 }
 
 // Runs one test entry in a fresh session.
-TestOutcome runOne(const TestRunOptions& options, const std::string& suite, const json& test, size_t index)
+TestOutcome runTest(const TestRunOptions& options, const std::string& suite, const json& test, size_t index,
+                    scene::RecordingWriter* recorder)
 {
     TestOutcome outcome;
     outcome.suite = suite;
@@ -129,6 +133,9 @@ TestOutcome runOne(const TestRunOptions& options, const std::string& suite, cons
     dispatchOptions.checkResults = true;
     Dispatcher dispatcher(dispatchOptions);
     scene::SessionState state;
+    std::optional<RecordingScope> recording;
+    if (recorder)
+        recording.emplace(state, *recorder);
     try
     {
         checkScenarioDocument(scenario, "");
@@ -174,6 +181,24 @@ TestOutcome runOne(const TestRunOptions& options, const std::string& suite, cons
     return outcome;
 }
 
+// Runs one test entry; with a recording path, records it there whether it passes or not
+// (a failing run is the one to look at).
+TestOutcome runOne(const TestRunOptions& options, const std::string& suite, const json& test, size_t index,
+                   const std::filesystem::path& recordPath)
+{
+    if (recordPath.empty())
+        return runTest(options, suite, test, index, nullptr);
+    const std::unique_ptr<scene::RecordingWriter> recorder =
+        makeRecordingWriter(suite + " :: " + (test.is_object() ? test.value("name", std::string()) : std::string()));
+    TestOutcome outcome = runTest(options, suite, test, index, recorder.get());
+    if (const Status st = writeRecordingFile(*recorder, recordPath); !st.ok())
+    {
+        outcome.passed = false;
+        outcome.why = st.error().code + ": the recording " + recordPath.string() + ": " + st.error().message;
+    }
+    return outcome;
+}
+
 } // namespace
 
 int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err)
@@ -197,6 +222,20 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
                 << " is a symbolic link; the report is not written through links\n";
             return 2;
         }
+    }
+    // --record DIR: a folder inside the project, checked before anything runs.
+    std::filesystem::path recordDir;
+    if (!options.recordDir.empty())
+    {
+        auto path = spark::resolveInProject(options.projectRoot, options.recordDir);
+        std::error_code ec;
+        if (!path.ok() || (fs::exists(path.value(), ec) && !fs::is_directory(path.value(), ec)))
+        {
+            err << "error E_PATH: --record " << options.recordDir << ": "
+                << (path.ok() ? "not a folder" : path.error().message) << "\n";
+            return 2;
+        }
+        recordDir = path.value();
     }
     // Collect the files.
     std::vector<std::string> files;
@@ -253,7 +292,15 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
         const std::string suite = doc.value("name", file);
         for (size_t i = 0; i < doc["tests"].size(); ++i)
         {
-            TestOutcome o = runOne(options, suite, doc["tests"][i], i);
+            std::filesystem::path recordPath;
+            if (!recordDir.empty())
+            {
+                // <file stem>-<test number>.rec.gz: "samples/navigation/guard.test.json" test 1 -> guard-1.rec.gz
+                std::string stem = fs::path(file).filename().string();
+                stem = stem.substr(0, stem.size() - std::min<size_t>(stem.size(), 10));
+                recordPath = recordDir / (stem + "-" + std::to_string(i + 1) + ".rec.gz");
+            }
+            TestOutcome o = runOne(options, suite, doc["tests"][i], i, recordPath);
             out << (o.passed ? "PASS " : "FAIL ") << suite << " :: " << o.name;
             if (!o.passed)
                 out << " — " << o.why;

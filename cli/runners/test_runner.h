@@ -20,6 +20,9 @@ struct TestRunOptions
     std::filesystem::path projectRoot = "."; ///< Root of every path.
     bool updateGoldens = false;              ///< Write goldens instead of comparing.
     std::string junitPath;                   ///< Write a JUnit XML report here when set.
+    /// Write one recording per test into this folder (relative to the project) when set:
+    /// `<file stem>-<test number>.rec.gz`, test numbers from 1 in file order.
+    std::string recordDir;
 };
 
 /// Runs the tests; returns the exit code (0 all passed, 1 any failed, 2 nothing to run / bad usage).

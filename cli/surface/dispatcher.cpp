@@ -9,6 +9,8 @@
 
 #include "surface/dispatcher.h"
 
+#include "spark/scene/recording.h"
+
 #include "surface/schemas.h"
 #include "surface/suggest.h"
 
@@ -286,6 +288,29 @@ bool changesScene(std::string_view id)
 
 } // namespace
 
+namespace
+{
+
+/// Marks a recording before a command and rolls it back when the command
+/// leaves by an exception (a failure: its frames were undone).
+struct RecordingGuard
+{
+    scene::RecordingWriter* writer;
+    scene::RecordingWriter::Mark mark;
+    int exceptions = std::uncaught_exceptions();
+
+    explicit RecordingGuard(scene::RecordingWriter* w) : writer(w), mark(w ? w->mark() : scene::RecordingWriter::Mark{}) {}
+    ~RecordingGuard()
+    {
+        if (writer && std::uncaught_exceptions() > exceptions)
+            writer->rollback(mark);
+    }
+    RecordingGuard(const RecordingGuard&) = delete;
+    RecordingGuard& operator=(const RecordingGuard&) = delete;
+};
+
+} // namespace
+
 json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& params, bool updateGoldens)
 {
     const CommandDef* def = m_registry.find(id);
@@ -328,6 +353,8 @@ json Dispatcher::run(scene::SessionState& io, std::string_view id, const json& p
 
     Context ctx{io, m_options.projectRoot, this, updateGoldens, m_options.verbose, m_options.leafRegistry};
     io.world.setLeafRegistry(m_options.leafRegistry); // the host's leaves, for every step of the world
+    // A command that fails undoes its frames: so does the recording of the run.
+    RecordingGuard recording(def->mutates == Mutates::No ? nullptr : dynamic_cast<scene::RecordingWriter*>(io.frameObserver));
     json result;
     if (def->mutates == Mutates::Composite)
     {

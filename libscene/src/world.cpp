@@ -7,6 +7,8 @@
 
 #include "spark/scene/world.h"
 
+#include "spark/scene/recording.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -176,6 +178,8 @@ Status World::step(double dt, StepObserver* observer)
     // Per-frame hooks (what must see every finished frame) go here, the one
     // place every step of every command passes.
     ++m_frame;
+    if (m_frameObserver)
+        m_frameObserver->frameStepped({m_nav, m_ai, m_agents, this, m_frame, dt});
     return Status::success();
 }
 

@@ -496,6 +496,11 @@ TEST_CASE(
     write("samples/notes.txt", "not a resource");
     write("elsewhere/secret.json", "{}");
     fs::create_symlink(root / "elsewhere/secret.json", root / "samples/link.json");
+    // Recordings are resources in recordings/ and out/ too (only they are, there).
+    fs::create_directories(root / "recordings");
+    fs::create_directories(root / "out");
+    write("recordings/run.rec.gz", std::string("\x1f\x8b", 2) + "gzip");
+    write("out/picture.png", std::string("\x89PNG\r\n\x1a\n", 8) + "rest");
 
     Dispatcher d(options);
     McpSession s;
@@ -505,6 +510,7 @@ TEST_CASE(
     for (const auto& r : list["resources"])
         uris.push_back(r["uri"].get<std::string>());
     CHECK(uris == std::vector<std::string>{"spark://project/goldens/nav/m.png",
+                                           "spark://project/recordings/run.rec.gz",
                                            "spark://project/samples/space3d/room.json",
                                            "spark://project/tests/scenarios/t.test.json"});
 
@@ -520,6 +526,10 @@ TEST_CASE(
     const json png = read("spark://project/goldens/nav/m.png")["result"]["contents"][0];
     CHECK(png["mimeType"] == "image/png");
     CHECK(isPng(decodeBase64(png["blob"].get<std::string>())));
+    const json recording = read("spark://project/recordings/run.rec.gz")["result"]["contents"][0];
+    CHECK(recording["mimeType"] == "application/gzip");
+    CHECK(decodeBase64(recording["blob"].get<std::string>()) == std::string("\x1f\x8b", 2) + "gzip");
+    CHECK(read("spark://project/out/picture.png")["error"]["code"] == -32602);
     CHECK(read("spark://project/../outside.json")["error"]["code"] == -32602);
     CHECK(read("spark://project/samples/missing.json")["error"]["code"] == -32002);
     CHECK(read("file:///etc/passwd")["error"]["code"] == -32602);

@@ -52,6 +52,15 @@ struct SessionState
     std::optional<Scene2D> scene2d; ///< The session's 2D tile scene (scene2d.*), when one was made or loaded.
     std::map<std::string, WorldState> snapshots; ///< Named snapshots of the world (`space3d.snapshot.take`).
     uint64_t commandsRun = 0;       ///< Successful mutating commands so far (diagnostics only, not hashed).
+    /// Told about every frame the world steps (`observeFrames`; not state).
+    FrameObserver* frameObserver = nullptr;
+
+    /// Sets the observer of every frame the world steps (null: none).
+    void observeFrames(FrameObserver* observer)
+    {
+        frameObserver = observer;
+        world.setFrameObserver(observer);
+    }
 
     /// The whole state as a value (baked meshes shared).
     SessionSnapshot save() const;

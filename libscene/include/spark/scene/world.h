@@ -169,6 +169,8 @@ enum class StepStage : uint8_t
 
 /// Observes the stages of a step (a profiler: a benchmark times them). The
 /// world never reads a clock itself; an observer cannot change the step.
+class FrameObserver; // recording.h
+
 class StepObserver
 {
 public:
@@ -312,6 +314,9 @@ public:
     [[nodiscard]] Status stepFrames(uint32_t frames, double dt = kFixedStep);
     /// Steps taken since the world was made or its scene loaded (the brains' clock).
     uint64_t frame() const { return m_frame; }
+    /// Tells `observer` about every frame `step` ends (null: nobody; not state:
+    /// never saved, restored or hashed). The observer must outlive its use.
+    void setFrameObserver(FrameObserver* observer) { m_frameObserver = observer; }
 
     // -- Journal ---------------------------------------------------------------------
 
@@ -379,6 +384,7 @@ private:
     uint64_t m_frame = 0;
     const ai::LeafRegistry* m_leaves = nullptr;
     StepAiFigures m_figures;
+    FrameObserver* m_frameObserver = nullptr;
 };
 
 } // namespace spark::scene
