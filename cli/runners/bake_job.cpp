@@ -463,7 +463,6 @@ int runBakeMergeManifests(const BakeMergeOptions& o)
                                            "re-run the jobs of one bake only", {{"tile", line["tile"]}}));
     }
     std::set<TileId> inPlan;
-    scene::SessionState state;
     std::vector<std::shared_ptr<const nav::NavMesh>> parts;
     for (const json& p : planned)
     {
@@ -490,6 +489,7 @@ int runBakeMergeManifests(const BakeMergeOptions& o)
             continue; // nothing walkable in it
         }
         std::shared_ptr<const nav::NavMesh> mesh;
+        scene::SessionState state; // one per tile: a session holds a bounded number of meshes
         const uint64_t hash = readTileEntry(dispatcher, state, file, id, &mesh);
         if (hash == 0)
             return reportJobError(jobError("E_NAV_TILE_MISSING",
