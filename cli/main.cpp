@@ -329,6 +329,10 @@ int main(int argc, char** argv)
         test->add_option("--junit", testOptions.junitPath, "Write a JUnit XML report");
         test->add_option("--record", testOptions.recordDir,
                          "Write one recording per test into DIR (relative to the project; spark view DIR)");
+        test->add_option("--shard", testOptions.shard,
+                         "Run only shard I of N (I/N, 0-based): tests split by a hash of their id, stable when tests "
+                         "are added");
+        test->add_flag("--list", testOptions.list, "Print the ids (FILE :: NAME) of the tests that would run");
 
         auto* bake = app.add_subcommand("bake", "Bake an .obj, .space3d.json or .scene2d.json into a navmesh document");
         BakeCliOptions bakeOptions = defaultBakeCliOptions();

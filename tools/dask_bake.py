@@ -43,7 +43,9 @@ except ImportError:  # pragma: no cover - told to the user, not tested
 def run_job(command, cwd):
     """A Dask task: one `spark bake job`. Returns its manifest lines and who ran it."""
     start = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise RuntimeError("%s: exit %d: %s" % (" ".join(command), done.returncode, done.stderr.strip()))
     from distributed import get_worker
@@ -51,6 +53,7 @@ def run_job(command, cwd):
     return {
         "manifest": done.stdout,
         "seconds": time.monotonic() - start,
+        "cpu_seconds": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime),
         "worker": worker.name if worker.name is not None else worker.address,
         "worker_pid": os.getpid(),
         # Peak RSS of the largest job this worker ran so far, and of the worker itself. [KB]
@@ -152,10 +155,6 @@ def main():
         with open(os.path.join(project, path), "w") as f:
             f.write(r["manifest"])
         paths.append(path)
-    merged = run([spark, "bake", "merge", "--project", project, "--plan", plan, "--manifest"] + paths +
-                 ["-o", args.output], project)
-    wall = time.monotonic() - start
-    sys.stdout.write(merged.stdout)
     baked = sum(r["baked"] for r in results)
     by_worker = {}
     for r in results:
@@ -166,14 +165,19 @@ def main():
         w["seconds"] += r["seconds"]
         w["job_peak_rss_kb"] = max(w["job_peak_rss_kb"], r["job_peak_rss_kb"])
         w["worker_peak_rss_kb"] = max(w["worker_peak_rss_kb"], r["worker_peak_rss_kb"])
+    if args.report:  # before the merge, so a failed merge still leaves the jobs' figures
+        with open(args.report, "w") as f:
+            json.dump({"tiles": total, "jobs": jobs, "baked": baked, "jobs_wall_seconds": time.monotonic() - start,
+                       "workers": by_worker,
+                       "job_list": [{k: v for k, v in r.items() if k != "manifest"} for r in results]},
+                      f, indent=1, sort_keys=True)
+    merged = run([spark, "bake", "merge", "--project", project, "--plan", plan, "--manifest"] + paths +
+                 ["-o", args.output], project)
+    wall = time.monotonic() - start
+    sys.stdout.write(merged.stdout)
     print("dask_bake: %d tiles in %d jobs, %d baked, %d from the cache, %.2f s; jobs per worker: %s" % (
         total, jobs, baked, total - baked, wall,
         ", ".join("%s %d" % (w, v["jobs"]) for w, v in sorted(by_worker.items()))))
-    if args.report:
-        with open(args.report, "w") as f:
-            json.dump({"tiles": total, "jobs": jobs, "baked": baked, "wall_seconds": wall, "workers": by_worker,
-                       "job_list": [{k: v for k, v in r.items() if k != "manifest"} for r in results]},
-                      f, indent=1, sort_keys=True)
     return 0
 
 

@@ -217,12 +217,19 @@ int runBakeMerge(const BakeMergeOptions& o)
             return printError(imported);
         parts.push_back(state.world.nav().meshRecord(state.world.nav().findMesh(name))->baked);
     }
+    return mergeAndWrite(dispatcher, parts, o.output, "");
+}
+
+int mergeAndWrite(Dispatcher& dispatcher, const std::vector<std::shared_ptr<const nav::NavMesh>>& parts,
+                  const std::string& output, const std::string& note)
+{
     std::vector<const nav::NavMesh*> pointers;
     for (const auto& p : parts)
         pointers.push_back(p.get());
     auto merged = nav::mergeTiledNavMeshes(pointers);
     if (!merged.ok())
         return printError(errorOf(merged.error()));
+    scene::SessionState state;
     nav::MeshDef def = nav::defaultMeshDef();
     def.name = "merged";
     def.source = "merge";
@@ -230,12 +237,12 @@ int runBakeMerge(const BakeMergeOptions& o)
     auto put = state.world.nav().putMesh(std::move(def));
     if (!put.ok())
         return printError(errorOf(put.error()));
-    json exported = dispatcher.call(state, "nav.export", {{"mesh", "merged"}, {"path", o.output}});
+    json exported = dispatcher.call(state, "nav.export", {{"mesh", "merged"}, {"path", output}});
     if (!exported["ok"].get<bool>())
         return printError(exported);
     const json& r = exported["result"];
-    std::cout << o.output << ": " << r.value("polygons", 0) << " polygons, " << r.value("vertices", 0)
-              << " vertices, hash " << r.value("hash", std::string()) << "\n";
+    std::cout << output << ": " << r.value("polygons", 0) << " polygons, " << r.value("vertices", 0)
+              << " vertices, hash " << r.value("hash", std::string()) << note << "\n";
     return 0;
 }
 

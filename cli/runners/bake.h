@@ -16,6 +16,7 @@
 #include "spark/nav/bake.h"
 
 #include <filesystem>
+#include <memory>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -94,6 +95,14 @@ bool parseTileRange(const std::string& text, int32_t& x0, int32_t& x1, int32_t& 
 /// (`nav::mergeTiledNavMeshes`) and exports the result. Exit 0 written, 1 a
 /// coded error (printed on stderr), 2 a usage error.
 int runBakeMerge(const BakeMergeOptions& options);
+
+class Dispatcher;
+
+/// Joins tiled meshes (`nav::mergeTiledNavMeshes`), writes them with
+/// `nav.export` to `output` (relative to the dispatcher's project) and prints
+/// `OUT: N polygons, N vertices, hash H` and `note`. Exit 0 or 1 (error printed).
+int mergeAndWrite(Dispatcher& dispatcher, const std::vector<std::shared_ptr<const nav::NavMesh>>& parts,
+                  const std::string& output, const std::string& note);
 
 /// Options with every setting at its default (`defaultBakeDef()`).
 BakeCliOptions defaultBakeCliOptions();

@@ -463,7 +463,6 @@ int runBakeMergeManifests(const BakeMergeOptions& o)
                                            "re-run the jobs of one bake only", {{"tile", line["tile"]}}));
     }
     std::set<TileId> inPlan;
-    scene::SessionState state;
     std::vector<std::shared_ptr<const nav::NavMesh>> parts;
     for (const json& p : planned)
     {
@@ -490,6 +489,7 @@ int runBakeMergeManifests(const BakeMergeOptions& o)
             continue; // nothing walkable in it
         }
         std::shared_ptr<const nav::NavMesh> mesh;
+        scene::SessionState state; // one per tile: a session holds a bounded number of meshes
         const uint64_t hash = readTileEntry(dispatcher, state, file, id, &mesh);
         if (hash == 0)
             return reportJobError(jobError("E_NAV_TILE_MISSING",
@@ -509,26 +509,7 @@ int runBakeMergeManifests(const BakeMergeOptions& o)
     if (parts.empty())
         return reportJobError(jobError("E_NAV_NO_GEOMETRY", "no tile has anything walkable", "check the settings"));
 
-    std::vector<const nav::NavMesh*> pointers;
-    for (const auto& p : parts)
-        pointers.push_back(p.get());
-    auto merged = nav::mergeTiledNavMeshes(pointers);
-    if (!merged.ok())
-        return reportJobError(jobErrorOf(merged.error()));
-    scene::SessionState out;
-    nav::MeshDef def = nav::defaultMeshDef();
-    def.name = "merged";
-    def.source = "merge";
-    def.mesh = std::make_shared<const nav::NavMesh>(std::move(merged.value()));
-    if (auto put = out.world.nav().putMesh(std::move(def)); !put.ok())
-        return reportJobError(jobErrorOf(put.error()));
-    json exported = dispatcher.call(out, "nav.export", {{"mesh", "merged"}, {"path", o.output}});
-    if (!exported["ok"].get<bool>())
-        return reportJobError(exported);
-    const json& r = exported["result"];
-    std::cout << o.output << ": " << r.value("polygons", 0) << " polygons, " << r.value("vertices", 0)
-              << " vertices, hash " << r.value("hash", std::string()) << " (" << planned.size() << " tiles checked)\n";
-    return 0;
+    return mergeAndWrite(dispatcher, parts, o.output, " (" + std::to_string(planned.size()) + " tiles checked)");
 }
 
 } // namespace spark::cli

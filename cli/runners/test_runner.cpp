@@ -4,10 +4,12 @@
 
 #include "runners/recording.h"
 #include "runners/scenario.h"
+#include "spark/core/hash.h"
 #include "spark/core/path.h"
 #include "spark/core/text.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -201,8 +203,30 @@ TestOutcome runOne(const TestRunOptions& options, const std::string& suite, cons
 
 } // namespace
 
+uint32_t testShard(const std::string& id, uint32_t count)
+{
+    return static_cast<uint32_t>(spark::hashBytes({reinterpret_cast<const uint8_t*>(id.data()), id.size()}) % count);
+}
+
 int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err)
 {
+    uint32_t shardIndex = 0, shardCount = 1;
+    if (!options.shard.empty())
+    {
+        unsigned i = 0, n = 0;
+        int used = 0;
+        if (std::sscanf(options.shard.c_str(), "%u/%u%n", &i, &n, &used) != 2 ||
+            used != static_cast<int>(options.shard.size()) || n == 0 || n > 1000 || i >= n)
+        {
+            err << "error: --shard takes I/N with 0 <= I < N <= 1000 (e.g. 0/4)\n";
+            return 2;
+        }
+        shardIndex = i, shardCount = n;
+    }
+    // A test's id, and whether this shard runs it.
+    auto selected = [&](const std::string& file, const std::string& name)
+    { return testShard(file + " :: " + name, shardCount) == shardIndex; };
+    size_t inOtherShards = 0;
     // A report that cannot be written is a usage error found before anything runs.
     std::filesystem::path junit;
     if (!options.junitPath.empty())
@@ -262,7 +286,7 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
             files.insert(files.end(), found.begin(), found.end());
         }
         else if (fs::is_regular_file(resolved.value(), ec))
-            files.push_back(p);
+            files.push_back(fs::path(p).lexically_normal().generic_string()); // one id per file (--shard)
         else
         {
             err << "error E_IO: no such file or folder: " << p << "\n";
@@ -284,6 +308,13 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
         if (!loadJson(options.projectRoot, file, doc, why) || !doc.is_object() || !doc.contains("tests") ||
             !doc["tests"].is_array() || (doc.contains("version") && doc["version"] != 1))
         {
+            if (!selected(file, file) && ++inOtherShards)
+                continue;
+            if (options.list)
+            {
+                out << file << " :: " << file << "\n";
+                continue;
+            }
             TestOutcome bad{file, file, false, why.empty() ? "E_FORMAT: a test file is {version: 1, name, tests: [...]}" : why};
             out << "FAIL " << bad.name << " — " << bad.why << "\n";
             outcomes.push_back(bad);
@@ -292,6 +323,17 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
         const std::string suite = doc.value("name", file);
         for (size_t i = 0; i < doc["tests"].size(); ++i)
         {
+            const json& t = doc["tests"][i];
+            const std::string name = t.is_object() && t.contains("name") && t["name"].is_string()
+                                         ? t["name"].get<std::string>()
+                                         : "test " + std::to_string(i);
+            if (!selected(file, name) && ++inOtherShards)
+                continue;
+            if (options.list)
+            {
+                out << file << " :: " << name << "\n";
+                continue;
+            }
             std::filesystem::path recordPath;
             if (!recordDir.empty())
             {
@@ -300,7 +342,7 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
                 stem = stem.substr(0, stem.size() - std::min<size_t>(stem.size(), 10));
                 recordPath = recordDir / (stem + "-" + std::to_string(i + 1) + ".rec.gz");
             }
-            TestOutcome o = runOne(options, suite, doc["tests"][i], i, recordPath);
+            TestOutcome o = runOne(options, suite, t, i, recordPath);
             out << (o.passed ? "PASS " : "FAIL ") << suite << " :: " << o.name;
             if (!o.passed)
                 out << " — " << o.why;
@@ -313,7 +355,7 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
     const size_t failed = outcomes.size() - passed;
 
     bool reportWritten = true;
-    if (!junit.empty())
+    if (!junit.empty() && !options.list)
     {
         // Resolved again: the file may have become a link out of the project meanwhile.
         auto path = spark::resolveInProject(options.projectRoot, options.junitPath);
@@ -325,6 +367,13 @@ int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err
                 << written.error().message << "\n";
             reportWritten = false;
         }
+    }
+    if (options.list)
+        return 0;
+    if (outcomes.empty() && inOtherShards > 0)
+    {
+        out << "0 passed, 0 failed (shard " << options.shard << " holds none of the " << inOtherShards << " tests)\n";
+        return reportWritten ? 0 : 2;
     }
     if (outcomes.empty())
     {

@@ -6,6 +6,7 @@
 /// fresh session with results checked against their schemas; one line per test,
 /// then `N passed, N failed` alone on the last line.
 
+#include <cstdint>
 #include <filesystem>
 #include <iosfwd>
 #include <string>
@@ -23,7 +24,15 @@ struct TestRunOptions
     /// Write one recording per test into this folder (relative to the project) when set:
     /// `<file stem>-<test number>.rec.gz`, test numbers from 1 in file order.
     std::string recordDir;
+    /// "I/N": run only shard I of N (0 <= I < N <= 1000): the tests whose id
+    /// (`FILE :: NAME`, FILE relative to the project) hashes (XXH3-64) to I mod
+    /// N, so a test keeps its shard when others are added or removed.
+    std::string shard;
+    bool list = false; ///< Print the selected tests' ids instead of running them.
 };
+
+/// The shard (0..count-1) of the test with id `id` among `count` shards.
+uint32_t testShard(const std::string& id, uint32_t count);
 
 /// Runs the tests; returns the exit code (0 all passed, 1 any failed, 2 nothing to run / bad usage).
 int runTests(const TestRunOptions& options, std::ostream& out, std::ostream& err);

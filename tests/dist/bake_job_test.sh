@@ -3,7 +3,7 @@
 # tile jobs with content keys equal the one-process bake; the cache skips
 # every tile it holds; a changed box re-bakes only the tiles it meets; a
 # missing or mismatched tile is a coded error naming it.
-# Usage: bake_job_test.sh SPARK SOURCE_DIR. About 2 s of CPU.
+# Usage: bake_job_test.sh SPARK SOURCE_DIR. About 4 s of CPU.
 set -euo pipefail
 spark=$1 src=$2
 work=$(mktemp -d)
@@ -64,4 +64,14 @@ rc=0; "$spark" bake job level.obj --tile-size 32 --share 3/3 --cache c 2>/dev/nu
 rc=0; "$spark" bake merge --plan plan.jsonl -o x.json 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] || fail "--plan without --manifest exited $rc"
 expect_error E_NAV_CONFIG "tile_size" "$spark" bake job level.obj --cache c
+# More tiles than a session holds meshes (5,929 tiles of 1.6 m): the merge
+# reads each tile on its own. About 2.5 s of CPU.
+python3 "$src/tools/terrain.py" --size 120 -o small.obj >/dev/null
+fine=(--cell-size 0.2 --tile-size 8)
+"$spark" bake plan small.obj "${fine[@]}" -o fine.jsonl 2>/dev/null
+"$spark" bake job small.obj "${fine[@]}" --cache fine --manifest fine-m.jsonl 2>/dev/null
+[ "$(wc -l <fine.jsonl)" -gt 4096 ] || fail "only $(wc -l <fine.jsonl) fine tiles"
+fine_merged=$(hash_of "$("$spark" bake merge --plan fine.jsonl --manifest fine-m.jsonl -o fine.json)")
+fine_whole=$(hash_of "$("$spark" bake small.obj -o fine-whole.json "${fine[@]}")")
+[ -n "$fine_whole" ] && [ "$fine_merged" = "$fine_whole" ] || fail "5,929 tiles: merged $fine_merged, whole $fine_whole"
 echo "bake jobs: $tiles tiles, hash $whole; changed box re-baked tile 6,6 only"
