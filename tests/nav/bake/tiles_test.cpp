@@ -6,6 +6,7 @@
 #include "bake_test_util.h"
 
 #include "spark/core/rng.h"
+#include "spark/core/work.h"
 #include "spark/nav/corridor.h"
 #include "spark/nav/nav_world.h"
 #include "spark/nav/query.h"
@@ -723,4 +724,45 @@ TEST_CASE("unloading tiles and loading their documents again restores the mesh a
     CHECK(world.unloadTiles(flatId, gone).error().field == "/mesh");
     CHECK(world.loadTiles(flatId, tileA).error().field == "/mesh");
     CHECK(world.hashState() == hash);
+}
+
+TEST_CASE("a tiled bake reports tiles finished and stops between tiles when cancelled, on 1 and 2 threads")
+{
+    const BakeInput in = pillarHall(true);
+    for (int threads : {1, 2})
+    {
+        CAPTURE(threads);
+        BakeDef def = seamDef(32);
+        def.threads = threads;
+        WorkControl control;
+        uint64_t lastDone = 0, total = 0, reports = 0;
+        control.setProgress([&](std::string_view stage, uint64_t done, uint64_t all) {
+            if (stage != "bake: tiles")
+                return;
+            CHECK(done >= lastDone);
+            lastDone = done;
+            total = all;
+            ++reports;
+        });
+        const NavMesh plain = bakeMesh(in, seamDef(32));
+        {
+            WorkScope scope(&control);
+            auto whole = bakeNavMesh(in, def);
+            REQUIRE(whole.ok());
+            CHECK(serializeNavMesh(whole.value().mesh) == serializeNavMesh(plain));
+        }
+        CHECK(total >= 16);
+        CHECK(reports >= 1);
+        CHECK(lastDone <= total);
+        // Cancelled at the first tile: the bake stops with E_CANCELLED.
+        WorkControl cancel;
+        cancel.setProgress([&](std::string_view stage, uint64_t, uint64_t) {
+            if (stage == "bake: tiles")
+                cancel.requestCancel();
+        });
+        WorkScope scope(&cancel);
+        auto stopped = bakeNavMesh(in, def);
+        REQUIRE_FALSE(stopped.ok());
+        CHECK(stopped.error().code == "E_CANCELLED");
+    }
 }
