@@ -6,6 +6,9 @@
 
 #include "spark/core/path.h"
 
+#include <array>
+#include <vector>
+
 namespace spark::cli
 {
 /// This file's own namespace: the unity build puts several command files in one
@@ -137,47 +140,43 @@ json navExport(Context& ctx, const json& params)
     return out;
 }
 
-json navImport(Context& ctx, const json& params)
+/// The navmesh document named by `params["path"]` (read straight from its
+/// text with simdjson, never as a JSON tree), or `params["document"]`; fails
+/// with the file's or the document's error.
+nav::NavMesh meshFromParams(Context& ctx, const json& params)
 {
-    const std::string name = params.at("name").get<std::string>();
     const bool hasPath = params.contains("path");
     const bool hasDoc = params.contains("document");
     if (hasPath == hasDoc)
         fail("E_INVALID_PARAMS", "give exactly one of 'path' and 'document'", {{"path", hasPath ? "/document" : "/path"}});
-    std::string prefix = "/document";
-    json where = json::object();
-    Result<nav::NavMesh> mesh = makeError("E_INTERNAL", "not read");
-    if (hasPath)
+    if (!hasPath)
     {
-        // A file is read straight from its text (simdjson), never as a JSON tree.
-        const std::string rel = params.at("path").get<std::string>();
-        const auto path = ctx.resolvePath(rel, "/path");
-        FileReadDef def = defaultFileReadDef();
-        def.maxBytes = kMaxDocumentBytes;
-        def.limitCode = "E_NAV_LIMIT";
-        auto text = readTextFile(path, def);
-        if (!text.ok())
-            fail(text.error().code, text.error().message, {{"path", "/path"}, {"file", rel}});
-        mesh = meshFromDocumentText(*text);
-        if (!mesh.ok() && mesh.error().code == "E_FORMAT")
-            fail("E_FORMAT", "the file is not valid JSON: " + mesh.error().message, {{"path", "/path"}, {"file", rel}});
-        prefix.clear();
-        where = {{"path", "/path"}, {"file", rel}};
+        Result<nav::NavMesh> mesh = meshFromDocument(params.at("document"));
+        if (!mesh.ok())
+            failWith(mesh.error(), "/document");
+        return std::move(mesh).value();
     }
-    else
-    {
-        mesh = meshFromDocument(params.at("document"));
-    }
+    const std::string rel = params.at("path").get<std::string>();
+    const auto path = ctx.resolvePath(rel, "/path");
+    FileReadDef def = defaultFileReadDef();
+    def.maxBytes = kMaxDocumentBytes;
+    def.limitCode = "E_NAV_LIMIT";
+    auto text = readTextFile(path, def);
+    if (!text.ok())
+        fail(text.error().code, text.error().message, {{"path", "/path"}, {"file", rel}});
+    Result<nav::NavMesh> mesh = meshFromDocumentText(*text);
+    if (!mesh.ok() && mesh.error().code == "E_FORMAT")
+        fail("E_FORMAT", "the file is not valid JSON: " + mesh.error().message, {{"path", "/path"}, {"file", rel}});
     if (!mesh.ok())
-    {
-        const Error& e = mesh.error();
-        if (hasPath)
-        {
-            where["field"] = e.field;
-            fail(e.code, e.message, where, e.hint);
-        }
-        failWith(e, prefix);
-    }
+        fail(mesh.error().code, mesh.error().message, {{"path", "/path"}, {"file", rel}, {"field", mesh.error().field}},
+             mesh.error().hint);
+    return std::move(mesh).value();
+}
+
+json navImport(Context& ctx, const json& params)
+{
+    const std::string name = params.at("name").get<std::string>();
+    Result<nav::NavMesh> mesh = meshFromParams(ctx, params);
     const uint32_t polygons = mesh->polygonCount();
     const bool is2d = mesh->is2d();
     nav::MeshDef def = nav::defaultMeshDef();
@@ -191,6 +190,48 @@ json navImport(Context& ctx, const json& params)
     return {{"mesh", name}, {"hash", hash}, {"polygons", polygons}, {"is2d", is2d}};
 }
 
+/// The answer of the tile commands: the mesh, its hash and tiles, the tiles unloaded.
+json tileAnswer(Context& ctx, const std::string& name, nav::MeshId id)
+{
+    const nav::WorldMesh& record = *ctx.state.world.nav().meshRecord(id);
+    json unloaded = json::array();
+    for (const auto& t : record.unloadedTiles)
+        unloaded.push_back({t[0], t[1]});
+    return {{"mesh", name},
+            {"hash", hashHex(record.baseHash)},
+            {"polygons", record.baked->polygonCount()},
+            {"tiles", record.baked->tiles().size()},
+            {"unloaded", std::move(unloaded)}};
+}
+
+json navTileUnload(Context& ctx, const json& params)
+{
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string name = entry.name;
+    const nav::MeshId id = entry.id;
+    std::vector<std::array<int32_t, 2>> tiles;
+    for (const json& t : params.at("tiles"))
+        tiles.push_back({t[0].get<int32_t>(), t[1].get<int32_t>()});
+    Status st = ctx.state.world.nav().unloadTiles(id, tiles);
+    if (!st.ok())
+        failWith(st.error());
+    return tileAnswer(ctx, name, id);
+}
+
+json navTileLoad(Context& ctx, const json& params)
+{
+    const MeshRef entry = requireMesh(ctx, params);
+    const std::string name = entry.name;
+    const nav::MeshId id = entry.id;
+    const nav::NavMesh tiles = meshFromParams(ctx, params);
+    Status st = ctx.state.world.nav().loadTiles(id, tiles);
+    if (!st.ok())
+        failWith(st.error());
+    return tileAnswer(ctx, name, id);
+}
+
+const Registrar kNavTileUnload{{"nav.tile.unload", navTileUnload, Mutates::Yes, nullptr, {.destructive = true}}};
+const Registrar kNavTileLoad{{"nav.tile.load", navTileLoad, Mutates::Yes, nullptr, {.destructive = true}}};
 const Registrar kNavInfo{{"nav.info", navInfo, Mutates::No}};
 const Registrar kNavList{{"nav.list", navList, Mutates::No}};
 const Registrar kNavRemove{

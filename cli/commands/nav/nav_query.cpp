@@ -61,9 +61,22 @@ json navPath(Context& ctx, const json& params)
     nav::PathResult path;
     std::vector<nav::PathLink> offMesh;
     ctx.state.world.nav().pathLinksOf(entry.id, offMesh);
-    Status st = nav::findPath(entry.mesh, scratch, from, to, filter, ext, offMesh, path);
+    // A goal in an unloaded tile (streaming): the path goes to the loaded
+    // ground nearest it, within a tile's side, and says why it stops there.
+    glm::vec3 goal = to;
+    const bool unloaded = ctx.state.world.nav().tileUnloaded(entry.id, to);
+    if (unloaded)
+    {
+        const float side = static_cast<float>(entry.mesh.tileSize()) * entry.mesh.settings().cellSize;
+        auto near = nav::findNearest(entry.mesh, to, glm::vec3(side, ext.y + side, side));
+        if (near.ok())
+            goal = near->point;
+    }
+    Status st = nav::findPath(entry.mesh, scratch, from, goal, filter, ext, offMesh, path);
     if (!st.ok())
         failQuery(st.error());
+    if (unloaded)
+        path.complete = false;
     json links = json::array();
     for (const nav::PathResult::LinkUse& use : path.links)
         links.push_back({{"point", use.point}, {"link", handleNumber(nav::NavWorld::linkOfKey(use.link))}});
@@ -83,6 +96,8 @@ json navPath(Context& ctx, const json& params)
                 {"links", std::move(links)}};
     if (params.value("corridor", false))
         out["corridor"] = std::move(corridor);
+    if (unloaded)
+        out["reason"] = "tile_not_loaded";
     return out;
 }
 

@@ -33,6 +33,8 @@
 
 #include "bake_stages.h"
 
+#include "spark/core/work.h"
+
 #include <glm/common.hpp>
 
 #include <algorithm>
@@ -202,31 +204,52 @@ void bakeTile(const BakeInput& input, const BakeDef& def, const CellSettings& ce
 }
 
 /// Runs `bakeTile` for every job on `threads` workers; each writes its own slot.
-void runJobs(const BakeInput& input, const BakeDef& def, const CellSettings& cells, int border,
+/// The calling thread works too and, after each of its jobs, is the safe
+/// point of the work control (progress: tiles finished of all; a stop makes
+/// every worker leave before its next job). Answers false when stopped.
+bool runJobs(const BakeInput& input, const BakeDef& def, const CellSettings& cells, int border,
              const std::vector<TileJob>& jobs, std::vector<TileResult>& results, unsigned threads)
 {
     std::atomic<size_t> next{0};
-    auto work = [&] {
-        for (size_t i = next.fetch_add(1); i < jobs.size(); i = next.fetch_add(1))
+    std::atomic<size_t> finished{0};
+    std::atomic<bool> stop{false};
+    auto bakeOne = [&](size_t i) {
+        try
         {
-            try
-            {
-                bakeTile(input, def, cells, border, jobs[i], results[i]);
-            }
-            catch (const std::exception&) // out of memory: a coded error, not a crash
-            {
-                results[i] = TileResult{};
-                results[i].status = makeError("E_NAV_LIMIT", "out of memory baking a tile", "/tile_size",
-                                              "use smaller tiles or fewer threads");
-            }
+            bakeTile(input, def, cells, border, jobs[i], results[i]);
+        }
+        catch (const std::exception&) // out of memory: a coded error, not a crash
+        {
+            results[i] = TileResult{};
+            results[i].status = makeError("E_NAV_LIMIT", "out of memory baking a tile", "/tile_size",
+                                          "use smaller tiles or fewer threads");
+        }
+        finished.fetch_add(1);
+    };
+    auto work = [&] {
+        while (!stop.load())
+        {
+            const size_t i = next.fetch_add(1);
+            if (i >= jobs.size())
+                return;
+            bakeOne(i);
         }
     };
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < threads; ++t)
         pool.emplace_back(work);
-    work();
+    while (!stop.load())
+    {
+        const size_t i = next.fetch_add(1);
+        if (i >= jobs.size())
+            break;
+        bakeOne(i);
+        if (!workCheckpoint("bake: tiles", finished.load(), jobs.size()))
+            stop.store(true);
+    }
     for (std::thread& t : pool)
         t.join();
+    return !stop.load();
 }
 
 } // namespace
@@ -256,7 +279,8 @@ Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def)
     std::vector<TileResult> results(jobs.size());
     unsigned threads = def.threads > 0 ? static_cast<unsigned>(def.threads) : std::thread::hardware_concurrency();
     threads = std::clamp<unsigned>(threads, 1u, static_cast<unsigned>(std::max<size_t>(jobs.size(), 1)));
-    runJobs(input, def, cells, border, jobs, results, threads);
+    if (!runJobs(input, def, cells, border, jobs, results, threads))
+        return cancelledError("bake: tiles");
 
     // Join in tile order.
     BakeOutput out;

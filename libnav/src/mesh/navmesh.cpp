@@ -1005,6 +1005,29 @@ Result<NavMesh> mergeTiledNavMeshes(std::span<const NavMesh* const> parts)
     return joinTiles(parts, entries, *parts[0]);
 }
 
+Result<NavMesh> removeNavMeshTiles(const NavMesh& mesh, std::span<const std::array<int32_t, 2>> gone)
+{
+    SPARK_TRY(checkTiledPart(mesh, mesh, "/mesh"));
+    std::vector<uint8_t> drop(mesh.tiles().size(), 0);
+    for (size_t i = 0; i < gone.size(); ++i)
+    {
+        auto it = std::find_if(mesh.tiles().begin(), mesh.tiles().end(),
+                               [&](const NavTile& t) { return t.x == gone[i][0] && t.z == gone[i][1]; });
+        if (it == mesh.tiles().end())
+            return makeError("E_INVALID_PARAMS",
+                             "tile (" + std::to_string(gone[i][0]) + ", " + std::to_string(gone[i][1]) +
+                                 ") is not in the mesh",
+                             "/tiles/" + std::to_string(i), "nav.info lists the mesh's tiles");
+        drop[static_cast<size_t>(it - mesh.tiles().begin())] = 1;
+    }
+    std::vector<TileEntry> entries;
+    for (uint32_t t = 0; t < mesh.tiles().size(); ++t)
+        if (!drop[t])
+            entries.push_back({mesh.tiles()[t].z, mesh.tiles()[t].x, 0, t});
+    const NavMesh* parts[] = {&mesh};
+    return joinTiles(parts, entries, mesh);
+}
+
 Result<NavMesh> replaceNavMeshTiles(const NavMesh& mesh, const NavTileBox& box, const NavMesh* fresh)
 {
     const NavMesh* parts[] = {&mesh, fresh};

@@ -6,6 +6,9 @@
 
 #include "spark/nav/nav_world.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace spark::nav
 {
 
@@ -180,6 +183,78 @@ Result<TileRebake> NavWorld::rebakeMeshTiles(MeshId mesh, const BakeInput& input
     return rebaked;
 }
 
+namespace
+{
+
+/// The tile of `mesh` holding x–z point `p`, as (x, z).
+std::array<int32_t, 2> tileAt(const NavMesh& mesh, const glm::vec3& p)
+{
+    const double side = double(mesh.tileSize()) * mesh.settings().cellSize;
+    return {static_cast<int32_t>(std::floor(p.x / side)), static_cast<int32_t>(std::floor(p.z / side))};
+}
+
+} // namespace
+
+Status NavWorld::unloadTiles(MeshId mesh, std::span<const std::array<int32_t, 2>> tiles)
+{
+    const WorldMesh* record = m_state.meshes.get(mesh);
+    if (!record)
+        return makeError("E_NAV_NO_MESH", "no such mesh (the handle is stale)", "/mesh");
+    if (!record->baked->tiled())
+        return makeError("E_NAV_CONFIG", "only a tiled mesh unloads tiles", "/mesh", "bake it with a tile_size");
+    auto rest = removeNavMeshTiles(*record->baked, tiles);
+    if (!rest.ok())
+        return rest.error();
+    std::vector<std::array<int32_t, 2>> unloaded = record->unloadedTiles;
+    unloaded.insert(unloaded.end(), tiles.begin(), tiles.end());
+    std::sort(unloaded.begin(), unloaded.end());
+    unloaded.erase(std::unique(unloaded.begin(), unloaded.end()), unloaded.end());
+    MeshDef def{record->name, record->source, std::make_shared<const NavMesh>(std::move(rest.value())), record->bake};
+    auto put = putMesh(std::move(def)); // cannot fail: the mesh exists and has polygons
+    if (!put.ok())
+        return put.error();
+    m_state.meshes.get(mesh)->unloadedTiles = std::move(unloaded);
+    return Status::success();
+}
+
+Status NavWorld::loadTiles(MeshId mesh, const NavMesh& tiles)
+{
+    const WorldMesh* record = m_state.meshes.get(mesh);
+    if (!record)
+        return makeError("E_NAV_NO_MESH", "no such mesh (the handle is stale)", "/mesh");
+    if (!record->baked->tiled())
+        return makeError("E_NAV_CONFIG", "only a tiled mesh loads tiles", "/mesh", "bake it with a tile_size");
+    const NavMesh* parts[] = {record->baked.get(), &tiles};
+    auto merged = mergeTiledNavMeshes(parts);
+    if (!merged.ok())
+    {
+        Error e = merged.error();
+        if (e.code == "E_NAV_FORMAT")
+            e.field = "/tiles";
+        return e;
+    }
+    std::vector<std::array<int32_t, 2>> unloaded;
+    for (const auto& t : record->unloadedTiles)
+        if (std::none_of(tiles.tiles().begin(), tiles.tiles().end(),
+                         [&](const NavTile& n) { return n.x == t[0] && n.z == t[1]; }))
+            unloaded.push_back(t);
+    MeshDef def{record->name, record->source, std::make_shared<const NavMesh>(std::move(merged.value())), record->bake};
+    auto put = putMesh(std::move(def));
+    if (!put.ok())
+        return put.error();
+    m_state.meshes.get(mesh)->unloadedTiles = std::move(unloaded);
+    return Status::success();
+}
+
+bool NavWorld::tileUnloaded(MeshId mesh, const glm::vec3& point) const
+{
+    const WorldMesh* record = m_state.meshes.get(mesh);
+    if (!record || record->unloadedTiles.empty())
+        return false;
+    return std::binary_search(record->unloadedTiles.begin(), record->unloadedTiles.end(),
+                              tileAt(*record->baked, point));
+}
+
 Status NavWorld::removeMesh(MeshId mesh)
 {
     const WorldMesh* record = m_state.meshes.get(mesh);
@@ -284,6 +359,16 @@ void NavWorld::hashState(Hasher& io) const
         }
         if (m.bake)
             hashBakeDef(io, *m.bake);
+        if (!m.unloadedTiles.empty())
+        {
+            io.addString("unloaded tiles");
+            io.addU64(m.unloadedTiles.size());
+            for (const auto& t : m.unloadedTiles)
+            {
+                io.addU32(static_cast<uint32_t>(t[0]));
+                io.addU32(static_cast<uint32_t>(t[1]));
+            }
+        }
         if (m.linkGeneration != 0)
         {
             io.addString("link generation");

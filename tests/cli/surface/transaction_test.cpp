@@ -318,6 +318,13 @@ std::vector<ErrorCase> errorCases()
         {"nav.rebake", parse(R"({"mesh": "nope", "bounds": {"min": [0, 0, 0], "max": [1, 1, 1]}})"), "E_NAV_NO_MESH"},
         {"nav.rebake", parse(R"({"mesh": "maze", "bounds": {"min": [0, 0, 0], "max": [1, 1, 1]}})"), "E_NAV_NO_GEOMETRY",
          Session::TwoD},
+        // -- nav.tile.unload / nav.tile.load ---------------------------------------------
+        {"nav.tile.unload", parse(R"({"mesh": "arena", "tiles": [[0, 0]]})"), "E_NAV_CONFIG"},
+        {"nav.tile.unload", parse(R"({"mesh": "arena", "tiles": [[0]]})"), "E_INVALID_PARAMS"},
+        {"nav.tile.unload", parse(R"({"mesh": "nope", "tiles": [[0, 0]]})"), "E_NAV_NO_MESH"},
+        {"nav.tile.load", parse(R"({"mesh": "arena", "path": "does-not-exist.navmesh.json"})"), "E_IO"},
+        {"nav.tile.load", parse(R"({"mesh": "arena", "document": {"format": "spark.navmesh"}})"), "E_NAV_FORMAT"},
+        {"nav.tile.load", parse(R"({"mesh": "arena"})"), "E_INVALID_PARAMS"},
         // -- nav.bake: the 3D source ----------------------------------------------
         {"nav.bake", parse(R"({"name": "arena", "agent_radius": -1})"), "E_INVALID_PARAMS"},
         {"nav.bake", parse(R"({"name": "arena", "max_slope_deg": 91})"), "E_INVALID_PARAMS"},

@@ -6,6 +6,7 @@
 #include "bake_test_util.h"
 
 #include "spark/core/rng.h"
+#include "spark/core/work.h"
 #include "spark/nav/corridor.h"
 #include "spark/nav/nav_world.h"
 #include "spark/nav/query.h"
@@ -666,4 +667,102 @@ TEST_CASE("carving across tile edges and corners cuts every tile it meets, and r
     REQUIRE(world.mesh(mesh)->tiles().size() == md.mesh->tiles().size());
     for (uint32_t t = 0; t < md.mesh->tiles().size(); ++t)
         CHECK(hashNavTile(*world.mesh(mesh), t) == md.mesh->tiles()[t].hash);
+}
+
+TEST_CASE("unloading tiles and loading their documents again restores the mesh and its hash; refs into them go stale")
+{
+    const BakeInput in = pillarHall(true);
+    const BakeDef def = seamDef(32);
+    NavWorld world;
+    MeshDef md = defaultMeshDef();
+    md.name = "hall";
+    md.bake = def;
+    md.mesh = std::make_shared<const NavMesh>(bakeMesh(in, def));
+    const MeshId mesh = world.putMesh(md).value();
+    const uint64_t base = world.meshRecord(mesh)->baseHash;
+    // A reference into tile (1, 1) and one into tile (0, 0).
+    const glm::vec3 inside(12.0f, 0.0f, 12.0f), home(2.0f, 0.0f, 2.0f);
+    const glm::vec3 ext(0.5f, 2.0f, 0.5f);
+    const PolyRef far = world.polyRef(mesh, findNearest(*world.mesh(mesh), inside, ext).value().polygon).value();
+    const PolyRef near = world.polyRef(mesh, findNearest(*world.mesh(mesh), home, ext).value().polygon).value();
+
+    const std::array<int32_t, 2> gone[] = {{1, 1}, {3, 3}};
+    REQUIRE(world.unloadTiles(mesh, gone).ok());
+    CHECK(world.mesh(mesh)->tiles().size() == md.mesh->tiles().size() - 2);
+    CHECK(world.tileUnloaded(mesh, inside));
+    CHECK_FALSE(world.tileUnloaded(mesh, home));
+    CHECK(world.resolvePoly(mesh, far).error().code == "E_NAV_STALE_POLY");
+    CHECK(world.resolvePoly(mesh, near).ok()); // tile (0, 0) kept its place and content
+    CHECK_FALSE(findNearest(*world.mesh(mesh), inside, ext).ok());
+
+    // The tile documents: subset bakes of the two tiles, loaded one after the other.
+    BakeDef one = def, other = def;
+    one.tileRange = TileRange{1, 1, 1, 1};
+    other.tileRange = TileRange{3, 3, 3, 3};
+    const NavMesh tileA = bakeMesh(in, one), tileB = bakeMesh(in, other);
+    REQUIRE(world.loadTiles(mesh, tileA).ok());
+    CHECK_FALSE(world.tileUnloaded(mesh, inside));
+    REQUIRE(world.loadTiles(mesh, tileB).ok());
+    CHECK(world.meshRecord(mesh)->baseHash == base);
+    CHECK(serializeNavMesh(*world.mesh(mesh)) == serializeNavMesh(*md.mesh));
+    CHECK(world.meshRecord(mesh)->unloadedTiles.empty());
+    CHECK(world.resolvePoly(mesh, far).error().code == "E_NAV_STALE_POLY"); // still stale after the reload
+
+    // Refused, nothing changed: a tile not in the mesh, a tile of another tiling, every tile, an untiled mesh.
+    MeshDef flat = defaultMeshDef();
+    flat.name = "flat";
+    flat.mesh = std::make_shared<const NavMesh>(bakeMesh(in, seamDef(0)));
+    const MeshId flatId = world.putMesh(flat).value();
+    const uint64_t hash = world.hashState();
+    const std::array<int32_t, 2> missing[] = {{0, 0}, {9, 9}};
+    CHECK(world.unloadTiles(mesh, missing).error().field == "/tiles/1");
+    CHECK(world.loadTiles(mesh, bakeMesh(in, seamDef(16))).error().field == "/tiles");
+    std::vector<std::array<int32_t, 2>> all;
+    for (const NavTile& t : md.mesh->tiles())
+        all.push_back({t.x, t.z});
+    CHECK(world.unloadTiles(mesh, all).error().code == "E_NAV_NO_GEOMETRY");
+    CHECK(world.unloadTiles(flatId, gone).error().field == "/mesh");
+    CHECK(world.loadTiles(flatId, tileA).error().field == "/mesh");
+    CHECK(world.hashState() == hash);
+}
+
+TEST_CASE("a tiled bake reports tiles finished and stops between tiles when cancelled, on 1 and 2 threads")
+{
+    const BakeInput in = pillarHall(true);
+    for (int threads : {1, 2})
+    {
+        CAPTURE(threads);
+        BakeDef def = seamDef(32);
+        def.threads = threads;
+        WorkControl control;
+        uint64_t lastDone = 0, total = 0, reports = 0;
+        control.setProgress([&](std::string_view stage, uint64_t done, uint64_t all) {
+            if (stage != "bake: tiles")
+                return;
+            CHECK(done >= lastDone);
+            lastDone = done;
+            total = all;
+            ++reports;
+        });
+        const NavMesh plain = bakeMesh(in, seamDef(32));
+        {
+            WorkScope scope(&control);
+            auto whole = bakeNavMesh(in, def);
+            REQUIRE(whole.ok());
+            CHECK(serializeNavMesh(whole.value().mesh) == serializeNavMesh(plain));
+        }
+        CHECK(total >= 16);
+        CHECK(reports >= 1);
+        CHECK(lastDone <= total);
+        // Cancelled at the first tile: the bake stops with E_CANCELLED.
+        WorkControl cancel;
+        cancel.setProgress([&](std::string_view stage, uint64_t, uint64_t) {
+            if (stage == "bake: tiles")
+                cancel.requestCancel();
+        });
+        WorkScope scope(&cancel);
+        auto stopped = bakeNavMesh(in, def);
+        REQUIRE_FALSE(stopped.ok());
+        CHECK(stopped.error().code == "E_CANCELLED");
+    }
 }

@@ -32,6 +32,7 @@
 #include "spark/nav/offmesh.h"
 #include "spark/nav/query.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -199,6 +200,8 @@ struct WorldMesh
     std::vector<uint32_t> baseGenerations;
     /// The settings a tiled 3D mesh was baked with (`MeshDef::bake`).
     std::optional<BakeDef> bake;
+    /// Tiles unloaded (`NavWorld::unloadTiles`) and not loaded again, (x, z), increasing.
+    std::vector<std::array<int32_t, 2>> unloadedTiles;
 };
 
 /// Everything a `NavWorld` saves, restores and hashes. A plain value: copying it
@@ -257,6 +260,24 @@ public:
     /// (nothing changes): `E_NAV_NO_MESH`, `E_NAV_CONFIG` (`/mesh`: the mesh
     /// was not baked in tiles from 3D geometry here), those of `rebakeNavMeshTiles`.
     [[nodiscard]] Result<TileRebake> rebakeMeshTiles(MeshId mesh, const BakeInput& input, const Bounds3& bounds);
+    /// Streaming: takes the tiles at `tiles` ((x, z) each) out of a tiled
+    /// mesh, as `putMesh` of the mesh without them (obstacles carve it again,
+    /// links resolve again, agents stay; references into the tiles go stale).
+    /// The world remembers them as unloaded (`tileUnloaded`). Errors (nothing
+    /// changes): `E_NAV_NO_MESH`, `E_NAV_CONFIG` (`/mesh`: not tiled),
+    /// `E_INVALID_PARAMS` (`/tiles/i`: not in the mesh), `E_NAV_NO_GEOMETRY`
+    /// (every tile would go).
+    [[nodiscard]] Status unloadTiles(MeshId mesh, std::span<const std::array<int32_t, 2>> tiles);
+    /// Streaming: puts the tiles of the tiled mesh `tiles` (a tile document,
+    /// e.g. a subset bake) into a tiled mesh, as `mergeTiledNavMeshes` joins
+    /// them (a tile already there must be the same); they are no longer
+    /// unloaded. Unloading tiles and loading them again gives back the mesh
+    /// and its hash bit for bit. Errors (nothing changes): `E_NAV_NO_MESH`,
+    /// `E_NAV_CONFIG` (`/mesh`: not tiled), `E_NAV_FORMAT` (`/tiles`: other
+    /// settings or tile size, a carved mesh, a tile with other contents).
+    [[nodiscard]] Status loadTiles(MeshId mesh, const NavMesh& tiles);
+    /// True when `point` (x–z) lies in a tile of `mesh` that was unloaded.
+    bool tileUnloaded(MeshId mesh, const glm::vec3& point) const;
     /// Removes a mesh. `E_NAV_NO_MESH` for a stale handle (nothing changes).
     [[nodiscard]] Status removeMesh(MeshId mesh);
     /// The mesh named `name`, or a null handle.

@@ -390,6 +390,12 @@ struct NavTileBox
 /// `E_NAV_NO_GEOMETRY` when no tile is left; those of `buildTiledNavMesh`.
 Result<NavMesh> replaceNavMeshTiles(const NavMesh& mesh, const NavTileBox& box, const NavMesh* fresh);
 
+/// `mesh` without the tiles at `gone` ((x, z) each), the others copied as
+/// they are. Errors: `E_NAV_FORMAT` (`/mesh`) for an untiled or carved mesh,
+/// `E_INVALID_PARAMS` (`/tiles/i`) for a tile not in the mesh,
+/// `E_NAV_NO_GEOMETRY` when no tile is left.
+Result<NavMesh> removeNavMeshTiles(const NavMesh& mesh, std::span<const std::array<int32_t, 2>> gone);
+
 /// Checks that no two polygons of a (validated: convex, counter-clockwise)
 /// soup share area in the x–z plane while lying within `def.settings.stepHeight`
 /// of each other vertically (any two, for a 2D mesh). `E_NAV_FORMAT` naming the
