@@ -8,7 +8,7 @@
 /// result): gather the obstacle constraints (hard: the agent
 /// takes the whole avoidance, paper §6 with v_opt = 0), the `maxNeighbors`
 /// nearest agents within `neighborDistance` (neighbor_grid_2d.cpp, neighbor_grid_3d.cpp) and one ORCA
-/// half-plane per neighbour it does not ignore (orca_planes.cpp), then solve the
+/// half-plane per neighbour it does not ignore (orca_planes.h), then solve the
 /// linear program for the velocity nearest the preferred one (lp.cpp).
 ///
 /// Hard and soft constraints (our refinement of the paper's fallback). Besides
@@ -21,7 +21,7 @@
 /// closer than (1 − tolerance)·(rA + rB) during the step. A guard that no
 /// velocity within the agent's max speed can violate (the neighbour is too far
 /// to reach in one step) is left out of levels 1 and 2: it could change
-/// neither answer (orca_planes.cpp guardReachSq). The obstacle and guard
+/// neither answer (orca_planes.h guardReachSq). The obstacle and guard
 /// constraints are hard, the full-horizon ones soft:
 ///  1. All constraints feasible: the nearest velocity to the preferred one.
 ///     On the plane, when the hard ones are feasible but not all, the soft
@@ -52,7 +52,7 @@
 ///
 /// Every input is validated before anything is written (SPEC §8).
 #include "avoidance_internal.h"
-#include "orca_planes_impl.h"
+#include "orca_planes.h"
 #include "worker_pool.h"
 
 #include <algorithm>
@@ -66,6 +66,24 @@
 
 namespace spark::nav
 {
+namespace detail
+{
+
+PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint2* out, PairBuild build,
+                           PairTable<glm::dvec2>& table)
+{
+    return planes::pairConstraintsOf(agents, self, neighbors, count, settings, out, build, table);
+}
+
+PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
+                           PairTable<glm::dvec3>& table)
+{
+    return planes::pairConstraintsOf(agents, self, neighbors, count, settings, out, build, table);
+}
+
+} // namespace detail
 
 using namespace detail;
 
@@ -502,8 +520,10 @@ template <class Agent, class V>
 {
     const Agent& a = agents[self];
     Constraint<V>* pairOut = constraints + obstacleCount;
-    // On the plane the first build inlined: its call and argument shuffle
-    // cost 1.5% of a step of RVO2's circle (in space inlining saved nothing).
+    // On the plane the first build inlined (and the reruns compiled in this
+    // file, rebuildPairs): calling the library's pairConstraints for every
+    // build instead costs 2.4% of a step of RVO2's circle (circle-250,
+    // 401,003 -> 410,491 Ir/step; in space inlining saved nothing).
     PairCounts counts;
     if constexpr (std::is_same_v<V, glm::dvec2>)
         counts =

@@ -2,7 +2,7 @@
 /// \file avoidance_internal.h
 /// Shared pieces of the ORCA implementation: the half-plane / half-space
 /// constraint, the incremental linear programs (lp.cpp), the constraint
-/// builders (orca_planes.cpp) and the neighbour grids (neighbor_grid_2d.h, neighbor_grid_3d.h).
+/// builders (orca_planes.h) and the neighbour grids (neighbor_grid_2d.h, neighbor_grid_3d.h).
 /// See the design notes at the top of each file.
 
 #include "neighbor_grid_2d.h"
@@ -147,7 +147,7 @@ struct PairCounts
 
 /// The pairs of the agent last built, kept for a SoftOnly re-run: what the
 /// planes of each pair need (gathered once per agent), a column per field so
-/// that the planes of two pairs are built at once (orca_planes.cpp).
+/// that the planes of two pairs are built at once (orca_planes.h).
 template <class V> struct PairTable
 {
     static constexpr std::size_t kRoom = 64;
@@ -198,37 +198,6 @@ PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t s
 PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
                            std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
                            PairTable<glm::dvec3>& table);
-
-/// How the planes of a pair table are built (the tests compare the two).
-enum class PlanePath : uint8_t
-{
-    ByTwo,    ///< Two pairs at a time, a pair per SSE2 lane (where SSE2 is there).
-    OneByOne, ///< The scalar plane of each pair.
-};
-
-/// The full-horizon planes of the table's pairs [0, count) into out[0, count)
-/// (A's velocity `velocityA`, A's key (idA << 32) | indexA `selfKey`): the
-/// same bits by either path.
-void softPlanes2(const PairTable<glm::dvec2>& table, std::size_t count, glm::dvec2 velocityA, uint64_t selfKey,
-                 double invHorizon, double invDt, Constraint2* out, PlanePath path = PlanePath::ByTwo);
-/// The one-step guards of the table's entries `which[0, count)` into
-/// out[0, count): the plane with v_opt = 0, the combined radius times
-/// `guardFactor` and the horizon 1 / `invOneStep`; the same bits by either path.
-void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std::size_t count, uint64_t selfKey,
-                  double guardFactor, double invOneStep, double invDt, Constraint2* out,
-                  PlanePath path = PlanePath::ByTwo);
-
-/// The 3D full-horizon planes of the table's pairs [0, count), as softPlanes2:
-/// ByTwo builds two pairs at once where both lie apart and neither is an exact
-/// head-on leg (each on the cut-off sphere or a leg); the same bits by either path.
-void softPlanes3(const PairTable<glm::dvec3>& table, std::size_t count, glm::dvec3 velocityA,
-                 uint64_t selfKey, double invHorizon, double invDt, Constraint3* out,
-                 PlanePath path = PlanePath::ByTwo);
-/// The 3D one-step guards of the table's entries `which[0, count)`, as
-/// guardPlanes2; the same bits by either path.
-void guardPlanes3(const PairTable<glm::dvec3>& table, const uint8_t* which, std::size_t count,
-                  uint64_t selfKey, double guardFactor, double invOneStep, double invDt, Constraint3* out,
-                  PlanePath path = PlanePath::ByTwo);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the

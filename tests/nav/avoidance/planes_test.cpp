@@ -1,11 +1,11 @@
-// The ORCA planes built two pairs at a time (orca_planes.cpp's SSE2 path,
+// The ORCA planes built two pairs at a time (orca_planes.h's SSE2 pair paths,
 // PlanePath::ByTwo) against the scalar plane of each pair (PlanePath::OneByOne),
 // bit for bit, lane by lane, on random pair tables that mix every case of the
 // plane: the legs (both sides and the exact head-on side = 0), the cut-off
 // circle, the overlapping disc, and the overlapping w = 0 pairs the SSE2 path
 // hands back to the scalar one (also beside a lane it keeps). Also the
 // gather of a uniform crowd's pairs against the general gather.
-#include "avoidance_internal.h"
+#include "orca_planes.h"
 
 #include "spark/core/rng.h"
 
