@@ -423,7 +423,8 @@ inline __m128d lanesOf(const std::array<double, PairTable<glm::dvec2>::kRoom>& c
 template <PlanePath path, class Lanes, class One, class C>
 [[gnu::always_inline]] inline void planesByTwo(std::size_t count, const Lanes& lanes, const One& one, C* out);
 
-/// softPlanes2 by `path`, inlined into pairConstraintsOf.
+/// The full-horizon planes of the table's pairs [0, count) into out[0, count) (A's velocity
+/// `velocityA`, A's key (idA << 32) | indexA `selfKey`), by `path`: the same bits either way.
 template <PlanePath path>
 [[gnu::always_inline]] inline void softPlanesBy(const PairTable<glm::dvec2>& t, std::size_t count,
                                                 glm::dvec2 velocityA, uint64_t selfKey, double invHorizon,
@@ -462,7 +463,8 @@ template <PlanePath path>
     planesByTwo<path>(count, lanes, one, out);
 }
 
-/// guardPlanes2 by `path`, inlined into pairConstraintsOf.
+/// The one-step guards of the table's entries `which[0, count)` into out[0, count): the plane
+/// with v_opt = 0, the combined radius times `guardFactor`, the horizon 1 / `invOneStep`.
 template <PlanePath path>
 [[gnu::always_inline]] inline void guardPlanesBy(const PairTable<glm::dvec2>& t, const uint8_t* which,
                                                  std::size_t count, uint64_t selfKey, double guardFactor,
@@ -638,7 +640,8 @@ template <PlanePath path, class Lanes, class One, class C>
         out[j] = one(j);
 }
 
-/// softPlanes3 by `path`, inlined into pairConstraintsOf.
+/// softPlanesBy in space: ByTwo builds two pairs at once where both lie apart and neither is an
+/// exact head-on leg.
 template <PlanePath path>
 [[gnu::always_inline]] inline void softPlanes3By(const PairTable<glm::dvec3>& t, std::size_t count,
                                                  glm::dvec3 velocityA, uint64_t selfKey, double invHorizon,
@@ -675,7 +678,7 @@ template <PlanePath path>
     planesByTwo<path>(count, lanes, one, out);
 }
 
-/// guardPlanes3 by `path`, inlined into pairConstraintsOf.
+/// guardPlanesBy in space.
 template <PlanePath path>
 [[gnu::always_inline]] inline void guardPlanes3By(const PairTable<glm::dvec3>& t, const uint8_t* which,
                                                   std::size_t count, uint64_t selfKey, double guardFactor,
@@ -1034,63 +1037,3 @@ template <class Agent, class V>
 }
 
 } // namespace spark::nav::detail::planes
-
-namespace spark::nav::detail
-{
-
-/// The full-horizon planes of the table's pairs [0, count) into out[0, count)
-/// (A's velocity `velocityA`, A's key (idA << 32) | indexA `selfKey`): the
-/// same bits by either path.
-inline void softPlanes2(const PairTable<glm::dvec2>& table, std::size_t count, glm::dvec2 velocityA,
-                        uint64_t selfKey, double invHorizon, double invDt, Constraint2* out,
-                        PlanePath path = PlanePath::ByTwo)
-{
-    if (path == PlanePath::ByTwo)
-        planes::softPlanesBy<PlanePath::ByTwo>(table, count, velocityA, selfKey, invHorizon, invDt, out);
-    else
-        planes::softPlanesBy<PlanePath::OneByOne>(table, count, velocityA, selfKey, invHorizon, invDt, out);
-}
-
-/// The one-step guards of the table's entries `which[0, count)` into
-/// out[0, count): the plane with v_opt = 0, the combined radius times
-/// `guardFactor` and the horizon 1 / `invOneStep`; the same bits by either path.
-inline void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std::size_t count,
-                         uint64_t selfKey, double guardFactor, double invOneStep, double invDt,
-                         Constraint2* out, PlanePath path = PlanePath::ByTwo)
-{
-    if (path == PlanePath::ByTwo)
-        planes::guardPlanesBy<PlanePath::ByTwo>(table, which, count, selfKey, guardFactor, invOneStep, invDt,
-                                                out);
-    else
-        planes::guardPlanesBy<PlanePath::OneByOne>(table, which, count, selfKey, guardFactor, invOneStep,
-                                                   invDt, out);
-}
-
-/// The 3D full-horizon planes of the table's pairs [0, count), as softPlanes2:
-/// ByTwo builds two pairs at once where both lie apart and neither is an exact
-/// head-on leg (each on the cut-off sphere or a leg); the same bits by either path.
-inline void softPlanes3(const PairTable<glm::dvec3>& table, std::size_t count, glm::dvec3 velocityA,
-                        uint64_t selfKey, double invHorizon, double invDt, Constraint3* out,
-                        PlanePath path = PlanePath::ByTwo)
-{
-    if (path == PlanePath::ByTwo)
-        planes::softPlanes3By<PlanePath::ByTwo>(table, count, velocityA, selfKey, invHorizon, invDt, out);
-    else
-        planes::softPlanes3By<PlanePath::OneByOne>(table, count, velocityA, selfKey, invHorizon, invDt, out);
-}
-
-/// The 3D one-step guards of the table's entries `which[0, count)`, as
-/// guardPlanes2; the same bits by either path.
-inline void guardPlanes3(const PairTable<glm::dvec3>& table, const uint8_t* which, std::size_t count,
-                         uint64_t selfKey, double guardFactor, double invOneStep, double invDt,
-                         Constraint3* out, PlanePath path = PlanePath::ByTwo)
-{
-    if (path == PlanePath::ByTwo)
-        planes::guardPlanes3By<PlanePath::ByTwo>(table, which, count, selfKey, guardFactor, invOneStep, invDt,
-                                                 out);
-    else
-        planes::guardPlanes3By<PlanePath::OneByOne>(table, which, count, selfKey, guardFactor, invOneStep,
-                                                    invDt, out);
-}
-
-} // namespace spark::nav::detail
