@@ -7,8 +7,8 @@
 /// answer depends only on the inputs, so the order changes the work, never a
 /// result): gather the obstacle constraints (hard: the agent
 /// takes the whole avoidance, paper §6 with v_opt = 0), the `maxNeighbors`
-/// nearest agents within `neighborDistance` (neighbors.cpp) and one ORCA
-/// half-plane per neighbour it does not ignore (orca_planes.cpp), then solve the
+/// nearest agents within `neighborDistance` (neighbor_grid_2d.cpp, neighbor_grid_3d.cpp) and one ORCA
+/// half-plane per neighbour it does not ignore (orca_planes.h), then solve the
 /// linear program for the velocity nearest the preferred one (lp.cpp).
 ///
 /// Hard and soft constraints (our refinement of the paper's fallback). Besides
@@ -21,7 +21,7 @@
 /// closer than (1 − tolerance)·(rA + rB) during the step. A guard that no
 /// velocity within the agent's max speed can violate (the neighbour is too far
 /// to reach in one step) is left out of levels 1 and 2: it could change
-/// neither answer (orca_planes.cpp guardReachSq). The obstacle and guard
+/// neither answer (orca_planes.h guardReachSq). The obstacle and guard
 /// constraints are hard, the full-horizon ones soft:
 ///  1. All constraints feasible: the nearest velocity to the preferred one.
 ///     On the plane, when the hard ones are feasible but not all, the soft
@@ -52,7 +52,7 @@
 ///
 /// Every input is validated before anything is written (docs/surface.md "Bad input").
 #include "avoidance_internal.h"
-#include "orca_planes_impl.h"
+#include "orca_planes.h"
 #include "worker_pool.h"
 
 #include <algorithm>
@@ -66,6 +66,24 @@
 
 namespace spark::nav
 {
+namespace detail
+{
+
+PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint2* out, PairBuild build,
+                           PairTable<glm::dvec2>& table)
+{
+    return planes::pairConstraintsOf(agents, self, neighbors, count, settings, out, build, table);
+}
+
+PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
+                           std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
+                           PairTable<glm::dvec3>& table)
+{
+    return planes::pairConstraintsOf(agents, self, neighbors, count, settings, out, build, table);
+}
+
+} // namespace detail
 
 using namespace detail;
 
@@ -98,17 +116,16 @@ constexpr std::size_t kSlotsPerChunk = 32;
 /// share nothing but the call's inputs).
 struct AvoidanceWorker
 {
-    /// The neighbours of the agent being solved from [1]; [0] is the room the
-    /// neighbour search keeps its sentinel in.
-    std::array<Neighbor, kMaxNeighborsLimit + 1> neighborRoom;
-    Neighbor* neighbors() { return neighborRoom.data() + 1; }
+    /// The neighbours of the agent being solved.
+    std::array<Neighbor, kMaxNeighborsLimit> neighborList;
+    Neighbor* neighbors() { return neighborList.data(); }
     /// Sized once per call to the most one agent can have; a step writes them by index.
     std::vector<Constraint2> constraints2, scratch2;
     std::vector<Constraint3> constraints3, scratch3;
     PairTable<glm::dvec2> table2; ///< The pairs of the agent being solved.
     PairTable<glm::dvec3> table3;
-    NeighborGrid<2>::Cursor cursor2; ///< The grids' scan starts for this thread's queries.
-    NeighborGrid<3>::Cursor cursor3;
+    NeighborGrid2D::Cursor cursor2; ///< The grids' scan starts for this thread's queries.
+    NeighborGrid3D::Cursor cursor3;
     /// The last agent's k-th squared distance of this call, grown: the first
     /// bound a search tries when the agent has none of its own (work only).
     double guessSq = 0.0;
@@ -117,8 +134,8 @@ struct AvoidanceWorker
 struct Avoidance::Impl
 {
     AvoidanceDef def;
-    NeighborGrid<2> grid2;
-    NeighborGrid<3> grid3;
+    NeighborGrid2D grid2;
+    NeighborGrid3D grid3;
     std::vector<glm::dvec2> positions2;
     std::vector<glm::dvec3> positions3;
     std::vector<uint32_t> ids;
@@ -134,9 +151,9 @@ struct Avoidance::Impl
     /// Agent i's `wanted` nearest within `range` into `w.neighbors()`. The search first
     /// tries its own k-th squared distance of the last call, grown, else the
     /// worker's last agent's; both are updated for the next.
-    template <int D>
-    std::size_t nearest(const NeighborGrid<D>& grid, typename NeighborGrid<D>::Cursor& cursor, AvoidanceWorker& w,
-                        std::size_t i, double range, std::size_t wanted)
+    template <int D, class Grid>
+    std::size_t nearest(const Grid& grid, typename Grid::Cursor& cursor, AvoidanceWorker& w, std::size_t i,
+                        double range, std::size_t wanted)
     {
         if constexpr (D == 3)
         {
@@ -503,8 +520,10 @@ template <class Agent, class V>
 {
     const Agent& a = agents[self];
     Constraint<V>* pairOut = constraints + obstacleCount;
-    // On the plane the first build inlined: its call and argument shuffle
-    // cost 1.5% of a step of RVO2's circle (in space inlining saved nothing).
+    // On the plane the first build inlined (and the reruns compiled in this
+    // file, rebuildPairs): calling the library's pairConstraints for every
+    // build instead costs 2.4% of a step of RVO2's circle (circle-250,
+    // 401,003 -> 410,491 Ir/step; in space inlining saved nothing).
     PairCounts counts;
     if constexpr (std::is_same_v<V, glm::dvec2>)
         counts =
@@ -691,7 +710,7 @@ Status Avoidance::avoid(std::span<const AvoidanceAgent> agents, std::span<const 
                       assert(obstacleCount <= points);
                       const std::size_t wanted =
                           static_cast<std::size_t>(a.maxNeighbors > 0 ? a.maxNeighbors : def.maxNeighbors);
-                      const std::size_t found = m.nearest(m.grid2, w.cursor2, w, i, def.neighborDistance, wanted);
+                      const std::size_t found = m.nearest<2>(m.grid2, w.cursor2, w, i, def.neighborDistance, wanted);
                       outVelocities[i] = solveAgent<AvoidanceAgent, glm::dvec2>(
                           agents, i, w.neighbors(), found, pairs, constraints, obstacleCount, w.scratch2, w.table2,
                           kHorizonHalvings2D);
@@ -755,7 +774,7 @@ Status Avoidance::avoid3D(std::span<const AvoidanceAgent3D> agents, std::span<co
                               obstaclePlane(toward, gap, s.velocity, def.timeHorizonObstacles, dt);
                       }
                       const std::size_t wanted = static_cast<std::size_t>(def.maxNeighbors);
-                      const std::size_t found = m.nearest(m.grid3, w.cursor3, w, i, def.neighborDistance, wanted);
+                      const std::size_t found = m.nearest<3>(m.grid3, w.cursor3, w, i, def.neighborDistance, wanted);
                       outVelocities[i] = solveAgent<AvoidanceAgent3D, glm::dvec3>(
                           agents, i, w.neighbors(), found, pairs, constraints, obstacleCount, w.scratch3, w.table3, 0);
                   });

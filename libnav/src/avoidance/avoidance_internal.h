@@ -2,9 +2,11 @@
 /// \file avoidance_internal.h
 /// Shared pieces of the ORCA implementation: the half-plane / half-space
 /// constraint, the incremental linear programs (lp.cpp), the constraint
-/// builders (orca_planes.cpp) and the neighbour grid (neighbors.cpp).
+/// builders (orca_planes.h) and the neighbour grids (neighbor_grid_2d.h, neighbor_grid_3d.h).
 /// See the design notes at the top of each file.
 
+#include "neighbor_grid_2d.h"
+#include "neighbor_grid_3d.h"
 #include "spark/nav/avoidance.h"
 
 #include <glm/geometric.hpp>
@@ -60,122 +62,6 @@ void solveLeastViolation(std::span<const Constraint2> constraints, std::size_t h
 void solveLeastViolation(std::span<const Constraint3> constraints, std::size_t hardCount, std::size_t firstFailed,
                          double maxSpeed, glm::dvec3& ioResult, std::vector<Constraint3>& scratch);
 
-/// One candidate neighbour: squared centre distance, id, index (the total
-/// order: distance, then id, then index).
-struct Neighbor
-{
-    double distanceSquared = 0.0;
-    /// Index before id: the two next to each other read as one 64-bit key
-    /// (id << 32) | index, the tie order, which the compiler loads at once.
-    uint32_t index = 0;
-    uint32_t id = 0;
-};
-
-/// A grid of strips over the agents, rebuilt each step, answering "the k
-/// nearest within a distance" exactly (see neighbors.cpp): strips across y (and
-/// z), each sorted along x, found through a table (no hashing, a fixed order).
-template <int Dim> class NeighborGrid
-{
-public:
-    using Vec = std::conditional_t<Dim == 2, glm::dvec2, glm::dvec3>;
-
-    /// Rebuilds the grid over `positions` (kept by reference until the next
-    /// build; `ids[i]` is agent i's id) for queries of range up to `range`,
-    /// most for `expectedCount` neighbours (0: unknown; only the speed depends on it).
-    void build(std::span<const Vec> positions, std::span<const uint32_t> ids, double range,
-               std::size_t expectedCount = 0);
-    /// Writes to `out` (cleared first) the at most `maxCount` agents nearest to
-    /// agent `self` whose centre distance is below `range` (<= the build range),
-    /// in the order (distance, id, index).
-    void query(std::size_t self, double range, std::size_t maxCount, std::vector<Neighbor>& out) const;
-    /// The same into the caller's `out[0 .. maxCount)`; returns how many were
-    /// written. `out[-1]` must be room too: the search keeps a sentinel there.
-    /// `guessSq` (0: none) is a squared distance the k nearest probably
-    /// lie within: tried first, and the whole range only when fewer than k lie
-    /// within it. It changes the work, never the answer.
-    std::size_t query(std::size_t self, double range, std::size_t maxCount, Neighbor* out,
-                      double guessSq = 0.0) const;
-
-    /// Per strip, where the last query that searched it from another strip
-    /// started its scan (the first entry whose x is not below `x`): a query
-    /// at an x not below it walks forward from there instead of searching
-    /// the strip. Work only: the start found is the same. One per thread
-    /// querying the grid at once.
-    struct Cursor
-    {
-        std::vector<uint32_t> entry;
-        std::vector<double> x;
-    };
-    /// Makes `cursor` fit the last build (call after each build).
-    void resetCursor(Cursor& cursor) const;
-    /// The pointer query with the caller's cursor.
-    std::size_t query(std::size_t self, double range, std::size_t maxCount, Neighbor* out, double guessSq,
-                      Cursor& cursor) const;
-
-    /// The agent at position `slot` of the grid's (strip, x, index) order, for
-    /// slot in [0, agent count): solving the agents in this order makes each
-    /// strip's scan start move forward only (see `query`) and keeps
-    /// neighbours' data close in memory. Only the work depends on the order.
-    uint32_t agentAt(std::size_t slot) const { return m_lastOrder[slot]; }
-
-private:
-    /// An agent's position, index and id (copies: a scan reads only the
-    /// strip; index and id in Neighbor's order, copied as one).
-    struct Entry
-    {
-        Vec position;
-        uint32_t index;
-        uint32_t id;
-    };
-    /// The strip of a position: y (then z) cells of `m_stripWidth`, past the border.
-    uint32_t stripOf(const Vec& p) const;
-    /// The query with the squared distance bound starting at `startBound`
-    /// (<= range²); inlined into query, its one caller (no call and register
-    /// saves per query).
-    [[gnu::always_inline]] inline std::size_t search(std::size_t self, double rangeSq, double startBound,
-                                                     std::size_t maxCount, Neighbor* out, Cursor& cursor) const;
-    std::vector<Entry> m_entries;             ///< By (strip, x, index); each held strip between two sentinels.
-    std::vector<uint32_t> m_stripStart;       ///< First entry per strip.
-    std::vector<uint32_t> m_stripEnd;         ///< Past the last entry per strip (its sentinel after).
-    std::vector<Vec> m_stripLow, m_stripHigh; ///< Smallest and largest coordinates per strip (y, z used).
-    std::vector<uint32_t> m_slot;             ///< Agent index -> its entry.
-    std::vector<uint32_t> m_stripOfAgent;     ///< Agent index -> its strip.
-    std::vector<uint32_t> m_lastOrder;        ///< The agent indices of the last build's entries, in order.
-    /// The cursor of the queries without one.
-    mutable Cursor m_cursor;
-    std::span<const Vec> m_positions;
-    Vec m_origin{};
-    double m_invWidth = 1.0;
-    double m_stripWidth = 1.0;
-    std::size_t m_offsetCount = 0;    ///< The strip offsets a query walks (those within reach).
-    /// Per strip offset walked, the squared nominal distance of its strip
-    /// (the whole cells between, discounted): a bound below it skips the rest.
-    std::array<double, Dim == 2 ? 9 : 81> m_offsetFloorSq{};
-    /// Per strip offset walked, its distance in the strip table (y + z · row length).
-    std::array<int64_t, Dim == 2 ? 9 : 81> m_offsetStep{};
-    int64_t m_stripCount[2] = {1, 1}; ///< Strips along y and z holding agents (the border not counted).
-    int64_t m_pad = 0;                ///< Empty strips bordering them on each side, along y and z.
-    /// On the plane, a strip a query walks from another (its home): the
-    /// nominal squared distance of the offset, the strip's y nearest the
-    /// home strip (its largest y below it, its smallest above) and the strip.
-    struct NearStrip
-    {
-        double floorSq;
-        double edgeY;
-        uint64_t strip;
-    };
-    /// On the plane, per strip holding agents from m_nearFirst[strip] on: the
-    /// strips within reach that hold agents, in the offsets' order (the home
-    /// strip left out), then a record of floorSq +∞ that ends the walk.
-    /// Built once per build instead of the bounds, emptiness and side tests
-    /// per strip and query.
-    std::vector<NearStrip> m_near;
-    std::vector<uint32_t> m_nearFirst;
-};
-
-extern template class NeighborGrid<2>;
-extern template class NeighborGrid<3>;
-
 /// Share of the avoidance agent `a` takes against `b`: 0 when `a` ignores `b`,
 /// 1 when only `b` ignores `a`, else pB / (pA + pB).
 inline double avoidanceShare(double priorityA, uint32_t layersA, uint32_t ignoresA, double priorityB,
@@ -208,7 +94,7 @@ struct PairSettings
     /// uniformPairRadius). Only the work depends on it.
     double uniformPairRadius;
     /// True when every neighbour list pairConstraints gets is in the
-    /// neighbour search's order (squared distance first, NeighborGrid::query):
+    /// neighbour search's order (squared distance first, the grids' query):
     /// a uniform crowd's guards then lead the list (one guard reach for
     /// every pair), which pairConstraints otherwise checks per neighbour.
     /// Only the work depends on it, given lists in that order.
@@ -261,7 +147,7 @@ struct PairCounts
 
 /// The pairs of the agent last built, kept for a SoftOnly re-run: what the
 /// planes of each pair need (gathered once per agent), a column per field so
-/// that the planes of two pairs are built at once (orca_planes.cpp).
+/// that the planes of two pairs are built at once (orca_planes.h).
 template <class V> struct PairTable
 {
     static constexpr std::size_t kRoom = 64;
@@ -312,37 +198,6 @@ PairCounts pairConstraints(std::span<const AvoidanceAgent> agents, std::size_t s
 PairCounts pairConstraints(std::span<const AvoidanceAgent3D> agents, std::size_t self, const Neighbor* neighbors,
                            std::size_t count, const PairSettings& settings, Constraint3* out, PairBuild build,
                            PairTable<glm::dvec3>& table);
-
-/// How the planes of a pair table are built (the tests compare the two).
-enum class PlanePath : uint8_t
-{
-    ByTwo,    ///< Two pairs at a time, a pair per SSE2 lane (where SSE2 is there).
-    OneByOne, ///< The scalar plane of each pair.
-};
-
-/// The full-horizon planes of the table's pairs [0, count) into out[0, count)
-/// (A's velocity `velocityA`, A's key (idA << 32) | indexA `selfKey`): the
-/// same bits by either path.
-void softPlanes2(const PairTable<glm::dvec2>& table, std::size_t count, glm::dvec2 velocityA, uint64_t selfKey,
-                 double invHorizon, double invDt, Constraint2* out, PlanePath path = PlanePath::ByTwo);
-/// The one-step guards of the table's entries `which[0, count)` into
-/// out[0, count): the plane with v_opt = 0, the combined radius times
-/// `guardFactor` and the horizon 1 / `invOneStep`; the same bits by either path.
-void guardPlanes2(const PairTable<glm::dvec2>& table, const uint8_t* which, std::size_t count, uint64_t selfKey,
-                  double guardFactor, double invOneStep, double invDt, Constraint2* out,
-                  PlanePath path = PlanePath::ByTwo);
-
-/// The 3D full-horizon planes of the table's pairs [0, count), as softPlanes2:
-/// ByTwo builds two pairs at once where both lie apart and neither is an exact
-/// head-on leg (each on the cut-off sphere or a leg); the same bits by either path.
-void softPlanes3(const PairTable<glm::dvec3>& table, std::size_t count, glm::dvec3 velocityA,
-                 uint64_t selfKey, double invHorizon, double invDt, Constraint3* out,
-                 PlanePath path = PlanePath::ByTwo);
-/// The 3D one-step guards of the table's entries `which[0, count)`, as
-/// guardPlanes2; the same bits by either path.
-void guardPlanes3(const PairTable<glm::dvec3>& table, const uint8_t* which, std::size_t count,
-                  uint64_t selfKey, double guardFactor, double invOneStep, double invDt, Constraint3* out,
-                  PlanePath path = PlanePath::ByTwo);
 
 /// The constraint keeping an agent (radius included in `gap`) off a convex
 /// obstacle piece: `toward` is the unit vector from the agent's centre to the

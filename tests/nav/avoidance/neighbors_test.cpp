@@ -1,4 +1,4 @@
-// The neighbour grid (libnav/src/avoidance/neighbors.cpp) against brute force.
+// The neighbour grids (libnav/src/avoidance/neighbor_grid_2d.cpp, neighbor_grid_3d.cpp) against brute force.
 #include "avoidance_internal.h"
 
 #include "spark/core/rng.h"
@@ -65,7 +65,7 @@ TEST_CASE("the 2D neighbour grid returns the k nearest in (distance, id, index) 
             p.push_back({5.0, 5.0});
         ids.push_back(1000 - i);
     }
-    NeighborGrid<2> grid;
+    NeighborGrid2D grid;
     grid.build(p, ids, 15.0);
     std::vector<Neighbor> out;
     for (std::size_t i = 0; i < p.size(); ++i)
@@ -99,7 +99,7 @@ TEST_CASE("on the plane, bands with empty strips between and at the table's ends
     std::vector<Neighbor> out;
     for (const std::size_t expected : {std::size_t{0}, std::size_t{2}, std::size_t{10}, std::size_t{60}})
     {
-        NeighborGrid<2> grid;
+        NeighborGrid2D grid;
         grid.build(p, ids, range, expected);
         for (const double queryRange : {range, range * 0.5, range * 0.15})
             for (const std::size_t k : {std::size_t{1}, std::size_t{10}, std::size_t{64}})
@@ -125,7 +125,7 @@ TEST_CASE("the 3D neighbour grid returns the k nearest, also when the agents spa
                      (rngNextDouble(rng) - 0.5) * spread});
         ids.push_back(i);
     }
-    NeighborGrid<3> grid;
+    NeighborGrid3D grid;
     grid.build(p, ids, 4.0);
     std::vector<Neighbor> out;
     for (std::size_t i = 0; i < p.size(); ++i)
@@ -149,7 +149,7 @@ TEST_CASE("a 3D neighbour tying the k-th is found though dx² + its strip's dist
     const std::vector<glm::dvec3> p{
         {100.0, 0.0, 0.0}, {0.0, 1.0 - e, 1.0 - e}, {-1.0, 1.0 - e, 1.0 - e}, {1.0, 1.0, 1.0}};
     const std::vector<uint32_t> ids{10, 11, 13, 12};
-    NeighborGrid<3> grid;
+    NeighborGrid3D grid;
     grid.build(p, ids, 3.5);
     std::vector<Neighbor> out;
     grid.query(1, 3.5, 1, out);
@@ -177,7 +177,7 @@ TEST_CASE("a grid rebuilt every step (from its last order) still answers as brut
     }
     for (uint32_t i = 0; i < 20; ++i)
         p[i].x = 30.0; // one x for twenty agents
-    NeighborGrid<2> grid;
+    NeighborGrid2D grid;
     std::vector<Neighbor> out;
     int wrong = 0, queries = 0;
     const auto checkAll = [&]
@@ -223,7 +223,7 @@ TEST_CASE("the first bound a search tries (its guess of where the k nearest lie)
     const auto check = [&](auto& grid, const auto& p, const std::vector<uint32_t>& ids, double range)
     {
         constexpr std::size_t k = 10;
-        std::vector<Neighbor> room(k + 1);
+        std::vector<Neighbor> room(k);
         int wrong = 0, fewer = 0;
         for (std::size_t i = 0; i < p.size(); ++i)
         {
@@ -232,9 +232,8 @@ TEST_CASE("the first bound a search tries (its guess of where the k nearest lie)
             const double kth = truth.empty() ? 1.0 : truth.back().distanceSquared;
             for (const double guess : {0.0, kth * 0.5, kth, kth * 1.05, kth * 4.0, range * range * 2.0})
             {
-                const std::size_t found = grid.query(i, range, k, room.data() + 1, guess);
-                const std::vector<Neighbor> got(room.begin() + 1,
-                                                room.begin() + 1 + static_cast<std::ptrdiff_t>(found));
+                const std::size_t found = grid.query(i, range, k, room.data(), guess);
+                const std::vector<Neighbor> got(room.begin(), room.begin() + static_cast<std::ptrdiff_t>(found));
                 wrong += same(got, truth) ? 0 : 1;
             }
         }
@@ -253,10 +252,10 @@ TEST_CASE("the first bound a search tries (its guess of where the k nearest lie)
             {rngNextDouble(rng) * spread, rngNextDouble(rng) * spread * 0.5, rngNextDouble(rng) * spread});
         ids.push_back(i % 13);
     }
-    NeighborGrid<2> grid2;
+    NeighborGrid2D grid2;
     grid2.build(p2, ids, 8.0, 10);
     check(grid2, p2, ids, 8.0);
-    NeighborGrid<3> grid3;
+    NeighborGrid3D grid3;
     grid3.build(p3, ids, 8.0, 10);
     check(grid3, p3, ids, 8.0);
 }

@@ -1,11 +1,11 @@
-// The ORCA planes built two pairs at a time (orca_planes.cpp's SSE2 path,
+// The ORCA planes built two pairs at a time (orca_planes.h's SSE2 pair paths,
 // PlanePath::ByTwo) against the scalar plane of each pair (PlanePath::OneByOne),
 // bit for bit, lane by lane, on random pair tables that mix every case of the
 // plane: the legs (both sides and the exact head-on side = 0), the cut-off
 // circle, the overlapping disc, and the overlapping w = 0 pairs the SSE2 path
 // hands back to the scalar one (also beside a lane it keeps). Also the
 // gather of a uniform crowd's pairs against the general gather.
-#include "avoidance_internal.h"
+#include "orca_planes.h"
 
 #include "spark/core/rng.h"
 
@@ -135,9 +135,10 @@ TEST_CASE("planes two at a time equal the scalar plane to the bit, lane by lane"
             }
         };
         poison();
-        softPlanes2(table, count, velocityA, selfKey, kPlanesInvHorizon, kPlanesInvDt, byTwo.data(), PlanePath::ByTwo);
-        softPlanes2(table, count, velocityA, selfKey, kPlanesInvHorizon, kPlanesInvDt, oneByOne.data(),
-                    PlanePath::OneByOne);
+        planes::softPlanesBy<PlanePath::ByTwo>(table, count, velocityA, selfKey, kPlanesInvHorizon,
+                                               kPlanesInvDt, byTwo.data());
+        planes::softPlanesBy<PlanePath::OneByOne>(table, count, velocityA, selfKey, kPlanesInvHorizon,
+                                                  kPlanesInvDt, oneByOne.data());
         softDiffer += planesTestDiffer(byTwo, oneByOne, count);
         for (std::size_t j = 0; j + 1 < count; j += 2)
             mixedPairs += kinds[j] != kinds[j + 1] ? 1 : 0;
@@ -149,10 +150,10 @@ TEST_CASE("planes two at a time equal the scalar plane to the bit, lane by lane"
             if (rngNextBelow(rng, 4) != 0)
                 which[guards++] = static_cast<uint8_t>(e);
         poison();
-        guardPlanes2(table, which.data(), guards, selfKey, kPlanesGuardFactor, kPlanesInvOneStep, kPlanesInvDt,
-                     byTwo.data(), PlanePath::ByTwo);
-        guardPlanes2(table, which.data(), guards, selfKey, kPlanesGuardFactor, kPlanesInvOneStep, kPlanesInvDt,
-                     oneByOne.data(), PlanePath::OneByOne);
+        planes::guardPlanesBy<PlanePath::ByTwo>(table, which.data(), guards, selfKey, kPlanesGuardFactor,
+                                                kPlanesInvOneStep, kPlanesInvDt, byTwo.data());
+        planes::guardPlanesBy<PlanePath::OneByOne>(table, which.data(), guards, selfKey, kPlanesGuardFactor,
+                                                   kPlanesInvOneStep, kPlanesInvDt, oneByOne.data());
         guardDiffer += planesTestDiffer(byTwo, oneByOne, guards);
         planes += count + guards;
     }
@@ -175,7 +176,8 @@ TEST_CASE("the plane cases the random tables take: the legs, the cut-off, the di
     {
         planesTestPair(rng, kind, 0, table);
         table.share[0] = 1.0;
-        softPlanes2(table, 1, glm::dvec2(0.0), 0, kPlanesInvHorizon, kPlanesInvDt, out.data(), PlanePath::OneByOne);
+        planes::softPlanesBy<PlanePath::OneByOne>(table, 1, glm::dvec2(0.0), 0, kPlanesInvHorizon,
+                                                  kPlanesInvDt, out.data());
         return out[0];
     };
     for (int trial = 0; trial < 200; ++trial)
@@ -348,10 +350,10 @@ TEST_CASE("3D planes two at a time equal the scalar plane to the bit: the cut-of
             return d;
         };
         poison();
-        softPlanes3(table, count, velocityA, selfKey, kPlanesInvHorizon, kPlanesInvDt, byTwo.data(),
-                    PlanePath::ByTwo);
-        softPlanes3(table, count, velocityA, selfKey, kPlanesInvHorizon, kPlanesInvDt, oneByOne.data(),
-                    PlanePath::OneByOne);
+        planes::softPlanes3By<PlanePath::ByTwo>(table, count, velocityA, selfKey, kPlanesInvHorizon,
+                                                kPlanesInvDt, byTwo.data());
+        planes::softPlanes3By<PlanePath::OneByOne>(table, count, velocityA, selfKey, kPlanesInvHorizon,
+                                                   kPlanesInvDt, oneByOne.data());
         softDiffer += differ(count);
         for (std::size_t j = 0; j + 1 < count; j += 2)
             countLanes(table, j, j + 1, false);
@@ -363,10 +365,10 @@ TEST_CASE("3D planes two at a time equal the scalar plane to the bit: the cut-of
             if (rngNextBelow(rng, 4) != 0)
                 which[guards++] = static_cast<uint8_t>(e);
         poison();
-        guardPlanes3(table, which.data(), guards, selfKey, kPlanesGuardFactor, kPlanesInvOneStep,
-                     kPlanesInvDt, byTwo.data(), PlanePath::ByTwo);
-        guardPlanes3(table, which.data(), guards, selfKey, kPlanesGuardFactor, kPlanesInvOneStep,
-                     kPlanesInvDt, oneByOne.data(), PlanePath::OneByOne);
+        planes::guardPlanes3By<PlanePath::ByTwo>(table, which.data(), guards, selfKey, kPlanesGuardFactor,
+                                                 kPlanesInvOneStep, kPlanesInvDt, byTwo.data());
+        planes::guardPlanes3By<PlanePath::OneByOne>(table, which.data(), guards, selfKey, kPlanesGuardFactor,
+                                                    kPlanesInvOneStep, kPlanesInvDt, oneByOne.data());
         guardDiffer += differ(guards);
         for (std::size_t g = 0; g + 1 < guards; g += 2)
             countLanes(table, which[g], which[g + 1], true);
@@ -464,14 +466,14 @@ int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBu
     for (PairTable<V>* t : {&uniformTable, &generalTable})
         pairConstraints(std::span<const Agent>(mixed), self, neighbors.data(), neighbors.size(), general,
                         out.data(), PairBuild::All, *t);
-    const PairCounts counts =
-        pairConstraints(agents, self, neighbors.data(), neighbors.size(), uniform, out.data(), build, uniformTable);
-    compare(counts, pairConstraints(agents, self, neighbors.data(), neighbors.size(), general, generalOut.data(),
-                                    build, generalTable));
+    const PairCounts counts = pairConstraints(agents, self, neighbors.data(), neighbors.size(), uniform,
+                                              out.data(), build, uniformTable);
+    compare(counts, pairConstraints(agents, self, neighbors.data(), neighbors.size(), general,
+                                    generalOut.data(), build, generalTable));
     guards += counts.guards;
     pairs += counts.soft;
-    compare(pairConstraints(agents, self, neighbors.data(), neighbors.size(), uniform.withHorizon(0.625), out.data(),
-                            PairBuild::SoftOnly, uniformTable),
+    compare(pairConstraints(agents, self, neighbors.data(), neighbors.size(), uniform.withHorizon(0.625),
+                            out.data(), PairBuild::SoftOnly, uniformTable),
             pairConstraints(agents, self, neighbors.data(), neighbors.size(), general.withHorizon(0.625),
                             generalOut.data(), PairBuild::SoftOnly, generalTable));
     return differ;
@@ -479,7 +481,8 @@ int uniformTestDiffer(const std::vector<Agent>& agents, std::size_t self, PairBu
 
 } // namespace
 
-TEST_CASE("a uniform crowd's pairs (one radius, one priority, nothing ignored) equal the general gather's to the bit")
+TEST_CASE("a uniform crowd's pairs (one radius, one priority, nothing ignored) equal the general gather's to "
+          "the bit")
 {
     Rng rng = rngFromSeed(715);
     int differ = 0;
