@@ -83,6 +83,15 @@ json navPath(Context& ctx, const json& params)
                 {"links", std::move(links)}};
     if (params.value("corridor", false))
         out["corridor"] = std::move(corridor);
+    if (!path.complete)
+    {
+        // Why: a second search with every area allowed tells a goal the
+        // filter cuts off from one no route reaches.
+        nav::PathResult open;
+        const bool filtered = nav::findPath(entry.mesh, scratch, from, to, nav::defaultQueryFilter(), ext, offMesh, open).ok() &&
+                              open.complete;
+        out["why"] = filtered ? "excluded_area" : "unreachable";
+    }
     return out;
 }
 
