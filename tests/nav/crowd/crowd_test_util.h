@@ -102,27 +102,6 @@ inline AgentId addWalker(Scene& s, float x, float z, float tx, float tz)
     return id.value();
 }
 
-/// The doorway scene: 2 × 10 agents swap rooms, each group a block of two
-/// columns (x 3.5 and 6 in the west room, 15 and 17.5 in the east one) by five
-/// rows (z 1.2 .. 8.8, 1.9 m apart) that walks to the other group's places,
-/// keeping its formation (the front column to the far column). The places
-/// leave room to pass between them.
-inline void buildDoorway(Scene& s)
-{
-    putGround(s, bakeShapes(doorwayShapes()));
-    for (int side = 0; side < 2; ++side)
-        for (int col = 0; col < 2; ++col)
-            for (int row = 0; row < 5; ++row)
-            {
-                const float x = 3.5f + 2.5f * static_cast<float>(col);
-                const float z = 1.2f + 1.9f * static_cast<float>(row);
-                if (side == 0)
-                    addWalker(s, x, z, x + 11.5f, z);
-                else
-                    addWalker(s, x + 11.5f, z, x, z);
-            }
-}
-
 /// Two 10 × 10 m rooms (x 0..10 and 11..21) joined through a 1 m thick wall
 /// by a door `width` wide at z = 5 (walkable for centres: width − 2 × 0.4).
 inline Shapes2D doorShapes(float width)
@@ -159,6 +138,16 @@ inline void buildCircleCrossing(Scene& s, int k)
         const float x = static_cast<float>(12.0 + 8.0 * std::cos(a)), z = static_cast<float>(12.0 + 8.0 * std::sin(a));
         addWalker(s, x, z, 24.0f - x, 24.0f - z);
     }
+}
+
+/// The doorway scene: 2 × 10 agents swap rooms, each group a block of two
+/// columns (x 3.5 and 6 in the west room, 15 and 17.5 in the east one) by five
+/// rows (z 1.2 .. 8.8, 1.9 m apart) that walks to the other group's places,
+/// keeping its formation (the front column to the far column). The places
+/// leave room to pass between them.
+inline void buildDoorway(Scene& s)
+{
+    buildDoorOf(s, 2.0f);
 }
 
 /// The crossroads: two 6 m wide corridors crossing at the centre of a 24 × 24 m square.
