@@ -98,6 +98,15 @@ json navPath(Context& ctx, const json& params)
         out["corridor"] = std::move(corridor);
     if (unloaded)
         out["reason"] = "tile_not_loaded";
+    else if (!path.complete)
+    {
+        // Why: a second search with every area allowed tells a goal the
+        // filter cuts off from one no route reaches.
+        nav::PathResult open;
+        const bool filtered = nav::findPath(entry.mesh, scratch, from, to, nav::defaultQueryFilter(), ext, offMesh, open).ok() &&
+                              open.complete;
+        out["reason"] = filtered ? "excluded_area" : "unreachable";
+    }
     return out;
 }
 

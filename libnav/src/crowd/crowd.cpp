@@ -857,6 +857,17 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
     }
 
     // 7. The avoidance input: the preferred velocity after the rules above.
+    //    One avoidance call takes at most kMaxAvoidanceCapacity obstacle
+    //    points (two a wall): past that (tens of thousands of agents among
+    //    many walls) each agent keeps its nearest walls, an equal share each
+    //    (the move along the surface still keeps it on the mesh).
+    size_t wallPoints = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!cs.standing[i])
+            wallPoints += agentAt(i).walls.size();
+    const size_t wallShare = wallPoints > static_cast<size_t>(kMaxAvoidanceCapacity)
+                                 ? static_cast<size_t>(kMaxAvoidanceCapacity) / (2 * n)
+                                 : std::numeric_limits<size_t>::max();
     for (size_t i = 0; i < n; ++i)
     {
         const AgentId id = m_stepAgents[i];
@@ -906,14 +917,31 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         }
         ObstacleRange r;
         r.first = static_cast<uint32_t>(m_avoidObstacles.size());
-        if (!standing)
+        auto pushWall = [&](size_t k) {
+            AvoidanceObstacle o;
+            o.shape = ObstacleShape::Segment;
+            o.points = std::span<const glm::dvec2>(a.walls.data() + k, 2);
+            m_avoidObstacles.push_back(o);
+        };
+        if (!standing && a.walls.size() / 2 <= wallShare)
+            for (size_t k = 0; k + 1 < a.walls.size(); k += 2)
+                pushWall(k);
+        else if (!standing)
+        {
+            // Its nearest wallShare walls, nearer first (ties by index: a fixed order).
+            cs.wallOrder.clear();
+            const glm::dvec2 p = xz(a.position);
             for (size_t k = 0; k + 1 < a.walls.size(); k += 2)
             {
-                AvoidanceObstacle o;
-                o.shape = ObstacleShape::Segment;
-                o.points = std::span<const glm::dvec2>(a.walls.data() + k, 2);
-                m_avoidObstacles.push_back(o);
+                const glm::dvec2 w0 = a.walls[k], w1 = a.walls[k + 1], d = w1 - w0;
+                const double dd = len2(d);
+                const double t = dd > 0.0 ? std::clamp(dot2(p - w0, d) / dd, 0.0, 1.0) : 0.0;
+                cs.wallOrder.push_back({len2(w0 + d * t - p), static_cast<uint32_t>(k)});
             }
+            std::sort(cs.wallOrder.begin(), cs.wallOrder.end());
+            for (size_t m = 0; m < std::min(wallShare, cs.wallOrder.size()); ++m)
+                pushWall(cs.wallOrder[m].second);
+        }
         r.count = static_cast<uint32_t>(m_avoidObstacles.size()) - r.first;
         m_avoidRanges.push_back(r);
         AvoidanceAgent av;

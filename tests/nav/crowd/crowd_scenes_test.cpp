@@ -82,6 +82,38 @@ TEST_CASE("shared goal: 50 agents sent to one point settle round it within 900 s
     }
 }
 
+// The must-show flow scenes of issue 35 that hold today (the 2 m doorway above
+// is the third door). Bounds: measured × ~1.5 (2.4 m door 1192 steps, 0.8 m
+// door 2170, 4-way 642, 8-way 696, 16-way 544); the hash is the whole state
+// on arrival.
+TEST_CASE("flow: 2 × 10 agents swap rooms through a 2.4 m door within 1800 steps")
+{
+    Scene s;
+    buildDoorOf(s, 2.4f);
+    runToArrival(s, 1800);
+    CHECK(hex(s.world.hashState()) == "31d7b878bcbac2a4");
+}
+
+TEST_CASE("flow: 2 × 10 agents swap rooms through a door 0.8 m wide for their centres (1.6 m) within 3300 steps")
+{
+    Scene s;
+    buildDoorOf(s, 1.6f);
+    runToArrival(s, 3300);
+    CHECK(hex(s.world.hashState()) == "e5644fb70e2968d2");
+}
+
+TEST_CASE("flow: symmetric 4-, 8- and 16-way crossings each arrive within 1000 steps")
+{
+    for (int k : {4, 8, 16})
+    {
+        CAPTURE(k);
+        Scene s;
+        buildCircleCrossing(s, k);
+        runToArrival(s, 1000);
+        CHECK(hex(s.world.hashState()) == (k == 4 ? "cee5dcf92538ceb0" : k == 8 ? "7358c674b0b554b1" : "4e68ec75fcda1434"));
+    }
+}
+
 TEST_CASE("two worlds stepped in lockstep are bit-equal after every step")
 {
     Scene a, b;

@@ -102,14 +102,18 @@ inline AgentId addWalker(Scene& s, float x, float z, float tx, float tz)
     return id.value();
 }
 
-/// The doorway scene: 2 × 10 agents swap rooms, each group a block of two
-/// columns (x 3.5 and 6 in the west room, 15 and 17.5 in the east one) by five
-/// rows (z 1.2 .. 8.8, 1.9 m apart) that walks to the other group's places,
-/// keeping its formation (the front column to the far column). The places
-/// leave room to pass between them.
-inline void buildDoorway(Scene& s)
+/// Two 10 × 10 m rooms (x 0..10 and 11..21) joined through a 1 m thick wall
+/// by a door `width` wide at z = 5 (walkable for centres: width − 2 × 0.4).
+inline Shapes2D doorShapes(float width)
 {
-    putGround(s, bakeShapes(doorwayShapes()));
+    const float z0 = 5.0f - width * 0.5f, z1 = 5.0f + width * 0.5f;
+    return box(0, 0, 21, 10, {Rect2D{{10, 0}, {11, z0}}, Rect2D{{10, z1}, {11, 10}}});
+}
+
+/// The doorway scene's 2 × 10 agents (see buildDoorway) through a door `width` wide.
+inline void buildDoorOf(Scene& s, float width)
+{
+    putGround(s, bakeShapes(doorShapes(width)));
     for (int side = 0; side < 2; ++side)
         for (int col = 0; col < 2; ++col)
             for (int row = 0; row < 5; ++row)
@@ -121,6 +125,29 @@ inline void buildDoorway(Scene& s)
                 else
                     addWalker(s, x + 11.5f, z, x, z);
             }
+}
+
+/// `k` agents evenly on a circle of radius 8 m round the middle of a 24 × 24 m
+/// room, each sent to the opposite point: a symmetric k-way crossing.
+inline void buildCircleCrossing(Scene& s, int k)
+{
+    putGround(s, bakeShapes(box(0, 0, 24, 24)));
+    for (int i = 0; i < k; ++i)
+    {
+        const double a = 2.0 * 3.14159265358979323846 * i / k;
+        const float x = static_cast<float>(12.0 + 8.0 * std::cos(a)), z = static_cast<float>(12.0 + 8.0 * std::sin(a));
+        addWalker(s, x, z, 24.0f - x, 24.0f - z);
+    }
+}
+
+/// The doorway scene: 2 × 10 agents swap rooms, each group a block of two
+/// columns (x 3.5 and 6 in the west room, 15 and 17.5 in the east one) by five
+/// rows (z 1.2 .. 8.8, 1.9 m apart) that walks to the other group's places,
+/// keeping its formation (the front column to the far column). The places
+/// leave room to pass between them.
+inline void buildDoorway(Scene& s)
+{
+    buildDoorOf(s, 2.0f);
 }
 
 /// The crossroads: two 6 m wide corridors crossing at the centre of a 24 × 24 m square.

@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "spark/core/export.h"
@@ -208,6 +209,8 @@ struct CrowdStepScratch
     std::vector<glm::dvec2> velocity;
     /// Per agent: 1 = moves at the avoidance's velocity (no acceleration limit, or the limit was unsafe).
     std::vector<uint8_t> avoided;
+    /// One agent's walls by distance (squared) when it may keep only its nearest.
+    std::vector<std::pair<double, uint32_t>> wallOrder;
 };
 
 } // namespace spark::nav
