@@ -14,6 +14,12 @@ namespace spark::ai
 {
 using detail::TickCtx;
 
+// The layout the tick's cache-line budget assumes (see TargetMemo and
+// BrainResolution; 64-bit targets: WebAssembly has smaller pointers). Kept
+// here, not in the public headers, so that embedders are not tied to it.
+static_assert(sizeof(TargetMemo) == 64, "a target memo is one cache line");
+static_assert(sizeof(void*) != 8 || sizeof(BrainResolution) == 88, "a tick reads three cache lines of a brain's record");
+
 BrainDef defaultBrainDef() { return BrainDef{}; }
 
 namespace

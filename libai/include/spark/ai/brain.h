@@ -69,7 +69,6 @@ struct alignas(64) TargetMemo
     uint8_t nameSize = 0;   ///< Characters in `name`.
     char name[kNameCapacity] = {};
 };
-static_assert(sizeof(TargetMemo) == 64, "a target memo is one cache line");
 
 /// An array of derived data (resolved keys, target refs): a pointer and a
 /// count, half the size of a std::vector in the brain record a tick reads
@@ -186,8 +185,6 @@ struct BrainResolution
     /// in a tick). A hint, set by the ticks; cleared with `targets`.
     uint32_t namedSites = 0;
 };
-// (On 64-bit targets; 32-bit ones, WebAssembly, have smaller pointers.)
-static_assert(sizeof(void*) != 8 || sizeof(BrainResolution) == 88, "a tick reads three cache lines of a brain's record");
 
 /// One brain. (The fields a tick reads come first, side by side, ending with
 /// the blackboard, whose own fields a tick reads come first: three cache lines,
