@@ -14,6 +14,12 @@ namespace spark::ai
 {
 using detail::TickCtx;
 
+// The layout the tick's cache-line budget assumes (see TargetMemo and
+// BrainResolution; 64-bit targets: WebAssembly has smaller pointers). Kept
+// here, not in the public headers, so that embedders are not tied to it.
+static_assert(sizeof(TargetMemo) == 64, "a target memo is one cache line");
+static_assert(sizeof(void*) != 8 || sizeof(BrainResolution) == 88, "a tick reads three cache lines of a brain's record");
+
 BrainDef defaultBrainDef() { return BrainDef{}; }
 
 namespace
@@ -234,6 +240,7 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
 {
     if (!brain.enabled)
         return brain.error;
+    brain.digestValid = false;
     const double time = static_cast<double>(clock.frame) * clock.dt;
     AgentRef agent{brain.agent, brain.resolved.agentId, brain.resolved.agentTag};
     const bool found = world.findAgent(brain.agent, agent);
@@ -344,6 +351,7 @@ inline void tickIfDue(AiState& io, Brain& brain, World& world, const TickClock& 
 {
     if (!brain.enabled || clock.frame < brain.nextFrame)
         return;
+    brain.digestValid = false;
     brain.nextFrame = clock.frame + brain.period;
     (void)tickBrain(io, brain, world, clock, leaves);
 }
@@ -536,6 +544,7 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
 
 void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
+    brain.digestValid = false;
     auto tree = brainTree(io, brain);
     if (!tree.ok() || brain.nodes.empty())
         return;
@@ -606,6 +615,18 @@ void hashBrain(Hasher& io, const Brain& b)
     io.addString(b.error.field);
 }
 
+uint64_t brainDigest(const Brain& brain)
+{
+    if (!brain.digestValid)
+    {
+        Hasher h;
+        hashBrain(h, brain);
+        brain.digest = h.digest();
+        brain.digestValid = true;
+    }
+    return brain.digest;
+}
+
 uint64_t hashAiState(const AiState& state)
 {
     Hasher h;
@@ -624,7 +645,7 @@ uint64_t hashAiState(const AiState& state)
         hashUtility(h, doc);
     h.addU64(state.brains.size());
     for (const auto& [name, brain] : state.brains)
-        hashBrain(h, brain);
+        h.addU64(brainDigest(brain));
     hashEventLog(h, state.events);
     h.addU64(state.rng.state);
     h.addU64(state.rng.inc);

@@ -167,6 +167,56 @@ TEST_CASE("the AI hash covers blackboards, running nodes and events")
     CHECK(hashAiState(same) != h2);
 }
 
+TEST_CASE("the AI hash re-hashes only the brains reached for a change since the last one")
+{
+    // Issue 42: ai.blackboard.set on 1,000 brains re-hashed every brain. Each
+    // brain now enters the hash by a digest it keeps until it is reached for a
+    // change; the hash equals that of a copy whose digests are all taken anew.
+    Rig rig = guardRig();
+    for (int i = 0; i < 40; ++i)
+    {
+        BrainDef def = defaultBrainDef();
+        def.agent = "G" + std::to_string(100 + i);
+        def.tree = rig.brain().tree;
+        def.blackboard = {{"target", "Player"}, {"n", i}};
+        REQUIRE(attachBrain(rig.state, def, 0).ok());
+        rig.world.agents[def.agent] = FakeAgent{};
+    }
+    rig.tick();
+    const uint64_t h0 = hashAiState(rig.state);
+    const auto stale = [](const AiState& s) {
+        size_t n = 0;
+        for (const auto& [name, brain] : s.brains)
+            n += brain.digestValid ? 0 : 1;
+        return n;
+    };
+    CHECK(stale(rig.state) == 0);
+    rig.state.brains.at("G117").blackboard["n"] = 1000;
+    CHECK(stale(rig.state) == 1);
+    const uint64_t h1 = hashAiState(rig.state);
+    CHECK(h1 != h0);
+    CHECK(stale(rig.state) == 0);
+
+    AiState fresh = rig.state;
+    (void)fresh.brains.begin(); // clears every kept digest
+    CHECK(stale(fresh) == fresh.brains.size());
+    CHECK(hashAiState(fresh) == h1);
+
+    // Ticks and halts clear the digests of the brains they change.
+    stepBrains(rig.state, rig.world, TickClock{rig.frame, rig.dt});
+    CHECK(hashAiState(rig.state) != h1);
+    const uint64_t h2 = hashAiState(rig.state);
+    AiState again = rig.state;
+    (void)again.brains.begin();
+    CHECK(hashAiState(again) == h2);
+    const AiState& view = rig.state;
+    Brain& g = rig.state.brains.at("G120");
+    (void)hashAiState(view);
+    CHECK(g.digestValid);
+    haltBrain(rig.state, g, rig.world, TickClock{rig.frame, rig.dt});
+    CHECK(!g.digestValid);
+}
+
 TEST_CASE("a brain thinks every period frames")
 {
     Rig rig(R"({"version": 1, "name": "t", "root": {"type": "action", "name": "emit", "params": {"event": "e"}}})");

@@ -178,7 +178,6 @@ class Blackboard
         uint64_t checks : 8 = 0;  ///< See markChecked().
         uint64_t present : 1 = 0; ///< 1 when the slot has a value.
     };
-    static_assert(sizeof(json) == 16, "Slot's size assumes a 16-byte json");
     /// Slots in chunks of kChunk that never move while a tick runs (adding a key
     /// never moves a value): the first chunk reached straight from its pointer
     /// (a tick's keys are there unless a brain names more than kChunk), the

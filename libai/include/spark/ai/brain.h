@@ -69,7 +69,6 @@ struct alignas(64) TargetMemo
     uint8_t nameSize = 0;   ///< Characters in `name`.
     char name[kNameCapacity] = {};
 };
-static_assert(sizeof(TargetMemo) == 64, "a target memo is one cache line");
 
 /// An array of derived data (resolved keys, target refs): a pointer and a
 /// count, half the size of a std::vector in the brain record a tick reads
@@ -186,8 +185,6 @@ struct BrainResolution
     /// in a tick). A hint, set by the ticks; cleared with `targets`.
     uint32_t namedSites = 0;
 };
-// (On 64-bit targets; 32-bit ones, WebAssembly, have smaller pointers.)
-static_assert(sizeof(void*) != 8 || sizeof(BrainResolution) == 88, "a tick reads three cache lines of a brain's record");
 
 /// One brain. (The fields a tick reads come first, side by side, ending with
 /// the blackboard, whose own fields a tick reads come first: three cache lines,
@@ -211,6 +208,13 @@ struct alignas(64) Brain
     std::map<uint32_t, UtilityMemory> utilityMemory; ///< Per utility node index.
     uint64_t treeRevision = 0; ///< Revision of the tree `nodes` belongs to.
     Error error;               ///< The failure that disabled it.
+    /// hashBrain's digest of this brain as brainDigest last took it, valid
+    /// while `digestValid` (derived, like `resolved`: copied with the value it
+    /// stands for). Cleared by whatever may change the brain: BrainMap's
+    /// non-const accessors, tickBrain, haltBrain; so hashAiState re-hashes only
+    /// the brains reached for a change since (see BrainMap).
+    mutable uint64_t digest = 0;
+    mutable bool digestValid = false;
 };
 
 /// Tells one `AiState` object from every other in the process: a new id for
@@ -232,6 +236,11 @@ struct AiStateInstance
 /// Brains are reached and changed as in the map; the map itself only through
 /// these members, so that no change of membership goes unstamped. The stamp is
 /// not part of the value (not hashed, not compared).
+///
+/// Every non-const accessor (find, at, operator[], begin) clears the digest
+/// hashAiState keeps of the brains it hands out (`Brain::digestValid`; begin
+/// clears every brain's): a `Brain&` taken from one may be changed until the
+/// next hashAiState, after which it is taken again for further changes.
 class BrainMap
 {
   public:
@@ -263,7 +272,13 @@ class BrainMap
         return *this;
     }
 
-    iterator begin() { return m_map.begin(); }
+    /// The first brain; every brain's digest is cleared (they may be changed through the iterator).
+    iterator begin()
+    {
+        for (auto& entry : m_map)
+            entry.second.digestValid = false;
+        return m_map.begin();
+    }
     iterator end() { return m_map.end(); }
     const_iterator begin() const { return m_map.begin(); }
     const_iterator end() const { return m_map.end(); }
@@ -271,9 +286,20 @@ class BrainMap
     bool empty() const { return m_map.empty(); }
     size_type count(const std::string& agent) const { return m_map.count(agent); }
     bool contains(const std::string& agent) const { return m_map.count(agent) == 1; }
-    iterator find(const std::string& agent) { return m_map.find(agent); }
+    iterator find(const std::string& agent)
+    {
+        const iterator it = m_map.find(agent);
+        if (it != m_map.end())
+            it->second.digestValid = false;
+        return it;
+    }
     const_iterator find(const std::string& agent) const { return m_map.find(agent); }
-    Brain& at(const std::string& agent) { return m_map.at(agent); }
+    Brain& at(const std::string& agent)
+    {
+        Brain& b = m_map.at(agent);
+        b.digestValid = false;
+        return b;
+    }
     const Brain& at(const std::string& agent) const { return m_map.at(agent); }
     /// The brain of `agent`, added (default) when there is none.
     Brain& operator[](const std::string& agent)
@@ -281,6 +307,7 @@ class BrainMap
         const auto [it, added] = m_map.try_emplace(agent);
         if (added)
             m_stamp = nextStamp();
+        it->second.digestValid = false;
         return it->second;
     }
     /// Removes the brain of `agent`; 1 when there was one, else 0.
@@ -436,8 +463,13 @@ std::vector<uint32_t> runningNodes(const AiState& state, const Brain& brain);
 
 /// Feeds a brain canonically into `io`.
 void hashBrain(Hasher& io, const Brain& brain);
+/// The digest of hashBrain alone, kept in the brain until it is reached for a
+/// change (see BrainMap), so that it costs a brain's hashing only once per change.
+uint64_t brainDigest(const Brain& brain);
 /// Hash of the whole AI state (trees, utility documents, brains with
-/// blackboards and running nodes, the event log, the RNG).
+/// blackboards and running nodes, the event log, the RNG). Each brain enters
+/// by its brainDigest, so after a change of one brain the hash costs that
+/// brain's hashing and a pass over the others' kept digests.
 uint64_t hashAiState(const AiState& state);
 
 /// Canonical JSON of a brain (status, blackboard, running nodes, memory, error).
