@@ -16,7 +16,7 @@
 /// Per map: polygons and vertices of the bake, then each query timed alone
 /// (thread CPU time, after one untimed warm pass over all pairs): µs/query
 /// median, 99th percentile, worst, mean; the most search nodes one query made
-/// (QueryScratch::anyNodesMade); pairs complete. `--pairs=N` (default 2000)
+/// (QueryScratch::lastSearchNodes); pairs complete. `--pairs=N` (default 2000)
 /// caps the pairs per map (random pairs: seeded, kSeed).
 
 #include "bench_stats.h"
@@ -245,7 +245,7 @@ void run(Map& m, size_t maxPairs)
         const double t0 = bench::threadSeconds();
         const bool ok = findPath(*mesh, scratch, a, b, defaultQueryFilter(), ext, path).ok();
         us.push_back((bench::threadSeconds() - t0) * 1e6);
-        peakNodes = std::max(peakNodes, scratch.anyNodesMade);
+        peakNodes = std::max(peakNodes, scratch.lastSearchNodes());
         if (ok && path.complete)
         {
             ++complete;

@@ -104,9 +104,10 @@ Status planCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3&
     return Status::success();
 }
 
-Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor& corridor, uint32_t maxCorners,
+Status findCorridorCorners(const NavMesh& mesh, QueryScratch& scratch, const Corridor& corridor, uint32_t maxCorners,
                            std::vector<CorridorCorner>& out)
 {
+    ScratchData& s = scratch.data();
     out.clear();
     if (corridor.polygons.empty())
         return makeError("E_INVALID_PARAMS", "the corridor is empty", "/polygons");
@@ -174,9 +175,10 @@ Status findCorridorCorners(const NavMesh& mesh, QueryScratch& s, const Corridor&
     return Status::success();
 }
 
-Status moveCorridor(const NavMesh& mesh, QueryScratch& s, Corridor& io, const glm::vec3& wanted,
+Status moveCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, const glm::vec3& wanted,
                     const QueryFilter& filter)
 {
+    ScratchData& s = scratch.data();
     if (io.polygons.empty())
         return makeError("E_INVALID_PARAMS", "the corridor is empty", "/polygons");
     if (!finiteVec(wanted))

@@ -6,6 +6,7 @@
 // Determinism: meshes in name order, agents in handle order, one avoidance
 // call per mesh; nothing depends on the address or timing of anything.
 
+#include "crowd_step_scratch.h"
 #include "spark/nav/nav_world.h"
 #include "spark/nav/steer.h"
 
@@ -487,7 +488,7 @@ Status NavWorld::stepCrowds(double dt)
 // either way and all four scenes still finish.
 void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t generation, double dt)
 {
-    CrowdStepScratch& cs = m_crowdScratch;
+    CrowdStepScratch::Data& cs = m_crowdScratch.data();
     pathLinksOf(mesh, m_pathLinks);
     const uint32_t linkGeneration = m_state.meshes.get(mesh)->linkGeneration;
     m_stepAgents.clear();
@@ -739,7 +740,7 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         const auto [cx, cz] = cellOf(agentAt(i).position);
         cs.grid.push_back({packCell(cx, cz), static_cast<uint32_t>(i)});
     }
-    std::sort(cs.grid.begin(), cs.grid.end(), [](const CrowdStepScratch::Cell& l, const CrowdStepScratch::Cell& r) {
+    std::sort(cs.grid.begin(), cs.grid.end(), [](const CrowdStepScratch::Data::Cell& l, const CrowdStepScratch::Data::Cell& r) {
         return l.cell != r.cell ? l.cell < r.cell : l.index < r.index;
     });
     // Per agent, once per step: the other agents of the 3 × 3 cells round it
@@ -761,7 +762,7 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             {
                 const uint64_t key = packCell(cx + dx, cz + dz);
                 auto it = std::lower_bound(cs.grid.begin(), cs.grid.end(), key,
-                                           [](const CrowdStepScratch::Cell& l, uint64_t k) { return l.cell < k; });
+                                           [](const CrowdStepScratch::Data::Cell& l, uint64_t k) { return l.cell < k; });
                 for (; it != cs.grid.end() && it->cell == key; ++it)
                 {
                     const uint32_t j = it->index;

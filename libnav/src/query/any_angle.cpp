@@ -181,7 +181,7 @@ struct Chain
 /// The root record for the point with id `id` (NavMesh::linkEndPoints) at
 /// `p`, created with g = +inf when new. Roots are points: the same id, the
 /// same root.
-[[gnu::always_inline]] inline uint32_t rootOf(QueryScratch& s, uint32_t id, const glm::vec3& p)
+[[gnu::always_inline]] inline uint32_t rootOf(ScratchData& s, uint32_t id, const glm::vec3& p)
 {
     uint32_t& slot = s.anyRootTable[id];
     if (slot == kNone)
@@ -194,7 +194,7 @@ struct Chain
 
 /// Records that `poly` is entered from `root` at length g; false when it was
 /// entered from that root before at a length no greater.
-bool firstVisit(QueryScratch& s, uint32_t root, uint32_t poly, double g)
+bool firstVisit(ScratchData& s, uint32_t root, uint32_t poly, double g)
 {
     constexpr uint64_t kEmpty = ~0ull;
     auto slotOf = [](uint64_t key, size_t mask)
@@ -244,7 +244,7 @@ bool firstVisit(QueryScratch& s, uint32_t root, uint32_t poly, double g)
 /// Empties the root table and the seen table of the last search, touching
 /// only the slots it used, and sizes the root table for `points` point ids
 /// (and the start's).
-void clearTables(QueryScratch& s, uint32_t points)
+void clearTables(ScratchData& s, uint32_t points)
 {
     for (const AnyAngleRoot& r : s.anyRoots)
         s.anyRootTable[r.id] = kNone;
@@ -321,7 +321,7 @@ struct OpenList
 
 /// Marks polygon `p` reached (for the closest-point fallback; the list is
 /// made from the stamps only when the search fails).
-[[gnu::always_inline]] inline void reach(QueryScratch& s, uint32_t p)
+[[gnu::always_inline]] inline void reach(ScratchData& s, uint32_t p)
 {
     s.stamp[p] = s.searchId;
 }
@@ -366,7 +366,7 @@ void holding(const NavMesh& mesh, uint32_t poly, const P2& p, std::vector<uint32
 struct Search
 {
     const NavMesh& mesh;
-    QueryScratch& s;
+    ScratchData& s;
     const QueryFilter& filter;
     P2 goal;
     uint32_t goalPoly;
@@ -659,7 +659,7 @@ struct Search
 
 } // namespace
 
-bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoint& start,
+bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint& start,
                             const glm::vec3& goal, uint32_t goalPoly, const QueryFilter& filter)
 {
     detail::beginSearch(s, mesh.polygonCount());
@@ -749,7 +749,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, QueryScratch& s, const MeshPoin
     return false;
 }
 
-void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32_t startPoly,
+void detail::anyAngleCorridor(const NavMesh& mesh, const ScratchData& s, uint32_t startPoly,
                               const glm::vec3& start, const glm::vec3& end, std::vector<uint32_t>& polygons,
                               std::vector<uint32_t>& vias, std::vector<glm::vec3>& points)
 {
@@ -832,7 +832,7 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const QueryScratch& s, uint32
     (void)mesh;
 }
 
-void detail::anyAngleRelease(QueryScratch& s)
+void detail::anyAngleRelease(ScratchData& s)
 {
     if (s.anyNodes.size() > kAnyAngleKeptNodes)
         std::vector<AnyAngleNode>().swap(s.anyNodes);

@@ -12,6 +12,7 @@
 #include "query_common.h"
 
 #include <algorithm>
+#include <memory>
 
 #include <string>
 
@@ -86,7 +87,7 @@ bool locate(const NavMesh& mesh, const glm::vec3& p, const glm::vec3& ext, MeshP
     return true;
 }
 
-void beginSearch(QueryScratch& s, uint32_t polys)
+void beginSearch(ScratchData& s, uint32_t polys)
 {
     if (s.stamp.size() < polys)
     {
@@ -123,6 +124,19 @@ Status checkExtents(const glm::vec3& ext)
 }
 
 } // namespace detail
+
+QueryScratch::QueryScratch() : m_data(std::make_unique<Data>()) {}
+QueryScratch::~QueryScratch() = default;
+QueryScratch::QueryScratch(const QueryScratch&) : m_data(std::make_unique<Data>()) {}
+QueryScratch& QueryScratch::operator=(const QueryScratch&)
+{
+    return *this; // each keeps its own arrays: their contents mean nothing between calls
+}
+
+uint32_t QueryScratch::lastSearchNodes() const
+{
+    return m_data->anyNodesMade;
+}
 
 QueryFilter defaultQueryFilter()
 {

@@ -61,14 +61,14 @@ constexpr float kReopenMargin = 1.0e-4f;
 constexpr uint32_t kMaxReopens = 8;
 
 /// Heap order: smaller f first, then smaller polygon id.
-bool heapLess(const QueryScratch& s, uint32_t a, uint32_t b)
+bool heapLess(const ScratchData& s, uint32_t a, uint32_t b)
 {
     if (s.total[a] != s.total[b])
         return s.total[a] < s.total[b];
     return a < b;
 }
 
-void siftUp(QueryScratch& s, uint32_t i)
+void siftUp(ScratchData& s, uint32_t i)
 {
     const uint32_t node = s.heap[i];
     while (i > 0)
@@ -84,7 +84,7 @@ void siftUp(QueryScratch& s, uint32_t i)
     s.heapIndex[node] = i;
 }
 
-void siftDown(QueryScratch& s, uint32_t i)
+void siftDown(ScratchData& s, uint32_t i)
 {
     const uint32_t n = static_cast<uint32_t>(s.heap.size());
     const uint32_t node = s.heap[i];
@@ -105,13 +105,13 @@ void siftDown(QueryScratch& s, uint32_t i)
     s.heapIndex[node] = i;
 }
 
-void heapPush(QueryScratch& s, uint32_t poly)
+void heapPush(ScratchData& s, uint32_t poly)
 {
     s.heap.push_back(poly);
     siftUp(s, static_cast<uint32_t>(s.heap.size() - 1));
 }
 
-uint32_t heapPop(QueryScratch& s)
+uint32_t heapPop(ScratchData& s)
 {
     const uint32_t top = s.heap.front();
     s.heapIndex[top] = kNoPolygon;
@@ -273,7 +273,7 @@ namespace
 
 /// The point, over every polygon the last search reached (`s.list`) but
 /// `skip`, closest to `goal` (ties: lowest polygon id).
-void closestReached(const NavMesh& mesh, QueryScratch& s, const glm::vec3& goal, uint32_t skip,
+void closestReached(const NavMesh& mesh, ScratchData& s, const glm::vec3& goal, uint32_t skip,
                     uint32_t& endPoly, glm::vec3& endPoint)
 {
     float best = 0.0f;
@@ -343,7 +343,7 @@ double crossing(const glm::vec3& a, const glm::vec3& b, const glm::vec3& l, cons
 /// The true cost of `out.points` along the corridor `out.polygons` entered by
 /// `vias`: each stretch of a leg × the multiplier of the polygon it lies in,
 /// each off-mesh leap × its link's cost.
-float trueCost(const NavMesh& mesh, const QueryScratch& s, const QueryFilter& filter,
+float trueCost(const NavMesh& mesh, const ScratchData& s, const QueryFilter& filter,
                std::span<const PathLink> offMesh, const PathResult& out)
 {
     const std::span<const NavLink> links = mesh.allLinks();
@@ -385,12 +385,12 @@ float trueCost(const NavMesh& mesh, const QueryScratch& s, const QueryFilter& fi
     return static_cast<float>(cost);
 }
 
-void finishPoints(const NavMesh& mesh, QueryScratch& s, const QueryFilter& filter, std::span<const PathLink> offMesh,
+void finishPoints(const NavMesh& mesh, ScratchData& s, const QueryFilter& filter, std::span<const PathLink> offMesh,
                   PathResult& out);
 
 /// Portals of the corridor in `out.polygons` / `s.vias`, the string pulled
 /// over them (split at each off-mesh link), the length and the true cost.
-void finishPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& startPoint, const glm::vec3& endPoint,
+void finishPath(const NavMesh& mesh, ScratchData& s, const glm::vec3& startPoint, const glm::vec3& endPoint,
                 const QueryFilter& filter, std::span<const PathLink> offMesh, PathResult& out)
 {
     const std::span<const NavLink> allLinks = mesh.allLinks();
@@ -429,7 +429,7 @@ void finishPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& startPoin
 
 /// The length and the true cost of the points in `out.points` (corridor in
 /// `out.polygons` / `s.vias`); a single point is doubled.
-void finishPoints(const NavMesh& mesh, QueryScratch& s, const QueryFilter& filter, std::span<const PathLink> offMesh,
+void finishPoints(const NavMesh& mesh, ScratchData& s, const QueryFilter& filter, std::span<const PathLink> offMesh,
                   PathResult& out)
 {
     if (out.points.size() == 1)
@@ -533,7 +533,7 @@ bool straightCorridor(const NavMesh& mesh, const MeshPoint& start, const MeshPoi
 /// polygon reached.
 /// Lists (in `s.list`, stamped with a new search id) the polygons of the
 /// start's connected piece: what a flood over the links without exclusions reaches.
-void listComponent(const NavMesh& mesh, QueryScratch& s, uint32_t startPoly)
+void listComponent(const NavMesh& mesh, ScratchData& s, uint32_t startPoly)
 {
     detail::beginSearch(s, mesh.polygonCount());
     const uint32_t sid = s.searchId;
@@ -547,7 +547,7 @@ void listComponent(const NavMesh& mesh, QueryScratch& s, uint32_t startPoly)
         }
 }
 
-bool linkedTo(const NavMesh& mesh, QueryScratch& s, uint32_t startPoly, uint32_t goalPoly, const QueryFilter& filter)
+bool linkedTo(const NavMesh& mesh, ScratchData& s, uint32_t startPoly, uint32_t goalPoly, const QueryFilter& filter)
 {
     detail::beginSearch(s, mesh.polygonCount());
     const uint32_t sid = s.searchId;
@@ -577,7 +577,7 @@ bool linkedTo(const NavMesh& mesh, QueryScratch& s, uint32_t startPoly, uint32_t
 /// and the heuristic (straight distance × the cheapest multiplier) consistent,
 /// so this is exact for its graph. On success the corridor is in out.polygons,
 /// out.entries and s.vias.
-bool midpointWalk(const NavMesh& mesh, QueryScratch& s, const MeshPoint& start, const MeshPoint& goal,
+bool midpointWalk(const NavMesh& mesh, ScratchData& s, const MeshPoint& start, const MeshPoint& goal,
                   const QueryFilter& filter, std::span<const PathLink> offMesh, float minCost, PathResult& out)
 {
     const std::span<const NavLink> links = mesh.allLinks();
@@ -688,7 +688,7 @@ bool midpointWalk(const NavMesh& mesh, QueryScratch& s, const MeshPoint& start, 
 
 /// The corridor of the search tree in s.parent / s.parentLink from the start
 /// to `endPoly`, into out.polygons, out.entries and s.vias.
-void corridorFromTree(QueryScratch& s, uint32_t endPoly, PathResult& out)
+void corridorFromTree(ScratchData& s, uint32_t endPoly, PathResult& out)
 {
     out.polygons.clear();
     out.entries.clear();
@@ -706,16 +706,17 @@ void corridorFromTree(QueryScratch& s, uint32_t endPoly, PathResult& out)
 
 } // namespace
 
-Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,
+Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& from, const glm::vec3& to,
                 const QueryFilter& filter, const glm::vec3& halfExtents, PathResult& out)
 {
-    return findPath(mesh, s, from, to, filter, halfExtents, std::span<const PathLink>(), out);
+    return findPath(mesh, scratch, from, to, filter, halfExtents, std::span<const PathLink>(), out);
 }
 
-Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,
+Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& from, const glm::vec3& to,
                 const QueryFilter& filter, const glm::vec3& halfExtents, std::span<const PathLink> offMesh,
                 PathResult& out)
 {
+    ScratchData& s = scratch.data();
     out.points.clear();
     out.polygons.clear();
     out.links.clear();
@@ -1015,9 +1016,10 @@ Status findPath(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, con
     return Status::success();
 }
 
-Status pathAlongCorridor(const NavMesh& mesh, QueryScratch& s, const glm::vec3& start, const glm::vec3& end,
+Status pathAlongCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& start, const glm::vec3& end,
                          std::span<const uint32_t> corridor, const QueryFilter& filter, PathResult& out)
 {
+    ScratchData& s = scratch.data();
     out = PathResult{};
     SPARK_TRY(detail::checkPoint(start, "/start"));
     SPARK_TRY(detail::checkPoint(end, "/end"));

@@ -2,6 +2,7 @@
 /// \file query_common.h
 /// Small helpers shared by the query files (private to libnav/src/query).
 
+#include "query_scratch.h"
 #include "spark/nav/query.h"
 
 #include <cmath>
@@ -40,7 +41,7 @@ inline glm::vec3 closestOnSegmentXZ(const glm::vec3& a, const glm::vec3& b, cons
 bool locate(const NavMesh& mesh, const glm::vec3& point, const glm::vec3& ext, MeshPoint& out);
 
 /// Grows the per-polygon arrays of the scratch to `polys` and starts a new search id.
-void beginSearch(QueryScratch& scratch, uint32_t polys);
+void beginSearch(ScratchData& scratch, uint32_t polys);
 
 /// Checks a query point and extents for finiteness. `field` names the point.
 Status checkPoint(const glm::vec3& p, const char* field);
@@ -57,20 +58,20 @@ bool pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>
 /// Any-angle search (any_angle.cpp) from `start` to `goal` in `goalPoly`, over
 /// polygons the filter allows, all at one cost. True when the goal's polygon
 /// was reached; when false, `scratch.list` holds every polygon reached.
-bool anyAngleSearch(const NavMesh& mesh, QueryScratch& scratch, const MeshPoint& start, const glm::vec3& goal,
+bool anyAngleSearch(const NavMesh& mesh, ScratchData& scratch, const MeshPoint& start, const glm::vec3& goal,
                     uint32_t goalPoly, const QueryFilter& filter);
 
 /// The corridor of the last successful `anyAngleSearch` (from `start` in
 /// `startPoly` to `end`): polygons from the start's to the goal's and, for
 /// each but the first, the link entered by; and the path's points, `start`,
 /// the roots it turns at, `end` (consecutive equal points once).
-void anyAngleCorridor(const NavMesh& mesh, const QueryScratch& scratch, uint32_t startPoly, const glm::vec3& start,
+void anyAngleCorridor(const NavMesh& mesh, const ScratchData& scratch, uint32_t startPoly, const glm::vec3& start,
                       const glm::vec3& end, std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias,
                       std::vector<glm::vec3>& points);
 
 /// Frees the any-angle buffers after a large search (more than
 /// kAnyAngleKeptNodes nodes), so one long query does not keep its memory.
-void anyAngleRelease(QueryScratch& scratch);
+void anyAngleRelease(ScratchData& scratch);
 
 /// The most any-angle nodes the scratch keeps between queries (about 6 MB).
 inline constexpr size_t kAnyAngleKeptNodes = size_t(1) << 16;

@@ -73,9 +73,10 @@ constexpr size_t kMaxHopCandidates = 64;
 
 } // namespace
 
-Result<RaycastResult> raycast(const NavMesh& mesh, QueryScratch& s, const glm::vec3& from, const glm::vec3& to,
+Result<RaycastResult> raycast(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& from, const glm::vec3& to,
                               const QueryFilter& filter, const glm::vec3& halfExtents)
 {
+    ScratchData& s = scratch.data();
     SPARK_TRY(detail::checkPoint(from, "/from"));
     SPARK_TRY(detail::checkPoint(to, "/to"));
     SPARK_TRY(detail::checkExtents(halfExtents));

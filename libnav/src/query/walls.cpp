@@ -14,8 +14,9 @@
 namespace spark::nav
 {
 
-Status findWalls(const NavMesh& mesh, QueryScratch& s, const glm::vec3& point, float range, std::vector<WallHit>& out)
+Status findWalls(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& point, float range, std::vector<WallHit>& out)
 {
+    ScratchData& s = scratch.data();
     out.clear();
     SPARK_TRY(detail::checkPoint(point, "/point"));
     if (!std::isfinite(range) || range < 0.0f)

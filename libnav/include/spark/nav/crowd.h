@@ -28,6 +28,7 @@
 #include <glm/vec3.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 #include <utility>
@@ -178,39 +179,24 @@ bool wallObstacle(std::span<const WallHit> walls, size_t k, double radius, glm::
                   glm::dvec2& out1);
 
 /// Working memory of a crowd step (not state: `NavWorld` keeps one and reuses
-/// it, so a step allocates nothing once it has grown to the crowd).
-struct CrowdStepScratch
+/// it, so a step allocates nothing once it has grown to the crowd). What it
+/// holds is libnav's own (`libnav/src/crowd/crowd_step_scratch.h`); a copy
+/// starts empty.
+class CrowdStepScratch
 {
-    /// An agent in the neighbour grid: its cell (x and z cell coordinates packed) and its index in the step.
-    struct Cell
-    {
-        uint64_t cell = 0;
-        uint32_t index = 0;
-    };
-    /// Agents sorted by (cell, index).
-    std::vector<Cell> grid;
-    /// Per agent: the agents of the step (pointers into the world, valid during the step).
-    std::vector<CrowdAgent*> agents;
-    /// Per agent: its position (x, z). [Units: m]
-    std::vector<glm::dvec2> position;
-    /// Per agent i: the other agents within one cell width of it, in grid order,
-    /// are `nearList[nearStart[i] .. nearStart[i + 1])`.
-    std::vector<uint32_t> nearStart;
-    std::vector<uint32_t> nearList;
-    /// Per agent: the unit direction it wants to walk in (x, z), when `walking`.
-    std::vector<glm::dvec2> heading;
-    /// Per agent: 1 = follows its corridor and wants to move.
-    std::vector<uint8_t> walking;
-    /// Per agent of the step: 1 = stands (not moving), 0 = moves.
-    std::vector<uint8_t> standing;
-    /// Per agent: the index of the agent it gives way to this step, or 0xffffffff.
-    std::vector<uint32_t> givesWayTo;
-    /// Per agent: the velocity it moves at this step. [Units: m/s]
-    std::vector<glm::dvec2> velocity;
-    /// Per agent: 1 = moves at the avoidance's velocity (no acceleration limit, or the limit was unsafe).
-    std::vector<uint8_t> avoided;
-    /// One agent's walls by distance (squared) when it may keep only its nearest.
-    std::vector<std::pair<double, uint32_t>> wallOrder;
+public:
+    struct Data; ///< The per-agent arrays of a step (internal to libnav).
+
+    CrowdStepScratch();
+    ~CrowdStepScratch();
+    CrowdStepScratch(const CrowdStepScratch&);
+    CrowdStepScratch& operator=(const CrowdStepScratch&);
+
+    /// The arrays (for libnav's crowd step).
+    Data& data() { return *m_data; }
+
+private:
+    std::unique_ptr<Data> m_data;
 };
 
 } // namespace spark::nav

@@ -1,0 +1,50 @@
+#pragma once
+/// \file crowd_step_scratch.h
+/// What a `CrowdStepScratch` holds (private to libnav): the per-agent arrays
+/// of one crowd step (crowd.cpp), reset at each step and kept between steps
+/// so a step allocates nothing once they have grown to the crowd.
+
+#include "spark/nav/crowd.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace spark::nav
+{
+
+/// The per-agent arrays of a crowd step.
+struct CrowdStepScratch::Data
+{
+    /// An agent in the neighbour grid: its cell (x and z cell coordinates packed) and its index in the step.
+    struct Cell
+    {
+        uint64_t cell = 0;
+        uint32_t index = 0;
+    };
+    /// Agents sorted by (cell, index).
+    std::vector<Cell> grid;
+    /// Per agent: the agents of the step (pointers into the world, valid during the step).
+    std::vector<CrowdAgent*> agents;
+    /// Per agent: its position (x, z). [Units: m]
+    std::vector<glm::dvec2> position;
+    /// Per agent i: the other agents within one cell width of it, in grid order,
+    /// are `nearList[nearStart[i] .. nearStart[i + 1])`.
+    std::vector<uint32_t> nearStart;
+    std::vector<uint32_t> nearList;
+    /// Per agent: the unit direction it wants to walk in (x, z), when `walking`.
+    std::vector<glm::dvec2> heading;
+    /// Per agent: 1 = follows its corridor and wants to move.
+    std::vector<uint8_t> walking;
+    /// Per agent of the step: 1 = stands (not moving), 0 = moves.
+    std::vector<uint8_t> standing;
+    /// Per agent: the index of the agent it gives way to this step, or 0xffffffff.
+    std::vector<uint32_t> givesWayTo;
+    /// Per agent: the velocity it moves at this step. [Units: m/s]
+    std::vector<glm::dvec2> velocity;
+    /// Per agent: 1 = moves at the avoidance's velocity (no acceleration limit, or the limit was unsafe).
+    std::vector<uint8_t> avoided;
+    /// One agent's walls by distance (squared) when it may keep only its nearest.
+    std::vector<std::pair<double, uint32_t>> wallOrder;
+};
+
+} // namespace spark::nav
