@@ -1,4 +1,4 @@
-// scene::RecordingWriter and RecordingReader (recording.cpp): a detached crowd
+// scene::RecordingWriter and RecordingReader (recording.cpp): a crowd
 // on a square is recorded frame by frame through SessionState's frame hook; the
 // reader replays it back to the agents' quantized state at every frame; frames
 // store only changes; a rollback drops the undone frames; the text is pinned;
@@ -54,7 +54,7 @@ void setUp(Run& run)
     nav::MeshDef def = nav::defaultMeshDef();
     def.name = "square";
     def.mesh = squareMesh();
-    Result<nav::MeshId> mesh = run.state.detachedNav.putMesh(std::move(def));
+    Result<nav::MeshId> mesh = run.state.world.nav().putMesh(std::move(def));
     REQUIRE(mesh.ok());
     const glm::vec3 starts[] = {{2, 0, 2}, {18, 0, 2}, {10, 0, 18}};
     const glm::vec3 goals[] = {{18, 0, 18}, {2, 0, 18}, {10, 0, 2}};
@@ -62,17 +62,17 @@ void setUp(Run& run)
     {
         nav::CrowdAgentDef a = nav::defaultCrowdAgentDef();
         a.position = starts[i];
-        Result<nav::AgentId> id = run.state.detachedNav.addAgent(mesh.value(), a);
+        Result<nav::AgentId> id = run.state.world.nav().addAgent(mesh.value(), a);
         REQUIRE(id.ok());
-        REQUIRE(run.state.detachedNav.setAgentTarget(id.value(), goals[i]).ok());
+        REQUIRE(run.state.world.nav().setAgentTarget(id.value(), goals[i]).ok());
         run.agents.push_back(id.value());
     }
 }
 
-// Steps the detached state `frames` times by 1/60 s.
+// Steps the world `frames` times by 1/60 s.
 void step(Run& run, uint32_t frames)
 {
-    (void)run.state.stepDetached(frames, 1.0 / 60.0, ai::builtinLeafRegistry());
+    (void)run.state.world.stepFrames(frames, 1.0 / 60.0);
 }
 
 // The text of the first `frames` frames of the crossing, recorded.
@@ -112,7 +112,7 @@ TEST_CASE("a recorded crowd replays to every frame's positions, velocities and s
         std::map<uint64_t, std::array<int64_t, 6>> now;
         for (nav::AgentId id : run.agents)
         {
-            const nav::CrowdAgent* a = run.state.detachedNav.agent(id);
+            const nav::CrowdAgent* a = run.state.world.nav().agent(id);
             now[handleNumber(id)] = {milli(a->position.x), milli(a->position.y), milli(a->position.z),
                                      centi(a->velocity.x), centi(a->velocity.y), centi(a->velocity.z)};
         }

@@ -7,6 +7,7 @@
 #include "spark/nav/crowd.h"
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace spark::nav
