@@ -159,9 +159,10 @@ void RecordingWriter::frameStepped(const FrameView& view)
         t.links = std::move(text);
     }
 
-    // Agents: new, gone, motion residuals, state, corners, corridor.
+    // Agents: new, gone, motion residuals, state, reason, corners, corridor.
     const auto names = namesByAgent(view.agents);
-    json added = json::array(), motion = json::array(), states = json::array(), corners = json::array(),
+    json added = json::array(), motion = json::array(), states = json::array(), reasons = json::array(),
+         corners = json::array(),
          corridors = json::array(), gone = json::array();
     std::map<uint64_t, AgentTrack> agents;
     std::map<uint64_t, std::array<int64_t, 8>> residuals;
@@ -211,6 +212,13 @@ void RecordingWriter::frameStepped(const FrameView& view)
             states.push_back(state);
             track.state = state;
         }
+        const std::string reason(nav::agentReasonName(a->reason));
+        if (reason != track.reason)
+        {
+            reasons.push_back(num);
+            reasons.push_back(reason);
+            track.reason = reason;
+        }
         std::vector<int64_t> cs;
         for (const nav::CorridorCorner& c : a->corners)
             for (float x : {c.point.x, c.point.y, c.point.z})
@@ -257,6 +265,8 @@ void RecordingWriter::frameStepped(const FrameView& view)
         f["a"] = std::move(motion);
     if (!states.empty())
         f["s"] = std::move(states);
+    if (!reasons.empty())
+        f["why"] = std::move(reasons);
     if (!corners.empty())
         f["c"] = std::move(corners);
     if (!corridors.empty())
@@ -618,6 +628,10 @@ void RecordingReader::apply(const json& f)
         for (size_t k = 0; k + 2 <= it->size(); k += 2)
             if (auto agent = m_agents.find(static_cast<uint64_t>(num((*it)[k]))); agent != m_agents.end())
                 agent->second.state = (*it)[k + 1].is_string() ? (*it)[k + 1].get<std::string>() : "";
+    if (const auto it = f.find("why"); it != f.end())
+        for (size_t k = 0; k + 2 <= it->size(); k += 2)
+            if (auto agent = m_agents.find(static_cast<uint64_t>(num((*it)[k]))); agent != m_agents.end())
+                agent->second.reason = (*it)[k + 1].is_string() ? (*it)[k + 1].get<std::string>() : "none";
     if (const auto it = f.find("e"); it != f.end())
         for (const json& e : *it)
             m_events.push_back(e);

@@ -148,6 +148,39 @@ TEST_CASE("a recorded crowd replays to every frame's positions, velocities and s
         CHECK(agent.state == "arrived");
 }
 
+TEST_CASE("an agent's reason is recorded when it changes and replayed")
+{
+    Run run;
+    setUp(run);
+    // A fourth agent with a target and no speed: no_path for the reason zero_speed.
+    nav::CrowdAgentDef still = nav::defaultCrowdAgentDef();
+    still.position = {10, 0, 10};
+    still.maxSpeed = 0.0f;
+    const nav::MeshId mesh = run.state.world.nav().findMesh("square");
+    Result<nav::AgentId> id = run.state.world.nav().addAgent(mesh, still);
+    REQUIRE(id.ok());
+    REQUIRE(run.state.world.nav().setAgentTarget(id.value(), {12, 0, 12}).ok());
+    RecordingWriter writer(meshSummary, "test");
+    run.state.observeFrames(&writer);
+    step(run, 3);
+    run.state.observeFrames(nullptr);
+    REQUIRE(run.state.world.nav().agent(id.value())->reason == nav::AgentReason::ZeroSpeed);
+
+    Result<RecordingReader> reader = RecordingReader::read(writer.bytes());
+    REQUIRE(reader.ok());
+    reader->seek(2);
+    const ReplayAgent& got = reader->agents().at(handleNumber(id.value()));
+    CHECK(got.state == "no_path");
+    CHECK(got.reason == "zero_speed");
+    // Written once, on the frame it first held: the walkers' reason stays none and is never written.
+    size_t written = 0;
+    for (size_t f = 0; f < reader->frameCount(); ++f)
+        written += reader->frame(f).contains("why") ? reader->frame(f)["why"].size() / 2 : 0;
+    CHECK(written == 1);
+    for (nav::AgentId walker : run.agents)
+        CHECK(reader->agents().at(handleNumber(walker)).reason == "none");
+}
+
 TEST_CASE("frames store changes: agents at rest and steady walkers cost nothing")
 {
     Result<RecordingReader> reader = RecordingReader::read(recorded(600));

@@ -112,7 +112,7 @@
     let reorder = false;
     if (f.new) for (const a of f.new) {
       w.agents.set(a.id, { id: a.id, name: a.name, mesh: a.mesh, radius: a.radius / 1000, height: a.height / 1000,
-        p: [0, 0, 0], d: [0, 0, 0], v: [0, 0, 0], h: [0, 0], state: '', corners: [], corridor: [] });
+        p: [0, 0, 0], d: [0, 0, 0], v: [0, 0, 0], h: [0, 0], state: '', reason: 'none', corners: [], corridor: [] });
       reorder = true;
     }
     if (f.gone) for (const id of f.gone) { w.agents.delete(id); reorder = true; }
@@ -130,6 +130,7 @@
       }
     }
     if (f.s) for (let k = 0; k + 1 < f.s.length; k += 2) { const a = w.agents.get(f.s[k]); if (a) a.state = f.s[k + 1]; }
+    if (f.why) for (let k = 0; k + 1 < f.why.length; k += 2) { const a = w.agents.get(f.why[k]); if (a) a.reason = f.why[k + 1]; }
     if (f.c) for (const [id, cs] of f.c) { const a = w.agents.get(id); if (a) a.corners = cs; }
     if (f.r) for (const [id, r] of f.r) { const a = w.agents.get(id); if (a) a.corridor = r; }
     if (f.onew) for (const o of f.onew) w.objects.set(o.name, { name: o.name, radius: o.radius / 1000, height: o.height / 1000, p: [0, 0, 0], d: [0, 0, 0] });
@@ -352,7 +353,7 @@
       '<tr><td>name</td><td id="agent-name">' + text(a.name || '(crowd agent)') + '</td></tr>' +
       '<tr><td>id</td><td>' + a.id + '</td></tr>' +
       '<tr><td>state</td><td id="agent-state">' + text(a.state) + '</td></tr>' +
-      (a.reason ? '<tr><td>reason</td><td>' + text(a.reason) + '</td></tr>' : '') +
+      (a.reason && a.reason !== 'none' ? '<tr><td>reason</td><td>' + text(a.reason) + '</td></tr>' : '') +
       '<tr><td>position</td><td>(' + m(a.p[0]) + ', ' + m(a.p[1]) + ', ' + m(a.p[2]) + ') m</td></tr>' +
       '<tr><td>velocity</td><td>(' + cm(a.v[0]) + ', ' + cm(a.v[1]) + ', ' + cm(a.v[2]) + ') m/s</td></tr>' +
       '<tr><td>corners</td><td>' + (corners.join(' → ') || '–') + '</td></tr>' +

@@ -106,6 +106,7 @@ private:
         int64_t p[3]{}, v[3]{}, h[2]{}; // last written, quantized
         int64_t d[3]{};                  // last displacement (position prediction)
         std::string state;
+        std::string reason = "none";
         std::vector<int64_t> corners;
         std::vector<uint32_t> corridor;
     };
@@ -153,6 +154,7 @@ struct ReplayAgent
     double radius = 0.0;             ///< [Units: m]
     int64_t p[3]{}, v[3]{}, h[2]{};  ///< Position (mm), velocity (cm/s), heading x, z (/ 1000).
     std::string state;               ///< idle, moving, arrived, no_path, off_mesh.
+    std::string reason = "none";     ///< Why it is in its state (`nav::agentReasonName`).
 };
 
 /// A recording read back: its header, and a cursor that replays it frame by frame.
