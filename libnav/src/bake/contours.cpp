@@ -20,7 +20,10 @@
 /// Both refinements walk a stretch from its lexicographically smaller end, so
 /// two regions sharing a border choose the same points from either side. An
 /// outline that collapses to two points (a region thinner than the error) gets
-/// the farthest corner of both its stretches back.
+/// the farthest corner of both its stretches back. Last, simplified outlines
+/// of different regions at one height must not cross (a wall edge straying
+/// over a region that touches it only at a corner): such wall edges get
+/// corners back until none does (separateCrossingOutlines).
 /// Outlines come out with positive winding in the x–z plane; a degenerate or
 /// hole-shaped outline is marked for the row-run fallback.
 
@@ -28,6 +31,7 @@
 #include "outline_geometry.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <span>
 #include <tuple>
@@ -69,6 +73,27 @@ struct SimpleVertex
 inline bool canonicalForward(int ax, int az, int bx, int bz)
 {
     return bx > ax || (bx == ax && bz > az);
+}
+
+/// The raw corner farthest from segment a–b (x–z) among those from `first`
+/// up to `end` (excluded), walking by `step` (1 forward, n - 1 back); -1 when
+/// none is off the segment. The first of equally far corners wins.
+struct Farthest
+{
+    int corner = -1;
+    float dist2 = 0.0f; ///< [Units: cells²]
+};
+Farthest farthestCorner(std::span<const RawVertex> raw, int first, int end, int step, int ax, int az, int bx, int bz)
+{
+    const int n = static_cast<int>(raw.size());
+    Farthest out;
+    for (int ci = first; ci != end; ci = (ci + step) % n)
+    {
+        const float d = distanceToSegment2(raw[ci].x, raw[ci].z, ax, az, bx, bz);
+        if (d > out.dist2)
+            out = {ci, d};
+    }
+    return out;
 }
 
 /// True when the stretch that ends at raw corner `end` is a wall: nothing
@@ -138,17 +163,7 @@ void simplifyOutline(std::span<const RawVertex> raw, const std::vector<uint8_t>&
             std::swap(ax, bx);
             std::swap(az, bz);
         }
-        float maxD = 0.0f;
-        int maxI = -1;
-        for (; ci != endi; ci = (ci + step) % n)
-        {
-            const float d = distanceToSegment2(raw[ci].x, raw[ci].z, ax, az, bx, bz);
-            if (d > maxD)
-            {
-                maxD = d;
-                maxI = ci;
-            }
-        }
+        const auto [maxI, maxD] = farthestCorner(raw, ci, endi, step, ax, az, bx, bz);
         if (maxI != -1 && maxD > maxError2)
             out.insert(out.begin() + static_cast<std::ptrdiff_t>(i) + 1,
                        SimpleVertex{raw[maxI].x, raw[maxI].y, raw[maxI].z, maxI});
@@ -166,17 +181,7 @@ void simplifyOutline(std::span<const RawVertex> raw, const std::vector<uint8_t>&
             const SimpleVertex& a = out[i];
             const SimpleVertex& b = out[1 - i];
             widened.push_back(a);
-            float maxD = 0.0f;
-            int maxI = -1;
-            for (int ci = (a.raw + 1) % n; ci != b.raw; ci = (ci + 1) % n)
-            {
-                const float d = distanceToSegment2(raw[ci].x, raw[ci].z, a.x, a.z, b.x, b.z);
-                if (d > maxD)
-                {
-                    maxD = d;
-                    maxI = ci;
-                }
-            }
+            const int maxI = farthestCorner(raw, (a.raw + 1) % n, b.raw, 1, a.x, a.z, b.x, b.z).corner;
             if (maxI != -1)
                 widened.push_back({raw[maxI].x, raw[maxI].y, raw[maxI].z, maxI});
         }
@@ -218,6 +223,129 @@ void simplifyOutline(std::span<const RawVertex> raw, const std::vector<uint8_t>&
             out.erase(out.begin() + static_cast<std::ptrdiff_t>(ii));
         else
             ++i;
+    }
+}
+
+/// True when the segments a–b and c–d cross at a point inside both (x–z, cells).
+inline bool properlyCross(const SimpleVertex& a, const SimpleVertex& b, const SimpleVertex& c, const SimpleVertex& d)
+{
+    using outline::Point;
+    const Point pa{a.x, a.z}, pb{b.x, b.z}, pc{c.x, c.z}, pd{d.x, d.z};
+    const int64_t abc = outline::cross(pa, pb, pc), abd = outline::cross(pa, pb, pd);
+    const int64_t cda = outline::cross(pc, pd, pa), cdb = outline::cross(pc, pd, pb);
+    return ((abc > 0 && abd < 0) || (abc < 0 && abd > 0)) && ((cda > 0 && cdb < 0) || (cda < 0 && cdb > 0));
+}
+
+/// Makes simplified outlines of different regions stop crossing each other.
+///
+/// Douglas–Peucker lets a wall edge stray up to the error (1.3 cells by
+/// default) off its region, over cells beyond the wall. Where those cells
+/// belong to another region at about the same height (one touching this
+/// region only at a corner, or across a wall one cell thick), the two
+/// outlines cross and their polygons overlap (e.g. a one-cell island diagonal
+/// to a long sloped wall, issue 33). Every wall edge that crosses an edge of
+/// another outline within `heightMargin` cells of its height gets the
+/// farthest corner of its stretch back, as Douglas–Peucker would past the
+/// error, until no such crossing is left: the traced outlines never cross, so
+/// this ends. Outlines that cross nothing keep their vertices (and the
+/// meshes their bytes). Broad phase: outlines sorted by their x–z boxes.
+void separateCrossingOutlines(const std::vector<std::span<const RawVertex>>& rawOf,
+                              std::vector<std::vector<SimpleVertex>>& simpleOf, const std::vector<uint8_t>& areaOf,
+                              const std::vector<uint8_t>& regionArea, int heightMargin)
+{
+    struct Box
+    {
+        int32_t x0, x1, z0, z1, y0, y1;
+        uint32_t outline;
+    };
+    // The two edges' heights where they cross (interpolated between their
+    // ends) closer than the margin: one floor, not two layers stacked.
+    auto heightsMeet = [heightMargin](const SimpleVertex& a, const SimpleVertex& b, const SimpleVertex& c,
+                                      const SimpleVertex& d) {
+        using outline::Point;
+        const Point pa{a.x, a.z}, pb{b.x, b.z}, pc{c.x, c.z}, pd{d.x, d.z};
+        const double cda = static_cast<double>(outline::cross(pc, pd, pa));
+        const double cdb = static_cast<double>(outline::cross(pc, pd, pb));
+        const double abc = static_cast<double>(outline::cross(pa, pb, pc));
+        const double abd = static_cast<double>(outline::cross(pa, pb, pd));
+        const double t = cda / (cda - cdb), u = abc / (abc - abd);
+        const double y1 = a.y + t * (b.y - a.y), y2 = c.y + u * (d.y - c.y);
+        return std::fabs(y1 - y2) < heightMargin;
+    };
+    std::vector<std::vector<uint8_t>> refine(simpleOf.size());
+    for (bool again = true; again;)
+    {
+        again = false;
+        std::vector<Box> boxes;
+        for (uint32_t o = 0; o < simpleOf.size(); ++o)
+        {
+            const std::vector<SimpleVertex>& v = simpleOf[o];
+            if (v.size() < 3)
+                continue;
+            Box b{v[0].x, v[0].x, v[0].z, v[0].z, v[0].y, v[0].y, o};
+            for (const SimpleVertex& p : v)
+            {
+                b.x0 = std::min(b.x0, p.x), b.x1 = std::max(b.x1, p.x);
+                b.z0 = std::min(b.z0, p.z), b.z1 = std::max(b.z1, p.z);
+                b.y0 = std::min(b.y0, p.y), b.y1 = std::max(b.y1, p.y);
+            }
+            boxes.push_back(b);
+            refine[o].assign(v.size(), 0);
+        }
+        std::sort(boxes.begin(), boxes.end(),
+                  [](const Box& a, const Box& b) { return std::tie(a.x0, a.outline) < std::tie(b.x0, b.outline); });
+        // A wall edge k (from vertex k to k + 1) with corners between its ends can be refined.
+        auto refinable = [&](uint32_t o, size_t k) {
+            const std::vector<SimpleVertex>& v = simpleOf[o];
+            const int n = static_cast<int>(rawOf[o].size());
+            const int ai = v[k].raw, bi = v[(k + 1) % v.size()].raw;
+            return (bi - ai + n) % n > 1 && wallStretch(rawOf[o], regionArea, areaOf[o], bi);
+        };
+        for (size_t i = 0; i < boxes.size(); ++i)
+            for (size_t j = i + 1; j < boxes.size() && boxes[j].x0 <= boxes[i].x1; ++j)
+            {
+                const Box& A = boxes[i];
+                const Box& B = boxes[j];
+                if (A.z0 > B.z1 || B.z0 > A.z1 || A.y0 > B.y1 + heightMargin || B.y0 > A.y1 + heightMargin)
+                    continue;
+                const std::vector<SimpleVertex>& va = simpleOf[A.outline];
+                const std::vector<SimpleVertex>& vb = simpleOf[B.outline];
+                for (size_t e = 0; e < va.size(); ++e)
+                {
+                    const SimpleVertex& a = va[e];
+                    const SimpleVertex& b = va[(e + 1) % va.size()];
+                    for (size_t f = 0; f < vb.size(); ++f)
+                    {
+                        const SimpleVertex& c = vb[f];
+                        const SimpleVertex& d = vb[(f + 1) % vb.size()];
+                        if (!properlyCross(a, b, c, d) || !heightsMeet(a, b, c, d))
+                            continue;
+                        if (refinable(A.outline, e))
+                            refine[A.outline][e] = 1;
+                        if (refinable(B.outline, f))
+                            refine[B.outline][f] = 1;
+                    }
+                }
+            }
+        for (const Box& box : boxes)
+        {
+            std::vector<SimpleVertex>& v = simpleOf[box.outline];
+            std::span<const RawVertex> raw = rawOf[box.outline];
+            const int n = static_cast<int>(raw.size());
+            for (size_t k = v.size(); k-- > 0;) // from the back, so the edges before stay where they are
+            {
+                if (!refine[box.outline][k])
+                    continue;
+                const SimpleVertex& a = v[k];
+                const SimpleVertex& b = v[(k + 1) % v.size()];
+                const int maxI = farthestCorner(raw, (a.raw + 1) % n, b.raw, 1, a.x, a.z, b.x, b.z).corner;
+                if (maxI == -1)
+                    continue;
+                v.insert(v.begin() + static_cast<std::ptrdiff_t>(k) + 1,
+                         SimpleVertex{raw[maxI].x, raw[maxI].y, raw[maxI].z, maxI});
+                again = true;
+            }
+        }
     }
 }
 
@@ -788,7 +916,30 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                 }
     }
 
-    std::vector<SimpleVertex> scratch;
+    // Every usable outline simplified, with the corners it was simplified from
+    // (the moved ones for outlines with junction moves), then kept from crossing.
+    std::vector<std::vector<RawVertex>> editedOf(outlines.size());
+    std::vector<std::span<const RawVertex>> rawOf(outlines.size());
+    std::vector<uint8_t> areaOf(outlines.size());
+    for (uint32_t o = 0; o < outlines.size(); ++o)
+    {
+        const TracedOutline& outline = outlines[o];
+        areaOf[o] = outline.area;
+        if (!outline.usable)
+            continue;
+        if (involved[o])
+        {
+            applyJunctionMoves(outlines, o, moves, movesOf, enabled, editedOf[o]);
+            rawOf[o] = editedOf[o];
+        }
+        else
+        {
+            rawOf[o] = outline.raw;
+            simplifyOutline(outline.raw, regionArea, outline.area, cells, simplified[o]);
+        }
+    }
+    separateCrossingOutlines(rawOf, simplified, areaOf, regionArea, cells.walkableHeight);
+
     for (uint32_t o = 0; o < outlines.size(); ++o)
     {
         const TracedOutline& outline = outlines[o];
@@ -801,9 +952,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
             outSet.contours.push_back(std::move(contour));
             continue;
         }
-        if (!involved[o])
-            simplifyOutline(outline.raw, regionArea, outline.area, cells, scratch);
-        const std::vector<SimpleVertex>& simple = involved[o] ? simplified[o] : scratch;
+        const std::vector<SimpleVertex>& simple = simplified[o];
         // The walk winds negatively in x–z; store it reversed (positive).
         contour.verts.reserve(simple.size() * 3);
         for (size_t k = simple.size(); k-- > 0;)

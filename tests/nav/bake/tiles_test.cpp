@@ -10,6 +10,7 @@
 #include "spark/nav/corridor.h"
 #include "spark/nav/nav_world.h"
 #include "spark/nav/query.h"
+#include "spark/scene/model_obj.h"
 
 #include <doctest/doctest.h>
 
@@ -287,6 +288,37 @@ TEST_CASE("a tiled bake needs no grid over the whole bounds: two floors 3 km apa
     CHECK(mesh.tiles()[0].x == 0);
     CHECK(mesh.tiles()[1].x == 187); // 3000 m / (64 × 0.25 m)
     CHECK(mesh.tiles()[1].z == 125);
+}
+
+TEST_CASE("no two polygons of a tile overlap where a one-cell island touches a long wall at a corner (issue 33)")
+{
+    // The 102 triangles of the 4 km terrain (tools/terrain.py --size 4000)
+    // round the spot of tile (26, 124) where, with 0.5 m cells and 64-cell
+    // tiles, a one-cell region touches a region's sloped wall only at a
+    // corner: the wall's simplified edge cut across the island and nav.import
+    // refused the tile's document ("polygons 7 and 12 overlap").
+    auto model = spark::scene::loadObj("tests/data/terrain4k-tile-26-124.obj");
+    REQUIRE(model.ok());
+    BakeInput in;
+    in.vertices = model->vertices;
+    in.indices = model->indices;
+    in.oneSided = true; // as `spark bake` reads an OBJ
+    BakeDef def = defaultBakeDef();
+    def.cellSize = 0.5f;
+    def.tileSize = 64;
+    for (int threads : {1, 2})
+    {
+        def.threads = threads;
+        const NavMesh mesh = bakeMesh(in, def);
+        REQUIRE(mesh.tiles().size() == 1);
+        CHECK(mesh.tiles()[0].x == 26);
+        CHECK(mesh.tiles()[0].z == 124);
+        CHECK(mesh.polygonCount() >= 10);
+        // The import's own check: polygons share edges, never area.
+        const Status overlaps = checkPolygonOverlaps(toPolySoup(mesh), navMeshDefOf(mesh));
+        INFO((overlaps.ok() ? std::string() : overlaps.error().message));
+        CHECK(overlaps.ok());
+    }
 }
 
 TEST_CASE("subset bakes merged give the whole bake bit for bit")
