@@ -136,18 +136,6 @@ PolySoup soupOf(const NavMesh& mesh)
     return soup;
 }
 
-/// The def `mesh` was built with.
-NavMeshDef defOf(const NavMesh& mesh)
-{
-    NavMeshDef def;
-    def.settings = mesh.settings();
-    def.is2d = mesh.is2d();
-    def.linkTolerance = mesh.linkTolerance();
-    def.maxPolyVerts = mesh.maxPolyVerts();
-    def.refuseOverlaps = false; // checked when it was baked
-    return def;
-}
-
 } // namespace
 
 TEST_CASE("a tiled bake gives a tile table in tile order whose polygons stay in their tiles")
@@ -249,22 +237,23 @@ TEST_CASE("the mesh hash is a hash over the tile hashes in tile order")
     // Rebuilt from its soup with one tile's polygons moved to another's range: refused.
     std::vector<NavTile> tiles(mesh.tiles().begin(), mesh.tiles().end());
     const PolySoup soup = soupOf(mesh);
-    auto again = buildTiledNavMesh(soup, defOf(mesh), mesh.tileSize(), tiles);
+    const NavMeshDef def = navMeshDefFromBake(seamDef(32), false); // as the bake built it
+    auto again = buildTiledNavMesh(soup, def, mesh.tileSize(), tiles);
     REQUIRE(again.ok());
     CHECK(hashNavMesh(again.value()) == hashNavMesh(mesh));
     std::swap(tiles[0].x, tiles[1].x);
-    auto swapped = buildTiledNavMesh(soup, defOf(mesh), mesh.tileSize(), tiles);
+    auto swapped = buildTiledNavMesh(soup, def, mesh.tileSize(), tiles);
     REQUIRE_FALSE(swapped.ok());
     CHECK(swapped.error().code == "E_NAV_FORMAT");
     CHECK(swapped.error().field == "/tiles/1");
     tiles = std::vector<NavTile>(mesh.tiles().begin(), mesh.tiles().end());
     tiles[2].polygonCount += 1;
-    auto overlapping = buildTiledNavMesh(soup, defOf(mesh), mesh.tileSize(), tiles);
+    auto overlapping = buildTiledNavMesh(soup, def, mesh.tileSize(), tiles);
     REQUIRE_FALSE(overlapping.ok());
     CHECK(overlapping.error().code == "E_NAV_FORMAT");
-    auto noTiles = buildTiledNavMesh(soup, defOf(mesh), mesh.tileSize(), {});
+    auto noTiles = buildTiledNavMesh(soup, def, mesh.tileSize(), {});
     CHECK_FALSE(noTiles.ok());
-    auto badSize = buildTiledNavMesh(soup, defOf(mesh), 0, tiles);
+    auto badSize = buildTiledNavMesh(soup, def, 0, tiles);
     CHECK_FALSE(badSize.ok());
 }
 
