@@ -335,7 +335,7 @@ int main(int argc, char** argv)
         test->add_flag("--list", testOptions.list, "Print the ids (FILE :: NAME) of the tests that would run");
 
         auto* bake = app.add_subcommand("bake", "Bake an .obj, .space3d.json or .scene2d.json into a navmesh document");
-        BakeCliOptions bakeOptions = defaultBakeCliOptions();
+        BakeCliOptions bakeOptions;
         bake->add_option("input", bakeOptions.input, "Input file (.obj, .space3d.json, .scene2d.json)");
         bake->add_option("-o,--output", bakeOptions.output, "Navmesh document to write (relative to the project)");
         bake->add_option("--project", project, "Project folder every path is relative to");
@@ -344,22 +344,22 @@ int main(int argc, char** argv)
         {
             cmd->add_option("--name", o.meshName, "Mesh name in the document")->capture_default_str();
             cmd->add_flag("-v,--verbose", o.verbose, "Also print the bake's counters and wall time");
-            cmd->add_option("--cell-size", o.cellSize, "Horizontal voxel size [m]")->capture_default_str();
-            cmd->add_option("--cell-height", o.cellHeight, "Vertical voxel size [m]")->capture_default_str();
-            cmd->add_option("--agent-radius", o.agentRadius, "Agent radius: erosion from borders [m]")->capture_default_str();
-            cmd->add_option("--agent-height", o.agentHeight, "Head room an agent needs [m]")->capture_default_str();
-            cmd->add_option("--step-height,--climb", o.stepHeight, "Largest step an agent climbs [m]")->capture_default_str();
-            cmd->add_option("--max-slope", o.maxSlopeDeg, "Steepest walkable slope [degrees]")->capture_default_str();
-            cmd->add_option("--max-simplification-error", o.maxSimplificationError,
+            cmd->add_option("--cell-size", o.def.cellSize, "Horizontal voxel size [m]")->capture_default_str();
+            cmd->add_option("--cell-height", o.def.cellHeight, "Vertical voxel size [m]")->capture_default_str();
+            cmd->add_option("--agent-radius", o.def.agentRadius, "Agent radius: erosion from borders [m]")->capture_default_str();
+            cmd->add_option("--agent-height", o.def.agentHeight, "Head room an agent needs [m]")->capture_default_str();
+            cmd->add_option("--step-height,--climb", o.def.stepHeight, "Largest step an agent climbs [m]")->capture_default_str();
+            cmd->add_option("--max-slope", o.def.maxSlopeDeg, "Steepest walkable slope [degrees]")->capture_default_str();
+            cmd->add_option("--max-simplification-error", o.def.maxSimplificationError,
                              "Contour simplification tolerance [cells]")->capture_default_str();
-            cmd->add_option("--max-edge-len", o.maxEdgeLen, "Longest contour edge, 0 = no limit [m]")->capture_default_str();
-            cmd->add_option("--max-verts-per-poly", o.maxVertsPerPoly, "Vertices per polygon (3..6)")->capture_default_str();
-            cmd->add_option("--min-region-area", o.minRegionArea, "Regions smaller than this are dropped [m²]")->capture_default_str();
-            cmd->add_option("--merge-region-area", o.mergeRegionArea,
+            cmd->add_option("--max-edge-len", o.def.maxEdgeLen, "Longest contour edge, 0 = no limit [m]")->capture_default_str();
+            cmd->add_option("--max-verts-per-poly", o.def.maxVertsPerPoly, "Vertices per polygon (3..6)")->capture_default_str();
+            cmd->add_option("--min-region-area", o.def.minRegionArea, "Regions smaller than this are dropped [m²]")->capture_default_str();
+            cmd->add_option("--merge-region-area", o.def.mergeRegionArea,
                              "Regions smaller than this join a neighbour, 0 = no merging [m²]")->capture_default_str();
-            cmd->add_option("--tile-size", o.tileSize,
+            cmd->add_option("--tile-size", o.def.tileSize,
                              "Bake in square tiles of this many cells, 0 = one grid (3D only) [cells]")->capture_default_str();
-            cmd->add_option("--threads", o.threads, "Threads baking tiles, 0 = the hardware's")->capture_default_str();
+            cmd->add_option("--threads", o.def.threads, "Threads baking tiles, 0 = the hardware's")->capture_default_str();
             cmd->add_option("--tiles", o.tiles,
                              "Bake only tiles X0..X1 by Z0..Z1 (both included), as X0:X1,Z0:Z1 (tiled bakes)");
         };
@@ -372,7 +372,6 @@ int main(int argc, char** argv)
         merge->add_option("--plan", mergeOptions.plan, "spark bake plan's file: check every tile and key, then merge");
         merge->add_option("--manifest", mergeOptions.manifests, "spark bake job manifests (with --plan)");
         BakeJobOptions planOptions, jobOptions;
-        planOptions.bake = jobOptions.bake = defaultBakeCliOptions();
         planOptions.plan = true;
         auto* plan = bake->add_subcommand("plan", "List a tiled bake's tiles and their input keys (one JSON line each)");
         auto* job = bake->add_subcommand("job", "Bake tiles into a cache folder of tile documents, with a manifest");

@@ -49,20 +49,7 @@ int printError(const json& envelope)
 
 nav::BakeDef bakeDefFromOptions(const BakeCliOptions& o)
 {
-    nav::BakeDef d = nav::defaultBakeDef();
-    d.cellSize = o.cellSize;
-    d.cellHeight = o.cellHeight;
-    d.agentRadius = o.agentRadius;
-    d.agentHeight = o.agentHeight;
-    d.stepHeight = o.stepHeight;
-    d.maxSlopeDeg = o.maxSlopeDeg;
-    d.maxSimplificationError = o.maxSimplificationError;
-    d.maxEdgeLen = o.maxEdgeLen;
-    d.maxVertsPerPoly = o.maxVertsPerPoly;
-    d.minRegionArea = o.minRegionArea;
-    d.mergeRegionArea = o.mergeRegionArea;
-    d.tileSize = o.tileSize;
-    d.threads = o.threads;
+    nav::BakeDef d = o.def;
     if (!o.tiles.empty())
         (void)parseTileRange(o.tiles, d.tileRange.x0, d.tileRange.x1, d.tileRange.z0, d.tileRange.z1);
     return d;
@@ -128,20 +115,20 @@ json bakeScene(const BakeCliOptions& o, Dispatcher& dispatcher, scene::SessionSt
 
     json params = {{"name", o.meshName},
                    {"source", is3d ? "space3d" : "scene2d"},
-                   {"agent_radius", o.agentRadius},
-                   {"agent_height", o.agentHeight},
-                   {"step_height", o.stepHeight}};
+                   {"agent_radius", o.def.agentRadius},
+                   {"agent_height", o.def.agentHeight},
+                   {"step_height", o.def.stepHeight}};
     if (is3d)
     {
-        params["cell_size"] = o.cellSize;
-        params["cell_height"] = o.cellHeight;
-        params["max_slope_deg"] = o.maxSlopeDeg;
-        params["max_simplification_error"] = o.maxSimplificationError;
-        params["max_edge_len"] = o.maxEdgeLen;
-        params["min_region_area"] = o.minRegionArea;
-        params["merge_region_area"] = o.mergeRegionArea;
-        params["tile_size"] = o.tileSize;
-        params["threads"] = o.threads;
+        params["cell_size"] = o.def.cellSize;
+        params["cell_height"] = o.def.cellHeight;
+        params["max_slope_deg"] = o.def.maxSlopeDeg;
+        params["max_simplification_error"] = o.def.maxSimplificationError;
+        params["max_edge_len"] = o.def.maxEdgeLen;
+        params["min_region_area"] = o.def.minRegionArea;
+        params["merge_region_area"] = o.def.mergeRegionArea;
+        params["tile_size"] = o.def.tileSize;
+        params["threads"] = o.def.threads;
         int32_t x0, x1, z0, z1;
         if (!o.tiles.empty() && parseTileRange(o.tiles, x0, x1, z0, z1))
             params["tiles"] = {{"x", {x0, x1}}, {"z", {z0, z1}}};
@@ -158,26 +145,6 @@ json bakeScene(const BakeCliOptions& o, Dispatcher& dispatcher, scene::SessionSt
 }
 
 } // namespace
-
-BakeCliOptions defaultBakeCliOptions()
-{
-    BakeCliOptions o;
-    const nav::BakeDef d = nav::defaultBakeDef();
-    o.cellSize = d.cellSize;
-    o.cellHeight = d.cellHeight;
-    o.agentRadius = d.agentRadius;
-    o.agentHeight = d.agentHeight;
-    o.stepHeight = d.stepHeight;
-    o.maxSlopeDeg = d.maxSlopeDeg;
-    o.maxSimplificationError = d.maxSimplificationError;
-    o.maxEdgeLen = d.maxEdgeLen;
-    o.maxVertsPerPoly = d.maxVertsPerPoly;
-    o.minRegionArea = d.minRegionArea;
-    o.mergeRegionArea = d.mergeRegionArea;
-    o.tileSize = d.tileSize;
-    o.threads = d.threads;
-    return o;
-}
 
 bool parseTileRange(const std::string& text, int32_t& x0, int32_t& x1, int32_t& z0, int32_t& z1)
 {

@@ -33,20 +33,8 @@ struct BakeCliOptions
     std::string meshName = "default";     ///< Mesh name inside the session (and the answer).
     bool verbose = false;                 ///< Also print the bake's counters and wall time.
 
-    float cellSize = 0.2f;               ///< [Limit: > 0] [Units: m]
-    float cellHeight = 0.1f;             ///< [Limit: > 0] [Units: m]
-    float agentRadius = 0.4f;            ///< [Limit: >= 0] [Units: m]
-    float agentHeight = 1.8f;            ///< [Limit: > 0] [Units: m]
-    float stepHeight = 0.4f;             ///< [Limit: >= 0] [Units: m]
-    float maxSlopeDeg = 45.0f;           ///< [Limit: 0..90] [Units: degrees]
-    float maxSimplificationError = 1.3f; ///< [Limit: >= 0] [Units: cells]
-    float maxEdgeLen = 12.0f;            ///< 0 = no limit. [Limit: >= 0] [Units: m]
-    int maxVertsPerPoly = 6;             ///< [Limit: 3..6]
-    float minRegionArea = 0.0f;          ///< [Limit: >= 0] [Units: m²]
-    float mergeRegionArea = 16.0f;       ///< 0 = no merging. [Limit: >= 0] [Units: m²]
-    int tileSize = 0;                    ///< Tile edge; 0 = one grid (nav::BakeDef::tileSize). [Units: cells]
-    int threads = 0;                     ///< Threads baking tiles; 0 = the hardware's.
-    std::string tiles;                   ///< "X0:X1,Z0:Z1": bake only these tiles (empty: all).
+    nav::BakeDef def;                     ///< The settings (`def.tileRange` comes from `tiles`).
+    std::string tiles;                    ///< "X0:X1,Z0:Z1": bake only these tiles (empty: all).
 };
 
 /// Options of `spark bake merge IN... -o OUT` or `spark bake merge --plan P --manifest M... -o OUT`.
@@ -103,9 +91,6 @@ class Dispatcher;
 /// `OUT: N polygons, N vertices, hash H` and `note`. Exit 0 or 1 (error printed).
 int mergeAndWrite(Dispatcher& dispatcher, const std::vector<std::shared_ptr<const nav::NavMesh>>& parts,
                   const std::string& output, const std::string& note);
-
-/// Options with every setting at its default (`defaultBakeDef()`).
-BakeCliOptions defaultBakeCliOptions();
 
 /// Runs `spark bake`. Returns the exit code: 0 written, 1 a coded error
 /// (printed on stderr), 2 a usage error (unknown input kind).

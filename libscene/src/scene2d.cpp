@@ -6,8 +6,9 @@
 /// boundaries are cell boundaries and the agent-radius erosion has
 /// `subdivisions` steps per tile. Tiles are copied cell by cell; static boxes
 /// block every cell whose open interior they overlap (conservative, as the
-/// `solid_rects` of `nav::rasterizeShapes2D`), accumulated in a 2D difference
-/// array so the cost is linear in cells plus boxes whatever the box sizes.
+/// `solid_rects` of `nav::rasterizeShapes2D`), through the same difference
+/// array (`nav::blockCellRects`), so the cost is linear in cells plus boxes
+/// whatever the box sizes.
 
 #include "spark/scene/scene2d.h"
 
@@ -429,8 +430,7 @@ Result<nav::Grid2D> scene2DToGrid(const Scene2D& scene, int subdivisions)
     }
 
     // Static boxes: every cell whose open interior the box overlaps.
-    const size_t stride = static_cast<size_t>(grid.width) + 1;
-    std::vector<int32_t> diff;
+    std::vector<nav::CellRect> boxCells;
     const double cell = grid.cellSize;
     auto clampCell = [](double v, int hi) {
         if (!(v > 0.0))
@@ -449,30 +449,9 @@ Result<nav::Grid2D> scene2DToGrid(const Scene2D& scene, int subdivisions)
         const double y1 = (static_cast<double>(box.position.y) + box.halfExtents.y) / cell;
         const int i0 = clampCell(std::floor(x0), grid.width), i1 = clampCell(std::ceil(x1), grid.width);
         const int j0 = clampCell(std::floor(y0), grid.height), j1 = clampCell(std::ceil(y1), grid.height);
-        if (i0 >= i1 || j0 >= j1)
-            continue;
-        if (diff.empty())
-            diff.assign(stride * (static_cast<size_t>(grid.height) + 1), 0);
-        diff[j0 * stride + i0] += 1;
-        diff[j0 * stride + i1] -= 1;
-        diff[j1 * stride + i0] -= 1;
-        diff[j1 * stride + i1] += 1;
+        boxCells.push_back(nav::CellRect{i0, j0, i1 - i0, j1 - j0, 0});
     }
-    if (!diff.empty())
-    {
-        std::vector<int32_t> above(stride, 0);
-        for (int y = 0; y < grid.height; ++y)
-        {
-            int32_t run = 0;
-            for (int x = 0; x < grid.width; ++x)
-            {
-                run += diff[y * stride + x];
-                above[x] += run;
-                if (above[x] > 0)
-                    grid.blocked[static_cast<size_t>(y) * grid.width + x] = 1;
-            }
-        }
-    }
+    nav::blockCellRects(grid, boxCells);
     if (anyArea)
         grid.areas = std::move(areas);
     return grid;

@@ -21,13 +21,6 @@ using namespace navjson;
 constexpr int kMaxRandomPoints = 10000;
 constexpr int kMaxWallsDefault = 1000;
 
-/// Turns a library error into the command's error, prefixing nothing: query
-/// fields (/from, /to, /point, /area_costs/3) are already param paths.
-[[noreturn]] void failQuery(const Error& e)
-{
-    failWith(e);
-}
-
 json meshPointJson(const nav::MeshPoint& p, bool is2d)
 {
     return {{"point", pointToJson(p.point, is2d)}, {"polygon", p.polygon}, {"distance", floatJson(p.distance)}};
@@ -42,7 +35,7 @@ json navNearest(Context& ctx, const json& params)
                                                      : nav::defaultQueryExtents(entry.mesh);
     auto r = nav::findNearest(entry.mesh, point, ext);
     if (!r.ok())
-        failQuery(r.error());
+        failWith(r.error());
     json out = meshPointJson(*r, entry.is2d);
     out["mesh"] = name;
     return out;
@@ -74,7 +67,7 @@ json navPath(Context& ctx, const json& params)
     }
     Status st = nav::findPath(entry.mesh, scratch, from, goal, filter, ext, offMesh, path);
     if (!st.ok())
-        failQuery(st.error());
+        failWith(st.error());
     if (unloaded)
         path.complete = false;
     json links = json::array();
@@ -120,7 +113,7 @@ json navRaycast(Context& ctx, const json& params)
     nav::QueryScratch& scratch = ctx.state.world.nav().queryScratch();
     auto r = nav::raycast(entry.mesh, scratch, from, to, filter, nav::defaultQueryExtents(entry.mesh));
     if (!r.ok())
-        failQuery(r.error());
+        failWith(r.error());
     return {{"mesh", name},
             {"hit", r->hit},
             {"fraction", floatJson(r->fraction)},
@@ -144,7 +137,7 @@ json navRandomPoint(Context& ctx, const json& params)
     {
         auto p = nav::randomPoint(entry.mesh, rng);
         if (!p.ok())
-            failQuery(p.error());
+            failWith(p.error());
         points.push_back(pointToJson(p->point, entry.is2d));
         polygons.push_back(p->polygon);
     }
@@ -162,7 +155,7 @@ json navWalls(Context& ctx, const json& params)
     std::vector<nav::WallHit> hits;
     Status st = nav::findWalls(entry.mesh, scratch, point, range, hits);
     if (!st.ok())
-        failQuery(st.error());
+        failWith(st.error());
     json walls = json::array();
     for (size_t i = 0; i < hits.size() && static_cast<int>(i) < maxWalls; ++i)
     {

@@ -15,8 +15,8 @@
 ///    crosses, and the open cell intervals it meets are marked), so a wall
 ///    thinner than a cell still blocks. A boundary exactly on a cell line does
 ///    not spill into the neighbouring cell.
-/// Solid rectangles go through a 2D difference array (linear in cells plus
-/// rectangles); area rectangles are painted last-first per row with a
+/// Solid rectangles go through a 2D difference array (`blockCellRects`, shared
+/// with libscene's 2D scene; linear in cells plus rectangles); area rectangles are painted last-first per row with a
 /// "next unpainted cell" union-find, so the last rectangle wins and the cost
 /// stays linear. Every computation is plain IEEE double arithmetic in grid
 /// units, the same on any machine.
@@ -26,6 +26,7 @@
 #include <glm/common.hpp>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <string>
 
@@ -162,6 +163,42 @@ template <class Mark> void touchSegment(const Lattice& lat, glm::vec2 a, glm::ve
 
 } // namespace
 
+void blockCellRects(Grid2D& io, std::span<const CellRect> rects)
+{
+    // +1 at a rectangle's low corner, -1 at the two corners beside it and +1
+    // at the far one; prefix sums along x (run) and then y (above) give each
+    // cell the number of rectangles covering it.
+    const size_t stride = static_cast<size_t>(io.width) + 1;
+    std::vector<int32_t> diff;
+    for (const CellRect& r : rects)
+    {
+        const int x0 = r.x, x1 = r.x + r.width, y0 = r.y, y1 = r.y + r.height;
+        assert(0 <= x0 && x1 <= io.width && 0 <= y0 && y1 <= io.height);
+        if (x0 >= x1 || y0 >= y1)
+            continue;
+        if (diff.empty())
+            diff.assign(stride * (static_cast<size_t>(io.height) + 1), 0);
+        diff[y0 * stride + x0] += 1;
+        diff[y0 * stride + x1] -= 1;
+        diff[y1 * stride + x0] -= 1;
+        diff[y1 * stride + x1] += 1;
+    }
+    if (diff.empty())
+        return;
+    std::vector<int32_t> above(stride, 0);
+    for (int y = 0; y < io.height; ++y)
+    {
+        int32_t run = 0;
+        for (int x = 0; x < io.width; ++x)
+        {
+            run += diff[y * stride + x];
+            above[x] += run;
+            if (above[x] > 0)
+                io.blocked[static_cast<size_t>(y) * io.width + x] = 1;
+        }
+    }
+}
+
 Result<Grid2D> rasterizeShapes2D(const Shapes2D& shapes)
 {
     // 1. Validate every number before touching memory.
@@ -253,37 +290,21 @@ Result<Grid2D> rasterizeShapes2D(const Shapes2D& shapes)
             touchSegment(lat, poly[i], poly[(i + 1) % poly.size()],
                          [&](int x, int y) { grid.blocked[at(x, y)] = 1; });
     }
-    // ... and so do solid rectangles, through a difference array.
+    // ... and so do solid rectangles: the cells whose open interior overlaps theirs.
     if (!shapes.solidRects.empty())
     {
-        const size_t stride = static_cast<size_t>(grid.width) + 1;
-        std::vector<int32_t> diff(stride * (static_cast<size_t>(grid.height) + 1), 0);
+        std::vector<CellRect> cellRects;
+        cellRects.reserve(shapes.solidRects.size());
         for (const Rect2D& r : shapes.solidRects)
         {
-            // Cells whose open interior overlaps the rectangle's.
             const int x0 = clampInt(std::floor(lat.u(r.min.x)), 0, grid.width);
             const int x1 = clampInt(std::ceil(lat.u(r.max.x)), 0, grid.width);
             const int y0 = clampInt(std::floor(lat.v(r.min.y)), 0, grid.height);
             const int y1 = clampInt(std::ceil(lat.v(r.max.y)), 0, grid.height);
-            if (x0 >= x1 || y0 >= y1 || !(r.min.x < r.max.x) || !(r.min.y < r.max.y))
-                continue;
-            diff[y0 * stride + x0] += 1;
-            diff[y0 * stride + x1] -= 1;
-            diff[y1 * stride + x0] -= 1;
-            diff[y1 * stride + x1] += 1;
+            if (r.min.x < r.max.x && r.min.y < r.max.y)
+                cellRects.push_back(CellRect{x0, y0, x1 - x0, y1 - y0, 0});
         }
-        std::vector<int32_t> above(stride, 0);
-        for (int y = 0; y < grid.height; ++y)
-        {
-            int32_t run = 0;
-            for (int x = 0; x < grid.width; ++x)
-            {
-                run += diff[y * stride + x];
-                above[x] += run;
-                if (above[x] > 0)
-                    grid.blocked[at(x, y)] = 1;
-            }
-        }
+        blockCellRects(grid, cellRects);
     }
 
     // 5. Areas: the last rectangle containing a cell's centre wins.

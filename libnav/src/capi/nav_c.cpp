@@ -22,6 +22,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <span>
 #include <string_view>
 #include <type_traits>
 
@@ -199,6 +200,38 @@ bool finite3(const float p[3])
 static_assert(int(AgentState::Idle) == SPARK_NAV_IDLE && int(AgentState::Moving) == SPARK_NAV_MOVING &&
               int(AgentState::Arrived) == SPARK_NAV_ARRIVED && int(AgentState::NoPath) == SPARK_NAV_NO_PATH &&
               int(AgentState::OffMesh) == SPARK_NAV_AGENT_OFF_MESH);
+
+/// The fields a 2D and a 3D avoidance agent share, from the C struct (N
+/// doubles per vector: 2 on the plane, 3 for fliers).
+template <class In, class Out>
+void copyAvoidAgent(const In& in, Out& out)
+{
+    using V = decltype(out.position);
+    auto vector = [](const double* c) {
+        V v;
+        for (int k = 0; k < V::length(); ++k)
+            v[k] = c[k];
+        return v;
+    };
+    out.position = vector(in.position);
+    out.velocity = vector(in.velocity);
+    out.preferred = vector(in.preferred);
+    out.radius = in.radius;
+    out.maxSpeed = in.max_speed;
+    out.priority = in.priority;
+    out.id = in.id;
+    out.layers = in.layers;
+    out.ignores = in.ignores;
+}
+
+/// The new velocities as N doubles each.
+template <class V>
+void writeVelocities(std::span<const V> velocities, double* out)
+{
+    for (size_t i = 0; i < velocities.size(); ++i)
+        for (int k = 0; k < V::length(); ++k)
+            out[V::length() * i + k] = velocities[i][k];
+}
 
 } // namespace
 
@@ -691,18 +724,8 @@ spark_nav_result spark_nav_avoid(spark_nav_avoidance* avoidance, const spark_nav
         a.agents.resize(agent_count);
         for (size_t i = 0; i < agent_count; ++i)
         {
-            const spark_nav_avoid_agent& in = agents[i];
-            AvoidanceAgent& o = a.agents[i];
-            o.position = glm::dvec2(in.position[0], in.position[1]);
-            o.velocity = glm::dvec2(in.velocity[0], in.velocity[1]);
-            o.preferred = glm::dvec2(in.preferred[0], in.preferred[1]);
-            o.radius = in.radius;
-            o.maxSpeed = in.max_speed;
-            o.priority = in.priority;
-            o.id = in.id;
-            o.layers = in.layers;
-            o.ignores = in.ignores;
-            o.maxNeighbors = in.max_neighbors;
+            copyAvoidAgent(agents[i], a.agents[i]);
+            a.agents[i].maxNeighbors = agents[i].max_neighbors;
         }
         // Points of every segment and polygon, copied so the spans stay put.
         a.points.resize(total);
@@ -732,11 +755,7 @@ spark_nav_result spark_nav_avoid(spark_nav_avoidance* avoidance, const spark_nav
         const Status st = a.avoidance.avoid(a.agents, a.obstacles, dt, a.velocities);
         if (!st.ok())
             return resultOf(st.error());
-        for (size_t i = 0; i < agent_count; ++i)
-        {
-            out_velocities[2 * i] = a.velocities[i].x;
-            out_velocities[2 * i + 1] = a.velocities[i].y;
-        }
+        writeVelocities(std::span<const glm::dvec2>(a.velocities), out_velocities);
         return SPARK_NAV_OK;
     });
 }
@@ -754,19 +773,7 @@ spark_nav_result spark_nav_avoid_3d(spark_nav_avoidance* avoidance, const spark_
         spark_nav_avoidance& a = *avoidance;
         a.agents3.resize(agent_count);
         for (size_t i = 0; i < agent_count; ++i)
-        {
-            const spark_nav_avoid_agent_3d& in = agents[i];
-            AvoidanceAgent3D& o = a.agents3[i];
-            o.position = glm::dvec3(in.position[0], in.position[1], in.position[2]);
-            o.velocity = glm::dvec3(in.velocity[0], in.velocity[1], in.velocity[2]);
-            o.preferred = glm::dvec3(in.preferred[0], in.preferred[1], in.preferred[2]);
-            o.radius = in.radius;
-            o.maxSpeed = in.max_speed;
-            o.priority = in.priority;
-            o.id = in.id;
-            o.layers = in.layers;
-            o.ignores = in.ignores;
-        }
+            copyAvoidAgent(agents[i], a.agents3[i]);
         a.spheres.resize(sphere_count);
         for (size_t i = 0; i < sphere_count; ++i)
         {
@@ -779,9 +786,7 @@ spark_nav_result spark_nav_avoid_3d(spark_nav_avoidance* avoidance, const spark_
         const Status st = a.avoidance.avoid3D(a.agents3, a.spheres, dt, a.velocities3);
         if (!st.ok())
             return resultOf(st.error());
-        for (size_t i = 0; i < agent_count; ++i)
-            for (int c = 0; c < 3; ++c)
-                out_velocities[3 * i + c] = a.velocities3[i][c];
+        writeVelocities(std::span<const glm::dvec3>(a.velocities3), out_velocities);
         return SPARK_NAV_OK;
     });
 }

@@ -904,6 +904,18 @@ Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, u
 namespace
 {
 
+/// The def a mesh was built with (settings, is2d, tolerance, vertex limit).
+NavMeshDef navMeshDefOf(const NavMesh& mesh)
+{
+    NavMeshDef def;
+    def.settings = mesh.settings();
+    def.is2d = mesh.is2d();
+    def.linkTolerance = mesh.linkTolerance();
+    def.maxPolyVerts = mesh.maxPolyVerts();
+    def.refuseOverlaps = false; // the mesh was checked when it was built
+    return def;
+}
+
 /// A tile of one of several meshes, by its place in the world.
 struct TileEntry
 {
@@ -1061,36 +1073,6 @@ uint32_t NavMesh::tileOfPolygon(uint32_t poly) const
         return kNoPolygon;
     const NavTile& t = *(it - 1);
     return poly - t.firstPolygon < t.polygonCount ? static_cast<uint32_t>(it - 1 - m_tiles.begin()) : kNoPolygon;
-}
-
-PolySoup toPolySoup(const NavMesh& mesh)
-{
-    PolySoup soup;
-    soup.vertices.assign(mesh.vertices().begin(), mesh.vertices().end());
-    if (mesh.empty())
-        return soup;
-    soup.polyStarts.push_back(0);
-    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
-    {
-        if (mesh.disabled(p))
-            continue;
-        const auto idx = mesh.polygonIndices(p);
-        soup.indices.insert(soup.indices.end(), idx.begin(), idx.end());
-        soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
-        soup.areas.push_back(mesh.area(p));
-    }
-    return soup;
-}
-
-NavMeshDef navMeshDefOf(const NavMesh& mesh)
-{
-    NavMeshDef def;
-    def.settings = mesh.settings();
-    def.is2d = mesh.is2d();
-    def.linkTolerance = mesh.linkTolerance();
-    def.maxPolyVerts = mesh.maxPolyVerts();
-    def.refuseOverlaps = false; // the mesh was checked when it was built
-    return def;
 }
 
 } // namespace spark::nav

@@ -121,6 +121,22 @@ float pathLength(const NavMesh& mesh, QueryScratch& scratch, glm::vec3 a, glm::v
     return path.length;
 }
 
+/// The polygons of an uncarved mesh as the soup it was built from.
+PolySoup soupOf(const NavMesh& mesh)
+{
+    PolySoup soup;
+    soup.vertices.assign(mesh.vertices().begin(), mesh.vertices().end());
+    soup.polyStarts.push_back(0);
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+    {
+        const auto idx = mesh.polygonIndices(p);
+        soup.indices.insert(soup.indices.end(), idx.begin(), idx.end());
+        soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
+        soup.areas.push_back(mesh.area(p));
+    }
+    return soup;
+}
+
 } // namespace
 
 TEST_CASE("a tiled bake gives a tile table in tile order whose polygons stay in their tiles")
@@ -221,23 +237,24 @@ TEST_CASE("the mesh hash is a hash over the tile hashes in tile order")
     const NavMesh mesh = bakeMesh(pillarHall(true), seamDef(32));
     // Rebuilt from its soup with one tile's polygons moved to another's range: refused.
     std::vector<NavTile> tiles(mesh.tiles().begin(), mesh.tiles().end());
-    const PolySoup soup = toPolySoup(mesh);
-    auto again = buildTiledNavMesh(soup, navMeshDefOf(mesh), mesh.tileSize(), tiles);
+    const PolySoup soup = soupOf(mesh);
+    const NavMeshDef def = navMeshDefFromBake(seamDef(32), false); // as the bake built it
+    auto again = buildTiledNavMesh(soup, def, mesh.tileSize(), tiles);
     REQUIRE(again.ok());
     CHECK(hashNavMesh(again.value()) == hashNavMesh(mesh));
     std::swap(tiles[0].x, tiles[1].x);
-    auto swapped = buildTiledNavMesh(soup, navMeshDefOf(mesh), mesh.tileSize(), tiles);
+    auto swapped = buildTiledNavMesh(soup, def, mesh.tileSize(), tiles);
     REQUIRE_FALSE(swapped.ok());
     CHECK(swapped.error().code == "E_NAV_FORMAT");
     CHECK(swapped.error().field == "/tiles/1");
     tiles = std::vector<NavTile>(mesh.tiles().begin(), mesh.tiles().end());
     tiles[2].polygonCount += 1;
-    auto overlapping = buildTiledNavMesh(soup, navMeshDefOf(mesh), mesh.tileSize(), tiles);
+    auto overlapping = buildTiledNavMesh(soup, def, mesh.tileSize(), tiles);
     REQUIRE_FALSE(overlapping.ok());
     CHECK(overlapping.error().code == "E_NAV_FORMAT");
-    auto noTiles = buildTiledNavMesh(soup, navMeshDefOf(mesh), mesh.tileSize(), {});
+    auto noTiles = buildTiledNavMesh(soup, def, mesh.tileSize(), {});
     CHECK_FALSE(noTiles.ok());
-    auto badSize = buildTiledNavMesh(soup, navMeshDefOf(mesh), 0, tiles);
+    auto badSize = buildTiledNavMesh(soup, def, 0, tiles);
     CHECK_FALSE(badSize.ok());
 }
 

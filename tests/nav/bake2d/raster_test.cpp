@@ -65,6 +65,25 @@ TEST_CASE("solid rectangles block every cell whose interior they overlap, not th
     CHECK(picture(g.value()) == "...#\n.#..\n....\n");
 }
 
+TEST_CASE("blockCellRects blocks the union of the rectangles, overlaps and empty ones included")
+{
+    Grid2D g;
+    g.width = 5;
+    g.height = 4;
+    g.blocked.assign(20, 0);
+    g.blocked[19] = 1; // already blocked cells stay blocked
+    const std::vector<CellRect> rects{
+        {0, 0, 2, 2, 0}, // a 2 x 2 corner
+        {1, 1, 2, 2, 0}, // overlapping it: counted twice, blocked once
+        {4, 0, 0, 3, 0}, // no cells
+        {3, 3, 1, 1, 0}, // one cell
+    };
+    blockCellRects(g, rects);
+    CHECK(picture(g) == "##...\n###..\n.##..\n...##\n");
+    blockCellRects(g, {});
+    CHECK(picture(g) == "##...\n###..\n.##..\n...##\n");
+}
+
 TEST_CASE("obstacle polygons block cells under them and along thin edges")
 {
     Shapes2D s = box(0, 0, 6, 4, 1.0f);

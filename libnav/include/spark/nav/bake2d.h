@@ -21,6 +21,7 @@
 #include <glm/vec3.hpp>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "spark/core/export.h"
@@ -109,6 +110,11 @@ struct CellRect
     int height = 0;
     uint8_t area = 0;
 };
+
+/// Blocks every cell of `rects` in `io.blocked` (each rectangle within the
+/// grid; those without cells are skipped), through one difference array, so
+/// the cost is O(cells + rectangles) however many overlap. Areas are ignored.
+void blockCellRects(Grid2D& io, std::span<const CellRect> rects);
 
 /// Covers the cells with `walkable[i] != 0` exactly (no overlap, no gap) by
 /// rectangles of equal area id (`areas` empty = all 0), in row-major order of

@@ -404,13 +404,6 @@ Result<NavMesh> removeNavMeshTiles(const NavMesh& mesh, std::span<const std::arr
 /// even size.
 Status checkPolygonOverlaps(const PolySoup& soup, const NavMeshDef& def);
 
-/// The mesh's polygons as a soup (vertices, indices, areas), as it was built;
-/// disabled polygons (carving) are left out, so the soup is the walkable mesh.
-PolySoup toPolySoup(const NavMesh& mesh);
-
-/// The def the mesh was built with (settings, is2d, tolerance, vertex limit).
-NavMeshDef navMeshDefOf(const NavMesh& mesh);
-
 /// Canonical little-endian serialisation: magic "SPNM", format version, the def,
 /// vertices, polygons and areas, then, only for a tiled mesh, "TILE" and the
 /// tile table, then, only for a carved mesh, "DSBL" and the ids of its
