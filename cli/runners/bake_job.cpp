@@ -21,6 +21,8 @@
 #include "spark/scene/scene_colliders.h"
 #include "spark/scene/session_state.h"
 
+#include <glm/common.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -106,14 +108,10 @@ json loadLevel(const BakeCliOptions& o, nav::BakeInput& input)
 }
 
 /// The triangles meeting each tile's bordered box, as the tiled bake buckets
-/// them (libnav/src/bake/tiles.cpp, `bucketTriangles`: the box widened by one
-/// cell), for the tiles accepted by `keep`.
+/// them (`nav::tilesMeetingBounds`), for the tiles accepted by `keep`.
 template <class Keep>
 std::map<TileId, std::vector<uint32_t>> clipTriangles(const nav::BakeInput& input, const nav::BakeDef& def, Keep keep)
 {
-    const double cs = def.cellSize;
-    const double tile = def.tileSize;
-    const double reach = nav::tileBorderCells(def) + 1;
     std::map<TileId, std::vector<uint32_t>> tiles;
     const size_t triangles = input.indices.size() / 3;
     for (size_t t = 0; t < triangles; ++t)
@@ -121,14 +119,10 @@ std::map<TileId, std::vector<uint32_t>> clipTriangles(const nav::BakeInput& inpu
         const glm::vec3& a = input.vertices[input.indices[3 * t]];
         const glm::vec3& b = input.vertices[input.indices[3 * t + 1]];
         const glm::vec3& c = input.vertices[input.indices[3 * t + 2]];
-        const double minX = std::min({a.x, b.x, c.x}) / cs, maxX = std::max({a.x, b.x, c.x}) / cs;
-        const double minZ = std::min({a.z, b.z, c.z}) / cs, maxZ = std::max({a.z, b.z, c.z}) / cs;
-        const auto x0 = static_cast<int32_t>(std::ceil((minX - reach) / tile - 1.0));
-        const auto x1 = static_cast<int32_t>(std::floor((maxX + reach) / tile));
-        const auto z0 = static_cast<int32_t>(std::ceil((minZ - reach) / tile - 1.0));
-        const auto z1 = static_cast<int32_t>(std::floor((maxZ + reach) / tile));
-        for (int32_t z = z0; z <= z1; ++z)
-            for (int32_t x = x0; x <= x1; ++x)
+        const nav::NavTileBox box =
+            nav::tilesMeetingBounds(def, nav::Bounds3{glm::min(glm::min(a, b), c), glm::max(glm::max(a, b), c)});
+        for (int32_t z = box.z0; z <= box.z1; ++z)
+            for (int32_t x = box.x0; x <= box.x1; ++x)
                 if (keep(TileId{z, x}))
                     tiles[TileId{z, x}].push_back(static_cast<uint32_t>(t));
     }

@@ -225,9 +225,4 @@ Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* 
 /// tiles.cpp: the tiled bake (def.tileSize > 0) of a validated input.
 Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def);
 
-/// The tiles of `def`'s range whose bordered box (widened by a cell, as the
-/// bucketing) meets the x–z box of `bounds`: those a change of the geometry
-/// inside `bounds` can change. `def` valid and tiled.
-NavTileBox tilesMeetingBounds(const BakeDef& def, const Bounds3& bounds);
-
 } // namespace spark::nav::bake

@@ -96,11 +96,8 @@ int32_t lastTileReached(double hi, double tile, double reach)
 
 /// The jobs: every tile whose bordered box (widened by one cell, the rest
 /// left to the voxeliser's own test) meets a triangle's bounds, in tile order.
-Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeDef& def, int border)
+Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeDef& def)
 {
-    const double cs = def.cellSize;
-    const double tile = def.tileSize;
-    const double reach = border + 1;
     std::vector<BucketEntry> entries;
     const size_t triangles = input.indices.size() / 3;
     for (size_t t = 0; t < triangles; ++t)
@@ -108,15 +105,8 @@ Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeD
         const glm::vec3& a = input.vertices[input.indices[3 * t]];
         const glm::vec3& b = input.vertices[input.indices[3 * t + 1]];
         const glm::vec3& c = input.vertices[input.indices[3 * t + 2]];
-        const double minX = std::min({a.x, b.x, c.x}) / cs, maxX = std::max({a.x, b.x, c.x}) / cs;
-        const double minZ = std::min({a.z, b.z, c.z}) / cs, maxZ = std::max({a.z, b.z, c.z}) / cs;
-        // Tile x's bordered box is [x·T − border, (x+1)·T + border] in cells.
-        // Only the tiles of the range are baked (a subset bake).
-        const TileRange& r = def.tileRange;
-        const auto x0 = std::max(r.x0, firstTileReached(minX, tile, reach));
-        const auto x1 = std::min(r.x1, lastTileReached(maxX, tile, reach));
-        const auto z0 = std::max(r.z0, firstTileReached(minZ, tile, reach));
-        const auto z1 = std::min(r.z1, lastTileReached(maxZ, tile, reach));
+        const NavTileBox box = tilesMeetingBounds(def, Bounds3{glm::min(glm::min(a, b), c), glm::max(glm::max(a, b), c)});
+        const int32_t x0 = box.x0, x1 = box.x1, z0 = box.z0, z1 = box.z1;
         if (x0 > x1 || z0 > z1)
             continue;
         if ((double(x1) - x0 + 1) * (double(z1) - z0 + 1) + double(entries.size()) > double(kMaxBucketEntries))
@@ -272,7 +262,7 @@ Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def)
             return makeError("E_NAV_LIMIT", "the scene reaches more than 2^30 cells from the origin", "/cell_size",
                              "raise cell_size");
 
-    auto bucketed = bucketTriangles(input, def, border);
+    auto bucketed = bucketTriangles(input, def);
     if (!bucketed.ok())
         return bucketed.error();
     const std::vector<TileJob>& jobs = bucketed.value();
@@ -327,13 +317,19 @@ Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def)
     return out;
 }
 
+} // namespace spark::nav::bake
+
+namespace spark::nav
+{
+
 NavTileBox tilesMeetingBounds(const BakeDef& def, const Bounds3& bounds)
 {
-    // The bucketing's own reach (border + 1 cells), so every tile that could
-    // see a triangle inside the bounds is among them.
+    // Tile x's bordered box is [x·T − border, (x+1)·T + border] in cells,
+    // reached one cell further (the rest left to the voxeliser's own test);
+    // only the tiles of the range are baked (a subset bake).
     const double cs = def.cellSize, tile = def.tileSize, reach = tileBorderCells(def) + 1;
-    NavTileBox box{firstTileReached(bounds.min.x / cs, tile, reach), lastTileReached(bounds.max.x / cs, tile, reach),
-                   firstTileReached(bounds.min.z / cs, tile, reach), lastTileReached(bounds.max.z / cs, tile, reach)};
+    NavTileBox box{bake::firstTileReached(bounds.min.x / cs, tile, reach), bake::lastTileReached(bounds.max.x / cs, tile, reach),
+                   bake::firstTileReached(bounds.min.z / cs, tile, reach), bake::lastTileReached(bounds.max.z / cs, tile, reach)};
     const TileRange& r = def.tileRange;
     box.x0 = std::max(box.x0, r.x0);
     box.x1 = std::min(box.x1, r.x1);
@@ -341,11 +337,6 @@ NavTileBox tilesMeetingBounds(const BakeDef& def, const Bounds3& bounds)
     box.z1 = std::min(box.z1, r.z1);
     return box;
 }
-
-} // namespace spark::nav::bake
-
-namespace spark::nav
-{
 
 Result<TileRebake> rebakeNavMeshTiles(const NavMesh& mesh, const BakeInput& input, const BakeDef& def,
                                       const Bounds3& bounds)
@@ -366,7 +357,7 @@ Result<TileRebake> rebakeNavMeshTiles(const NavMesh& mesh, const BakeInput& inpu
             std::abs(bounds.min[c]) > kMaxCoordinate || std::abs(bounds.max[c]) > kMaxCoordinate)
             return makeError("E_INVALID_PARAMS", "the bounds are finite, within ±1e6 m, min <= max", "/bounds");
     TileRebake out;
-    out.tiles = bake::tilesMeetingBounds(def, bounds);
+    out.tiles = tilesMeetingBounds(def, bounds);
     if (out.tiles.x0 > out.tiles.x1 || out.tiles.z0 > out.tiles.z1)
     {
         out.mesh = mesh; // no tile of the bake's range meets the bounds

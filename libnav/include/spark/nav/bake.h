@@ -77,6 +77,12 @@ inline constexpr int kMaxBakeThreads = 256;
 /// the ledge filter see past the tile's edge.
 int tileBorderCells(const BakeDef& def);
 
+/// The tiles of `def`'s range whose bordered box (widened by a cell) meets the
+/// x–z box of `bounds`: the tiles the tiled bake gives a triangle with these
+/// bounds to, so those a change of the geometry inside `bounds` can change.
+/// `def` valid and tiled.
+NavTileBox tilesMeetingBounds(const BakeDef& def, const Bounds3& bounds);
+
 /// The default settings of docs/navmesh.md "The 3D bake".
 BakeDef defaultBakeDef();
 
