@@ -71,6 +71,7 @@
 #include "levels.h"
 #include "recast_area.h"
 #include "recastdemo.h"
+#include "recast_tiles.h"
 
 #include "spark/core/rng.h"
 #include "spark/nav/bake.h"
@@ -90,7 +91,12 @@
 #include <cstring>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace
 {
@@ -501,6 +507,306 @@ void printSummary(const std::vector<LevelResult>& results, int rounds)
     }
 }
 
+// --- Tiled: Spark's tiled bake against Recast's (--tiled) ----------------------
+
+/// A level for the tiled comparison and its cell size.
+struct TiledLevel
+{
+    std::string name;
+    std::string what;
+    float cellSize = kCellSize;
+    spark::nav::BakeInput input;
+};
+
+/// dungeon (cells of 0.3 m, RecastDemo's), terrain1k and terrain4k
+/// (tools/terrain.py's 1 km and 4 km levels, cells of 0.5 m as
+/// samples/terrain/run.sh bakes them; written to out/ beforehand).
+TiledLevel loadTiledLevel(const std::string& name, float cellSize)
+{
+    TiledLevel level;
+    level.name = name;
+    const char* obj = nullptr;
+    if (name == "dungeon")
+        obj = kDungeonPath;
+    else if (name == "terrain1k")
+        obj = "out/terrain-1k.obj";
+    else if (name == "terrain4k")
+        obj = "out/terrain-4k.obj";
+    else
+    {
+        std::fprintf(stderr, "unknown tiled level '%s' (dungeon, terrain1k, terrain4k)\n", name.c_str());
+        std::exit(2);
+    }
+    if (name != "dungeon" && !std::filesystem::exists(dataPath(obj)))
+    {
+        std::fprintf(stderr, "%s is missing: python3 tools/terrain.py%s -o %s\n", obj,
+                     name == "terrain4k" ? " --size 4000" : "", obj);
+        std::exit(2);
+    }
+    level.what = obj;
+    level.cellSize = cellSize > 0.0f ? cellSize : (name == "dungeon" ? kCellSize : 0.5f);
+    level.input = loadObjInput(obj);
+    return level;
+}
+
+/// The sides of the tiled comparison, each run in its own process (peak RSS
+/// is per process): Spark and Recast on one thread and on `threads`.
+enum TiledSide
+{
+    kSpark1,
+    kSparkN,
+    kRecast1,
+    kRecastN,
+    kTiledSideCount
+};
+constexpr std::array<const char*, kTiledSideCount> kTiledSideNames = {"spark-1", "spark-N", "recast-1", "recast-N"};
+
+/// One bake of a side as its process measures it.
+struct TiledRun
+{
+    double cpuMs = 0.0;  ///< Thread CPU (one thread) or process CPU (N threads).
+    double wallMs = 0.0; ///< Monotonic clock.
+    double peakMb = 0.0; ///< VmHWM of the process during the bake (reset before it).
+    long tiles = 0, polygons = 0, vertices = 0;
+    double area = 0.0;
+};
+
+double wallSeconds()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double processCpuSeconds()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+/// A field of /proc/self/status in MB (VmRSS, VmHWM).
+double statusMb(const char* field)
+{
+    std::FILE* f = std::fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = 0.0;
+    const size_t n = std::strlen(field);
+    while (f && std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, field, n) == 0 && line[n] == ':')
+            kb = std::atof(line + n + 1);
+    if (f)
+        std::fclose(f);
+    return kb / 1024.0;
+}
+
+/// Resets the process's peak RSS to its current RSS (Linux clear_refs "5").
+void resetPeakRss()
+{
+    std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+    if (f)
+    {
+        std::fputs("5", f);
+        std::fclose(f);
+    }
+}
+
+/// A child process of one side: `ready` after the level is loaded; each line
+/// "bake" on its stdin runs one bake and answers one TiledRun line.
+int serveTiledSide(TiledSide side, const std::string& levelName, float cellSize, int tileSize, unsigned threads)
+{
+    const TiledLevel level = loadTiledLevel(levelName, cellSize);
+    const float* verts = &level.input.vertices[0].x;
+    const int nverts = static_cast<int>(level.input.vertices.size());
+    const int* tris = reinterpret_cast<const int*>(level.input.indices.data());
+    const int ntris = static_cast<int>(level.input.indices.size() / 3);
+    spark::nav::BakeDef def = sparkBakeDef();
+    def.cellSize = level.cellSize;
+    def.minRegionArea = static_cast<float>(kRegionMinSize * kRegionMinSize) * def.cellSize * def.cellSize;
+    def.mergeRegionArea = static_cast<float>(kRegionMergeSize * kRegionMergeSize) * def.cellSize * def.cellSize;
+    def.tileSize = tileSize;
+    def.threads = side == kSpark1 ? 1 : static_cast<int>(threads);
+    const rcConfig cfg = spark::bench::tiles::recastTileConfig(level.cellSize, tileSize);
+    // Recast's triangle buckets, made once as the sample makes its chunky mesh on load (not timed).
+    spark::bench::tiles::RecastTileBuckets buckets;
+    if (side == kRecast1 || side == kRecastN)
+        buckets = spark::bench::tiles::bucketRecastTiles(verts, nverts, tris, ntris, cfg);
+    std::printf("ready %.1f\n", statusMb("VmRSS"));
+    std::fflush(stdout);
+    char line[64];
+    while (std::fgets(line, sizeof line, stdin))
+    {
+        TiledRun run;
+        resetPeakRss();
+        const bool one = side == kSpark1 || side == kRecast1;
+        const double cpu0 = one ? spark::bench::threadSeconds() : processCpuSeconds(), wall0 = wallSeconds();
+        if (side == kSpark1 || side == kSparkN)
+        {
+            auto baked = spark::nav::bakeTriangles(level.input, def);
+            const double cpu1 = one ? spark::bench::threadSeconds() : processCpuSeconds(), wall1 = wallSeconds();
+            if (!baked.ok())
+            {
+                std::fprintf(stderr, "spark: %s\n", baked.error().message.c_str());
+                return 1;
+            }
+            run.cpuMs = (cpu1 - cpu0) * 1000.0;
+            run.wallMs = (wall1 - wall0) * 1000.0;
+            run.peakMb = statusMb("VmHWM");
+            const Quality q = qualityOf(baked.value().mesh);
+            run.tiles = static_cast<long>(baked.value().tiles.size());
+            run.polygons = q.polygons;
+            run.vertices = q.vertices;
+            run.area = q.area;
+        }
+        else
+        {
+            std::vector<spark::bench::tiles::RecastTile> baked = spark::bench::tiles::bakeRecastTiles(
+                cfg, buckets, verts, nverts, true, false, side == kRecast1 ? 1u : threads);
+            const double cpu1 = one ? spark::bench::threadSeconds() : processCpuSeconds(), wall1 = wallSeconds();
+            run.cpuMs = (cpu1 - cpu0) * 1000.0;
+            run.wallMs = (wall1 - wall0) * 1000.0;
+            run.peakMb = statusMb("VmHWM");
+            for (spark::bench::tiles::RecastTile& t : baked)
+            {
+                if (!t.pmesh)
+                    continue;
+                const Quality q = qualityOf(*t.pmesh, nullptr);
+                ++run.tiles;
+                run.polygons += q.polygons;
+                run.vertices += q.vertices;
+                run.area += q.area;
+                spark::bench::tiles::freeRecastTile(t);
+            }
+        }
+        std::printf("%.3f %.3f %.2f %ld %ld %ld %.3f\n", run.cpuMs, run.wallMs, run.peakMb, run.tiles, run.polygons,
+                    run.vertices, run.area);
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
+/// A running side: its process and the pipes to it.
+struct SideProcess
+{
+    pid_t pid = -1;
+    std::FILE* to = nullptr;
+    std::FILE* from = nullptr;
+    double baselineMb = 0.0; ///< RSS with the level loaded, before any bake.
+};
+
+SideProcess startSide(TiledSide side, const std::vector<std::string>& common)
+{
+    int down[2], up[2];
+    if (pipe2(down, O_CLOEXEC) != 0 || pipe2(up, O_CLOEXEC) != 0) // no other side inherits them
+    {
+        std::perror("pipe");
+        std::exit(1);
+    }
+    SideProcess p;
+    p.pid = fork();
+    if (p.pid == 0)
+    {
+        dup2(down[0], 0);
+        dup2(up[1], 1);
+        close(down[0]);
+        close(down[1]);
+        close(up[0]);
+        close(up[1]);
+        std::vector<std::string> args = {"bake_bench", std::string("--serve=") + kTiledSideNames[side]};
+        args.insert(args.end(), common.begin(), common.end());
+        std::vector<char*> argv;
+        for (std::string& a : args)
+            argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv("/proc/self/exe", argv.data());
+        std::perror("execv");
+        std::_Exit(127);
+    }
+    close(down[0]);
+    close(up[1]);
+    p.to = fdopen(down[1], "w");
+    p.from = fdopen(up[0], "r");
+    char line[128];
+    if (!std::fgets(line, sizeof line, p.from) || std::strncmp(line, "ready ", 6) != 0)
+    {
+        std::fprintf(stderr, "side %s did not start\n", kTiledSideNames[side]);
+        std::exit(1);
+    }
+    p.baselineMb = std::atof(line + 6);
+    return p;
+}
+
+TiledRun bakeOnce(SideProcess& p, TiledSide side)
+{
+    std::fputs("bake\n", p.to);
+    std::fflush(p.to);
+    char line[256];
+    TiledRun r;
+    if (!std::fgets(line, sizeof line, p.from) ||
+        std::sscanf(line, "%lf %lf %lf %ld %ld %ld %lf", &r.cpuMs, &r.wallMs, &r.peakMb, &r.tiles, &r.polygons,
+                    &r.vertices, &r.area) != 7)
+    {
+        std::fprintf(stderr, "side %s failed\n", kTiledSideNames[side]);
+        std::exit(1);
+    }
+    return r;
+}
+
+/// The four sides of one level, `rounds` alternated repeats after a warm-up.
+void measureTiled(const std::string& levelName, float cellSize, int tileSize, unsigned threads, int rounds)
+{
+    const std::vector<std::string> common = {"--level=" + levelName, "--cell-size=" + std::to_string(cellSize),
+                                             "--tile-size=" + std::to_string(tileSize),
+                                             "--threads=" + std::to_string(threads)};
+    std::array<SideProcess, kTiledSideCount> procs;
+    for (int s = 0; s < kTiledSideCount; ++s)
+        procs[s] = startSide(static_cast<TiledSide>(s), common);
+    std::array<TiledRun, kTiledSideCount> first;
+    for (int s = 0; s < kTiledSideCount; ++s)
+        first[s] = bakeOnce(procs[s], static_cast<TiledSide>(s)); // warm-up: quality, first-bake peak
+    std::array<std::vector<double>, kTiledSideCount> cpu, wall, peak;
+    for (int r = 0; r < rounds; ++r)
+        for (int k = 0; k < kTiledSideCount; ++k)
+        {
+            const int s = r % 2 == 0 ? k : kTiledSideCount - 1 - k;
+            const TiledRun run = bakeOnce(procs[s], static_cast<TiledSide>(s));
+            cpu[s].push_back(run.cpuMs);
+            wall[s].push_back(run.wallMs);
+            peak[s].push_back(std::max(run.peakMb, first[s].peakMb));
+        }
+    for (SideProcess& p : procs)
+    {
+        std::fclose(p.to);
+        std::fclose(p.from);
+        int status = 0;
+        waitpid(p.pid, &status, 0);
+    }
+    const TiledLevel level = loadTiledLevel(levelName, cellSize);
+    std::printf("== %s (%s): %zu triangles, cells %.2f x %.2f m, tiles of %d cells, %u threads; median of %d\n",
+                level.name.c_str(), level.what.c_str(), level.input.indices.size() / 3,
+                static_cast<double>(level.cellSize), static_cast<double>(kCellHeight), tileSize, threads, rounds);
+    std::printf("   %-9s %10s %10s %8s %9s %9s %7s %9s %9s %11s\n", "side", "cpu ms", "wall ms", "spread", "peak MB",
+                "input MB", "tiles", "polygons", "vertices", "area m2");
+    for (int s = 0; s < kTiledSideCount; ++s)
+    {
+        const TiledRun& q = first[s];
+        std::printf("   %-9s %10.1f %10.1f %7.1f%% %9.1f %9.1f %7ld %9ld %9ld %11.1f\n", kTiledSideNames[s],
+                    spark::bench::median(cpu[s]), spark::bench::median(wall[s]),
+                    spark::bench::spreadPercent(wall[s]), spark::bench::median(peak[s]), procs[s].baselineMb, q.tiles,
+                    q.polygons, q.vertices, q.area);
+    }
+    const double s1 = spark::bench::median(cpu[kSpark1]), r1 = spark::bench::median(cpu[kRecast1]);
+    const double sw1 = spark::bench::median(wall[kSpark1]), swN = spark::bench::median(wall[kSparkN]);
+    const double rwN = spark::bench::median(wall[kRecastN]);
+    const double sp = spark::bench::median(peak[kSpark1]), rp = spark::bench::median(peak[kRecast1]);
+    std::printf("   goals: spark/recast one thread cpu %.2f (<= 0.70 %s); spark all/one thread wall %.2f (<= 0.60 "
+                "%s); spark/recast all threads wall %.2f; peak RSS one thread %.1f vs %.1f MB (%s); area %+.2f %%\n\n",
+                s1 / r1, s1 <= 0.7 * r1 ? "met" : "MISSED", swN / sw1, swN <= 0.6 * sw1 ? "met" : "MISSED",
+                swN / rwN, sp, rp, sp <= rp ? "met" : "MISSED",
+                100.0 * (first[kSpark1].area - first[kRecast1].area) / first[kRecast1].area);
+    std::fflush(stdout);
+}
+
 bool takeOption(const char* arg, const char* name, std::string& out)
 {
     const size_t n = std::strlen(name);
@@ -514,21 +820,58 @@ bool takeOption(const char* arg, const char* name, std::string& out)
 
 int main(int argc, char** argv)
 {
-    std::string levelName = "all", sideName, roundsText;
+    std::string levelName = "all", sideName, roundsText, serveName, cellText, tileText, threadsText;
+    bool tiled = false;
     for (int i = 1; i < argc; ++i)
     {
         if (takeOption(argv[i], "--level", levelName) || takeOption(argv[i], "--side", sideName) ||
-            takeOption(argv[i], "--rounds", roundsText))
+            takeOption(argv[i], "--rounds", roundsText) || takeOption(argv[i], "--serve", serveName) ||
+            takeOption(argv[i], "--cell-size", cellText) || takeOption(argv[i], "--tile-size", tileText) ||
+            takeOption(argv[i], "--threads", threadsText))
             continue;
+        if (std::strcmp(argv[i], "--tiled") == 0)
+        {
+            tiled = true;
+            continue;
+        }
         std::fprintf(
             stderr,
             "usage: bake_bench [--level=dungeon|terrain|ramps|all] [--rounds=N]\n"
-            "       bake_bench --level=NAME --side=spark|recast|recast-default [--rounds=N]  (callgrind)\n");
+            "       bake_bench --level=NAME --side=spark|recast|recast-default [--rounds=N]  (callgrind)\n"
+            "       bake_bench --tiled [--level=dungeon|terrain1k|terrain4k|all] [--rounds=N] [--threads=N]\n"
+            "                  [--tile-size=64] [--cell-size=M]\n");
         return 2;
     }
     int rounds = roundsText.empty() ? (sideName.empty() ? 11 : 1) : std::atoi(roundsText.c_str());
     if (rounds < 1)
         rounds = 1;
+
+    if (tiled || !serveName.empty())
+    {
+        const float cellSize = cellText.empty() ? 0.0f : static_cast<float>(std::atof(cellText.c_str()));
+        const int tileSize = tileText.empty() ? 64 : std::atoi(tileText.c_str());
+        const unsigned threads = threadsText.empty() ? std::max(1u, std::thread::hardware_concurrency())
+                                                     : static_cast<unsigned>(std::max(1, std::atoi(threadsText.c_str())));
+        if (!serveName.empty())
+        {
+            for (int s = 0; s < kTiledSideCount; ++s)
+                if (serveName == kTiledSideNames[s])
+                    return serveTiledSide(static_cast<TiledSide>(s), levelName, cellSize, tileSize, threads);
+            std::fprintf(stderr, "unknown side '%s'\n", serveName.c_str());
+            return 2;
+        }
+        if (roundsText.empty())
+            rounds = 7;
+        std::printf("tiled: RecastDemo's settings (agent h 2.0 r 0.6, climb 0.9, slope 45, region min 8 merge 20, "
+                    "edge 12 m / 1.3, 6 verts/poly); monotone, no detail mesh on both sides\n"
+                    "cpu = thread CPU for -1 sides, process CPU for -N sides; peak = VmHWM of the side's own "
+                    "process over one bake (input included: input MB)\n\n");
+        const std::vector<std::string> names =
+            levelName == "all" ? std::vector<std::string>{"dungeon", "terrain1k"} : std::vector<std::string>{levelName};
+        for (const std::string& name : names)
+            measureTiled(name, cellSize, tileSize, threads, rounds);
+        return 0;
+    }
 
     if (!sideName.empty())
     {
