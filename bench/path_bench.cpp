@@ -83,6 +83,7 @@
 #include "levels.h"
 #include "recast_solo.h"
 #include "recastdemo.h"
+#include "recast_tiles.h"
 #include <DetourNavMesh.h>
 #include <DetourNavMeshBuilder.h>
 #include <DetourNavMeshQuery.h>
@@ -139,6 +140,22 @@ constexpr double kLengthTolerance = 0.01; // [Units: m]
 
 using namespace spark::bench::demo; // RecastDemo's settings, both sides (recastdemo.h)
 using bench::levels::Level;
+
+/// `--tiled`: both sides bake in tiles (Spark's tileSize; Recast's tiled bake
+/// and Detour's tiled dtNavMesh, bench/recast_tiles.h), cells of `cellSize`.
+/// Detour gets 65535 search nodes (its most) and room for 16384-polygon
+/// corridors, as a big world needs; RecastDemo's 2048 run out on the 1 km terrain.
+struct TiledMode
+{
+    bool on = false;
+    int tileSize = 64;
+    float cellSize = kCellSize;
+};
+TiledMode gTiled;
+int gDetourNodes = kDetourNodes;
+int gDetourMaxPath = kDetourMaxPath;
+int gDetourMaxStraight = kDetourMaxStraight;
+int gRepeats = kRepeats;
 
 struct Pair
 {
@@ -229,7 +246,15 @@ struct SparkSide
 
 void bakeSpark(const nav::BakeInput& input, SparkSide& out)
 {
-    auto baked = nav::bakeNavMesh(input, sparkBakeDef());
+    nav::BakeDef def = sparkBakeDef();
+    if (gTiled.on)
+    {
+        def.cellSize = gTiled.cellSize;
+        def.minRegionArea = float(kRegionMinSize * kRegionMinSize) * def.cellSize * def.cellSize;
+        def.mergeRegionArea = float(kRegionMergeSize * kRegionMergeSize) * def.cellSize * def.cellSize;
+        def.tileSize = gTiled.tileSize;
+    }
+    auto baked = nav::bakeNavMesh(input, def);
     if (!baked)
     {
         std::fprintf(stderr, "Spark bake failed: %s\n", baked.error().message.c_str());
@@ -247,10 +272,10 @@ struct DetourSide
     int polygons = 0;
     double area = 0.0; // x–z [Units: m²]
     dtQueryFilter filter;
-    std::vector<dtPolyRef> corridor = std::vector<dtPolyRef>(kDetourMaxPath);
-    std::vector<float> straight = std::vector<float>(3 * kDetourMaxStraight);
-    std::vector<unsigned char> straightFlags = std::vector<unsigned char>(kDetourMaxStraight);
-    std::vector<dtPolyRef> straightRefs = std::vector<dtPolyRef>(kDetourMaxStraight);
+    std::vector<dtPolyRef> corridor = std::vector<dtPolyRef>(size_t(gDetourMaxPath));
+    std::vector<float> straight = std::vector<float>(3 * size_t(gDetourMaxStraight));
+    std::vector<unsigned char> straightFlags = std::vector<unsigned char>(size_t(gDetourMaxStraight));
+    std::vector<dtPolyRef> straightRefs = std::vector<dtPolyRef>(size_t(gDetourMaxStraight));
     int straightCount = 0;
     bool located = false;        // both ends found by the last query
     dtStatus pathStatus = 0;     // findPath's status of the last query
@@ -279,7 +304,7 @@ struct DetourSide
         if (!located)
             return false;
         int count = 0;
-        pathStatus = navQuery->findPath(ra, rb, na, nb, &filter, corridor.data(), &count, kDetourMaxPath);
+        pathStatus = navQuery->findPath(ra, rb, na, nb, &filter, corridor.data(), &count, int(corridor.size()));
         if (dtStatusFailed(pathStatus) || count == 0)
             return false;
         float end[3] = {nb[0], nb[1], nb[2]};
@@ -287,7 +312,7 @@ struct DetourSide
             navQuery->closestPointOnPoly(corridor[size_t(count) - 1], nb, end, nullptr);
         straightStatus =
             navQuery->findStraightPath(na, end, corridor.data(), count, straight.data(), straightFlags.data(),
-                                       straightRefs.data(), &straightCount, kDetourMaxStraight);
+                                       straightRefs.data(), &straightCount, int(straightRefs.size()));
         return corridor[size_t(count) - 1] == rb && (pathStatus & DT_PARTIAL_RESULT) == 0;
     }
     double length(bool horizontalOnly) const
@@ -306,6 +331,26 @@ void bakeDetour(const nav::BakeInput& input, DetourSide& out, bool monotone = fa
     const std::vector<int> tris(input.indices.begin(), input.indices.end());
     const int ntris = int(tris.size() / 3);
 
+    if (gTiled.on)
+    {
+        // Sample_TileMesh: per-tile bake (the sample's partition: watershed, or monotone), detail mesh, tiles.
+        const rcConfig cfg = bench::tiles::recastTileConfig(gTiled.cellSize, gTiled.tileSize);
+        const bench::tiles::RecastTileBuckets buckets =
+            bench::tiles::bucketRecastTiles(verts, nverts, tris.data(), ntris, cfg);
+        std::vector<bench::tiles::RecastTile> tiles =
+            bench::tiles::bakeRecastTiles(cfg, buckets, verts, nverts, monotone, true, 1);
+        for (const bench::tiles::RecastTile& t : tiles)
+            if (t.pmesh)
+            {
+                out.polygons += t.pmesh->npolys;
+                out.area += bench::recastPolyMeshArea(*t.pmesh, cfg.cs);
+            }
+        out.mesh = bench::tiles::detourTiledNavMesh(cfg, buckets, tiles);
+        for (bench::tiles::RecastTile& t : tiles)
+            bench::tiles::freeRecastTile(t);
+    }
+    else
+    {
     const rcConfig cfg = recastConfig(verts, nverts);
 
     const RecastSoloMesh solo = bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, 1, monotone);
@@ -314,8 +359,9 @@ void bakeDetour(const nav::BakeInput& input, DetourSide& out, bool monotone = fa
     out.mesh = soloNavMesh(solo, cfg, kAgentHeight, kAgentRadius, kAgentClimb);
     rcFreePolyMesh(solo.pmesh);
     rcFreePolyMeshDetail(solo.dmesh);
+    }
     out.navQuery = dtAllocNavMeshQuery();
-    if (dtStatusFailed(out.navQuery->init(out.mesh, kDetourNodes)))
+    if (dtStatusFailed(out.navQuery->init(out.mesh, gDetourNodes)))
     {
         std::fprintf(stderr, "dtNavMeshQuery::init failed\n");
         std::exit(1);
@@ -433,11 +479,11 @@ Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pair
     return q;
 }
 
-int runTable(const Level& level)
+int runTable(const Level& level, int pairCount)
 {
     const nav::BakeInput& input = level.input;
     size_t walkableTris = 0;
-    const std::vector<Pair> pairs = drawPairs(input, kPairs, &walkableTris);
+    const std::vector<Pair> pairs = drawPairs(input, pairCount, &walkableTris);
     SparkSide spark;
     DetourSide detour;
     DetourSide detourMono; // the same, on Recast's monotone partition (Spark's partition): shows what the
@@ -472,7 +518,7 @@ int runTable(const Level& level)
 
     // Time: whole loops, the three sides in turn, each repeat starting with the next side.
     std::vector<double> tSpark, tDetour, tDetourMono;
-    for (int rep = 0; rep < kRepeats; ++rep)
+    for (int rep = 0; rep < gRepeats; ++rep)
     {
         for (int turn = 0; turn < 3; ++turn)
         {
@@ -490,13 +536,18 @@ int runTable(const Level& level)
 
     std::printf("%s (%s): %zu vertices, %zu triangles (%zu walkable, sampled); %d pairs, seed %llu\n",
                 level.name.c_str(), level.what.c_str(), input.vertices.size(), input.indices.size() / 3,
-                walkableTris, kPairs, static_cast<unsigned long long>(kPointSeed));
+                walkableTris, pairCount, static_cast<unsigned long long>(kPointSeed));
     std::printf(
-        "bake: cell 0.3 x 0.2, agent h 2.0 r 0.6, climb 0.9, slope 45, region 8/20, edge 12/1.3, nvp 6, "
-        "detail 6/1; half extents (2, 4, 2)\n");
+        "bake: cell %.2f x 0.2, agent h 2.0 r 0.6, climb 0.9, slope 45, region 8/20, edge 12/1.3, nvp 6, "
+        "detail 6/1; half extents (2, 4, 2)\n",
+        double(gTiled.on ? gTiled.cellSize : kCellSize));
+    if (gTiled.on)
+        std::printf("tiled: tiles of %d cells on both sides (Spark %zu tiles); Detour: tiled dtNavMesh, %d nodes, "
+                    "corridors up to %d polygons\n",
+                    gTiled.tileSize, spark.mesh.tiles().size(), gDetourNodes, gDetourMaxPath);
     std::printf(
         "time: thread CPU, median of %d repeats of the %d-query loop, the sides taking turns to go first\n",
-        kRepeats, kPairs);
+        gRepeats, pairCount);
     std::printf(
         "detour: Recast's default (watershed) bake, the comparison; detour mono: Recast's monotone bake "
         "(Spark's partition), for reference\n\n");
@@ -539,8 +590,32 @@ int runTable(const Level& level)
     std::printf("Spark path hash (located/complete flags, point bits and corridor of every query): %016llx\n",
                 static_cast<unsigned long long>(q.sparkPathHash));
     std::printf("Detour: %d searches ran out of nodes (%d), %d straight paths truncated at %d points\n",
-                q.detourOutOfNodes, kDetourNodes, q.detourStraightTruncated, kDetourMaxStraight);
+                q.detourOutOfNodes, gDetourNodes, q.detourStraightTruncated, gDetourMaxStraight);
     return 0;
+}
+
+/// The tiled levels: the dungeon, and tools/terrain.py's 1 km level (out/terrain-1k.obj, made beforehand).
+Level tiledLevel(const std::string& name)
+{
+    if (name == "dungeon")
+        return bench::levels::dungeonLevel();
+    if (name != "terrain1k")
+    {
+        std::fprintf(stderr, "unknown tiled level '%s' (dungeon, terrain1k, all)\n", name.c_str());
+        std::exit(2);
+    }
+    const char* obj = "out/terrain-1k.obj";
+    if (!std::filesystem::exists(dataPath(obj)))
+    {
+        std::fprintf(stderr, "%s is missing: python3 tools/terrain.py -o %s\n", obj, obj);
+        std::exit(2);
+    }
+    Level level;
+    level.name = name;
+    level.what = obj;
+    level.input = loadObjInput(obj);
+    bench::levels::finishLevel(level);
+    return level;
 }
 
 // --- Callgrind ---------------------------------------------------------------------------
@@ -617,6 +692,8 @@ int main(int argc, char** argv)
     bool callgrind = false;
     std::string side, outDir = "/tmp", levelName = "dungeon";
     int pairCount = kCallgrindPairs;
+    int tablePairs = kPairs;
+    float cellSize = 0.0f;
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg = argv[i];
@@ -625,7 +702,15 @@ int main(int argc, char** argv)
         else if (arg.rfind("--callgrind-side=", 0) == 0)
             side = arg.substr(17);
         else if (arg.rfind("--pairs=", 0) == 0)
-            pairCount = std::atoi(arg.c_str() + 8);
+            pairCount = tablePairs = std::atoi(arg.c_str() + 8);
+        else if (arg == "--tiled")
+            gTiled.on = true;
+        else if (arg.rfind("--tile-size=", 0) == 0)
+            gTiled.tileSize = std::atoi(arg.c_str() + 12);
+        else if (arg.rfind("--cell-size=", 0) == 0)
+            cellSize = float(std::atof(arg.c_str() + 12));
+        else if (arg.rfind("--repeats=", 0) == 0)
+            gRepeats = std::max(1, std::atoi(arg.c_str() + 10));
         else if (arg == "--pairs" && i + 1 < argc)
             pairCount = std::atoi(argv[++i]);
         else if (arg.rfind("--out=", 0) == 0)
@@ -637,15 +722,38 @@ int main(int argc, char** argv)
         else
         {
             std::fprintf(stderr,
-                         "usage: path_bench [--level=dungeon|terrain|ramps|all] [--callgrind [--pairs N] "
-                         "[--out DIR]]\n");
+                         "usage: path_bench [--level=dungeon|terrain|ramps|all] [--pairs=N] [--repeats=N] "
+                         "[--callgrind [--pairs N] [--out DIR]]\n"
+                         "       path_bench --tiled [--level=dungeon|terrain1k|all] [--tile-size=64] "
+                         "[--cell-size=M] [--pairs=N] [--repeats=N]\n");
             return 2;
         }
     }
-    if (pairCount < 1 || pairCount > kPairs)
+    if (pairCount < 1 || pairCount > kPairs || tablePairs < 1 || tablePairs > kPairs)
     {
         std::fprintf(stderr, "--pairs must be 1..%d\n", kPairs);
         return 2;
+    }
+    if (gTiled.on && !side.empty())
+    {
+        gTiled.cellSize = cellSize > 0.0f ? cellSize : levelName == "dungeon" ? kCellSize : 0.5f;
+        return runCallgrindSide(side, pairCount, tiledLevel(levelName));
+    }
+    if (gTiled.on)
+    {
+        gDetourNodes = 65535;
+        gDetourMaxPath = 16384;
+        gDetourMaxStraight = 4096;
+        const std::vector<std::string> tiledNames = levelName == "all" ? std::vector<std::string>{"dungeon", "terrain1k"}
+                                                                       : std::vector<std::string>{levelName};
+        int status = 0;
+        for (size_t i = 0; i < tiledNames.size() && status == 0; ++i)
+        {
+            gTiled.cellSize = cellSize > 0.0f ? cellSize : tiledNames[i] == "dungeon" ? kCellSize : 0.5f;
+            status = runTable(tiledLevel(tiledNames[i]), tablePairs);
+            std::printf("\n");
+        }
+        return status;
     }
     const std::vector<std::string> names = levelName == "all"
                                                ? std::vector<std::string>{"dungeon", "terrain", "ramps"}
@@ -659,7 +767,7 @@ int main(int argc, char** argv)
             std::printf("\n");
         status = callgrind
                      ? runCallgrind(pairCount, outDir + (names.size() > 1 ? "/" + names[i] : ""), names[i])
-                     : runTable(bench::levels::makeLevel(names[i]));
+                     : runTable(bench::levels::makeLevel(names[i]), tablePairs);
     }
     return status;
 }
