@@ -98,31 +98,49 @@ int32_t lastTileReached(double hi, double tile, double reach)
 /// left to the voxeliser's own test) meets a triangle's bounds, in tile order.
 Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeDef& def)
 {
-    std::vector<BucketEntry> entries;
     const size_t triangles = input.indices.size() / 3;
-    for (size_t t = 0; t < triangles; ++t)
-    {
+    auto tilesOf = [&](size_t t) {
         const glm::vec3& a = input.vertices[input.indices[3 * t]];
         const glm::vec3& b = input.vertices[input.indices[3 * t + 1]];
         const glm::vec3& c = input.vertices[input.indices[3 * t + 2]];
-        const NavTileBox box = tilesMeetingBounds(def, Bounds3{glm::min(glm::min(a, b), c), glm::max(glm::max(a, b), c)});
-        const int32_t x0 = box.x0, x1 = box.x1, z0 = box.z0, z1 = box.z1;
-        if (x0 > x1 || z0 > z1)
-            continue;
-        if ((double(x1) - x0 + 1) * (double(z1) - z0 + 1) + double(entries.size()) > double(kMaxBucketEntries))
+        return tilesMeetingBounds(def, Bounds3{glm::min(glm::min(a, b), c), glm::max(glm::max(a, b), c)});
+    };
+    // Memory: the entries are counted first and every vector is allocated at
+    // its final size (growing by doubling held up to 3× the entries at once:
+    // most of the peak of a 4 km terrain's bake).
+    double count = 0.0;
+    for (size_t t = 0; t < triangles; ++t)
+    {
+        const NavTileBox box = tilesOf(t);
+        if (box.x0 <= box.x1 && box.z0 <= box.z1)
+            count += (double(box.x1) - box.x0 + 1) * (double(box.z1) - box.z0 + 1);
+        if (count > double(kMaxBucketEntries))
             return makeError("E_NAV_LIMIT", "the triangles meet more than 2^27 tiles in all", "/tile_size",
                              "use larger tiles or cells");
-        for (int32_t z = z0; z <= z1; ++z)
-            for (int32_t x = x0; x <= x1; ++x)
+    }
+    std::vector<BucketEntry> entries;
+    entries.reserve(static_cast<size_t>(count));
+    for (size_t t = 0; t < triangles; ++t)
+    {
+        const NavTileBox box = tilesOf(t);
+        for (int32_t z = box.z0; z <= box.z1; ++z)
+            for (int32_t x = box.x0; x <= box.x1; ++x)
                 entries.push_back({z, x, static_cast<uint32_t>(t)});
     }
     std::sort(entries.begin(), entries.end());
-    std::vector<TileJob> jobs;
+    size_t jobCount = 0;
     for (size_t i = 0; i < entries.size(); ++i)
+        jobCount += i == 0 || entries[i].x != entries[i - 1].x || entries[i].z != entries[i - 1].z ? 1 : 0;
+    std::vector<TileJob> jobs;
+    jobs.reserve(jobCount);
+    for (size_t i = 0, end = 0; i < entries.size(); i = end)
     {
-        if (jobs.empty() || jobs.back().x != entries[i].x || jobs.back().z != entries[i].z)
-            jobs.push_back(TileJob{entries[i].x, entries[i].z, {}});
-        jobs.back().triangles.push_back(entries[i].triangle);
+        for (end = i + 1; end < entries.size() && entries[end].x == entries[i].x && entries[end].z == entries[i].z;)
+            ++end;
+        jobs.push_back(TileJob{entries[i].x, entries[i].z, {}});
+        jobs.back().triangles.reserve(end - i);
+        for (size_t k = i; k < end; ++k)
+            jobs.back().triangles.push_back(entries[k].triangle);
     }
     return jobs;
 }
