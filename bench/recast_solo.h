@@ -84,6 +84,40 @@ inline RecastSoloMesh bakeRecastSoloMesh(rcContext& ctx, const rcConfig& cfg, co
     return out;
 }
 
+/// Detour's tile parameters over a Recast polygon mesh (and its detail mesh,
+/// when there is one; without, Detour makes one from the polygons), with a
+/// BV tree, as RecastDemo's samples fill them; tile (0, 0) of layer 0.
+inline dtNavMeshCreateParams detourCreateParams(const rcPolyMesh& pmesh, const rcPolyMeshDetail* dmesh,
+                                                const rcConfig& cfg, float agentHeight, float agentRadius,
+                                                float agentClimb)
+{
+    dtNavMeshCreateParams params{};
+    params.verts = pmesh.verts;
+    params.vertCount = pmesh.nverts;
+    params.polys = pmesh.polys;
+    params.polyAreas = pmesh.areas;
+    params.polyFlags = pmesh.flags;
+    params.polyCount = pmesh.npolys;
+    params.nvp = pmesh.nvp;
+    if (dmesh)
+    {
+        params.detailMeshes = dmesh->meshes;
+        params.detailVerts = dmesh->verts;
+        params.detailVertsCount = dmesh->nverts;
+        params.detailTris = dmesh->tris;
+        params.detailTriCount = dmesh->ntris;
+    }
+    params.walkableHeight = agentHeight;
+    params.walkableRadius = agentRadius;
+    params.walkableClimb = agentClimb;
+    rcVcopy(params.bmin, pmesh.bmin);
+    rcVcopy(params.bmax, pmesh.bmax);
+    params.cs = cfg.cs;
+    params.ch = cfg.ch;
+    params.buildBvTree = true;
+    return params;
+}
+
 /// Detour's single-tile navmesh over a solo bake, as Sample_SoloMesh::handleBuild
 /// makes it (with a BV tree); the agent's height, radius and climb in metres.
 /// The poly meshes stay the caller's.
@@ -94,29 +128,8 @@ inline dtNavMesh* soloNavMesh(const RecastSoloMesh& solo, const rcConfig& cfg, f
         std::fprintf(stderr, "Detour navmesh failed at %s\n", stage);
         std::exit(1);
     };
-    const rcPolyMesh& pmesh = *solo.pmesh;
-    const rcPolyMeshDetail& dmesh = *solo.dmesh;
-    dtNavMeshCreateParams params{};
-    params.verts = pmesh.verts;
-    params.vertCount = pmesh.nverts;
-    params.polys = pmesh.polys;
-    params.polyAreas = pmesh.areas;
-    params.polyFlags = pmesh.flags;
-    params.polyCount = pmesh.npolys;
-    params.nvp = pmesh.nvp;
-    params.detailMeshes = dmesh.meshes;
-    params.detailVerts = dmesh.verts;
-    params.detailVertsCount = dmesh.nverts;
-    params.detailTris = dmesh.tris;
-    params.detailTriCount = dmesh.ntris;
-    params.walkableHeight = agentHeight;
-    params.walkableRadius = agentRadius;
-    params.walkableClimb = agentClimb;
-    rcVcopy(params.bmin, pmesh.bmin);
-    rcVcopy(params.bmax, pmesh.bmax);
-    params.cs = cfg.cs;
-    params.ch = cfg.ch;
-    params.buildBvTree = true;
+    dtNavMeshCreateParams params = // (dtCreateNavMeshData takes it non-const)
+        detourCreateParams(*solo.pmesh, solo.dmesh, cfg, agentHeight, agentRadius, agentClimb);
     unsigned char* data = nullptr;
     int size = 0;
     if (!dtCreateNavMeshData(&params, &data, &size))

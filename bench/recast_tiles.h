@@ -15,6 +15,7 @@
 /// with the border (monotone, or watershed with the distance field),
 /// contours, polygon mesh and, when asked, the detail mesh. Exits on a failure.
 
+#include "recast_solo.h"
 #include "recastdemo.h"
 
 #include <recastnavigation/DetourNavMesh.h>
@@ -265,33 +266,9 @@ inline dtNavMesh* detourTiledNavMesh(const rcConfig& cfg, const RecastTileBucket
                 pm.areas[i] = 0;
             pm.flags[i] = 1;
         }
-        dtNavMeshCreateParams p{};
-        p.verts = pm.verts;
-        p.vertCount = pm.nverts;
-        p.polys = pm.polys;
-        p.polyAreas = pm.areas;
-        p.polyFlags = pm.flags;
-        p.polyCount = pm.npolys;
-        p.nvp = pm.nvp;
-        if (t.dmesh)
-        {
-            p.detailMeshes = t.dmesh->meshes;
-            p.detailVerts = t.dmesh->verts;
-            p.detailVertsCount = t.dmesh->nverts;
-            p.detailTris = t.dmesh->tris;
-            p.detailTriCount = t.dmesh->ntris;
-        }
-        p.walkableHeight = kAgentHeight;
-        p.walkableRadius = kAgentRadius;
-        p.walkableClimb = kAgentClimb;
+        dtNavMeshCreateParams p = detourCreateParams(pm, t.dmesh, cfg, kAgentHeight, kAgentRadius, kAgentClimb);
         p.tileX = t.x;
         p.tileY = t.z;
-        p.tileLayer = 0;
-        rcVcopy(p.bmin, pm.bmin);
-        rcVcopy(p.bmax, pm.bmax);
-        p.cs = cfg.cs;
-        p.ch = cfg.ch;
-        p.buildBvTree = true;
         unsigned char* data = nullptr;
         int size = 0;
         if (!dtCreateNavMeshData(&p, &data, &size))
