@@ -222,6 +222,16 @@ struct KeepBox
 Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats,
                  PolySoup& outMesh);
 
+/// The part of `bakeSolid` after the filter: erosion onward on `ioField`
+/// (which it consumes). The one place several agent radii part ways: each
+/// erodes its own copy of the filtered field (bake.cpp).
+Status bakeOpen(OpenField& ioField, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats,
+                PolySoup& outMesh);
+
+/// The stages a bake reports progress over (voxelise, filter, erode, regions,
+/// contours, polygons).
+inline constexpr uint64_t kBakeStages = 6;
+
 /// tiles.cpp: the tiled bake (def.tileSize > 0) of a validated input.
 Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def);
 
