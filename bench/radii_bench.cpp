@@ -91,6 +91,7 @@ void run(const Case& c, int repeats)
                 one1 * 1e3, shared * 1e3, separate * 1e3, shared / one1, separate / one1, polys[0], polys[1],
                 polys[2], bench::spreadPercent(tOne), bench::spreadPercent(tShared),
                 bench::spreadPercent(tSeparate));
+    std::fflush(stdout); // a line per level as it finishes
 }
 
 } // namespace
@@ -140,6 +141,7 @@ int main(int argc, char** argv)
         std::printf("(no %s: the terrain is skipped; write it with python3 tools/terrain.py -o %s)\n",
                     terrain.c_str(), terrain.c_str());
     std::printf("radii 0.3, 0.6, 1.2 m; thread CPU ms, medians of %d alternated repeats, 1 thread\n", repeats);
+    std::fflush(stdout);
     std::printf("%-28s %9s %9s %9s %10s %10s   %s\n", "level", "r 0.3", "3 shared", "3 apart", "shared/1",
                 "apart/1", "polygons");
     for (const Case& c : cases)

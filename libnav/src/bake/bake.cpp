@@ -231,10 +231,11 @@ Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* 
     OpenField open;
     SPARK_TRY(filterSpans(ioSolid, cells, open));
     ioSolid = SolidField{}; // the open field replaces it (and holds its column array)
-    return bakeOpen(open, cells, keep, ioStats, outMesh);
+    return bakeOpen(open, cells, keep, false, ioStats, outMesh);
 }
 
-Status bakeOpen(OpenField& open, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats, PolySoup& outMesh)
+Status bakeOpen(OpenField& open, const CellSettings& cells, const KeepBox* keep, bool distanceReady,
+                BakeStats& ioStats, PolySoup& outMesh)
 {
     // Safe points between the stages (spark/core/work.h): a stopped bake has built nothing
     // its caller keeps; the progress counts the finished stages. The tile pool's
@@ -242,7 +243,9 @@ Status bakeOpen(OpenField& open, const CellSettings& cells, const KeepBox* keep,
     auto stage = [](const char* next, uint64_t done) { return workCheckpoint(next, done, kBakeStages); };
     if (!stage("bake: erode", 2))
         return cancelledError("bake: erode");
-    erodeWalkable(open, cells);
+    if (!distanceReady)
+        borderDistance(open);
+    dropNearBorder(open, cells);
     if (keep)
     {
         // A tile's border only informs the filter and erosion: its spans make no polygons.
@@ -307,10 +310,11 @@ Error nothingWalkable(const std::vector<float>& radii, size_t i)
 }
 
 /// The single-grid bake of every radius (validated): the grid spans the
-/// input's bounds, whatever the radius, so the voxels and the filtered open
-/// field are the same for all of them. They are made once; each radius erodes
-/// its own copy onward (the last one takes the field itself). So radius i's
-/// result is that of a bake of radius i alone, bit for bit.
+/// input's bounds, whatever the radius, so the voxels, the filtered open
+/// field and its distances from the borders are the same for all of them.
+/// They are made once; each radius drops the spans near a border from its own
+/// copy and goes on from there (the last one takes the field itself). So
+/// radius i's result is that of a bake of radius i alone, bit for bit.
 Result<std::vector<BakeOutput>> bakeSingleGrid(const BakeInput& input, const BakeDef& def,
                                                const std::vector<float>& radii)
 {
@@ -360,6 +364,9 @@ Result<std::vector<BakeOutput>> bakeSingleGrid(const BakeInput& input, const Bak
     bake::OpenField open;
     SPARK_TRY(bake::filterSpans(solid, shared, open));
     solid = bake::SolidField{};
+    if (!workCheckpoint("bake: erode", 2, bake::kBakeStages))
+        return cancelledError("bake: erode");
+    bake::borderDistance(open); // the chamfer distances serve every radius
 
     std::vector<BakeOutput> outs;
     for (size_t i = 0; i < radii.size(); ++i)
@@ -369,8 +376,8 @@ Result<std::vector<BakeOutput>> bakeSingleGrid(const BakeInput& input, const Bak
         out.boundsMax = first.boundsMax;
         out.stats = first.stats;
         bake::OpenField field = i + 1 < radii.size() ? open : std::move(open);
-        SPARK_TRY(bake::bakeOpen(field, bake::cellSettingsOf(bakeDefForRadius(def, radii[i])), nullptr, out.stats,
-                                 out.mesh));
+        SPARK_TRY(bake::bakeOpen(field, bake::cellSettingsOf(bakeDefForRadius(def, radii[i])), nullptr, true,
+                                 out.stats, out.mesh));
         if (out.mesh.polygonCount() == 0)
             return nothingWalkable(radii, i);
         outs.push_back(std::move(out));
