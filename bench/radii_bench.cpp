@@ -13,7 +13,8 @@
 ///
 /// Run from the project root:
 ///   python3 tools/terrain.py -o out/terrain-1k.obj
-///   build/release/bench/radii_bench [--repeats=N] [--terrain=out/terrain-1k.obj]
+///   build/release/bench/radii_bench [--repeats=N] [--terrain=out/terrain-1k.obj] [--only=TEXT]
+/// (--only: just the levels whose name holds TEXT, e.g. --only="terrain 1 km, one grid").
 
 #include "bench_stats.h"
 
@@ -100,6 +101,7 @@ int main(int argc, char** argv)
 {
     int repeats = 5;
     std::string terrain = "out/terrain-1k.obj";
+    std::string only; // a piece of a level's name: run only the levels whose name holds it
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg = argv[i];
@@ -107,9 +109,11 @@ int main(int argc, char** argv)
             repeats = std::max(1, std::atoi(v));
         else if (const char* t = bench::optionValue(arg, "--terrain="))
             terrain = t;
+        else if (const char* o = bench::optionValue(arg, "--only="))
+            only = o;
         else
         {
-            std::fprintf(stderr, "usage: radii_bench [--repeats=N] [--terrain=PATH]\n");
+            std::fprintf(stderr, "usage: radii_bench [--repeats=N] [--terrain=PATH] [--only=TEXT]\n");
             return 2;
         }
     }
@@ -145,6 +149,7 @@ int main(int argc, char** argv)
     std::printf("%-28s %9s %9s %9s %10s %10s   %s\n", "level", "r 0.3", "3 shared", "3 apart", "shared/1",
                 "apart/1", "polygons");
     for (const Case& c : cases)
-        run(c, repeats);
+        if (c.name.find(only) != std::string::npos)
+            run(c, repeats);
     return 0;
 }
