@@ -4,7 +4,6 @@
 
 #include "bake_test_util.h"
 
-#include "spark/scene/model_obj.h"
 
 #include <doctest/doctest.h>
 
@@ -77,12 +76,7 @@ TEST_CASE("bakeRadii and bakeDefForRadius")
 
 TEST_CASE("dungeon.obj: three radii from one voxelisation equal three single-radius bakes bit for bit (pinned)")
 {
-    auto model = spark::scene::loadObj("data/meshes/dungeon.obj");
-    REQUIRE(model.ok());
-    BakeInput in;
-    in.vertices = model->vertices;
-    in.indices = model->indices;
-    in.oneSided = true;
+    const BakeInput in = dungeonInput();
     BakeDef def = defaultBakeDef();
     def.agentRadii = {0.3f, 0.6f, 1.2f};
     const std::vector<uint64_t> hashes = checkEachRadiusAlone(in, def);
