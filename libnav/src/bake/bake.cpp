@@ -312,9 +312,9 @@ Error nothingWalkable(const std::vector<float>& radii, size_t i)
 /// The single-grid bake of every radius (validated): the grid spans the
 /// input's bounds, whatever the radius, so the voxels, the filtered open
 /// field and its distances from the borders are the same for all of them.
-/// They are made once; each radius drops the spans near a border from its own
-/// copy and goes on from there (the last one takes the field itself). So
-/// radius i's result is that of a bake of radius i alone, bit for bit.
+/// They are made once; each radius drops the spans near a border from the
+/// filtered areas and goes on from there. So radius i's result is that of a
+/// bake of radius i alone, bit for bit (tests/nav/bake/radii_test.cpp).
 Result<std::vector<BakeOutput>> bakeSingleGrid(const BakeInput& input, const BakeDef& def,
                                                const std::vector<float>& radii)
 {
@@ -368,6 +368,11 @@ Result<std::vector<BakeOutput>> bakeSingleGrid(const BakeInput& input, const Bak
         return cancelledError("bake: erode");
     bake::borderDistance(open); // the chamfer distances serve every radius
 
+    // From here on the stages write only the spans' areas (the drops) and
+    // regions (which buildRegions clears first): each radius after the first
+    // starts from the filtered areas again, on the same field — a copy of one
+    // byte per span, not of the field.
+    const std::vector<uint8_t> filteredArea = radii.size() > 1 ? open.area : std::vector<uint8_t>{};
     std::vector<BakeOutput> outs;
     for (size_t i = 0; i < radii.size(); ++i)
     {
@@ -375,8 +380,12 @@ Result<std::vector<BakeOutput>> bakeSingleGrid(const BakeInput& input, const Bak
         out.boundsMin = first.boundsMin;
         out.boundsMax = first.boundsMax;
         out.stats = first.stats;
-        bake::OpenField field = i + 1 < radii.size() ? open : std::move(open);
-        SPARK_TRY(bake::bakeOpen(field, bake::cellSettingsOf(bakeDefForRadius(def, radii[i])), nullptr, true,
+        if (i > 0)
+        {
+            std::copy(filteredArea.begin(), filteredArea.end(), open.area.begin());
+            open.regionCount = 0;
+        }
+        SPARK_TRY(bake::bakeOpen(open, bake::cellSettingsOf(bakeDefForRadius(def, radii[i])), nullptr, true,
                                  out.stats, out.mesh));
         if (out.mesh.polygonCount() == 0)
             return nothingWalkable(radii, i);
