@@ -364,6 +364,10 @@ int main(int argc, char** argv)
                              "Bake only tiles X0..X1 by Z0..Z1 (both included), as X0:X1,Z0:Z1 (tiled bakes)");
         };
         addBakeSettings(bake, bakeOptions);
+        bake->add_option("--agent-radii", bakeOptions.def.agentRadii,
+                         "Several agent radii, comma-separated, instead of --agent-radius: one document per radius, "
+                         "OUT for the first, OUT with @<radius> before its extension for the others [m]")
+            ->delimiter(',');
         BakeMergeOptions mergeOptions;
         auto* merge = bake->add_subcommand("merge", "Join tiled navmesh documents (subset bakes) into one document");
         merge->add_option("inputs", mergeOptions.inputs, "Tiled navmesh documents (relative to the project)");

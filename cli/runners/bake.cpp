@@ -5,6 +5,7 @@
 
 #include "runners/bake.h"
 
+#include "commands/nav/nav_json.h"
 #include "surface/dispatcher.h"
 #include "surface/output.h"
 
@@ -55,6 +56,24 @@ nav::BakeDef bakeDefFromOptions(const BakeCliOptions& o)
     return d;
 }
 
+std::vector<std::string> radiusMeshNames(const BakeCliOptions& o)
+{
+    std::vector<std::string> names{o.meshName};
+    for (size_t i = 1; i < o.def.agentRadii.size(); ++i)
+        names.push_back(navjson::radiusMeshName(o.meshName, o.def.agentRadii[i]));
+    return names;
+}
+
+std::string radiusOutputPath(const std::string& output, float radius)
+{
+    // "@<radius>" goes before the first dot of the file name: out/level.navmesh.json → out/level@0.6.navmesh.json.
+    const size_t slash = output.find_last_of('/');
+    const size_t nameStart = slash == std::string::npos ? 0 : slash + 1;
+    const size_t dot = output.find('.', nameStart == output.size() ? nameStart : nameStart + 1);
+    const std::string tag = navjson::radiusMeshName("", radius);
+    return dot == std::string::npos ? output + tag : output.substr(0, dot) + tag + output.substr(dot);
+}
+
 namespace
 {
 
@@ -80,20 +99,25 @@ json bakeObj(const BakeCliOptions& o, scene::SessionState& state, json& outStats
     input.oneSided = true;
     progress("baking " + std::to_string(input.indices.size() / 3) + " triangles");
     const auto start = std::chrono::steady_clock::now();
-    auto baked = nav::bakeNavMesh(input, bakeDefFromOptions(o));
+    auto baked = nav::bakeNavMeshes(input, bakeDefFromOptions(o));
     if (!baked.ok())
         return errorOf(baked.error());
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
-    nav::MeshDef def = nav::defaultMeshDef();
-    def.name = o.meshName;
-    def.source = "obj";
-    def.mesh = std::make_shared<const nav::NavMesh>(std::move(baked.value().mesh));
-    auto put = state.world.nav().putMesh(std::move(def));
-    if (!put.ok())
-        return errorOf(put.error());
+    // One mesh per radius, named as nav.bake names them.
+    const std::vector<std::string> names = radiusMeshNames(o);
+    for (size_t i = 0; i < names.size(); ++i)
+    {
+        nav::MeshDef def = nav::defaultMeshDef();
+        def.name = names[i];
+        def.source = "obj";
+        def.mesh = std::make_shared<const nav::NavMesh>(std::move(baked.value()[i].mesh));
+        auto put = state.world.nav().putMesh(std::move(def));
+        if (!put.ok())
+            return errorOf(put.error());
+    }
 
-    const nav::BakeStats& s = baked.value().stats;
+    const nav::BakeStats& s = baked.value().front().stats;
     outStats = {{"cells", s.cells},
                 {"spans", s.spans},
                 {"regions", s.regions},
@@ -115,9 +139,12 @@ json bakeScene(const BakeCliOptions& o, Dispatcher& dispatcher, scene::SessionSt
 
     json params = {{"name", o.meshName},
                    {"source", is3d ? "space3d" : "scene2d"},
-                   {"agent_radius", o.def.agentRadius},
                    {"agent_height", o.def.agentHeight},
                    {"step_height", o.def.stepHeight}};
+    if (o.def.agentRadii.empty())
+        params["agent_radius"] = o.def.agentRadius;
+    else
+        params["agent_radii"] = o.def.agentRadii;
     if (is3d)
     {
         params["cell_size"] = o.def.cellSize;
@@ -244,14 +271,19 @@ int runBake(const BakeCliOptions& o)
     if (!failure.is_null())
         return printError(failure);
 
-    progress("writing " + o.output);
-    json exported = dispatcher.call(state, "nav.export", {{"mesh", o.meshName}, {"path", o.output}});
-    if (!exported["ok"].get<bool>())
-        return printError(exported);
-
-    const json& r = exported["result"];
-    std::cout << o.output << ": " << r.value("polygons", 0) << " polygons, " << r.value("vertices", 0)
-              << " vertices, hash " << r.value("hash", std::string()) << "\n";
+    // One document per radius: OUT for the first, OUT with "@<radius>" for the others.
+    const std::vector<std::string> names = radiusMeshNames(o);
+    for (size_t i = 0; i < names.size(); ++i)
+    {
+        const std::string path = i == 0 ? o.output : radiusOutputPath(o.output, o.def.agentRadii[i]);
+        progress("writing " + path);
+        json exported = dispatcher.call(state, "nav.export", {{"mesh", names[i]}, {"path", path}});
+        if (!exported["ok"].get<bool>())
+            return printError(exported);
+        const json& r = exported["result"];
+        std::cout << path << ": " << r.value("polygons", 0) << " polygons, " << r.value("vertices", 0)
+                  << " vertices, hash " << r.value("hash", std::string()) << "\n";
+    }
     if (o.verbose)
         std::cout << stats.dump() << "\n";
     return 0;

@@ -37,6 +37,15 @@ struct BakeCliOptions
     std::string tiles;                    ///< "X0:X1,Z0:Z1": bake only these tiles (empty: all).
 };
 
+/// The meshes a bake of `o` makes, one per radius: `o.meshName`, then
+/// `name@<radius>` for the further radii of `o.def.agentRadii` (as nav.bake).
+std::vector<std::string> radiusMeshNames(const BakeCliOptions& o);
+
+/// Where `spark bake -o OUTPUT --agent-radii ...` writes a further radius's
+/// document: "@<radius>" before the first dot of the file name
+/// (out/level.navmesh.json → out/level@0.6.navmesh.json).
+std::string radiusOutputPath(const std::string& output, float radius);
+
 /// Options of `spark bake merge IN... -o OUT` or `spark bake merge --plan P --manifest M... -o OUT`.
 struct BakeMergeOptions
 {

@@ -1,4 +1,4 @@
-// The 3D bake of a scene: colliders → triangles → nav::bakeNavMesh.
+// The 3D bake of a scene: colliders → triangles → nav::bakeNavMeshes (one mesh per agent radius).
 
 #include "spark/scene/scene_bake.h"
 
@@ -31,12 +31,14 @@ Result<SceneBake> bakeWorldDocument(const WorldDocument& scene, const SceneBakeD
     if (!collected.ok())
         return collected.error();
     ColliderTriangles& triangles = collected.value();
-    auto baked = nav::bakeNavMesh(triangles.input, def.bake);
+    auto baked = nav::bakeNavMeshes(triangles.input, def.bake);
     if (!baked.ok())
         return baked.error();
     SceneBake out;
-    out.mesh = std::make_shared<const nav::NavMesh>(std::move(baked.value().mesh));
-    out.stats = baked.value().stats;
+    for (nav::BakedNavMesh& b : baked.value())
+        out.meshes.push_back(std::make_shared<const nav::NavMesh>(std::move(b.mesh)));
+    out.mesh = out.meshes.front();
+    out.stats = baked.value().front().stats;
     out.colliders = triangles.colliders;
     out.triangles = triangles.input.indices.size() / 3;
     out.approximatedColliders = triangles.approximatedColliders;

@@ -35,6 +35,8 @@ struct BakedMesh
     std::shared_ptr<const nav::NavMesh> mesh;
     json stats = json::object(); ///< Source-specific counters (never timings).
     std::optional<nav::BakeDef> bake; ///< The settings of a tiled 3D bake (nav.rebake re-bakes with them).
+    /// With agent_radii: the other radii's meshes (the first radius's is `mesh`).
+    std::vector<std::shared_ptr<const nav::NavMesh>> others;
 };
 
 using SourceBaker = BakedMesh (*)(Context& ctx, const json& params);
@@ -55,6 +57,13 @@ nav::BakeDef bakeDefFromParams(const json& params)
     def.mergeRegionArea = params.value("merge_region_area", def.mergeRegionArea);
     def.tileSize = params.value("tile_size", def.tileSize);
     def.threads = params.value("threads", def.threads);
+    if (params.contains("agent_radii"))
+    {
+        if (params.contains("agent_radius"))
+            fail("E_NAV_CONFIG", "Give agent_radius or agent_radii, not both.", {{"path", "/agent_radii"}},
+                 "agent_radii bakes one mesh per radius; list every radius there.");
+        def.agentRadii = params["agent_radii"].get<std::vector<float>>();
+    }
     if (params.contains("tiles"))
     {
         const json& t = params["tiles"];
@@ -100,7 +109,7 @@ json gridStats(const nav::Bake2DStats& s, const nav::Grid2D& grid)
 
 /// Settings of the 3D bake only, refused by the 2D sources.
 constexpr const char* k3DOnlyKeys[] = {"cell_height", "max_slope_deg", "max_simplification_error",
-                                       "max_edge_len", "min_region_area", "merge_region_area", "tile_size", "threads", "tiles", "include_sensors", "include_kinds", "allow_approximations"};
+                                       "max_edge_len", "min_region_area", "merge_region_area", "tile_size", "threads", "tiles", "include_sensors", "include_kinds", "allow_approximations", "agent_radii"};
 
 /// The common 2D tail: erode + rectangles, then the mesh.
 BakedMesh bakeGrid(const nav::Grid2D& grid, const json& params)
@@ -227,8 +236,9 @@ BakedMesh bakeSpace3D(Context& ctx, const json& params)
     const nav::BakeStats& s = baked->stats;
     BakedMesh out;
     out.mesh = baked->mesh;
+    out.others.assign(baked->meshes.begin() + 1, baked->meshes.end());
     if (def.bake.tileSize > 0)
-        out.bake = def.bake; // kept for nav.rebake
+        out.bake = def.bake; // kept for nav.rebake (per radius: bakeDefForRadius)
     out.stats = {{"cells", s.cells},
                  {"spans", s.spans},
                  {"regions", s.regions},
@@ -279,27 +289,51 @@ json navBake(Context& ctx, const json& params)
         fail("E_NAV_CONFIG", "Unknown bake source '" + source + "'.", {{"path", "/source"}});
     BakedMesh baked = baker(ctx, params);
 
+    // One mesh per radius: the first under `name`, the others `name@<radius>`
+    // (docs/navmesh.md "Agent radii"). The bake has succeeded and every name
+    // fits (name <= 128 bytes, a radius <= 16), so the puts cannot fail halfway.
+    std::vector<std::shared_ptr<const nav::NavMesh>> meshes{baked.mesh};
+    meshes.insert(meshes.end(), baked.others.begin(), baked.others.end());
     nav::NavWorld& world = ctx.state.world.nav();
     const bool replaced = world.findMesh(name).valid();
-    nav::MeshDef def = nav::defaultMeshDef();
-    def.name = name;
-    def.source = source;
-    def.mesh = baked.mesh;
-    def.bake = baked.bake;
-    auto put = world.putMesh(std::move(def));
-    if (!put.ok())
-        failWith(put.error());
+    json list = json::array();
+    std::string firstHash;
+    for (size_t i = 0; i < meshes.size(); ++i)
+    {
+        const float radius = meshes[i]->settings().agentRadius;
+        nav::MeshDef def = nav::defaultMeshDef();
+        def.name = i == 0 ? name : radiusMeshName(name, radius);
+        def.source = source;
+        def.mesh = meshes[i];
+        if (baked.bake)
+            def.bake = nav::bakeDefForRadius(*baked.bake, radius);
+        const std::string meshName = def.name;
+        auto put = world.putMesh(std::move(def));
+        if (!put.ok())
+            failWith(put.error());
+        const std::string hash = hashHex(world.meshRecord(put.value())->baseHash);
+        if (i == 0)
+            firstHash = hash;
+        list.push_back({{"name", meshName},
+                        {"agent_radius", floatJson(radius)},
+                        {"hash", hash},
+                        {"polygons", meshes[i]->polygonCount()},
+                        {"vertices", meshes[i]->vertexCount()}});
+    }
 
     const nav::NavMesh& m = *baked.mesh;
     const bool is2d = m.is2d();
-    return {{"name", name},
-            {"source", source},
-            {"replaced", replaced},
-            {"hash", hashHex(world.meshRecord(put.value())->baseHash)},
-            {"polygons", m.polygonCount()},
-            {"vertices", m.vertexCount()},
-            {"bounds", {{"min", pointToJson(m.bounds().min, is2d)}, {"max", pointToJson(m.bounds().max, is2d)}}},
-            {"stats", baked.stats}};
+    json out = {{"name", name},
+                {"source", source},
+                {"replaced", replaced},
+                {"hash", firstHash},
+                {"polygons", m.polygonCount()},
+                {"vertices", m.vertexCount()},
+                {"bounds", {{"min", pointToJson(m.bounds().min, is2d)}, {"max", pointToJson(m.bounds().max, is2d)}}},
+                {"stats", baked.stats}};
+    if (params.contains("agent_radii"))
+        out["meshes"] = std::move(list);
+    return out;
 }
 
 /// nav.rebake: the tiles of a tiled space3d mesh that meet `bounds`, baked

@@ -91,11 +91,71 @@ glm::vec3 extentsFromJson(const json& j, bool is2d, std::string_view field)
     return e;
 }
 
+std::string radiusMeshName(const std::string& name, float radius)
+{
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof(buf), radius);
+    return name + "@" + std::string(buf, res.ptr);
+}
+
+namespace
+{
+
+/// The mesh of `params["mesh_radius"]` (see requireMesh).
+nav::MeshId meshOfRadius(const nav::NavWorld& world, const json& params)
+{
+    const float radius = params.at("mesh_radius").get<float>();
+    std::string base;
+    if (params.contains("mesh"))
+    {
+        base = params.at("mesh").get<std::string>();
+        const size_t at = base.rfind('@'); // "level@0.6" names the bake of "level" too
+        if (at != std::string::npos && world.findMesh(base.substr(0, at)).valid())
+            base.resize(at);
+        const bool known = world.findMesh(base).valid();
+        if (!known)
+            fail("E_NAV_NO_MESH", "There is no navigation mesh named '" + params.at("mesh").get<std::string>() + "'.",
+                 {{"path", "/mesh"}, {"meshes", meshList(world)}}, "nav.list shows the meshes of the session.");
+    }
+    // The meshes of the bake (or all), and those of the radius among them, in name order.
+    std::vector<nav::MeshId> matches;
+    json radii = json::array();
+    for (nav::MeshId id : world.meshesInNameOrder())
+    {
+        const std::string& name = world.meshRecord(id)->name;
+        if (!base.empty() && name != base && name.rfind(base + "@", 0) != 0)
+            continue;
+        const float r = world.mesh(id)->settings().agentRadius;
+        radii.push_back({{"mesh", name}, {"agent_radius", floatJson(r)}});
+        if (r == radius)
+            matches.push_back(id);
+    }
+    if (matches.size() == 1)
+        return matches.front();
+    const std::string where = base.empty() ? "the session" : "the bake of '" + base + "'";
+    if (matches.empty())
+        fail("E_NAV_NO_MESH", "No mesh of " + where + " was baked for agent radius " + floatJson(radius).dump() + ".",
+             {{"path", "/mesh_radius"}, {"radii", std::move(radii)}},
+             "Pick one of the radii listed, or bake this one: nav.bake with agent_radii gives one mesh per radius.");
+    fail("E_NAV_NO_MESH",
+         "Several meshes were baked for agent radius " + floatJson(radius).dump() + ": say which bake with 'mesh'.",
+         {{"path", "/mesh"}, {"radii", std::move(radii)}});
+}
+
+} // namespace
+
 MeshRef requireMesh(Context& ctx, const json& params)
 {
     const nav::NavWorld& world = ctx.state.world.nav();
     nav::MeshId id;
-    if (params.contains("mesh"))
+    if (params.contains("mesh_radius"))
+    {
+        if (world.meshCount() == 0)
+            fail("E_NAV_NO_MESH", "There is no navigation mesh in this session.", {{"meshes", json::array()}},
+                 "Bake one with nav.bake or load one with nav.import.");
+        id = meshOfRadius(world, params);
+    }
+    else if (params.contains("mesh"))
     {
         const std::string name = params.at("mesh").get<std::string>();
         id = world.findMesh(name);

@@ -43,9 +43,18 @@ struct MeshRef
 
 /// The mesh a command addresses: `params["mesh"]` when given (it must exist),
 /// else the only mesh of the session's navigation world (`SessionState::world`).
-/// Fails with `E_NAV_NO_MESH` (unknown name, no mesh, or several meshes and no
-/// name), data listing the meshes.
+/// With `params["mesh_radius"]`: the mesh baked for that agent radius among
+/// those of `mesh`'s bake (`mesh` and `mesh@<radius>`, nav.bake agent_radii),
+/// or among all meshes when `mesh` is left out.
+/// Fails with `E_NAV_NO_MESH` (unknown name, no mesh, several meshes and no
+/// name, no mesh of that radius — path `/mesh_radius`, data listing the radii
+/// there are), data listing the meshes.
 MeshRef requireMesh(Context& ctx, const json& params);
+
+/// The name nav.bake gives the mesh of a further radius of `agent_radii`:
+/// `name@<radius>`, the radius as the shortest decimal that reads back to it
+/// ("level@0.6", "level@1").
+std::string radiusMeshName(const std::string& name, float radius);
 
 /// `area_costs` ({"1": 3.0}) and `excluded_areas` ([2, 5]) of the params as a filter.
 /// Fails with `E_INVALID_PARAMS` at the bad field.

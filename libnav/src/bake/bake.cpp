@@ -142,6 +142,20 @@ Status validateBakeDef(const BakeDef& d)
     SPARK_TRY(checkSetting(d.mergeRegionArea, d.mergeRegionArea >= 0.0f, "/merge_region_area", "a finite number >= 0"));
     if (d.maxVertsPerPoly < 3 || d.maxVertsPerPoly > 6)
         return makeError("E_NAV_CONFIG", "max_verts_per_poly must be between 3 and 6", "/max_verts_per_poly");
+    if (d.agentRadii.size() > kMaxAgentRadii)
+        return makeError("E_NAV_CONFIG", "agent_radii holds at most " + std::to_string(kMaxAgentRadii) + " radii",
+                         "/agent_radii", "bake the other radii in a second bake");
+    for (size_t i = 0; i < d.agentRadii.size(); ++i)
+    {
+        const float r = d.agentRadii[i];
+        const std::string field = "/agent_radii/" + std::to_string(i);
+        if (!std::isfinite(r) || r < 0.0f || r > 1000.0f)
+            return makeError("E_NAV_CONFIG", "agent_radii holds finite radii 0..1000 (metres)", field);
+        for (size_t k = 0; k < i; ++k)
+            if (d.agentRadii[k] == r)
+                return makeError("E_NAV_CONFIG", "agent_radii lists the radius " + std::to_string(r) + " twice", field,
+                                 "each radius gives one mesh: list it once");
+    }
     if (d.threads < 0 || d.threads > kMaxBakeThreads)
         return makeError("E_NAV_CONFIG", "threads must be between 0 (the hardware's) and 256", "/threads");
     const TileRange all;
@@ -211,20 +225,27 @@ Status validateBakeInput(const BakeInput& in)
 Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats,
                  PolySoup& outMesh)
 {
-    // Safe points between the stages (spark/core/work.h): a stopped bake has built nothing
-    // its caller keeps. Six stages; the progress counts the finished ones. The tile pool's
-    // threads install no control, so there they cost one thread-local read each.
-    constexpr uint64_t kStages = 6;
-    auto stage = [](const char* next, uint64_t done) { return workCheckpoint(next, done, kStages); };
     ioStats.spans += ioSolid.spanCount;
-    if (!stage("bake: filter", 1))
+    if (!workCheckpoint("bake: filter", 1, kBakeStages))
         return cancelledError("bake: filter");
     OpenField open;
     SPARK_TRY(filterSpans(ioSolid, cells, open));
     ioSolid = SolidField{}; // the open field replaces it (and holds its column array)
+    return bakeOpen(open, cells, keep, false, ioStats, outMesh);
+}
+
+Status bakeOpen(OpenField& open, const CellSettings& cells, const KeepBox* keep, bool distanceReady,
+                BakeStats& ioStats, PolySoup& outMesh)
+{
+    // Safe points between the stages (spark/core/work.h): a stopped bake has built nothing
+    // its caller keeps; the progress counts the finished stages. The tile pool's
+    // threads install no control, so there they cost one thread-local read each.
+    auto stage = [](const char* next, uint64_t done) { return workCheckpoint(next, done, kBakeStages); };
     if (!stage("bake: erode", 2))
         return cancelledError("bake: erode");
-    erodeWalkable(open, cells);
+    if (!distanceReady)
+        borderDistance(open);
+    dropNearBorder(open, cells);
     if (keep)
     {
         // A tile's border only informs the filter and erosion: its spans make no polygons.
@@ -263,15 +284,40 @@ int tileBorderCells(const BakeDef& def)
     return static_cast<int>(std::ceil(static_cast<double>(bake::cellSettingsOf(def).erodeRadius))) + 3;
 }
 
-Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
+std::vector<float> bakeRadii(const BakeDef& def)
 {
-    SPARK_TRY(bake::validateBakeDef(def));
-    SPARK_TRY(bake::validateBakeInput(input));
-    if (input.indices.empty())
-        return makeError("E_NAV_NO_GEOMETRY", "there are no triangles to bake");
-    if (def.tileSize > 0)
-        return bake::bakeTiles(input, def);
+    return def.agentRadii.empty() ? std::vector<float>{def.agentRadius} : def.agentRadii;
+}
 
+BakeDef bakeDefForRadius(const BakeDef& def, float radius)
+{
+    BakeDef out = def;
+    out.agentRadius = radius;
+    out.agentRadii.clear();
+    return out;
+}
+
+namespace
+{
+
+Error nothingWalkable(const std::vector<float>& radii, size_t i)
+{
+    if (radii.size() == 1)
+        return makeError("E_NAV_NO_GEOMETRY", "nothing is walkable with these settings", {},
+                         "check max_slope_deg, agent_height and agent_radius against the geometry");
+    return makeError("E_NAV_NO_GEOMETRY", "nothing is walkable with agent radius " + std::to_string(radii[i]),
+                     "/agent_radii/" + std::to_string(i), "leave out this radius, or check it against the geometry");
+}
+
+/// The single-grid bake of every radius (validated): the grid spans the
+/// input's bounds, whatever the radius, so the voxels, the filtered open
+/// field and its distances from the borders are the same for all of them.
+/// They are made once; each radius drops the spans near a border from the
+/// filtered areas and goes on from there. So radius i's result is that of a
+/// bake of radius i alone, bit for bit (tests/nav/bake/radii_test.cpp).
+Result<std::vector<BakeOutput>> bakeSingleGrid(const BakeInput& input, const BakeDef& def,
+                                               const std::vector<float>& radii)
+{
     // Bounds of the referenced vertices.
     glm::vec3 lo = input.vertices[input.indices[0]];
     glm::vec3 hi = lo;
@@ -293,7 +339,8 @@ Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
         return makeError("E_NAV_LIMIT", "the scene is more than 65534 cells tall", "/cell_height",
                          "raise cell_height");
 
-    const bake::CellSettings cells = bake::cellSettingsOf(def);
+    // The voxeliser and the filter read no radius: the first radius's settings serve all.
+    const bake::CellSettings shared = bake::cellSettingsOf(bakeDefForRadius(def, radii[0]));
     bake::SolidField solid;
     solid.grid.width = std::max(1, static_cast<int>(columnsX));
     solid.grid.depth = std::max(1, static_cast<int>(columnsZ));
@@ -301,40 +348,134 @@ Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
     solid.grid.cellSize = def.cellSize;
     solid.grid.cellHeight = def.cellHeight;
 
-    BakeOutput out;
-    out.boundsMin = lo;
-    out.boundsMax = hi;
-    out.stats.cells = static_cast<uint64_t>(solid.grid.width) * static_cast<uint64_t>(solid.grid.depth);
+    BakeOutput first;
+    first.boundsMin = lo;
+    first.boundsMax = hi;
+    first.stats.cells = static_cast<uint64_t>(solid.grid.width) * static_cast<uint64_t>(solid.grid.depth);
 
     // Safe points between the stages (spark/core/work.h): a stopped bake has built nothing
-    // its caller keeps. Six stages; the progress counts the finished ones.
-    constexpr uint64_t kStages = 6;
-    auto stage = [](const char* next, uint64_t done) { return workCheckpoint(next, done, kStages); };
-    if (!stage("bake: voxelize", 0))
+    // its caller keeps.
+    if (!workCheckpoint("bake: voxelize", 0, bake::kBakeStages))
         return cancelledError("bake: voxelize");
-    bake::voxelizeTriangles(input, cells, solid);
-    SPARK_TRY(bake::bakeSolid(solid, cells, nullptr, out.stats, out.mesh));
+    bake::voxelizeTriangles(input, shared, solid);
+    first.stats.spans = solid.spanCount;
+    if (!workCheckpoint("bake: filter", 1, bake::kBakeStages))
+        return cancelledError("bake: filter");
+    bake::OpenField open;
+    SPARK_TRY(bake::filterSpans(solid, shared, open));
+    solid = bake::SolidField{};
+    if (!workCheckpoint("bake: erode", 2, bake::kBakeStages))
+        return cancelledError("bake: erode");
+    bake::borderDistance(open); // the chamfer distances serve every radius
 
-    if (out.mesh.polygonCount() == 0)
-        return makeError("E_NAV_NO_GEOMETRY", "nothing is walkable with these settings", {},
-                         "check max_slope_deg, agent_height and agent_radius against the geometry");
+    // From here on the stages write only the spans' areas (the drops) and
+    // regions (which buildRegions clears first): each radius after the first
+    // starts from the filtered areas again, on the same field — a copy of one
+    // byte per span, not of the field.
+    const std::vector<uint8_t> filteredArea = radii.size() > 1 ? open.area : std::vector<uint8_t>{};
+    std::vector<BakeOutput> outs;
+    for (size_t i = 0; i < radii.size(); ++i)
+    {
+        BakeOutput out;
+        out.boundsMin = first.boundsMin;
+        out.boundsMax = first.boundsMax;
+        out.stats = first.stats;
+        if (i > 0)
+        {
+            std::copy(filteredArea.begin(), filteredArea.end(), open.area.begin());
+            open.regionCount = 0;
+        }
+        SPARK_TRY(bake::bakeOpen(open, bake::cellSettingsOf(bakeDefForRadius(def, radii[i])), nullptr, true,
+                                 out.stats, out.mesh));
+        if (out.mesh.polygonCount() == 0)
+            return nothingWalkable(radii, i);
+        outs.push_back(std::move(out));
+    }
+    return outs;
+}
+
+/// Every radius's `BakeOutput` (validated def and input, at least one triangle).
+Result<std::vector<BakeOutput>> bakeEveryRadius(const BakeInput& input, const BakeDef& def)
+{
+    const std::vector<float> radii = bakeRadii(def);
+    if (def.tileSize <= 0)
+        return bakeSingleGrid(input, def, radii);
+    // A tile's bordered grid (and the floor of its heights) follows its radius,
+    // so each radius bakes its own tiles (docs/navmesh.md "Agent radii").
+    std::vector<BakeOutput> outs;
+    for (size_t i = 0; i < radii.size(); ++i)
+    {
+        auto tiled = bake::bakeTiles(input, bakeDefForRadius(def, radii[i]));
+        if (!tiled.ok())
+            return tiled.error().code == "E_NAV_NO_GEOMETRY" ? nothingWalkable(radii, i) : tiled.error();
+        outs.push_back(std::move(tiled.value()));
+    }
+    return outs;
+}
+
+/// The checks of a bake of every radius of `def`.
+Status validateBake(const BakeInput& input, const BakeDef& def)
+{
+    SPARK_TRY(bake::validateBakeDef(def));
+    for (float r : bakeRadii(def)) // the tile size's limit follows the radius's border
+        SPARK_TRY(bake::validateBakeDef(bakeDefForRadius(def, r)));
+    SPARK_TRY(bake::validateBakeInput(input));
+    if (input.indices.empty())
+        return makeError("E_NAV_NO_GEOMETRY", "there are no triangles to bake");
+    return Status::success();
+}
+
+Status requireOneRadius(const BakeDef& def)
+{
+    if (def.agentRadii.size() > 1)
+        return makeError("E_NAV_CONFIG", "agent_radii gives several meshes; this bake makes one", "/agent_radii",
+                         "bake several radii with bakeNavMeshes");
+    return Status::success();
+}
+
+} // namespace
+
+Result<BakeOutput> bakeTriangles(const BakeInput& input, const BakeDef& def)
+{
+    SPARK_TRY(requireOneRadius(def));
+    SPARK_TRY(validateBake(input, def));
+    auto outs = bakeEveryRadius(input, def);
+    if (!outs.ok())
+        return outs.error();
+    return std::move(outs.value().front());
+}
+
+Result<std::vector<BakedNavMesh>> bakeNavMeshes(const BakeInput& input, const BakeDef& def)
+{
+    SPARK_TRY(validateBake(input, def));
+    auto baked = bakeEveryRadius(input, def);
+    if (!baked.ok())
+        return baked.error();
+    if (!workCheckpoint("bake: navmesh", 6, 6))
+        return cancelledError("bake: navmesh");
+    const std::vector<float> radii = bakeRadii(def);
+    std::vector<BakedNavMesh> out;
+    for (size_t i = 0; i < radii.size(); ++i)
+    {
+        BakeOutput& b = baked.value()[i];
+        const NavMeshDef meshDef = navMeshDefFromBake(bakeDefForRadius(def, radii[i]), false);
+        auto mesh = def.tileSize > 0
+                        ? buildTiledNavMesh(b.mesh, meshDef, static_cast<uint32_t>(def.tileSize), std::move(b.tiles))
+                        : buildNavMesh(b.mesh, meshDef);
+        if (!mesh.ok())
+            return mesh.error();
+        out.push_back(BakedNavMesh{std::move(mesh.value()), b.stats});
+    }
     return out;
 }
 
 Result<BakedNavMesh> bakeNavMesh(const BakeInput& input, const BakeDef& def)
 {
-    auto baked = bakeTriangles(input, def);
+    SPARK_TRY(requireOneRadius(def));
+    auto baked = bakeNavMeshes(input, def);
     if (!baked.ok())
         return baked.error();
-    if (!workCheckpoint("bake: navmesh", 6, 6))
-        return cancelledError("bake: navmesh");
-    const NavMeshDef meshDef = navMeshDefFromBake(def, false);
-    auto mesh = def.tileSize > 0 ? buildTiledNavMesh(baked.value().mesh, meshDef, static_cast<uint32_t>(def.tileSize),
-                                                     std::move(baked.value().tiles))
-                                 : buildNavMesh(baked.value().mesh, meshDef);
-    if (!mesh.ok())
-        return mesh.error();
-    return BakedNavMesh{std::move(mesh.value()), baked.value().stats};
+    return std::move(baked.value().front());
 }
 
 } // namespace spark::nav

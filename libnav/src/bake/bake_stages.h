@@ -191,6 +191,10 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
 /// erode.cpp: chamfer distance from every border, then drops the spans nearer
 /// to a border than the agent radius, and every ledge span.
 void erodeWalkable(OpenField& ioField, const CellSettings& cells);
+/// The two halves of `erodeWalkable`: the chamfer distances (the same for any
+/// radius), then the drops of the spans nearer than the radius, and ledges.
+void borderDistance(OpenField& ioField);
+void dropNearBorder(OpenField& ioField, const CellSettings& cells);
 
 /// regions.cpp: drops islands under the minimum area, partitions the open
 /// spans into monotone regions, then merges small ones into their neighbours
@@ -221,6 +225,17 @@ struct KeepBox
 };
 Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats,
                  PolySoup& outMesh);
+
+/// The part of `bakeSolid` after the filter: erosion onward on `ioField`
+/// (which it consumes); `distanceReady`: `borderDistance` has run on it
+/// already. The one place several agent radii part ways: each drops the
+/// spans near a border from its own copy of the field with its distances (bake.cpp).
+Status bakeOpen(OpenField& ioField, const CellSettings& cells, const KeepBox* keep, bool distanceReady,
+                BakeStats& ioStats, PolySoup& outMesh);
+
+/// The stages a bake reports progress over (voxelise, filter, erode, regions,
+/// contours, polygons).
+inline constexpr uint64_t kBakeStages = 6;
 
 /// tiles.cpp: the tiled bake (def.tileSize > 0) of a validated input.
 Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def);

@@ -37,6 +37,12 @@ inline uint16_t relax(uint16_t current, uint16_t from, int step)
 
 void erodeWalkable(OpenField& ioField, const CellSettings& cells)
 {
+    borderDistance(ioField);
+    dropNearBorder(ioField, cells);
+}
+
+void borderDistance(OpenField& ioField)
+{
     std::vector<uint16_t>& dist = ioField.dist;
     const std::vector<uint32_t>& used = ioField.usedColumns;
     // Column index step per direction: kDirX + kDirZ * width.
@@ -71,9 +77,8 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
     // then +z, +z then -x. Every span the forward pass looks at comes earlier
     // in storage order, so the seeds are set in the same pass, just before
     // each span relaxes; a span's distance is final once the backward pass
-    // has relaxed it, so that pass also drops it when it lies too near a
-    // border (a thousandth of a cell of slack, so 0.3 m on 0.2 m cells is 1.5
-    // cells, not a hair more), or is a ledge.
+    // has relaxed it. The distances do not depend on the radius (the drops
+    // come after, in dropNearBorder), so several radii share them (bake.cpp).
     auto relaxFrom = [&](uint32_t c, uint32_t i, int dir) {
         uint16_t d = dist[i];
         uint32_t ac = 0, bc = 0;
@@ -95,7 +100,6 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
             dist[i] = relaxFrom(c, i, 3);
         }
     }
-    const float threshold = 2.0f * cells.erodeRadius - 1.0e-3f;
     for (size_t k = used.size(); k-- > 0;)
     {
         const uint32_t c = used[k];
@@ -105,11 +109,19 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
         {
             dist[i] = relaxFrom(c, i, 2);
             dist[i] = relaxFrom(c, i, 1);
-            if (ioField.area[i] != kNullArea &&
-                ((ioField.area[i] & kLedgeFlag) != 0 || static_cast<float>(dist[i]) < threshold))
-                ioField.area[i] = kNullArea;
         }
     }
+}
+
+void dropNearBorder(OpenField& ioField, const CellSettings& cells)
+{
+    // A span goes when it lies too near a border (a thousandth of a cell of
+    // slack, so 0.3 m on 0.2 m cells is 1.5 cells, not a hair more), or is a ledge.
+    const float threshold = 2.0f * cells.erodeRadius - 1.0e-3f;
+    for (size_t i = 0; i < ioField.spanCount(); ++i)
+        if (ioField.area[i] != kNullArea &&
+            ((ioField.area[i] & kLedgeFlag) != 0 || static_cast<float>(ioField.dist[i]) < threshold))
+            ioField.area[i] = kNullArea;
 }
 
 } // namespace spark::nav::bake

@@ -372,6 +372,26 @@ Result<Image> drawNavMeshDebug(const NavMesh& mesh, const DebugOverlay& overlay,
         for (uint32_t i = 0; i < n; ++i)
             drawLine(canvas, project(mesh.polygonVertex(p, i)), project(mesh.polygonVertex(p, (i + 1) % n)), 1, edge);
     }
+    // Tile borders, faint and dashed, only where there are several tiles (a
+    // one-tile or untiled mesh draws as before tiles existed). Tile (x, z)
+    // covers [x·T, (x+1)·T) cells of the world's lattice (docs/tiles.md).
+    if (mesh.tiled() && mesh.tiles().size() > 1)
+    {
+        const double side = static_cast<double>(mesh.tileSize()) * static_cast<double>(mesh.settings().cellSize);
+        const double y = lowY;
+        for (const NavTile& tile : mesh.tiles())
+        {
+            const double x0 = tile.x * side, x1 = (tile.x + 1.0) * side;
+            const double z0 = tile.z * side, z1 = (tile.z + 1.0) * side;
+            const glm::vec3 corners[4] = {
+                {static_cast<float>(x0), static_cast<float>(y), static_cast<float>(z0)},
+                {static_cast<float>(x1), static_cast<float>(y), static_cast<float>(z0)},
+                {static_cast<float>(x1), static_cast<float>(y), static_cast<float>(z1)},
+                {static_cast<float>(x0), static_cast<float>(y), static_cast<float>(z1)}};
+            for (int i = 0; i < 4; ++i)
+                drawLine(canvas, project(corners[i]), project(corners[(i + 1) % 4]), 1, kDebugTileBorder, 3, 5);
+        }
+    }
     // Walls.
     for (const NavWall& wall : mesh.allWalls())
         drawLine(canvas, project(wall.a), project(wall.b), 2, kDebugWall);

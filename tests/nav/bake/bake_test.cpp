@@ -441,12 +441,7 @@ TEST_CASE("nothing walkable is E_NAV_NO_GEOMETRY")
 
 TEST_CASE("dungeon.obj bakes with the benchmark settings into a valid mesh")
 {
-    auto model = spark::scene::loadObj("data/meshes/dungeon.obj");
-    REQUIRE(model.ok());
-    BakeInput in;
-    in.vertices = model->vertices;
-    in.indices = model->indices;
-    in.oneSided = true;
+    const BakeInput in = test::dungeonInput();
     BakeDef def = defaultBakeDef();
     def.cellSize = 0.3f;
     def.cellHeight = 0.2f;

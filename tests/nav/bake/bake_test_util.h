@@ -5,6 +5,7 @@
 #include "bake_stages.h"
 
 #include "spark/nav/bake.h"
+#include "spark/scene/model_obj.h"
 
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
@@ -17,6 +18,19 @@
 
 namespace spark::nav::test
 {
+
+/// RecastDemo's dungeon (data/meshes/dungeon.obj, read from the project root)
+/// as `spark bake` bakes an OBJ: one-sided, the winding saying which side is up.
+inline BakeInput dungeonInput()
+{
+    auto model = spark::scene::loadObj("data/meshes/dungeon.obj");
+    REQUIRE(model.ok());
+    BakeInput in;
+    in.vertices = model->vertices;
+    in.indices = model->indices;
+    in.oneSided = true;
+    return in;
+}
 
 /// Adds a closed axis-aligned box [lo, hi] (12 triangles, outward winding).
 inline void addBox(BakeInput& in, glm::vec3 lo, glm::vec3 hi, uint8_t area = 0)

@@ -1,6 +1,7 @@
 #include "spark/nav/debug_draw.h"
 
 #include "spark/core/hash.h"
+#include "spark/nav/bake.h"
 #include "spark/nav/bake2d.h"
 
 #include <doctest/doctest.h>
@@ -222,4 +223,69 @@ TEST_CASE("given bounds frame a part of the mesh and far-away geometry is clippe
     CHECK(pixel(img.value(), 32, 10) == flatShade(0));
     CHECK(pixel(img.value(), 5, 32) == kDebugPath);
     CHECK(pixel(img.value(), 60, 32) == kDebugPath);
+}
+
+namespace
+{
+
+/// An 8 m × 8 m floor baked on 0.25 m cells, in tiles of `tileSize` cells (0: one grid).
+NavMesh bakedFloor(int tileSize)
+{
+    BakeInput in;
+    const glm::vec3 lo{0.0f, -0.5f, 0.0f}, hi{8.0f, 0.0f, 8.0f};
+    for (int i = 0; i < 8; ++i)
+        in.vertices.emplace_back((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z);
+    const uint32_t faces[12][3] = {{0, 1, 3}, {0, 3, 2}, {4, 6, 7}, {4, 7, 5}, {0, 4, 5}, {0, 5, 1},
+                                   {2, 3, 7}, {2, 7, 6}, {0, 2, 6}, {0, 6, 4}, {1, 5, 7}, {1, 7, 3}};
+    for (const auto& f : faces)
+        in.indices.insert(in.indices.end(), {f[0], f[1], f[2]});
+    BakeDef def = defaultBakeDef();
+    def.cellSize = 0.25f;
+    def.tileSize = tileSize;
+    def.threads = 1;
+    auto baked = bakeNavMesh(in, def);
+    REQUIRE(baked.ok());
+    return std::move(baked.value().mesh);
+}
+
+size_t countPixels(const Image& img, uint32_t rgba)
+{
+    size_t n = 0;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x)
+            n += pixel(img, x, y) == rgba ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+TEST_CASE("tile borders are drawn faintly on a mesh of several tiles, never on one tile or an untiled mesh")
+{
+    DebugDrawDef def = defaultDebugDrawDef();
+    def.width = 200;
+    def.height = 200;
+    def.hasBounds = true;
+    def.minX = -1.0f;
+    def.minZ = -1.0f;
+    def.maxX = 9.0f;
+    def.maxZ = 9.0f;
+    const NavMesh tiled = bakedFloor(16); // 4 m tiles: the seams x = 4 and z = 4 cross the floor
+    REQUIRE(tiled.tiles().size() == 4);
+    auto img = drawNavMeshDebug(tiled, {}, def);
+    REQUIRE(img.ok());
+    // x = 4 m is pixel column 100 (20 px per metre from -1 m): dashes of the border colour along it.
+    size_t onSeam = 0;
+    for (int y = 40; y < 160; ++y)
+        onSeam += pixel(img.value(), 100, y) == kDebugTileBorder ? 1 : 0;
+    CHECK(onSeam > 30);  // dashed: 3 on, 5 off
+    CHECK(onSeam < 100);
+    CHECK(pixel(img.value(), 60, 60) != kDebugTileBorder); // inside a tile: the floor
+    const NavMesh oneTile = bakedFloor(64);
+    REQUIRE(oneTile.tiles().size() == 1);
+    auto single = drawNavMeshDebug(oneTile, {}, def);
+    REQUIRE(single.ok());
+    CHECK(countPixels(single.value(), kDebugTileBorder) == 0);
+    auto whole = drawNavMeshDebug(bakedFloor(0), {}, def);
+    REQUIRE(whole.ok());
+    CHECK(countPixels(whole.value(), kDebugTileBorder) == 0);
 }

@@ -65,7 +65,19 @@ struct BakeDef
     /// mesh bit for bit). The default range holds every tile. Untiled bakes:
     /// must be the default.
     TileRange tileRange;
+    /// Several agent radii from one bake (docs/navmesh.md "Agent radii"):
+    /// empty bakes `agentRadius` alone; otherwise `bakeNavMeshes` gives one
+    /// mesh per radius, in this order, each the same bit for bit as a bake
+    /// with `agentRadius` set to that radius and `agentRadii` empty. A
+    /// single-grid bake voxelises and filters once and erodes onward per
+    /// radius; a tiled bake bakes each radius's tiles (a tile's border
+    /// follows its radius). The single-mesh functions take one radius at
+    /// most. [Limit: 1..kMaxAgentRadii distinct radii, each 0..1000] [Units: m]
+    std::vector<float> agentRadii;
 };
+
+/// Most radii of one bake. [Limit]
+inline constexpr size_t kMaxAgentRadii = 8;
 
 /// Most cells along one side of a bake grid (one tile, with its border). [Limit]
 inline constexpr int kMaxBakeColumns = 4096;
@@ -162,6 +174,21 @@ struct BakedNavMesh
 /// `navMeshDefFromBake` makes. Every host (`nav.bake`, `spark bake`, a game)
 /// bakes through this one function. Errors: those of both.
 Result<BakedNavMesh> bakeNavMesh(const BakeInput& input, const BakeDef& def);
+
+/// The radii a bake with `def` gives meshes for: `def.agentRadii`, or
+/// `{def.agentRadius}` when that is empty.
+std::vector<float> bakeRadii(const BakeDef& def);
+
+/// `def` for one of its radii: `agentRadius` = radius, `agentRadii` empty
+/// (the settings the mesh of that radius was baked with).
+BakeDef bakeDefForRadius(const BakeDef& def, float radius);
+
+/// Bakes one mesh per radius of `bakeRadii(def)` (in that order) from one
+/// voxelisation and filter pass (single-grid bakes; see `BakeDef::agentRadii`).
+/// Mesh i equals `bakeNavMesh(input, bakeDefForRadius(def, radii[i]))` bit for
+/// bit. Errors: those of `bakeNavMesh`; `E_NAV_CONFIG` `/agent_radii/<i>` for
+/// a bad radius; `E_NAV_NO_GEOMETRY` names the radius that keeps nothing.
+Result<std::vector<BakedNavMesh>> bakeNavMeshes(const BakeInput& input, const BakeDef& def);
 
 /// What a per-tile re-bake made.
 struct TileRebake

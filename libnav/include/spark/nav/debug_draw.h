@@ -6,7 +6,8 @@
 /// state gives equal pixels on any machine (docs/debug-draw.md).
 ///
 /// What is drawn, bottom to top: polygons filled by area colour and shaded by
-/// height, polygon edges (a darker shade), walls (white), obstacles (red, filled
+/// height, polygon edges (a darker shade), tile borders (faint grey dashes;
+/// tiled meshes of more than one tile only), walls (white), obstacles (red, filled
 /// with a bright outline), off-mesh links (dashed magenta, take-off dot magenta,
 /// landing dot cyan), paths (yellow, corners as white dots), agents (discs with a
 /// heading line). See the design note in src/debug/debug_draw.cpp.
@@ -77,6 +78,7 @@ DebugDrawDef defaultDebugDrawDef();
 /// Colours (RGBA, 0xRRGGBBAA) used by the rasteriser, for tests and legends.
 inline constexpr uint32_t kDebugBackground = 0x1c1c1cffu;
 inline constexpr uint32_t kDebugWall = 0xffffffffu;
+inline constexpr uint32_t kDebugTileBorder = 0x8c8c8cffu;
 inline constexpr uint32_t kDebugPath = 0xffd800ffu;
 inline constexpr uint32_t kDebugPathCorner = 0xffffffffu;
 inline constexpr uint32_t kDebugObstacleFill = 0xa01c1cffu;

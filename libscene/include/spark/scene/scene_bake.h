@@ -36,8 +36,11 @@ SceneBakeDef defaultSceneBakeDef();
 /// A baked scene.
 struct SceneBake
 {
-    std::shared_ptr<const nav::NavMesh> mesh;           ///< The mesh (immutable, ready for a `NavWorld`).
-    nav::BakeStats stats;                              ///< Counters of the bake.
+    std::shared_ptr<const nav::NavMesh> mesh;           ///< The mesh (immutable, ready for a `NavWorld`); the first radius's.
+    nav::BakeStats stats;                              ///< Counters of the bake (of the first radius).
+    /// Every radius's mesh, in the order of `nav::bakeRadii(def.bake)` (the
+    /// first is `mesh`): one per `agentRadii` entry (`nav::bakeNavMeshes`).
+    std::vector<std::shared_ptr<const nav::NavMesh>> meshes;
     uint32_t colliders = 0;                            ///< Objects that contributed triangles.
     uint64_t triangles = 0;                            ///< Triangles voxelised.
     uint32_t approximatedColliders = 0;                ///< Colliders baked as a box.
@@ -55,7 +58,7 @@ Result<ColliderTriangles> sceneBakeInput(const WorldDocument& scene, const Scene
 /// `loader`). Errors: the model's own error (`E_IO`, `E_PATH`, `E_FORMAT`,
 /// `E_SCENE_LIMIT`; field `/objects/<name>`) when a model cannot be loaded and
 /// `def.allowApproximations` is false; `E_NAV_NO_GEOMETRY` (field `/source`) when no collider is
-/// selected, and those of `nav::bakeNavMesh` (`E_NAV_CONFIG` with the setting's
+/// selected, and those of `nav::bakeNavMeshes` (`E_NAV_CONFIG` with the setting's
 /// field, `E_NAV_LIMIT`, `E_NAV_NO_GEOMETRY`).
 Result<SceneBake> bakeWorldDocument(const WorldDocument& scene, const SceneBakeDef& def, const ModelLoader& loader);
 
