@@ -123,10 +123,13 @@ Grid2D generated(const std::string& kind, int n)
         {
             const int x = int(rngNextBelow(rng, n)), y = int(rngNextBelow(rng, n));
             const int w = 1 + int(rngNextBelow(rng, 16)), h = 1 + int(rngNextBelow(rng, 16));
-            fill(g, x, y, x + w, y + h, 1);
-            blocked = 0;
-            for (uint8_t b : g.blocked)
-                blocked += b;
+            for (int yy = y; yy < std::min(g.height, y + h); ++yy) // fill, counting the newly blocked cells
+                for (int xx = x; xx < std::min(g.width, x + w); ++xx)
+                {
+                    uint8_t& b = g.blocked[size_t(yy) * g.width + xx];
+                    blocked += b == 0 ? 1 : 0;
+                    b = 1;
+                }
         }
     }
     else if (kind == "rooms")
