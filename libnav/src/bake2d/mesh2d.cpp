@@ -23,7 +23,7 @@
 ///     as the rectangles had them; `buildNavMesh` accepts such polygons). Not at
 ///     a corner on an area border: the weighted search's corridor costs then
 ///     disagreed with a re-costing of the same corridor (property_test.cpp).
-/// Every test runs on integer grid corners (int64 / int128), so the result is
+/// Every test runs on integer grid corners (int64), so the result is
 /// exact and depends only on the grid; no hash map is involved. Polygons come out
 /// in order of their lowest triangle id, each starting at its lowest vertex.
 /// The walkable area is exactly the cover's; edges are shared whole.
@@ -64,10 +64,13 @@ inline bool inClosedTriangle(const Pt& p, const Pt& a, const Pt& b, const Pt& c)
 }
 
 /// True when d is strictly inside the circumcircle of counter-clockwise abc.
+/// Exact in int64: differences are at most kMaxGrid2DCells + 1 = 4097, so each
+/// of the three products is below 2 · 4097² · 2 · 4097² ≈ 1.2e15.
 bool inCircumcircle(const Pt& a, const Pt& b, const Pt& c, const Pt& d)
 {
-    const __int128 ax = a.x - d.x, ay = a.y - d.y, bx = b.x - d.x, by = b.y - d.y, cx = c.x - d.x, cy = c.y - d.y;
-    const __int128 det = (ax * ax + ay * ay) * (bx * cy - cx * by) - (bx * bx + by * by) * (ax * cy - cx * ay) +
+    static_assert(kMaxGrid2DCells <= 4096, "the int64 bound below assumes grid edges of at most 4096 cells");
+    const int64_t ax = a.x - d.x, ay = a.y - d.y, bx = b.x - d.x, by = b.y - d.y, cx = c.x - d.x, cy = c.y - d.y;
+    const int64_t det = (ax * ax + ay * ay) * (bx * cy - cx * by) - (bx * bx + by * by) * (ax * cy - cx * ay) +
                          (cx * cx + cy * cy) * (ax * by - bx * ay);
     return det > 0;
 }
