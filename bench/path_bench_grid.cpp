@@ -13,11 +13,20 @@
 /// (the MovingAI maps are not in the repository, data/README.md; skipped
 /// with a note when absent) and the three generated maps.
 ///
-/// Per map: polygons and vertices of the bake, then each query timed alone
-/// (thread CPU time, after one untimed warm pass over all pairs): µs/query
-/// median, 99th percentile, worst, mean; the most search nodes one query made
-/// (QueryScratch::lastSearchNodes); pairs complete. `--pairs=N` (default 2000)
-/// caps the pairs per map (random pairs: seeded, kSeed).
+/// Per map, three meshes of the same cover of the free cells, each queried
+/// with the same pairs: `bake` (Spark's 2D bake: only free-space corners,
+/// convex polygons of up to 6 corners), `rects` (the cover's rectangles as
+/// polygons, the 2D bake before issue 34) and `cdt` (the constrained Delaunay
+/// triangulation of the bake's corners, meshFromRectangles2D with 3 corners
+/// per polygon: the kind of mesh Polyanya is published on; the bench does not
+/// import other triangulations). Printed: polygons, vertices, bake time (the
+/// whole bakeGrid2D; for cdt the re-cut only), pairs complete, mean length and
+/// the largest length difference to `bake` (shortest paths must agree), then
+/// µs/query (thread CPU time, each pair's median over `--rounds=R`, default 3,
+/// rounds alternating the meshes' order, after one untimed pass): median, 99th
+/// percentile, worst, mean; and the most search nodes one query made
+/// (QueryScratch::lastSearchNodes). `--pairs=N` (default 2000) caps the pairs
+/// per map (random pairs: seeded, kSeed).
 
 #include "bench_stats.h"
 
@@ -25,6 +34,7 @@
 #include "spark/nav/bake2d.h"
 #include "spark/nav/query.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -113,10 +123,13 @@ Grid2D generated(const std::string& kind, int n)
         {
             const int x = int(rngNextBelow(rng, n)), y = int(rngNextBelow(rng, n));
             const int w = 1 + int(rngNextBelow(rng, 16)), h = 1 + int(rngNextBelow(rng, 16));
-            fill(g, x, y, x + w, y + h, 1);
-            blocked = 0;
-            for (uint8_t b : g.blocked)
-                blocked += b;
+            for (int yy = y; yy < std::min(g.height, y + h); ++yy) // fill, counting the newly blocked cells
+                for (int xx = x; xx < std::min(g.width, x + w); ++xx)
+                {
+                    uint8_t& b = g.blocked[size_t(yy) * g.width + xx];
+                    blocked += b == 0 ? 1 : 0;
+                    b = 1;
+                }
         }
     }
     else if (kind == "rooms")
@@ -202,7 +215,75 @@ void randomPairs(Map& m, size_t count)
     }
 }
 
-void run(Map& m, size_t maxPairs)
+/// One mesh of a map under test.
+struct Variant
+{
+    const char* name;
+    NavMesh mesh;
+    size_t vertices = 0;
+    double bakeMs = 0.0;
+    std::vector<double> us;      ///< Per pair: median over the rounds.
+    std::vector<double> lengths; ///< Per pair: path length, −1 when incomplete.
+    uint32_t peakNodes = 0;
+};
+
+/// The soup of `corners` (grid corners, cell size 1 at the origin).
+PolySoup soupOf(const CornerMesh2D& corners)
+{
+    PolySoup soup;
+    for (const glm::ivec2& c : corners.corners)
+        soup.vertices.emplace_back(float(c.x), 0.0f, float(c.y));
+    soup.indices = corners.indices;
+    soup.polyStarts = corners.polyStarts;
+    soup.areas = corners.areas;
+    return soup;
+}
+
+/// Before issue 34's bake change: one polygon per rectangle of the cover (T-junctions linked by overlap).
+PolySoup rectangleSoup(const std::vector<CellRect>& rects)
+{
+    CornerMesh2D c;
+    std::vector<std::pair<int, int>> keys;
+    for (const CellRect& r : rects)
+        for (const auto& k : {std::pair{r.y, r.x}, std::pair{r.y, r.x + r.width}, std::pair{r.y + r.height, r.x + r.width},
+                              std::pair{r.y + r.height, r.x}})
+            keys.push_back(k);
+    std::vector<std::pair<int, int>> unique = keys;
+    std::sort(unique.begin(), unique.end());
+    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+    for (const auto& [y, x] : unique)
+        c.corners.emplace_back(x, y);
+    c.polyStarts.push_back(0);
+    for (size_t i = 0; i < keys.size(); ++i)
+    {
+        c.indices.push_back(uint32_t(std::lower_bound(unique.begin(), unique.end(), keys[i]) - unique.begin()));
+        if (i % 4 == 3)
+        {
+            c.polyStarts.push_back(uint32_t(c.indices.size()));
+            c.areas.push_back(rects[i / 4].area);
+        }
+    }
+    return soupOf(c);
+}
+
+bool addVariant(std::vector<Variant>& out, const char* name, const PolySoup& soup, size_t vertices, double bakeMs,
+                const std::string& map)
+{
+    NavMeshDef def = defaultNavMeshDef();
+    def.is2d = true;
+    def.settings.cellSize = 1.0f;
+    def.maxPolyVerts = kMaxBakedPolyVerts;
+    auto mesh = buildNavMesh(soup, def);
+    if (!mesh.ok())
+    {
+        std::printf("%-14s %s: mesh failed: %s\n", map.c_str(), name, mesh.error().message.c_str());
+        return false;
+    }
+    out.push_back(Variant{name, std::move(mesh).value(), vertices, bakeMs, {}, {}, 0});
+    return true;
+}
+
+void run(Map& m, size_t maxPairs, int rounds)
 {
     if (m.pairs.empty())
         randomPairs(m, maxPairs);
@@ -214,52 +295,85 @@ void run(Map& m, size_t maxPairs)
             kept.push_back(m.pairs[i * m.pairs.size() / maxPairs]);
         m.pairs.swap(kept);
     }
-    auto soup = bakeGrid2D(m.grid, 0.0f);
-    if (!soup.ok())
+    // Spark's bake (timed whole), then from the same cover the old rectangles and the
+    // constrained Delaunay triangulation of the same corners (meshFromRectangles2D, 3).
+    double t0 = bench::threadSeconds();
+    auto baked = bakeGrid2D(m.grid, 0.0f);
+    const double bakeMs = (bench::threadSeconds() - t0) * 1e3;
+    if (!baked.ok())
     {
-        std::printf("%-14s bake failed: %s\n", m.name.c_str(), soup.error().message.c_str());
+        std::printf("%-14s bake failed: %s\n", m.name.c_str(), baked.error().message.c_str());
         return;
     }
-    NavMeshDef def = defaultNavMeshDef();
-    def.is2d = true;
-    def.settings.cellSize = 1.0f;
-    def.maxPolyVerts = kMaxBakedPolyVerts;
-    auto mesh = buildNavMesh(*soup, def);
-    if (!mesh.ok())
-    {
-        std::printf("%-14s mesh failed: %s\n", m.name.c_str(), mesh.error().message.c_str());
+    const std::vector<uint8_t> walk = erodeGrid2D(m.grid, 0.0f);
+    const std::vector<CellRect> rects = coverWithRectangles2D(m.grid.width, m.grid.height, walk, m.grid.areas);
+    t0 = bench::threadSeconds();
+    const CornerMesh2D cdt = meshFromRectangles2D(m.grid.width, m.grid.height, rects, walk, m.grid.areas, 3);
+    const double cdtMs = (bench::threadSeconds() - t0) * 1e3;
+    const PolySoup rectSoup = rectangleSoup(rects);
+    std::vector<Variant> vs;
+    if (!addVariant(vs, "bake", *baked, baked->vertices.size(), bakeMs, m.name) ||
+        !addVariant(vs, "rects", rectSoup, rectSoup.vertices.size(), 0.0, m.name) ||
+        !addVariant(vs, "cdt", soupOf(cdt), cdt.corners.size(), cdtMs, m.name))
         return;
-    }
+
     QueryScratch scratch;
     PathResult path;
     const glm::vec3 ext(0.25f, 1.0f, 0.25f);
-    for (const auto& [a, b] : m.pairs) // warm
-        (void)findPath(*mesh, scratch, a, b, defaultQueryFilter(), ext, path);
-    std::vector<double> us;
-    us.reserve(m.pairs.size());
-    uint32_t peakNodes = 0;
-    size_t complete = 0;
-    double lengthSum = 0.0;
-    for (const auto& [a, b] : m.pairs)
+    const size_t n = m.pairs.size();
+    std::vector<std::vector<double>> times(vs.size(), std::vector<double>(n * size_t(rounds)));
+    for (Variant& v : vs) // warm, lengths, peak nodes
     {
-        const double t0 = bench::threadSeconds();
-        const bool ok = findPath(*mesh, scratch, a, b, defaultQueryFilter(), ext, path).ok();
-        us.push_back((bench::threadSeconds() - t0) * 1e6);
-        peakNodes = std::max(peakNodes, scratch.lastSearchNodes());
-        if (ok && path.complete)
+        v.lengths.assign(n, -1.0);
+        for (size_t i = 0; i < n; ++i)
         {
-            ++complete;
-            lengthSum += path.length;
+            const bool ok = findPath(v.mesh, scratch, m.pairs[i].first, m.pairs[i].second, defaultQueryFilter(), ext, path).ok();
+            v.peakNodes = std::max(v.peakNodes, scratch.lastSearchNodes());
+            if (ok && path.complete)
+                v.lengths[i] = path.length;
         }
     }
-    std::vector<double> sorted = us;
-    std::sort(sorted.begin(), sorted.end());
-    const double p99 = sorted[std::min(sorted.size() - 1, size_t(0.99 * double(sorted.size())))];
-    std::printf("%-14s %5dx%-5d %7u polys %7zu verts | %6zu pairs %6zu complete, mean length %8.2f | us/query median "
-                "%8.1f p99 %9.1f worst %9.1f mean %8.1f | peak nodes %u\n",
-                m.name.c_str(), m.grid.width, m.grid.height, mesh->polygonCount(), soup->vertices.size(),
-                m.pairs.size(), complete, complete ? lengthSum / double(complete) : 0.0, bench::median(us), p99,
-                sorted.back(), bench::mean(us), peakNodes);
+    // Rounds alternate the meshes (bake, rects, cdt, then the reverse order), so
+    // a slow stretch of the shared machine falls on each alike.
+    for (int r = 0; r < rounds; ++r)
+        for (size_t k = 0; k < vs.size(); ++k)
+        {
+            const size_t vi = r % 2 == 0 ? k : vs.size() - 1 - k;
+            for (size_t i = 0; i < n; ++i)
+            {
+                const double q0 = bench::threadSeconds();
+                (void)findPath(vs[vi].mesh, scratch, m.pairs[i].first, m.pairs[i].second, defaultQueryFilter(), ext, path);
+                times[vi][i * size_t(rounds) + size_t(r)] = (bench::threadSeconds() - q0) * 1e6;
+            }
+        }
+    for (size_t vi = 0; vi < vs.size(); ++vi)
+    {
+        Variant& v = vs[vi];
+        v.us.resize(n);
+        for (size_t i = 0; i < n; ++i)
+            v.us[i] = bench::median(std::vector<double>(times[vi].begin() + ptrdiff_t(i * size_t(rounds)),
+                                                        times[vi].begin() + ptrdiff_t((i + 1) * size_t(rounds))));
+        std::vector<double> sorted = v.us;
+        std::sort(sorted.begin(), sorted.end());
+        const double p99 = sorted[std::min(sorted.size() - 1, size_t(0.99 * double(sorted.size())))];
+        size_t complete = 0;
+        double lengthSum = 0.0, worstDiff = 0.0;
+        for (size_t i = 0; i < n; ++i)
+        {
+            if (v.lengths[i] >= 0.0)
+                ++complete, lengthSum += v.lengths[i];
+            // Against the first mesh (Spark's bake): shortest paths agree on every mesh.
+            if ((v.lengths[i] >= 0.0) != (vs[0].lengths[i] >= 0.0))
+                worstDiff = 1e30;
+            else if (v.lengths[i] >= 0.0)
+                worstDiff = std::max(worstDiff, std::abs(v.lengths[i] - vs[0].lengths[i]));
+        }
+        std::printf("%-14s %-5s %7u polys %7zu verts bake %7.1f ms | %5zu pairs %5zu complete, mean length %8.2f, "
+                    "max |diff| vs bake %.2g | us/query median %7.1f p99 %8.1f worst %8.1f mean %7.1f | peak nodes %u\n",
+                    m.name.c_str(), v.name, v.mesh.polygonCount(), v.vertices, v.bakeMs, n, complete,
+                    complete ? lengthSum / double(complete) : 0.0, worstDiff, bench::median(v.us), p99, sorted.back(),
+                    bench::mean(v.us), v.peakNodes);
+    }
 }
 
 } // namespace
@@ -270,6 +384,7 @@ int main(int argc, char** argv)
     std::string kinds;
     int size = 1024;
     size_t pairs = 2000;
+    int rounds = 3;
     bool any = false;
     for (int i = 1; i < argc; ++i)
     {
@@ -282,11 +397,13 @@ int main(int argc, char** argv)
             size = std::max(16, std::atoi(arg.c_str() + 7));
         else if (arg.rfind("--pairs=", 0) == 0)
             pairs = size_t(std::max(1, std::atoi(arg.c_str() + 8)));
+        else if (arg.rfind("--rounds=", 0) == 0)
+            rounds = std::max(1, std::atoi(arg.c_str() + 9));
         else
         {
             std::fprintf(stderr,
                          "usage: path_bench_grid [--map=FILE.map]... [--generated=random|rooms|maze|all] [--size=N] "
-                         "[--pairs=N]\n");
+                         "[--pairs=N] [--rounds=R]\n");
             return 2;
         }
     }
@@ -307,7 +424,7 @@ int main(int argc, char** argv)
             std::printf("%s: not found or not a MovingAI map, skipped\n", file.c_str());
             continue;
         }
-        run(m, pairs);
+        run(m, pairs, rounds);
     }
     for (const char* kind : {"random", "rooms", "maze"})
         if (kinds == "all" || kinds == kind)
@@ -315,7 +432,7 @@ int main(int argc, char** argv)
             Map m;
             m.name = std::string(kind) + "-" + std::to_string(size);
             m.grid = generated(kind, size);
-            run(m, pairs);
+            run(m, pairs, rounds);
         }
     return 0;
 }

@@ -2,15 +2,14 @@
 /// Design note — the 2D bake's stage order.
 ///
 /// validate → erode (exact Euclidean clearance, clearance.cpp) → cover the
-/// walkable cells by rectangles of one area id each (rectangles.cpp) → polygon
-/// soup. Rectangle corners become shared vertices (deduplicated by their grid
-/// corner, sorted row-major so the soup depends only on the grid); polygons keep
-/// the order of the rectangles. Each rectangle is emitted as four vertices
-/// (x0, y0) (x1, y0) (x1, y1) (x0, y1), stored as (x, 0, y): a positive winding in
-/// the x–z plane (x · z' − x' · z summed is > 0), the PolySoup convention. Corners
-/// of neighbouring rectangles that fall on an edge are not inserted into it
-/// (T-junctions); the navmesh links by edge overlap. This is the 2D counterpart of
-/// the Recast pipeline (M. Mononen, Recast Navigation) with the region and
+/// walkable cells by rectangles of one area id each (rectangles.cpp) → re-cut
+/// the rectangles into convex polygons whose corners are only corners of the
+/// free space or of area borders (mesh2d.cpp) → polygon soup. Vertices are grid
+/// corners in row-major order, so the soup depends only on the grid. Each
+/// polygon runs counter-clockwise in the x–y plane, stored as (x, 0, y): a
+/// positive winding in the x–z plane (x · z' − x' · z summed is > 0), the
+/// PolySoup convention; neighbours share whole edges. This is the 2D counterpart
+/// of the Recast pipeline (M. Mononen, Recast Navigation) with the region and
 /// contour stages replaced by the rectangle cover, which is exact on a grid.
 
 #include "spark/nav/bake2d.h"
@@ -99,48 +98,15 @@ Result<Bake2DOutput> bakeGrid2DWithStats(const Grid2D& grid, float agentRadius)
         return cancelledError("bake2d: polygons");
     out.stats.rectangles = static_cast<uint32_t>(rects.size());
 
-    // Shared vertices: grid corners, keyed row-major, sorted and deduplicated.
-    const uint64_t stride = static_cast<uint64_t>(w) + 1;
-    std::vector<uint64_t> keys;
-    keys.reserve(rects.size() * 4);
-    for (const CellRect& r : rects)
-    {
-        const uint64_t x0 = static_cast<uint64_t>(r.x), x1 = x0 + static_cast<uint64_t>(r.width);
-        const uint64_t y0 = static_cast<uint64_t>(r.y), y1 = y0 + static_cast<uint64_t>(r.height);
-        keys.push_back(y0 * stride + x0);
-        keys.push_back(y0 * stride + x1);
-        keys.push_back(y1 * stride + x1);
-        keys.push_back(y1 * stride + x0);
-    }
-    std::vector<uint64_t> unique = keys;
-    std::sort(unique.begin(), unique.end());
-    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
-
+    const CornerMesh2D corners = meshFromRectangles2D(w, h, rects, walkable, grid.areas);
     PolySoup& soup = out.mesh;
-    soup.vertices.reserve(unique.size());
-    for (uint64_t key : unique)
-    {
-        const uint64_t cx = key % stride;
-        const uint64_t cy = key / stride;
-        const float x = grid.origin.x + static_cast<float>(cx) * grid.cellSize;
-        const float y = grid.origin.y + static_cast<float>(cy) * grid.cellSize;
-        soup.vertices.emplace_back(x, 0.0f, y);
-    }
-    soup.indices.reserve(keys.size());
-    soup.polyStarts.reserve(rects.size() + 1);
-    soup.areas.reserve(rects.size());
-    soup.polyStarts.push_back(0);
-    for (size_t r = 0; r < rects.size(); ++r)
-    {
-        for (size_t c = 0; c < 4; ++c)
-        {
-            const uint64_t key = keys[r * 4 + c];
-            const auto it = std::lower_bound(unique.begin(), unique.end(), key);
-            soup.indices.push_back(static_cast<uint32_t>(it - unique.begin()));
-        }
-        soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
-        soup.areas.push_back(rects[r].area);
-    }
+    soup.vertices.reserve(corners.corners.size());
+    for (const glm::ivec2& c : corners.corners)
+        soup.vertices.emplace_back(grid.origin.x + static_cast<float>(c.x) * grid.cellSize, 0.0f,
+                                   grid.origin.y + static_cast<float>(c.y) * grid.cellSize);
+    soup.indices = corners.indices;
+    soup.polyStarts = corners.polyStarts;
+    soup.areas = corners.areas;
 
     out.boundsMin = glm::vec3(grid.origin.x, 0.0f, grid.origin.y);
     out.boundsMax = glm::vec3(grid.origin.x + static_cast<float>(w) * grid.cellSize, 0.0f,

@@ -160,8 +160,11 @@ Result<RaycastResult> raycast(const NavMesh& mesh, QueryScratch& scratch, const 
             out.point = pointAt(cur, 1.0);
             return out;
         }
+        // Neighbours are looked for where the ray crosses the exit edge itself: at a
+        // grazing angle the widened exit point can lie farther than the tolerance
+        // from a link stretch through that edge's vertex.
         double nextT;
-        const uint32_t next = bestCandidate(cur, tExit, nextT);
+        const uint32_t next = bestCandidate(cur, std::clamp(edgeT, t, tExit), nextT);
         if (next != kNoPolygon && nextT > tExit + 1.0e-9)
         {
             cur = next;

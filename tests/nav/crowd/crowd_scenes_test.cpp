@@ -91,7 +91,7 @@ TEST_CASE("flow: 2 × 10 agents swap rooms through a 2.4 m door within 1800 step
     Scene s;
     buildDoorOf(s, 2.4f);
     runToArrival(s, 1800);
-    CHECK(hex(s.world.hashState()) == "31d7b878bcbac2a4");
+    CHECK(hex(s.world.hashState()) == "fbc7c4c9360ca094");
 }
 
 TEST_CASE("flow: 2 × 10 agents swap rooms through a door 0.8 m wide for their centres (1.6 m) within 3300 steps")
@@ -99,7 +99,7 @@ TEST_CASE("flow: 2 × 10 agents swap rooms through a door 0.8 m wide for their c
     Scene s;
     buildDoorOf(s, 1.6f);
     runToArrival(s, 3300);
-    CHECK(hex(s.world.hashState()) == "e5644fb70e2968d2");
+    CHECK(hex(s.world.hashState()) == "35ef9687df8eedfa");
 }
 
 TEST_CASE("flow: symmetric 4-, 8- and 16-way crossings each arrive within 1000 steps")
@@ -162,5 +162,5 @@ TEST_CASE("the doorway scene hashes to a pinned value after 600 steps")
     buildDoorway(s);
     for (int k = 0; k < 600; ++k)
         REQUIRE(s.world.stepCrowds(kDt).ok());
-    CHECK(hex(s.world.hashState()) == "60e853ca43bc619f");
+    CHECK(hex(s.world.hashState()) == "23a008b1920ae3cf");
 }

@@ -1,23 +1,26 @@
 #pragma once
 /// \file bake2d.h
 /// The 2D bake: a grid of blocked/free cells (with an area id per cell) is
-/// eroded by the agent radius from blocked cells and the grid border, and the
-/// free cells are covered by maximal rectangles, which become the polygons.
+/// eroded by the agent radius from blocked cells and the grid border, the free
+/// cells are covered by maximal rectangles, and the rectangles are re-cut into
+/// convex polygons whose corners are only corners of the free space.
 /// Grid cell (x, y) is the square [ox + x·s, ox + (x+1)·s] × [oy + y·s, oy + (y+1)·s];
 /// the resulting mesh stores 2D point (x, y) as (x, 0, y).
 ///
 /// Stages (one file each under src/bake2d/): `rasterizeShapes2D` (shapes → grid,
 /// raster.cpp), `computeClearance2D` + `erodeGrid2D` (exact Euclidean distance
-/// transform, clearance.cpp), `coverWithRectangles2D` (rectangles.cpp) and
-/// `bakeGrid2D` (the stage order and the polygon soup, bake2d.cpp).
+/// transform, clearance.cpp), `coverWithRectangles2D` (rectangles.cpp),
+/// `meshFromRectangles2D` (mesh2d.cpp) and `bakeGrid2D` (the stage order and the polygon soup, bake2d.cpp).
 ///
 /// Owned by the 2D-bake part; the signatures below are the contract other parts
 /// (queries tests, benchmarks, the CLI) build on.
 
 #include "spark/core/result.h"
+#include "spark/nav/navmesh.h"
 #include "spark/nav/poly_soup.h"
 
 #include <glm/vec2.hpp>
+#include <glm/ext/vector_int2.hpp>
 #include <glm/vec3.hpp>
 
 #include <cstdint>
@@ -58,7 +61,9 @@ struct Grid2D
 
 /// Bakes a grid into polygons: erosion by `agentRadius` (cells whose centre is
 /// nearer than the radius to a blocked cell or the border are removed), then a
-/// cover of the free cells (of equal area) by maximal rectangles.
+/// cover of the free cells (of equal area) by maximal rectangles, re-cut into
+/// convex polygons (at most kMaxBakedPolyVerts corners) whose corners are only
+/// corners of the free space or of area borders (`meshFromRectangles2D`).
 /// Errors: `E_NAV_CONFIG` (bad radius or cell size, size mismatch), `E_NAV_LIMIT`
 /// (more than 4096 × 4096 cells), `E_NAV_NO_GEOMETRY` (nothing walkable left).
 Result<PolySoup> bakeGrid2D(const Grid2D& grid, float agentRadius);
@@ -70,7 +75,7 @@ struct Bake2DStats
     uint64_t blockedCells = 0;   ///< Cells blocked in the input grid.
     uint64_t erodedCells = 0;    ///< Free cells removed by the agent-radius erosion.
     uint64_t walkableCells = 0;  ///< Cells left walkable (covered by the rectangles).
-    uint32_t rectangles = 0;     ///< Rectangles (= polygons) of the cover.
+    uint32_t rectangles = 0;     ///< Rectangles of the cover (before they are re-cut into the polygons).
 };
 
 /// A 2D bake with its counters and the grid's bounds.
@@ -123,6 +128,27 @@ void blockCellRects(Grid2D& io, std::span<const CellRect> rects);
 /// so each rectangle is maximal among the cells still uncovered when it is made.
 std::vector<CellRect> coverWithRectangles2D(int width, int height, const std::vector<uint8_t>& walkable,
                                             const std::vector<uint8_t>& areas);
+
+/// A 2D mesh on grid corners: corner (x, y) is the point origin + (x, y) · cellSize.
+struct CornerMesh2D
+{
+    std::vector<glm::ivec2> corners;  ///< Row-major (y, then x), each used by a polygon.
+    std::vector<uint32_t> indices;    ///< Polygon corners, counter-clockwise (x toward y).
+    std::vector<uint32_t> polyStarts; ///< polygonCount + 1 offsets into indices.
+    std::vector<uint8_t> areas;       ///< Area id per polygon.
+};
+
+/// The cells of `rects` (a cover of `walkable`, as `coverWithRectangles2D` makes)
+/// as convex polygons of at most kMaxBakedPolyVerts corners that share whole
+/// edges and keep no needless corner: only corners of the walkable space (or of
+/// an area border) are left, as in a constrained triangulation, whose triangles
+/// are then merged (design note in mesh2d.cpp). Exact integer arithmetic; the
+/// result depends only on the inputs. `maxPolyVerts` 3 leaves the constrained
+/// Delaunay triangulation of those corners unmerged. Cost: about
+/// O(corners · log corners). [Limit: maxPolyVerts 3..kMaxBakedPolyVerts]
+CornerMesh2D meshFromRectangles2D(int width, int height, std::span<const CellRect> rects,
+                                  const std::vector<uint8_t>& walkable, const std::vector<uint8_t>& areas,
+                                  uint32_t maxPolyVerts = kMaxBakedPolyVerts);
 
 /// An axis-aligned rectangle in world units.
 struct Rect2D
