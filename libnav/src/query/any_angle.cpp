@@ -140,9 +140,38 @@ AnyAngleEnd meshEnd(const glm::vec3& p, const P2& root)
 /// their products are exact in double (coordinates of float meshes within
 /// 2^26 of each other in scale, e.g. any grid bake): a vertex on the ray is
 /// seen on it, never a rounding's width to one side.
-double side(const AnyAngleEnd& e, const P2& c)
+[[gnu::always_inline]] inline double side(const AnyAngleEnd& e, const P2& c)
 {
     return detail::orientValue(e.rayFromX, e.rayFromZ, e.rayToX, e.rayToZ, c.x, c.z);
+}
+
+[[gnu::noinline]] double sideSlow(const AnyAngleEnd& e, const P2& c)
+{
+    return detail::orientValue(e.rayFromX, e.rayFromZ, e.rayToX, e.rayToZ, c.x, c.z);
+}
+
+/// `side` for mesh points, with a static filter: `bound` exceeds the
+/// rounding error of the determinant for any three points of the mesh's box
+/// (Shewchuk's (3 + 16ε)ε times 2 w², w its larger extent), so a vertex costs
+/// one comparison more than the plain determinant unless it lies on the ray
+/// (or within that bound of it), where the exact sign is taken.
+[[gnu::always_inline]] inline double sideOnMesh(const AnyAngleEnd& e, const P2& c, double bound)
+{
+    const double det = cross(P2{e.rayFromX, e.rayFromZ}, P2{e.rayToX, e.rayToZ}, c);
+    if (det > bound || -det > bound)
+        return det;
+    if (c.x == e.rayToX && c.z == e.rayToZ)
+        return 0.0; // the ray's own end (the entry edge's ends: two per expansion)
+    return sideSlow(e, c);
+}
+
+/// The bound of sideOnMesh for `mesh`.
+double sideBound(const NavMesh& mesh)
+{
+    const Bounds3& b = mesh.bounds();
+    const double w = std::max(double(b.max.x) - b.min.x, double(b.max.z) - b.min.z);
+    // (Computed differences may exceed w by an ulp: the factor covers them.)
+    return 3.3306690738754716e-16 * 2.0 * w * w * 1.000001;
 }
 
 /// A run of a polygon's ring (NavMesh::ringXZ) read as points.
@@ -380,6 +409,7 @@ struct Search
     const NavLink* base;    ///< mesh.allLinks().data()
     bool plain;             ///< No excluded area and no disabled polygon: every linked polygon is usable.
     uint8_t turnMask;       ///< linkEndTurn bits that allow a turn: corners, and area borders when an area is excluded.
+    double sideLimit;       ///< sideBound(mesh).
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
     uint32_t via = kNone;   ///< The `via` of the nodes `add` makes (set by turnOnLine only).
 
@@ -538,13 +568,14 @@ struct Search
         double rightHit = 0.0;
         if (!same(root, R))
         {
-            double prev = side(node.right, c[0]);
+            auto side = [&](const P2& p) { return sideOnMesh(node.right, p, sideLimit); };
+            double prev = side(c[0]);
             if (prev > 0.0)
                 prev = 0.0;
             rightHit = static_cast<double>(n - 1);
             for (uint32_t i = 1; i < n; ++i)
             {
-                const double cur = (i == n - 1) ? std::max(0.0, side(node.right, c[i])) : side(node.right, c[i]);
+                const double cur = (i == n - 1) ? std::max(0.0, side(c[i])) : side(c[i]);
                 if (cur >= 0.0)
                 {
                     const double t = prev == cur ? 0.0 : prev / (prev - cur);
@@ -558,13 +589,14 @@ struct Search
         double leftHit = static_cast<double>(n - 1);
         if (!same(root, L))
         {
-            double next = side(node.left, c[n - 1]);
+            auto side = [&](const P2& p) { return sideOnMesh(node.left, p, sideLimit); };
+            double next = side(c[n - 1]);
             if (next < 0.0)
                 next = 0.0;
             leftHit = 0.0;
             for (int i = static_cast<int>(n) - 2; i >= 0; --i)
             {
-                const double cur = (i == 0) ? std::min(0.0, side(node.left, c[i])) : side(node.left, c[i]);
+                const double cur = (i == 0) ? std::min(0.0, side(c[i])) : side(c[i]);
                 if (cur <= 0.0)
                 {
                     const double t = cur == next ? 1.0 : cur / (cur - next);
@@ -732,7 +764,8 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
                   goals,
                   base,
                   filter.excludedAreas == 0 && mesh.disabledCount() == 0,
-                  uint8_t(NavMesh::kTurnCorner | (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0))};
+                  uint8_t(NavMesh::kTurnCorner | (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
+                  sideBound(mesh)};
     const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     s.anyRoots[startRoot].g = 0.0;
     for (const uint32_t from : starts)

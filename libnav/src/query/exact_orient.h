@@ -4,8 +4,10 @@
 /// double (private to libnav: the any-angle search and the mesh's turn table).
 ///
 /// Shewchuk's orient2d: the determinant in double first, its sign taken when
-/// it exceeds the bound on its rounding error (almost always); otherwise the
-/// determinant is summed exactly as an expansion of doubles (differences by
+/// it exceeds the bound on its rounding error (almost always); then, on a
+/// fine grid (coordinates multiples of 1/256), that sign, exact there; then, when the
+/// differences and the two products are exact (points on a line of a grid
+/// map), their comparison; otherwise the determinant is summed exactly as an expansion of doubles (differences by
 /// two-diff, products by Dekker's two-product, which needs no FMA, the terms
 /// by grow-expansion) and the sign of its largest component returned. Exact
 /// for every finite input whose products do not overflow or underflow (any
@@ -13,6 +15,7 @@
 /// never a rounding's width to either side.
 
 #include <cmath>
+#include <cstdint>
 
 namespace spark::nav::detail
 {
@@ -92,9 +95,45 @@ inline int signOfProducts(double a0, double a1, double b0, double b1, double c0,
 
 } // namespace exact
 
+/// True when v is a multiple of 1/256 below 2^17 in size (a grid map's coordinates).
+inline bool onFineGrid(double v)
+{
+    const double s = v * 256.0;
+    return std::fabs(s) < 33554432.0 && double(static_cast<int64_t>(s)) == s;
+}
+
+/// orientExact past the filter: `det` is the determinant in double.
+[[gnu::noinline]] inline int orientExactSlow(double ax, double az, double bx, double bz, double cx, double cz,
+                                             double det)
+{
+    // A point equal to one of the line's (a ray's end seen from its own ray: the common case).
+    if ((cx == ax && cz == az) || (cx == bx && cz == bz) || (ax == bx && az == bz))
+        return 0;
+    // On a fine grid the differences are multiples of 1/256 below 2^26 and
+    // the products multiples of 2^-16 below 2^52: all exact, so is det's sign.
+    if (onFineGrid(ax) && onFineGrid(az) && onFineGrid(bx) && onFineGrid(bz) && onFineGrid(cx) && onFineGrid(cz))
+        return det > 0.0 ? 1 : (det < 0.0 ? -1 : 0);
+    double acx0, acx1, bcz0, bcz1, acz0, acz1, bcx0, bcx1;
+    exact::twoDiff(ax, cx, acx0, acx1);
+    exact::twoDiff(bz, cz, bcz0, bcz1);
+    exact::twoDiff(az, cz, acz0, acz1);
+    exact::twoDiff(bx, cx, bcx0, bcx1);
+    if (acx1 == 0.0 && bcz1 == 0.0 && acz1 == 0.0 && bcx1 == 0.0)
+    {
+        // Exact differences (the common case on a grid, where points lie on
+        // rays exactly): when the two products are exact too, so is comparing them.
+        double l0, l1, r0, r1;
+        exact::twoProduct(acx0, bcz0, l0, l1);
+        exact::twoProduct(acz0, bcx0, r0, r1);
+        if (l1 == 0.0 && r1 == 0.0)
+            return l0 > r0 ? 1 : (l0 < r0 ? -1 : 0);
+    }
+    return exact::signOfProducts(acx0, acx1, bcz0, bcz1, acz0, acz1, bcx0, bcx1);
+}
+
 /// The sign of (b − a) × (c − a) in the (x, z) plane: 1 when c lies to the
 /// left of the line a → b, −1 to the right, 0 exactly on it.
-inline int orientExact(double ax, double az, double bx, double bz, double cx, double cz)
+[[gnu::always_inline]] inline int orientExact(double ax, double az, double bx, double bz, double cx, double cz)
 {
     const double l = (ax - cx) * (bz - cz), r = (az - cz) * (bx - cx);
     const double det = l - r;
@@ -103,26 +142,21 @@ inline int orientExact(double ax, double az, double bx, double bz, double cx, do
         return 1;
     if (-det > bound)
         return -1;
-    double acx0, acx1, bcz0, bcz1, acz0, acz1, bcx0, bcx1;
-    exact::twoDiff(ax, cx, acx0, acx1);
-    exact::twoDiff(bz, cz, bcz0, bcz1);
-    exact::twoDiff(az, cz, acz0, acz1);
-    exact::twoDiff(bx, cx, bcx0, bcx1);
-    return exact::signOfProducts(acx0, acx1, bcz0, bcz1, acz0, acz1, bcx0, bcx1);
+    return orientExactSlow(ax, az, bx, bz, cx, cz, det);
 }
 
 /// The determinant (b − a) × (c − a) in double, with its sign made exact: the
 /// double value when its sign is certain, else ±(its size, at least the
 /// smallest normal double) with the exact sign, or 0 exactly on the line.
 /// (For callers that interpolate between such values.)
-inline double orientValue(double ax, double az, double bx, double bz, double cx, double cz)
+[[gnu::always_inline]] inline double orientValue(double ax, double az, double bx, double bz, double cx, double cz)
 {
     const double l = (ax - cx) * (bz - cz), r = (az - cz) * (bx - cx);
     const double det = l - r;
     const double bound = 3.3306690738754716e-16 * (std::fabs(l) + std::fabs(r));
     if (det > bound || -det > bound)
         return det;
-    const int sign = orientExact(ax, az, bx, bz, cx, cz);
+    const int sign = orientExactSlow(ax, az, bx, bz, cx, cz, det);
     const double size = std::fmax(std::fabs(det), 2.2250738585072014e-308);
     return sign > 0 ? size : (sign < 0 ? -size : 0.0);
 }

@@ -3,6 +3,7 @@
 // vertices and edges, and an exact oracle (shortest paths over the visibility
 // graph of the mesh's boundary, decided with exact predicates).
 
+#include "exact_orient.h"
 #include "spark/nav/query.h"
 #include "test_maps.h"
 #include "visibility_oracle.h"
@@ -89,6 +90,63 @@ double pathLength(const NavMesh& mesh, glm::vec3 from, glm::vec3 to)
 } // namespace exact_test
 
 using namespace exact_test;
+
+TEST_CASE("the exact orientation: points on a line are on it, a rounding's width off it is off it")
+{
+    using detail::orientExact;
+    CHECK(orientExact(0, 0, 1, 0, 0.5, 1) == 1);
+    CHECK(orientExact(0, 0, 1, 0, 0.5, -1) == -1);
+    CHECK(orientExact(0, 0, 2, 2, 7, 7) == 0);
+    // Shewchuk's example: p = (0.5 + x ulp, 0.5 + y ulp) against the line
+    // (12, 12) → (24, 24) lies to its left exactly when y > x; the plain
+    // double determinant gets many of these wrong.
+    const double ulp = std::nextafter(0.5, 1.0) - 0.5;
+    int plainWrong = 0;
+    for (int x = 0; x < 64; ++x)
+        for (int y = 0; y < 64; ++y)
+        {
+            const double px = 0.5 + x * ulp, pz = 0.5 + y * ulp;
+            const int truth = y > x ? 1 : (y < x ? -1 : 0);
+            // (The line a → b with a = (12, 12), b = (24, 24); c = p.)
+            CHECK(orientExact(12, 12, 24, 24, px, pz) == truth);
+            const double plain = (24.0 - 12.0) * (pz - 12.0) - (24.0 - 12.0) * (px - 12.0);
+            plainWrong += (plain > 0.0 ? 1 : (plain < 0.0 ? -1 : 0)) != truth ? 1 : 0;
+        }
+    INFO("plain double wrong on " << plainWrong << " of 4096");
+    CHECK(plainWrong > 0);
+    // Three points on a line of slope 1/3 through huge and tiny coordinates.
+    CHECK(orientExact(-3.0e7, -1.0e7, 3.0e7, 1.0e7, 3.0, 1.0) == 0);
+    CHECK(orientExact(-3.0e7, -1.0e7, 3.0e7, 1.0e7, 3.0, std::nextafter(1.0, 2.0)) == 1);
+    CHECK(orientExact(-3.0e7, -1.0e7, 3.0e7, 1.0e7, 3.0, std::nextafter(1.0, 0.0)) == -1);
+}
+
+TEST_CASE("the mesh's turn table: obstacle corners are turned at; open space, straight walls and convex "
+          "corners are passed through")
+{
+    // Free space: [0, 4] × [0, 2] with the cell [2, 3] × [1, 2] blocked, cut
+    // into rectangles with a vertex in the open (1, 1) and on straight walls.
+    const NavMesh mesh = boxMesh({{0, 1, 0, 1}, {1, 2, 0, 1}, {0, 1, 1, 2}, {1, 2, 1, 2}, {2, 3, 0, 1}, {3, 4, 0, 1},
+                                  {3, 4, 1, 2}});
+    auto turn = [&](float x, float z)
+    {
+        const uint32_t id = mesh.linkEndPointOf(glm::vec3(x, 0.0f, z));
+        REQUIRE(id < mesh.linkEndPointCount());
+        return (mesh.linkEndTurn(id) & NavMesh::kTurnCorner) != 0;
+    };
+    CHECK_FALSE(turn(1, 1)); // open space: four rectangles round it
+    CHECK_FALSE(turn(1, 0)); // straight wall (the bottom)
+    CHECK_FALSE(turn(1, 2)); // straight wall (the top)
+    CHECK_FALSE(turn(3, 0)); // straight wall under the blocked cell
+    CHECK(turn(2, 1));       // the blocked cell's corners: the free space turns round them
+    CHECK(turn(3, 1));
+    CHECK_FALSE(turn(2, 0)); // straight wall
+    CHECK_FALSE(turn(0, 1)); // straight wall (the left side)
+    // Every path still shortest: round the blocked cell both ways.
+    CHECK(pathLength(mesh, glm::vec3(0.5f, 0, 1.5f), glm::vec3(3.5f, 0, 1.5f)) ==
+          doctest::Approx(std::hypot(1.5, 0.5) + 1.0 + std::hypot(0.5, 0.5)).epsilon(1e-6));
+    CHECK(pathLength(mesh, glm::vec3(3.5f, 0, 1.5f), glm::vec3(0.5f, 0, 1.5f)) ==
+          doctest::Approx(std::hypot(1.5, 0.5) + 1.0 + std::hypot(0.5, 0.5)).epsilon(1e-6));
+}
 
 TEST_CASE("issue 34's eight rectangles: the shortest path both ways")
 {
