@@ -79,6 +79,7 @@
 #include "query_common.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace spark::nav
@@ -88,6 +89,7 @@ namespace
 {
 
 constexpr uint32_t kNone = 0xffffffffu;
+constexpr uint32_t kStartRoot = 0; ///< The start is the first root of a search.
 
 /// A point in the x–z plane (no default initialisation: the chain arrays of
 /// `expand` are filled before use).
@@ -414,7 +416,15 @@ struct Search
     uint32_t via = kNone;   ///< The `via` of the nodes `add` makes (set by turnOnLine only).
 
     /// True when a shortest path may turn at link end point `id`.
-    bool turnable(uint32_t id) const { return (mesh.linkEndTurn(id) & turnMask) != 0; }
+    /// True when a path from root `root` may turn at link end point `id`: a
+    /// corner, or any point seen from the start (which the query snaps into
+    /// its polygon only to float precision: on a wall's line it may lie a
+    /// rounding's width outside the free space, where even a straight wall's
+    /// vertex bends the path).
+    bool turnable(uint32_t root, uint32_t id) const
+    {
+        return root == kStartRoot || (mesh.linkEndTurn(id) & turnMask) != 0;
+    }
 
     /// Makes room for `more` nodes after the first `count` (the vector only
     /// grows, so nodes stay where they are while a polygon is expanded).
@@ -501,7 +511,7 @@ struct Search
         {
             const AnyAngleEnd& e = end == 0 ? right : left;
             const uint32_t id = mesh.linkEndPoints()[2 * size_t(link) + end];
-            if (!e.stretchEnd || !turnable(id))
+            if (!e.stretchEnd || !turnable(root, id))
                 continue;
             const P2 at = pos(e);
             const double eg = g + dist(rootAt, at);
@@ -642,7 +652,7 @@ struct Search
         double rightG = 0.0, leftG = 0.0;
         const uint32_t rightId = mesh.linkEndPoints()[2 * size_t(node.link)];
         const uint32_t leftId = mesh.linkEndPoints()[2 * size_t(node.link) + 1];
-        if (node.right.stretchEnd && (rightHit > 0.0 || sameRight) && !rootR && turnable(rightId))
+        if (node.right.stretchEnd && (rightHit > 0.0 || sameRight) && !rootR && turnable(node.root, rightId))
         {
             rightG = node.g + dist(root, R);
             const uint32_t r = rootOf(s, rightId, point3(node.right));
@@ -652,7 +662,7 @@ struct Search
                 rightRoot = r;
             }
         }
-        if (node.left.stretchEnd && (leftHit < n - 1 || sameLeft) && !rootL && turnable(leftId))
+        if (node.left.stretchEnd && (leftHit < n - 1 || sameLeft) && !rootL && turnable(node.root, leftId))
         {
             leftG = node.g + dist(root, L);
             const uint32_t r = rootOf(s, leftId, point3(node.left));
@@ -767,6 +777,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
                   uint8_t(NavMesh::kTurnCorner | (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
                   sideBound(mesh)};
     const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
+    assert(startRoot == kStartRoot);
     s.anyRoots[startRoot].g = 0.0;
     for (const uint32_t from : starts)
     {
