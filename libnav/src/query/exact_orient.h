@@ -7,12 +7,11 @@
 /// it exceeds the bound on its rounding error (almost always); then, on a
 /// fine grid (coordinates multiples of 1/256), that sign, exact there; then, when the
 /// differences and the two products are exact (points on a line of a grid
-/// map), their comparison; otherwise the determinant is summed exactly as an expansion of doubles (differences by
-/// two-diff, products by Dekker's two-product, which needs no FMA, the terms
-/// by grow-expansion) and the sign of its largest component returned. Exact
-/// for every finite input whose products do not overflow or underflow (any
-/// mesh coordinates of sane scale), so a point on a line is seen on it and
-/// never a rounding's width to either side.
+/// map), their comparison; otherwise the determinant is summed exactly as an expansion of doubles
+/// (differences by two-diff, products by Dekker's two-product, which needs no FMA, the terms by
+/// grow-expansion) and the sign of its largest component returned. Exact for every finite input whose
+/// products do not overflow or underflow (any mesh coordinates of sane scale), so a point on a line is seen
+/// on it and never a rounding's width to either side.
 
 #include <cmath>
 #include <cstdint>
@@ -58,7 +57,8 @@ inline void twoProduct(double a, double b, double& x, double& y)
 }
 
 /// The sign of (a0 + a1)(b0 + b1) − (c0 + c1)(d0 + d1), summed exactly.
-inline int signOfProducts(double a0, double a1, double b0, double b1, double c0, double c1, double d0, double d1)
+inline int signOfProducts(double a0, double a1, double b0, double b1, double c0, double c1, double d0,
+                          double d1)
 {
     double terms[16];
     int n = 0;
@@ -111,7 +111,8 @@ inline bool onFineGrid(double v)
         return 0;
     // On a fine grid the differences are multiples of 1/256 below 2^26 and
     // the products multiples of 2^-16 below 2^52: all exact, so is det's sign.
-    if (onFineGrid(ax) && onFineGrid(az) && onFineGrid(bx) && onFineGrid(bz) && onFineGrid(cx) && onFineGrid(cz))
+    if (onFineGrid(ax) && onFineGrid(az) && onFineGrid(bx) && onFineGrid(bz) && onFineGrid(cx) &&
+        onFineGrid(cz))
         return det > 0.0 ? 1 : (det < 0.0 ? -1 : 0);
     double acx0, acx1, bcz0, bcz1, acz0, acz1, bcx0, bcx1;
     exact::twoDiff(ax, cx, acx0, acx1);
@@ -133,7 +134,8 @@ inline bool onFineGrid(double v)
 
 /// The sign of (b − a) × (c − a) in the (x, z) plane: 1 when c lies to the
 /// left of the line a → b, −1 to the right, 0 exactly on it.
-[[gnu::always_inline]] inline int orientExact(double ax, double az, double bx, double bz, double cx, double cz)
+[[gnu::always_inline]] inline int orientExact(double ax, double az, double bx, double bz, double cx,
+                                              double cz)
 {
     const double l = (ax - cx) * (bz - cz), r = (az - cz) * (bx - cx);
     const double det = l - r;
@@ -149,7 +151,8 @@ inline bool onFineGrid(double v)
 /// double value when its sign is certain, else ±(its size, at least the
 /// smallest normal double) with the exact sign, or 0 exactly on the line.
 /// (For callers that interpolate between such values.)
-[[gnu::always_inline]] inline double orientValue(double ax, double az, double bx, double bz, double cx, double cz)
+[[gnu::always_inline]] inline double orientValue(double ax, double az, double bx, double bz, double cx,
+                                                 double cz)
 {
     const double l = (ax - cx) * (bz - cz), r = (az - cz) * (bx - cx);
     const double det = l - r;
