@@ -20,6 +20,7 @@
 #include "spark/core/bits.h"
 
 #include "navmesh_access.h"
+#include "../query/exact_orient.h"
 
 #include <glm/common.hpp>
 
@@ -430,6 +431,88 @@ void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
             at = NavMesh::EndPointSlot{key, mesh.m_endPointCount++};
         mesh.m_linkEndPoint[e] = at.id;
     }
+    deriveTurns(mesh);
+}
+
+void NavMeshAccess::deriveTurns(NavMesh& mesh)
+{
+    // Where a shortest path may turn (issue 34): only at a point where the
+    // free space is not convex. A point is proven not to be such a corner
+    // when, for every link end at it, its polygon's boundary goes on past it
+    // into another link end at it or into a wall, and the neighbour's links
+    // back hold an end at it too (so the polygons round it close up, or stop
+    // at walls); and the walls met are none (free all round) or one in, one
+    // out, turning left or running straight on (exact orientation of the
+    // mesh's coordinates). Anything else (two obstacles touching, ends that
+    // do not match bit for bit, a wall turning right) may be turned at.
+    const uint32_t points = mesh.m_endPointCount;
+    struct Seen
+    {
+        uint8_t ins = 0, outs = 0, bad = 0, areas = 0;
+        uint16_t area = 0;
+        glm::vec3 at{0.0f}, from{0.0f}, to{0.0f};
+    };
+    std::vector<Seen> seen(points);
+    const uint32_t* ids = mesh.m_linkEndPoint.data();
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+    {
+        const uint32_t first = mesh.m_linkStarts[p], last = mesh.m_linkStarts[p + 1];
+        const uint32_t n = mesh.polygonVertexCount(p);
+        for (uint32_t li = first; li < last; ++li)
+        {
+            const NavLink& l = mesh.m_links[li];
+            for (uint32_t end = 0; end < 2; ++end)
+            {
+                const uint32_t id = ids[2 * size_t(li) + end];
+                Seen& s = seen[id];
+                s.at = end == 0 ? l.a : l.b;
+                const uint16_t area = uint16_t(1u + mesh.area(p));
+                if (s.area != 0 && s.area != area)
+                    s.areas = 1;
+                s.area = area;
+                // The neighbour's links back to p: one must end here too.
+                bool back = false;
+                const uint32_t qs = mesh.m_linkStarts[l.neighbour], qe = mesh.m_linkStarts[l.neighbour + 1];
+                for (uint32_t k = qs; k < qe && !back; ++k)
+                    back = mesh.m_links[k].neighbour == p && (ids[2 * size_t(k)] == id || ids[2 * size_t(k) + 1] == id);
+                if (!back)
+                    s.bad = 1;
+                // Past this end along p's boundary: another link from (or to) this point, or a wall.
+                bool goesOn = false;
+                for (uint32_t k = first; k < last && !goesOn; ++k)
+                    goesOn = k != li && ids[2 * size_t(k) + (end == 0 ? 1 : 0)] == id;
+                if (goesOn)
+                    continue;
+                if (end == 1)
+                {
+                    // A wall out of the point, towards the next vertex of p past it.
+                    const glm::vec3 v = mesh.polygonVertex(p, (l.edge + 1) % n);
+                    s.to = v == l.b ? mesh.polygonVertex(p, (l.edge + 2) % n) : v;
+                    ++s.outs;
+                }
+                else
+                {
+                    const glm::vec3 v = mesh.polygonVertex(p, l.edge);
+                    s.from = v == l.a ? mesh.polygonVertex(p, (l.edge + n - 1) % n) : v;
+                    ++s.ins;
+                }
+            }
+        }
+    }
+    mesh.m_linkEndTurn.assign(points, 0);
+    for (uint32_t id = 0; id < points; ++id)
+    {
+        const Seen& s = seen[id];
+        bool proven = !s.bad && s.ins == s.outs && s.ins <= 1;
+        if (proven && s.ins == 1)
+        {
+            const int turn = detail::orientExact(s.from.x, s.from.z, s.at.x, s.at.z, s.to.x, s.to.z);
+            const double ahead = (double(s.at.x) - s.from.x) * (double(s.to.x) - s.at.x) +
+                                 (double(s.at.z) - s.from.z) * (double(s.to.z) - s.at.z);
+            proven = turn > 0 || (turn == 0 && ahead > 0.0);
+        }
+        mesh.m_linkEndTurn[id] = uint8_t((proven ? 0 : NavMesh::kTurnCorner) | (s.areas ? NavMesh::kTurnAreas : 0));
+    }
 }
 
 uint32_t NavMesh::linkEndPointOf(const glm::vec3& p) const
@@ -529,8 +612,18 @@ void NavMeshAccess::linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::v
             const double eb = crossXZ(d1x, d1z, double(b2.x) - a1.x, double(b2.z) - a1.z) / l1;
             if (std::fabs(ea) > tol || std::fabs(eb) > tol)
                 continue;
-            const double sa = ((double(a2.x) - a1.x) * d1x + (double(a2.z) - a1.z) * d1z) / (l1 * l1);
-            const double sb = ((double(b2.x) - a1.x) * d1x + (double(b2.z) - a1.z) * d1z) / (l1 * l1);
+            // A vertex of q at an end of p's edge is at exactly 0 or 1 (the
+            // quotient by l1 × l1 can miss by an ulp and put the link's end a
+            // rounding's width off the vertex, where the path search would turn).
+            auto param = [&](const glm::vec3& v)
+            {
+                if (v.x == a1.x && v.z == a1.z)
+                    return 0.0;
+                if (v.x == b1.x && v.z == b1.z)
+                    return 1.0;
+                return ((double(v.x) - a1.x) * d1x + (double(v.z) - a1.z) * d1z) / (l1 * l1);
+            };
+            const double sa = param(a2), sb = param(b2);
             const double lo = std::max(0.0, std::min(sa, sb));
             const double hi = std::min(1.0, std::max(sa, sb));
             if ((hi - lo) * l1 <= tol)

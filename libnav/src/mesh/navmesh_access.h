@@ -25,6 +25,8 @@ struct NavMeshAccess
     /// Fills the tables the path search reads (`NavMesh::ringXZ`, `ringY`,
     /// `linkBackEdge`, `linkDeadEnd`) from the polygons and links.
     static void deriveQueryTables(NavMesh& mesh);
+    /// The turn table (NavMesh::linkEndTurn), from the links and the point ids.
+    static void deriveTurns(NavMesh& mesh);
 
     /// As `assemble`, but only the polygons next to a change are linked
     /// again: `changedNew` (this mesh's polygons that are new or different),

@@ -21,13 +21,21 @@
 ///
 /// Exactness. An interval end cut by a ray keeps its place in double and the
 /// ray's line as two mesh points; which side of a ray a vertex lies on is the
-/// sign of a cross product of mesh coordinates (floats: exact in double for
-/// meshes of sane scale), so a vertex on a ray is met exactly and the turn
-/// there is made (issue 34: float cuts missed (204, 83) by 1.5e-5). A start or
-/// goal on an edge or vertex lies in every polygon sharing it: the search
-/// leaves from all of them and ends in any. Still open: a path running along
-/// a wall whose polygon has collinear vertices can miss the turn at the
-/// wall's end (about 1 query in 40 on generated meshes with such polygons).
+/// exact sign of the orientation of mesh coordinates (exact_orient.h), so a
+/// vertex on a ray is met exactly and the turn there is made (issue 34: float
+/// cuts missed (204, 83) by 1.5e-5). A start or goal on an edge or vertex lies
+/// in every polygon sharing it: the search leaves from all of them and ends in
+/// any. A root on the line of an interval but beside it (a path running along
+/// a wall, or along a row of collinear vertices) sees nothing beyond that
+/// line: the node is made rooted at the interval's ends instead, where the
+/// path may turn (`turnOnLine`; treating it as seeing the polygon beyond
+/// crossed walls).
+///
+/// Turns. A path turns only at a link end the mesh marks as a corner
+/// (NavMesh::linkEndTurn: where the free space is not convex, or could not be
+/// proven free or straight), and at area borders when the filter excludes an
+/// area; every other vertex (open space, straight walls, convex corners) is
+/// passed straight through, as in the paper.
 ///
 /// The search runs in the x–z plane in double precision; portals may be
 /// stretches of edges (T-junctions), so a polygon's boundary is read as its
@@ -40,10 +48,7 @@
 /// it meets exact collinearity (it may keep a vertex the path passes straight
 /// through, or turn back at a start lying on a portal's line).
 ///
-/// Differences from the paper, all conservative: every stretch end may be a
-/// turning point (the paper turns only at obstacle corners; restricting the
-/// turns to wall ends lost paths that run exactly along a wall, so it waits
-/// for exact predicates), which adds nodes but never loses a path; the other stretches of the entry edge
+/// Differences from the paper, all conservative: the other stretches of the entry edge
 /// (T-junctions) are successors rooted at the interval end on their side; and a root lying on the entry's
 /// line (a vertex the path turns at, a start on an edge) sees the whole polygon, so such a polygon is entered
 /// once per root and length — which also stops the search circling a fan of polygons round a vertex inside
@@ -70,9 +75,11 @@
 /// root's line): turning only near walls, or only where a wall lies on the
 /// turn's side, removes no node there.
 
+#include "exact_orient.h"
 #include "query_common.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 namespace spark::nav
@@ -82,6 +89,7 @@ namespace
 {
 
 constexpr uint32_t kNone = 0xffffffffu;
+constexpr uint32_t kStartRoot = 0; ///< The start is the first root of a search.
 
 /// A point in the x–z plane (no default initialisation: the chain arrays of
 /// `expand` are filled before use).
@@ -134,9 +142,38 @@ AnyAngleEnd meshEnd(const glm::vec3& p, const P2& root)
 /// their products are exact in double (coordinates of float meshes within
 /// 2^26 of each other in scale, e.g. any grid bake): a vertex on the ray is
 /// seen on it, never a rounding's width to one side.
-double side(const AnyAngleEnd& e, const P2& c)
+[[gnu::always_inline]] inline double side(const AnyAngleEnd& e, const P2& c)
 {
-    return cross(P2{e.rayFromX, e.rayFromZ}, P2{e.rayToX, e.rayToZ}, c);
+    return detail::orientValue(e.rayFromX, e.rayFromZ, e.rayToX, e.rayToZ, c.x, c.z);
+}
+
+[[gnu::noinline]] double sideSlow(const AnyAngleEnd& e, const P2& c)
+{
+    return detail::orientValue(e.rayFromX, e.rayFromZ, e.rayToX, e.rayToZ, c.x, c.z);
+}
+
+/// `side` for mesh points, with a static filter: `bound` exceeds the
+/// rounding error of the determinant for any three points of the mesh's box
+/// (Shewchuk's (3 + 16ε)ε times 2 w², w its larger extent), so a vertex costs
+/// one comparison more than the plain determinant unless it lies on the ray
+/// (or within that bound of it), where the exact sign is taken.
+[[gnu::always_inline]] inline double sideOnMesh(const AnyAngleEnd& e, const P2& c, double bound)
+{
+    const double det = cross(P2{e.rayFromX, e.rayFromZ}, P2{e.rayToX, e.rayToZ}, c);
+    if (det > bound || -det > bound)
+        return det;
+    if (c.x == e.rayToX && c.z == e.rayToZ)
+        return 0.0; // the ray's own end (the entry edge's ends: two per expansion)
+    return sideSlow(e, c);
+}
+
+/// The bound of sideOnMesh for `mesh`.
+double sideBound(const NavMesh& mesh)
+{
+    const Bounds3& b = mesh.bounds();
+    const double w = std::max(double(b.max.x) - b.min.x, double(b.max.z) - b.min.z);
+    // (Computed differences may exceed w by an ulp: the factor covers them.)
+    return 3.3306690738754716e-16 * 2.0 * w * w * 1.000001;
 }
 
 /// A run of a polygon's ring (NavMesh::ringXZ) read as points.
@@ -373,7 +410,21 @@ struct Search
     const std::vector<uint32_t>& goals; ///< The polygons holding the goal (goalPoly first).
     const NavLink* base;    ///< mesh.allLinks().data()
     bool plain;             ///< No excluded area and no disabled polygon: every linked polygon is usable.
+    uint8_t turnMask;       ///< linkEndTurn bits that allow a turn: corners, and area borders when an area is excluded.
+    double sideLimit;       ///< sideBound(mesh).
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
+    uint32_t via = kNone;   ///< The `via` of the nodes `add` makes (set by turnOnLine only).
+
+    /// True when a shortest path may turn at link end point `id`.
+    /// True when a path from root `root` may turn at link end point `id`: a
+    /// corner, or any point seen from the start (which the query snaps into
+    /// its polygon only to float precision: on a wall's line it may lie a
+    /// rounding's width outside the free space, where even a straight wall's
+    /// vertex bends the path).
+    bool turnable(uint32_t root, uint32_t id) const
+    {
+        return root == kStartRoot || (mesh.linkEndTurn(id) & turnMask) != 0;
+    }
 
     /// Makes room for `more` nodes after the first `count` (the vector only
     /// grows, so nodes stay where they are while a polygon is expanded).
@@ -412,20 +463,23 @@ struct Search
                 return;
             }
         }
-        // A root on the interval's line (at an end, or the start on an edge)
-        // sees the whole polygon beyond whichever way it came in: enter it once
-        // per root (this also stops the circling of a fan of polygons round a
-        // vertex). A root on the line but beside the interval sees only the
-        // line: such entries are counted apart, so that one never stops an
-        // entry through an interval holding the root.
+        // A root on the interval's line (at an end, or the start on an edge;
+        // exactly, on the link's own mesh points) sees the whole polygon
+        // beyond whichever way it came in: enter it once per root (this also
+        // stops the circling of a fan of polygons round a vertex). A root on
+        // the line but beside the interval sees nothing beyond the line: the
+        // path can only run on along it and turn at an end of the interval.
         const P2 l2 = pos(left), r2 = pos(right);
-        const double ix = l2.x - r2.x, iz = l2.z - r2.z;
-        if (same(rootAt, l2) || same(rootAt, r2) ||
-            std::abs(cross(r2, l2, rootAt)) <= 1.0e-9 * std::max(1.0, ix * ix + iz * iz))
+        const NavLink& ln = base[link];
+        const bool atEnd = same(rootAt, l2) || same(rootAt, r2);
+        if (atEnd || detail::orientExact(ln.a.x, ln.a.z, ln.b.x, ln.b.z, rootAt.x, rootAt.z) == 0)
         {
-            const bool beside = !same(rootAt, l2) && !same(rootAt, r2) &&
-                                (r2.x - rootAt.x) * (l2.x - rootAt.x) + (r2.z - rootAt.z) * (l2.z - rootAt.z) > 0.0;
-            if (!firstVisit(s, root, beside ? nb | 0x80000000u : nb, g))
+            if (!atEnd && (r2.x - rootAt.x) * (l2.x - rootAt.x) + (r2.z - rootAt.z) * (l2.z - rootAt.z) > 0.0)
+            {
+                turnOnLine(parent, from, root, rootAt, g, link, right, left);
+                return;
+            }
+            if (!firstVisit(s, root, nb, g))
                 return;
         }
         // Written in place (room was made by `makeRoom`).
@@ -441,6 +495,35 @@ struct Search
         n.link = link;
         n.from = from;
         n.parent = parent;
+        n.via = via;
+    }
+
+    /// The node (interval right..left on link `link`) seen from `rootAt` on
+    /// the interval's line beside it: made rooted at each end of the interval
+    /// a path may turn at (a corner that is a stretch end), reached along the
+    /// line (issue 34: treating such a root as seeing the polygon beyond
+    /// crossed walls; a path along a wall turns at its end this way).
+    void turnOnLine(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g, uint32_t link,
+                    const AnyAngleEnd& right, const AnyAngleEnd& left)
+    {
+        const NavLink& ln = base[link];
+        for (uint32_t end = 0; end < 2; ++end)
+        {
+            const AnyAngleEnd& e = end == 0 ? right : left;
+            const uint32_t id = mesh.linkEndPoints()[2 * size_t(link) + end];
+            if (!e.stretchEnd || !turnable(root, id))
+                continue;
+            const P2 at = pos(e);
+            const double eg = g + dist(rootAt, at);
+            const uint32_t r = rootOf(s, id, point3(e));
+            if (!(eg <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9))
+                continue;
+            s.anyRoots[r].g = std::min(s.anyRoots[r].g, eg);
+            makeRoom(1);
+            via = root; // (the root may be a turn no node of its own records)
+            add(parent, from, r, at, eg, link, meshEnd(ln.a, at), meshEnd(ln.b, at));
+            via = kNone;
+        }
     }
 
     /// The edge of `poly` the interval (on link `link`, owned by `from`) lies
@@ -495,13 +578,14 @@ struct Search
         double rightHit = 0.0;
         if (!same(root, R))
         {
-            double prev = side(node.right, c[0]);
+            auto side = [&](const P2& p) { return sideOnMesh(node.right, p, sideLimit); };
+            double prev = side(c[0]);
             if (prev > 0.0)
                 prev = 0.0;
             rightHit = static_cast<double>(n - 1);
             for (uint32_t i = 1; i < n; ++i)
             {
-                const double cur = (i == n - 1) ? std::max(0.0, side(node.right, c[i])) : side(node.right, c[i]);
+                const double cur = (i == n - 1) ? std::max(0.0, side(c[i])) : side(c[i]);
                 if (cur >= 0.0)
                 {
                     const double t = prev == cur ? 0.0 : prev / (prev - cur);
@@ -515,13 +599,14 @@ struct Search
         double leftHit = static_cast<double>(n - 1);
         if (!same(root, L))
         {
-            double next = side(node.left, c[n - 1]);
+            auto side = [&](const P2& p) { return sideOnMesh(node.left, p, sideLimit); };
+            double next = side(c[n - 1]);
             if (next < 0.0)
                 next = 0.0;
             leftHit = 0.0;
             for (int i = static_cast<int>(n) - 2; i >= 0; --i)
             {
-                const double cur = (i == 0) ? std::min(0.0, side(node.left, c[i])) : side(node.left, c[i]);
+                const double cur = (i == 0) ? std::min(0.0, side(c[i])) : side(c[i]);
                 if (cur <= 0.0)
                 {
                     const double t = cur == next ? 1.0 : cur / (cur - next);
@@ -565,20 +650,22 @@ struct Search
         // Roots for turning at the interval's ends.
         uint32_t rightRoot = kNone, leftRoot = kNone;
         double rightG = 0.0, leftG = 0.0;
-        if (node.right.stretchEnd && (rightHit > 0.0 || sameRight) && !rootR)
+        const uint32_t rightId = mesh.linkEndPoints()[2 * size_t(node.link)];
+        const uint32_t leftId = mesh.linkEndPoints()[2 * size_t(node.link) + 1];
+        if (node.right.stretchEnd && (rightHit > 0.0 || sameRight) && !rootR && turnable(node.root, rightId))
         {
             rightG = node.g + dist(root, R);
-            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link)], point3(node.right));
+            const uint32_t r = rootOf(s, rightId, point3(node.right));
             if (rightG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
             {
                 s.anyRoots[r].g = std::min(s.anyRoots[r].g, rightG);
                 rightRoot = r;
             }
         }
-        if (node.left.stretchEnd && (leftHit < n - 1 || sameLeft) && !rootL)
+        if (node.left.stretchEnd && (leftHit < n - 1 || sameLeft) && !rootL && turnable(node.root, leftId))
         {
             leftG = node.g + dist(root, L);
-            const uint32_t r = rootOf(s, mesh.linkEndPoints()[2 * size_t(node.link) + 1], point3(node.left));
+            const uint32_t r = rootOf(s, leftId, point3(node.left));
             if (leftG <= s.anyRoots[r].g * (1.0 + 1.0e-12) + 1.0e-9)
             {
                 s.anyRoots[r].g = std::min(s.anyRoots[r].g, leftG);
@@ -679,9 +766,18 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
     holding(mesh, start.polygon, flat(start.point), starts);
     holding(mesh, goalPoly, flat(goal), goals);
     const NavLink* base = mesh.allLinks().data();
-    Search search{
-        mesh, s, filter, flat(goal), goalPoly, goals, base, filter.excludedAreas == 0 && mesh.disabledCount() == 0};
+    Search search{mesh,
+                  s,
+                  filter,
+                  flat(goal),
+                  goalPoly,
+                  goals,
+                  base,
+                  filter.excludedAreas == 0 && mesh.disabledCount() == 0,
+                  uint8_t(NavMesh::kTurnCorner | (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
+                  sideBound(mesh)};
     const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
+    assert(startRoot == kStartRoot);
     s.anyRoots[startRoot].g = 0.0;
     for (const uint32_t from : starts)
     {
@@ -805,6 +901,8 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const ScratchData& s, uint32_
             root = node.root;
             pushPoint(s.anyRoots[root].point);
         }
+        if (node.via != kNone)
+            pushPoint(s.anyRoots[node.via].point); // the turn before the root, on the same line
     }
     pushPoint(start);
     polygons.push_back(startPoly);

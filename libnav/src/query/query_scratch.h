@@ -55,6 +55,7 @@ struct AnyAngleNode
     uint32_t link = 0;       ///< Link (index in `allLinks`) the interval lies on.
     uint32_t from = 0;       ///< Polygon that owns `link` (the interval's near side).
     uint32_t parent = 0;     ///< Node expanded to make this one (0xffffffff: a start node).
+    uint32_t via = 0;        ///< A root the path turns at between the parent's root and this one's (0xffffffff: none).
 };
 
 /// A turning point of the any-angle search and the shortest length found to it.

@@ -3,6 +3,7 @@
 // vertices and edges, and an exact oracle (shortest paths over the visibility
 // graph of the mesh's boundary, decided with exact predicates).
 
+#include "exact_orient.h"
 #include "spark/nav/query.h"
 #include "test_maps.h"
 #include "visibility_oracle.h"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <string>
 #include <vector>
@@ -47,7 +49,9 @@ struct Soup2D
     }
 
     /// Adds a convex counter-clockwise polygon.
-    void poly(std::initializer_list<std::pair<double, double>> ring)
+    void poly(std::initializer_list<std::pair<double, double>> ring) { poly(std::vector(ring)); }
+
+    void poly(const std::vector<std::pair<double, double>>& ring)
     {
         for (const auto& [x, z] : ring)
             soup.indices.push_back(vertex(x, z));
@@ -87,6 +91,63 @@ double pathLength(const NavMesh& mesh, glm::vec3 from, glm::vec3 to)
 
 using namespace exact_test;
 
+TEST_CASE("the exact orientation: points on a line are on it, a rounding's width off it is off it")
+{
+    using detail::orientExact;
+    CHECK(orientExact(0, 0, 1, 0, 0.5, 1) == 1);
+    CHECK(orientExact(0, 0, 1, 0, 0.5, -1) == -1);
+    CHECK(orientExact(0, 0, 2, 2, 7, 7) == 0);
+    // Shewchuk's example: p = (0.5 + x ulp, 0.5 + y ulp) against the line
+    // (12, 12) → (24, 24) lies to its left exactly when y > x; the plain
+    // double determinant gets many of these wrong.
+    const double ulp = std::nextafter(0.5, 1.0) - 0.5;
+    int plainWrong = 0;
+    for (int x = 0; x < 64; ++x)
+        for (int y = 0; y < 64; ++y)
+        {
+            const double px = 0.5 + x * ulp, pz = 0.5 + y * ulp;
+            const int truth = y > x ? 1 : (y < x ? -1 : 0);
+            // (The line a → b with a = (12, 12), b = (24, 24); c = p.)
+            CHECK(orientExact(12, 12, 24, 24, px, pz) == truth);
+            const double plain = (24.0 - 12.0) * (pz - 12.0) - (24.0 - 12.0) * (px - 12.0);
+            plainWrong += (plain > 0.0 ? 1 : (plain < 0.0 ? -1 : 0)) != truth ? 1 : 0;
+        }
+    INFO("plain double wrong on " << plainWrong << " of 4096");
+    CHECK(plainWrong > 0);
+    // Three points on a line of slope 1/3 through huge and tiny coordinates.
+    CHECK(orientExact(-3.0e7, -1.0e7, 3.0e7, 1.0e7, 3.0, 1.0) == 0);
+    CHECK(orientExact(-3.0e7, -1.0e7, 3.0e7, 1.0e7, 3.0, std::nextafter(1.0, 2.0)) == 1);
+    CHECK(orientExact(-3.0e7, -1.0e7, 3.0e7, 1.0e7, 3.0, std::nextafter(1.0, 0.0)) == -1);
+}
+
+TEST_CASE("the mesh's turn table: obstacle corners are turned at; open space, straight walls and convex "
+          "corners are passed through")
+{
+    // Free space: [0, 4] × [0, 2] with the cell [2, 3] × [1, 2] blocked, cut
+    // into rectangles with a vertex in the open (1, 1) and on straight walls.
+    const NavMesh mesh = boxMesh({{0, 1, 0, 1}, {1, 2, 0, 1}, {0, 1, 1, 2}, {1, 2, 1, 2}, {2, 3, 0, 1}, {3, 4, 0, 1},
+                                  {3, 4, 1, 2}});
+    auto turn = [&](float x, float z)
+    {
+        const uint32_t id = mesh.linkEndPointOf(glm::vec3(x, 0.0f, z));
+        REQUIRE(id < mesh.linkEndPointCount());
+        return (mesh.linkEndTurn(id) & NavMesh::kTurnCorner) != 0;
+    };
+    CHECK_FALSE(turn(1, 1)); // open space: four rectangles round it
+    CHECK_FALSE(turn(1, 0)); // straight wall (the bottom)
+    CHECK_FALSE(turn(1, 2)); // straight wall (the top)
+    CHECK_FALSE(turn(3, 0)); // straight wall under the blocked cell
+    CHECK(turn(2, 1));       // the blocked cell's corners: the free space turns round them
+    CHECK(turn(3, 1));
+    CHECK_FALSE(turn(2, 0)); // straight wall
+    CHECK_FALSE(turn(0, 1)); // straight wall (the left side)
+    // Every path still shortest: round the blocked cell both ways.
+    CHECK(pathLength(mesh, glm::vec3(0.5f, 0, 1.5f), glm::vec3(3.5f, 0, 1.5f)) ==
+          doctest::Approx(std::hypot(1.5, 0.5) + 1.0 + std::hypot(0.5, 0.5)).epsilon(1e-6));
+    CHECK(pathLength(mesh, glm::vec3(3.5f, 0, 1.5f), glm::vec3(0.5f, 0, 1.5f)) ==
+          doctest::Approx(std::hypot(1.5, 0.5) + 1.0 + std::hypot(0.5, 0.5)).epsilon(1e-6));
+}
+
 TEST_CASE("issue 34's eight rectangles: the shortest path both ways")
 {
     const NavMesh mesh = boxMesh({{209, 211, 57, 81},
@@ -114,10 +175,12 @@ namespace exact_test
 ///   1: a fan of triangles from its lower-left corner to every upper grid point (more slivers, all from one vertex,
 ///      and vertices of the fan in the middle of the edges of the rows above);
 ///   2: per cell, four triangles round the cell's centre (loops round an interior vertex);
-///   3: a plain rectangle (T-junctions with the rows above and below).
-/// (Polygons with collinear vertices along walls are not generated: paths
-/// along such a wall can still miss the turn at its end, issue 34.)
-NavMesh degenerateMesh(const Grid2D& g, Rng& rng)
+///   3: a plain rectangle (T-junctions with the rows above and below);
+///   4: a rectangle with a vertex at every grid point of its lower and upper edges (collinear vertices, on walls
+///      and on portals);
+///   5: strips cut by near-parallel slanted lines from (i, z) to (i + 1/16, z + 1) (near-parallel portals, and
+///      vertices off the grid in the middle of walls and of the edges of the rows above).
+NavMesh degenerateMesh(const Grid2D& g, Rng& rng, uint32_t kinds = 6)
 {
     Soup2D soup;
     auto poly = [&](std::initializer_list<std::pair<double, double>> ring) { soup.poly(ring); };
@@ -134,7 +197,7 @@ NavMesh degenerateMesh(const Grid2D& g, Rng& rng)
             while (end < g.width && !blocked(end, z) && end - x < 1 + int(rngNextBelow(rng, 8)))
                 ++end;
             const double x0 = x, x1 = end, z0 = z, z1 = z + 1;
-            switch (rngNextBelow(rng, 4))
+            switch (rngNextBelow(rng, kinds))
             {
             case 0:
                 poly({{x0, z0}, {x1, z0}, {x1, z1}});
@@ -155,8 +218,31 @@ NavMesh degenerateMesh(const Grid2D& g, Rng& rng)
                     poly({{double(i), z1}, {double(i), z0}, {cx, cz}});
                 }
                 break;
-            default:
+            case 3:
                 poly({{x0, z0}, {x1, z0}, {x1, z1}, {x0, z1}});
+                break;
+            case 4:
+            {
+                std::vector<std::pair<double, double>> ring;
+                for (int i = x; i <= end; ++i)
+                    ring.push_back({double(i), z0});
+                for (int i = end; i >= x; --i)
+                    ring.push_back({double(i), z1});
+                soup.poly(ring);
+                break;
+            }
+            default:
+            {
+                constexpr double kSlant = 1.0 / 16.0;
+                double lo = x0, hi = x0;
+                for (int i = x + 1; i <= end; ++i)
+                {
+                    const double nlo = i, nhi = i == end ? x1 : i + kSlant;
+                    poly({{lo, z0}, {nlo, z0}, {nhi, z1}, {hi, z1}});
+                    lo = nlo;
+                    hi = nhi;
+                }
+            }
             }
             x = end;
         }
@@ -199,11 +285,12 @@ TEST_CASE("on meshes of slivers, fans round interior vertices and T-junctions, f
           "their edges, corners and centres, paths are shortest both ways and turn only at obstacle corners")
 {
     const glm::vec3 ext{0.25f, 1.0f, 0.25f};
+    const uint64_t kSeeds = std::getenv("SPARK_EXACT_SEEDS") ? std::strtoull(std::getenv("SPARK_EXACT_SEEDS"), nullptr, 10) : 80;
     QueryScratch scratch;
     PathResult path;
     int cases = 0, turning = 0, onBoundary = 0;
     double worst = 0.0;
-    for (uint64_t seed = 1; seed <= 80; ++seed)
+    for (uint64_t seed = 1; seed <= kSeeds; ++seed)
     {
         const int w = 10 + int(seed % 5) * 2, h = 9 + int(seed % 4) * 2;
         Grid2D grid = randomGrid(seed * 104729, w, h, w * h / 25, 0);
@@ -236,7 +323,7 @@ TEST_CASE("on meshes of slivers, fans round interior vertices and T-junctions, f
                 for (size_t i = 1; i < path.points.size(); ++i)
                 {
                     const Pt p{path.points[i - 1].x, path.points[i - 1].z}, n{path.points[i].x, path.points[i].z};
-                    CHECK(oracle.visible(p, n));
+                    CHECK_MESSAGE(oracle.visible(p, n), "leg (" << p.x << ", " << p.z << ") - (" << n.x << ", " << n.z << ")");
                     if (i + 1 < path.points.size())
                         CHECK_MESSAGE(oracle.corner(n), "turn at (" << n.x << ", " << n.z << ")");
                 }

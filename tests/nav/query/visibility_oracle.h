@@ -33,6 +33,8 @@ struct Oracle
     /// free cells meeting only at a corner, so passing a grid vertex is safe.)
     bool visible(const Pt& a, const Pt& b) const
     {
+        if (a.x == b.x && a.z == b.z)
+            return true; // (a point of the free region: the query's own snapping put it there)
         std::vector<double> ts{0.0, 1.0};
         const double dx = b.x - a.x, dz = b.z - a.z;
         if (dx != 0.0)
@@ -84,6 +86,8 @@ struct Oracle
     /// of a, b and the convex obstacle corners), or −1 when unreachable.
     double shortest(const Pt& a, const Pt& b) const
     {
+        if (a.x == b.x && a.z == b.z)
+            return 0.0;
         std::vector<Pt> nodes{a, b};
         for (int z = 0; z <= h; ++z)
             for (int x = 0; x <= w; ++x)

@@ -209,6 +209,15 @@ public:
     const uint32_t* linkEndPoints() const { return m_linkEndPoint.data(); }
     /// The number of distinct link end points.
     uint32_t linkEndPointCount() const { return m_endPointCount; }
+    /// How link end point `id` (< linkEndPointCount()) meets the free space:
+    /// bit kTurnCorner when a shortest path may turn there (a corner of the
+    /// free space that is not convex, or a point whose surroundings could not
+    /// be proven free or straight: see deriveQueryTables); bit kTurnAreas when
+    /// polygons of more than one area meet there (a corner once an area is
+    /// excluded). Precomputed for the path search.
+    uint8_t linkEndTurn(uint32_t id) const { return m_linkEndTurn[id]; }
+    static constexpr uint8_t kTurnCorner = 1; ///< linkEndTurn: an obstacle corner.
+    static constexpr uint8_t kTurnAreas = 2;  ///< linkEndTurn: where areas meet.
     /// The point id of the link end with the same bits as `p`, or
     /// linkEndPointCount() when no link end has them.
     uint32_t linkEndPointOf(const glm::vec3& p) const;
@@ -311,6 +320,7 @@ private:
     std::vector<uint32_t> m_linkBackEdge; // one per link
     std::vector<uint32_t> m_linkDeadEnd;  // one per link
     std::vector<uint32_t> m_linkEndPoint; // two per link (linkEndPoints)
+    std::vector<uint8_t> m_linkEndTurn;   // one per link end point (linkEndTurn)
     /// A slot of the link ends' table: the exact bits of a position and its point id.
     struct EndPointSlot
     {
