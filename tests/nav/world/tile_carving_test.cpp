@@ -1,0 +1,280 @@
+// Carving a tiled mesh (docs/navmesh.md "Obstacles", docs/tiles.md): obstacles across
+// tile edges and corners cut every tile they meet and give the tiles back bit for bit
+// when they go; a change leaves the other tiles' polygons, references and generations
+// as they were, and corridors through them stay (renumbered where slots moved).
+
+#include "spark/nav/nav_world.h"
+#include "spark/nav/query.h"
+
+#include "../mesh/test_meshes.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <set>
+#include <vector>
+
+using namespace spark;
+using namespace spark::nav;
+using namespace spark::nav::test;
+
+namespace
+{
+
+constexpr float kFloorRadius = 0.25f;  // agent radius the mesh was "baked" with
+constexpr uint32_t kTileCells = 8; // 8 cells of 0.5 m: 4 m tiles
+constexpr float kTileSide = 4.0f;
+constexpr int kTiles = 3; // 3 × 3 tiles, 12 m × 12 m
+
+/// 3 × 3 tiles of 4 m, each 16 squares of 1 m with its own vertices, in tile order.
+std::shared_ptr<const NavMesh> tiledFloor()
+{
+    std::vector<Rect> rects;
+    std::vector<NavTile> tiles;
+    for (int tz = 0; tz < kTiles; ++tz)
+        for (int tx = 0; tx < kTiles; ++tx)
+        {
+            NavTile t;
+            t.x = tx;
+            t.z = tz;
+            t.firstPolygon = static_cast<uint32_t>(rects.size());
+            t.firstVertex = t.firstPolygon * 4;
+            for (int z = 0; z < 4; ++z)
+                for (int x = 0; x < 4; ++x)
+                {
+                    const float x0 = float(tx) * kTileSide + float(x), z0 = float(tz) * kTileSide + float(z);
+                    rects.push_back(Rect{x0, z0, x0 + 1.0f, z0 + 1.0f});
+                }
+            t.polygonCount = 16;
+            t.vertexCount = 64;
+            tiles.push_back(t);
+        }
+    NavMeshDef def = defaultNavMeshDef();
+    def.is2d = true;
+    def.settings.agentRadius = kFloorRadius;
+    def.settings.cellSize = 0.5f;
+    Result<NavMesh> mesh = buildTiledNavMesh(soupFromRects(rects), def, kTileCells, std::move(tiles));
+    REQUIRE_MESSAGE(mesh.ok(), mesh.error().message);
+    return std::make_shared<const NavMesh>(std::move(mesh).value());
+}
+
+MeshId putFloor(NavWorld& world, std::shared_ptr<const NavMesh> mesh)
+{
+    MeshDef def = defaultMeshDef();
+    def.name = "floor";
+    def.source = "test";
+    def.mesh = std::move(mesh);
+    Result<MeshId> id = world.putMesh(std::move(def));
+    REQUIRE(id.ok());
+    return id.value();
+}
+
+ObstacleDef circleObstacle(float x, float z, float r)
+{
+    ObstacleDef d = defaultObstacleDef();
+    d.shape.shape = FootprintShape::Circle;
+    d.shape.radius = r;
+    d.position = {x, 0.0f, z};
+    return d;
+}
+
+ObstacleDef boxObstacle(float x, float z, float hx, float hz)
+{
+    ObstacleDef d = defaultObstacleDef();
+    d.shape.shape = FootprintShape::Box;
+    d.shape.halfExtents = {hx, hz};
+    d.position = {x, 0.0f, z};
+    return d;
+}
+
+/// The tiles (indices) whose base polygons the current carving disabled.
+std::set<uint32_t> carvedTiles(const NavMesh& base, const NavMesh& carved)
+{
+    std::set<uint32_t> out;
+    for (uint32_t p = 0; p < base.polygonCount(); ++p)
+        if (carved.disabled(p))
+            out.insert(base.tileOfPolygon(p));
+    return out;
+}
+
+std::vector<glm::vec3> verticesOf(const NavMesh& mesh, uint32_t p)
+{
+    std::vector<glm::vec3> out;
+    for (uint32_t k = 0; k < mesh.polygonVertexCount(p); ++k)
+        out.push_back(mesh.polygonVertex(p, k));
+    return out;
+}
+
+/// A path across the carving: complete, through walkable polygons each linked
+/// to the next, and never inside the box [x0, x1] × [z0, z1] (the grown footprint).
+void checkPathRound(const NavMesh& mesh, glm::vec3 from, glm::vec3 to, float x0, float z0, float x1, float z1)
+{
+    QueryScratch scratch;
+    PathResult path;
+    REQUIRE(findPath(mesh, scratch, from, to, defaultQueryFilter(), glm::vec3(0.2f, 1.0f, 0.2f), path).ok());
+    CHECK(path.complete);
+    CHECK(path.length > std::hypot(to.x - from.x, to.z - from.z) + 0.1f); // it had to go round
+    for (size_t i = 0; i < path.polygons.size(); ++i)
+    {
+        CHECK_FALSE(mesh.disabled(path.polygons[i]));
+        if (i + 1 < path.polygons.size())
+        {
+            const auto links = mesh.links(path.polygons[i]);
+            CHECK(std::any_of(links.begin(), links.end(),
+                              [&](const NavLink& l) { return l.neighbour == path.polygons[i + 1]; }));
+        }
+    }
+    for (size_t i = 0; i + 1 < path.points.size(); ++i)
+        for (int s = 0; s <= 100; ++s)
+        {
+            const glm::vec3 q = path.points[i] + (path.points[i + 1] - path.points[i]) * (float(s) / 100.0f);
+            const bool inside = q.x > x0 + 1e-3f && q.x < x1 - 1e-3f && q.z > z0 + 1e-3f && q.z < z1 - 1e-3f;
+            CHECK_FALSE(inside);
+        }
+}
+
+} // namespace
+
+TEST_CASE("carving across tile borders restores the base: edges and corners, add, move and remove")
+{
+    const std::shared_ptr<const NavMesh> base = tiledFloor();
+    NavWorld world;
+    const MeshId mesh = putFloor(world, base);
+    const uint64_t baseHash = world.meshRecord(mesh)->baseHash;
+    const std::vector<uint8_t> baked = serializeNavMesh(*base);
+
+    // A box across the edge x = 4 (tiles 3 and 4), a circle on the corner (8, 8)
+    // of tiles 4, 5, 7 and 8, and a circle across the edge z = 4 (tiles 2 and 5).
+    const ObstacleId edge = world.addObstacle(mesh, boxObstacle(4.0f, 6.0f, 0.6f, 0.5f)).value();
+    CHECK(carvedTiles(*base, *world.mesh(mesh)) == std::set<uint32_t>{3, 4});
+    const ObstacleId corner = world.addObstacle(mesh, circleObstacle(8.0f, 8.0f, 0.7f)).value();
+    CHECK(carvedTiles(*base, *world.mesh(mesh)) == std::set<uint32_t>{3, 4, 5, 7, 8});
+    const ObstacleId lower = world.addObstacle(mesh, circleObstacle(10.0f, 4.0f, 0.5f)).value();
+    CHECK(carvedTiles(*base, *world.mesh(mesh)) == std::set<uint32_t>{2, 3, 4, 5, 7, 8});
+    CHECK(world.mesh(mesh)->tiles().size() == 9);
+
+    // Paths across the carved seams go round the grown footprints (box grown by the radius).
+    checkPathRound(*world.mesh(mesh), {2.5f, 0.0f, 6.0f}, {5.5f, 0.0f, 6.0f}, 3.15f, 5.25f, 4.85f, 6.75f);
+    checkPathRound(*world.mesh(mesh), {6.5f, 0.0f, 6.5f}, {9.5f, 0.0f, 9.5f}, 7.5f, 7.5f, 8.5f, 8.5f);
+
+    // Moves across other edges and corners, then back: the mesh of never moving.
+    NavWorld still;
+    const MeshId stillMesh = putFloor(still, base);
+    REQUIRE(still.addObstacle(stillMesh, boxObstacle(4.0f, 6.0f, 0.6f, 0.5f)).ok());
+    REQUIRE(still.addObstacle(stillMesh, circleObstacle(8.0f, 8.0f, 0.7f)).ok());
+    REQUIRE(still.addObstacle(stillMesh, circleObstacle(10.0f, 4.0f, 0.5f)).ok());
+    const glm::vec3 stops[] = {{4.0f, 0.0f, 4.0f}, {8.0f, 0.0f, 2.0f}, {1.0f, 0.0f, 8.0f}, {11.5f, 0.0f, 11.5f}};
+    for (const glm::vec3& at : stops)
+    {
+        REQUIRE(world.moveObstacle(corner, at).ok());
+        CHECK(serializeNavMesh(*world.mesh(mesh)) != serializeNavMesh(*still.mesh(stillMesh)));
+    }
+    REQUIRE(world.moveObstacle(corner, {8.0f, 0.0f, 8.0f}).ok());
+    CHECK(serializeNavMesh(*world.mesh(mesh)) == serializeNavMesh(*still.mesh(stillMesh)));
+    CHECK(hashNavMesh(*world.mesh(mesh)) == hashNavMesh(*still.mesh(stillMesh)));
+
+    // Removed one by one: the baked tiles again, bit for bit, polygon for polygon.
+    REQUIRE(world.removeObstacle(edge).ok());
+    REQUIRE(world.removeObstacle(corner).ok());
+    CHECK(hashNavMesh(*world.mesh(mesh)) != baseHash);
+    REQUIRE(world.removeObstacle(lower).ok());
+    const NavMesh& back = *world.mesh(mesh);
+    CHECK(hashNavMesh(back) == baseHash);
+    CHECK(serializeNavMesh(back) == baked);
+    REQUIRE(back.polygonCount() == base->polygonCount());
+    CHECK(back.disabledCount() == 0);
+    for (uint32_t p = 0; p < back.polygonCount(); ++p)
+        CHECK(verticesOf(back, p) == verticesOf(*base, p));
+    for (uint32_t t = 0; t < base->tiles().size(); ++t)
+        CHECK(hashNavTile(back, t) == base->tiles()[t].hash);
+}
+
+TEST_CASE("a carve re-cuts only the tiles its footprint meets: other tiles keep refs, generations and corridors")
+{
+    NavWorld world;
+    const std::shared_ptr<const NavMesh> base = tiledFloor();
+    const MeshId mesh = putFloor(world, base);
+    // An obstacle inside the last tile (8: x, z in [8, 12]), and an agent whose corridor runs round it there.
+    REQUIRE(world.addObstacle(mesh, circleObstacle(10.0f, 10.0f, 0.5f)).ok());
+    CrowdAgentDef ad;
+    ad.position = {8.6f, 0.0f, 10.0f};
+    const AgentId agent = world.addAgent(mesh, ad).value();
+    REQUIRE(world.setAgentTarget(agent, {11.4f, 0.0f, 10.0f}).ok());
+    REQUIRE(world.stepCrowds(0.05).ok());
+    const std::vector<uint32_t> corridor = world.agent(agent)->corridor.polygons;
+    REQUIRE(corridor.size() >= 2);
+
+    // Every walkable polygon's reference, tile and geometry before the change.
+    struct Seen
+    {
+        PolyRef ref;
+        uint32_t slot;
+        std::vector<glm::vec3> vertices;
+    };
+    std::vector<Seen> seen;
+    const NavMesh& before = *world.mesh(mesh);
+    for (uint32_t p = 0; p < before.polygonCount(); ++p)
+        if (!before.disabled(p))
+            seen.push_back(Seen{world.polyRef(mesh, p).value(), p, verticesOf(before, p)});
+    std::vector<PolyRef> corridorRefs;
+    for (uint32_t p : corridor)
+    {
+        corridorRefs.push_back(world.polyRef(mesh, p).value());
+        CHECK(corridorRefs.back().tile() == 8);
+    }
+    CHECK(std::any_of(corridor.begin(), corridor.end(), [&](uint32_t p) { return p >= base->polygonCount(); }));
+
+    // A box across the edge x = 8 between tiles 4 and 5: its pieces come before tile 8's in slot order.
+    const ObstacleId o = world.addObstacle(mesh, boxObstacle(8.0f, 6.0f, 0.5f, 0.5f)).value();
+    const NavMesh& after = *world.mesh(mesh);
+    CHECK(carvedTiles(*base, after) == std::set<uint32_t>{4, 5, 8});
+    size_t kept = 0, stale = 0, movedSlots = 0;
+    for (const Seen& s : seen)
+    {
+        Result<uint32_t> now = world.resolvePoly(mesh, s.ref);
+        if (s.ref.tile() == 4 || s.ref.tile() == 5)
+        {
+            if (!now.ok())
+            {
+                CHECK(now.error().code == "E_NAV_STALE_POLY");
+                ++stale;
+            }
+            continue;
+        }
+        // Untouched tiles: the same polygon under the same reference and generation.
+        REQUIRE(now.ok());
+        CHECK(verticesOf(after, now.value()) == s.vertices);
+        CHECK(world.polyRef(mesh, now.value()).value() == s.ref);
+        movedSlots += now.value() != s.slot ? 1 : 0;
+        ++kept;
+    }
+    CHECK(stale >= 2); // the polygons under the box in both tiles
+    CHECK(kept == seen.size() - 32); // every polygon of the seven other tiles
+    CHECK(movedSlots > 0); // tile 8's pieces moved behind tiles 4 and 5's
+    // The agent's corridor was renumbered, not broken: its references name its polygons now.
+    const std::vector<uint32_t>& renumbered = world.agent(agent)->corridor.polygons;
+    REQUIRE(renumbered.size() == corridorRefs.size());
+    CHECK(renumbered != corridor);
+    for (size_t i = 0; i < corridorRefs.size(); ++i)
+        CHECK(world.resolvePoly(mesh, corridorRefs[i]).value() == renumbered[i]);
+    CHECK(checkCorridor(after, world.agent(agent)->corridor, defaultQueryFilter()));
+    const std::vector<uint32_t> keptCorridor = renumbered;
+    REQUIRE(world.stepCrowds(0.05).ok());
+    const std::vector<uint32_t>& stepped = world.agent(agent)->corridor.polygons;
+    REQUIRE(stepped.size() <= keptCorridor.size());
+    CHECK(std::equal(stepped.begin(), stepped.end(), keptCorridor.end() - std::ptrdiff_t(stepped.size())));
+
+    // Removing the box gives tiles 4 and 5 back; tile 8's references still hold.
+    REQUIRE(world.removeObstacle(o).ok());
+    for (const PolyRef& r : corridorRefs)
+        CHECK(world.resolvePoly(mesh, r).ok());
+    // A reference past a tile's pieces, or into a tile with none, is refused.
+    const NavTile& t8 = base->tiles()[8];
+    CHECK(world.resolvePoly(mesh, PolyRef::make(8, t8.polygonCount + 1000, corridorRefs[0].generation()))
+              .error()
+              .code == "E_NAV_STALE_POLY");
+    CHECK(world.resolvePoly(mesh, PolyRef::make(0, 16, corridorRefs[0].generation())).error().code ==
+          "E_NAV_STALE_POLY");
+}
