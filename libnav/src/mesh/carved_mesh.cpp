@@ -93,7 +93,9 @@ bool cutPolygon(const NavMesh& base, uint32_t poly, std::span<const CarveCut* co
             scratchCuts.push_back(cut->polygon);
     if (scratchCuts.empty())
         return false;
-    carveConvex(polygon, scratchCuts, std::min<uint32_t>(base.maxPolyVerts(), kMaxBakedPolyVerts), scratchPieces);
+    const uint32_t maxVerts = std::min<uint32_t>(base.maxPolyVerts(), kMaxBakedPolyVerts);
+    carveConvex(polygon, scratchCuts, maxVerts, scratchPieces);
+    mergeConvexPieces(scratchPieces, maxVerts); // each cut leaves up to one piece per edge: join what can be
     entry.base = poly;
     entry.pieces.clear();
     for (const std::vector<glm::dvec2>& piece : scratchPieces)

@@ -191,7 +191,7 @@ TEST_CASE("moving an obstacle away and back ends at the mesh of never moving it;
     REQUIRE(moved.moveObstacle(b, glm::vec3(12.2f, 0.0f, 2.4f), 30.0f).ok());
     CHECK(serializeNavMesh(*moved.mesh(m2)) == serializeNavMesh(*still.mesh(m1)));
     // The carving of this input, pinned (changes only with the geometry code).
-    CHECK(hashNavMesh(*still.mesh(m1)) == 0xf77817cc4a22d27eull);
+    CHECK(hashNavMesh(*still.mesh(m1)) == 0xc774a160eed30189ull);
 }
 
 TEST_CASE("polygon ids away from an obstacle stay valid; those it carves go stale and come back with new generations")

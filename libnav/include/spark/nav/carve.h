@@ -97,6 +97,13 @@ void splitConvex(std::span<const glm::dvec2> polygon, uint32_t maxVerts, std::ve
 void carveConvex(std::span<const glm::dvec2> polygon, std::span<const std::vector<glm::dvec2>> cuts,
                  uint32_t maxVerts, std::vector<std::vector<glm::dvec2>>& out);
 
+/// Joins convex, counter-clockwise, pairwise disjoint pieces that share a
+/// whole edge (ends within 1e-9 m) where the union is convex with at most
+/// `maxVerts` points, greedily in a fixed order (Hertel–Mehlhorn), until no
+/// pair joins: fewer polygons for the same area. Carving a mesh applies it to
+/// each carved polygon's pieces.
+void mergeConvexPieces(std::vector<std::vector<glm::dvec2>>& pieces, uint32_t maxVerts);
+
 // -- Carving a mesh -------------------------------------------------------------
 
 /// A grown footprint as carving uses it: the polygon, its x–z bounds and the
