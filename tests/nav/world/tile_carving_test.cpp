@@ -7,6 +7,7 @@
 #include "spark/nav/query.h"
 
 #include "../mesh/test_meshes.h"
+#include "obstacle_helpers.h"
 
 #include <doctest/doctest.h>
 
@@ -58,35 +59,6 @@ std::shared_ptr<const NavMesh> tiledFloor()
     Result<NavMesh> mesh = buildTiledNavMesh(soupFromRects(rects), def, kTileCells, std::move(tiles));
     REQUIRE_MESSAGE(mesh.ok(), mesh.error().message);
     return std::make_shared<const NavMesh>(std::move(mesh).value());
-}
-
-MeshId putFloor(NavWorld& world, std::shared_ptr<const NavMesh> mesh)
-{
-    MeshDef def = defaultMeshDef();
-    def.name = "floor";
-    def.source = "test";
-    def.mesh = std::move(mesh);
-    Result<MeshId> id = world.putMesh(std::move(def));
-    REQUIRE(id.ok());
-    return id.value();
-}
-
-ObstacleDef circleObstacle(float x, float z, float r)
-{
-    ObstacleDef d = defaultObstacleDef();
-    d.shape.shape = FootprintShape::Circle;
-    d.shape.radius = r;
-    d.position = {x, 0.0f, z};
-    return d;
-}
-
-ObstacleDef boxObstacle(float x, float z, float hx, float hz)
-{
-    ObstacleDef d = defaultObstacleDef();
-    d.shape.shape = FootprintShape::Box;
-    d.shape.halfExtents = {hx, hz};
-    d.position = {x, 0.0f, z};
-    return d;
 }
 
 /// The tiles (indices) whose base polygons the current carving disabled.
@@ -141,17 +113,17 @@ TEST_CASE("carving across tile borders restores the base: edges and corners, add
 {
     const std::shared_ptr<const NavMesh> base = tiledFloor();
     NavWorld world;
-    const MeshId mesh = putFloor(world, base);
+    const MeshId mesh = put(world, base);
     const uint64_t baseHash = world.meshRecord(mesh)->baseHash;
     const std::vector<uint8_t> baked = serializeNavMesh(*base);
 
     // A box across the edge x = 4 (tiles 3 and 4), a circle on the corner (8, 8)
     // of tiles 4, 5, 7 and 8, and a circle across the edge z = 4 (tiles 2 and 5).
-    const ObstacleId edge = world.addObstacle(mesh, boxObstacle(4.0f, 6.0f, 0.6f, 0.5f)).value();
+    const ObstacleId edge = world.addObstacle(mesh, boxAt(4.0f, 6.0f, 0.6f, 0.5f)).value();
     CHECK(carvedTiles(*base, *world.mesh(mesh)) == std::set<uint32_t>{3, 4});
-    const ObstacleId corner = world.addObstacle(mesh, circleObstacle(8.0f, 8.0f, 0.7f)).value();
+    const ObstacleId corner = world.addObstacle(mesh, circleAt(8.0f, 8.0f, 0.7f)).value();
     CHECK(carvedTiles(*base, *world.mesh(mesh)) == std::set<uint32_t>{3, 4, 5, 7, 8});
-    const ObstacleId lower = world.addObstacle(mesh, circleObstacle(10.0f, 4.0f, 0.5f)).value();
+    const ObstacleId lower = world.addObstacle(mesh, circleAt(10.0f, 4.0f, 0.5f)).value();
     CHECK(carvedTiles(*base, *world.mesh(mesh)) == std::set<uint32_t>{2, 3, 4, 5, 7, 8});
     CHECK(world.mesh(mesh)->tiles().size() == 9);
 
@@ -161,10 +133,10 @@ TEST_CASE("carving across tile borders restores the base: edges and corners, add
 
     // Moves across other edges and corners, then back: the mesh of never moving.
     NavWorld still;
-    const MeshId stillMesh = putFloor(still, base);
-    REQUIRE(still.addObstacle(stillMesh, boxObstacle(4.0f, 6.0f, 0.6f, 0.5f)).ok());
-    REQUIRE(still.addObstacle(stillMesh, circleObstacle(8.0f, 8.0f, 0.7f)).ok());
-    REQUIRE(still.addObstacle(stillMesh, circleObstacle(10.0f, 4.0f, 0.5f)).ok());
+    const MeshId stillMesh = put(still, base);
+    REQUIRE(still.addObstacle(stillMesh, boxAt(4.0f, 6.0f, 0.6f, 0.5f)).ok());
+    REQUIRE(still.addObstacle(stillMesh, circleAt(8.0f, 8.0f, 0.7f)).ok());
+    REQUIRE(still.addObstacle(stillMesh, circleAt(10.0f, 4.0f, 0.5f)).ok());
     const glm::vec3 stops[] = {{4.0f, 0.0f, 4.0f}, {8.0f, 0.0f, 2.0f}, {1.0f, 0.0f, 8.0f}, {11.5f, 0.0f, 11.5f}};
     for (const glm::vec3& at : stops)
     {
@@ -195,9 +167,9 @@ TEST_CASE("a carve re-cuts only the tiles its footprint meets: other tiles keep 
 {
     NavWorld world;
     const std::shared_ptr<const NavMesh> base = tiledFloor();
-    const MeshId mesh = putFloor(world, base);
+    const MeshId mesh = put(world, base);
     // An obstacle inside the last tile (8: x, z in [8, 12]), and an agent whose corridor runs round it there.
-    REQUIRE(world.addObstacle(mesh, circleObstacle(10.0f, 10.0f, 0.5f)).ok());
+    REQUIRE(world.addObstacle(mesh, circleAt(10.0f, 10.0f, 0.5f)).ok());
     CrowdAgentDef ad;
     ad.position = {8.6f, 0.0f, 10.0f};
     const AgentId agent = world.addAgent(mesh, ad).value();
@@ -227,7 +199,7 @@ TEST_CASE("a carve re-cuts only the tiles its footprint meets: other tiles keep 
     CHECK(std::any_of(corridor.begin(), corridor.end(), [&](uint32_t p) { return p >= base->polygonCount(); }));
 
     // A box across the edge x = 8 between tiles 4 and 5: its pieces come before tile 8's in slot order.
-    const ObstacleId o = world.addObstacle(mesh, boxObstacle(8.0f, 6.0f, 0.5f, 0.5f)).value();
+    const ObstacleId o = world.addObstacle(mesh, boxAt(8.0f, 6.0f, 0.5f, 0.5f)).value();
     const NavMesh& after = *world.mesh(mesh);
     CHECK(carvedTiles(*base, after) == std::set<uint32_t>{4, 5, 8});
     size_t kept = 0, stale = 0, movedSlots = 0;
