@@ -1090,6 +1090,10 @@ int main(int argc, char** argv)
             std::printf("| %d | %s | %s | %s | %s | %s |\n", opt.others[k], opNames[op], sa, sb, ratio, st);
         }
     }
+    if (opt.tilecache)
+        std::printf("tilecache: %lld allocations refused (a tile build that meets one gives up; 0 = every "
+                    "rebuild ran whole)\n",
+                    tc.alloc.failures);
 
     if (!quality)
     {
