@@ -177,6 +177,11 @@ NavMesh walkableMesh(const NavMesh& mesh)
                                     std::move(areas), {});
 }
 
+NavMesh reassembledNavMesh(const NavMesh& mesh)
+{
+    return NavMeshAccess::reassembled(mesh);
+}
+
 CarveRegion carveRegionOf(const CarveCut& cut)
 {
     return CarveRegion{cut.min, cut.max, cut.minY, cut.maxY};

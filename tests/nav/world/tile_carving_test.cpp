@@ -3,7 +3,9 @@
 // when they go; a change leaves the other tiles' polygons, references and generations
 // as they were, and corridors through them stay (renumbered where slots moved).
 
+#include "spark/nav/carve.h"
 #include "spark/nav/nav_world.h"
+#include "spark/nav/navmesh.h"
 #include "spark/nav/query.h"
 
 #include "../mesh/test_meshes.h"
@@ -13,7 +15,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -249,4 +253,133 @@ TEST_CASE("a carve re-cuts only the tiles its footprint meets: other tiles keep 
               .code == "E_NAV_STALE_POLY");
     CHECK(world.resolvePoly(mesh, PolyRef::make(0, 16, corridorRefs[0].generation())).error().code ==
           "E_NAV_STALE_POLY");
+}
+
+namespace
+{
+
+void checkSameLinks(std::span<const NavLink> a, std::span<const NavLink> b)
+{
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        CHECK(a[i].neighbour == b[i].neighbour);
+        CHECK(a[i].edge == b[i].edge);
+        CHECK(a[i].tMin == b[i].tMin);
+        CHECK(a[i].tMax == b[i].tMax);
+        CHECK(a[i].a == b[i].a);
+        CHECK(a[i].b == b[i].b);
+    }
+}
+
+void checkSameWalls(std::span<const NavWall> a, std::span<const NavWall> b)
+{
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        CHECK(a[i].polygon == b[i].polygon);
+        CHECK(a[i].edge == b[i].edge);
+        CHECK(a[i].a == b[i].a);
+        CHECK(a[i].b == b[i].b);
+        CHECK(a[i].normal == b[i].normal);
+    }
+}
+
+/// Point ids name the same points in both meshes: ends at the same bits share
+/// an id, ends at other bits never do, and lookups by position find them.
+void checkSamePointPartition(const NavMesh& a, const NavMesh& b)
+{
+    auto keyOf = [](const glm::vec3& v) { return std::array<float, 3>{v.x, v.y, v.z}; };
+    std::map<std::array<float, 3>, uint32_t> idsA, idsB;
+    std::set<uint32_t> usedA, usedB;
+    for (uint32_t li = 0; li < a.allLinks().size(); ++li)
+        for (uint32_t k = 0; k < 2; ++k)
+        {
+            const glm::vec3 at = k == 0 ? a.allLinks()[li].a : a.allLinks()[li].b;
+            const uint32_t ia = a.linkEndPoints()[2 * li + k], ib = b.linkEndPoints()[2 * li + k];
+            CHECK(ia < a.linkEndPointCount());
+            CHECK(a.linkEndPointOf(at) == ia);
+            CHECK(b.linkEndPointOf(at) == ib);
+            CHECK(idsA.emplace(keyOf(at), ia).first->second == ia);
+            CHECK(idsB.emplace(keyOf(at), ib).first->second == ib);
+            usedA.insert(ia);
+            usedB.insert(ib);
+        }
+    CHECK(usedA.size() == idsA.size()); // distinct points, distinct ids
+    CHECK(usedB.size() == idsB.size());
+    CHECK(a.linkEndPointOf(glm::vec3(0.123f, 0.0f, 0.456f)) == a.linkEndPointCount());
+}
+
+/// Every derived table of `carved` equals a from-scratch assembly's.
+void checkEqualsReassembled(const NavMesh& carved)
+{
+    const NavMesh fresh = reassembledNavMesh(carved);
+    REQUIRE(fresh.polygonCount() == carved.polygonCount());
+    CHECK(serializeNavMesh(fresh) == serializeNavMesh(carved));
+    CHECK(hashNavMesh(fresh) == hashNavMesh(carved));
+    CHECK(fresh.bounds().min == carved.bounds().min);
+    CHECK(fresh.bounds().max == carved.bounds().max);
+    for (uint32_t p = 0; p < carved.polygonCount(); ++p)
+    {
+        CHECK(fresh.polygonArea(p) == carved.polygonArea(p));
+        CHECK(fresh.polygonBounds(p).min == carved.polygonBounds(p).min);
+        CHECK(fresh.polygonBounds(p).max == carved.polygonBounds(p).max);
+        CHECK(fresh.component(p) == carved.component(p));
+        checkSameLinks(fresh.links(p), carved.links(p));
+        checkSameWalls(fresh.walls(p), carved.walls(p));
+        const uint32_t n = carved.polygonVertexCount(p);
+        for (uint32_t i = 0; i < 2 * n; ++i)
+        {
+            CHECK(fresh.ringXZ(p)[i] == carved.ringXZ(p)[i]);
+            CHECK(fresh.ringY(p)[i] == carved.ringY(p)[i]);
+        }
+    }
+    for (uint32_t li = 0; li < carved.allLinks().size(); ++li)
+    {
+        CHECK(fresh.linkBackEdge(li) == carved.linkBackEdge(li));
+        CHECK(fresh.linkDeadEnd(li) == carved.linkDeadEnd(li));
+    }
+    checkSamePointPartition(carved, fresh);
+}
+
+} // namespace
+
+TEST_CASE("incremental carving equals a from-scratch assembly after random adds, moves and removes across tiles")
+{
+    const std::shared_ptr<const NavMesh> base = tiledFloor();
+    NavWorld world;
+    const MeshId mesh = put(world, base);
+    std::mt19937 rng(20261206u); // seeded: the same sequence every run
+    std::uniform_real_distribution<float> coord(0.3f, 11.7f), size(0.2f, 0.9f);
+    std::vector<ObstacleId> live;
+    for (int step = 0; step < 60; ++step)
+    {
+        CAPTURE(step);
+        const uint32_t kind = live.empty() ? 0 : rng() % 3;
+        if (kind == 0 && live.size() < 12)
+        {
+            const float x = coord(rng), z = coord(rng), s = size(rng);
+            const ObstacleDef def = rng() % 2 == 0 ? circleAt(x, z, s) : boxAt(x, z, s, size(rng), float(rng() % 90));
+            live.push_back(world.addObstacle(mesh, def).value());
+        }
+        else if (kind == 1 || kind == 0)
+        {
+            const float x = coord(rng), z = coord(rng);
+            REQUIRE(world.moveObstacle(live[rng() % live.size()], glm::vec3(x, 0.0f, z)).ok());
+        }
+        else
+        {
+            const size_t i = rng() % live.size();
+            REQUIRE(world.removeObstacle(live[i]).ok());
+            live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        checkEqualsReassembled(*world.mesh(mesh));
+    }
+    while (!live.empty())
+    {
+        REQUIRE(world.removeObstacle(live.back()).ok());
+        live.pop_back();
+        checkEqualsReassembled(*world.mesh(mesh));
+    }
+    CHECK(serializeNavMesh(*world.mesh(mesh)) == serializeNavMesh(*base));
 }

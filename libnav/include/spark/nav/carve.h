@@ -148,6 +148,13 @@ struct CarveRegion
 /// `nav.export` writes. A mesh with no disabled polygon comes back unchanged.
 NavMesh walkableMesh(const NavMesh& mesh);
 
+/// The same mesh (slots, disabled flags, tiles) with every derived table —
+/// bounds, grid, links, walls, components and the path search's tables —
+/// built from scratch, as a bake builds them: what a carving's incremental
+/// update (`recarveNavMesh`) must equal; point ids match as a partition
+/// (NavMesh::linkEndPoints).
+NavMesh reassembledNavMesh(const NavMesh& mesh);
+
 /// The region of a cut.
 CarveRegion carveRegionOf(const CarveCut& cut);
 
