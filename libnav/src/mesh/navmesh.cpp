@@ -826,13 +826,16 @@ void NavMeshAccess::assembleGeometry(NavMesh& mesh)
     double extentSum = 0.0;
     for (uint32_t p = 0; p < polys; ++p)
     {
-        Bounds3 b{mesh.polygonVertex(p, 0), mesh.polygonVertex(p, 0)};
-        const uint32_t n = mesh.polygonVertexCount(p);
+        // Indexed directly, the next vertex without a division: this loop
+        // runs over every polygon on every carve.
+        const uint32_t* idx = mesh.m_indices.data() + mesh.m_polyStarts[p];
+        const uint32_t n = mesh.m_polyStarts[p + 1] - mesh.m_polyStarts[p];
+        Bounds3 b{mesh.m_vertices[idx[0]], mesh.m_vertices[idx[0]]};
         double area2 = 0.0;
         for (uint32_t i = 0; i < n; ++i)
         {
-            const glm::vec3& a = mesh.polygonVertex(p, i);
-            const glm::vec3& c = mesh.polygonVertex(p, (i + 1) % n);
+            const glm::vec3& a = mesh.m_vertices[idx[i]];
+            const glm::vec3& c = mesh.m_vertices[idx[i + 1 == n ? 0 : i + 1]];
             b.min = glm::min(b.min, a);
             b.max = glm::max(b.max, a);
             area2 += crossXZ(a.x, a.z, c.x, c.z);
