@@ -796,18 +796,16 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
         }
         else if (!mesh.disabled(p))
         {
+            // Copied as a block, then renumbered (most polygons come here).
             copiedFrom[p] = o;
-            for (NavLink l : previous.links(o))
-            {
-                l.neighbour = remap[l.neighbour];
-                mesh.m_links.push_back(l);
-            }
+            const size_t firstLink = mesh.m_links.size(), firstWall = mesh.m_walls.size();
+            mesh.m_links.insert(mesh.m_links.end(), previous.links(o).begin(), previous.links(o).end());
+            for (size_t k = firstLink; k < mesh.m_links.size(); ++k)
+                mesh.m_links[k].neighbour = remap[mesh.m_links[k].neighbour];
             mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
-            for (NavWall w : previous.walls(o))
-            {
-                w.polygon = p;
-                mesh.m_walls.push_back(w);
-            }
+            mesh.m_walls.insert(mesh.m_walls.end(), previous.walls(o).begin(), previous.walls(o).end());
+            for (size_t k = firstWall; k < mesh.m_walls.size(); ++k)
+                mesh.m_walls[k].polygon = p;
         }
         else
             mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
