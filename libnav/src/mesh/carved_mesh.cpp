@@ -306,14 +306,16 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
     std::vector<uint32_t> polyStarts;
     std::vector<uint8_t> areas;
     std::vector<uint8_t> disabled(baseCount, 0);
-    indices.reserve(size_t(baseCount) * 4);
+    // The base polygons' indices run back to back from 0: one block.
+    const std::span<const uint32_t> lastBase = base.polygonIndices(baseCount - 1);
+    indices.reserve(size_t(baseCount) * 5);
+    indices.assign(base.polygonIndices(0).data(), lastBase.data() + lastBase.size());
     polyStarts.reserve(baseCount + 1);
     polyStarts.push_back(0);
+    areas.reserve(baseCount);
     for (uint32_t p = 0; p < baseCount; ++p)
     {
-        const auto idx = base.polygonIndices(p);
-        indices.insert(indices.end(), idx.begin(), idx.end());
-        polyStarts.push_back(static_cast<uint32_t>(indices.size()));
+        polyStarts.push_back(polyStarts.back() + base.polygonVertexCount(p));
         areas.push_back(base.area(p));
     }
     out.pieceStarts.push_back(0);
