@@ -3,20 +3,27 @@
 /// moveObstacle / removeObstacle) against DetourTileCache's temporary
 /// obstacles (dtTileCache::addObstacle / removeObstacle + update until up to
 /// date, Debian's librecast-dev, a comparison only) on
-/// data/meshes/dungeon.obj, with 0, 10 and 100 other obstacles
-/// present (issue 12).
+/// data/meshes/dungeon.obj (--level=dungeon, the default) or the 1 km terrain
+/// (--level=terrain: out/terrain-1k.obj, written by
+/// `python3 tools/terrain.py -o out/terrain-1k.obj`), with 0, 10 and 100 other
+/// obstacles present (issues 12 and 33).
 ///
-/// The meshes (same agent: radius 0.6, height 2.0, climb 0.9, slope 45; cells 0.3 × 0.2):
+/// The meshes (same agent: radius 0.6, height 2.0, climb 0.9, slope 45; cells
+/// 0.3 × 0.2 on the dungeon, 0.5 × 0.2 on the terrain as samples/terrain/run.sh
+/// bakes it; the region sizes in cells as RecastDemo's):
 ///  - Spark: nav::bakeNavMesh of the OBJ triangles, oneSided (as `spark bake` bakes
-///    an OBJ), the settings of bench/bake_bench.cpp and bench/crowd_bench.cpp.
+///    an OBJ), the settings of bench/bake_bench.cpp and bench/crowd_bench.cpp, in
+///    tiles of the same size as TileCache's (48 cells on the dungeon, 64 on the
+///    terrain; --tile-size=N sets both, --spark-tile-size=N Spark's alone, 0: one grid).
 ///  - TileCache: Recast as RecastDemo's Sample_TempObstacles::handleBuild builds it:
-///    tiles of 48 × 48 cells (the sample's default), border = radius cells + 3,
+///    tiles of 48 × 48 cells (the sample's default; 64 on the terrain), border = radius cells + 3,
 ///    per tile rcMarkWalkableTriangles + rcRasterizeTriangles of the triangles
 ///    over the tile (the sample's chunky mesh picks the same ones), the three
 ///    span filters, rcBuildCompactHeightfield, rcErodeWalkableArea,
 ///    rcBuildHeightfieldLayers, dtBuildTileCacheLayer per layer; dtTileCacheParams
 ///    with edge error 1.3 cells, maxTiles = tiles × 4 (EXPECTED_LAYERS_PER_TILE),
-///    maxObstacles 128; the sample's LinearAllocator (32,000 bytes) and
+///    maxObstacles 128; the sample's LinearAllocator (32,000 bytes for 48-cell
+///    tiles, grown with the tile area for bigger tiles) and
 ///    MeshProcess (walkable area → ground, flag walk); dtNavMesh with the
 ///    sample's tile/poly bits; buildNavMeshTilesAt over every tile.
 ///    Compressor: the sample's is FastLZ, which Debian does not package; here
@@ -69,7 +76,7 @@
 /// --side=both.
 ///
 /// Options: --repeats=5 --subjects=16 --others=0,10,100 --side=both|spark|tilecache
-///          --tilecache-radius=grown|bare
+///          --tilecache-radius=grown|bare --level=dungeon|terrain --tile-size=N --spark-tile-size=N
 /// Run from the project root: build/<dir>/bench/carve_bench
 /// Instruction counts of the timed operations alone (the run functions are
 /// kept out of line for this; the placing of the others and the quality pass
@@ -117,11 +124,11 @@ using spark::bench::threadSeconds;
 using spark::bench::median;
 
 using namespace spark::bench::demo; // RecastDemo's settings, both sides (recastdemo.h)
-constexpr int kTileSize = 48;             // cells: Sample_TempObstacles' default tile size
+constexpr int kDungeonTileSize = 48;      // cells: Sample_TempObstacles' default tile size
 constexpr int kExpectedLayersPerTile = 4; // Sample_TempObstacles' EXPECTED_LAYERS_PER_TILE
 constexpr int kMaxLayers = 32;            // Sample_TempObstacles' MAX_LAYERS
 constexpr int kMaxObstacles = 128;        // Sample_TempObstacles' tcparams.maxObstacles
-constexpr size_t kTileAllocBytes = 32000; // Sample_TempObstacles' LinearAllocator
+constexpr size_t kTileAllocBytes = 32000; // Sample_TempObstacles' LinearAllocator (48-cell tiles; scaled with the tile area)
 constexpr float kObstacleRadius = 0.5f;
 constexpr float kObstacleHeight = 2.0f;
 constexpr float kTileCacheBaseDrop = 0.5f; // Sample_TempObstacles::addTempObstacle: p[1] -= 0.5
@@ -132,8 +139,20 @@ constexpr int kOtherCount = 100;
 constexpr int kQualitySubjects = 8;
 constexpr uint64_t kSeed = 12;
 
+/// The level measured: its OBJ, cell size and tile size (both sides).
+struct Level
+{
+    std::string name = "dungeon";
+    std::string path = kDungeonPath;
+    float cellSize = kCellSize; // RecastDemo's 0.3 m on the dungeon; the terrain sample's 0.5 m
+    int tileSize = kDungeonTileSize;
+};
+Level g_level; // set once from the options, before anything reads it
+int g_levelGridWidth = 0, g_levelGridHeight = 0; // the level's whole grid in cells (buildTileCache sets them)
+
 struct Options
 {
+    int sparkTileSize = -1; // -1: the level's (the same as TileCache's); 0: untiled
     std::vector<int> others{0, 10, 100};
     int repeats = 5;
     int subjects = 16;
@@ -156,8 +175,65 @@ float distXZ(const glm::vec3& a, const glm::vec3& b)
 
 const nav::BakeInput& benchInput()
 {
-    static const nav::BakeInput input = loadObjInput(kDungeonPath);
+    static const nav::BakeInput input = loadObjInput(g_level.path.c_str());
     return input;
+}
+
+/// RecastDemo's settings at the level's cell size (the agent in cells follows it).
+rcConfig levelConfig()
+{
+    const nav::BakeInput& input = benchInput();
+    rcConfig cfg = recastConfig(&input.vertices[0].x, static_cast<int>(input.vertices.size()));
+    cfg.cs = g_level.cellSize;
+    cfg.walkableRadius = static_cast<int>(std::ceil(kAgentRadius / cfg.cs));
+    cfg.maxEdgeLen = static_cast<int>(kEdgeMaxLen / cfg.cs);
+    rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
+    return cfg;
+}
+
+/// Spark's bake: RecastDemo's settings at the level's cell size, in tiles of `tileSize` cells (0: one grid).
+nav::BakeDef levelBakeDef(int tileSize)
+{
+    nav::BakeDef def = sparkBakeDef();
+    const float cs = g_level.cellSize;
+    def.cellSize = cs;
+    def.minRegionArea = static_cast<float>(kRegionMinSize * kRegionMinSize) * cs * cs;
+    def.mergeRegionArea = static_cast<float>(kRegionMergeSize * kRegionMergeSize) * cs * cs;
+    def.tileSize = static_cast<uint32_t>(tileSize);
+    return def;
+}
+
+/// The triangles over each tile's bordered box (Sample_TempObstacles' chunky
+/// mesh does this job), found once: the 1 km terrain has 549k triangles.
+const std::vector<std::vector<int>>& trianglesByTile(const rcConfig& cfg, int tilesX, int tilesZ)
+{
+    static std::vector<std::vector<int>> byTile;
+    if (!byTile.empty())
+        return byTile;
+    const nav::BakeInput& input = benchInput();
+    byTile.resize(static_cast<size_t>(tilesX) * static_cast<size_t>(tilesZ));
+    const float tcs = static_cast<float>(cfg.tileSize) * cfg.cs;
+    const float border = static_cast<float>(cfg.borderSize) * cfg.cs;
+    for (size_t t = 0; t + 2 < input.indices.size(); t += 3)
+    {
+        float lo[2] = {1e30f, 1e30f}, hi[2] = {-1e30f, -1e30f};
+        for (int k = 0; k < 3; ++k)
+        {
+            const glm::vec3& v = input.vertices[input.indices[t + static_cast<size_t>(k)]];
+            lo[0] = std::min(lo[0], v.x), hi[0] = std::max(hi[0], v.x);
+            lo[1] = std::min(lo[1], v.z), hi[1] = std::max(hi[1], v.z);
+        }
+        const int x0 = std::max(0, static_cast<int>(std::floor((lo[0] - border - cfg.bmin[0]) / tcs)));
+        const int x1 = std::min(tilesX - 1, static_cast<int>(std::floor((hi[0] + border - cfg.bmin[0]) / tcs)));
+        const int z0 = std::max(0, static_cast<int>(std::floor((lo[1] - border - cfg.bmin[2]) / tcs)));
+        const int z1 = std::min(tilesZ - 1, static_cast<int>(std::floor((hi[1] + border - cfg.bmin[2]) / tcs)));
+        for (int z = z0; z <= z1; ++z)
+            for (int x = x0; x <= x1; ++x)
+                for (int k = 0; k < 3; ++k)
+                    byTile[static_cast<size_t>(z * tilesX + x)].push_back(
+                        static_cast<int>(input.indices[t + static_cast<size_t>(k)]));
+    }
+    return byTile;
 }
 
 // --- DetourTileCache as RecastDemo's Sample_TempObstacles sets it up -----------
@@ -235,7 +311,9 @@ struct MeshProcess : public dtTileCacheMeshProcess
 struct TileCacheMesh
 {
     CopyCompressor compressor;
-    LinearAllocator alloc{kTileAllocBytes};
+    LinearAllocator alloc{std::max<size_t>(kTileAllocBytes, kTileAllocBytes * static_cast<size_t>(g_level.tileSize) *
+                                                                static_cast<size_t>(g_level.tileSize) /
+                                                                (kDungeonTileSize * kDungeonTileSize))};
     MeshProcess process;
     dtTileCache* cache = nullptr;
     dtNavMesh* nav = nullptr;
@@ -271,22 +349,10 @@ int rasterizeTileLayers(int tx, int tz, const rcConfig& cfg, dtTileCacheCompress
     tcfg.bmax[2] += static_cast<float>(tcfg.borderSize) * tcfg.cs;
 
     // The triangles over the tile (what the sample's rcGetChunksOverlappingRect picks, or fewer:
-    // rasterising clips to the tile anyway).
-    std::vector<int> tris;
-    for (size_t t = 0; t + 2 < input.indices.size(); t += 3)
-    {
-        float lo[2] = {1e30f, 1e30f}, hi[2] = {-1e30f, -1e30f};
-        for (int k = 0; k < 3; ++k)
-        {
-            const glm::vec3& v = input.vertices[input.indices[t + static_cast<size_t>(k)]];
-            lo[0] = std::min(lo[0], v.x), hi[0] = std::max(hi[0], v.x);
-            lo[1] = std::min(lo[1], v.z), hi[1] = std::max(hi[1], v.z);
-        }
-        if (hi[0] < tcfg.bmin[0] || lo[0] > tcfg.bmax[0] || hi[1] < tcfg.bmin[2] || lo[1] > tcfg.bmax[2])
-            continue;
-        for (int k = 0; k < 3; ++k)
-            tris.push_back(static_cast<int>(input.indices[t + static_cast<size_t>(k)]));
-    }
+    // rasterising clips to the tile anyway), bucketed once per tile.
+    const int tilesX = (g_levelGridWidth + cfg.tileSize - 1) / cfg.tileSize;
+    const int tilesZ = (g_levelGridHeight + cfg.tileSize - 1) / cfg.tileSize;
+    const std::vector<int>& tris = trianglesByTile(cfg, tilesX, tilesZ)[static_cast<size_t>(tz * tilesX + tx)];
     const int ntris = static_cast<int>(tris.size() / 3);
     if (ntris == 0)
         return 0;
@@ -348,15 +414,17 @@ int rasterizeTileLayers(int tx, int tz, const rcConfig& cfg, dtTileCacheCompress
 /// Sample_TempObstacles::handleBuild with the bench's settings.
 void buildTileCache(TileCacheMesh& out)
 {
-    const nav::BakeInput& input = benchInput();
     // The solo settings (bounds and whole grid included), then the sample's tiling.
-    rcConfig cfg = recastConfig(&input.vertices[0].x, static_cast<int>(input.vertices.size()));
+    rcConfig cfg = levelConfig();
+    const int tileSize = g_level.tileSize;
     const float* bmin = cfg.bmin;
-    const int tw = (cfg.width + kTileSize - 1) / kTileSize;
-    const int th = (cfg.height + kTileSize - 1) / kTileSize;
+    g_levelGridWidth = cfg.width;
+    g_levelGridHeight = cfg.height;
+    const int tw = (cfg.width + tileSize - 1) / tileSize;
+    const int th = (cfg.height + tileSize - 1) / tileSize;
     out.tilesX = tw;
     out.tilesZ = th;
-    cfg.tileSize = kTileSize;
+    cfg.tileSize = tileSize;
     cfg.borderSize = cfg.walkableRadius + 3; // the sample's padding
     cfg.width = cfg.tileSize + cfg.borderSize * 2;
     cfg.height = cfg.tileSize + cfg.borderSize * 2;
@@ -364,10 +432,10 @@ void buildTileCache(TileCacheMesh& out)
     dtTileCacheParams tcparams;
     std::memset(&tcparams, 0, sizeof(tcparams));
     rcVcopy(tcparams.orig, bmin);
-    tcparams.cs = kCellSize;
+    tcparams.cs = g_level.cellSize;
     tcparams.ch = kCellHeight;
-    tcparams.width = kTileSize;
-    tcparams.height = kTileSize;
+    tcparams.width = tileSize;
+    tcparams.height = tileSize;
     tcparams.walkableHeight = kAgentHeight;
     tcparams.walkableRadius = kAgentRadius;
     tcparams.walkableClimb = kAgentClimb;
@@ -385,8 +453,8 @@ void buildTileCache(TileCacheMesh& out)
     dtNavMeshParams params;
     std::memset(&params, 0, sizeof(params));
     rcVcopy(params.orig, bmin);
-    params.tileWidth = kTileSize * kCellSize;
-    params.tileHeight = kTileSize * kCellSize;
+    params.tileWidth = static_cast<float>(tileSize) * g_level.cellSize;
+    params.tileHeight = static_cast<float>(tileSize) * g_level.cellSize;
     params.maxTiles = 1 << tileBits;
     params.maxPolys = 1 << polyBits;
     out.nav = dtAllocNavMesh();
@@ -698,7 +766,7 @@ class SparkSide
     {
         m_world = std::make_unique<nav::NavWorld>();
         nav::MeshDef def = nav::defaultMeshDef();
-        def.name = "dungeon";
+        def.name = g_level.name;
         def.source = "bench";
         def.mesh = m_baked;
         auto id = m_world->putMesh(std::move(def));
@@ -820,6 +888,20 @@ Options parseOptions(int argc, char** argv)
             o.spark = std::strcmp(v, "tilecache") != 0;
             o.tilecache = std::strcmp(v, "spark") != 0;
         }
+        else if (const char* v = value("--level="))
+        {
+            if (std::strcmp(v, "terrain") == 0)
+                g_level = Level{"terrain", "out/terrain-1k.obj", 0.5f, 64}; // samples/terrain/run.sh's cells and tiles
+            else if (std::strcmp(v, "dungeon") != 0)
+            {
+                std::fprintf(stderr, "--level is dungeon or terrain\n");
+                std::exit(2);
+            }
+        }
+        else if (const char* v = value("--tile-size="))
+            g_level.tileSize = std::max(1, std::atoi(v));
+        else if (const char* v = value("--spark-tile-size="))
+            o.sparkTileSize = std::max(0, std::atoi(v));
         else if (const char* v = value("--tilecache-radius="))
             o.grownTileCacheRadius = std::strcmp(v, "bare") != 0;
         else
@@ -837,8 +919,15 @@ int main(int argc, char** argv)
 {
     const Options opt = parseOptions(argc, argv);
 
+    if (g_level.name == "terrain" && !std::filesystem::exists(dataPath(g_level.path.c_str())))
+    {
+        std::fprintf(stderr, "carve_bench: %s is missing; write it with python3 tools/terrain.py -o %s\n",
+                     g_level.path.c_str(), g_level.path.c_str());
+        return 1;
+    }
     const nav::BakeInput& input = benchInput();
-    auto baked = nav::bakeNavMesh(input, sparkBakeDef());
+    const int sparkTileSize = opt.sparkTileSize < 0 ? g_level.tileSize : opt.sparkTileSize;
+    auto baked = nav::bakeNavMesh(input, levelBakeDef(sparkTileSize));
     if (!baked.ok())
     {
         std::fprintf(stderr, "spark bake: %s\n", baked.error().message.c_str());
@@ -852,13 +941,14 @@ int main(int argc, char** argv)
     const std::vector<Subject> subjects = makeSubjects(*sparkMesh, tc, opt.subjects);
     const int bakedTileCachePolygons = tileCachePolygons(tc);
 
-    std::printf("dungeon.obj: %zu triangles; agent r %.1f h %.1f climb %.1f slope %.0f; cells %.1f x %.1f\n",
-                input.indices.size() / 3, kAgentRadius, kAgentHeight, kAgentClimb, kSlopeDeg, kCellSize, kCellHeight);
+    std::printf("%s: %zu triangles; agent r %.1f h %.1f climb %.1f slope %.0f; cells %.1f x %.1f\n",
+                g_level.path.c_str(), input.indices.size() / 3, kAgentRadius, kAgentHeight, kAgentClimb, kSlopeDeg,
+                g_level.cellSize, kCellHeight);
     std::printf(
-        "meshes as baked: spark %u polygons %.1f m2 | tilecache %d polygons %.1f m2 in %d x %d tiles of %d "
-        "cells, %d layers\n",
-        sparkMesh->activePolygonCount(), sparkMesh->totalArea(), bakedTileCachePolygons, tileCacheArea(tc),
-        tc.tilesX, tc.tilesZ, kTileSize, tc.layers);
+        "meshes as baked: spark %u polygons %.1f m2 in %zu tiles of %d cells | tilecache %d polygons %.1f m2 in "
+        "%d x %d tiles of %d cells, %d layers\n",
+        sparkMesh->activePolygonCount(), sparkMesh->totalArea(), sparkMesh->tiles().size(), sparkTileSize,
+        bakedTileCachePolygons, tileCacheArea(tc), tc.tilesX, tc.tilesZ, g_level.tileSize, tc.layers);
     std::printf(
         "obstacles: circle r %.1f m, h %.1f m (spark, grown by the agent radius %.1f when carved) | cylinder "
         "r %.1f m, h %.1f m, base %.1f m under the floor point (tilecache)%s; move %.1f m; %d subjects, seed "
@@ -1000,6 +1090,10 @@ int main(int argc, char** argv)
             std::printf("| %d | %s | %s | %s | %s | %s |\n", opt.others[k], opNames[op], sa, sb, ratio, st);
         }
     }
+    if (opt.tilecache)
+        std::printf("tilecache: %lld allocations refused (a tile build that meets one gives up; 0 = every "
+                    "rebuild ran whole)\n",
+                    tc.alloc.failures);
 
     if (!quality)
     {

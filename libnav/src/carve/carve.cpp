@@ -309,4 +309,74 @@ void carveConvex(std::span<const glm::dvec2> polygon, std::span<const std::vecto
     std::erase_if(out, [](const std::vector<glm::dvec2>& p) { return twiceSignedArea(p) * 0.5 < kMinCarvedPieceArea; });
 }
 
+namespace
+{
+
+/// Points within the tolerance the clipping works to (kOnLine) count as one:
+/// two pieces clipped off one line meet at points computed from either side.
+bool samePoint(const glm::dvec2& a, const glm::dvec2& b)
+{
+    return std::fabs(a.x - b.x) <= kOnLine && std::fabs(a.y - b.y) <= kOnLine;
+}
+
+/// `a` and `b` joined across the edge a[i] → a[i + 1] = b[j + 1] → b[j], when
+/// the union is convex with at most `maxVerts` points (collinear points at the
+/// joins dropped); empty otherwise.
+std::vector<glm::dvec2> joinAcross(std::span<const glm::dvec2> a, size_t i, std::span<const glm::dvec2> b, size_t j,
+                                   uint32_t maxVerts)
+{
+    std::vector<glm::dvec2> u;
+    const size_t na = a.size(), nb = b.size();
+    for (size_t k = 0; k < na; ++k) // a from a[i + 1] round to a[i]
+        u.push_back(a[(i + 1 + k) % na]);
+    for (size_t k = 2; k < nb; ++k) // b's points off the shared edge, after b[j + 1] = a[i]
+        u.push_back(b[(j + k) % nb]);
+    cleanPolygon(u);
+    if (u.size() < 3 || u.size() > maxVerts)
+        return {};
+    for (size_t k = 0; k < u.size(); ++k)
+    {
+        const glm::dvec2& p = u[k];
+        const glm::dvec2& q = u[(k + 1) % u.size()];
+        const glm::dvec2& r = u[(k + 2) % u.size()];
+        const glm::dvec2 d = q - p;
+        if (!(cross(d, r - q) > kOnLine * length(d))) // a reflex or flat corner at q
+            return {};
+    }
+    return u;
+}
+
+} // namespace
+
+void mergeConvexPieces(std::vector<std::vector<glm::dvec2>>& pieces, uint32_t maxVerts)
+{
+    maxVerts = std::max<uint32_t>(maxVerts, 3);
+    // Greedy (Hertel–Mehlhorn): the first pair in (i, j, edge) order that
+    // shares a whole edge and joins into a convex polygon is joined, until
+    // no pair does. Pieces of one polygon are a few dozen at most.
+    bool joined = true;
+    while (joined)
+    {
+        joined = false;
+        for (size_t i = 0; i < pieces.size() && !joined; ++i)
+            for (size_t j = i + 1; j < pieces.size() && !joined; ++j)
+            {
+                const std::vector<glm::dvec2>& a = pieces[i];
+                const std::vector<glm::dvec2>& b = pieces[j];
+                for (size_t ei = 0; ei < a.size() && !joined; ++ei)
+                    for (size_t ej = 0; ej < b.size() && !joined; ++ej)
+                    {
+                        if (!samePoint(a[ei], b[(ej + 1) % b.size()]) || !samePoint(a[(ei + 1) % a.size()], b[ej]))
+                            continue;
+                        std::vector<glm::dvec2> u = joinAcross(a, ei, b, ej, maxVerts);
+                        if (u.empty())
+                            continue;
+                        pieces[i] = std::move(u);
+                        pieces.erase(pieces.begin() + static_cast<std::ptrdiff_t>(j));
+                        joined = true;
+                    }
+            }
+    }
+}
+
 } // namespace spark::nav

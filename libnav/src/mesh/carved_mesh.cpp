@@ -93,7 +93,9 @@ bool cutPolygon(const NavMesh& base, uint32_t poly, std::span<const CarveCut* co
             scratchCuts.push_back(cut->polygon);
     if (scratchCuts.empty())
         return false;
-    carveConvex(polygon, scratchCuts, std::min<uint32_t>(base.maxPolyVerts(), kMaxBakedPolyVerts), scratchPieces);
+    const uint32_t maxVerts = std::min<uint32_t>(base.maxPolyVerts(), kMaxBakedPolyVerts);
+    carveConvex(polygon, scratchCuts, maxVerts, scratchPieces);
+    mergeConvexPieces(scratchPieces, maxVerts); // each cut leaves up to one piece per edge: join what can be
     entry.base = poly;
     entry.pieces.clear();
     for (const std::vector<glm::dvec2>& piece : scratchPieces)
@@ -175,6 +177,11 @@ NavMesh walkableMesh(const NavMesh& mesh)
                                     std::move(areas), {});
 }
 
+NavMesh reassembledNavMesh(const NavMesh& mesh)
+{
+    return NavMeshAccess::reassembled(mesh);
+}
+
 CarveRegion carveRegionOf(const CarveCut& cut)
 {
     return CarveRegion{cut.min, cut.max, cut.minY, cut.maxY};
@@ -182,7 +189,7 @@ CarveRegion carveRegionOf(const CarveCut& cut)
 
 CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::span<const CarveCut* const> cuts,
                           std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation,
-                          std::span<const uint32_t> baseGenerations)
+                          std::span<const uint32_t> baseGenerations, std::vector<uint32_t>* renumbered)
 {
     const uint32_t baseCount = base.polygonCount();
 
@@ -284,6 +291,12 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
             const bool wasCarved = previous && previous->mesh.disabled(p);
             out.generations[p] = wasCarved ? generation : previousSlotGeneration(p);
         }
+        if (renumbered)
+        {
+            renumbered->assign(previous ? previous->mesh.polygonCount() : baseCount, kNoPolygon);
+            for (uint32_t p = 0; p < baseCount; ++p)
+                (*renumbered)[p] = p;
+        }
         return out;
     }
 
@@ -293,14 +306,16 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
     std::vector<uint32_t> polyStarts;
     std::vector<uint8_t> areas;
     std::vector<uint8_t> disabled(baseCount, 0);
-    indices.reserve(size_t(baseCount) * 4);
+    // The base polygons' indices run back to back from 0: one block.
+    const std::span<const uint32_t> lastBase = base.polygonIndices(baseCount - 1);
+    indices.reserve(size_t(baseCount) * 5);
+    indices.assign(base.polygonIndices(0).data(), lastBase.data() + lastBase.size());
     polyStarts.reserve(baseCount + 1);
     polyStarts.push_back(0);
+    areas.reserve(baseCount);
     for (uint32_t p = 0; p < baseCount; ++p)
     {
-        const auto idx = base.polygonIndices(p);
-        indices.insert(indices.end(), idx.begin(), idx.end());
-        polyStarts.push_back(static_cast<uint32_t>(indices.size()));
+        polyStarts.push_back(polyStarts.back() + base.polygonVertexCount(p));
         areas.push_back(base.area(p));
     }
     out.pieceStarts.push_back(0);
@@ -346,17 +361,35 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
         const bool wasCarved = previous && previous->mesh.disabled(p);
         out.generations[p] = wasCarved == (disabled[p] != 0) ? previousSlotGeneration(p) : generation;
     }
+    // A piece keeps its generation when it is the same polygon at the same
+    // place in its tile (`carvedPieceAddress`): pieces of other tiles may
+    // have moved in the slot order, but their references still name them.
+    // (Untiled: the place is the slot itself.)
+    auto tileStartIn = [&](std::span<const uint32_t> bases, std::span<const uint32_t> starts, uint32_t b) {
+        const uint32_t tile = base.tileOfPolygon(b);
+        if (tile == kNoPolygon)
+            return uint32_t(0);
+        const auto it = std::lower_bound(bases.begin(), bases.end(), base.tiles()[tile].firstPolygon);
+        return starts[static_cast<size_t>(it - bases.begin())];
+    };
     for (size_t i = 0; i < merged.size(); ++i)
     {
         const Merged& m = merged[i];
+        uint32_t newStart = 0, oldStart = 0;
+        const bool kept = !m.changed && m.previousIndex >= 0;
+        if (kept)
+        {
+            newStart = tileStartIn(out.carvedBases, out.pieceStarts, m.base);
+            oldStart = tileStartIn(previous->carvedBases, previous->pieceStarts, m.base);
+        }
         for (uint32_t s = out.pieceStarts[i]; s < out.pieceStarts[i + 1]; ++s)
         {
             uint32_t g = generation;
-            if (!m.changed && m.previousIndex >= 0)
+            if (kept)
             {
                 const uint32_t oldSlot = previous->pieceStarts[static_cast<size_t>(m.previousIndex)] + (s - out.pieceStarts[i]);
-                if (oldSlot == s)
-                    g = previousSlotGeneration(baseCount + s);
+                if (oldSlot - oldStart == s - newStart)
+                    g = previousSlotGeneration(baseCount + oldSlot);
             }
             out.generations[baseCount + s] = g;
         }
@@ -392,10 +425,43 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
     for (uint32_t o = baseCount; o < before.polygonCount(); ++o)
         if (remap[o] == kNoPolygon)
             changedOld.push_back(o);
+    if (renumbered)
+        *renumbered = remap;
     out.mesh = NavMeshAccess::fromPartsIncremental(base, before, remap, changedNew, changedOld, std::move(vertices),
                                                    std::move(indices), std::move(polyStarts), std::move(areas),
                                                    std::move(disabled));
     return out;
+}
+
+PieceAddress carvedPieceAddress(const CarvedMesh& carved, const NavMesh& base, uint32_t slot)
+{
+    const uint32_t baseCount = base.polygonCount();
+    if (!base.tiled() || slot < baseCount || slot >= carved.mesh.polygonCount())
+        return PieceAddress{};
+    // The carved base polygon whose pieces hold the slot, then the first piece of its tile.
+    const uint32_t piece = slot - baseCount;
+    const auto entry = std::upper_bound(carved.pieceStarts.begin(), carved.pieceStarts.end(), piece) - 1;
+    const uint32_t owner = carved.carvedBases[static_cast<size_t>(entry - carved.pieceStarts.begin())];
+    const uint32_t tile = base.tileOfPolygon(owner);
+    const NavTile& t = base.tiles()[tile];
+    const auto first = std::lower_bound(carved.carvedBases.begin(), carved.carvedBases.end(), t.firstPolygon);
+    const uint32_t tileStart = carved.pieceStarts[static_cast<size_t>(first - carved.carvedBases.begin())];
+    return PieceAddress{tile, t.polygonCount + (piece - tileStart)};
+}
+
+uint32_t carvedPieceSlot(const CarvedMesh& carved, const NavMesh& base, uint32_t tile, uint32_t polygon)
+{
+    if (!base.tiled() || tile >= base.tiles().size())
+        return kNoPolygon;
+    const NavTile& t = base.tiles()[tile];
+    if (polygon < t.polygonCount)
+        return kNoPolygon;
+    const auto first = std::lower_bound(carved.carvedBases.begin(), carved.carvedBases.end(), t.firstPolygon);
+    const auto last = std::lower_bound(first, carved.carvedBases.end(), t.firstPolygon + t.polygonCount);
+    const uint32_t begin = carved.pieceStarts[static_cast<size_t>(first - carved.carvedBases.begin())];
+    const uint32_t end = carved.pieceStarts[static_cast<size_t>(last - carved.carvedBases.begin())];
+    const uint64_t k = uint64_t(polygon) - t.polygonCount;
+    return k < end - begin ? base.polygonCount() + begin + static_cast<uint32_t>(k) : kNoPolygon;
 }
 
 } // namespace spark::nav

@@ -345,6 +345,62 @@ void NavMeshAccess::labelComponents(NavMesh& mesh)
         parent[p] = find(p);
 }
 
+void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
+{
+    deriveRings(mesh);
+    mesh.m_linkBackEdge.resize(mesh.m_links.size());
+    mesh.m_linkDeadEnd.resize(mesh.m_links.size());
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+        for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
+            deriveLinkTurn(mesh, p, li);
+    numberLinkEnds(mesh);
+}
+
+void NavMeshAccess::deriveRings(NavMesh& mesh)
+{
+    mesh.m_ringXZ.resize(2 * mesh.m_indices.size());
+    mesh.m_ringY.resize(2 * mesh.m_indices.size());
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+    {
+        const uint32_t start = mesh.m_polyStarts[p], n = mesh.m_polyStarts[p + 1] - start;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            const glm::vec3& v = mesh.m_vertices[mesh.m_indices[start + i]];
+            const size_t at = 2 * size_t(start) + i;
+            mesh.m_ringXZ[at] = mesh.m_ringXZ[at + n] = glm::dvec2(v.x, v.z);
+            mesh.m_ringY[at] = mesh.m_ringY[at + n] = v.y;
+        }
+    }
+}
+
+void NavMeshAccess::deriveLinkTurn(NavMesh& mesh, uint32_t p, uint32_t li)
+{
+    const uint32_t q = mesh.m_links[li].neighbour;
+    const std::span<const NavLink> back = mesh.links(q);
+    uint32_t only = kNoPolygon;
+    bool several = false;
+    for (const NavLink& l : back)
+        if (l.neighbour == p)
+        {
+            if (only == kNoPolygon)
+                only = l.edge;
+            else if (l.edge != only)
+                several = true;
+        }
+    mesh.m_linkBackEdge[li] = several ? kNoPolygon : (only == kNoPolygon ? 0 : only);
+    uint32_t dead = kNoPolygon;
+    if (back.size() <= 1)
+        dead = q;
+    else if (back.size() == 2)
+    {
+        const uint32_t a = back[0].neighbour, b = back[1].neighbour;
+        const uint32_t on = a == p ? b : (b == p ? a : kNoPolygon);
+        if (on != kNoPolygon && on != p && mesh.links(on).size() <= 1)
+            dead = on;
+    }
+    mesh.m_linkDeadEnd[li] = dead;
+}
+
 namespace
 {
 
@@ -364,59 +420,21 @@ size_t endPointSlotOf(const std::array<uint32_t, 3>& key, size_t mask)
 
 } // namespace
 
-void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
+void NavMeshAccess::numberLinkEnds(NavMesh& mesh)
 {
-    const uint32_t polys = mesh.polygonCount();
-    mesh.m_ringXZ.resize(2 * mesh.m_indices.size());
-    mesh.m_ringY.resize(2 * mesh.m_indices.size());
-    for (uint32_t p = 0; p < polys; ++p)
+    // Open addressing over the ends' exact bits (power-of-two size, at most
+    // half full), numbered as the links first name them; the table is dropped
+    // afterwards: a lookup by position goes through the grid (linkEndPointOf).
+    struct Slot
     {
-        const uint32_t start = mesh.m_polyStarts[p], n = mesh.m_polyStarts[p + 1] - start;
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            const glm::vec3& v = mesh.m_vertices[mesh.m_indices[start + i]];
-            const size_t at = 2 * size_t(start) + i;
-            mesh.m_ringXZ[at] = mesh.m_ringXZ[at + n] = glm::dvec2(v.x, v.z);
-            mesh.m_ringY[at] = mesh.m_ringY[at + n] = v.y;
-        }
-    }
-    mesh.m_linkBackEdge.resize(mesh.m_links.size());
-    mesh.m_linkDeadEnd.resize(mesh.m_links.size());
-    for (uint32_t p = 0; p < polys; ++p)
-        for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
-        {
-            const uint32_t q = mesh.m_links[li].neighbour;
-            const std::span<const NavLink> back = mesh.links(q);
-            uint32_t only = kNoPolygon;
-            bool several = false;
-            for (const NavLink& l : back)
-                if (l.neighbour == p)
-                {
-                    if (only == kNoPolygon)
-                        only = l.edge;
-                    else if (l.edge != only)
-                        several = true;
-                }
-            mesh.m_linkBackEdge[li] = several ? kNoPolygon : (only == kNoPolygon ? 0 : only);
-            uint32_t dead = kNoPolygon;
-            if (back.size() <= 1)
-                dead = q;
-            else if (back.size() == 2)
-            {
-                const uint32_t a = back[0].neighbour, b = back[1].neighbour;
-                const uint32_t on = a == p ? b : (b == p ? a : kNoPolygon);
-                if (on != kNoPolygon && on != p && mesh.links(on).size() <= 1)
-                    dead = on;
-            }
-            mesh.m_linkDeadEnd[li] = dead;
-        }
-    // Point ids of the link ends, by their exact bits, numbered as the links
-    // first name them (the path search only compares ids and indexes by them).
+        std::array<uint32_t, 3> key;
+        uint32_t id; // kNoPolygon: empty
+    };
     const size_t ends = 2 * mesh.m_links.size();
     size_t size = 16;
     while (size < 2 * ends)
         size *= 2;
-    mesh.m_endPointTable.assign(size, NavMesh::EndPointSlot{{0, 0, 0}, kNoPolygon});
+    std::vector<Slot> table(size, Slot{{0, 0, 0}, kNoPolygon});
     mesh.m_endPointCount = 0;
     mesh.m_linkEndPoint.resize(ends);
     for (size_t e = 0; e < ends; ++e)
@@ -424,12 +442,11 @@ void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
         const NavLink& l = mesh.m_links[e / 2];
         const std::array<uint32_t, 3> key = linkEndKey(e % 2 == 0 ? l.a : l.b);
         size_t slot = endPointSlotOf(key, size - 1);
-        while (mesh.m_endPointTable[slot].id != kNoPolygon && mesh.m_endPointTable[slot].key != key)
+        while (table[slot].id != kNoPolygon && table[slot].key != key)
             slot = (slot + 1) & (size - 1);
-        NavMesh::EndPointSlot& at = mesh.m_endPointTable[slot];
-        if (at.id == kNoPolygon)
-            at = NavMesh::EndPointSlot{key, mesh.m_endPointCount++};
-        mesh.m_linkEndPoint[e] = at.id;
+        if (table[slot].id == kNoPolygon)
+            table[slot] = Slot{key, mesh.m_endPointCount++};
+        mesh.m_linkEndPoint[e] = table[slot].id;
     }
     deriveTurns(mesh);
 }
@@ -515,20 +532,106 @@ void NavMeshAccess::deriveTurns(NavMesh& mesh)
     }
 }
 
+uint32_t NavMeshAccess::findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p)
+{
+    // A link end lies on its polygon's edge, so inside the polygon's bounds:
+    // the grid cell of the point lists every polygon with an end there.
+    const std::array<uint32_t, 3> key = linkEndKey(p);
+    uint32_t found = kNoPolygon;
+    mesh.visitPolygonsInBoxXZ(p.x, p.z, p.x, p.z,
+                              [&](uint32_t poly)
+                              {
+                                  for (uint32_t li = mesh.m_linkStarts[poly];
+                                       found == kNoPolygon && li < mesh.m_linkStarts[poly + 1]; ++li)
+                                      for (uint32_t k = 0; k < 2 && found == kNoPolygon; ++k)
+                                      {
+                                          const uint32_t id = mesh.m_linkEndPoint[2 * size_t(li) + k];
+                                          const NavLink& l = mesh.m_links[li];
+                                          if (id != kNoPolygon && linkEndKey(k == 0 ? l.a : l.b) == key)
+                                              found = id;
+                                      }
+                              });
+    return found;
+}
+
 uint32_t NavMesh::linkEndPointOf(const glm::vec3& p) const
 {
-    if (m_endPointTable.empty())
-        return m_endPointCount;
-    const std::array<uint32_t, 3> key = linkEndKey(p);
-    const size_t mask = m_endPointTable.size() - 1;
-    for (size_t slot = endPointSlotOf(key, mask);; slot = (slot + 1) & mask)
+    const uint32_t id = NavMeshAccess::findLinkEndPoint(*this, p);
+    return id == kNoPolygon ? m_endPointCount : id;
+}
+
+void NavMeshAccess::deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous,
+                                                 std::span<const uint32_t> remap,
+                                                 std::span<const uint32_t> copiedFrom)
+{
+    deriveRings(mesh);
+    updateLinkTurns(mesh, previous, remap, copiedFrom);
+    updateLinkEnds(mesh, previous, copiedFrom);
+}
+
+void NavMeshAccess::updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
+                                    std::span<const uint32_t> copiedFrom)
+{
+    // A link's back edge and dead end read its neighbour q's links and the
+    // link counts of q's neighbours. When q and all its neighbours kept their
+    // links (copied), so do these: they are copied, renumbered; the rest, next
+    // to a change, are found again.
+    const uint32_t polys = mesh.polygonCount();
+    std::vector<uint8_t> near(polys, 0);
+    for (uint32_t p = 0; p < polys; ++p)
+        if (copiedFrom[p] == kNoPolygon)
+        {
+            near[p] = 1;
+            for (const NavLink& l : mesh.links(p))
+                near[l.neighbour] = 1;
+        }
+    mesh.m_linkBackEdge.resize(mesh.m_links.size());
+    mesh.m_linkDeadEnd.resize(mesh.m_links.size());
+    for (uint32_t p = 0; p < polys; ++p)
     {
-        const EndPointSlot& at = m_endPointTable[slot];
-        if (at.id == kNoPolygon)
-            return m_endPointCount;
-        if (at.key == key)
-            return at.id;
+        const uint32_t o = copiedFrom[p];
+        for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
+        {
+            if (o == kNoPolygon || near[mesh.m_links[li].neighbour])
+            {
+                deriveLinkTurn(mesh, p, li);
+                continue;
+            }
+            const uint32_t old = previous.m_linkStarts[o] + (li - mesh.m_linkStarts[p]);
+            const uint32_t dead = previous.m_linkDeadEnd[old];
+            mesh.m_linkBackEdge[li] = previous.m_linkBackEdge[old];
+            mesh.m_linkDeadEnd[li] = dead == kNoPolygon ? kNoPolygon : remap[dead];
+        }
     }
+}
+
+void NavMeshAccess::updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom)
+{
+    // Copied links keep their ends' ids; a new end takes the id of an end at
+    // the same bits already numbered (found through the grid), else the next
+    // id. Ids of points no end uses any more are not reused; when they come
+    // to outnumber the ends, the ends are numbered afresh.
+    const uint32_t polys = mesh.polygonCount();
+    mesh.m_linkEndPoint.assign(2 * mesh.m_links.size(), kNoPolygon);
+    for (uint32_t p = 0; p < polys; ++p)
+        if (copiedFrom[p] != kNoPolygon)
+            std::copy_n(previous.m_linkEndPoint.begin() + 2 * size_t(previous.m_linkStarts[copiedFrom[p]]),
+                        2 * size_t(mesh.m_linkStarts[p + 1] - mesh.m_linkStarts[p]),
+                        mesh.m_linkEndPoint.begin() + 2 * size_t(mesh.m_linkStarts[p]));
+    mesh.m_endPointCount = previous.m_endPointCount;
+    for (uint32_t p = 0; p < polys; ++p)
+        if (copiedFrom[p] == kNoPolygon)
+            for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
+                for (uint32_t k = 0; k < 2; ++k)
+                {
+                    const NavLink& l = mesh.m_links[li];
+                    const uint32_t id = findLinkEndPoint(mesh, k == 0 ? l.a : l.b);
+                    mesh.m_linkEndPoint[2 * size_t(li) + k] = id != kNoPolygon ? id : mesh.m_endPointCount++;
+                }
+    if (mesh.m_endPointCount > mesh.m_linkEndPoint.size() + 64) // more ids than ends: most name nothing
+        numberLinkEnds(mesh); // derives the turns too
+    else
+        deriveTurns(mesh);
 }
 
 template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit)
@@ -748,6 +851,7 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
     mesh.m_linkStarts.assign(polys + 1, 0);
     mesh.m_wallStarts.assign(polys + 1, 0);
     std::vector<NavLink> ls;
+    std::vector<uint32_t> copiedFrom(polys, kNoPolygon); // the previous polygon whose links p copies
     for (uint32_t p = 0; p < polys; ++p)
     {
         ls.clear();
@@ -787,24 +891,23 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
         }
         else if (!mesh.disabled(p))
         {
-            for (NavLink l : previous.links(o))
-            {
-                l.neighbour = remap[l.neighbour];
-                mesh.m_links.push_back(l);
-            }
+            // Copied as a block, then renumbered (most polygons come here).
+            copiedFrom[p] = o;
+            const size_t firstLink = mesh.m_links.size(), firstWall = mesh.m_walls.size();
+            mesh.m_links.insert(mesh.m_links.end(), previous.links(o).begin(), previous.links(o).end());
+            for (size_t k = firstLink; k < mesh.m_links.size(); ++k)
+                mesh.m_links[k].neighbour = remap[mesh.m_links[k].neighbour];
             mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
-            for (NavWall w : previous.walls(o))
-            {
-                w.polygon = p;
-                mesh.m_walls.push_back(w);
-            }
+            mesh.m_walls.insert(mesh.m_walls.end(), previous.walls(o).begin(), previous.walls(o).end());
+            for (size_t k = firstWall; k < mesh.m_walls.size(); ++k)
+                mesh.m_walls[k].polygon = p;
         }
         else
             mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
     labelComponents(mesh);
-    deriveQueryTables(mesh);
+    deriveQueryTablesIncremental(mesh, previous, remap, copiedFrom);
 }
 
 void NavMeshAccess::assembleGeometry(NavMesh& mesh)
@@ -816,13 +919,16 @@ void NavMeshAccess::assembleGeometry(NavMesh& mesh)
     double extentSum = 0.0;
     for (uint32_t p = 0; p < polys; ++p)
     {
-        Bounds3 b{mesh.polygonVertex(p, 0), mesh.polygonVertex(p, 0)};
-        const uint32_t n = mesh.polygonVertexCount(p);
+        // Indexed directly, the next vertex without a division: this loop
+        // runs over every polygon on every carve.
+        const uint32_t* idx = mesh.m_indices.data() + mesh.m_polyStarts[p];
+        const uint32_t n = mesh.m_polyStarts[p + 1] - mesh.m_polyStarts[p];
+        Bounds3 b{mesh.m_vertices[idx[0]], mesh.m_vertices[idx[0]]};
         double area2 = 0.0;
         for (uint32_t i = 0; i < n; ++i)
         {
-            const glm::vec3& a = mesh.polygonVertex(p, i);
-            const glm::vec3& c = mesh.polygonVertex(p, (i + 1) % n);
+            const glm::vec3& a = mesh.m_vertices[idx[i]];
+            const glm::vec3& c = mesh.m_vertices[idx[i + 1 == n ? 0 : i + 1]];
             b.min = glm::min(b.min, a);
             b.max = glm::max(b.max, a);
             area2 += crossXZ(a.x, a.z, c.x, c.z);
@@ -908,6 +1014,16 @@ NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& 
     mesh.m_tiles = base.m_tiles;
     assembleIncremental(mesh, previous, remap, changedNew, changedOld);
     return mesh;
+}
+
+NavMesh NavMeshAccess::reassembled(const NavMesh& mesh)
+{
+    NavMesh out;
+    setParts(out, mesh, mesh.m_vertices, mesh.m_indices, mesh.m_polyStarts, mesh.m_areas, mesh.m_disabled);
+    out.m_tileSize = mesh.m_tileSize;
+    out.m_tiles = mesh.m_tiles;
+    assemble(out);
+    return out;
 }
 
 void NavMeshAccess::setParts(NavMesh& mesh, const NavMesh& base, std::vector<glm::vec3> vertices,

@@ -28,6 +28,16 @@ struct NavMeshAccess
     /// The turn table (NavMesh::linkEndTurn), from the links and the point ids.
     static void deriveTurns(NavMesh& mesh);
 
+    /// As `deriveQueryTables` after `assembleIncremental`: polygon p's links
+    /// are `previous`'s polygon copiedFrom[p]'s, renumbered by `remap`
+    /// (kNoPolygon: linked again). Tables of links away from a change are
+    /// copied; point ids are kept (see NavMesh::linkEndPoints).
+    static void deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
+                                             std::span<const uint32_t> copiedFrom);
+
+    /// The id of the link end with exactly the bits of `p`, or kNoPolygon.
+    static uint32_t findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p);
+
     /// As `assemble`, but only the polygons next to a change are linked
     /// again: `changedNew` (this mesh's polygons that are new or different),
     /// the polygons meeting them, and the previous neighbours of `changedOld`
@@ -51,8 +61,19 @@ struct NavMeshAccess
                                         std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts,
                                         std::vector<uint8_t> areas, std::vector<uint8_t> disabled);
 
+    /// `mesh`'s polygons, disabled flags and tiles, assembled from scratch (reassembledNavMesh).
+    static NavMesh reassembled(const NavMesh& mesh);
+
 private:
     static void assembleGeometry(NavMesh& mesh);
+    static void deriveRings(NavMesh& mesh);
+    /// Link `li` of polygon p's back edge and dead end (NavMesh::linkBackEdge, linkDeadEnd).
+    static void deriveLinkTurn(NavMesh& mesh, uint32_t p, uint32_t li);
+    static void updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
+                                std::span<const uint32_t> copiedFrom);
+    /// Point ids numbered afresh, in the order the links first name them.
+    static void numberLinkEnds(NavMesh& mesh);
+    static void updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom);
     template <class F> static void visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit);
     static void linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::vector<NavLink>* outP,
                          std::vector<NavLink>* outQ);

@@ -22,23 +22,30 @@ uint32_t afterTiles(const NavMesh& m)
 }
 
 /// A polygon index as the reference's (tile, polygon within it): see `PolyRef`.
-std::pair<uint32_t, uint32_t> tileAndPolygon(const NavMesh& m, uint32_t index)
+/// A piece carved out of a tile's polygon is named in that tile
+/// (`carvedPieceAddress`), so carving one tile leaves the others' references.
+std::pair<uint32_t, uint32_t> tileAndPolygon(const WorldMesh& record, const NavMesh& m, uint32_t index)
 {
     const uint32_t tile = m.tileOfPolygon(index);
     if (tile != kNoPolygon)
         return {tile, index - m.tiles()[tile].firstPolygon};
+    if (record.carved)
+        if (const PieceAddress at = carvedPieceAddress(*record.carved, *record.baked, index); at.tile != kNoPolygon)
+            return {at.tile, at.polygon};
     const uint32_t rest = index - afterTiles(m);
     return {static_cast<uint32_t>(m.tiles().size()) + (rest >> 20), rest & PolyRef::kPolygonMask};
 }
 
 /// The polygon index a reference's (tile, polygon) names in `m`, or kNoPolygon.
-uint32_t indexOf(const NavMesh& m, PolyRef ref)
+uint32_t indexOf(const WorldMesh& record, const NavMesh& m, PolyRef ref)
 {
     const uint32_t tiles = static_cast<uint32_t>(m.tiles().size());
     if (ref.tile() < tiles)
     {
         const NavTile& t = m.tiles()[ref.tile()];
-        return ref.polygon() < t.polygonCount ? t.firstPolygon + ref.polygon() : kNoPolygon;
+        if (ref.polygon() < t.polygonCount)
+            return t.firstPolygon + ref.polygon();
+        return record.carved ? carvedPieceSlot(*record.carved, *record.baked, ref.tile(), ref.polygon()) : kNoPolygon;
     }
     const uint64_t index = afterTiles(m) + (uint64_t(ref.tile() - tiles) << 20) + ref.polygon();
     return index < m.polygonCount() ? static_cast<uint32_t>(index) : kNoPolygon;
@@ -317,7 +324,10 @@ Result<PolyRef> NavWorld::polyRef(MeshId mesh, uint32_t poly) const
                          "polygon " + std::to_string(poly) + " is not a walkable polygon of the mesh's " +
                              std::to_string(current.polygonCount()) + " polygon slots",
                          std::string(), "find the polygon with nav.nearest");
-    const auto [tile, inTile] = tileAndPolygon(current, poly);
+    const auto [tile, inTile] = tileAndPolygon(*record, current, poly);
+    if (inTile > PolyRef::kPolygonMask)
+        return makeError("E_NAV_LIMIT", "the tile holds more than 1048575 polygons and carved pieces",
+                         std::string(), "carve fewer obstacles into one tile");
     return PolyRef::make(tile, inTile, polyGenerationOf(mesh, poly));
 }
 
@@ -329,7 +339,7 @@ Result<uint32_t> NavWorld::resolvePoly(MeshId mesh, PolyRef ref) const
     if (!ref.valid())
         return makeError("E_NAV_STALE_POLY", "the polygon reference is null");
     const NavMesh& current = currentMesh(*record);
-    const uint32_t index = indexOf(current, ref);
+    const uint32_t index = indexOf(*record, current, ref);
     if (index == kNoPolygon || ref.generation() != PolyRef::foldGeneration(polyGenerationOf(mesh, index)) ||
         current.disabled(index))
         return makeError("E_NAV_STALE_POLY",

@@ -99,10 +99,34 @@ void NavWorld::recarve(MeshId mesh, std::span<const CarveRegion> regions)
             cuts.push_back(&o.cut);
     });
     const uint32_t generation = m_state.nextPolyGeneration++;
+    std::vector<uint32_t> renumbered;
     record.carved = std::make_shared<const CarvedMesh>(
         recarveNavMesh(*record.baked, record.carved.get(), cuts, regions, record.polyGeneration, generation,
-                       record.baseGenerations));
+                       record.baseGenerations, &renumbered));
     record.meshGeneration = generation;
+    // Corridors name polygons by slot: pieces of tiles the change left alone
+    // may have moved in the slot order (their references did not), so the
+    // corridors are renumbered; one through a re-cut polygon is left to fail
+    // `corridorStillValid` and re-plan.
+    m_state.agents.forEach([&](AgentId, CrowdAgent& a) {
+        if (a.mesh != mesh)
+            return;
+        bool moved = false;
+        for (uint32_t p : a.corridor.polygons)
+            moved = moved || (p < renumbered.size() && renumbered[p] != kNoPolygon && renumbered[p] != p);
+        if (!moved)
+            return;
+        for (uint32_t& p : a.corridor.polygons)
+        {
+            const uint32_t q = p < renumbered.size() ? renumbered[p] : kNoPolygon;
+            if (q == kNoPolygon)
+            {
+                a.corridorGeneration = 0; // part of it is gone: plan again
+                return;
+            }
+            p = q;
+        }
+    });
     resolveLinks(mesh); // against what is left
 }
 

@@ -369,6 +369,41 @@ TEST_CASE("splitConvex cuts a many-sided polygon into convex pieces of at most m
     }
 }
 
+TEST_CASE("mergeConvexPieces joins pieces across whole shared edges into convex polygons, keeping the area")
+{
+    // Two halves of a square join; an L of three squares does not become one (not convex).
+    std::vector<Poly> halves = {rect(0, 0, 1, 2), rect(1, 0, 2, 2)};
+    mergeConvexPieces(halves, 6);
+    REQUIRE(halves.size() == 1);
+    CHECK(area(halves[0]) == doctest::Approx(4.0));
+    CHECK(halves[0].size() == 4); // the collinear points at the join are gone
+    std::vector<Poly> ell = {rect(0, 0, 1, 1), rect(1, 0, 2, 1), rect(0, 1, 1, 2)};
+    mergeConvexPieces(ell, 6);
+    CHECK(ell.size() == 2);
+    checkPieces(ell);
+    CHECK(totalArea(ell) == doctest::Approx(3.0));
+    // Too many points for the limit: a hexagon's two halves stay apart at 4.
+    const Poly hex = {{0, 0}, {4, -1}, {8, 0}, {8, 5}, {4, 6}, {0, 5}};
+    std::vector<Poly> split = {{{0, 0}, {4, -1}, {4, 6}, {0, 5}}, {{4, -1}, {8, 0}, {8, 5}, {4, 6}}};
+    mergeConvexPieces(split, 4);
+    CHECK(split.size() == 2);
+    mergeConvexPieces(split, 6);
+    REQUIRE(split.size() == 1);
+    CHECK(area(split[0]) == doctest::Approx(area(hex)));
+    // A circle carved out of the hexagon: fewer pieces, the same cover and area.
+    const std::vector<Poly> cuts = {grown(circle(1.0f), glm::dvec2(3, 2.5), 0.4),
+                                    grown(box(1.0f, 0.5f, 30.0f), glm::dvec2(6, 1.5), 0.2)};
+    std::vector<Poly> pieces;
+    carveConvex(hex, cuts, 6, pieces);
+    const size_t before = pieces.size();
+    const double areaBefore = totalArea(pieces);
+    mergeConvexPieces(pieces, 6);
+    CHECK(pieces.size() < before);
+    checkPieces(pieces);
+    CHECK(totalArea(pieces) == doctest::Approx(areaBefore).epsilon(1e-12));
+    checkCover(hex, cuts, pieces, -1.0, 9.0);
+}
+
 TEST_CASE("carving is deterministic: the pieces of a fixed scene hash to a pinned value")
 {
     const Poly hex = {{0, 0}, {4, -1}, {8, 0}, {8, 5}, {4, 6}, {0, 5}};

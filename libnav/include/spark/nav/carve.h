@@ -97,6 +97,13 @@ void splitConvex(std::span<const glm::dvec2> polygon, uint32_t maxVerts, std::ve
 void carveConvex(std::span<const glm::dvec2> polygon, std::span<const std::vector<glm::dvec2>> cuts,
                  uint32_t maxVerts, std::vector<std::vector<glm::dvec2>>& out);
 
+/// Joins convex, counter-clockwise, pairwise disjoint pieces that share a
+/// whole edge (ends within 1e-9 m) where the union is convex with at most
+/// `maxVerts` points, greedily in a fixed order (Hertel–Mehlhorn), until no
+/// pair joins: fewer polygons for the same area. Carving a mesh applies it to
+/// each carved polygon's pieces.
+void mergeConvexPieces(std::vector<std::vector<glm::dvec2>>& pieces, uint32_t maxVerts);
+
 // -- Carving a mesh -------------------------------------------------------------
 
 /// A grown footprint as carving uses it: the polygon, its x–z bounds and the
@@ -141,6 +148,13 @@ struct CarveRegion
 /// `nav.export` writes. A mesh with no disabled polygon comes back unchanged.
 NavMesh walkableMesh(const NavMesh& mesh);
 
+/// The same mesh (slots, disabled flags, tiles) with every derived table —
+/// bounds, grid, links, walls, components and the path search's tables —
+/// built from scratch, as a bake builds them: what a carving's incremental
+/// update (`recarveNavMesh`) must equal; point ids match as a partition
+/// (NavMesh::linkEndPoints).
+NavMesh reassembledNavMesh(const NavMesh& mesh);
+
 /// The region of a cut.
 CarveRegion carveRegionOf(const CarveCut& cut);
 
@@ -150,15 +164,42 @@ CarveRegion carveRegionOf(const CarveCut& cut);
 /// polygons keep their pieces from `previous` (null: nothing carved before).
 /// Pieces take their base polygon's area id and heights (`heightAt`); pieces
 /// under `kMinCarvedPieceArea` are dropped. Slots whose content changed or
-/// moved get `generation`; the others keep theirs (base slots never carved:
+/// moved (on a tiled base: moved within its tile) get `generation`; the others keep theirs (base slots never carved:
 /// `baseGeneration`). With no carved polygon left the mesh is `base` bit for
 /// bit. Cost: the cut of the polygons in the regions, plus a linear pass to
 /// lay out the mesh and its links. `baseGenerations`, when not empty, gives
 /// each base polygon its own generation in place of `baseGeneration` (a
 /// tiled mesh whose re-bake kept some tiles: one entry per base polygon).
+/// On a tiled base a piece keeps its generation when it is unchanged at the
+/// same `carvedPieceAddress`, so only the tiles a change re-cut get new
+/// generations. `renumbered`, when given, receives for each slot of the
+/// previous mesh (`base` when `previous` is null) the slot holding the same
+/// polygon now, or kNoPolygon (pieces gone or re-cut): corridors are
+/// renumbered with it.
 CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::span<const CarveCut* const> cuts,
                           std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation,
-                          std::span<const uint32_t> baseGenerations = {});
+                          std::span<const uint32_t> baseGenerations = {},
+                          std::vector<uint32_t>* renumbered = nullptr);
+
+/// Where a piece of a carved tiled mesh lives for references (`PolyRef`):
+/// the tile of the base polygon it was cut from, and its place in that tile
+/// after the tile's baked polygons (the tile's polygon count + the piece's
+/// index among the tile's pieces, which follow base polygon by base polygon).
+/// A change in one tile therefore leaves the addresses of every other tile's
+/// pieces as they were, although their slots may move. `tile` is kNoPolygon
+/// for an untiled base, a base slot or a slot past the mesh.
+struct PieceAddress
+{
+    uint32_t tile = kNoPolygon; ///< Tile index in `base.tiles()`.
+    uint32_t polygon = 0;       ///< Place in the tile (>= the tile's polygon count).
+};
+
+/// The address of piece slot `slot` of `carved` (carved from `base`). O(log).
+PieceAddress carvedPieceAddress(const CarvedMesh& carved, const NavMesh& base, uint32_t slot);
+
+/// The slot of the piece at `polygon` (>= the tile's polygon count) of tile
+/// `tile`, or kNoPolygon when there is none. O(log).
+uint32_t carvedPieceSlot(const CarvedMesh& carved, const NavMesh& base, uint32_t tile, uint32_t polygon);
 
 } // namespace spark::nav
 SPARK_NAV_API_END

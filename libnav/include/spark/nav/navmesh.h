@@ -203,11 +203,14 @@ public:
     /// (precomputed for the path search).
     uint32_t linkDeadEnd(uint32_t link) const { return m_linkDeadEnd[link]; }
     /// Point ids of the link ends: entry 2 × link is the id of `a`, 2 × link
-    /// + 1 of `b`; ends with the same bits (x, y, z) share an id, ids are
-    /// 0 .. linkEndPointCount() − 1 in the order the links first name them
-    /// (precomputed for the path search).
+    /// + 1 of `b`; ends with the same bits (x, y, z) share an id, and ends
+    /// with different bits never do. Ids are below linkEndPointCount(); a
+    /// built mesh numbers them in the order the links first name them, a
+    /// carved mesh keeps the previous carving's ids and numbers new points
+    /// after them, so some ids may name no end (precomputed for the path
+    /// search, which only indexes and compares by them).
     const uint32_t* linkEndPoints() const { return m_linkEndPoint.data(); }
-    /// The number of distinct link end points.
+    /// One more than the largest link end point id.
     uint32_t linkEndPointCount() const { return m_endPointCount; }
     /// How link end point `id` (< linkEndPointCount()) meets the free space:
     /// bit kTurnCorner when a shortest path may turn there (a corner of the
@@ -319,18 +322,8 @@ private:
     std::vector<float> m_ringY;         // two per polygon index (ringY)
     std::vector<uint32_t> m_linkBackEdge; // one per link
     std::vector<uint32_t> m_linkDeadEnd;  // one per link
-    std::vector<uint32_t> m_linkEndPoint; // two per link (linkEndPoints)
-    std::vector<uint8_t> m_linkEndTurn;   // one per link end point (linkEndTurn)
-    /// A slot of the link ends' table: the exact bits of a position and its point id.
-    struct EndPointSlot
-    {
-        std::array<uint32_t, 3> key;
-        uint32_t id; // kNoPolygon: an empty slot
-    };
-    /// Open addressing over the link ends' positions (power-of-two size, at
-    /// most half full): rebuilt in one pass over the links, where sorting the
-    /// keys took most of a carve's time on a mesh of a thousand polygons.
-    std::vector<EndPointSlot> m_endPointTable;
+    std::vector<uint32_t> m_linkEndPoint; // two per link (linkEndPoints); found by position through the grid
+    std::vector<uint8_t> m_linkEndTurn;   // one per link end point id (linkEndTurn)
     uint32_t m_endPointCount = 0;
     std::vector<NavWall> m_walls;
     std::vector<uint32_t> m_wallStarts; // polygons + 1 entries

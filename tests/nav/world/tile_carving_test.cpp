@@ -1,0 +1,385 @@
+// Carving a tiled mesh (docs/navmesh.md "Obstacles", docs/tiles.md): obstacles across
+// tile edges and corners cut every tile they meet and give the tiles back bit for bit
+// when they go; a change leaves the other tiles' polygons, references and generations
+// as they were, and corridors through them stay (renumbered where slots moved).
+
+#include "spark/nav/carve.h"
+#include "spark/nav/nav_world.h"
+#include "spark/nav/navmesh.h"
+#include "spark/nav/query.h"
+
+#include "../mesh/test_meshes.h"
+#include "obstacle_helpers.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <vector>
+
+using namespace spark;
+using namespace spark::nav;
+using namespace spark::nav::test;
+
+namespace
+{
+
+constexpr float kFloorRadius = 0.25f;  // agent radius the mesh was "baked" with
+constexpr uint32_t kTileCells = 8; // 8 cells of 0.5 m: 4 m tiles
+constexpr float kTileSide = 4.0f;
+constexpr int kTiles = 3; // 3 × 3 tiles, 12 m × 12 m
+
+/// 3 × 3 tiles of 4 m, each 16 squares of 1 m with its own vertices, in tile order.
+std::shared_ptr<const NavMesh> tiledFloor()
+{
+    std::vector<Rect> rects;
+    std::vector<NavTile> tiles;
+    for (int tz = 0; tz < kTiles; ++tz)
+        for (int tx = 0; tx < kTiles; ++tx)
+        {
+            NavTile t;
+            t.x = tx;
+            t.z = tz;
+            t.firstPolygon = static_cast<uint32_t>(rects.size());
+            t.firstVertex = t.firstPolygon * 4;
+            for (int z = 0; z < 4; ++z)
+                for (int x = 0; x < 4; ++x)
+                {
+                    const float x0 = float(tx) * kTileSide + float(x), z0 = float(tz) * kTileSide + float(z);
+                    rects.push_back(Rect{x0, z0, x0 + 1.0f, z0 + 1.0f});
+                }
+            t.polygonCount = 16;
+            t.vertexCount = 64;
+            tiles.push_back(t);
+        }
+    NavMeshDef def = defaultNavMeshDef();
+    def.is2d = true;
+    def.settings.agentRadius = kFloorRadius;
+    def.settings.cellSize = 0.5f;
+    Result<NavMesh> mesh = buildTiledNavMesh(soupFromRects(rects), def, kTileCells, std::move(tiles));
+    REQUIRE_MESSAGE(mesh.ok(), mesh.error().message);
+    return std::make_shared<const NavMesh>(std::move(mesh).value());
+}
+
+/// The tiles (indices) whose base polygons the current carving disabled.
+std::set<uint32_t> carvedTiles(const NavMesh& base, const NavMesh& carved)
+{
+    std::set<uint32_t> out;
+    for (uint32_t p = 0; p < base.polygonCount(); ++p)
+        if (carved.disabled(p))
+            out.insert(base.tileOfPolygon(p));
+    return out;
+}
+
+std::vector<glm::vec3> verticesOf(const NavMesh& mesh, uint32_t p)
+{
+    std::vector<glm::vec3> out;
+    for (uint32_t k = 0; k < mesh.polygonVertexCount(p); ++k)
+        out.push_back(mesh.polygonVertex(p, k));
+    return out;
+}
+
+/// A path across the carving: complete, through walkable polygons each linked
+/// to the next, and never inside the box [x0, x1] × [z0, z1] (the grown footprint).
+void checkPathRound(const NavMesh& mesh, glm::vec3 from, glm::vec3 to, float x0, float z0, float x1, float z1)
+{
+    QueryScratch scratch;
+    PathResult path;
+    REQUIRE(findPath(mesh, scratch, from, to, defaultQueryFilter(), glm::vec3(0.2f, 1.0f, 0.2f), path).ok());
+    CHECK(path.complete);
+    CHECK(path.length > std::hypot(to.x - from.x, to.z - from.z) + 0.1f); // it had to go round
+    for (size_t i = 0; i < path.polygons.size(); ++i)
+    {
+        CHECK_FALSE(mesh.disabled(path.polygons[i]));
+        if (i + 1 < path.polygons.size())
+        {
+            const auto links = mesh.links(path.polygons[i]);
+            CHECK(std::any_of(links.begin(), links.end(),
+                              [&](const NavLink& l) { return l.neighbour == path.polygons[i + 1]; }));
+        }
+    }
+    for (size_t i = 0; i + 1 < path.points.size(); ++i)
+        for (int s = 0; s <= 100; ++s)
+        {
+            const glm::vec3 q = path.points[i] + (path.points[i + 1] - path.points[i]) * (float(s) / 100.0f);
+            const bool inside = q.x > x0 + 1e-3f && q.x < x1 - 1e-3f && q.z > z0 + 1e-3f && q.z < z1 - 1e-3f;
+            CHECK_FALSE(inside);
+        }
+}
+
+} // namespace
+
+TEST_CASE("carving across tile borders restores the base: edges and corners, add, move and remove")
+{
+    const std::shared_ptr<const NavMesh> base = tiledFloor();
+    NavWorld world;
+    const MeshId mesh = put(world, base);
+    const uint64_t baseHash = world.meshRecord(mesh)->baseHash;
+    const std::vector<uint8_t> baked = serializeNavMesh(*base);
+
+    // A box across the edge x = 4 (tiles 3 and 4), a circle on the corner (8, 8)
+    // of tiles 4, 5, 7 and 8, and a circle across the edge z = 4 (tiles 2 and 5).
+    const ObstacleId edge = world.addObstacle(mesh, boxAt(4.0f, 6.0f, 0.6f, 0.5f)).value();
+    CHECK(carvedTiles(*base, *world.mesh(mesh)) == std::set<uint32_t>{3, 4});
+    const ObstacleId corner = world.addObstacle(mesh, circleAt(8.0f, 8.0f, 0.7f)).value();
+    CHECK(carvedTiles(*base, *world.mesh(mesh)) == std::set<uint32_t>{3, 4, 5, 7, 8});
+    const ObstacleId lower = world.addObstacle(mesh, circleAt(10.0f, 4.0f, 0.5f)).value();
+    CHECK(carvedTiles(*base, *world.mesh(mesh)) == std::set<uint32_t>{2, 3, 4, 5, 7, 8});
+    CHECK(world.mesh(mesh)->tiles().size() == 9);
+
+    // Paths across the carved seams go round the grown footprints (box grown by the radius).
+    checkPathRound(*world.mesh(mesh), {2.5f, 0.0f, 6.0f}, {5.5f, 0.0f, 6.0f}, 3.15f, 5.25f, 4.85f, 6.75f);
+    checkPathRound(*world.mesh(mesh), {6.5f, 0.0f, 6.5f}, {9.5f, 0.0f, 9.5f}, 7.5f, 7.5f, 8.5f, 8.5f);
+
+    // Moves across other edges and corners, then back: the mesh of never moving.
+    NavWorld still;
+    const MeshId stillMesh = put(still, base);
+    REQUIRE(still.addObstacle(stillMesh, boxAt(4.0f, 6.0f, 0.6f, 0.5f)).ok());
+    REQUIRE(still.addObstacle(stillMesh, circleAt(8.0f, 8.0f, 0.7f)).ok());
+    REQUIRE(still.addObstacle(stillMesh, circleAt(10.0f, 4.0f, 0.5f)).ok());
+    const glm::vec3 stops[] = {{4.0f, 0.0f, 4.0f}, {8.0f, 0.0f, 2.0f}, {1.0f, 0.0f, 8.0f}, {11.5f, 0.0f, 11.5f}};
+    for (const glm::vec3& at : stops)
+    {
+        REQUIRE(world.moveObstacle(corner, at).ok());
+        CHECK(serializeNavMesh(*world.mesh(mesh)) != serializeNavMesh(*still.mesh(stillMesh)));
+    }
+    REQUIRE(world.moveObstacle(corner, {8.0f, 0.0f, 8.0f}).ok());
+    CHECK(serializeNavMesh(*world.mesh(mesh)) == serializeNavMesh(*still.mesh(stillMesh)));
+    CHECK(hashNavMesh(*world.mesh(mesh)) == hashNavMesh(*still.mesh(stillMesh)));
+
+    // Removed one by one: the baked tiles again, bit for bit, polygon for polygon.
+    REQUIRE(world.removeObstacle(edge).ok());
+    REQUIRE(world.removeObstacle(corner).ok());
+    CHECK(hashNavMesh(*world.mesh(mesh)) != baseHash);
+    REQUIRE(world.removeObstacle(lower).ok());
+    const NavMesh& back = *world.mesh(mesh);
+    CHECK(hashNavMesh(back) == baseHash);
+    CHECK(serializeNavMesh(back) == baked);
+    REQUIRE(back.polygonCount() == base->polygonCount());
+    CHECK(back.disabledCount() == 0);
+    for (uint32_t p = 0; p < back.polygonCount(); ++p)
+        CHECK(verticesOf(back, p) == verticesOf(*base, p));
+    for (uint32_t t = 0; t < base->tiles().size(); ++t)
+        CHECK(hashNavTile(back, t) == base->tiles()[t].hash);
+}
+
+TEST_CASE("a carve re-cuts only the tiles its footprint meets: other tiles keep refs, generations and corridors")
+{
+    NavWorld world;
+    const std::shared_ptr<const NavMesh> base = tiledFloor();
+    const MeshId mesh = put(world, base);
+    // An obstacle inside the last tile (8: x, z in [8, 12]), and an agent whose corridor runs round it there.
+    REQUIRE(world.addObstacle(mesh, circleAt(10.0f, 10.0f, 0.5f)).ok());
+    CrowdAgentDef ad;
+    ad.position = {8.6f, 0.0f, 10.0f};
+    const AgentId agent = world.addAgent(mesh, ad).value();
+    REQUIRE(world.setAgentTarget(agent, {11.4f, 0.0f, 10.0f}).ok());
+    REQUIRE(world.stepCrowds(0.05).ok());
+    const std::vector<uint32_t> corridor = world.agent(agent)->corridor.polygons;
+    REQUIRE(corridor.size() >= 2);
+
+    // Every walkable polygon's reference, tile and geometry before the change.
+    struct Seen
+    {
+        PolyRef ref;
+        uint32_t slot;
+        std::vector<glm::vec3> vertices;
+    };
+    std::vector<Seen> seen;
+    const NavMesh& before = *world.mesh(mesh);
+    for (uint32_t p = 0; p < before.polygonCount(); ++p)
+        if (!before.disabled(p))
+            seen.push_back(Seen{world.polyRef(mesh, p).value(), p, verticesOf(before, p)});
+    std::vector<PolyRef> corridorRefs;
+    for (uint32_t p : corridor)
+    {
+        corridorRefs.push_back(world.polyRef(mesh, p).value());
+        CHECK(corridorRefs.back().tile() == 8);
+    }
+    CHECK(std::any_of(corridor.begin(), corridor.end(), [&](uint32_t p) { return p >= base->polygonCount(); }));
+
+    // A box across the edge x = 8 between tiles 4 and 5: its pieces come before tile 8's in slot order.
+    const ObstacleId o = world.addObstacle(mesh, boxAt(8.0f, 6.0f, 0.5f, 0.5f)).value();
+    const NavMesh& after = *world.mesh(mesh);
+    CHECK(carvedTiles(*base, after) == std::set<uint32_t>{4, 5, 8});
+    size_t kept = 0, stale = 0, movedSlots = 0;
+    for (const Seen& s : seen)
+    {
+        Result<uint32_t> now = world.resolvePoly(mesh, s.ref);
+        if (s.ref.tile() == 4 || s.ref.tile() == 5)
+        {
+            if (!now.ok())
+            {
+                CHECK(now.error().code == "E_NAV_STALE_POLY");
+                ++stale;
+            }
+            continue;
+        }
+        // Untouched tiles: the same polygon under the same reference and generation.
+        REQUIRE(now.ok());
+        CHECK(verticesOf(after, now.value()) == s.vertices);
+        CHECK(world.polyRef(mesh, now.value()).value() == s.ref);
+        movedSlots += now.value() != s.slot ? 1 : 0;
+        ++kept;
+    }
+    CHECK(stale >= 2); // the polygons under the box in both tiles
+    CHECK(kept == seen.size() - 32); // every polygon of the seven other tiles
+    CHECK(movedSlots > 0); // tile 8's pieces moved behind tiles 4 and 5's
+    // The agent's corridor was renumbered, not broken: its references name its polygons now.
+    const std::vector<uint32_t>& renumbered = world.agent(agent)->corridor.polygons;
+    REQUIRE(renumbered.size() == corridorRefs.size());
+    CHECK(renumbered != corridor);
+    for (size_t i = 0; i < corridorRefs.size(); ++i)
+        CHECK(world.resolvePoly(mesh, corridorRefs[i]).value() == renumbered[i]);
+    CHECK(checkCorridor(after, world.agent(agent)->corridor, defaultQueryFilter()));
+    const std::vector<uint32_t> keptCorridor = renumbered;
+    REQUIRE(world.stepCrowds(0.05).ok());
+    const std::vector<uint32_t>& stepped = world.agent(agent)->corridor.polygons;
+    REQUIRE(stepped.size() <= keptCorridor.size());
+    CHECK(std::equal(stepped.begin(), stepped.end(), keptCorridor.end() - std::ptrdiff_t(stepped.size())));
+
+    // Removing the box gives tiles 4 and 5 back; tile 8's references still hold.
+    REQUIRE(world.removeObstacle(o).ok());
+    for (const PolyRef& r : corridorRefs)
+        CHECK(world.resolvePoly(mesh, r).ok());
+    // A reference past a tile's pieces, or into a tile with none, is refused.
+    const NavTile& t8 = base->tiles()[8];
+    CHECK(world.resolvePoly(mesh, PolyRef::make(8, t8.polygonCount + 1000, corridorRefs[0].generation()))
+              .error()
+              .code == "E_NAV_STALE_POLY");
+    CHECK(world.resolvePoly(mesh, PolyRef::make(0, 16, corridorRefs[0].generation())).error().code ==
+          "E_NAV_STALE_POLY");
+}
+
+namespace
+{
+
+void checkSameLinks(std::span<const NavLink> a, std::span<const NavLink> b)
+{
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        CHECK(a[i].neighbour == b[i].neighbour);
+        CHECK(a[i].edge == b[i].edge);
+        CHECK(a[i].tMin == b[i].tMin);
+        CHECK(a[i].tMax == b[i].tMax);
+        CHECK(a[i].a == b[i].a);
+        CHECK(a[i].b == b[i].b);
+    }
+}
+
+void checkSameWalls(std::span<const NavWall> a, std::span<const NavWall> b)
+{
+    REQUIRE(a.size() == b.size());
+    for (size_t i = 0; i < a.size(); ++i)
+    {
+        CHECK(a[i].polygon == b[i].polygon);
+        CHECK(a[i].edge == b[i].edge);
+        CHECK(a[i].a == b[i].a);
+        CHECK(a[i].b == b[i].b);
+        CHECK(a[i].normal == b[i].normal);
+    }
+}
+
+/// Point ids name the same points in both meshes: ends at the same bits share
+/// an id, ends at other bits never do, and lookups by position find them.
+void checkSamePointPartition(const NavMesh& a, const NavMesh& b)
+{
+    auto keyOf = [](const glm::vec3& v) { return std::array<float, 3>{v.x, v.y, v.z}; };
+    std::map<std::array<float, 3>, uint32_t> idsA, idsB;
+    std::set<uint32_t> usedA, usedB;
+    for (uint32_t li = 0; li < a.allLinks().size(); ++li)
+        for (uint32_t k = 0; k < 2; ++k)
+        {
+            const glm::vec3 at = k == 0 ? a.allLinks()[li].a : a.allLinks()[li].b;
+            const uint32_t ia = a.linkEndPoints()[2 * li + k], ib = b.linkEndPoints()[2 * li + k];
+            CHECK(ia < a.linkEndPointCount());
+            CHECK(a.linkEndPointOf(at) == ia);
+            CHECK(b.linkEndPointOf(at) == ib);
+            CHECK(idsA.emplace(keyOf(at), ia).first->second == ia);
+            CHECK(idsB.emplace(keyOf(at), ib).first->second == ib);
+            usedA.insert(ia);
+            usedB.insert(ib);
+        }
+    CHECK(usedA.size() == idsA.size()); // distinct points, distinct ids
+    CHECK(usedB.size() == idsB.size());
+    CHECK(a.linkEndPointOf(glm::vec3(0.123f, 0.0f, 0.456f)) == a.linkEndPointCount());
+}
+
+/// Every derived table of `carved` equals a from-scratch assembly's.
+void checkEqualsReassembled(const NavMesh& carved)
+{
+    const NavMesh fresh = reassembledNavMesh(carved);
+    REQUIRE(fresh.polygonCount() == carved.polygonCount());
+    CHECK(serializeNavMesh(fresh) == serializeNavMesh(carved));
+    CHECK(hashNavMesh(fresh) == hashNavMesh(carved));
+    CHECK(fresh.bounds().min == carved.bounds().min);
+    CHECK(fresh.bounds().max == carved.bounds().max);
+    for (uint32_t p = 0; p < carved.polygonCount(); ++p)
+    {
+        CHECK(fresh.polygonArea(p) == carved.polygonArea(p));
+        CHECK(fresh.polygonBounds(p).min == carved.polygonBounds(p).min);
+        CHECK(fresh.polygonBounds(p).max == carved.polygonBounds(p).max);
+        CHECK(fresh.component(p) == carved.component(p));
+        checkSameLinks(fresh.links(p), carved.links(p));
+        checkSameWalls(fresh.walls(p), carved.walls(p));
+        const uint32_t n = carved.polygonVertexCount(p);
+        for (uint32_t i = 0; i < 2 * n; ++i)
+        {
+            CHECK(fresh.ringXZ(p)[i] == carved.ringXZ(p)[i]);
+            CHECK(fresh.ringY(p)[i] == carved.ringY(p)[i]);
+        }
+    }
+    for (uint32_t li = 0; li < carved.allLinks().size(); ++li)
+    {
+        CHECK(fresh.linkBackEdge(li) == carved.linkBackEdge(li));
+        CHECK(fresh.linkDeadEnd(li) == carved.linkDeadEnd(li));
+    }
+    checkSamePointPartition(carved, fresh);
+}
+
+} // namespace
+
+TEST_CASE("incremental carving equals a from-scratch assembly after random adds, moves and removes across tiles")
+{
+    const std::shared_ptr<const NavMesh> base = tiledFloor();
+    NavWorld world;
+    const MeshId mesh = put(world, base);
+    std::mt19937 rng(20261206u); // seeded: the same sequence every run
+    std::uniform_real_distribution<float> coord(0.3f, 11.7f), size(0.2f, 0.9f);
+    std::vector<ObstacleId> live;
+    for (int step = 0; step < 60; ++step)
+    {
+        CAPTURE(step);
+        const uint32_t kind = live.empty() ? 0 : rng() % 3;
+        if (kind == 0 && live.size() < 12)
+        {
+            const float x = coord(rng), z = coord(rng), s = size(rng);
+            const ObstacleDef def = rng() % 2 == 0 ? circleAt(x, z, s) : boxAt(x, z, s, size(rng), float(rng() % 90));
+            live.push_back(world.addObstacle(mesh, def).value());
+        }
+        else if (kind == 1 || kind == 0)
+        {
+            const float x = coord(rng), z = coord(rng);
+            REQUIRE(world.moveObstacle(live[rng() % live.size()], glm::vec3(x, 0.0f, z)).ok());
+        }
+        else
+        {
+            const size_t i = rng() % live.size();
+            REQUIRE(world.removeObstacle(live[i]).ok());
+            live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        checkEqualsReassembled(*world.mesh(mesh));
+    }
+    while (!live.empty())
+    {
+        REQUIRE(world.removeObstacle(live.back()).ok());
+        live.pop_back();
+        checkEqualsReassembled(*world.mesh(mesh));
+    }
+    CHECK(serializeNavMesh(*world.mesh(mesh)) == serializeNavMesh(*base));
+}
