@@ -97,6 +97,7 @@ json bakeObj(const BakeCliOptions& o, scene::SessionState& state, json& outStats
     input.vertices = std::move(model.value().vertices);
     input.indices = std::move(model.value().indices);
     input.oneSided = true;
+    input.solids = nav::connectedTriangleRuns(input); // closed pieces are filled, as nav.bake's colliders
     progress("baking " + std::to_string(input.indices.size() / 3) + " triangles");
     const auto start = std::chrono::steady_clock::now();
     auto baked = nav::bakeNavMeshes(input, bakeDefFromOptions(o));

@@ -85,6 +85,7 @@ json loadLevel(const BakeCliOptions& o, nav::BakeInput& input)
         input.vertices = std::move(model.value().vertices);
         input.indices = std::move(model.value().indices);
         input.oneSided = true;
+        input.solids = nav::connectedTriangleRuns(input); // as `spark bake`
         return nullptr;
     }
     if (!hasSuffix(o.input, ".space3d.json"))

@@ -1,12 +1,18 @@
 // Fuzz target: the runtime. An input is decoded into up to 24 commands on a
-// stepping world — the ragdoll-wall sample scene, baked, with the guard tree
-// and the utility sample loaded (set up once, brought back for every input
-// from a saved session) — spawning and despawning AI characters, adding,
+// stepping world — a small scene of its own (a 12 x 12 m floor, a wall, a
+// crate, a ball and the player), baked, with the guard tree and the utility
+// sample loaded (set up once, brought back for every input from a saved
+// session) — spawning and despawning AI characters, adding,
 // steering and removing crowd agents, obstacles (some following objects) and
 // off-mesh links, attaching and detaching brains, writing blackboards, taking
 // and restoring snapshots, and stepping the scene, the crowds and the AI a few
 // frames at a time. Ids come from earlier answers (of any kind, removed ones
 // too) or are made up; numbers are mostly on the scene, sometimes hostile.
+//
+// Every input's work is small and bounded, so a long run reaches millions of
+// inputs: the world has five objects and a coarse mesh (each command's state
+// hash and the per-input restore are cheap), steps run 1-4 frames (rarely 30),
+// and no command bakes or loads anything.
 //
 // Oracles (fuzz::dispatcher checks results against their schemas and that a
 // failed mutating command leaves the state hash as it was): no answer is
@@ -19,6 +25,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <array>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,12 +43,12 @@ struct Input
 
     uint8_t byte() { return in.ConsumeIntegral<uint8_t>(); }
     bool flag() { return in.ConsumeBool(); }
-    /// A coordinate on the scene (-16 .. 16 m), sometimes a value at or past a limit.
+    /// A coordinate on the scene (-8 .. 8 m), sometimes a value at or past a limit.
     double coord()
     {
         static constexpr double kOdd[] = {0.0, 1e6, -1e6, 1.000001e6, 1e308, -1e-300, 15.25, -10.25};
         const uint8_t b = byte();
-        return b < 240 ? (static_cast<double>(b) - 120.0) * (16.0 / 120.0) : kOdd[b % 8];
+        return b < 240 ? (static_cast<double>(b) - 120.0) * (8.0 / 120.0) : kOdd[b % 8];
     }
     /// A positive size (0 .. 4 m), sometimes 0, negative or huge.
     double size()
@@ -57,11 +64,26 @@ struct Input
             return json::array({x, z}); // the 2D form
         return json::array({x, y, z});
     }
-    int frames() { return 1 + byte() % (byte() >= 250 ? 60 : 6); }
+    int frames() { return 1 + byte() % (byte() >= 250 ? 30 : 4); }
 };
 
 /// Names the inputs use: the sample's objects, spawned characters, a missing one.
 const std::array<const char*, 8> kNames = {"Player", "Guard0", "Guard1", "Guard2", "Ball", "CrateA", "Floor", "Nobody"};
+
+/// The starting scene: few objects, so the per-input restore and every state hash are cheap.
+constexpr const char* kWorldFile = "fuzz-runtime-world.space3d.json";
+constexpr const char* kWorldDocument = R"({"version": 1, "gravity": [0, -9.81, 0], "objects": [
+ {"name": "Floor", "components": {"Transform3D": {"position": [0, -0.5, 0]},
+  "Body": {"kind": "fixed", "shape": {"type": "box", "half_extents": [6, 0.5, 6]}}}},
+ {"name": "Wall", "components": {"Transform3D": {"position": [0, 1, -1]},
+  "Body": {"kind": "fixed", "shape": {"type": "box", "half_extents": [0.25, 1, 3]}}}},
+ {"name": "CrateA", "components": {"Transform3D": {"position": [3, 2, 1]},
+  "Body": {"kind": "dynamic", "shape": {"type": "box", "half_extents": [0.4, 0.4, 0.4]}}}},
+ {"name": "Ball", "components": {"Transform3D": {"position": [-3, 3, 2]},
+  "Body": {"kind": "dynamic", "shape": {"type": "sphere", "radius": 0.35}}}},
+ {"name": "Player", "components": {"Transform3D": {"position": [3, 0.95, -4]},
+  "CharacterController": {"height": 1.8, "radius": 0.4, "step_height": 0.4, "max_slope_deg": 45, "jump_speed": 5}}}
+]})";
 const std::array<const char*, 3> kSnapshots = {"s0", "s1", "s2"};
 
 struct Run
@@ -242,9 +264,11 @@ const spark::scene::SessionSnapshot& startingWorld()
     static const spark::scene::SessionSnapshot world = [] {
         spark::scene::SessionState state;
         spark::cli::Dispatcher& d = spark::fuzz::dispatcher();
+        // Written into the scratch project, which the first input's restore() takes back to the samples.
+        std::ofstream(spark::fuzz::ScratchProject::get().root() / kWorldFile) << kWorldDocument;
         for (const auto& [command, params] : std::vector<std::pair<std::string, json>>{
-                 {"space3d.load", {{"path", "samples/space3d/ragdoll-wall.space3d.json"}}},
-                 {"nav.bake", {{"name", "arena"}, {"agent_radius", 0.4}, {"agent_height", 1.8}}},
+                 {"space3d.load", {{"path", kWorldFile}}},
+                 {"nav.bake", {{"name", "arena"}, {"agent_radius", 0.4}, {"agent_height", 1.8}, {"cell_size", 0.25}}},
                  {"ai.tree.load", {{"path", "samples/ai/guard.bt.json"}}},
                  {"ai.utility.load", {{"path", "samples/ai/rest-patrol-flee.utility.json"}}}})
         {

@@ -131,9 +131,32 @@ json aiValidate(Context& ctx, const json& params)
             {"omitted", omittedProblems(problems)}};
 }
 
+/// The JSON Schema of a leaf's whole `params` object (SPEC: `ai.leaves` lists
+/// them), from its manifest entry: each parameter's schema, the required
+/// ones, nothing else (the validator refuses an unknown parameter too).
+json paramsSchemaOf(const json& leaf)
+{
+    json properties = json::object();
+    for (const auto& [name, param] : leaf["params"].items())
+    {
+        json schema = param["schema"];
+        schema["description"] = param["description"];
+        if (param.contains("default"))
+            schema["default"] = param["default"];
+        properties[name] = std::move(schema);
+    }
+    return {{"$schema", "http://json-schema.org/draft-07/schema#"},
+            {"type", "object"},
+            {"properties", std::move(properties)},
+            {"required", leaf["required"]},
+            {"additionalProperties", false}};
+}
+
 json aiLeaves(Context& ctx, const json& params)
 {
     json leaves = ai::leafManifestJson(ctx.leaves());
+    for (json& leaf : leaves)
+        leaf["params_schema"] = paramsSchemaOf(leaf);
     if (params.contains("kind"))
     {
         json filtered = json::array();

@@ -52,7 +52,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 #include <string>
+#include <vector>
 
 namespace spark::nav
 {
@@ -110,6 +112,41 @@ CellSettings cellSettingsOf(const BakeDef& def)
 }
 
 } // namespace bake
+
+std::vector<SolidRange> connectedTriangleRuns(const BakeInput& input)
+{
+    const size_t triangles = input.indices.size() / 3;
+    for (uint32_t i : input.indices)
+        if (i >= input.vertices.size())
+            return {};
+    // Union-find over vertices: the triangles of one piece share them.
+    std::vector<uint32_t> parent(input.vertices.size());
+    std::iota(parent.begin(), parent.end(), 0u);
+    auto root = [&](uint32_t v) {
+        while (parent[v] != v)
+            v = parent[v] = parent[parent[v]];
+        return v;
+    };
+    for (size_t t = 0; t < triangles; ++t)
+        for (int k = 1; k < 3; ++k)
+        {
+            const uint32_t a = root(input.indices[t * 3]), b = root(input.indices[t * 3 + k]);
+            parent[std::max(a, b)] = std::min(a, b);
+        }
+    std::vector<SolidRange> runs;
+    uint32_t runRoot = 0;
+    for (size_t t = 0; t < triangles; ++t)
+    {
+        const uint32_t r = root(input.indices[t * 3]);
+        if (!runs.empty() && r == runRoot)
+            ++runs.back().triangleCount;
+        else
+            runs.push_back({static_cast<uint32_t>(t), 1}), runRoot = r;
+    }
+    // A closed surface has at least four triangles.
+    std::erase_if(runs, [](const SolidRange& run) { return run.triangleCount < 4; });
+    return runs;
+}
 
 namespace
 {

@@ -533,7 +533,9 @@ struct Crossing
 void fillSolid(const BakeInput& input, const SolidRange& run, SolidField& field)
 {
     const int sign = closedSolidSign(input, run);
-    if (sign == 0)
+    // One-sided input (an OBJ's winding means something): a closed run wound
+    // inward is a room seen from inside, hollow, not a solid.
+    if (sign == 0 || (input.oneSided && sign < 0))
         return;
     const Grid& g = field.grid;
     const double cs = g.cellSize;

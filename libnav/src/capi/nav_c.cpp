@@ -298,6 +298,7 @@ spark_nav_result spark_nav_mesh_bake(const float* vertices, size_t vertex_count,
         if (areas)
             in.areas.assign(areas, areas + index_count / 3);
         in.oneSided = one_sided != 0;
+        in.solids = connectedTriangleRuns(in); // closed pieces are filled (nav.bake's colliders are)
         BakeDef def;
         def.cellSize = settings->cell_size;
         def.cellHeight = settings->cell_height;

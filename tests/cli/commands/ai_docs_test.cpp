@@ -4,8 +4,13 @@
 // 1,000,001 problems). Scaled down: 5,000 problems, a 17 MiB document.
 
 #include "surface/dispatcher.h"
+#include "surface/schemas.h"
 
 #include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+#include <memory>
 
 using namespace spark::cli;
 
@@ -77,4 +82,93 @@ TEST_CASE("compactJsonBytes counts a value as its compact text, and stops past t
     CHECK(compactJsonBytes(many, 100) > 100);
     CHECK(compactJsonBytes(many, 100) < 10000);
     CHECK(compactJsonBytes(many) == many.dump().size());
+}
+
+namespace
+{
+
+json readJsonFile(const std::string& path)
+{
+    std::ifstream in(path);
+    REQUIRE_MESSAGE(in, path);
+    return json::parse(in);
+}
+
+/// Calls `visit(leafNode)` for every leaf a tree or utility document names: nodes of
+/// type action or condition, and a utility action's `run`.
+template <class F> void forEachLeafNode(const json& node, F&& visit, bool isRun = false)
+{
+    if (node.is_object())
+    {
+        const std::string type = node.value("type", std::string());
+        if (node.contains("name") && (type == "action" || type == "condition" || isRun))
+            visit(node);
+        for (const auto& [key, child] : node.items())
+            forEachLeafNode(child, visit, key == "run");
+    }
+    else if (node.is_array())
+        for (const json& child : node)
+            forEachLeafNode(child, visit);
+}
+
+} // namespace
+
+TEST_CASE("ai.leaves gives each leaf a JSON Schema of its params that real leaves meet and mistakes fail")
+{
+    DispatchOptions options;
+    options.checkResults = true;
+    Dispatcher d(options);
+    spark::scene::SessionState state;
+    const json r = d.call(state, "ai.leaves", json::object());
+    REQUIRE(r["ok"] == true);
+    std::map<std::string, std::unique_ptr<CompiledSchema>> schemas;
+    for (const json& leaf : r["result"]["leaves"])
+    {
+        const json& schema = leaf["params_schema"];
+        CHECK(schema["type"] == "object");
+        CHECK(schema["additionalProperties"] == false);
+        CHECK(schema["required"] == leaf["required"]);
+        CHECK(schema["properties"].size() == leaf["params"].size());
+        std::string error;
+        auto compiled = CompiledSchema::compile(schema, error);
+        const std::string why = leaf["name"].get<std::string>() + ": " + error;
+        REQUIRE_MESSAGE(compiled, why);
+        schemas[leaf["name"].get<std::string>()] = std::move(compiled);
+    }
+    REQUIRE(schemas.size() == 12);
+
+    // Every leaf of the valid samples meets its schema.
+    int checked = 0;
+    for (const char* path : {"samples/ai/guard.bt.json", "samples/ai/rest-patrol-flee.utility.json"})
+    {
+        CAPTURE(path);
+        forEachLeafNode(readJsonFile(path), [&](const json& node) {
+            const std::string name = node["name"].get<std::string>();
+            REQUIRE(schemas.count(name) == 1);
+            const auto problems = schemas[name]->validate(node.value("params", json::object()));
+            const std::string leafText = name + " " + node.dump();
+            CHECK_MESSAGE(problems.empty(), leafText);
+            ++checked;
+        });
+    }
+    CHECK(checked >= 6);
+
+    // The leaves ai.validate finds bad params in (E_AI_PARAMS) fail their schema too.
+    const json mistakes = readJsonFile("samples/ai/many-mistakes.bt.json");
+    const json v = d.call(state, "ai.validate", {{"path", "samples/ai/many-mistakes.bt.json"}});
+    REQUIRE(v["ok"] == true);
+    int failed = 0;
+    for (const json& problem : v["result"]["problems"])
+    {
+        if (problem["code"] != "E_AI_PARAMS")
+            continue;
+        const std::string path = problem["path"].get<std::string>();
+        const std::string nodePath = path.substr(0, path.find("/params"));
+        const json& node = mistakes.at(json::json_pointer(nodePath));
+        CAPTURE(path);
+        REQUIRE(schemas.count(node["name"].get<std::string>()) == 1);
+        CHECK_FALSE(schemas[node["name"].get<std::string>()]->validate(node.value("params", json::object())).empty());
+        ++failed;
+    }
+    CHECK(failed == 4);
 }

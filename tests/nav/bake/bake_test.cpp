@@ -381,6 +381,54 @@ TEST_CASE("no polygon lies inside a solid box standing on a floor, whatever the 
     }
 }
 
+/// The polygons of `out` that are neither on the floor (y < 0.2) nor on the box's top (y > 1.9), or overlap the box.
+int polygonsInsideBox(const BakeOutput& out)
+{
+    int inside = 0;
+    for (size_t p = 0; p < out.mesh.polygonCount(); ++p)
+    {
+        const float y = out.mesh.vertices[out.mesh.indices[out.mesh.polyStarts[p]]].y;
+        if (y > 1.9f)
+            continue;
+        inside += !(y < 0.2f) || overlapsRect(out.mesh, p, -0.95f, 0.95f, -0.95f, 0.95f);
+    }
+    return inside;
+}
+
+TEST_CASE("connectedTriangleRuns: an OBJ's closed pieces are solids, an inward-wound room stays hollow")
+{
+    // The same reproducer given as an OBJ or the C API give it: triangles without solids.
+    BakeInput in;
+    in.oneSided = true;
+    test::addBox(in, {-6, -0.2f, -6}, {6, 0, 6});
+    test::addBox(in, {-1, 0, -1}, {1, 2, 1});
+    const std::vector<SolidRange> runs = connectedTriangleRuns(in);
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0].firstTriangle == 0);
+    CHECK(runs[0].triangleCount == 12);
+    CHECK(runs[1].firstTriangle == 12);
+    CHECK(runs[1].triangleCount == 12);
+    BakeDef def = defaultBakeDef();
+    def.agentHeight = 1.0f;
+    CHECK(polygonsInsideBox(bakeOk(in, def)) > 0); // without solids: the walkable floor inside the box
+    in.solids = runs;
+    CHECK(polygonsInsideBox(bakeOk(in, def)) == 0);
+
+    // The box wound inward (a room seen from inside) on one-sided input: hollow, its floor kept.
+    BakeInput room = in;
+    for (size_t t = 12; t < 24; ++t)
+        std::swap(room.indices[t * 3 + 1], room.indices[t * 3 + 2]);
+    room.solids = connectedTriangleRuns(room);
+    CHECK(room.solids.size() == 2);
+    CHECK(polygonsInsideBox(bakeOk(room, def)) > 0);
+
+    // Separate pieces joined by nothing but order are separate runs; a bad index gives none.
+    BakeInput odd = in;
+    odd.indices.push_back(0), odd.indices.push_back(1), odd.indices.push_back(99);
+    CHECK(connectedTriangleRuns(odd).empty());
+    CHECK(connectedTriangleRuns(BakeInput{}).empty());
+}
+
 TEST_CASE("a grid over 4096 cells on a side is E_NAV_LIMIT")
 {
     BakeInput in;

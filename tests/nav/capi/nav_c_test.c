@@ -133,6 +133,32 @@ int main(void)
         spark_nav_mesh_destroy(loaded);
     }
 
+    /* Issue 42, "navmesh inside a solid box": a 12 x 12 floor and a closed 2 x 2 x 2 box at (0, 1, 0) given as
+     * triangles (no solids in the C API): the box is filled, so the nearest point to its centre is outside it. */
+    {
+        const float verts[12 * 3] = {-6, 0, -6, 6, 0, -6, 6, 0, 6, -6, 0, 6, /* the floor, then the box's corners */
+                                     -1, 0, -1, 1, 0, -1, -1, 2, -1, 1, 2, -1, -1, 0, 1, 1, 0, 1, -1, 2, 1, 1, 2, 1};
+        const uint32_t quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+        uint32_t idx[6 + 36] = {0, 2, 1, 0, 3, 2};
+        const float centre[3] = {0, 0, 0}, ext[3] = {3, 3, 3};
+        float at[3] = {0, 0, 0};
+        spark_nav_bake_settings def = spark_nav_bake_settings_default();
+        spark_nav_mesh* mesh = NULL;
+        int q;
+        for (q = 0; q < 6; ++q)
+        {
+            const uint32_t tri[6] = {quads[q][0], quads[q][1], quads[q][2], quads[q][0], quads[q][2], quads[q][3]};
+            int k;
+            for (k = 0; k < 6; ++k)
+                idx[6 + q * 6 + k] = 4 + tri[k];
+        }
+        def.agent_height = 1.0f;
+        CHECK(spark_nav_mesh_bake(verts, 12, idx, 42, NULL, 1, &def, &mesh) == SPARK_NAV_OK);
+        CHECK(spark_nav_nearest(mesh, centre, ext, at) == SPARK_NAV_OK);
+        CHECK(at[1] > 1.9f || fabsf(at[0]) > 0.95f || fabsf(at[2]) > 0.95f);
+        spark_nav_mesh_destroy(mesh);
+    }
+
     /* Raycasts, walls, the binary form, the grid bake. */
     {
         const float east[3] = {30.0f, 0.0f, 2.5f};

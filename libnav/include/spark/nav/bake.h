@@ -133,6 +133,14 @@ struct BakeInput
     std::vector<SolidRange> solids;
 };
 
+/// The solids of triangles that come without them (an OBJ, the C API): each
+/// maximal run of consecutive triangles joined through shared vertex indices
+/// (a box written as one piece), for `BakeInput::solids`. Only the runs that
+/// close up are filled; on a one-sided input only those wound outward (a
+/// closed room wound inward, seen from inside, stays hollow). Empty when an
+/// index is out of range (the bake refuses such input).
+std::vector<SolidRange> connectedTriangleRuns(const BakeInput& input);
+
 /// Counters of a bake (no timings: those are measured by the caller).
 struct BakeStats
 {
