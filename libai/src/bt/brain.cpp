@@ -53,6 +53,9 @@ BrainTable& BrainTable::operator=(const BrainTable& other)
     m_slotCount = other.m_slotCount;
     m_free = other.m_free;
     m_order = other.m_order;
+    m_records.clear();
+    for (BrainId id : m_order)
+        m_records.push_back(&*slot(id.index).brain);
     ++m_revision;
     return *this;
 }
@@ -87,9 +90,11 @@ BrainId BrainTable::insert(Brain brain)
     }
     Slot& s = slot(index);
     const auto at = lowerBound(brain.agent);
+    const auto position = at - m_order.begin();
     s.brain.emplace(std::move(brain));
     const BrainId id{index, s.generation};
     m_order.insert(at, id);
+    m_records.insert(m_records.begin() + position, &*s.brain);
     ++m_revision;
     return id;
 }
@@ -98,7 +103,9 @@ bool BrainTable::erase(BrainId id)
 {
     if (!std::as_const(*this).get(id))
         return false;
-    m_order.erase(std::find(m_order.begin(), m_order.end(), id));
+    const auto position = std::find(m_order.begin(), m_order.end(), id) - m_order.begin();
+    m_order.erase(m_order.begin() + position);
+    m_records.erase(m_records.begin() + position);
     Slot& s = slot(id.index);
     s.brain.reset();
     ++m_revision;
@@ -567,25 +574,24 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     const ArenaBounds arena(io.walkHints);
     size_t outside = 0;
     const uint64_t revision = brains.revision();
-    const std::vector<BrainId>& order = brains.order();
+    const std::vector<Brain*>& order = brains.records();
     const size_t n = order.size();
-    const BrainTable& view = brains; // hints read through the const view: no digest is cleared
-    const size_t bytes = n == 0 ? 0 : recordBytes(*view.get(order[0]));
+    const size_t bytes = n == 0 ? 0 : recordBytes(*order[0]);
     for (size_t i = 0; i < kRecordAhead && i < n; ++i)
-        prefetchRange(recordBegin(*view.get(order[i])), bytes);
+        prefetchRange(recordBegin(*order[i]), bytes);
     for (size_t i = 0; i < kStateAhead && i < n; ++i)
-        prefetchState(*view.get(order[i]));
+        prefetchState(*order[i]);
     for (size_t i = 0; i < kAgentAhead && i < n; ++i)
-        prefetchAgent(world, *view.get(order[i]));
+        prefetchAgent(world, *order[i]);
     for (size_t at = 0; at < n; ++at)
     {
         if (at + kRecordAhead < n)
-            prefetchRange(recordBegin(*view.get(order[at + kRecordAhead])), bytes);
+            prefetchRange(recordBegin(*order[at + kRecordAhead]), bytes);
         if (at + kStateAhead < n)
-            prefetchState(*view.get(order[at + kStateAhead]));
+            prefetchState(*order[at + kStateAhead]);
         if (at + kAgentAhead < n)
-            prefetchAgent(world, *view.get(order[at + kAgentAhead]));
-        Brain& brain = *brains.get(order[at]);
+            prefetchAgent(world, *order[at + kAgentAhead]);
+        Brain& brain = *order[at];
         tickIfDue(io, brain, world, clock, leaves);
         outside += !arena.holds(brain);
         if (brains.revision() != revision)
@@ -598,7 +604,7 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
             {
                 const std::vector<BrainId>& now = brains.order();
                 const auto next = std::upper_bound(now.begin(), now.end(), last, [&](const std::string& a, BrainId id) {
-                    return a < view.get(id)->agent;
+                    return a < std::as_const(brains).get(id)->agent;
                 });
                 if (next == now.end())
                     break;

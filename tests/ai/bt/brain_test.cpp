@@ -507,6 +507,9 @@ TEST_CASE("brains are reached by the id attach gave; a detached or replaced brai
     for (BrainId id : rig.state.brains.order())
         byId.push_back(std::as_const(rig.state.brains).get(id)->agent);
     CHECK(byId == names);
+    REQUIRE(rig.state.brains.records().size() == rig.state.brains.order().size());
+    for (size_t i = 0; i < rig.state.brains.order().size(); ++i)
+        CHECK(rig.state.brains.records()[i] == std::as_const(rig.state.brains).get(rig.state.brains.order()[i]));
 
     // Replaced: a new id (the slot reused with a newer generation), the old one refused.
     const BrainId c = rig.state.brains.find("C");
@@ -539,6 +542,8 @@ TEST_CASE("brains are reached by the id attach gave; a detached or replaced brai
         CHECK(copy.brains.get(id)->agent == std::as_const(rig.state.brains).get(id)->agent);
     }
     CHECK(hashAiState(copy) == hashAiState(rig.state));
+    for (size_t i = 0; i < copy.brains.order().size(); ++i)
+        CHECK(copy.brains.records()[i] == copy.brains.get(copy.brains.order()[i]));
 }
 
 TEST_CASE("brains that come and go between steps change no result: a copy steps in lockstep")

@@ -301,6 +301,10 @@ class BrainTable
     bool empty() const { return m_order.empty(); }
     /// The ids in agent-name order.
     const std::vector<BrainId>& order() const { return m_order; }
+    /// The records in agent-name order (`records()[i]` is `get(order()[i])`):
+    /// what a step walks, with no handle check per brain. Valid until a brain
+    /// is inserted or removed.
+    const std::vector<Brain*>& records() const { return m_records; }
     /// Changes with every brain inserted or removed (stepBrains' check that
     /// its walk order still holds after a tick). Not part of the value.
     uint64_t revision() const { return m_revision; }
@@ -346,6 +350,7 @@ class BrainTable
     uint32_t m_slotCount = 0;                      ///< Slots handed out (live or free).
     std::vector<uint32_t> m_free;                  ///< Free slot indices, a min-heap.
     std::vector<BrainId> m_order;                  ///< Live ids in agent-name order.
+    std::vector<Brain*> m_records;                 ///< Their records (records never move).
     uint64_t m_revision = 0;
 };
 
