@@ -395,7 +395,7 @@ void countEvents(const EventLog& log, uint64_t fromSeq, std::map<std::string, ui
 uint64_t totalTicks(const AiState& state)
 {
     uint64_t t = 0;
-    for (const auto& [name, brain] : state.brains)
+    for (const Brain& brain : state.brains)
         t += brain.ticks;
     return t;
 }
@@ -449,7 +449,7 @@ RepeatResult runRepeat(const Options& o, const std::string& hostName)
         afterFrame(b, &r.eventsByKind, seq);
     }
     r.ticks = totalTicks(b.state) - ticksBefore;
-    for (const auto& [name, brain] : b.state.brains)
+    for (const Brain& brain : std::as_const(b.state.brains))
     {
         r.enabled += brain.enabled;
         r.rootStatus[nodeStatusName(brain.status)] += 1;

@@ -62,11 +62,11 @@ struct Evaluator
         auto name = text(obj, "agent", at);
         if (!name.ok())
             return name.error();
-        auto it = state.world.ai().brains.find(name.value());
-        if (it == state.world.ai().brains.end())
+        const ai::Brain* brain = state.world.ai().brains.findBrain(name.value());
+        if (!brain)
             return Error{"E_AI_UNKNOWN", "no brain for agent \"" + name.value() + "\"", at + "/agent",
                          "ai.brain.attach gives an agent a brain; AiAgent components get one when their mesh and tree exist"};
-        return &it->second;
+        return brain;
     }
 
     Result<glm::dvec3> position(const std::string& name, const std::string& field) const

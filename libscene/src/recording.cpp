@@ -310,8 +310,9 @@ void RecordingWriter::frameStepped(const FrameView& view)
     // Brains: the tree (once per revision), node statuses and blackboard keys that changed.
     json trees = json::array(), brains = json::array(), brainsGone = json::array();
     std::map<std::string, BrainTrack, std::less<>> brainTracks;
-    for (const auto& [name, brain] : view.ai.brains)
+    for (const ai::Brain& brain : view.ai.brains)
     {
+        const std::string& name = brain.agent;
         auto old = t.brains.find(name);
         BrainTrack track = old == t.brains.end() ? BrainTrack{} : old->second;
         json b = {{"agent", name}};

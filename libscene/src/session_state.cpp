@@ -42,8 +42,9 @@ size_t approximateStateBytes(const WorldState& state)
     for (const auto& [name, tree] : ai.trees)
         bytes += sizeof(ai::CompiledTree) + kNode + tree.nodes.size() * sizeof(ai::Node) +
                  tree.children.size() * sizeof(uint32_t) + tree.keys.size() * sizeof(std::string);
-    for (const auto& [name, brain] : ai.brains)
-        bytes += sizeof(ai::Brain) + kNode + 2 * name.capacity() + brain.nodes.byteSize() + brain.blackboard.size() * 64;
+    for (const ai::Brain& brain : ai.brains)
+        bytes += sizeof(ai::Brain) + kNode + 2 * brain.agent.capacity() + brain.nodes.byteSize() +
+                 brain.blackboard.size() * 64;
     bytes += ai.events.events.size() * (sizeof(ai::AiEvent) + 64);
     return bytes;
 }

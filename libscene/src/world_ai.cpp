@@ -223,10 +223,10 @@ void World::tickBrains(double dt)
 {
     if (m_ai.brains.empty())
         return;
-    // Brains are only ever disabled by a tick, never removed by one: compare in map order.
+    // Brains are only ever disabled by a tick, never removed by one: compare in walk order.
     uint64_t ticksBefore = 0;
     m_enabledBefore.clear();
-    for (const auto& [name, brain] : m_ai.brains)
+    for (const ai::Brain& brain : std::as_const(m_ai.brains))
     {
         ticksBefore += brain.ticks;
         m_enabledBefore.push_back(brain.enabled ? 1 : 0);
@@ -236,11 +236,11 @@ void World::tickBrains(double dt)
     ai::stepBrains(m_ai, host, ai::TickClock{m_frame, dt}, m_leaves ? *m_leaves : ai::builtinLeafRegistry());
     uint64_t ticksAfter = 0;
     size_t i = 0;
-    for (const auto& [name, brain] : m_ai.brains)
+    for (const ai::Brain& brain : std::as_const(m_ai.brains))
     {
         ticksAfter += brain.ticks;
         if (m_enabledBefore[i++] && !brain.enabled)
-            pushSceneEvent("ai_error", name, brain.error.code + ": " + brain.error.message);
+            pushSceneEvent("ai_error", brain.agent, brain.error.code + ": " + brain.error.message);
     }
     m_figures.brainsTicked += ticksAfter - ticksBefore;
     m_figures.events += m_ai.events.nextSeq - eventsBefore;

@@ -47,7 +47,7 @@ struct Rig
         REQUIRE(attachBrain(state, def, 0).ok());
     }
 
-    Brain& brain() { return state.brains.at("A"); }
+    Brain& brain() { return *state.brains.findBrain("A"); }
     FakeAgent& agent() { return world.agent("A"); }
     NodeStatus nodeStatus(uint32_t i) { return brain().nodes.at(i).status; }
 

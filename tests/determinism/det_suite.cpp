@@ -611,7 +611,7 @@ uint64_t jobBrains(const Context& c, bool utility)
             def.tree = "guard";
             def.blackboard = {{"target", "Player"}};
         }
-        check(ai::attachBrain(state, def, 0), "attachBrain");
+        check(ai::attachBrain(state, def, 0).status(), "attachBrain");
     }
     Hasher h;
     const double dt = 1.0 / 30.0;

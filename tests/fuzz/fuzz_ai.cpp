@@ -146,11 +146,11 @@ void tick(ai::AiState& state, ai::BrainDef def)
         ai::stepBrains(state, world, clock);
         world.step(clock.dt);
         if (frame == 12)
-            if (auto it = state.brains.find("guard"); it != state.brains.end())
-                ai::haltBrain(state, it->second, world, clock);
+            if (ai::Brain* guard = state.brains.findBrain("guard"))
+                ai::haltBrain(state, *guard, world, clock);
     }
-    if (auto it = state.brains.find("guard"); it != state.brains.end())
-        (void)cli::dumpJson(ai::brainToJson(state, it->second));
+    if (const ai::Brain* guard = state.brains.findBrain("guard"))
+        (void)cli::dumpJson(ai::brainToJson(state, *guard));
     (void)ai::hashAiState(state);
 }
 

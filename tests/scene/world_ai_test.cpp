@@ -157,7 +157,7 @@ bool hasAgentAndBrain(const World& w, const std::string& name)
 {
     const auto it = w.agents().find(name);
     return it != w.agents().end() && w.nav().agent(it->second.agent) != nullptr &&
-           w.ai().brains.count(name) == 1;
+           w.ai().brains.contains(name);
 }
 
 // A guard standing at (x, z) on the open floor with a `look` tree on `target`,
@@ -165,7 +165,7 @@ bool hasAgentAndBrain(const World& w, const std::string& name)
 struct Looker
 {
     World world;
-    const ai::Brain& brain() const { return world.ai().brains.at("Guard"); }
+    const ai::Brain& brain() const { return *world.ai().brains.findBrain("Guard"); }
 };
 
 Looker lookFrom(glm::vec2 at, const json& target, double range, double fovDeg,
@@ -224,7 +224,7 @@ TEST_CASE("an AiAgent spawned before its mesh exists gets no agent; the first st
     CHECK(hasAgentAndBrain(w, "Guard"));
     CHECK(w.agents().at("Guard").fromComponent);
     CHECK(w.nav().agentCount() == 1);
-    const ai::Brain& brain = w.ai().brains.at("Guard");
+    const ai::Brain& brain = *w.ai().brains.findBrain("Guard");
     CHECK(brain.tree == "idle");
     CHECK(brain.ticks == 1); // made and ticked in the same step
     REQUIRE(w.sceneEvents().size() == 1);
@@ -287,14 +287,14 @@ TEST_CASE("despawning the object removes its agent and its brain; the crowd is e
 
     REQUIRE(w.despawn(id).ok());
     CHECK(w.agents().count("Guard") == 0);
-    CHECK(w.ai().brains.count("Guard") == 0);
+    CHECK(!w.ai().brains.contains("Guard"));
     CHECK(w.nav().agent(crowdAgent) == nullptr);
     CHECK(w.nav().agentCount() == 1);
     CHECK(hasAgentAndBrain(w, "Other")); // the other guard is untouched
 
     REQUIRE(w.stepFrames(5).ok());
     CHECK(w.agents().count("Guard") == 0);
-    CHECK(w.ai().brains.count("Guard") == 0);
+    CHECK(!w.ai().brains.contains("Guard"));
     CHECK(w.agents().size() == 1);
     // Not checked: an agent_removed scene event for the despawn. World::despawn
     // drops the agent itself and the step's "its object or AiAgent is gone"
@@ -319,7 +319,7 @@ TEST_CASE("an AiAgent naming a tree that is not loaded gets no agent until the t
     putTree(w, idleTree("later"));
     REQUIRE(w.step(kFixedStep).ok());
     CHECK(hasAgentAndBrain(w, "Guard"));
-    CHECK(w.ai().brains.at("Guard").tree == "later");
+    CHECK(w.ai().brains.findBrain("Guard")->tree == "later");
     CHECK(countSceneEvents(w, "agent_created", "Guard") == 1);
 }
 
@@ -332,13 +332,13 @@ TEST_CASE("re-baking the mesh under the same name keeps the agent, its handle an
     REQUIRE(w.stepFrames(2).ok());
     REQUIRE(hasAgentAndBrain(w, "Guard"));
     const nav::AgentId before = w.agents().at("Guard").agent;
-    const uint64_t ticks = w.ai().brains.at("Guard").ticks;
+    const uint64_t ticks = w.ai().brains.findBrain("Guard")->ticks;
 
     CHECK(putArena(w) == mesh); // same name: replaced, same handle
     REQUIRE(w.step(kFixedStep).ok());
     CHECK(hasAgentAndBrain(w, "Guard"));
     CHECK(w.agents().at("Guard").agent == before);
-    CHECK(w.ai().brains.at("Guard").ticks == ticks + 1); // the same brain, ticking on
+    CHECK(w.ai().brains.findBrain("Guard")->ticks == ticks + 1); // the same brain, ticking on
     CHECK(countSceneEvents(w, "agent_created", "Guard") == 1);
     CHECK(countSceneEvents(w, "agent_removed", "Guard") == 0);
 }
@@ -374,7 +374,7 @@ TEST_CASE("a brain whose tick fails is disabled, the scene logs one ai_error, an
     spawnOk(w, guard("Guard", {-12.0f, 0.95f, 6.0f}, "look"));
     REQUIRE(w.stepFrames(5).ok());
     REQUIRE(hasAgentAndBrain(w, "Guard"));
-    const ai::Brain& brain = w.ai().brains.at("Guard");
+    const ai::Brain& brain = *w.ai().brains.findBrain("Guard");
     CHECK_FALSE(brain.enabled);
     CHECK(brain.error.code == "E_AI_PARAMS");
     CHECK(brain.ticks == 0);
@@ -409,7 +409,7 @@ TEST_CASE("a guard snapshotted mid-chase and restored steps on with the same has
     REQUIRE(countAiEvents(w, "spotted", "Guard") == 1);
     REQUIRE(w.moveCharacter(w.findObject("Player"), {0.0f, 0.0f, 0.0f}, false).ok());
     REQUIRE(w.stepFrames(30).ok());
-    REQUIRE(w.ai().brains.at("Guard").status == ai::NodeStatus::Running);
+    REQUIRE(w.ai().brains.findBrain("Guard")->status == ai::NodeStatus::Running);
 
     const WorldState mid = w.saveState();
     const uint64_t eventsAtSnapshot = w.ai().events.nextSeq;
@@ -598,12 +598,12 @@ TEST_CASE("can_see through a brain: a target that walks behind the wall is lost 
     spawnOk(w, guard("Guard", {-3.0f, 0.95f, 4.0f}, "look"));
     REQUIRE(w.step(kFixedStep).ok());
     REQUIRE(hasAgentAndBrain(w, "Guard"));
-    CHECK(w.ai().brains.at("Guard").status == ai::NodeStatus::Success);
+    CHECK(w.ai().brains.findBrain("Guard")->status == ai::NodeStatus::Success);
     Transform3D t = *w.object(w.findObject("Target"))->transform;
     t.position = {3.0f, 1.0f, -4.0f};
     REQUIRE(w.setTransform(w.findObject("Target"), t).ok());
     REQUIRE(w.stepFrames(3).ok());
-    CHECK(w.ai().brains.at("Guard").status == ai::NodeStatus::Failure);
+    CHECK(w.ai().brains.findBrain("Guard")->status == ai::NodeStatus::Failure);
     CHECK(countAiEvents(w, "spotted", "Guard") == 1);
     CHECK(countAiEvents(w, "lost_sight", "Guard") == 1);
 }
@@ -640,9 +640,9 @@ TEST_CASE("a world without objects steps its brains on the world's frame and see
     namedLooker(w, "open-end", {3.0f, -9.0f});     // on the target's side, in the open
     REQUIRE(w.stepFrames(3).ok());
     CHECK(w.frame() == 3);
-    CHECK(w.ai().brains.at("behind-wall").ticks == 3);
-    CHECK(w.ai().brains.at("behind-wall").status == ai::NodeStatus::Failure);
-    CHECK(w.ai().brains.at("open-end").status == ai::NodeStatus::Success);
+    CHECK(w.ai().brains.findBrain("behind-wall")->ticks == 3);
+    CHECK(w.ai().brains.findBrain("behind-wall")->status == ai::NodeStatus::Failure);
+    CHECK(w.ai().brains.findBrain("open-end")->status == ai::NodeStatus::Success);
     CHECK(countAiEvents(w, "spotted", "open-end") == 1);
     CHECK(w.nav().crowdSteps() == 3); // the crowds stepped in the same step
 
@@ -650,6 +650,6 @@ TEST_CASE("a world without objects steps its brains on the world's frame and see
     REQUIRE(w.nav().removeAgent(w.agents().at("open-end").agent).ok());
     REQUIRE(w.step(kFixedStep).ok());
     CHECK(w.agents().count("open-end") == 0);
-    CHECK(w.ai().brains.count("open-end") == 0);
+    CHECK(!w.ai().brains.contains("open-end"));
     CHECK(countSceneEvents(w, "agent_removed", "open-end") == 1);
 }

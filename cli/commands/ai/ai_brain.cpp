@@ -66,11 +66,10 @@ nav::AgentId resolveAgent(Context& ctx, const std::string& name)
 
 ai::Brain& requireBrain(Context& ctx, const std::string& name)
 {
-    auto& brains = ctx.state.world.ai().brains;
-    auto it = brains.find(name);
-    if (it == brains.end())
+    ai::Brain* brain = ctx.state.world.ai().brains.findBrain(name);
+    if (!brain)
         unknownAgent(name, "brain for an agent");
-    return it->second;
+    return *brain;
 }
 
 json aiBrainAttach(Context& ctx, const json& params)
@@ -88,9 +87,9 @@ json aiBrainAttach(Context& ctx, const json& params)
         def.blackboard = params["blackboard"];
     def.seed = params.value("seed", uint64_t{0});
     // attachBrain validates everything before it writes; the agent is adopted only after.
-    const Status st = ai::attachBrain(ctx.state.world.ai(), def, clockFrame(ctx));
-    if (!st.ok())
-        failWith(st.error());
+    const Result<ai::BrainId> id = ai::attachBrain(ctx.state.world.ai(), def, clockFrame(ctx));
+    if (!id.ok())
+        failWith(id.error());
     HostAgents& agents = ctx.state.world.agentsForBrains();
     if (!agents.count(name))
     {
@@ -98,7 +97,7 @@ json aiBrainAttach(Context& ctx, const json& params)
         h.agent = agent;
         agents.emplace(name, h);
     }
-    const ai::Brain& brain = ctx.state.world.ai().brains.at(name);
+    const ai::Brain& brain = *std::as_const(ctx.state.world.ai().brains).get(*id);
     return {{"agent", name},
             {"tree", brain.tree.empty() ? json(nullptr) : json(brain.tree)},
             {"utility", brain.utility.empty() ? json(nullptr) : json(brain.utility)},

@@ -33,12 +33,101 @@ uint64_t nextInstance()
 
 AiStateInstance::AiStateInstance() : id(nextInstance()) {}
 
-uint64_t BrainMap::nextStamp() { return nextInstance(); }
 AiStateInstance::AiStateInstance(const AiStateInstance&) : id(nextInstance()) {}
 AiStateInstance& AiStateInstance::operator=(const AiStateInstance&)
 {
     id = nextInstance();
     return *this;
+}
+
+BrainTable& BrainTable::operator=(const BrainTable& other)
+{
+    if (this == &other)
+        return *this;
+    m_chunks.clear();
+    for (const auto& chunk : other.m_chunks)
+    {
+        m_chunks.push_back(std::make_unique<Slot[]>(kChunk));
+        std::copy(chunk.get(), chunk.get() + kChunk, m_chunks.back().get());
+    }
+    m_slotCount = other.m_slotCount;
+    m_free = other.m_free;
+    m_order = other.m_order;
+    m_records.clear();
+    for (BrainId id : m_order)
+        m_records.push_back(&*slot(id.index).brain);
+    ++m_revision;
+    return *this;
+}
+
+std::vector<BrainId>::const_iterator BrainTable::lowerBound(std::string_view agent) const
+{
+    return std::lower_bound(m_order.begin(), m_order.end(), agent,
+                            [&](BrainId id, std::string_view a) { return get(id)->agent < a; });
+}
+
+BrainId BrainTable::find(std::string_view agent) const
+{
+    const auto it = lowerBound(agent);
+    return it != m_order.end() && get(*it)->agent == agent ? *it : BrainId{};
+}
+
+BrainId BrainTable::insert(Brain brain)
+{
+    (void)erase(find(brain.agent));
+    uint32_t index;
+    if (!m_free.empty())
+    {
+        std::pop_heap(m_free.begin(), m_free.end(), std::greater<>());
+        index = m_free.back();
+        m_free.pop_back();
+    }
+    else
+    {
+        index = m_slotCount++;
+        if (index / kChunk == m_chunks.size())
+            m_chunks.push_back(std::make_unique<Slot[]>(kChunk));
+    }
+    Slot& s = slot(index);
+    const auto at = lowerBound(brain.agent);
+    const auto position = at - m_order.begin();
+    s.brain.emplace(std::move(brain));
+    const BrainId id{index, s.generation};
+    m_order.insert(at, id);
+    m_records.insert(m_records.begin() + position, &*s.brain);
+    ++m_revision;
+    return id;
+}
+
+bool BrainTable::erase(BrainId id)
+{
+    if (!std::as_const(*this).get(id))
+        return false;
+    const auto position = std::find(m_order.begin(), m_order.end(), id) - m_order.begin();
+    m_order.erase(m_order.begin() + position);
+    m_records.erase(m_records.begin() + position);
+    Slot& s = slot(id.index);
+    s.brain.reset();
+    ++m_revision;
+    if (s.generation == kMaxIdGeneration)
+        return true; // retired: never handed out again
+    ++s.generation;
+    m_free.push_back(id.index);
+    std::push_heap(m_free.begin(), m_free.end(), std::greater<>());
+    return true;
+}
+
+void BrainTable::clear()
+{
+    for (BrainId id : std::vector<BrainId>(m_order))
+        (void)erase(id);
+}
+
+BrainTable::iterator BrainTable::begin()
+{
+    for (BrainId id : m_order)
+        slot(id.index).brain->digestValid = false;
+    return iterator(this, 0);
 }
 
 void putTree(AiState& io, CompiledTree tree)
@@ -55,7 +144,7 @@ void putUtility(AiState& io, UtilityDoc doc)
     io.utilities[name] = std::move(doc);
 }
 
-Status attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
+Result<BrainId> attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
 {
     if (def.agent.empty())
         return makeError(kCodeParams, "a brain needs an agent name", "/agent");
@@ -85,8 +174,7 @@ Status attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
     b.nextFrame = frame;
     b.blackboard = def.blackboard;
     b.rng = rngFromSeed(def.seed, 0x5eed);
-    io.brains[def.agent] = std::move(b);
-    return Status::success();
+    return io.brains.insert(std::move(b));
 }
 
 namespace
@@ -301,20 +389,14 @@ inline void prefetchRange(const void* p, size_t bytes)
 #endif
 }
 
-using BrainIt = BrainMap::iterator;
-
-/// Where a tick starts reading a brain's map entry (the brain: the key before
-/// it is not read) and how many bytes it reads from there: the fields before
-/// the blackboard's key index (the fields a tick reads come first in Brain and
-/// in Blackboard; an address, no field is read here). The same for every entry.
-const char* recordBegin(const std::pair<const std::string, Brain>& record)
+/// Where a tick starts reading a brain's record and how many bytes it reads
+/// from there: the fields before the blackboard's key index (the fields a
+/// tick reads come first in Brain and in Blackboard; an address, no field is
+/// read here). The same for every brain.
+const char* recordBegin(const Brain& b) { return reinterpret_cast<const char*>(&b); }
+size_t recordBytes(const Brain& b)
 {
-    return reinterpret_cast<const char*>(&record.second);
-}
-size_t recordBytes(const std::pair<const std::string, Brain>& record)
-{
-    return static_cast<size_t>(static_cast<const char*>(record.second.blackboard.tickFieldsEnd()) -
-                               recordBegin(record));
+    return static_cast<size_t>(static_cast<const char*>(b.blackboard.tickFieldsEnd()) - recordBegin(b));
 }
 
 /// How many of a brain's first blackboard slots to ask for ahead of its tick:
@@ -354,22 +436,6 @@ inline void tickIfDue(AiState& io, Brain& brain, World& world, const TickClock& 
     brain.digestValid = false;
     brain.nextFrame = clock.frame + brain.period;
     (void)tickBrain(io, brain, world, clock, leaves);
-}
-
-/// The walk order of the brains (io.walkHints), taken again when brains came
-/// or went since it was taken (the only walk of the map's links).
-const std::vector<BrainIt>& walkOrder(AiState& io)
-{
-    BrainWalkHints& hints = io.walkHints;
-    if (hints.stamp != io.brains.stamp() || hints.order.size() != io.brains.size())
-    {
-        hints.order.clear();
-        hints.order.reserve(io.brains.size());
-        for (BrainIt it = io.brains.begin(); it != io.brains.end(); ++it)
-            hints.order.push_back(it);
-        hints.stamp = io.brains.stamp();
-    }
-    return hints.order;
 }
 
 /// `at` rounded up to a multiple of `align` (a power of two).
@@ -444,12 +510,13 @@ inline bool worthPlacing(size_t outside, size_t brains)
 
 /// Places every brain's tick arrays, in walk order, in a new arena (one
 /// 64-aligned block), then drops the older arenas (no array is left in them).
-void placeBrains(BrainWalkHints& hints)
+void placeBrains(BrainTable& brains, BrainWalkHints& hints)
 {
-    std::vector<size_t> blocks(hints.order.size()); // measured once, then placed
+    const std::vector<BrainId>& order = brains.order();
+    std::vector<size_t> blocks(order.size()); // measured once, then placed
     size_t bytes = 0;
-    for (size_t i = 0; i < hints.order.size(); ++i)
-        bytes += blocks[i] = placeBrain(hints.order[i]->second, nullptr, nullptr);
+    for (size_t i = 0; i < order.size(); ++i)
+        bytes += blocks[i] = placeBrain(*brains.get(order[i]), nullptr, nullptr);
     std::shared_ptr<const void> arena;
     char* base = nullptr;
     if (bytes > 0)
@@ -459,9 +526,9 @@ void placeBrains(BrainWalkHints& hints)
             base, [](const void* p) { ::operator delete (const_cast<void*>(p), std::align_val_t{64}); });
     }
     size_t at = 0;
-    for (size_t i = 0; i < hints.order.size(); ++i)
+    for (size_t i = 0; i < order.size(); ++i)
     {
-        placeBrain(hints.order[i]->second, base + at, arena);
+        placeBrain(*brains.get(order[i]), base + at, arena);
         at += blocks[i];
     }
     hints.arenas.clear();
@@ -469,7 +536,7 @@ void placeBrains(BrainWalkHints& hints)
         hints.arenas.push_back(std::move(arena));
     hints.arenaBegin = base;
     hints.arenaEnd = base + bytes;
-    hints.placedBrains = hints.order.size();
+    hints.placedBrains = order.size();
     hints.resolvedAnew = 0;
     hints.placeAgain = false;
 }
@@ -478,63 +545,73 @@ void placeBrains(BrainWalkHints& hints)
 
 void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
-    // The brains are walked in agent-name order from the order kept in
-    // io.walkHints (no map links followed: they are cold, and the next brain's
-    // is found only after the last brain's tick). Each brain's state is cold
-    // when its turn comes (10,000s of brains), and reached through pointers:
-    // while one brain ticks, the record of the brain kRecordAhead ahead, the
-    // state of the brain kStateAhead ahead (found through its record), what
-    // the host keeps of the agent of the brain kAgentAhead ahead
-    // (World::prefetchAgent; found from the record alone, so asked for
-    // further ahead: 6 against 2 ticked 10 % faster under a memory load on
-    // the other core and as fast without, 10 no better than 2) are asked for. (A target's name is not on
-    // the heap line of its blackboard value for the tick: the target memo
-    // keeps a copy, see TargetMemo.) The state each
-    // tick reads (node states, first blackboard slots, target memos) sits in
-    // the brain-state arena, brain after brain in walk order (placeBrains), so
-    // the walk reads it in one forward stream wherever the allocator put the
-    // records, and gets fewer pages; brains that came or resolved since tick
-    // from their own arrays until enough of them call for a new placing. Hints
-    // and layout only: the order and the results are those of a plain walk of
-    // the map.
+    // The brains are walked in agent-name order (BrainTable::order). Each
+    // brain's state is cold when its turn comes (10,000s of brains), and
+    // reached through pointers: while one brain ticks, the record of the brain
+    // kRecordAhead ahead, the state of the brain kStateAhead ahead (found
+    // through its record), what the host keeps of the agent of the brain
+    // kAgentAhead ahead (World::prefetchAgent; found from the record alone, so
+    // asked for further ahead: 6 against 2 ticked 10 % faster under a memory
+    // load on the other core and as fast without, 10 no better than 2) are
+    // asked for. (A target's name is not on the heap line of its blackboard
+    // value for the tick: the target memo keeps a copy, see TargetMemo.) The
+    // state each tick reads (node states, first blackboard slots, target
+    // memos) sits in the brain-state arena, brain after brain in walk order
+    // (placeBrains), so the walk reads it in one forward stream wherever the
+    // allocator put it, and gets fewer pages; brains that came or resolved
+    // since tick from their own arrays until enough of them call for a new
+    // placing. Hints and layout only: the order and the results are those of a
+    // plain walk.
     constexpr size_t kRecordAhead = 16;
     constexpr size_t kStateAhead = 2;
     constexpr size_t kAgentAhead = 6;
-    const std::vector<BrainIt>& order = walkOrder(io);
+    BrainTable& brains = io.brains;
     // Placed again when told (the state was copied, moved, assigned), when
     // many brains are outside the arena (see the end), or when half the
     // brains placed have gone (the arena is mostly holes).
-    if (io.walkHints.placeAgain || order.size() < io.walkHints.placedBrains / 2)
-        placeBrains(io.walkHints);
+    if (io.walkHints.placeAgain || brains.size() < io.walkHints.placedBrains / 2)
+        placeBrains(brains, io.walkHints);
     const ArenaBounds arena(io.walkHints);
     size_t outside = 0;
-    const uint64_t stamp = io.brains.stamp();
+    const uint64_t revision = brains.revision();
+    const std::vector<Brain*>& order = brains.records();
     const size_t n = order.size();
     const size_t bytes = n == 0 ? 0 : recordBytes(*order[0]);
     for (size_t i = 0; i < kRecordAhead && i < n; ++i)
         prefetchRange(recordBegin(*order[i]), bytes);
     for (size_t i = 0; i < kStateAhead && i < n; ++i)
-        prefetchState(order[i]->second);
+        prefetchState(*order[i]);
     for (size_t i = 0; i < kAgentAhead && i < n; ++i)
-        prefetchAgent(world, order[i]->second);
+        prefetchAgent(world, *order[i]);
     for (size_t at = 0; at < n; ++at)
     {
         if (at + kRecordAhead < n)
             prefetchRange(recordBegin(*order[at + kRecordAhead]), bytes);
         if (at + kStateAhead < n)
-            prefetchState(order[at + kStateAhead]->second);
+            prefetchState(*order[at + kStateAhead]);
         if (at + kAgentAhead < n)
-            prefetchAgent(world, order[at + kAgentAhead]->second);
-        const BrainIt it = order[at];
-        tickIfDue(io, it->second, world, clock, leaves);
-        outside += !arena.holds(it->second);
-        if (io.brains.stamp() != stamp)
+            prefetchAgent(world, *order[at + kAgentAhead]);
+        Brain& brain = *order[at];
+        tickIfDue(io, brain, world, clock, leaves);
+        outside += !arena.holds(brain);
+        if (brains.revision() != revision)
         {
-            // The tick added or removed brains (a host's or a leaf's doing):
-            // the kept order no longer holds; the rest of the walk follows the
-            // map from this brain, as a plain walk does.
-            for (BrainIt rest = std::next(it); rest != io.brains.end(); ++rest)
-                tickIfDue(io, rest->second, world, clock, leaves);
+            // The tick attached or detached other brains (a host's or a
+            // leaf's doing; records never move): the rest of the walk is the
+            // brains after this one in agent-name order, as they are now.
+            std::string last = brain.agent;
+            for (;;)
+            {
+                const std::vector<BrainId>& now = brains.order();
+                const auto next = std::upper_bound(now.begin(), now.end(), last, [&](const std::string& a, BrainId id) {
+                    return a < std::as_const(brains).get(id)->agent;
+                });
+                if (next == now.end())
+                    break;
+                Brain& b = *brains.get(*next);
+                last = b.agent;
+                tickIfDue(io, b, world, clock, leaves);
+            }
             return;
         }
     }
@@ -644,7 +721,7 @@ uint64_t hashAiState(const AiState& state)
     for (const auto& [name, doc] : state.utilities)
         hashUtility(h, doc);
     h.addU64(state.brains.size());
-    for (const auto& [name, brain] : state.brains)
+    for (const Brain& brain : state.brains)
         h.addU64(brainDigest(brain));
     hashEventLog(h, state.events);
     h.addU64(state.rng.state);

@@ -82,10 +82,9 @@ void checkPlaced(const AiState& state)
 {
     CHECK(!state.walkHints.placeAgain);
     const char* last = nullptr;
-    for (const auto& entry : state.brains)
+    for (const Brain& b : state.brains)
     {
-        const Brain& b = entry.second;
-        CAPTURE(entry.first);
+        CAPTURE(b.agent);
         REQUIRE(inArena(state, b.nodes.bytes()));
         CHECK(inArena(state, b.blackboard.firstSlots()));
         CHECK((b.resolved.targets.empty() || inArena(state, b.resolved.targets.data())));
@@ -186,12 +185,12 @@ TEST_CASE("the AI hash re-hashes only the brains reached for a change since the 
     const uint64_t h0 = hashAiState(rig.state);
     const auto stale = [](const AiState& s) {
         size_t n = 0;
-        for (const auto& [name, brain] : s.brains)
+        for (const Brain& brain : s.brains)
             n += brain.digestValid ? 0 : 1;
         return n;
     };
     CHECK(stale(rig.state) == 0);
-    rig.state.brains.at("G117").blackboard["n"] = 1000;
+    rig.state.brains.findBrain("G117")->blackboard["n"] = 1000;
     CHECK(stale(rig.state) == 1);
     const uint64_t h1 = hashAiState(rig.state);
     CHECK(h1 != h0);
@@ -210,7 +209,7 @@ TEST_CASE("the AI hash re-hashes only the brains reached for a change since the 
     (void)again.brains.begin();
     CHECK(hashAiState(again) == h2);
     const AiState& view = rig.state;
-    Brain& g = rig.state.brains.at("G120");
+    Brain& g = *rig.state.brains.findBrain("G120");
     (void)hashAiState(view);
     CHECK(g.digestValid);
     haltBrain(rig.state, g, rig.world, TickClock{rig.frame, rig.dt});
@@ -233,7 +232,7 @@ TEST_CASE("attachBrain refuses unknown trees and bad definitions")
     BrainDef def = defaultBrainDef();
     def.agent = "A";
     def.tree = "nope";
-    const Status unknown = attachBrain(state, def, 0);
+    const Status unknown = attachBrain(state, def, 0).status();
     REQUIRE_FALSE(unknown.ok());
     CHECK(unknown.error().code == "E_AI_UNKNOWN");
     def.tree.clear();
@@ -486,44 +485,92 @@ TEST_CASE("a brain's derived arrays are its own: a copy ticks on while the origi
     CHECK(moved.size() == rig.brain().resolved.keys.size());
 }
 
-TEST_CASE("stepBrains' walk hints change no result: stale after brains come and go, none after a copy")
+TEST_CASE("brains are reached by the id attach gave; a detached or replaced brain's id is refused")
 {
     Rig rig = guardRig();
-    // More brains than the walk prefetches ahead (16).
-    for (int i = 0; i < 40; ++i)
-        addGuard(rig, rig.state, rig.world, "G" + std::to_string(100 + i), 0.5 * i);
+    const BrainId a = rig.state.brains.find("A");
+    REQUIRE(a.valid());
+    CHECK(rig.state.brains.get(a) == rig.state.brains.findBrain("A"));
+    CHECK(!rig.state.brains.find("nobody").valid());
+    CHECK(rig.state.brains.findBrain("nobody") == nullptr);
+    CHECK(rig.state.brains.get(BrainId{}) == nullptr);
+    CHECK(rig.state.brains.get(BrainId{a.index + 100, 1}) == nullptr);
+
+    // Attached out of name order: walked (and hashed) in name order.
+    for (const char* name : {"Z", "C", "M"})
+        addGuard(rig, rig.state, rig.world, name, 1.0);
+    std::vector<std::string> names;
+    for (const Brain& b : std::as_const(rig.state.brains))
+        names.push_back(b.agent);
+    CHECK(names == std::vector<std::string>{"A", "C", "M", "Z"});
+    std::vector<std::string> byId;
+    for (BrainId id : rig.state.brains.order())
+        byId.push_back(std::as_const(rig.state.brains).get(id)->agent);
+    CHECK(byId == names);
+    REQUIRE(rig.state.brains.records().size() == rig.state.brains.order().size());
+    for (size_t i = 0; i < rig.state.brains.order().size(); ++i)
+        CHECK(rig.state.brains.records()[i] == std::as_const(rig.state.brains).get(rig.state.brains.order()[i]));
+
+    // Replaced: a new id (the slot reused with a newer generation), the old one refused.
+    const BrainId c = rig.state.brains.find("C");
+    BrainDef def = defaultBrainDef();
+    def.agent = "C";
+    def.tree = rig.brain().tree;
+    auto replaced = attachBrain(rig.state, def, 0);
+    REQUIRE(replaced.ok());
+    CHECK(*replaced != c);
+    CHECK(replaced->index == c.index);
+    CHECK(rig.state.brains.get(c) == nullptr);
+    CHECK(rig.state.brains.size() == 4);
+
+    // Detached: refused, no second erase; the lowest free slot is reused first.
+    const BrainId m = rig.state.brains.find("M");
+    CHECK(rig.state.brains.erase(m));
+    CHECK(!rig.state.brains.erase(m));
+    CHECK(rig.state.brains.erase("M") == 0);
+    CHECK(rig.state.brains.get(m) == nullptr);
+    addGuard(rig, rig.state, rig.world, "N", 2.0);
+    CHECK(rig.state.brains.find("N").index == m.index);
+    CHECK(rig.state.brains.find("N").generation == m.generation + 1);
+
+    // A copy keeps every id valid, on its own records.
+    const AiState copy = rig.state;
+    for (BrainId id : rig.state.brains.order())
+    {
+        REQUIRE(copy.brains.get(id) != nullptr);
+        CHECK(copy.brains.get(id) != std::as_const(rig.state.brains).get(id));
+        CHECK(copy.brains.get(id)->agent == std::as_const(rig.state.brains).get(id)->agent);
+    }
+    CHECK(hashAiState(copy) == hashAiState(rig.state));
+    for (size_t i = 0; i < copy.brains.order().size(); ++i)
+        CHECK(copy.brains.records()[i] == copy.brains.get(copy.brains.order()[i]));
+}
+
+TEST_CASE("brains that come and go between steps change no result: a copy steps in lockstep")
+{
+    Rig rig = guardRig();
+    // More brains than the walk prefetches ahead (16), more than a chunk of records (64).
+    for (int i = 0; i < 80; ++i)
+        addGuard(rig, rig.state, rig.world, "G" + std::to_string(100 + i), 0.25 * i);
     rig.world.objects["Player"] = Vec3(4, 0, 6);
     for (int i = 0; i < 5; ++i)
     {
         stepBrains(rig.state, rig.world, TickClock{rig.frame++, rig.dt});
         rig.world.step(rig.dt);
     }
-    // The walk kept the brains in walk order, at the map's stamp.
-    REQUIRE(rig.state.walkHints.order.size() == rig.state.brains.size());
-    CHECK(rig.state.walkHints.stamp == rig.state.brains.stamp());
-    size_t at = 0;
-    for (auto it = rig.state.brains.begin(); it != rig.state.brains.end(); ++it)
-        CHECK(rig.state.walkHints.order[at++] == it);
-
     AiState copy = rig.state;
     FakeWorld copyWorld = rig.world;
-    CHECK(copy.walkHints.order.empty());
-    CHECK(copy.brains.stamp() != rig.state.brains.stamp());
-    // The same brains come and go in both: the original's order is now stale.
-    const uint64_t before = rig.state.brains.stamp();
+    // The same brains come and go in both.
     for (AiState* state : {&rig.state, &copy})
     {
         FakeWorld& world = state == &copy ? copyWorld : rig.world;
-        for (int i = 0; i < 40; i += 4)
+        for (int i = 0; i < 80; i += 4)
             state->brains.erase("G" + std::to_string(100 + i));
         for (int i = 0; i < 10; ++i)
             addGuard(rig, *state, world, "G" + std::to_string(150 + i) + "x", 1.0 + i);
     }
-    CHECK(rig.state.brains.stamp() != before);
-    CHECK(rig.state.walkHints.stamp != rig.state.brains.stamp());
+    CHECK(rig.state.brains.size() == 71); // with A
     stepInLockstep(rig, copy, copyWorld, 30);
-    CHECK(rig.state.walkHints.order.size() == rig.state.brains.size());
-    CHECK(rig.state.walkHints.stamp == rig.state.brains.stamp());
 }
 
 TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order; no result changes")
@@ -542,12 +589,13 @@ TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order;
     lockstep(3); // placed, resolved (new arrays), placed again
     checkPlaced(rig.state);
     checkPlaced(reference);
-    CHECK(!inArena(rig.state, reference.brains.begin()->second.nodes.bytes()));
+    CHECK(!inArena(rig.state, std::as_const(reference.brains).begin()->nodes.bytes()));
 
     // A brain copied or moved out of the map has arrays of its own, the same values.
-    const Brain& placed = rig.state.brains.at("G120");
+    const Brain& placed = *rig.state.brains.findBrain("G120");
     Brain copied = placed;
-    Brain moved = std::move(rig.state.brains.at("G121"));
+    Brain& g121 = *rig.state.brains.findBrain("G121");
+    Brain moved = std::move(g121); // (its name, the table's key, goes back with it below)
     for (const Brain* b : {&copied, &moved})
     {
         CHECK(!inArena(rig.state, b->nodes.bytes()));
@@ -561,11 +609,11 @@ TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order;
     hashBrain(b, placed);
     CHECK(a.digest() == b.digest());
     checkPlaced(rig.state);                         // the moved-from brain kept its placed arrays
-    rig.state.brains.at("G121") = std::move(moved); // back, with arrays of its own
-    CHECK(!inArena(rig.state, rig.state.brains.at("G121").nodes.bytes()));
+    g121 = std::move(moved); // back, with arrays of its own
+    CHECK(!inArena(rig.state, rig.state.brains.findBrain("G121")->nodes.bytes()));
     lockstep(2); // one brain outside: it ticks from its own arrays, nothing is placed again
     CHECK(!rig.state.walkHints.placeAgain);
-    CHECK(!inArena(rig.state, rig.state.brains.at("G121").nodes.bytes()));
+    CHECK(!inArena(rig.state, rig.state.brains.findBrain("G121")->nodes.bytes()));
 
     // A tree loaded again: the brains resolve anew (arrays of their own) and
     // are placed again at the next step.
@@ -589,8 +637,8 @@ TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order;
     }
     lockstep(3);
     CHECK(rig.state.walkHints.arenaBegin == arenaBefore);
-    CHECK(!inArena(rig.state, rig.state.brains.at("G999").nodes.bytes()));
-    CHECK(inArena(rig.state, rig.state.brains.at("G101").nodes.bytes()));
+    CHECK(!inArena(rig.state, rig.state.brains.findBrain("G999")->nodes.bytes()));
+    CHECK(inArena(rig.state, rig.state.brains.findBrain("G101")->nodes.bytes()));
     // Many added: they are placed with the rest.
     for (AiState* state : {&rig.state, &reference})
     {
@@ -627,16 +675,16 @@ TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order;
     stepBrains(third, thirdWorld, TickClock{rig.frame, rig.dt});
     third = rig.state;
     CHECK(hashAiState(third) == hashAiState(rig.state));
-    for (const auto& [name, brain] : third.brains)
+    for (const Brain& brain : std::as_const(third.brains))
         CHECK(!inArena(rig.state, brain.nodes.bytes()));
     lockstep(1);
 }
 
-TEST_CASE("brains a tick adds or removes mid-walk: the rest of the walk is that of the map")
+TEST_CASE("brains a tick adds or removes mid-walk: the rest of the walk is that of the brains in name order")
 {
     // Brains B00..B39 run a game action that, for B20 at frame 3, removes B22
     // (ahead) and B10 (behind) and adds B21x (ahead: ticked this frame) and
-    // B05x (behind: first ticked next frame), as a plain walk of the map does.
+    // B05x (behind: first ticked next frame), as a plain walk in name order does.
     AiState* state = nullptr;
     FakeWorld world;
     LeafRegistry leaves;
@@ -678,24 +726,21 @@ TEST_CASE("brains a tick adds or removes mid-walk: the rest of the walk is that 
     for (uint64_t frame = 0; frame < 4; ++frame)
         stepBrains(ai, world, TickClock{frame, 0.1}, leaves);
     CHECK(ai.brains.size() == 40);
-    CHECK(ai.brains.count("B22") == 0);
-    CHECK(ai.brains.count("B10") == 0);
-    CHECK(ai.brains.at("B21x").ticks == 1);
-    CHECK(ai.brains.at("B05x").ticks == 0);
-    CHECK(ai.brains.at("B20").ticks == 4);
-    CHECK(ai.brains.at("B23").ticks == 4);
-    CHECK(ai.brains.at("B39").ticks == 4);
-    CHECK(ai.walkHints.stamp != ai.brains.stamp()); // the order kept is stale
+    CHECK(!ai.brains.contains("B22"));
+    CHECK(!ai.brains.contains("B10"));
+    CHECK(ai.brains.findBrain("B21x")->ticks == 1);
+    CHECK(ai.brains.findBrain("B05x")->ticks == 0);
+    CHECK(ai.brains.findBrain("B20")->ticks == 4);
+    CHECK(ai.brains.findBrain("B23")->ticks == 4);
+    CHECK(ai.brains.findBrain("B39")->ticks == 4);
     stepBrains(ai, world, TickClock{4, 0.1}, leaves);
-    CHECK(ai.walkHints.stamp == ai.brains.stamp()); // and taken again
-    CHECK(ai.walkHints.order.size() == 40);
-    CHECK(ai.brains.at("B05x").ticks == 1);
-    CHECK(ai.brains.at("B21x").ticks == 2);
-    for (const auto& [name, brain] : ai.brains)
+    CHECK(ai.brains.findBrain("B05x")->ticks == 1);
+    CHECK(ai.brains.findBrain("B21x")->ticks == 2);
+    for (const Brain& brain : std::as_const(ai.brains))
         CHECK(brain.enabled);
 }
 
-TEST_CASE("a brain starts on a cache line, in the map and in a copied state")
+TEST_CASE("a brain starts on a cache line, in the table and in a copied state")
 {
     // The fields a tick reads come first in Brain: started on a line, they take
     // as few lines as their size allows.
@@ -704,11 +749,11 @@ TEST_CASE("a brain starts on a cache line, in the map and in a copied state")
     {
         BrainDef def = defaultBrainDef();
         def.agent = "G" + std::to_string(i);
-        def.tree = rig.state.brains.at("A").tree;
+        def.tree = rig.state.brains.findBrain("A")->tree;
         REQUIRE(attachBrain(rig.state, def, 0).ok());
     }
     const AiState copy = rig.state;
     for (const AiState* state : {static_cast<const AiState*>(&rig.state), &copy})
-        for (const auto& [name, brain] : state->brains)
+        for (const Brain& brain : state->brains)
             CHECK(reinterpret_cast<uintptr_t>(&brain) % 64 == 0);
 }

@@ -495,10 +495,10 @@ TEST_CASE("a utility document's action can run a game leaf")
     def.utility = "u";
     REQUIRE(attachBrain(state, def, 0).ok());
     for (uint64_t frame = 0; frame < 3; ++frame)
-        REQUIRE(tickBrain(state, state.brains.at("A"), world, TickClock{frame, 0.1}, leaves).ok());
+        REQUIRE(tickBrain(state, *state.brains.findBrain("A"), world, TickClock{frame, 0.1}, leaves).ok());
     REQUIRE(log.runs.size() == 3);
     CHECK(log.runs[0].door == "west");
-    CHECK(state.brains.at("A").status == NodeStatus::Success);
+    CHECK(state.brains.findBrain("A")->status == NodeStatus::Success);
 }
 
 TEST_CASE("built-in trees tick to the same hash whatever registry they tick with")

@@ -396,7 +396,7 @@ TEST_CASE("named targets: the host gets the current name, from the site's copy w
     // A copied state's brain keeps the copy it was given; writes to either
     // blackboard are seen by that brain only.
     AiState copy = rig.state;
-    Brain& copied = copy.brains.at("A");
+    Brain& copied = *copy.brains.findBrain("A");
     copied.blackboard["goal"] = "Tower";
     CHECK(tick(copy, copied) == NodeStatus::Success);
     lastNames("Tower");

@@ -268,7 +268,7 @@ TEST_CASE("a utility brain runs the chosen action's leaf and switches, halting t
     FakeWorld world;
     BrainDef def;
     attachRestPatrolFlee(state, world, def);
-    Brain& brain = state.brains.at("A");
+    Brain& brain = *state.brains.findBrain("A");
     for (uint64_t f = 0; f < 5; ++f)
     {
         REQUIRE(tickBrain(state, brain, world, TickClock{f, 0.1}).ok());
@@ -295,8 +295,8 @@ TEST_CASE("a utility brain runs the chosen action's leaf and switches, halting t
     def.utility.clear();
     def.tree = "t";
     REQUIRE(attachBrain(state, def, 6).ok());
-    REQUIRE(tickBrain(state, state.brains.at("A"), world, TickClock{6, 0.1}).ok());
-    CHECK(state.brains.at("A").status == NodeStatus::Running);
+    REQUIRE(tickBrain(state, *state.brains.findBrain("A"), world, TickClock{6, 0.1}).ok());
+    CHECK(state.brains.findBrain("A")->status == NodeStatus::Running);
 }
 
 TEST_CASE("a copied utility brain runs its own one-node tree, not the original's")
@@ -305,7 +305,7 @@ TEST_CASE("a copied utility brain runs its own one-node tree, not the original's
     FakeWorld world;
     BrainDef def;
     attachRestPatrolFlee(state, world, def);
-    Brain& brain = state.brains.at("A");
+    Brain& brain = *state.brains.findBrain("A");
     REQUIRE(tickBrain(state, brain, world, TickClock{0, 0.1}).ok());
     CHECK(brain.resolved.tree == &brain.utilityTree);
     // The copy's resolution points at the original's tree until its first

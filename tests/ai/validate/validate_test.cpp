@@ -291,7 +291,7 @@ TEST_CASE("thousands of random mutations of valid documents never crash and alwa
                     stepBrains(state, world, TickClock{f, 0.1});
                     world.step(0.1);
                 }
-                const Brain& b = state.brains.at("A");
+                const Brain& b = *state.brains.findBrain("A");
                 if (!b.enabled)
                     CHECK(kCodes.count(b.error.code) == 1);
             }

@@ -3,7 +3,7 @@
 /// Brains and the AI state. A brain is an agent's mind: a tree or a utility
 /// document, a period, a blackboard, the state of every node (running nodes,
 /// memory), its own seeded RNG. `AiState` holds the loaded trees and utility
-/// documents, the brains (by agent name) and the event log. All plain data:
+/// documents, the brains (by `BrainId`, walked in agent-name order) and the event log. All plain data:
 /// copying an `AiState` and ticking both copies gives the same bits.
 
 #include "spark/ai/blackboard.h"
@@ -12,6 +12,7 @@
 #include "spark/ai/tree.h"
 #include "spark/ai/utility.h"
 #include "spark/ai/world.h"
+#include "spark/core/id.h"
 #include "spark/core/result.h"
 #include "spark/core/rng.h"
 
@@ -19,6 +20,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string_view>
+#include <utility>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -210,9 +214,9 @@ struct alignas(64) Brain
     Error error;               ///< The failure that disabled it.
     /// hashBrain's digest of this brain as brainDigest last took it, valid
     /// while `digestValid` (derived, like `resolved`: copied with the value it
-    /// stands for). Cleared by whatever may change the brain: BrainMap's
+    /// stands for). Cleared by whatever may change the brain: BrainTable's
     /// non-const accessors, tickBrain, haltBrain; so hashAiState re-hashes only
-    /// the brains reached for a change since (see BrainMap).
+    /// the brains reached for a change since (see BrainTable).
     mutable uint64_t digest = 0;
     mutable bool digestValid = false;
 };
@@ -229,133 +233,138 @@ struct AiStateInstance
     AiStateInstance& operator=(const AiStateInstance&);
 };
 
-/// The brains by agent name: a std::map whose membership changes (a brain
-/// added or removed, the whole map assigned, copied or moved) each take a new
-/// stamp, unique in the process, so that what was derived from the membership
-/// (stepBrains' walk order) is known to still hold while the stamp is the same.
-/// Brains are reached and changed as in the map; the map itself only through
-/// these members, so that no change of membership goes unstamped. The stamp is
-/// not part of the value (not hashed, not compared).
+/// Tag of brain handles.
+struct BrainTag
+{
+};
+/// A brain's handle: given by attachBrain, refused once the brain is detached
+/// or replaced (a generational id, see spark/core/id.h).
+using BrainId = Id<BrainTag>;
+
+/// The brains: records reached by `BrainId`, in chunks of kChunk that never
+/// move (a brain's record stays where it is while others come and go, also
+/// during a tick that attaches or detaches other brains), and their ids in
+/// agent-name order, the order of a step's walk and of the hash. Freed slots
+/// are reused lowest index first with a newer generation (as HandlePool does),
+/// so the ids a sequence of operations hands out depend only on that sequence.
+/// Names are looked up only at the edges (`find`, attachBrain's replacing).
+/// A brain's `agent` is the table's key: it is set by attachBrain and not
+/// changed through the table.
 ///
-/// Every non-const accessor (find, at, operator[], begin) clears the digest
-/// hashAiState keeps of the brains it hands out (`Brain::digestValid`; begin
-/// clears every brain's): a `Brain&` taken from one may be changed until the
-/// next hashAiState, after which it is taken again for further changes.
-class BrainMap
+/// Every non-const accessor (get, find, begin) clears the digest hashAiState
+/// keeps of the brains it hands out (`Brain::digestValid`; begin clears every
+/// brain's): a `Brain&` taken from one may be changed until the next
+/// hashAiState, after which it is taken again for further changes.
+class BrainTable
 {
   public:
-    using Map = std::map<std::string, Brain>;
-    using key_type = Map::key_type;
-    using mapped_type = Map::mapped_type;
-    using value_type = Map::value_type;
-    using size_type = Map::size_type;
-    using iterator = Map::iterator;
-    using const_iterator = Map::const_iterator;
+    static constexpr uint32_t kChunk = 64;
 
-    BrainMap() : m_stamp(nextStamp()) {}
-    BrainMap(const BrainMap& other) : m_map(other.m_map), m_stamp(nextStamp()) {}
-    BrainMap(BrainMap&& other) noexcept : m_map(std::move(other.m_map)), m_stamp(nextStamp())
-    {
-        other.m_stamp = nextStamp();
-    }
-    BrainMap& operator=(const BrainMap& other)
-    {
-        m_map = other.m_map;
-        m_stamp = nextStamp();
-        return *this;
-    }
-    BrainMap& operator=(BrainMap&& other) noexcept
-    {
-        m_map = std::move(other.m_map);
-        m_stamp = nextStamp();
-        other.m_stamp = nextStamp();
-        return *this;
-    }
+    BrainTable() = default;
+    BrainTable(const BrainTable& other) { *this = other; }
+    BrainTable(BrainTable&&) noexcept = default;
+    BrainTable& operator=(const BrainTable& other);
+    BrainTable& operator=(BrainTable&&) noexcept = default;
 
-    /// The first brain; every brain's digest is cleared (they may be changed through the iterator).
-    iterator begin()
+    /// Stores `brain`, replacing the brain of the same agent (whose id goes
+    /// stale); its id (never null).
+    BrainId insert(Brain brain);
+    /// The brain of `id`, or nullptr when the id is null, stale or unknown.
+    Brain* get(BrainId id)
     {
-        for (auto& entry : m_map)
-            entry.second.digestValid = false;
-        return m_map.begin();
-    }
-    iterator end() { return m_map.end(); }
-    const_iterator begin() const { return m_map.begin(); }
-    const_iterator end() const { return m_map.end(); }
-    size_type size() const { return m_map.size(); }
-    bool empty() const { return m_map.empty(); }
-    size_type count(const std::string& agent) const { return m_map.count(agent); }
-    bool contains(const std::string& agent) const { return m_map.count(agent) == 1; }
-    iterator find(const std::string& agent)
-    {
-        const iterator it = m_map.find(agent);
-        if (it != m_map.end())
-            it->second.digestValid = false;
-        return it;
-    }
-    const_iterator find(const std::string& agent) const { return m_map.find(agent); }
-    Brain& at(const std::string& agent)
-    {
-        Brain& b = m_map.at(agent);
-        b.digestValid = false;
+        Brain* b = const_cast<Brain*>(std::as_const(*this).get(id));
+        if (b)
+            b->digestValid = false;
         return b;
     }
-    const Brain& at(const std::string& agent) const { return m_map.at(agent); }
-    /// The brain of `agent`, added (default) when there is none.
-    Brain& operator[](const std::string& agent)
+    const Brain* get(BrainId id) const
     {
-        const auto [it, added] = m_map.try_emplace(agent);
-        if (added)
-            m_stamp = nextStamp();
-        it->second.digestValid = false;
-        return it->second;
+        if (id.index >= m_slotCount)
+            return nullptr;
+        const Slot& s = slot(id.index);
+        return s.generation == id.generation && s.brain ? &*s.brain : nullptr;
     }
+    /// The id of `agent`'s brain (null when it has none): the edge's look-up.
+    BrainId find(std::string_view agent) const;
+    /// The brain of `agent`, or nullptr.
+    Brain* findBrain(std::string_view agent) { return get(find(agent)); }
+    const Brain* findBrain(std::string_view agent) const { return get(find(agent)); }
+    /// True when `agent` has a brain.
+    bool contains(std::string_view agent) const { return find(agent).valid(); }
+    /// Removes the brain of `id`; false (and no change) when the id is stale.
+    bool erase(BrainId id);
     /// Removes the brain of `agent`; 1 when there was one, else 0.
-    size_type erase(const std::string& agent)
+    size_t erase(std::string_view agent) { return erase(find(agent)) ? 1 : 0; }
+    /// Removes every brain.
+    void clear();
+    size_t size() const { return m_order.size(); }
+    bool empty() const { return m_order.empty(); }
+    /// The ids in agent-name order.
+    const std::vector<BrainId>& order() const { return m_order; }
+    /// The records in agent-name order (`records()[i]` is `get(order()[i])`):
+    /// what a step walks, with no handle check per brain. Valid until a brain
+    /// is inserted or removed.
+    const std::vector<Brain*>& records() const { return m_records; }
+    /// Changes with every brain inserted or removed (stepBrains' check that
+    /// its walk order still holds after a tick). Not part of the value.
+    uint64_t revision() const { return m_revision; }
+
+    /// Iterates the brains in agent-name order.
+    template <class Table, class B> class Iterator
     {
-        const size_type n = m_map.erase(agent);
-        if (n != 0)
-            m_stamp = nextStamp();
-        return n;
-    }
-    /// Removes the brain at `it`; the next one.
-    iterator erase(const_iterator it)
-    {
-        m_stamp = nextStamp();
-        return m_map.erase(it);
-    }
-    void clear()
-    {
-        m_map.clear();
-        m_stamp = nextStamp();
-    }
-    /// Changes with every change of membership (see the class comment).
-    uint64_t stamp() const { return m_stamp; }
+      public:
+        Iterator(Table* table, size_t at) : m_table(table), m_at(at) {}
+        B& operator*() const { return *std::as_const(*m_table).get(m_table->m_order[m_at]); }
+        B* operator->() const { return &**this; }
+        Iterator& operator++()
+        {
+            ++m_at;
+            return *this;
+        }
+        bool operator==(const Iterator& other) const { return m_at == other.m_at; }
+
+      private:
+        Table* m_table;
+        size_t m_at;
+    };
+    using iterator = Iterator<BrainTable, Brain>;
+    using const_iterator = Iterator<const BrainTable, const Brain>;
+    /// The first brain; every brain's digest is cleared (they may be changed through the iterator).
+    iterator begin();
+    iterator end() { return iterator(this, m_order.size()); }
+    const_iterator begin() const { return const_iterator(this, 0); }
+    const_iterator end() const { return const_iterator(this, m_order.size()); }
 
   private:
-    /// A stamp no map of the process had before.
-    static uint64_t nextStamp();
+    struct Slot
+    {
+        uint32_t generation = 1;
+        std::optional<Brain> brain;
+    };
+    Slot& slot(uint32_t index) { return m_chunks[index / kChunk][index % kChunk]; }
+    const Slot& slot(uint32_t index) const { return m_chunks[index / kChunk][index % kChunk]; }
+    /// Where `agent` is or would go in m_order.
+    std::vector<BrainId>::const_iterator lowerBound(std::string_view agent) const;
 
-    Map m_map;
-    uint64_t m_stamp;
+    std::vector<std::unique_ptr<Slot[]>> m_chunks; ///< Slot i: m_chunks[i / kChunk][i % kChunk].
+    uint32_t m_slotCount = 0;                      ///< Slots handed out (live or free).
+    std::vector<uint32_t> m_free;                  ///< Free slot indices, a min-heap.
+    std::vector<BrainId> m_order;                  ///< Live ids in agent-name order.
+    std::vector<Brain*> m_records;                 ///< Their records (records never move).
+    uint64_t m_revision = 0;
 };
 
-/// The brains in walk order (agent names) as the last `stepBrains` found them,
-/// kept while the brains' membership stays the same (`BrainMap::stamp`), so
-/// that a walk follows no map links and can ask the CPU for the record of a
-/// brain many brains ahead; and the brain-state arena: one block in which
-/// stepBrains places, brain after brain in walk order, the arrays a tick reads
-/// (node states, the first blackboard slots, target memos, resolved keys), so
-/// that a walk reads them in one forward stream (see placed_array.h). Derived
-/// data: not part of the state's value (not hashed, not compared); a copy
-/// starts empty (it would name the original's brains, whose copies own their
-/// arrays). An arena is never dropped while brains may have arrays in it: only
-/// by stepBrains once every brain is placed in a new one, or with the hints;
-/// assigning hints keeps the arenas the hints had, a move brings the other's.
+/// The brain-state arena: one block in which stepBrains places, brain after
+/// brain in walk order, the arrays a tick reads (node states, the first
+/// blackboard slots, target memos, resolved keys), so that a walk reads them
+/// in one forward stream (see placed_array.h). Derived data: not part of the
+/// state's value (not hashed, not compared); a copy starts empty (its brains'
+/// copies own their arrays). An arena is never dropped while brains may have
+/// arrays in it: only by stepBrains once every brain is placed in a new one,
+/// or with the hints; assigning hints keeps the arenas the hints had, a move
+/// brings the other's.
 struct BrainWalkHints
 {
-    std::vector<BrainMap::iterator> order; ///< Walk position → the brain's map entry.
-    uint64_t stamp = 0;                    ///< `BrainMap::stamp()` the order was taken at (0: none).
     /// The arenas, oldest first: the last is the current one (the one the
     /// brains were last placed in); the others (brought by a move) are dropped
     /// at the next placing.
@@ -379,19 +388,13 @@ struct BrainWalkHints
     }
     BrainWalkHints& operator=(const BrainWalkHints&)
     {
-        order.clear();
-        stamp = 0;
         placeAgain = true;
         return *this;
     }
     BrainWalkHints& operator=(BrainWalkHints&& other)
     {
         if (this != &other)
-        {
-            order.clear();
-            stamp = 0;
             takeArenas(other);
-        }
         return *this;
     }
 
@@ -419,12 +422,12 @@ struct AiState
     std::map<std::string, CompiledTree> trees;   ///< By name.
     std::map<std::string, uint64_t> treeRevisions; ///< Bumped when a tree is (re)loaded.
     std::map<std::string, UtilityDoc> utilities; ///< By name.
-    BrainMap brains;                             ///< By agent name.
+    BrainTable brains;                           ///< By BrainId (walked in agent-name order).
     EventLog events;
     Rng rng;                                     ///< Seeds brains that give no seed.
     uint64_t revisionCounter = 0;                ///< Bumped by every putTree (trees change only through it).
     AiStateInstance instance;                    ///< This object's id (see AiStateInstance).
-    BrainWalkHints walkHints;                    ///< stepBrains' walk order (see BrainWalkHints).
+    BrainWalkHints walkHints;                    ///< stepBrains' arena (see BrainWalkHints).
 };
 
 /// Adds (or replaces) a tree.
@@ -432,10 +435,10 @@ void putTree(AiState& io, CompiledTree tree);
 /// Adds (or replaces) a utility document.
 void putUtility(AiState& io, UtilityDoc doc);
 
-/// Creates (or replaces) the brain of `def.agent`. Errors: E_AI_UNKNOWN (no such
-/// tree or utility), E_AI_PARAMS (both or neither of tree/utility, bad period,
-/// blackboard not an object).
-Status attachBrain(AiState& io, const BrainDef& def, uint64_t frame);
+/// Creates (or replaces) the brain of `def.agent`: its id (a replaced brain's
+/// id goes stale). Errors: E_AI_UNKNOWN (no such tree or utility), E_AI_PARAMS
+/// (both or neither of tree/utility, bad period, blackboard not an object).
+Result<BrainId> attachBrain(AiState& io, const BrainDef& def, uint64_t frame);
 
 /// The simulation clock of a tick: time = frame × dt.
 struct TickClock
@@ -450,7 +453,9 @@ struct TickClock
 Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock,
                  const LeafRegistry& leaves = builtinLeafRegistry());
 
-/// Ticks every enabled brain whose period is due, in agent-name order.
+/// Ticks every enabled brain whose period is due, in agent-name order. A tick
+/// (a leaf, the host) may attach and detach other brains, not its own: the
+/// rest of the walk is then that of the brains in agent-name order after it.
 void stepBrains(AiState& io, World& world, const TickClock& clock,
                 const LeafRegistry& leaves = builtinLeafRegistry());
 
@@ -464,7 +469,7 @@ std::vector<uint32_t> runningNodes(const AiState& state, const Brain& brain);
 /// Feeds a brain canonically into `io`.
 void hashBrain(Hasher& io, const Brain& brain);
 /// The digest of hashBrain alone, kept in the brain until it is reached for a
-/// change (see BrainMap), so that it costs a brain's hashing only once per change.
+/// change (see BrainTable), so that it costs a brain's hashing only once per change.
 uint64_t brainDigest(const Brain& brain);
 /// Hash of the whole AI state (trees, utility documents, brains with
 /// blackboards and running nodes, the event log, the RNG). Each brain enters
