@@ -142,26 +142,27 @@ TEST_CASE("flow: symmetric 4-, 8- and 16-way crossings each arrive within 1000 s
 // walkers behind pass them. Bounds: measured × ~1.5 (head-on groups 1771
 // steps, room 14,399: the door passes one agent every 1.2 s); every pair stays
 // at >= 0.95 × (ri + rj) (the avoidance's guard, kept by the move).
-TEST_CASE("flow: two groups of 10 head-on in a 3 m corridor swap places within 2700 steps")
+/// Runs a make-way scene to arrival within `bound` steps: someone made way,
+/// every pair stayed >= 0.95 × (ri + rj), and the state hashes to `hash`.
+template <class Build> void runMakeWayScene(Build&& build, int bound, const char* hash)
 {
     Scene s;
-    buildHeadOnGroups(s);
+    build(s);
     Watch w;
-    runToArrival(s, 2700, w);
+    runToArrival(s, bound, w);
     CHECK(w.madeWay > 0);
     CHECK(w.minRatio >= 0.95);
-    CHECK(hex(s.world.hashState()) == "557f9ed5f2086b0c");
+    CHECK(hex(s.world.hashState()) == hash);
+}
+
+TEST_CASE("flow: two groups of 10 head-on in a 3 m corridor swap places within 2700 steps")
+{
+    runMakeWayScene(buildHeadOnGroups, 2700, "557f9ed5f2086b0c");
 }
 
 TEST_CASE("flow: 200 agents leave a room through one 2 m door within 21600 steps")
 {
-    Scene s;
-    buildRoomExit(s);
-    Watch w;
-    runToArrival(s, 21600, w);
-    CHECK(w.madeWay > 0);
-    CHECK(w.minRatio >= 0.95);
-    CHECK(hex(s.world.hashState()) == "fe68ed13c1fda30f");
+    runMakeWayScene(buildRoomExit, 21600, "fe68ed13c1fda30f");
 }
 
 TEST_CASE("two worlds stepped in lockstep are bit-equal after every step")
