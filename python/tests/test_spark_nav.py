@@ -22,7 +22,7 @@ CLI = os.environ.get("SPARK_CLI", "")
 # Pinned: the dungeon baked with the default settings (what `spark bake` prints),
 # and the crowd of test_dungeon_crowd_run_has_the_clis_hash after 120 frames.
 DUNGEON_HASH = "b12b19cfc9aa2133"
-CROWD_HASH = "54d62e7a3644f7c2"
+CROWD_HASH = "187fb6fba8f8c76b"
 
 
 def floor(width: float = 10.0, depth: float = 10.0, x0: float = 0.0) -> tuple[np.ndarray, np.ndarray]:

@@ -224,7 +224,7 @@ TEST_CASE("a recording's text is pinned and its gzip bytes are the same every ru
 {
     const std::string text = recorded(300);
     const uint64_t hash = hashBytes(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(text.data()), text.size()));
-    CHECK(hash == 0x9477cf579b4ecfd4ull);
+    CHECK(hash == 0x23cdcbfa659f76e3ull);
     CHECK(gzipBytes(text) == gzipBytes(text));
     Result<std::string> back = gunzipBytes(gzipBytes(text));
     REQUIRE(back.ok());

@@ -44,6 +44,10 @@ struct CrowdStepScratch::Data
     std::vector<glm::dvec2> velocity;
     /// Per agent: 1 = moves at the avoidance's velocity (no acceleration limit, or the limit was unsafe).
     std::vector<uint8_t> avoided;
+    /// Per agent: its position before the move along the surface. [Units: m]
+    std::vector<glm::vec3> before;
+    /// Per agent: 1 = its move was taken back this step (it came too near another).
+    std::vector<uint8_t> heldBack;
     /// One agent's walls by distance (squared) when it may keep only its nearest.
     std::vector<std::pair<double, uint32_t>> wallOrder;
 };

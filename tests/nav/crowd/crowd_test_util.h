@@ -190,6 +190,38 @@ inline void buildHeadOn(Scene& s)
     }
 }
 
+/// Two groups head-on: a 40 × 3 m corridor, each group 10 agents in 2 lanes
+/// (z 1 and 2) × 5 rows 1.2 m apart (x 2 .. 6.8 and 33.2 .. 38), each agent
+/// sent to the place mirrored across the middle (the other group's places).
+inline void buildHeadOnGroups(Scene& s)
+{
+    putGround(s, bakeShapes(box(0, 0, 40, 3)));
+    for (int row = 0; row < 5; ++row)
+        for (int lane = 0; lane < 2; ++lane)
+        {
+            const float x = 2.0f + 1.2f * static_cast<float>(row), z = 1.0f + static_cast<float>(lane);
+            addWalker(s, x, z, 40.0f - x, z);
+            addWalker(s, 40.0f - x, z, x, z);
+        }
+}
+
+/// Leaving a room: a 20 × 20 m room (x 0..20) with one 2 m door (z 9..11) in
+/// a 1 m wall to a 30 × 20 m yard (x 21..51). 200 agents stand in the room in
+/// 10 columns 1.5 m apart (x 1.5 .. 15) × 20 rows 0.95 m apart (z 0.975 ..
+/// 19.025); each goes to the yard's place of its row, the column nearest the
+/// door to the farthest column (x 22.5 + 1.5 × (column)), so the first out
+/// walk furthest.
+inline void buildRoomExit(Scene& s)
+{
+    putGround(s, bakeShapes(box(0, 0, 51, 20, {Rect2D{{20, 0}, {21, 9}}, Rect2D{{20, 11}, {21, 20}}})));
+    for (int col = 0; col < 10; ++col)
+        for (int row = 0; row < 20; ++row)
+        {
+            const float z = 0.975f + 0.95f * static_cast<float>(row);
+            addWalker(s, 1.5f + 1.5f * static_cast<float>(col), z, 26.0f + 1.5f * static_cast<float>(col), z);
+        }
+}
+
 /// The shared goal: 50 agents at seeded random places of a 20 × 20 m room
 /// (at least 1.2 m apart and 4 m from the centre), all sent to the centre.
 inline void buildSharedGoal(Scene& s)
@@ -219,6 +251,7 @@ struct Watch
     int offMesh = 0;                   ///< Agent-steps found off the mesh.
     int moved = 0;                     ///< Agent-steps where an arrived agent moved or had a velocity.
     int maxSpeedSeen = 0;              ///< Agent-steps faster than the agent's max speed.
+    int madeWay = 0;                   ///< Times an arrived agent stepped aside (making_way) for another.
     std::vector<int> arrivedAt;        ///< Step each agent first arrived, or −1.
     std::vector<glm::vec3> arrivedPos; ///< Where it arrived.
     int steps = 0;                     ///< Steps taken.
@@ -227,7 +260,8 @@ struct Watch
 /// Checks the invariants after a step: every agent on the mesh (a polygon of
 /// the mesh within 1 mm, and its corridor's first polygon holding it), the
 /// smallest centre distance, no agent faster than its max speed, and an arrived
-/// agent exactly where it arrived with a zero velocity. Reports the first few
+/// agent exactly where it arrived with a zero velocity until it makes way for
+/// another (moving, making_way: it walks back and arrives again). Reports the first few
 /// failures with the step.
 inline void checkStep(const Scene& s, Watch& w)
 {
@@ -251,7 +285,13 @@ inline void checkStep(const Scene& s, Watch& w)
         const float speed = std::sqrt(a.velocity.x * a.velocity.x + a.velocity.z * a.velocity.z);
         if (speed > a.def.maxSpeed * 1.0001f && ++w.maxSpeedSeen <= 3)
             FAIL_CHECK("agent " << i << " moves at " << speed << " m/s at step " << w.steps);
-        if (w.arrivedAt[i] >= 0)
+        if (w.arrivedAt[i] >= 0 && a.state == AgentState::Moving && a.reason == AgentReason::MakingWay)
+        {
+            // It steps aside for a passing agent: it walks back and arrives again.
+            w.arrivedAt[i] = -1;
+            ++w.madeWay;
+        }
+        else if (w.arrivedAt[i] >= 0)
         {
             if ((a.state != AgentState::Arrived || a.position != w.arrivedPos[i] ||
                  a.velocity != glm::vec3(0.0f)) &&
@@ -324,7 +364,7 @@ inline void checkWatch(const Watch& w)
     CHECK(w.offMesh == 0);
     CHECK(w.moved == 0);
     CHECK(w.maxSpeedSeen == 0);
-    CHECK(w.minRatio >= 0.9);
+    CHECK(w.minRatio >= 0.95); // the avoidance's guard (1 − overlapTolerance), kept by the move
 }
 
 } // namespace spark::nav::test

@@ -74,10 +74,12 @@ enum class AgentReason : uint8_t
     OnLink,          ///< moving: crossing an off-mesh link.
     BlockedByAgents, ///< moving: no headway for `kStuckSeconds` or longer (`CrowdAgent::blockedFor`), agents touching it.
     NoHeadway,       ///< moving: no headway for `kStuckSeconds` or longer with no agent touching it (walls, its own settings).
+    MakingWay,       ///< moving: it had arrived and steps aside for a passing agent; it walks back to its target after.
 };
 
 /// Text of a reason, as the commands write it: none, unreachable,
-/// off_mesh, zero_speed, link_too_slow, on_link, blocked_by_agents, no_headway.
+/// off_mesh, zero_speed, link_too_slow, on_link, blocked_by_agents, no_headway,
+/// making_way.
 std::string_view agentReasonName(AgentReason reason);
 
 /// Longest crossing of an off-mesh link an agent starts (a slower link is

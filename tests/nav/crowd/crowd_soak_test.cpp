@@ -1,0 +1,138 @@
+// The crowd soak (CTest label `long`: `ctest -L long -R nav_crowd_soak`):
+// 2,000 agents (radius 0.4) in an 80 × 80 m hall with a 5 × 5 grid of 6 m
+// pillars (corridors 8 m wide between them), each sent to a seeded random
+// place and, on arrival, to the next one, for 20,000 steps of 1/60 s (333 s).
+// It checks that no pair of agents is ever closer than 0.95 × (ri + rj) (the
+// avoidance's guard; they start at least 1.2 × apart) and prints what it saw:
+// the longest time an agent went without headway (kStuckReach radii), the
+// smallest distance, arrivals, agents that made way. Issue 35's goal of no
+// agent without headway for longer than 10 s does NOT hold yet: measured
+// 38.3 s (step 19,837), 3,471 arrivals, smallest distance 0.950004, 477 times
+// an agent made way; it is a WARN (reported, not failing) until it does.
+// ~3 minutes of CPU.
+
+#include "crowd_test_util.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <vector>
+
+using namespace spark;
+using namespace spark::nav;
+using namespace spark::nav::test;
+
+namespace
+{
+
+constexpr int kAgents = 2000;
+constexpr int kSteps = 20000;
+constexpr float kHall = 80.0f;
+
+/// The pillars: 6 m squares at 8 + 14 k (k = 0..4) on both axes.
+std::vector<Rect2D> pillars()
+{
+    std::vector<Rect2D> out;
+    for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 5; ++j)
+        {
+            const float x = 8.0f + 14.0f * static_cast<float>(i), z = 8.0f + 14.0f * static_cast<float>(j);
+            out.push_back(Rect2D{{x, z}, {x + 6.0f, z + 6.0f}});
+        }
+    return out;
+}
+
+/// A seeded place of the hall at least 0.6 m from the walls and the pillars.
+glm::vec3 randomPlace(Rng& rng, const std::vector<Rect2D>& blocks)
+{
+    for (;;)
+    {
+        const float x = static_cast<float>(rngNextRange(rng, 0.6, kHall - 0.6));
+        const float z = static_cast<float>(rngNextRange(rng, 0.6, kHall - 0.6));
+        bool free = true;
+        for (const Rect2D& r : blocks)
+            free = free && !(x > r.min.x - 0.6f && x < r.max.x + 0.6f && z > r.min.y - 0.6f && z < r.max.y + 0.6f);
+        if (free)
+            return glm::vec3(x, 0.0f, z);
+    }
+}
+
+/// Smallest centre distance / (ri + rj) over all pairs (a sweep along x).
+double smallestRatio(const Scene& s, std::vector<std::pair<float, size_t>>& order)
+{
+    order.clear();
+    for (size_t i = 0; i < s.agents.size(); ++i)
+        order.push_back({s.world.agent(s.agents[i])->position.x, i});
+    std::sort(order.begin(), order.end());
+    double best = 1.0e9;
+    for (size_t k = 0; k < order.size(); ++k)
+    {
+        const CrowdAgent& a = *s.world.agent(s.agents[order[k].second]);
+        for (size_t m = k + 1; m < order.size() && order[m].first - order[k].first < 2.0f * kAgentRadius; ++m)
+        {
+            const CrowdAgent& b = *s.world.agent(s.agents[order[m].second]);
+            const double dx = double(a.position.x) - b.position.x, dz = double(a.position.z) - b.position.z;
+            best = std::min(best, std::sqrt(dx * dx + dz * dz) / (double(a.def.radius) + b.def.radius));
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+TEST_CASE("soak: 2,000 agents with random targets for 20,000 steps: no pair < 0.95 x 2r; the longest wait is reported")
+{
+    Scene s;
+    const std::vector<Rect2D> blocks = pillars();
+    putGround(s, bakeShapes(box(0, 0, kHall, kHall, blocks)));
+    Rng rng = rngFromSeed(35);
+    std::vector<glm::vec3> starts;
+    while (starts.size() < static_cast<size_t>(kAgents))
+    {
+        const glm::vec3 p = randomPlace(rng, blocks);
+        bool free = true;
+        for (const glm::vec3& q : starts)
+            free = free && (p.x - q.x) * (p.x - q.x) + (p.z - q.z) * (p.z - q.z) >= 0.96f * 0.96f;
+        if (free)
+            starts.push_back(p);
+    }
+    for (const glm::vec3& p : starts)
+    {
+        const glm::vec3 t = randomPlace(rng, blocks);
+        addWalker(s, p.x, p.z, t.x, t.z);
+    }
+    std::vector<std::pair<float, size_t>> order;
+    double minRatio = smallestRatio(s, order);
+    float longestBlocked = 0.0f;
+    int arrivals = 0, madeWay = 0, longestAt = -1;
+    std::vector<uint8_t> wasMakingWay(s.agents.size(), 0);
+    for (int step = 1; step <= kSteps; ++step)
+    {
+        REQUIRE(s.world.stepCrowds(kDt).ok());
+        for (size_t i = 0; i < s.agents.size(); ++i)
+        {
+            const CrowdAgent& a = *s.world.agent(s.agents[i]);
+            if (a.blockedFor > longestBlocked)
+            {
+                longestBlocked = a.blockedFor;
+                longestAt = step;
+            }
+            const bool making = a.reason == AgentReason::MakingWay;
+            madeWay += making && !wasMakingWay[i] ? 1 : 0;
+            wasMakingWay[i] = making ? 1 : 0;
+            if (a.state == AgentState::Arrived)
+            {
+                ++arrivals;
+                const glm::vec3 t = randomPlace(rng, blocks);
+                REQUIRE(s.world.setAgentTarget(s.agents[i], t).ok());
+            }
+        }
+        minRatio = std::min(minRatio, smallestRatio(s, order));
+    }
+    MESSAGE("soak: " << arrivals << " arrivals in " << kSteps << " steps; longest without headway " << longestBlocked
+                     << " s (step " << longestAt << "); smallest distance " << minRatio << " x (ri + rj); "
+                     << madeWay << " times an agent made way");
+    WARN(longestBlocked <= 10.0f); // issue 35's goal, not met yet (see the top)
+    CHECK(minRatio >= 0.95);
+    CHECK(arrivals > kAgents);
+}
