@@ -18,11 +18,11 @@
 ///     borders, so the triangles are as fat as the kept vertices allow.
 ///  4. Greedy merging into convex polygons of at most kMaxBakedPolyVerts
 ///     vertices: edges in order of decreasing length (ties: vertex ids), the two
-///     polygons of an edge merge when the union stays convex (a straight angle
-///     at a kept corner is allowed, so a room keeps the corners of its doors on its sides,
-///     as the rectangles had them; `buildNavMesh` accepts such polygons). Not at
-///     a corner on an area border: the weighted search's corridor costs then
-///     disagreed with a re-costing of the same corridor (property_test.cpp).
+///     polygons of an edge merge when the union stays strictly convex. No
+///     straight angles: a start on one half of such a split edge sees the
+///     other half edge-on, which let a path cut a corner (property_test.cpp),
+///     and at area borders the weighted search's corridor costs disagreed
+///     with a re-costing of the same corridor.
 /// Every test runs on integer grid corners (int64), so the result is
 /// exact and depends only on the grid; no hash map is involved. Polygons come out
 /// in order of their lowest triangle id, each starting at its lowest vertex.
@@ -345,7 +345,6 @@ CornerMesh2D meshFromRectangles2D(int width, int height, std::span<const CellRec
             return kBlocked;
         return areas.empty() ? 0 : areas[i];
     };
-    std::vector<uint8_t> onAreaBorder(m.pts.size(), 0);
     for (uint32_t v = 0; v < m.pts.size(); ++v)
     {
         const int x = m.pts[v].x, y = m.pts[v].y;
@@ -357,9 +356,6 @@ CornerMesh2D meshFromRectangles2D(int width, int height, std::span<const CellRec
             const int p = c[k], q = c[(k + 1) % 4], r = c[(k + 2) % 4], s = c[(k + 3) % 4];
             needless = p != kBlocked && p == q && r == kBlocked && s == kBlocked;
         }
-        for (int k = 0; k < 4; ++k)
-            if (c[k] != kBlocked && c[(k + 1) % 4] != kBlocked && c[k] != c[(k + 1) % 4])
-                onAreaBorder[v] = 1;
         if (needless)
             removeVertex(m, v, tris);
     }
@@ -419,18 +415,12 @@ CornerMesh2D meshFromRectangles2D(int width, int height, std::span<const CellRec
         for (size_t k = 2; k < nq; ++k) // after b, a in q: the rest
             merged.push_back(lq[(jb + k) % nq]);
         const size_t n = merged.size();
-        // Convex, straight angles allowed: a room keeps the corners of its doors on its sides.
+        // Strictly convex: a straight angle would put a vertex in the middle of
+        // an edge, and a start on one of its two halves sees the other edge-on,
+        // which the path search does not take (a path cut a corner that way).
         bool convex = true;
         for (size_t k = 0; k < n && convex; ++k)
-        {
-            const Pt& p0 = m.pts[merged[k]];
-            const Pt& p1 = m.pts[merged[(k + 1) % n]];
-            const Pt& p2 = m.pts[merged[(k + 2) % n]];
-            const int64_t turn = cross(p0, p1, p2);
-            const int64_t ahead = static_cast<int64_t>(p1.x - p0.x) * (p2.x - p1.x) +
-                                  static_cast<int64_t>(p1.y - p0.y) * (p2.y - p1.y);
-            convex = turn > 0 || (turn == 0 && ahead > 0 && onAreaBorder[merged[(k + 1) % n]] == 0);
-        }
+            convex = cross(m.pts[merged[k]], m.pts[merged[(k + 1) % n]], m.pts[merged[(k + 2) % n]]) > 0;
         if (!convex)
             continue;
         const uint32_t root = std::min(p, q), gone = std::max(p, q);

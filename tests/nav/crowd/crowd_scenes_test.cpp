@@ -115,7 +115,7 @@ TEST_CASE("flow: 2 × 10 agents swap rooms through a 2.4 m door within 1800 step
     Scene s;
     buildDoorOf(s, 2.4f);
     runToArrival(s, 1800);
-    CHECK(hex(s.world.hashState()) == "fbc7c4c9360ca094");
+    CHECK(hex(s.world.hashState()) == "35799612fd42e6b3");
 }
 
 TEST_CASE("flow: 2 × 10 agents swap rooms through a door 0.8 m wide for their centres (1.6 m) within 3300 steps")
@@ -123,7 +123,7 @@ TEST_CASE("flow: 2 × 10 agents swap rooms through a door 0.8 m wide for their c
     Scene s;
     buildDoorOf(s, 1.6f);
     runToArrival(s, 3300);
-    CHECK(hex(s.world.hashState()) == "35ef9687df8eedfa");
+    CHECK(hex(s.world.hashState()) == "05fde04a6ccae7fd");
 }
 
 TEST_CASE("flow: symmetric 4-, 8- and 16-way crossings each arrive within 1000 steps")
@@ -162,7 +162,7 @@ TEST_CASE("flow: two groups of 10 head-on in a 3 m corridor swap places within 2
 
 TEST_CASE("flow: 200 agents leave a room through one 2 m door within 21600 steps")
 {
-    runMakeWayScene(buildRoomExit, 21600, "fe68ed13c1fda30f");
+    runMakeWayScene(buildRoomExit, 21600, "82bfe12cb7806de9");
 }
 
 TEST_CASE("two worlds stepped in lockstep are bit-equal after every step")
@@ -213,5 +213,5 @@ TEST_CASE("the doorway scene hashes to a pinned value after 600 steps")
     buildDoorway(s);
     for (int k = 0; k < 600; ++k)
         REQUIRE(s.world.stepCrowds(kDt).ok());
-    CHECK(hex(s.world.hashState()) == "23a008b1920ae3cf");
+    CHECK(hex(s.world.hashState()) == "b699624d586e5541");
 }
