@@ -143,8 +143,11 @@ std::vector<SolidRange> connectedTriangleRuns(const BakeInput& input)
         else
             runs.push_back({static_cast<uint32_t>(t), 1}), runRoot = r;
     }
-    // A closed surface has at least four triangles.
-    std::erase_if(runs, [](const SolidRange& run) { return run.triangleCount < 4; });
+    // Only closed runs are solids (an open one, a terrain say, is baked as its
+    // surfaces; listing it would make every tile job carry all of it). A
+    // closed surface has at least four triangles.
+    std::erase_if(runs, [&](const SolidRange& run)
+                  { return run.triangleCount < 4 || bake::closedSolidSign(input, run) == 0; });
     return runs;
 }
 

@@ -180,6 +180,10 @@ struct ContourSet
 /// within a step of the span's top, and a low obstacle (a non-walkable span at
 /// most a step above a walkable one right below) takes the area of the span
 /// below. `outField.grid` must be set by the caller; the rest is rebuilt.
+/// The sign of a closed run's volume (+1 outward winding, -1 inward), or 0
+/// when the run is open (some edge is not run once each way) or flat.
+int closedSolidSign(const BakeInput& input, const SolidRange& run);
+
 void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField);
 
 /// filter.cpp: ledges are flagged, spans without head room dropped; then the open field is built with

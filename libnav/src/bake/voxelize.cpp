@@ -494,33 +494,6 @@ inline double areaXZ(const glm::dvec2& a, const glm::dvec2& b, const glm::dvec2&
     return (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x);
 }
 
-/// The sign of a closed run's volume (+1 outward winding, -1 inward), or 0
-/// when the run is open (some edge is not run once each way) or flat.
-int closedSolidSign(const BakeInput& input, const SolidRange& run)
-{
-    std::vector<uint64_t> edges, reversed;
-    edges.reserve(static_cast<size_t>(run.triangleCount) * 3);
-    reversed.reserve(edges.capacity());
-    double volume = 0.0;
-    for (uint32_t t = run.firstTriangle; t < run.firstTriangle + run.triangleCount; ++t)
-    {
-        const uint32_t* tri = &input.indices[static_cast<size_t>(t) * 3];
-        for (int e = 0; e < 3; ++e)
-        {
-            const uint64_t a = tri[e], b = tri[(e + 1) % 3];
-            edges.push_back(a << 32 | b);
-            reversed.push_back(b << 32 | a);
-        }
-        const glm::dvec3 a(input.vertices[tri[0]]), b(input.vertices[tri[1]]), c(input.vertices[tri[2]]);
-        volume += glm::dot(a, glm::cross(b, c));
-    }
-    std::sort(edges.begin(), edges.end());
-    std::sort(reversed.begin(), reversed.end());
-    if (edges.empty() || edges != reversed)
-        return 0;
-    return volume > 0.0 ? 1 : volume < 0.0 ? -1 : 0;
-}
-
 /// One crossing of a column's centre line with a solid's face.
 struct Crossing
 {
@@ -638,6 +611,33 @@ void fillSolid(const BakeInput& input, const SolidRange& run, SolidField& field)
 }
 
 } // namespace
+
+/// The sign of a closed run's volume (+1 outward winding, -1 inward), or 0
+/// when the run is open (some edge is not run once each way) or flat.
+int closedSolidSign(const BakeInput& input, const SolidRange& run)
+{
+    std::vector<uint64_t> edges, reversed;
+    edges.reserve(static_cast<size_t>(run.triangleCount) * 3);
+    reversed.reserve(edges.capacity());
+    double volume = 0.0;
+    for (uint32_t t = run.firstTriangle; t < run.firstTriangle + run.triangleCount; ++t)
+    {
+        const uint32_t* tri = &input.indices[static_cast<size_t>(t) * 3];
+        for (int e = 0; e < 3; ++e)
+        {
+            const uint64_t a = tri[e], b = tri[(e + 1) % 3];
+            edges.push_back(a << 32 | b);
+            reversed.push_back(b << 32 | a);
+        }
+        const glm::dvec3 a(input.vertices[tri[0]]), b(input.vertices[tri[1]]), c(input.vertices[tri[2]]);
+        volume += glm::dot(a, glm::cross(b, c));
+    }
+    std::sort(edges.begin(), edges.end());
+    std::sort(reversed.begin(), reversed.end());
+    if (edges.empty() || edges != reversed)
+        return 0;
+    return volume > 0.0 ? 1 : volume < 0.0 ? -1 : 0;
+}
 
 void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField)
 {

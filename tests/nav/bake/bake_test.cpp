@@ -422,6 +422,18 @@ TEST_CASE("connectedTriangleRuns: an OBJ's closed pieces are solids, an inward-w
     CHECK(room.solids.size() == 2);
     CHECK(polygonsInsideBox(bakeOk(room, def)) > 0);
 
+    // An open piece (a floor quad strip: a terrain) is no solid: only the closed box is listed.
+    BakeInput open = in;
+    const uint32_t v0 = static_cast<uint32_t>(open.vertices.size());
+    for (float x : {8.0f, 9.0f, 10.0f})
+        open.vertices.push_back({x, 0, 0}), open.vertices.push_back({x, 0, 1});
+    for (uint32_t q = 0; q < 2; ++q)
+        for (uint32_t i : {0u, 1u, 3u, 0u, 3u, 2u})
+            open.indices.push_back(v0 + 2 * q + i);
+    const std::vector<SolidRange> openRuns = connectedTriangleRuns(open);
+    REQUIRE(openRuns.size() == 2);
+    CHECK(openRuns[1].firstTriangle == 12);
+
     // Separate pieces joined by nothing but order are separate runs; a bad index gives none.
     BakeInput odd = in;
     odd.indices.push_back(0), odd.indices.push_back(1), odd.indices.push_back(99);

@@ -135,10 +135,11 @@ struct BakeInput
 
 /// The solids of triangles that come without them (an OBJ, the C API): each
 /// maximal run of consecutive triangles joined through shared vertex indices
-/// (a box written as one piece), for `BakeInput::solids`. Only the runs that
-/// close up are filled; on a one-sided input only those wound outward (a
-/// closed room wound inward, seen from inside, stays hollow). Empty when an
-/// index is out of range (the bake refuses such input).
+/// (a box written as one piece) that closes up, for `BakeInput::solids`; open
+/// runs (a terrain) are left out and baked as surfaces. On a one-sided input
+/// the bake fills only those wound outward (a closed room wound inward, seen
+/// from inside, stays hollow). Empty when an index is out of range (the bake
+/// refuses such input).
 std::vector<SolidRange> connectedTriangleRuns(const BakeInput& input);
 
 /// Counters of a bake (no timings: those are measured by the caller).
