@@ -183,9 +183,12 @@ void removeVertex(TriMesh& m, uint32_t v, std::vector<Tri>& scratch)
     }
     // Start at an `a` that is no `b` (the wall end), else anywhere (a closed ring).
     uint32_t start = link[0].first;
-    for (const auto& [a, b] : link)
+    for (const auto& edge : link)
+    {
+        const uint32_t a = edge.first; // not a structured binding: older clang cannot capture those
         if (std::none_of(link.begin(), link.end(), [&](const auto& e) { return e.second == a; }))
             start = a;
+    }
     std::vector<uint32_t> ring{start};
     for (size_t guard = 0; guard < link.size(); ++guard)
     {
@@ -224,7 +227,7 @@ void delaunayFlips(TriMesh& m)
     std::reverse(stack.begin(), stack.end());
     while (!stack.empty())
     {
-        const auto [a, b] = stack.back();
+        const uint32_t a = stack.back().first, b = stack.back().second; // captured below: no structured binding
         stack.pop_back();
         const uint32_t t1 = m.withEdge(a, b), t2 = m.withEdge(b, a);
         if (t1 == UINT32_MAX || t2 == UINT32_MAX || m.triArea[t1] != m.triArea[t2])
