@@ -29,6 +29,7 @@
 #include <cassert>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <tuple>
 
 namespace spark::nav
@@ -451,6 +452,77 @@ void NavMeshAccess::numberLinkEnds(NavMesh& mesh)
     deriveTurns(mesh);
 }
 
+namespace
+{
+
+/// What the link ends at one point tell about the free space round it (deriveTurns).
+struct TurnSeen
+{
+    uint8_t ins = 0, outs = 0, bad = 0, areas = 0;
+    uint16_t area = 0;
+    glm::vec3 at{0.0f}, from{0.0f}, to{0.0f};
+};
+
+/// Adds end `end` (0: a, 1: b) of link `li` (index in allLinks) of polygon
+/// `p` to what is seen at its point. The result does not depend on the order
+/// the ends are added in.
+void seeLinkEnd(const NavMesh& mesh, uint32_t p, uint32_t li, uint32_t end, TurnSeen& s)
+{
+    const NavLink* all = mesh.allLinks().data();
+    const uint32_t* ids = mesh.linkEndPoints();
+    const NavLink& l = all[li];
+    const uint32_t id = ids[2 * size_t(li) + end];
+    s.at = end == 0 ? l.a : l.b;
+    const uint16_t area = uint16_t(1u + mesh.area(p));
+    if (s.area != 0 && s.area != area)
+        s.areas = 1;
+    s.area = area;
+    // The neighbour's links back to p: one must end here too.
+    bool back = false;
+    const std::span<const NavLink> qs = mesh.links(l.neighbour);
+    const size_t q0 = size_t(qs.data() - all);
+    for (size_t k = q0; k < q0 + qs.size() && !back; ++k)
+        back = all[k].neighbour == p && (ids[2 * k] == id || ids[2 * k + 1] == id);
+    if (!back)
+        s.bad = 1;
+    // Past this end along p's boundary: another link from (or to) this point, or a wall.
+    const std::span<const NavLink> ps = mesh.links(p);
+    const size_t first = size_t(ps.data() - all);
+    for (size_t k = first; k < first + ps.size(); ++k)
+        if (k != li && ids[2 * k + (end == 0 ? 1 : 0)] == id)
+            return;
+    const uint32_t n = mesh.polygonVertexCount(p);
+    if (end == 1)
+    {
+        // A wall out of the point, towards the next vertex of p past it.
+        const glm::vec3 v = mesh.polygonVertex(p, (l.edge + 1) % n);
+        s.to = v == l.b ? mesh.polygonVertex(p, (l.edge + 2) % n) : v;
+        ++s.outs;
+    }
+    else
+    {
+        const glm::vec3 v = mesh.polygonVertex(p, l.edge);
+        s.from = v == l.a ? mesh.polygonVertex(p, (l.edge + n - 1) % n) : v;
+        ++s.ins;
+    }
+}
+
+/// The linkEndTurn bits of a point from everything seen at it (0 for a point no end uses).
+uint8_t turnOf(const TurnSeen& s)
+{
+    bool proven = !s.bad && s.ins == s.outs && s.ins <= 1;
+    if (proven && s.ins == 1)
+    {
+        const int turn = detail::orientExact(s.from.x, s.from.z, s.at.x, s.at.z, s.to.x, s.to.z);
+        const double ahead = (double(s.at.x) - s.from.x) * (double(s.to.x) - s.at.x) +
+                             (double(s.at.z) - s.from.z) * (double(s.to.z) - s.at.z);
+        proven = turn > 0 || (turn == 0 && ahead > 0.0);
+    }
+    return uint8_t((proven ? 0 : NavMesh::kTurnCorner) | (s.areas ? NavMesh::kTurnAreas : 0));
+}
+
+} // namespace
+
 void NavMeshAccess::deriveTurns(NavMesh& mesh)
 {
     // Where a shortest path may turn (issue 34): only at a point where the
@@ -462,73 +534,60 @@ void NavMeshAccess::deriveTurns(NavMesh& mesh)
     // out, turning left or running straight on (exact orientation of the
     // mesh's coordinates). Anything else (two obstacles touching, ends that
     // do not match bit for bit, a wall turning right) may be turned at.
-    const uint32_t points = mesh.m_endPointCount;
-    struct Seen
-    {
-        uint8_t ins = 0, outs = 0, bad = 0, areas = 0;
-        uint16_t area = 0;
-        glm::vec3 at{0.0f}, from{0.0f}, to{0.0f};
-    };
-    std::vector<Seen> seen(points);
-    const uint32_t* ids = mesh.m_linkEndPoint.data();
+    std::vector<TurnSeen> seen(mesh.m_endPointCount);
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
-    {
-        const uint32_t first = mesh.m_linkStarts[p], last = mesh.m_linkStarts[p + 1];
-        const uint32_t n = mesh.polygonVertexCount(p);
-        for (uint32_t li = first; li < last; ++li)
-        {
-            const NavLink& l = mesh.m_links[li];
+        for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
             for (uint32_t end = 0; end < 2; ++end)
+                seeLinkEnd(mesh, p, li, end, seen[mesh.m_linkEndPoint[2 * size_t(li) + end]]);
+    mesh.m_linkEndTurn.resize(seen.size());
+    for (size_t id = 0; id < seen.size(); ++id)
+        mesh.m_linkEndTurn[id] = turnOf(seen[id]);
+}
+
+void NavMeshAccess::updateTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
+                                std::span<const uint32_t> relinkedOld)
+{
+    // A point's turn reads only the link ends at it: their polygons' links
+    // and vertices and their neighbours' links back. A polygon whose links
+    // were copied kept all of these unless a neighbour was linked again; so
+    // only points with an end on a polygon linked again, now (`copiedFrom`
+    // kNoPolygon) or before (`relinkedOld`), can turn differently. Ids are
+    // kept across carvings (updateLinkEnds), so the rest are copied.
+    std::vector<std::pair<uint32_t, glm::vec3>> touched; // (id, position)
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+        if (copiedFrom[p] == kNoPolygon)
+            for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
             {
-                const uint32_t id = ids[2 * size_t(li) + end];
-                Seen& s = seen[id];
-                s.at = end == 0 ? l.a : l.b;
-                const uint16_t area = uint16_t(1u + mesh.area(p));
-                if (s.area != 0 && s.area != area)
-                    s.areas = 1;
-                s.area = area;
-                // The neighbour's links back to p: one must end here too.
-                bool back = false;
-                const uint32_t qs = mesh.m_linkStarts[l.neighbour], qe = mesh.m_linkStarts[l.neighbour + 1];
-                for (uint32_t k = qs; k < qe && !back; ++k)
-                    back = mesh.m_links[k].neighbour == p && (ids[2 * size_t(k)] == id || ids[2 * size_t(k) + 1] == id);
-                if (!back)
-                    s.bad = 1;
-                // Past this end along p's boundary: another link from (or to) this point, or a wall.
-                bool goesOn = false;
-                for (uint32_t k = first; k < last && !goesOn; ++k)
-                    goesOn = k != li && ids[2 * size_t(k) + (end == 0 ? 1 : 0)] == id;
-                if (goesOn)
-                    continue;
-                if (end == 1)
-                {
-                    // A wall out of the point, towards the next vertex of p past it.
-                    const glm::vec3 v = mesh.polygonVertex(p, (l.edge + 1) % n);
-                    s.to = v == l.b ? mesh.polygonVertex(p, (l.edge + 2) % n) : v;
-                    ++s.outs;
-                }
-                else
-                {
-                    const glm::vec3 v = mesh.polygonVertex(p, l.edge);
-                    s.from = v == l.a ? mesh.polygonVertex(p, (l.edge + n - 1) % n) : v;
-                    ++s.ins;
-                }
+                touched.emplace_back(mesh.m_linkEndPoint[2 * size_t(li)], mesh.m_links[li].a);
+                touched.emplace_back(mesh.m_linkEndPoint[2 * size_t(li) + 1], mesh.m_links[li].b);
             }
-        }
-    }
-    mesh.m_linkEndTurn.assign(points, 0);
-    for (uint32_t id = 0; id < points; ++id)
-    {
-        const Seen& s = seen[id];
-        bool proven = !s.bad && s.ins == s.outs && s.ins <= 1;
-        if (proven && s.ins == 1)
+    for (uint32_t o : relinkedOld)
+        for (uint32_t li = previous.m_linkStarts[o]; li < previous.m_linkStarts[o + 1]; ++li)
         {
-            const int turn = detail::orientExact(s.from.x, s.from.z, s.at.x, s.at.z, s.to.x, s.to.z);
-            const double ahead = (double(s.at.x) - s.from.x) * (double(s.to.x) - s.at.x) +
-                                 (double(s.at.z) - s.from.z) * (double(s.to.z) - s.at.z);
-            proven = turn > 0 || (turn == 0 && ahead > 0.0);
+            touched.emplace_back(previous.m_linkEndPoint[2 * size_t(li)], previous.m_links[li].a);
+            touched.emplace_back(previous.m_linkEndPoint[2 * size_t(li) + 1], previous.m_links[li].b);
         }
-        mesh.m_linkEndTurn[id] = uint8_t((proven ? 0 : NavMesh::kTurnCorner) | (s.areas ? NavMesh::kTurnAreas : 0));
+    std::sort(touched.begin(), touched.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    touched.erase(std::unique(touched.begin(), touched.end(),
+                              [](const auto& x, const auto& y) { return x.first == y.first; }),
+                  touched.end());
+    mesh.m_linkEndTurn.assign(previous.m_linkEndTurn.begin(), previous.m_linkEndTurn.end());
+    mesh.m_linkEndTurn.resize(mesh.m_endPointCount, 0);
+    for (const auto& [id, at] : touched)
+    {
+        // Every end at the point lies on its polygon's edge, in its bounds:
+        // the grid cell of the point lists all of them (as findLinkEndPoint).
+        TurnSeen s;
+        const uint32_t wanted = id;
+        mesh.visitPolygonsInBoxXZ(at.x, at.z, at.x, at.z,
+                                  [&](uint32_t poly)
+                                  {
+                                      for (uint32_t li = mesh.m_linkStarts[poly]; li < mesh.m_linkStarts[poly + 1]; ++li)
+                                          for (uint32_t end = 0; end < 2; ++end)
+                                              if (mesh.m_linkEndPoint[2 * size_t(li) + end] == wanted)
+                                                  seeLinkEnd(mesh, poly, li, end, s);
+                                  });
+        mesh.m_linkEndTurn[id] = turnOf(s);
     }
 }
 
@@ -562,11 +621,12 @@ uint32_t NavMesh::linkEndPointOf(const glm::vec3& p) const
 
 void NavMeshAccess::deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous,
                                                  std::span<const uint32_t> remap,
-                                                 std::span<const uint32_t> copiedFrom)
+                                                 std::span<const uint32_t> copiedFrom,
+                                                 std::span<const uint32_t> relinkedOld)
 {
     deriveRings(mesh);
     updateLinkTurns(mesh, previous, remap, copiedFrom);
-    updateLinkEnds(mesh, previous, copiedFrom);
+    updateLinkEnds(mesh, previous, copiedFrom, relinkedOld);
 }
 
 void NavMeshAccess::updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
@@ -605,7 +665,8 @@ void NavMeshAccess::updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std:
     }
 }
 
-void NavMeshAccess::updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom)
+void NavMeshAccess::updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
+                                   std::span<const uint32_t> relinkedOld)
 {
     // Copied links keep their ends' ids; a new end takes the id of an end at
     // the same bits already numbered (found through the grid), else the next
@@ -631,7 +692,7 @@ void NavMeshAccess::updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::
     if (mesh.m_endPointCount > mesh.m_linkEndPoint.size() + 64) // more ids than ends: most name nothing
         numberLinkEnds(mesh); // derives the turns too
     else
-        deriveTurns(mesh);
+        updateTurns(mesh, previous, copiedFrom, relinkedOld);
 }
 
 template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit)
@@ -907,7 +968,12 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
     labelComponents(mesh);
-    deriveQueryTablesIncremental(mesh, previous, remap, copiedFrom);
+    // The previous polygons whose links were not copied: gone, or linked again.
+    std::vector<uint32_t> relinkedOld(changedOld.begin(), changedOld.end());
+    for (uint32_t p = 0; p < polys; ++p)
+        if (copiedFrom[p] == kNoPolygon && oldOf[p] != kNoPolygon)
+            relinkedOld.push_back(oldOf[p]);
+    deriveQueryTablesIncremental(mesh, previous, remap, copiedFrom, relinkedOld);
 }
 
 void NavMeshAccess::assembleGeometry(NavMesh& mesh)

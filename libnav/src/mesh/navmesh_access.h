@@ -31,9 +31,11 @@ struct NavMeshAccess
     /// As `deriveQueryTables` after `assembleIncremental`: polygon p's links
     /// are `previous`'s polygon copiedFrom[p]'s, renumbered by `remap`
     /// (kNoPolygon: linked again). Tables of links away from a change are
-    /// copied; point ids are kept (see NavMesh::linkEndPoints).
+    /// copied; point ids are kept (see NavMesh::linkEndPoints). `relinkedOld`:
+    /// `previous`'s polygons whose links no polygon copies (gone or linked again).
     static void deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
-                                             std::span<const uint32_t> copiedFrom);
+                                             std::span<const uint32_t> copiedFrom,
+                                             std::span<const uint32_t> relinkedOld);
 
     /// The id of the link end with exactly the bits of `p`, or kNoPolygon.
     static uint32_t findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p);
@@ -73,7 +75,12 @@ private:
                                 std::span<const uint32_t> copiedFrom);
     /// Point ids numbered afresh, in the order the links first name them.
     static void numberLinkEnds(NavMesh& mesh);
-    static void updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom);
+    static void updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
+                               std::span<const uint32_t> relinkedOld);
+    /// As `deriveTurns`, only at the points with an end on a polygon linked
+    /// again (now or in `previous`); the other points' turns are copied.
+    static void updateTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
+                            std::span<const uint32_t> relinkedOld);
     template <class F> static void visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit);
     static void linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::vector<NavLink>* outP,
                          std::vector<NavLink>* outQ);

@@ -304,6 +304,7 @@ void checkSamePointPartition(const NavMesh& a, const NavMesh& b)
             CHECK(idsB.emplace(keyOf(at), ib).first->second == ib);
             usedA.insert(ia);
             usedB.insert(ib);
+            CHECK(a.linkEndTurn(ia) == b.linkEndTurn(ib)); // the same turn at the same point
         }
     CHECK(usedA.size() == idsA.size()); // distinct points, distinct ids
     CHECK(usedB.size() == idsB.size());
