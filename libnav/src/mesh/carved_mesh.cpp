@@ -275,6 +275,7 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
     }
 
     CarvedMesh out;
+    out.work.polygonsRecut = static_cast<uint32_t>(recut.size());
     auto previousSlotGeneration = [&](uint32_t slot) {
         if (previous)
             return slot < previous->generations.size() ? previous->generations[slot] : baseGeneration;
@@ -429,7 +430,7 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
         *renumbered = remap;
     out.mesh = NavMeshAccess::fromPartsIncremental(base, before, remap, changedNew, changedOld, std::move(vertices),
                                                    std::move(indices), std::move(polyStarts), std::move(areas),
-                                                   std::move(disabled));
+                                                   std::move(disabled), out.work);
     return out;
 }
 

@@ -545,7 +545,7 @@ void NavMeshAccess::deriveTurns(NavMesh& mesh)
 }
 
 void NavMeshAccess::updateTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
-                                std::span<const uint32_t> relinkedOld)
+                                std::span<const uint32_t> relinkedOld, CarveWork& work)
 {
     // A point's turn reads only the link ends at it: their polygons' links
     // and vertices and their neighbours' links back. A polygon whose links
@@ -571,6 +571,7 @@ void NavMeshAccess::updateTurns(NavMesh& mesh, const NavMesh& previous, std::spa
     touched.erase(std::unique(touched.begin(), touched.end(),
                               [](const auto& x, const auto& y) { return x.first == y.first; }),
                   touched.end());
+    work.pointsDerived = static_cast<uint32_t>(touched.size());
     mesh.m_linkEndTurn.assign(previous.m_linkEndTurn.begin(), previous.m_linkEndTurn.end());
     mesh.m_linkEndTurn.resize(mesh.m_endPointCount, 0);
     for (const auto& [id, at] : touched)
@@ -622,15 +623,15 @@ uint32_t NavMesh::linkEndPointOf(const glm::vec3& p) const
 void NavMeshAccess::deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous,
                                                  std::span<const uint32_t> remap,
                                                  std::span<const uint32_t> copiedFrom,
-                                                 std::span<const uint32_t> relinkedOld)
+                                                 std::span<const uint32_t> relinkedOld, CarveWork& work)
 {
     deriveRings(mesh);
-    updateLinkTurns(mesh, previous, remap, copiedFrom);
-    updateLinkEnds(mesh, previous, copiedFrom, relinkedOld);
+    updateLinkTurns(mesh, previous, remap, copiedFrom, work);
+    updateLinkEnds(mesh, previous, copiedFrom, relinkedOld, work);
 }
 
 void NavMeshAccess::updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
-                                    std::span<const uint32_t> copiedFrom)
+                                    std::span<const uint32_t> copiedFrom, CarveWork& work)
 {
     // A link's back edge and dead end read its neighbour q's links and the
     // link counts of q's neighbours. When q and all its neighbours kept their
@@ -655,6 +656,7 @@ void NavMeshAccess::updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std:
             if (o == kNoPolygon || near[mesh.m_links[li].neighbour])
             {
                 deriveLinkTurn(mesh, p, li);
+                ++work.linksDerived;
                 continue;
             }
             const uint32_t old = previous.m_linkStarts[o] + (li - mesh.m_linkStarts[p]);
@@ -666,7 +668,7 @@ void NavMeshAccess::updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std:
 }
 
 void NavMeshAccess::updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
-                                   std::span<const uint32_t> relinkedOld)
+                                   std::span<const uint32_t> relinkedOld, CarveWork& work)
 {
     // Copied links keep their ends' ids; a new end takes the id of an end at
     // the same bits already numbered (found through the grid), else the next
@@ -690,9 +692,12 @@ void NavMeshAccess::updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::
                     mesh.m_linkEndPoint[2 * size_t(li) + k] = id != kNoPolygon ? id : mesh.m_endPointCount++;
                 }
     if (mesh.m_endPointCount > mesh.m_linkEndPoint.size() + 64) // more ids than ends: most name nothing
+    {
         numberLinkEnds(mesh); // derives the turns too
+        work.pointsDerived = mesh.m_endPointCount;
+    }
     else
-        updateTurns(mesh, previous, copiedFrom, relinkedOld);
+        updateTurns(mesh, previous, copiedFrom, relinkedOld, work);
 }
 
 template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit)
@@ -882,7 +887,7 @@ void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLi
 
 void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
                                         std::span<const uint32_t> remap, std::span<const uint32_t> changedNew,
-                                        std::span<const uint32_t> changedOld)
+                                        std::span<const uint32_t> changedOld, CarveWork& work)
 {
     assembleGeometry(mesh);
     const uint32_t polys = mesh.polygonCount();
@@ -923,6 +928,7 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
             // unchanged one keeps its links to unchanged neighbours and is
             // linked again against the changed ones only.
             const bool whole = changed[p] || o == kNoPolygon;
+            ++work.polygonsLinked;
             if (!whole)
                 for (NavLink l : previous.links(o))
                 {
@@ -973,7 +979,7 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
     for (uint32_t p = 0; p < polys; ++p)
         if (copiedFrom[p] == kNoPolygon && oldOf[p] != kNoPolygon)
             relinkedOld.push_back(oldOf[p]);
-    deriveQueryTablesIncremental(mesh, previous, remap, copiedFrom, relinkedOld);
+    deriveQueryTablesIncremental(mesh, previous, remap, copiedFrom, relinkedOld, work);
 }
 
 void NavMeshAccess::assembleGeometry(NavMesh& mesh)
@@ -1070,7 +1076,7 @@ NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& 
                                             std::span<const uint32_t> changedOld,
                                             std::vector<glm::vec3> vertices, std::vector<uint32_t> indices,
                                             std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas,
-                                            std::vector<uint8_t> disabled)
+                                            std::vector<uint8_t> disabled, CarveWork& work)
 {
     NavMesh mesh;
     setParts(mesh, base, std::move(vertices), std::move(indices), std::move(polyStarts), std::move(areas),
@@ -1078,7 +1084,7 @@ NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& 
     // Carving keeps the base polygons' slots and vertices first, so the tiles still name them.
     mesh.m_tileSize = base.m_tileSize;
     mesh.m_tiles = base.m_tiles;
-    assembleIncremental(mesh, previous, remap, changedNew, changedOld);
+    assembleIncremental(mesh, previous, remap, changedNew, changedOld, work);
     return mesh;
 }
 

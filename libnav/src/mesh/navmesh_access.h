@@ -4,6 +4,7 @@
 /// a mesh's areas, bounds, spatial grid, links and walls from its polygons, so
 /// `buildNavMesh` and carving (carved_mesh.cpp) produce meshes the same way.
 
+#include "spark/nav/carve.h"
 #include "spark/nav/navmesh.h"
 
 #include <span>
@@ -35,7 +36,7 @@ struct NavMeshAccess
     /// `previous`'s polygons whose links no polygon copies (gone or linked again).
     static void deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
                                              std::span<const uint32_t> copiedFrom,
-                                             std::span<const uint32_t> relinkedOld);
+                                             std::span<const uint32_t> relinkedOld, CarveWork& work);
 
     /// The id of the link end with exactly the bits of `p`, or kNoPolygon.
     static uint32_t findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p);
@@ -48,7 +49,8 @@ struct NavMeshAccess
     /// from `previous` (whose polygon o is this mesh's `remap[o]`, kNoPolygon
     /// when gone), renumbered. The same result as `assemble`.
     static void assembleIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
-                                    std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld);
+                                    std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld,
+                                    CarveWork& work);
 
     /// A mesh with `base`'s settings and the given polygons (valid: convex,
     /// counter-clockwise, at most base.maxPolyVerts() vertices), `disabled`
@@ -61,7 +63,7 @@ struct NavMeshAccess
                                         std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld,
                                         std::vector<glm::vec3> vertices,
                                         std::vector<uint32_t> indices, std::vector<uint32_t> polyStarts,
-                                        std::vector<uint8_t> areas, std::vector<uint8_t> disabled);
+                                        std::vector<uint8_t> areas, std::vector<uint8_t> disabled, CarveWork& work);
 
     /// `mesh`'s polygons, disabled flags and tiles, assembled from scratch (reassembledNavMesh).
     static NavMesh reassembled(const NavMesh& mesh);
@@ -72,15 +74,15 @@ private:
     /// Link `li` of polygon p's back edge and dead end (NavMesh::linkBackEdge, linkDeadEnd).
     static void deriveLinkTurn(NavMesh& mesh, uint32_t p, uint32_t li);
     static void updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
-                                std::span<const uint32_t> copiedFrom);
+                                std::span<const uint32_t> copiedFrom, CarveWork& work);
     /// Point ids numbered afresh, in the order the links first name them.
     static void numberLinkEnds(NavMesh& mesh);
     static void updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
-                               std::span<const uint32_t> relinkedOld);
+                               std::span<const uint32_t> relinkedOld, CarveWork& work);
     /// As `deriveTurns`, only at the points with an end on a polygon linked
     /// again (now or in `previous`); the other points' turns are copied.
     static void updateTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
-                            std::span<const uint32_t> relinkedOld);
+                            std::span<const uint32_t> relinkedOld, CarveWork& work);
     template <class F> static void visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit);
     static void linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::vector<NavLink>* outP,
                          std::vector<NavLink>* outQ);

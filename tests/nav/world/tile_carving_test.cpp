@@ -14,6 +14,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -33,13 +34,13 @@ constexpr uint32_t kTileCells = 8; // 8 cells of 0.5 m: 4 m tiles
 constexpr float kTileSide = 4.0f;
 constexpr int kTiles = 3; // 3 × 3 tiles, 12 m × 12 m
 
-/// 3 × 3 tiles of 4 m, each 16 squares of 1 m with its own vertices, in tile order.
-std::shared_ptr<const NavMesh> tiledFloor()
+/// `tiles` × `tiles` tiles of 4 m (3 × 3: 12 m × 12 m), each 16 squares of 1 m with its own vertices, in tile order.
+std::shared_ptr<const NavMesh> tiledFloor(int tiles = kTiles)
 {
     std::vector<Rect> rects;
-    std::vector<NavTile> tiles;
-    for (int tz = 0; tz < kTiles; ++tz)
-        for (int tx = 0; tx < kTiles; ++tx)
+    std::vector<NavTile> out;
+    for (int tz = 0; tz < tiles; ++tz)
+        for (int tx = 0; tx < tiles; ++tx)
         {
             NavTile t;
             t.x = tx;
@@ -54,13 +55,13 @@ std::shared_ptr<const NavMesh> tiledFloor()
                 }
             t.polygonCount = 16;
             t.vertexCount = 64;
-            tiles.push_back(t);
+            out.push_back(t);
         }
     NavMeshDef def = defaultNavMeshDef();
     def.is2d = true;
     def.settings.agentRadius = kFloorRadius;
     def.settings.cellSize = 0.5f;
-    Result<NavMesh> mesh = buildTiledNavMesh(soupFromRects(rects), def, kTileCells, std::move(tiles));
+    Result<NavMesh> mesh = buildTiledNavMesh(soupFromRects(rects), def, kTileCells, std::move(out));
     REQUIRE_MESSAGE(mesh.ok(), mesh.error().message);
     return std::make_shared<const NavMesh>(std::move(mesh).value());
 }
@@ -383,4 +384,66 @@ TEST_CASE("incremental carving equals a from-scratch assembly after random adds,
         checkEqualsReassembled(*world.mesh(mesh));
     }
     CHECK(serializeNavMesh(*world.mesh(mesh)) == serializeNavMesh(*base));
+}
+
+namespace
+{
+
+/// An octagon of radius `r` round (x, z), as a 2D cut.
+CarveCut octagonCut(double x, double z, double r)
+{
+    std::vector<glm::dvec2> ring;
+    for (int i = 0; i < 8; ++i)
+    {
+        const double a = (double(i) + 0.5) * (3.14159265358979323846 / 4.0);
+        ring.emplace_back(x + r * std::cos(a), z + r * std::sin(a));
+    }
+    return makeCarveCut(std::move(ring), -1.0e30f, 1.0e30f);
+}
+
+/// The work of adding, moving and removing one cut across tile edges, beside
+/// a cut that stays, on a floor of `tiles` × `tiles` tiles (all of it at
+/// least 3 m from the edges of a 3 × 3-tile floor: a change derives again the
+/// links up to two polygons beyond the polygons it re-links).
+std::array<CarveWork, 3> changeWork(int tiles)
+{
+    const std::shared_ptr<const NavMesh> base = tiledFloor(tiles);
+    const CarveCut stays = octagonCut(7.0, 5.0, 0.5), added = octagonCut(4.3, 6.0, 0.9),
+                   moved = octagonCut(5.6, 7.6, 0.9);
+    auto carve = [&](const CarvedMesh* previous, std::vector<const CarveCut*> cuts, std::vector<CarveRegion> regions)
+    {
+        CarvedMesh out = recarveNavMesh(*base, previous, cuts, regions, 1, 2);
+        checkEqualsReassembled(out.mesh); // the counted work gives the same tables as a full assembly
+        return out;
+    };
+    const CarvedMesh first = carve(nullptr, {&stays}, {carveRegionOf(stays)});
+    const CarvedMesh add = carve(&first, {&stays, &added}, {carveRegionOf(added)});
+    const CarvedMesh move = carve(&add, {&stays, &moved}, {carveRegionOf(added), carveRegionOf(moved)});
+    const CarvedMesh remove = carve(&move, {&stays}, {carveRegionOf(moved)});
+    CHECK(hashNavMesh(remove.mesh) == hashNavMesh(first.mesh));
+    return {add.work, move.work, remove.work};
+}
+
+} // namespace
+
+TEST_CASE("the work of a carving change follows the obstacle, not the size of the mesh: 9 and 64 tiles")
+{
+    // The same cuts among the same polygons: what a change cuts, links and
+    // derives again is counted the same on a 3 × 3-tile floor (144 squares)
+    // and an 8 × 8-tile one (1,024 squares).
+    const std::array<CarveWork, 3> small = changeWork(3), big = changeWork(8);
+    const char* names[] = {"add", "move", "remove"};
+    for (size_t i = 0; i < 3; ++i)
+    {
+        CAPTURE(names[i]);
+        CHECK(small[i].polygonsRecut > 0);
+        CHECK(small[i].polygonsLinked > 0);
+        CHECK(small[i].linksDerived > 0);
+        CHECK(small[i].pointsDerived > 0);
+        CHECK(small[i].polygonsLinked < 48); // the squares round the cuts, not a third of the 144
+        CHECK(big[i].polygonsRecut == small[i].polygonsRecut);
+        CHECK(big[i].polygonsLinked == small[i].polygonsLinked);
+        CHECK(big[i].linksDerived == small[i].linksDerived);
+        CHECK(big[i].pointsDerived == small[i].pointsDerived);
+    }
 }
