@@ -357,11 +357,21 @@ void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
     numberLinkEnds(mesh);
 }
 
-void NavMeshAccess::deriveRings(NavMesh& mesh)
+void NavMeshAccess::deriveRings(NavMesh& mesh, const NavMesh* previous, uint32_t kept)
 {
+    // The first `kept` polygons' rings are `previous`'s (the same vertices
+    // and indices): one block copy; the rest are written from the vertices.
+    const size_t keptEntries = kept == 0 ? 0 : 2 * size_t(mesh.m_polyStarts[kept]);
+    if (keptEntries != 0)
+    {
+        mesh.m_ringXZ.reserve(2 * mesh.m_indices.size());
+        mesh.m_ringY.reserve(2 * mesh.m_indices.size());
+        mesh.m_ringXZ.assign(previous->m_ringXZ.begin(), previous->m_ringXZ.begin() + std::ptrdiff_t(keptEntries));
+        mesh.m_ringY.assign(previous->m_ringY.begin(), previous->m_ringY.begin() + std::ptrdiff_t(keptEntries));
+    }
     mesh.m_ringXZ.resize(2 * mesh.m_indices.size());
     mesh.m_ringY.resize(2 * mesh.m_indices.size());
-    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+    for (uint32_t p = kept; p < mesh.polygonCount(); ++p)
     {
         const uint32_t start = mesh.m_polyStarts[p], n = mesh.m_polyStarts[p + 1] - start;
         for (uint32_t i = 0; i < n; ++i)
@@ -623,9 +633,10 @@ uint32_t NavMesh::linkEndPointOf(const glm::vec3& p) const
 void NavMeshAccess::deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous,
                                                  std::span<const uint32_t> remap,
                                                  std::span<const uint32_t> copiedFrom,
-                                                 std::span<const uint32_t> relinkedOld, CarveWork& work)
+                                                 std::span<const uint32_t> relinkedOld, uint32_t kept,
+                                                 CarveWork& work)
 {
-    deriveRings(mesh);
+    deriveRings(mesh, &previous, kept);
     updateLinkTurns(mesh, previous, remap, copiedFrom, work);
     updateLinkEnds(mesh, previous, copiedFrom, relinkedOld, work);
 }
@@ -887,7 +898,7 @@ void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLi
 
 void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
                                         std::span<const uint32_t> remap, std::span<const uint32_t> changedNew,
-                                        std::span<const uint32_t> changedOld, CarveWork& work)
+                                        std::span<const uint32_t> changedOld, uint32_t kept, CarveWork& work)
 {
     assembleGeometry(mesh);
     const uint32_t polys = mesh.polygonCount();
@@ -979,7 +990,7 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
     for (uint32_t p = 0; p < polys; ++p)
         if (copiedFrom[p] == kNoPolygon && oldOf[p] != kNoPolygon)
             relinkedOld.push_back(oldOf[p]);
-    deriveQueryTablesIncremental(mesh, previous, remap, copiedFrom, relinkedOld, work);
+    deriveQueryTablesIncremental(mesh, previous, remap, copiedFrom, relinkedOld, kept, work);
 }
 
 void NavMeshAccess::assembleGeometry(NavMesh& mesh)
@@ -1084,7 +1095,7 @@ NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& 
     // Carving keeps the base polygons' slots and vertices first, so the tiles still name them.
     mesh.m_tileSize = base.m_tileSize;
     mesh.m_tiles = base.m_tiles;
-    assembleIncremental(mesh, previous, remap, changedNew, changedOld, work);
+    assembleIncremental(mesh, previous, remap, changedNew, changedOld, base.polygonCount(), work);
     return mesh;
 }
 

@@ -33,10 +33,11 @@ struct NavMeshAccess
     /// are `previous`'s polygon copiedFrom[p]'s, renumbered by `remap`
     /// (kNoPolygon: linked again). Tables of links away from a change are
     /// copied; point ids are kept (see NavMesh::linkEndPoints). `relinkedOld`:
-    /// `previous`'s polygons whose links no polygon copies (gone or linked again).
+    /// `previous`'s polygons whose links no polygon copies (gone or linked
+    /// again); the first `kept` polygons have `previous`'s vertices and indices.
     static void deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
                                              std::span<const uint32_t> copiedFrom,
-                                             std::span<const uint32_t> relinkedOld, CarveWork& work);
+                                             std::span<const uint32_t> relinkedOld, uint32_t kept, CarveWork& work);
 
     /// The id of the link end with exactly the bits of `p`, or kNoPolygon.
     static uint32_t findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p);
@@ -47,10 +48,11 @@ struct NavMeshAccess
     /// (`previous`'s polygons that are gone or different). Every other polygon
     /// keeps its geometry and neighbours, so its links and walls are copied
     /// from `previous` (whose polygon o is this mesh's `remap[o]`, kNoPolygon
-    /// when gone), renumbered. The same result as `assemble`.
+    /// when gone), renumbered. The first `kept` polygons have `previous`'s
+    /// vertices and indices (carving's base slots). The same result as `assemble`.
     static void assembleIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
                                     std::span<const uint32_t> changedNew, std::span<const uint32_t> changedOld,
-                                    CarveWork& work);
+                                    uint32_t kept, CarveWork& work);
 
     /// A mesh with `base`'s settings and the given polygons (valid: convex,
     /// counter-clockwise, at most base.maxPolyVerts() vertices), `disabled`
@@ -70,7 +72,8 @@ struct NavMeshAccess
 
 private:
     static void assembleGeometry(NavMesh& mesh);
-    static void deriveRings(NavMesh& mesh);
+    /// Rings of every polygon; the first `kept` copied from `previous` (same vertices and indices).
+    static void deriveRings(NavMesh& mesh, const NavMesh* previous = nullptr, uint32_t kept = 0);
     /// Link `li` of polygon p's back edge and dead end (NavMesh::linkBackEdge, linkDeadEnd).
     static void deriveLinkTurn(NavMesh& mesh, uint32_t p, uint32_t li);
     static void updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
