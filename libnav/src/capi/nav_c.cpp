@@ -163,23 +163,15 @@ bool corridorFits(const NavMesh& mesh, const Corridor& c)
     return !c.polygons.empty();
 }
 
-/// The corridor's next corners into its own buffer, then the steering along
-/// them (the work of spark_nav_corridor_steer and _steering).
-spark_nav_result steerCorridor(const NavMesh& mesh, spark_nav_corridor& c, float maxSpeed, float slowRadius,
-                               float stopDistance, Steering& out)
+/// A world mesh's current polygons and its resolved links (for paths and
+/// corridors over them); null for a number that names no mesh of `world`.
+const NavMesh* meshWithLinks(const spark_nav_world* world, uint64_t meshNumber, std::vector<PathLink>& links)
 {
-    if (!corridorFits(mesh, c.corridor))
-        return SPARK_NAV_INVALID_ARGUMENT; // check and replan it first
-    SPARK_NAV_TRY(findCorridorCorners(mesh, c.scratch, c.corridor, kAgentCorners, c.corners));
-    SteerDef def = defaultSteerDef();
-    def.maxSpeed = maxSpeed;
-    def.slowRadius = slowRadius;
-    def.stopDistance = stopDistance;
-    auto s = steer(c.corridor.position, c.corners, def);
-    if (!s.ok())
-        return resultOf(s.error());
-    out = s.value();
-    return SPARK_NAV_OK;
+    const MeshId mesh = idOf<MeshTag>(world, meshNumber);
+    const NavMesh* current = world->world.mesh(mesh);
+    if (current)
+        world->world.pathLinksOf(mesh, links);
+    return current;
 }
 
 /// A path's points, length and completeness into the caller's outputs.
@@ -681,24 +673,6 @@ spark_nav_result spark_nav_corridor_replan(const spark_nav_mesh* mesh, spark_nav
     });
 }
 
-spark_nav_result spark_nav_corridor_steer(const spark_nav_mesh* mesh, spark_nav_corridor* corridor, float max_speed,
-                                          float slow_radius, float stop_distance, float out_velocity[3],
-                                          int* out_arrived)
-{
-    if (!mesh || !corridor || !out_velocity)
-        return SPARK_NAV_INVALID_ARGUMENT;
-    return guarded([&] {
-        Steering s;
-        const spark_nav_result r = steerCorridor(mesh->mesh, *corridor, max_speed, slow_radius, stop_distance, s);
-        if (r != SPARK_NAV_OK)
-            return r;
-        put(out_velocity, s.velocity);
-        if (out_arrived)
-            *out_arrived = s.arrived ? 1 : 0;
-        return SPARK_NAV_OK;
-    });
-}
-
 spark_nav_result spark_nav_corridor_steering(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
                                              float max_speed, float slow_radius, float stop_distance,
                                              spark_nav_steering* out)
@@ -706,16 +680,39 @@ spark_nav_result spark_nav_corridor_steering(const spark_nav_mesh* mesh, spark_n
     if (!mesh || !corridor || !out)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        Steering s;
-        const spark_nav_result r = steerCorridor(mesh->mesh, *corridor, max_speed, slow_radius, stop_distance, s);
-        if (r != SPARK_NAV_OK)
-            return r;
-        put(out->velocity, s.velocity);
-        out->distance_to_end = s.distanceToEnd;
-        out->arrived = s.arrived ? 1 : 0;
-        out->at_link = s.atLink ? 1 : 0;
+        if (!corridorFits(mesh->mesh, corridor->corridor))
+            return SPARK_NAV_INVALID_ARGUMENT; // check and replan it first
+        SPARK_NAV_TRY(findCorridorCorners(mesh->mesh, corridor->scratch, corridor->corridor, kAgentCorners,
+                                          corridor->corners));
+        SteerDef def = defaultSteerDef();
+        def.maxSpeed = max_speed;
+        def.slowRadius = slow_radius;
+        def.stopDistance = stop_distance;
+        auto s = steer(corridor->corridor.position, corridor->corners, def);
+        if (!s.ok())
+            return resultOf(s.error());
+        put(out->velocity, s->velocity);
+        out->distance_to_end = s->distanceToEnd;
+        out->arrived = s->arrived ? 1 : 0;
+        out->at_link = s->atLink ? 1 : 0;
         return SPARK_NAV_OK;
     });
+}
+
+spark_nav_result spark_nav_corridor_steer(const spark_nav_mesh* mesh, spark_nav_corridor* corridor, float max_speed,
+                                          float slow_radius, float stop_distance, float out_velocity[3],
+                                          int* out_arrived)
+{
+    if (!out_velocity)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    spark_nav_steering s;
+    const spark_nav_result r = spark_nav_corridor_steering(mesh, corridor, max_speed, slow_radius, stop_distance, &s);
+    if (r != SPARK_NAV_OK)
+        return r;
+    std::memcpy(out_velocity, s.velocity, sizeof s.velocity);
+    if (out_arrived)
+        *out_arrived = s.arrived;
+    return SPARK_NAV_OK;
 }
 
 spark_nav_result spark_nav_corridor_links(const spark_nav_corridor* corridor, spark_nav_corridor_link* out_links,
@@ -1184,12 +1181,10 @@ spark_nav_result spark_nav_world_path(const spark_nav_world* world, uint64_t mes
     if (!world || !from || !to || !half_extents || !out_count || (!out_points && capacity != 0))
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const MeshId mesh = idOf<MeshTag>(world, mesh_id);
-        const NavMesh* current = world->world.mesh(mesh);
+        std::vector<PathLink> links;
+        const NavMesh* current = meshWithLinks(world, mesh_id, links);
         if (!current)
             return SPARK_NAV_UNKNOWN_ID;
-        std::vector<PathLink> links;
-        world->world.pathLinksOf(mesh, links);
         PathResult path;
         const Status st = findPath(*current, world->world.queryScratch(), vec(from), vec(to), defaultQueryFilter(),
                                    vec(half_extents), links, path);
@@ -1206,12 +1201,10 @@ spark_nav_result spark_nav_world_corridor_plan(const spark_nav_world* world, uin
     if (!world || !start || !goal || !half_extents || !out)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const MeshId mesh = idOf<MeshTag>(world, mesh_id);
-        const NavMesh* current = world->world.mesh(mesh);
+        std::vector<PathLink> links;
+        const NavMesh* current = meshWithLinks(world, mesh_id, links);
         if (!current)
             return SPARK_NAV_UNKNOWN_ID;
-        std::vector<PathLink> links;
-        world->world.pathLinksOf(mesh, links);
         auto c = std::make_unique<spark_nav_corridor>();
         SPARK_NAV_TRY(planCorridor(*current, c->scratch, vec(start), vec(goal), defaultQueryFilter(),
                                    vec(half_extents), links, c->corridor));
@@ -1228,12 +1221,10 @@ spark_nav_result spark_nav_world_corridor_replan(const spark_nav_world* world, u
     if (!world || !corridor || !half_extents)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const MeshId mesh = idOf<MeshTag>(world, mesh_id);
-        const NavMesh* current = world->world.mesh(mesh);
+        std::vector<PathLink> links;
+        const NavMesh* current = meshWithLinks(world, mesh_id, links);
         if (!current)
             return SPARK_NAV_UNKNOWN_ID;
-        std::vector<PathLink> links;
-        world->world.pathLinksOf(mesh, links);
         SPARK_NAV_TRY(replanCorridor(*current, corridor->scratch, corridor->corridor, defaultQueryFilter(),
                                      vec(half_extents), links));
         corridor->worldTag = world->tag;

@@ -6,20 +6,11 @@
  * does on a scene built for it. */
 #include "spark/nav_c.h"
 
+#include "c_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static int failures = 0;
-#define CHECK(cond)                                                                                                    \
-    do                                                                                                                 \
-    {                                                                                                                  \
-        if (!(cond))                                                                                                   \
-        {                                                                                                              \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                                   \
-            ++failures;                                                                                                \
-        }                                                                                                              \
-    } while (0)
 
 static const float kExt[3] = {0.5f, 2.0f, 0.5f};
 
