@@ -174,6 +174,22 @@ const NavMesh* meshWithLinks(const spark_nav_world* world, uint64_t meshNumber, 
     return current;
 }
 
+/// Changes an agent's settings by `edit` (it stays where it is): unknown id,
+/// settings out of their limits (nothing changes) or done.
+template <class F> spark_nav_result editAgentDef(spark_nav_world* world, uint64_t agentNumber, F&& edit)
+{
+    return guarded([&] {
+        const AgentId id = idOf<AgentTag>(world, agentNumber);
+        const CrowdAgent* a = world->world.agent(id);
+        if (!a)
+            return SPARK_NAV_UNKNOWN_ID;
+        CrowdAgentDef def = a->def;
+        edit(def);
+        const Status st = world->world.setAgentDef(id, def);
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
 /// A path's points, length and completeness into the caller's outputs.
 spark_nav_result writePath(const PathResult& path, float* out_points, size_t capacity, size_t* out_count,
                            float* out_length, int* out_complete)
@@ -1279,12 +1295,7 @@ spark_nav_result spark_nav_agent_set_settings(spark_nav_world* world, uint64_t a
 {
     if (!world || !settings)
         return SPARK_NAV_INVALID_ARGUMENT;
-    return guarded([&] {
-        const AgentId id = idOf<AgentTag>(world, agent_id);
-        const CrowdAgent* a = world->world.agent(id);
-        if (!a)
-            return SPARK_NAV_UNKNOWN_ID;
-        CrowdAgentDef def = a->def;
+    return editAgentDef(world, agent_id, [&](CrowdAgentDef& def) {
         def.radius = settings->radius;
         def.height = settings->height;
         def.maxSpeed = settings->max_speed;
@@ -1293,8 +1304,6 @@ spark_nav_result spark_nav_agent_set_settings(spark_nav_world* world, uint64_t a
         def.slowRadius = settings->slow_radius;
         def.priority = settings->priority;
         def.maxNeighbors = settings->max_neighbors;
-        const Status st = world->world.setAgentDef(id, def);
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }
 
@@ -1313,16 +1322,9 @@ spark_nav_result spark_nav_agent_set_layers(spark_nav_world* world, uint64_t age
 {
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
-    return guarded([&] {
-        const AgentId id = idOf<AgentTag>(world, agent_id);
-        const CrowdAgent* a = world->world.agent(id);
-        if (!a)
-            return SPARK_NAV_UNKNOWN_ID;
-        CrowdAgentDef def = a->def;
+    return editAgentDef(world, agent_id, [&](CrowdAgentDef& def) {
         def.layers = layers;
         def.ignores = ignores;
-        const Status st = world->world.setAgentDef(id, def);
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }
 
