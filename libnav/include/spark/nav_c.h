@@ -16,7 +16,8 @@
  * - Counts passed in are checked against their limits before any array is
  *   read (SPARK_NAV_LIMIT): vertices <= 2^24, polygons <= 2^22 (with <= 2^27
  *   indices), triangles, boxes and random points <= 2^24 each, a 2D grid's
- *   sides <= 4096, avoidance agents, obstacles and obstacle points <= 2^20.
+ *   sides <= 4096, avoidance agents, obstacles and obstacle points <= 2^20,
+ *   a polygon obstacle's points <= 32.
  * - Determinism: compile with -ffp-contract=off (the pkg-config Cflags carry it).
  * - Every enum has a `…_MAX_ENUM` of 0x7FFFFFFF (as Vulkan does), so it is as
  *   wide as an int in C and C++ alike, and a value out of range passed in is
@@ -190,6 +191,47 @@ spark_nav_result spark_nav_corridor_steer(const spark_nav_mesh* mesh, spark_nav_
                                           float slow_radius, float stop_distance, float out_velocity[3],
                                           int* out_arrived);
 
+/* -- Corridors over off-mesh links (jumps and drops of a world) ------------------
+ *
+ * A corridor planned with a world's links (spark_nav_world_corridor_plan,
+ * with the worlds below) ends, for its corners, at the
+ * take-off of the first link it takes (a corner flagged
+ * SPARK_NAV_CORNER_LINK_START). Steering slows the agent down toward it as
+ * toward a target and says `at_link` when it is there; the host then plays
+ * the crossing (spark_nav_corridor_cross each step, the agent out of the
+ * avoidance meanwhile) and, once landed, calls spark_nav_corridor_land: the
+ * corridor goes on from the landing. A world corridor is used with the mesh
+ * spark_nav_world_mesh gives for that world mesh (the same polygons). */
+
+/** Bits of a corner's flags. */
+typedef enum spark_nav_corner_flag
+{
+    SPARK_NAV_CORNER_END = 1,        /**< The corner is the corridor's end: its target. */
+    SPARK_NAV_CORNER_LINK_START = 2, /**< An off-mesh link's take-off; no corner comes after it. */
+    SPARK_NAV_CORNER_FLAG_MAX_ENUM = 0x7FFFFFFF
+} spark_nav_corner_flag;
+
+/** As spark_nav_corridor_corners, with each corner's flags (spark_nav_corner_flag
+ *  bits) into `out_flags`, one per corner (both arrays hold `capacity`). */
+spark_nav_result spark_nav_corridor_corners_flagged(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                                    float* out_points, uint32_t* out_flags, size_t capacity,
+                                                    size_t* out_count);
+
+/** What steering along a corridor says. */
+typedef struct spark_nav_steering
+{
+    float velocity[3];     /**< The wanted velocity (x, 0, z). m/s */
+    float distance_to_end; /**< Along the corners to the end; -1 when the end is not among them. m */
+    int arrived;           /**< Within stop_distance of the end: the velocity is zero. */
+    int at_link;           /**< The next corner is a link's take-off, within stop_distance: cross it. */
+} spark_nav_steering;
+
+/** Steering as spark_nav_corridor_steer does it (the same velocity), and also
+ *  the distance to the end and the at-link signal. */
+spark_nav_result spark_nav_corridor_steering(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                             float max_speed, float slow_radius, float stop_distance,
+                                             spark_nav_steering* out);
+
 /* -- Avoidance (ORCA): a host's own agents on the plane or in space ----------- */
 
 typedef struct spark_nav_avoidance spark_nav_avoidance;
@@ -335,7 +377,18 @@ typedef enum spark_nav_shape
 spark_nav_result spark_nav_obstacle_add(spark_nav_world* world, uint64_t mesh_id, spark_nav_shape shape,
                                         const float size[2], float angle_deg, const float position[3],
                                         uint64_t* out_id);
-/** Moves (and turns: boxes) an obstacle; only the polygons under its old and new footprints are cut again. */
+/** Carves an obstacle whose footprint is a convex polygon: `point_count`
+ *  (3..32) points, x and z each, relative to `position`, turned by
+ *  `angle_deg` (from +x toward +z); they run counter-clockwise in the x–z
+ *  plane (positive area with x right and z up the page, as mesh polygons do),
+ *  with no point repeated and no corner bent inward. Too many points:
+ *  SPARK_NAV_LIMIT (before any is read); too few, a clockwise or non-convex
+ *  polygon, a point that is not finite: SPARK_NAV_INVALID_ARGUMENT. */
+spark_nav_result spark_nav_obstacle_add_polygon(spark_nav_world* world, uint64_t mesh_id, const float* points,
+                                                size_t point_count, float angle_deg, const float position[3],
+                                                uint64_t* out_id);
+/** Moves (and turns: boxes and polygons) an obstacle; only the polygons under
+ *  its old and new footprints are cut again. */
 spark_nav_result spark_nav_obstacle_move(spark_nav_world* world, uint64_t obstacle_id, const float position[3],
                                          float angle_deg);
 spark_nav_result spark_nav_obstacle_remove(spark_nav_world* world, uint64_t obstacle_id);
@@ -361,6 +414,48 @@ spark_nav_result spark_nav_link_remove(spark_nav_world* world, uint64_t link_id)
 spark_nav_result spark_nav_world_path(const spark_nav_world* world, uint64_t mesh_id, const float from[3],
                                       const float to[3], const float half_extents[3], float* out_points,
                                       size_t capacity, size_t* out_count, float* out_length, int* out_complete);
+
+/** Plans a corridor on a world mesh (its current polygons: baked minus
+ *  obstacles) that may take the mesh's resolved off-mesh links; otherwise as
+ *  spark_nav_corridor_plan. A mesh id that names nothing: SPARK_NAV_UNKNOWN_ID. */
+spark_nav_result spark_nav_world_corridor_plan(const spark_nav_world* world, uint64_t mesh_id, const float start[3],
+                                               const float goal[3], const float half_extents[3],
+                                               spark_nav_corridor** out);
+
+/** Plans again from the position to the corridor's target on a world mesh,
+ *  over its links (after carving, or a link added or removed).
+ *  spark_nav_corridor_replan, which knows no links, drops them. */
+spark_nav_result spark_nav_world_corridor_replan(const spark_nav_world* world, uint64_t mesh_id,
+                                                 spark_nav_corridor* corridor, const float half_extents[3]);
+
+/** An off-mesh link on a corridor's way, in the direction the corridor crosses it. */
+typedef struct spark_nav_corridor_link
+{
+    uint64_t link_id;         /**< The world's id of the link (it may have been removed since). */
+    spark_nav_link_kind kind; /**< Jump or drop. */
+    float start[3];           /**< Take-off (on the mesh). m */
+    float end[3];             /**< Landing (on the mesh). m */
+    float speed;              /**< m/s */
+    float arc_height;         /**< A jump's arc over the straight line. m */
+} spark_nav_corridor_link;
+
+/** The links the corridor takes, in order (`capacity` 0 with NULL counts them). */
+spark_nav_result spark_nav_corridor_links(const spark_nav_corridor* corridor, spark_nav_corridor_link* out_links,
+                                          size_t capacity, size_t* out_count);
+
+/** Where an agent crossing the corridor's next link is, `time` seconds
+ *  (finite, >= 0) after taking off from the corridor's position: along the
+ *  straight line to the landing at the link's speed, a jump lifted on a
+ *  parabola arc_height high at the middle (not on 2D meshes). `out_duration`:
+ *  the whole crossing's time; `out_landed`: done, the point is the landing
+ *  (then call spark_nav_corridor_land). Outputs other than the point may be
+ *  NULL. A corridor without a link: SPARK_NAV_INVALID_ARGUMENT. */
+spark_nav_result spark_nav_corridor_cross(const spark_nav_corridor* corridor, float time, float out_point[3],
+                                          float* out_duration, int* out_landed);
+
+/** After crossing the next link: the position becomes its landing and the
+ *  polygons before it are dropped. A corridor without a link: SPARK_NAV_INVALID_ARGUMENT. */
+spark_nav_result spark_nav_corridor_land(spark_nav_corridor* corridor);
 
 /** Agent settings (see spark/nav/crowd.h). */
 typedef struct spark_nav_agent_settings
@@ -390,6 +485,15 @@ spark_nav_result spark_nav_agent_set_target(spark_nav_world* world, uint64_t age
 spark_nav_result spark_nav_agent_set_settings(spark_nav_world* world, uint64_t agent_id,
                                               const spark_nav_agent_settings* settings);
 spark_nav_result spark_nav_agent_remove(spark_nav_world* world, uint64_t agent_id);
+/** An agent's avoidance layers: the bits it is on, and the bits of the agents
+ *  it ignores (it ignores another when `ignores` shares a bit with the other's
+ *  layers). New agents have 0 and 0: they avoid everyone. One that avoids an
+ *  agent ignoring it takes the whole avoidance, so the two still never touch. */
+spark_nav_result spark_nav_agent_set_layers(spark_nav_world* world, uint64_t agent_id, uint32_t layers,
+                                            uint32_t ignores);
+/** An agent's layers and ignores. Either output may be NULL. */
+spark_nav_result spark_nav_agent_get_layers(const spark_nav_world* world, uint64_t agent_id, uint32_t* out_layers,
+                                            uint32_t* out_ignores);
 /** Where an agent is, how fast it goes, and its state. Any output may be NULL. */
 spark_nav_result spark_nav_agent_get(const spark_nav_world* world, uint64_t agent_id, float out_position[3],
                                      float out_velocity[3], spark_nav_agent_state* out_state);

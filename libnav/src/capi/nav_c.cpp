@@ -61,6 +61,11 @@ struct spark_nav_corridor
     spark::nav::Corridor corridor;
     spark::nav::QueryScratch scratch;
     std::vector<spark::nav::CorridorCorner> corners;
+    /// The world field of the link ids of a corridor planned in a world (its hops'
+    /// link keys become that world's numbers); 0 for a corridor on a plain mesh.
+    uint32_t worldTag = 0;
+    /// Planned on a 2D mesh: its agents cross links on the plane (no arc).
+    bool flat = false;
 };
 
 namespace
@@ -156,6 +161,33 @@ bool corridorFits(const NavMesh& mesh, const Corridor& c)
         if (p >= mesh.polygonCount() || mesh.disabled(p))
             return false;
     return !c.polygons.empty();
+}
+
+/// A world mesh's current polygons and its resolved links (for paths and
+/// corridors over them); null for a number that names no mesh of `world`.
+const NavMesh* meshWithLinks(const spark_nav_world* world, uint64_t meshNumber, std::vector<PathLink>& links)
+{
+    const MeshId mesh = idOf<MeshTag>(world, meshNumber);
+    const NavMesh* current = world->world.mesh(mesh);
+    if (current)
+        world->world.pathLinksOf(mesh, links);
+    return current;
+}
+
+/// Changes an agent's settings by `edit` (it stays where it is): unknown id,
+/// settings out of their limits (nothing changes) or done.
+template <class F> spark_nav_result editAgentDef(spark_nav_world* world, uint64_t agentNumber, F&& edit)
+{
+    return guarded([&] {
+        const AgentId id = idOf<AgentTag>(world, agentNumber);
+        const CrowdAgent* a = world->world.agent(id);
+        if (!a)
+            return SPARK_NAV_UNKNOWN_ID;
+        CrowdAgentDef def = a->def;
+        edit(def);
+        const Status st = world->world.setAgentDef(id, def);
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
 }
 
 /// A path's points, length and completeness into the caller's outputs.
@@ -550,6 +582,7 @@ spark_nav_result spark_nav_corridor_plan(const spark_nav_mesh* mesh, const float
                                        vec(half_extents), c->corridor);
         if (!st.ok())
             return resultOf(st.error());
+        c->flat = mesh->mesh.is2d();
         *out = c.release();
         return SPARK_NAV_OK;
     });
@@ -597,6 +630,25 @@ spark_nav_result spark_nav_corridor_corners(const spark_nav_mesh* mesh, spark_na
     });
 }
 
+static_assert(int(SPARK_NAV_CORNER_END) == int(kCornerEnd) &&
+              int(SPARK_NAV_CORNER_LINK_START) == int(kCornerOffMeshStart));
+
+spark_nav_result spark_nav_corridor_corners_flagged(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                                    float* out_points, uint32_t* out_flags, size_t capacity,
+                                                    size_t* out_count)
+{
+    if (!out_flags || !out_count)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    size_t count = 0;
+    const spark_nav_result r = spark_nav_corridor_corners(mesh, corridor, out_points, capacity, &count, nullptr);
+    if (r != SPARK_NAV_OK)
+        return r;
+    for (size_t i = 0; i < count; ++i)
+        out_flags[i] = corridor->corners[i].flags;
+    *out_count = count;
+    return SPARK_NAV_OK;
+}
+
 spark_nav_result spark_nav_corridor_move(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
                                          const float wanted[3], float out_position[3])
 {
@@ -637,15 +689,15 @@ spark_nav_result spark_nav_corridor_replan(const spark_nav_mesh* mesh, spark_nav
     });
 }
 
-spark_nav_result spark_nav_corridor_steer(const spark_nav_mesh* mesh, spark_nav_corridor* corridor, float max_speed,
-                                          float slow_radius, float stop_distance, float out_velocity[3],
-                                          int* out_arrived)
+spark_nav_result spark_nav_corridor_steering(const spark_nav_mesh* mesh, spark_nav_corridor* corridor,
+                                             float max_speed, float slow_radius, float stop_distance,
+                                             spark_nav_steering* out)
 {
-    if (!mesh || !corridor || !out_velocity)
+    if (!mesh || !corridor || !out)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
         if (!corridorFits(mesh->mesh, corridor->corridor))
-            return SPARK_NAV_INVALID_ARGUMENT;
+            return SPARK_NAV_INVALID_ARGUMENT; // check and replan it first
         SPARK_NAV_TRY(findCorridorCorners(mesh->mesh, corridor->scratch, corridor->corridor, kAgentCorners,
                                           corridor->corners));
         SteerDef def = defaultSteerDef();
@@ -655,10 +707,77 @@ spark_nav_result spark_nav_corridor_steer(const spark_nav_mesh* mesh, spark_nav_
         auto s = steer(corridor->corridor.position, corridor->corners, def);
         if (!s.ok())
             return resultOf(s.error());
-        put(out_velocity, s->velocity);
-        if (out_arrived)
-            *out_arrived = s->arrived ? 1 : 0;
+        put(out->velocity, s->velocity);
+        out->distance_to_end = s->distanceToEnd;
+        out->arrived = s->arrived ? 1 : 0;
+        out->at_link = s->atLink ? 1 : 0;
         return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_corridor_steer(const spark_nav_mesh* mesh, spark_nav_corridor* corridor, float max_speed,
+                                          float slow_radius, float stop_distance, float out_velocity[3],
+                                          int* out_arrived)
+{
+    if (!out_velocity)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    spark_nav_steering s;
+    const spark_nav_result r = spark_nav_corridor_steering(mesh, corridor, max_speed, slow_radius, stop_distance, &s);
+    if (r != SPARK_NAV_OK)
+        return r;
+    std::memcpy(out_velocity, s.velocity, sizeof s.velocity);
+    if (out_arrived)
+        *out_arrived = s.arrived;
+    return SPARK_NAV_OK;
+}
+
+spark_nav_result spark_nav_corridor_links(const spark_nav_corridor* corridor, spark_nav_corridor_link* out_links,
+                                          size_t capacity, size_t* out_count)
+{
+    if (!corridor || !out_count || (!out_links && capacity != 0))
+        return SPARK_NAV_INVALID_ARGUMENT;
+    const std::vector<CorridorHop>& hops = corridor->corridor.hops;
+    *out_count = hops.size();
+    if (hops.size() > capacity)
+        return SPARK_NAV_BUFFER_TOO_SMALL;
+    for (size_t i = 0; i < hops.size(); ++i)
+    {
+        spark_nav_corridor_link& l = out_links[i];
+        l.link_id = handleNumber(NavWorld::linkOfKey(hops[i].link), corridor->worldTag);
+        l.kind = hops[i].kind == OffMeshKind::Jump ? SPARK_NAV_JUMP : SPARK_NAV_DROP;
+        put(l.start, hops[i].start);
+        put(l.end, hops[i].end);
+        l.speed = hops[i].speed;
+        l.arc_height = hops[i].arcHeight;
+    }
+    return SPARK_NAV_OK;
+}
+
+spark_nav_result spark_nav_corridor_cross(const spark_nav_corridor* corridor, float time, float out_point[3],
+                                          float* out_duration, int* out_landed)
+{
+    if (!corridor || !out_point)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        auto at = crossHop(corridor->corridor, time, !corridor->flat);
+        if (!at.ok())
+            return resultOf(at.error());
+        put(out_point, at->point);
+        if (out_duration)
+            *out_duration = at->duration;
+        if (out_landed)
+            *out_landed = at->landed ? 1 : 0;
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_corridor_land(spark_nav_corridor* corridor)
+{
+    if (!corridor)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const Status st = landCorridor(corridor->corridor);
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }
 
@@ -982,6 +1101,30 @@ spark_nav_result spark_nav_obstacle_add(spark_nav_world* world, uint64_t mesh_id
     });
 }
 
+spark_nav_result spark_nav_obstacle_add_polygon(spark_nav_world* world, uint64_t mesh_id, const float* points,
+                                                size_t point_count, float angle_deg, const float position[3],
+                                                uint64_t* out_id)
+{
+    if (!world || !points || !position || !out_id || point_count < 3)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    if (point_count > kMaxFootprintPoints)
+        return SPARK_NAV_LIMIT;
+    return guarded([&] {
+        ObstacleDef def = defaultObstacleDef();
+        def.shape.shape = FootprintShape::Polygon;
+        def.shape.angleDeg = angle_deg;
+        def.shape.points.resize(point_count);
+        for (size_t i = 0; i < point_count; ++i)
+            def.shape.points[i] = glm::vec2(points[2 * i], points[2 * i + 1]);
+        def.position = vec(position);
+        auto id = world->world.addObstacle(idOf<MeshTag>(world, mesh_id), def);
+        if (!id.ok())
+            return resultOf(id.error());
+        *out_id = idNumber(world, id.value());
+        return SPARK_NAV_OK;
+    });
+}
+
 spark_nav_result spark_nav_obstacle_move(spark_nav_world* world, uint64_t obstacle_id, const float position[3],
                                          float angle_deg)
 {
@@ -993,7 +1136,7 @@ spark_nav_result spark_nav_obstacle_move(spark_nav_world* world, uint64_t obstac
         if (!o)
             return SPARK_NAV_UNKNOWN_ID;
         std::optional<float> angle;
-        if (o->def.shape.shape == FootprintShape::Box)
+        if (o->def.shape.shape != FootprintShape::Circle)
             angle = angle_deg;
         const Status st = world->world.moveObstacle(id, vec(position), angle);
         return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
@@ -1054,18 +1197,55 @@ spark_nav_result spark_nav_world_path(const spark_nav_world* world, uint64_t mes
     if (!world || !from || !to || !half_extents || !out_count || (!out_points && capacity != 0))
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const MeshId mesh = idOf<MeshTag>(world, mesh_id);
-        const NavMesh* current = world->world.mesh(mesh);
+        std::vector<PathLink> links;
+        const NavMesh* current = meshWithLinks(world, mesh_id, links);
         if (!current)
             return SPARK_NAV_UNKNOWN_ID;
-        std::vector<PathLink> links;
-        world->world.pathLinksOf(mesh, links);
         PathResult path;
         const Status st = findPath(*current, world->world.queryScratch(), vec(from), vec(to), defaultQueryFilter(),
                                    vec(half_extents), links, path);
         if (!st.ok())
             return resultOf(st.error());
         return writePath(path, out_points, capacity, out_count, out_length, out_complete);
+    });
+}
+
+spark_nav_result spark_nav_world_corridor_plan(const spark_nav_world* world, uint64_t mesh_id, const float start[3],
+                                               const float goal[3], const float half_extents[3],
+                                               spark_nav_corridor** out)
+{
+    if (!world || !start || !goal || !half_extents || !out)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        std::vector<PathLink> links;
+        const NavMesh* current = meshWithLinks(world, mesh_id, links);
+        if (!current)
+            return SPARK_NAV_UNKNOWN_ID;
+        auto c = std::make_unique<spark_nav_corridor>();
+        SPARK_NAV_TRY(planCorridor(*current, c->scratch, vec(start), vec(goal), defaultQueryFilter(),
+                                   vec(half_extents), links, c->corridor));
+        c->worldTag = world->tag;
+        c->flat = current->is2d();
+        *out = c.release();
+        return SPARK_NAV_OK;
+    });
+}
+
+spark_nav_result spark_nav_world_corridor_replan(const spark_nav_world* world, uint64_t mesh_id,
+                                                 spark_nav_corridor* corridor, const float half_extents[3])
+{
+    if (!world || !corridor || !half_extents)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        std::vector<PathLink> links;
+        const NavMesh* current = meshWithLinks(world, mesh_id, links);
+        if (!current)
+            return SPARK_NAV_UNKNOWN_ID;
+        SPARK_NAV_TRY(replanCorridor(*current, corridor->scratch, corridor->corridor, defaultQueryFilter(),
+                                     vec(half_extents), links));
+        corridor->worldTag = world->tag;
+        corridor->flat = current->is2d();
+        return SPARK_NAV_OK;
     });
 }
 
@@ -1115,12 +1295,7 @@ spark_nav_result spark_nav_agent_set_settings(spark_nav_world* world, uint64_t a
 {
     if (!world || !settings)
         return SPARK_NAV_INVALID_ARGUMENT;
-    return guarded([&] {
-        const AgentId id = idOf<AgentTag>(world, agent_id);
-        const CrowdAgent* a = world->world.agent(id);
-        if (!a)
-            return SPARK_NAV_UNKNOWN_ID;
-        CrowdAgentDef def = a->def;
+    return editAgentDef(world, agent_id, [&](CrowdAgentDef& def) {
         def.radius = settings->radius;
         def.height = settings->height;
         def.maxSpeed = settings->max_speed;
@@ -1129,8 +1304,6 @@ spark_nav_result spark_nav_agent_set_settings(spark_nav_world* world, uint64_t a
         def.slowRadius = settings->slow_radius;
         def.priority = settings->priority;
         def.maxNeighbors = settings->max_neighbors;
-        const Status st = world->world.setAgentDef(id, def);
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
 }
 
@@ -1142,6 +1315,32 @@ spark_nav_result spark_nav_agent_remove(spark_nav_world* world, uint64_t agent_i
         const Status st = world->world.removeAgent(idOf<AgentTag>(world, agent_id));
         return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
     });
+}
+
+spark_nav_result spark_nav_agent_set_layers(spark_nav_world* world, uint64_t agent_id, uint32_t layers,
+                                            uint32_t ignores)
+{
+    if (!world)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return editAgentDef(world, agent_id, [&](CrowdAgentDef& def) {
+        def.layers = layers;
+        def.ignores = ignores;
+    });
+}
+
+spark_nav_result spark_nav_agent_get_layers(const spark_nav_world* world, uint64_t agent_id, uint32_t* out_layers,
+                                            uint32_t* out_ignores)
+{
+    if (!world)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    const CrowdAgent* a = world->world.agent(idOf<AgentTag>(world, agent_id));
+    if (!a)
+        return SPARK_NAV_UNKNOWN_ID;
+    if (out_layers)
+        *out_layers = a->def.layers;
+    if (out_ignores)
+        *out_ignores = a->def.ignores;
+    return SPARK_NAV_OK;
 }
 
 spark_nav_result spark_nav_agent_get(const spark_nav_world* world, uint64_t agent_id, float out_position[3],

@@ -305,13 +305,48 @@ bool checkCorridor(const NavMesh& mesh, const Corridor& corridor, const QueryFil
 Status replanCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, const QueryFilter& filter,
                       const glm::vec3& halfExtents)
 {
+    return replanCorridor(mesh, scratch, io, filter, halfExtents, std::span<const PathLink>());
+}
+
+Status replanCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, const QueryFilter& filter,
+                      const glm::vec3& halfExtents, std::span<const PathLink> links)
+{
     Corridor planned;
-    SPARK_TRY(planCorridor(mesh, scratch, io.position, io.target, filter, halfExtents, planned));
+    SPARK_TRY(planCorridor(mesh, scratch, io.position, io.target, filter, halfExtents, links, planned));
     io.polygons.swap(planned.polygons);
+    io.hops.swap(planned.hops); // the old hops index the old polygons
     io.position = planned.position;
     io.complete = planned.complete;
     io.target = planned.target;
     return Status::success();
+}
+
+Result<HopProgress> crossHop(const Corridor& corridor, float time, bool arc)
+{
+    if (corridor.hops.empty())
+        return makeError("E_INVALID_PARAMS", "the corridor takes no off-mesh link", "/hops");
+    const CorridorHop& hop = corridor.hops.front();
+    if (!(hop.speed > 0.0f))
+        return makeError("E_INVALID_PARAMS", "the hop's speed is positive", "/hops/0/speed");
+    if (!(std::isfinite(time) && time >= 0.0f))
+        return makeError("E_INVALID_PARAMS", "the time is finite and not negative", "/time");
+    const glm::vec3 d = hop.end - corridor.position;
+    HopProgress out;
+    out.duration = std::sqrt(d.x * d.x + d.y * d.y + d.z * d.z) / hop.speed;
+    // A duration of 0 (take-off on the landing) is landed at once; an
+    // infinite one (a speed near 0) never lands: the host decides to give up.
+    out.fraction = out.duration > 0.0f ? std::min(time / out.duration, 1.0f) : 1.0f;
+    if (out.fraction >= 1.0f)
+    {
+        out.point = hop.end;
+        out.landed = true;
+        return out;
+    }
+    const float s = out.fraction;
+    out.point = corridor.position + d * s;
+    if (arc && hop.kind == OffMeshKind::Jump)
+        out.point.y += 4.0f * hop.arcHeight * s * (1.0f - s);
+    return out;
 }
 
 } // namespace spark::nav

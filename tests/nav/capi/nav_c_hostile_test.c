@@ -6,19 +6,10 @@
  * undefined behaviour, and outputs stay untouched on failure. */
 #include "spark/nav_c.h"
 
+#include "c_check.h"
+
 #include <stdio.h>
 #include <string.h>
-
-static int failures = 0;
-#define CHECK(cond)                                                                                                    \
-    do                                                                                                                 \
-    {                                                                                                                  \
-        if (!(cond))                                                                                                   \
-        {                                                                                                              \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                                   \
-            ++failures;                                                                                                \
-        }                                                                                                              \
-    } while (0)
 
 /* 2^40 where size_t holds it, else SIZE_MAX. */
 static size_t huge(void)

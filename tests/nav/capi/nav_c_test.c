@@ -4,20 +4,11 @@
  * input (tests/nav/capi/nav_c_cpp_test.cpp pins the same numbers). */
 #include "spark/nav_c.h"
 
+#include "c_check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-static int failures = 0;
-#define CHECK(cond)                                                                                                    \
-    do                                                                                                                 \
-    {                                                                                                                  \
-        if (!(cond))                                                                                                   \
-        {                                                                                                              \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                                   \
-            ++failures;                                                                                                \
-        }                                                                                                              \
-    } while (0)
 
 /* A hall 12 m x 4 m of 1 m cells, 2D, agent radius 0.25. */
 static spark_nav_mesh* hall(void)

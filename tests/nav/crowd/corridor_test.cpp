@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 using namespace spark;
@@ -311,4 +312,111 @@ TEST_CASE("findCorridorCorners and moveCorridor allocate nothing once the buffer
     roundTrip();
     roundTrip();
     CHECK(stepAllocations == 0);
+}
+
+namespace
+{
+
+/// Two floors split by a 2 m gap: W [0,4]×[0,4] at y 0 and E [6,10]×[0,4] at
+/// y 1, joined only by a one-way jump from (3.5, 0, 2) to (6.5, 1, 2).
+struct GapScene
+{
+    NavMesh mesh = meshFromRects({{0, 0, 4, 4, 0, 0.0f}, {6, 0, 10, 4, 0, 1.0f}}, false);
+    PathLink jump{0, 1, glm::vec3(3.5f, 0, 2), glm::vec3(6.5f, 1, 2), 1.0f, false, 42, OffMeshKind::Jump, 2.0f, 1.5f};
+};
+
+} // namespace
+
+TEST_CASE("replanCorridor keeps the hops of the new plan only: none without links, the link's with them")
+{
+    GapScene g;
+    QueryScratch s;
+    Corridor c;
+    const glm::vec3 extents(0.5f, 2, 0.5f);
+    REQUIRE(planCorridor(g.mesh, s, glm::vec3(1, 0, 1), glm::vec3(9, 1, 3), defaultQueryFilter(), extents,
+                         std::span<const PathLink>(&g.jump, 1), c)
+                .ok());
+    REQUIRE(c.complete);
+    REQUIRE(c.hops.size() == 1);
+    CHECK(c.hops[0].link == 42);
+    Corridor without = c;
+    REQUIRE(replanCorridor(g.mesh, s, without, defaultQueryFilter(), glm::vec3(0.5f, 2, 0.5f)).ok());
+    CHECK_FALSE(without.complete); // the east floor cannot be reached on foot
+    CHECK(without.hops.empty());   // the old hop indexed polygons the new plan has not
+    CHECK(without.polygons == std::vector<uint32_t>{0});
+    CHECK(without.target.x <= 4.0f); // the target kept is the closest point on the west floor
+    Corridor again = c;
+    REQUIRE(replanCorridor(g.mesh, s, again, defaultQueryFilter(), glm::vec3(0.5f, 2, 0.5f),
+                           std::span<const PathLink>(&g.jump, 1))
+                .ok());
+    CHECK(again.complete);
+    CHECK(again.hops.size() == 1);
+    CHECK(again.polygons == c.polygons);
+}
+
+TEST_CASE("crossHop follows the line at the hop's speed, a jump lifted on a parabola, and lands at the end")
+{
+    GapScene g;
+    Corridor c;
+    c.polygons = {0, 1};
+    c.position = glm::vec3(3.5f, 0, 2);
+    c.target = glm::vec3(9, 1, 2);
+    c.hops = {CorridorHop{1, g.jump.start, g.jump.end, 42, OffMeshKind::Jump, 2.0f, 1.5f}};
+    // Length sqrt(3² + 1²) = sqrt(10) at 2 m/s.
+    const float duration = std::sqrt(10.0f) / 2.0f;
+    auto start = crossHop(c, 0.0f, true);
+    REQUIRE(start.ok());
+    CHECK(start->point == c.position);
+    CHECK(start->duration == duration);
+    CHECK_FALSE(start->landed);
+    auto mid = crossHop(c, duration * 0.5f, true);
+    REQUIRE(mid.ok());
+    CHECK(mid->fraction == doctest::Approx(0.5f));
+    CHECK(mid->point.x == doctest::Approx(5.0f));
+    CHECK(mid->point.y == doctest::Approx(0.5f + 1.5f)); // the line's middle plus arcHeight
+    CHECK(mid->point.z == 2.0f);
+    auto flat = crossHop(c, duration * 0.5f, false);
+    REQUIRE(flat.ok());
+    CHECK(flat->point.y == doctest::Approx(0.5f));
+    auto end = crossHop(c, duration * 3.0f, true);
+    REQUIRE(end.ok());
+    CHECK(end->landed);
+    CHECK(end->fraction == 1.0f);
+    CHECK(end->point == g.jump.end);
+    // A drop goes along the line, arc or not.
+    c.hops[0].kind = OffMeshKind::Drop;
+    auto drop = crossHop(c, duration * 0.5f, true);
+    REQUIRE(drop.ok());
+    CHECK(drop->point.y == doctest::Approx(0.5f));
+    // Landing: the corridor goes on from the landing polygon.
+    REQUIRE(landCorridor(c).ok());
+    CHECK(c.position == g.jump.end);
+    CHECK(c.polygons == std::vector<uint32_t>{1});
+    CHECK(c.hops.empty());
+}
+
+TEST_CASE("crossHop refuses a corridor without a hop, a hop speed that is not positive and a bad time")
+{
+    Corridor c;
+    c.polygons = {0};
+    auto none = crossHop(c, 0.0f, true);
+    REQUIRE_FALSE(none.ok());
+    CHECK(none.error().field == "/hops");
+    c.hops = {CorridorHop{1, glm::vec3(0), glm::vec3(1, 0, 0), 1, OffMeshKind::Jump, 0.0f, 1.0f}};
+    auto still = crossHop(c, 0.0f, true);
+    REQUIRE_FALSE(still.ok());
+    CHECK(still.error().field == "/hops/0/speed");
+    c.hops[0].speed = 1.0f;
+    for (float t : {-1.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()})
+    {
+        auto bad = crossHop(c, t, true);
+        REQUIRE_FALSE(bad.ok());
+        CHECK(bad.error().code == "E_INVALID_PARAMS");
+        CHECK(bad.error().field == "/time");
+    }
+    // A take-off on the landing is landed at once.
+    c.position = glm::vec3(1, 0, 0);
+    auto there = crossHop(c, 0.0f, true);
+    REQUIRE(there.ok());
+    CHECK(there->landed);
 }

@@ -108,9 +108,34 @@ Status moveCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, co
 bool checkCorridor(const NavMesh& mesh, const Corridor& corridor, const QueryFilter& filter);
 
 /// Plans again from the corridor's position to its target (after the mesh
-/// changed or the target moved), keeping both. Errors: as `planCorridor`.
+/// changed or the target moved), keeping both. The hops are those of the new
+/// plan (none without links). Errors: as `planCorridor`.
 Status replanCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, const QueryFilter& filter,
                       const glm::vec3& halfExtents);
+
+/// As above, over the off-mesh links `links` (as `planCorridor` with links).
+Status replanCorridor(const NavMesh& mesh, QueryScratch& scratch, Corridor& io, const QueryFilter& filter,
+                      const glm::vec3& halfExtents, std::span<const PathLink> links);
+
+/// Where an agent crossing the corridor's first hop is.
+struct HopProgress
+{
+    glm::vec3 point{0.0f}; ///< Where the agent is. [Units: m]
+    float fraction = 0.0f; ///< Share of the crossing done, 0..1.
+    float duration = 0.0f; ///< The whole crossing's time: its straight 3D length over the speed. [Units: s]
+    bool landed = false;   ///< The crossing is done and `point` is the landing: call `landCorridor`.
+};
+
+/// The crossing of the corridor's first hop, `time` seconds after the agent
+/// took off from the corridor's position (the take-off, or wherever it stood
+/// when it left): along the straight line to the landing at the hop's speed;
+/// a jump is lifted by 4 · arcHeight · s · (1 − s) at the share s done (a
+/// parabola through both ends, its top arcHeight over the line's middle)
+/// when `arc` is true (false on 2D meshes, whose agents stay on the plane).
+/// This is how the crowd crosses its links. Errors: `E_INVALID_PARAMS` for
+/// a corridor without a hop (`/hops`), a hop speed that is not positive
+/// (`/hops/0/speed`), a time that is negative or not finite (`/time`).
+Result<HopProgress> crossHop(const Corridor& corridor, float time, bool arc);
 
 } // namespace spark::nav
 SPARK_NAV_API_END
