@@ -739,21 +739,3 @@ TEST_CASE("brains a tick adds or removes mid-walk: the rest of the walk is that 
     for (const Brain& brain : std::as_const(ai.brains))
         CHECK(brain.enabled);
 }
-
-TEST_CASE("a brain starts on a cache line, in the table and in a copied state")
-{
-    // The fields a tick reads come first in Brain: started on a line, they take
-    // as few lines as their size allows.
-    Rig rig = guardRig();
-    for (int i = 0; i < 5; ++i)
-    {
-        BrainDef def = defaultBrainDef();
-        def.agent = "G" + std::to_string(i);
-        def.tree = rig.state.brains.findBrain("A")->tree;
-        REQUIRE(attachBrain(rig.state, def, 0).ok());
-    }
-    const AiState copy = rig.state;
-    for (const AiState* state : {static_cast<const AiState*>(&rig.state), &copy})
-        for (const Brain& brain : state->brains)
-            CHECK(reinterpret_cast<uintptr_t>(&brain) % 64 == 0);
-}

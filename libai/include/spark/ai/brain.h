@@ -63,8 +63,9 @@ struct ResolvedKey
 /// memo it reads anyway, instead of the value's string on the heap: a line of
 /// its own per brain (stamps are unique to a write and copied with the value,
 /// so a stamp stands for one name). A name longer than kNameCapacity is not
-/// copied. One cache line, so a site's memo never spans two.
-struct alignas(64) TargetMemo
+/// copied. 64 bytes: stepBrains places the memos on cache-line boundaries in
+/// its arena, so a site's memo never spans two lines there.
+struct TargetMemo
 {
     static constexpr size_t kNameCapacity = 39;
     uint64_t id = 0;        ///< The host's `TargetRef::id` after the site's last locate.
@@ -158,8 +159,7 @@ template <class T> class DerivedArray
 /// has the same instance and revision; a utility brain's one-node tree is its
 /// own `Brain::utilityTree`) and, for every blackboard key the tree names, its
 /// slot in the brain's blackboard (valid while the blackboard has the same
-/// layout). Derived data: not hashed, not shown, rebuilt when stale. (88 bytes:
-/// with the fields before it, a brain's tick reads three cache lines of its record.)
+/// layout). Derived data: not hashed, not shown, rebuilt when stale.
 struct BrainResolution
 {
     const CompiledTree* tree = nullptr; ///< The tree the brain runs.
@@ -192,9 +192,8 @@ struct BrainResolution
 
 /// One brain. (The fields a tick reads come first, side by side, ending with
 /// the blackboard, whose own fields a tick reads come first: three cache lines,
-/// `tree` and what follows are not read by a tick. A brain starts on a cache
-/// line, so those fields take as few lines as their size allows.)
-struct alignas(64) Brain
+/// `tree` and what follows are not read by a tick.)
+struct Brain
 {
     std::string agent;
     uint32_t period = 1;

@@ -293,9 +293,10 @@ class NodeStates
     /// Node `i`'s memory offset (see MemoryWalk).
     size_t memoryOffset(size_t i) const;
 
-    /// A cache line of the bytes: the states start on a line, so that a tick
-    /// reads as few lines as their size allows.
-    struct alignas(64) Line
+    /// A cache line's worth of the bytes (stepBrains places the states on a
+    /// line boundary in its arena, so that a tick reads as few lines as their
+    /// size allows).
+    struct Line
     {
         unsigned char bytes[64];
     };
