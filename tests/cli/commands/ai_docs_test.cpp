@@ -26,14 +26,23 @@ json treeWithBadChildren(size_t count)
     return {{"version", 1}, {"name", "bad"}, {"root", {{"type", "sequence"}, {"children", children}}}};
 }
 
+/// A dispatcher that checks every result against its command's result schema, and an empty session.
+struct CheckedSession
+{
+    static DispatchOptions checking()
+    {
+        DispatchOptions options;
+        options.checkResults = true;
+        return options;
+    }
+    Dispatcher d{checking()};
+    spark::scene::SessionState state;
+};
+
 } // namespace
 
-TEST_CASE("ai.validate lists the first 1,000 problems and counts the rest")
+TEST_CASE_FIXTURE(CheckedSession, "ai.validate lists the first 1,000 problems and counts the rest")
 {
-    DispatchOptions options;
-    options.checkResults = true;
-    Dispatcher d(options);
-    spark::scene::SessionState state;
     json r = d.call(state, "ai.validate", {{"doc", treeWithBadChildren(5000)}});
     REQUIRE(r["ok"] == true);
     const json& result = r["result"];
@@ -113,12 +122,8 @@ template <class F> void forEachLeafNode(const json& node, F&& visit, bool isRun 
 
 } // namespace
 
-TEST_CASE("ai.leaves gives each leaf a JSON Schema of its params that real leaves meet and mistakes fail")
+TEST_CASE_FIXTURE(CheckedSession, "ai.leaves gives each leaf a JSON Schema of its params that real leaves meet and mistakes fail")
 {
-    DispatchOptions options;
-    options.checkResults = true;
-    Dispatcher d(options);
-    spark::scene::SessionState state;
     const json r = d.call(state, "ai.leaves", json::object());
     REQUIRE(r["ok"] == true);
     std::map<std::string, std::unique_ptr<CompiledSchema>> schemas;
