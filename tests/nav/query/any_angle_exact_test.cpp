@@ -445,3 +445,96 @@ TEST_CASE("on rows cut with a vertex at every grid point (split edges everywhere
     CHECK(cases > 400);
     CHECK(turning > 200);
 }
+
+namespace exact_test
+{
+
+/// A maze of corridors one cell wide on a (2n + 1)² grid (a spanning tree by
+/// seeded depth-first search), with `loops` extra walls opened (cycles, so
+/// the polygon graph has bridges and cycles both).
+Grid2D mazeGrid(uint64_t seed, int n, int loops)
+{
+    const int size = 2 * n + 1;
+    Grid2D g;
+    g.width = g.height = size;
+    g.cellSize = 1.0f;
+    g.blocked.assign(size_t(size) * size, 1);
+    g.areas.assign(size_t(size) * size, 0);
+    Rng rng = rngFromSeed(seed, 47);
+    auto open = [&](int x, int z) { g.blocked[size_t(z) * size + x] = 0; };
+    std::vector<uint8_t> seen(size_t(n) * n, 0);
+    std::vector<std::pair<int, int>> stack{{0, 0}};
+    seen[0] = 1;
+    open(1, 1);
+    while (!stack.empty())
+    {
+        const auto [x, z] = stack.back();
+        std::vector<std::pair<int, int>> next;
+        for (const auto& [dx, dz] : {std::pair{1, 0}, std::pair{-1, 0}, std::pair{0, 1}, std::pair{0, -1}})
+            if (x + dx >= 0 && x + dx < n && z + dz >= 0 && z + dz < n && !seen[size_t(z + dz) * n + x + dx])
+                next.push_back({x + dx, z + dz});
+        if (next.empty())
+        {
+            stack.pop_back();
+            continue;
+        }
+        const auto [nx, nz] = next[rngNextBelow(rng, uint32_t(next.size()))];
+        seen[size_t(nz) * n + nx] = 1;
+        open(2 * x + 1 + (nx - x), 2 * z + 1 + (nz - z));
+        open(2 * nx + 1, 2 * nz + 1);
+        stack.push_back({nx, nz});
+    }
+    for (int i = 0; i < loops; ++i)
+    {
+        // A wall cell between two corridor cells, opened.
+        const int x = 1 + int(rngNextBelow(rng, uint32_t(size - 2))),
+                  z = 1 + int(rngNextBelow(rng, uint32_t(size - 2)));
+        if ((x % 2) != (z % 2))
+            open(x, z);
+    }
+    return g;
+}
+
+} // namespace exact_test
+
+TEST_CASE("in mazes, where the search prunes the regions behind bridges, paths are shortest both ways")
+{
+    const glm::vec3 ext{0.25f, 1.0f, 0.25f};
+    QueryScratch scratch;
+    PathResult path;
+    int cases = 0;
+    for (uint64_t seed = 1; seed <= 24; ++seed)
+    {
+        Grid2D grid = mazeGrid(seed, 14 + int(seed % 3) * 2, int(seed % 4) * 4);
+        removePinches(grid);
+        const NavMesh mesh = bake(grid, 0.0f);
+        Oracle oracle{grid.width, grid.height, grid.blocked};
+        Rng rng = rngFromSeed(seed, 53);
+        for (int q = 0; q < 8; ++q)
+        {
+            const Pt a = degeneratePoint(grid, rng), b = degeneratePoint(grid, rng);
+            const double best = oracle.shortest(a, b);
+            REQUIRE(best >= 0.0); // one piece
+            for (int dir = 0; dir < 2; ++dir)
+            {
+                const Pt from = dir == 0 ? a : b, to = dir == 0 ? b : a;
+                INFO("seed " << seed << " query " << q << std::string(dir ? " reversed" : "") << " from ("
+                             << from.x << ", " << from.z << ") to (" << to.x << ", " << to.z << ")");
+                const glm::vec3 f3(float(from.x), 0.0f, float(from.z)), t3(float(to.x), 0.0f, float(to.z));
+                REQUIRE(findPath(mesh, scratch, f3, t3, defaultQueryFilter(), ext, path).ok());
+                REQUIRE(path.complete);
+                ++cases;
+                CHECK_MESSAGE(lengthOf(path.points) == doctest::Approx(best).epsilon(1e-6),
+                              std::setprecision(12) << lengthOf(path.points) << " vs " << best);
+                for (size_t i = 1; i < path.points.size(); ++i)
+                {
+                    const Pt p{path.points[i - 1].x, path.points[i - 1].z},
+                        n{path.points[i].x, path.points[i].z};
+                    CHECK_MESSAGE(oracle.visible(p, n),
+                                  "leg (" << p.x << ", " << p.z << ") - (" << n.x << ", " << n.z << ")");
+                }
+            }
+        }
+    }
+    CHECK(cases == 24 * 8 * 2);
+}
