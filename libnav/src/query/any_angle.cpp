@@ -17,11 +17,7 @@
 /// and the first node popped in the goal's polygon is optimal. Pruning, as in
 /// the paper: a root reached again with a larger g is dropped (root-level
 /// pruning), and dead-end polygons other than the goal's are not entered
-/// (one link, or two whose other one leads to such a polygon). On a mesh
-/// of corridors (a maze) the search also marks every region behind a bridge
-/// of the polygon graph with neither end of the query in it, once
-/// (Search::pruneBridges: on a 1024 maze, 49 % fewer instructions; not run
-/// on open maps, where it would cost more than it saves).
+/// (one link, or two whose other one leads to such a polygon).
 ///
 /// Exactness. An interval end cut by a ray keeps its place in double and the
 /// ray's line as two mesh points; which side of a ray a vertex lies on is the
@@ -94,7 +90,6 @@ namespace
 
 constexpr uint32_t kNone = 0xffffffffu;
 constexpr uint32_t kStartRoot = 0; ///< The start is the first root of a search.
-constexpr uint32_t kPruneMinNodes = 64; ///< Fewest nodes made before the bridge pruning runs.
 
 /// A point in the x–z plane (no default initialisation: the chain arrays of
 /// `expand` are filled before use).
@@ -418,9 +413,6 @@ struct Search
     uint8_t turnMask;       ///< linkEndTurn bits that allow a turn: corners, and area borders when an area is excluded.
     double sideLimit;       ///< sideBound(mesh).
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
-    bool pruned = false;    ///< pruneBridges ran: polygons marked dead are never entered.
-    uint32_t expanded = 0;  ///< Nodes expanded.
-    uint32_t narrow = 0;    ///< … of them into a polygon with at most two links (a corridor).
     uint32_t via = kNone;   ///< The `via` of the nodes `add` makes (set by turnOnLine only).
 
     /// True when a shortest path may turn at link end point `id`.
@@ -452,90 +444,11 @@ struct Search
         return plain || (!mesh.disabled(nb) && !detail::excluded(filter, mesh.area(nb)));
     }
 
-    /// True when pruneBridges marked polygon `poly` dead.
-    bool dead(uint32_t poly) const { return pruned && s.anyPrune[poly].dead == s.searchId; }
-
-    /// Bridge pruning, the paper's dead ends carried to any depth (a maze is
-    /// all dead ends): a link whose removal splits the mesh (a bridge) with
-    /// neither the start's nor the goal's polygons beyond it leads into a
-    /// region no shortest path enters (it would leave through the same
-    /// portal, and the portal between the two crossings is shorter). The
-    /// bridges are found by Tarjan's depth-first search over the links from
-    /// the goal's polygon; the polygons beyond such a bridge are marked dead.
-    /// Linear in the goal's piece: the search runs it once, on a mesh of
-    /// corridors (see anyAngleSearch), and only when every linked polygon is
-    /// usable. False (nothing marked) when no start polygon was reached.
-    [[gnu::noinline]] bool pruneBridges()
-    {
-        const uint32_t id = s.searchId;
-        if (s.anyPrune.size() < mesh.polygonCount())
-            s.anyPrune.resize(mesh.polygonCount());
-        AnyAnglePrune* at = s.anyPrune.data();
-        std::vector<uint32_t>& stack = s.anyPruneStack;
-        std::vector<uint32_t>& order = s.anyPruneOrder;
-        stack.clear();
-        order.clear();
-        uint32_t time = 0;
-        for (const uint32_t p : s.anyStarts)
-            at[p].end = id;
-        for (const uint32_t p : goals)
-            at[p].end = id;
-        auto discover = [&](uint32_t v, uint32_t parent)
-        {
-            AnyAnglePrune& e = at[v];
-            e.stamp = id;
-            e.disc = e.low = time++;
-            e.parent = parent;
-            e.next = 0;
-            e.ends = e.end == id ? 1u : 0u;
-            e.parentSkipped = false;
-            stack.push_back(v);
-            order.push_back(v);
-        };
-        discover(goalPoly, kNone);
-        while (!stack.empty())
-        {
-            const uint32_t u = stack.back();
-            AnyAnglePrune& e = at[u];
-            const std::span<const NavLink> links = mesh.links(u);
-            if (e.next < links.size())
-            {
-                const uint32_t v = links[e.next++].neighbour;
-                if (v == e.parent && !e.parentSkipped)
-                    e.parentSkipped = true; // the tree link itself (a second link to the parent is a cycle)
-                else if (at[v].stamp == id)
-                    e.low = std::min(e.low, at[v].disc);
-                else
-                    discover(v, u);
-                continue;
-            }
-            stack.pop_back();
-            if (e.parent == kNone)
-                continue;
-            AnyAnglePrune& up = at[e.parent];
-            up.low = std::min(up.low, e.low);
-            up.ends += e.ends;
-            if (e.low > up.disc && e.ends == 0)
-                e.dead = id; // parent–u is a bridge with no end behind it
-        }
-        bool startReached = false;
-        for (const uint32_t p : s.anyStarts)
-            startReached = startReached || at[p].stamp == id;
-        if (!startReached)
-            return false;
-        for (const uint32_t v : order) // (parents come first)
-            if (at[v].parent != kNone && at[at[v].parent].dead == id)
-                at[v].dead = id;
-        return true;
-    }
-
     /// Adds the node (root, interval right..left on link `link`, entering its neighbour).
     [[gnu::always_inline]] void add(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g,
                                     uint32_t link, const AnyAngleEnd& right, const AnyAngleEnd& left)
     {
         const uint32_t nb = base[link].neighbour;
-        if (dead(nb))
-            return;
         if (!isGoal(nb))
         {
             // A dead end: nothing beyond it but the way in (a shortest path
@@ -655,8 +568,6 @@ struct Search
         const P2 root{node.rootX, node.rootZ};
         const P2 L = pos(node.left), R = pos(node.right);
         const std::span<const NavLink> links = mesh.links(poly);
-        narrow += links.size() <= 2 ? 1 : 0;
-        ++expanded;
         const uint32_t k = entryEdge(links, node.link, node.from, L, R);
         // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k] (a run of the mesh's
         // doubled ring), and their heights cy.
@@ -881,13 +792,6 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
     }
     auto entry = [&](uint32_t i) { return AnyAngleOpen{s.anyNodes[i].f, s.anyNodes[i].g, i}; };
     OpenList open{s.anyHeap};
-    // When the bridge pruning runs (Search::pruneBridges): once the search has
-    // made a 32nd as many nodes as the mesh has polygons, at the first
-    // expansion where 70 % of the polygons expanded so far had at most two
-    // links (corridors: 81-89 % on a 1024 maze, 27-52 % on random and room
-    // maps, where it would cost more than it saves: a node costs about as
-    // much as six polygons of the depth-first search).
-    uint32_t pruneAt = std::max<uint32_t>(kPruneMinNodes, mesh.polygonCount() / 32);
     for (uint32_t i = 0; i < search.count; ++i)
         open.push(entry(i));
     uint32_t index = kNone;
@@ -905,11 +809,6 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
             index = kNone;
             continue; // its root was reached more cheaply since
         }
-        if (search.dead(node.poly))
-        {
-            index = kNone;
-            continue; // made before the bridge pruning ran
-        }
         reach(s, node.poly);
         if (search.isGoal(node.poly))
         {
@@ -920,11 +819,6 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
         const uint32_t first = search.count;
         search.expand(index);
         const uint32_t end = search.count;
-        if (!search.pruned && search.plain && end >= pruneAt && search.narrow * 10 >= search.expanded * 7)
-        {
-            search.pruned = search.pruneBridges();
-            pruneAt = kNone; // (once)
-        }
         // The successors go on the open list, but the least of them skips it
         // when it comes before the list's top: it is what the next pop would
         // give (the order is total), so the order of expansion is unchanged.

@@ -82,23 +82,6 @@ struct AnyAngleOpen
     uint32_t node = 0; ///< Index in `QueryScratch::Data::anyNodes`.
 };
 
-/// Per polygon, the any-angle search's bridge pruning (any_angle.cpp,
-/// `Search::pruneBridges`): a depth-first search over the links from the
-/// goal's polygon, and whether the polygon lies beyond a bridge with no end
-/// of the query behind it.
-struct AnyAnglePrune
-{
-    uint32_t stamp = 0; ///< Search id of the depth-first search that visited it.
-    uint32_t disc = 0;  ///< Discovery order.
-    uint32_t low = 0;   ///< Smallest discovery order reachable from its subtree by one link outside the tree.
-    uint32_t parent = 0; ///< Polygon it was discovered from (0xffffffff: the root).
-    uint32_t next = 0;   ///< Next of its links to visit (index in its links; the parent link skipped once).
-    uint32_t ends = 0;   ///< Start and goal polygons in its subtree.
-    uint32_t dead = 0;   ///< Search id when it lies beyond such a bridge (never entered then).
-    uint32_t end = 0;    ///< Search id when it holds the start or the goal.
-    bool parentSkipped = false; ///< The link back to the parent was skipped (once: a second one is a cycle).
-};
-
 /// The working arrays of a `QueryScratch`.
 struct QueryScratch::Data
 {
@@ -136,9 +119,6 @@ struct QueryScratch::Data
     uint32_t anySeenCount = 0;            ///< Keys in anySeen.
     std::vector<uint32_t> anyStarts;      ///< Polygons holding the start (more than one on an edge or vertex).
     std::vector<uint32_t> anyGoals;       ///< Polygons holding the goal.
-    std::vector<AnyAnglePrune> anyPrune;  ///< Per polygon: the bridge pruning's depth-first search.
-    std::vector<uint32_t> anyPruneStack;  ///< Its stack (polygons).
-    std::vector<uint32_t> anyPruneOrder;  ///< Its polygons in discovery order.
     uint32_t anyNodesMade = 0;            ///< Nodes the last any-angle search made (for benchmarks).
     uint32_t anyGoalNode = 0;             ///< Node that reached the goal's polygon (0xffffffff: start and goal share one).
     uint32_t searchId = 0;            ///< Current search id (stamps older than it are stale).

@@ -497,7 +497,7 @@ Grid2D mazeGrid(uint64_t seed, int n, int loops)
 
 } // namespace exact_test
 
-TEST_CASE("in mazes, where the search prunes the regions behind bridges, paths are shortest both ways")
+TEST_CASE("in mazes (deep dead ends, some cycles), paths are shortest both ways")
 {
     const glm::vec3 ext{0.25f, 1.0f, 0.25f};
     QueryScratch scratch;
