@@ -339,6 +339,41 @@ TEST_CASE("on meshes of slivers, fans round interior vertices and T-junctions, f
     CHECK(turning > 250);
 }
 
+namespace exact_test
+{
+
+/// Queries a → b and b → a on `mesh` (2D, a tile map's free space): each
+/// path complete, as long as the oracle's `best`, every leg in the free
+/// space. Returns how many of the two paths turn.
+int checkBothWays(const NavMesh& mesh, const Oracle& oracle, const Pt& a, const Pt& b, double best,
+                  QueryScratch& scratch, const std::string& label)
+{
+    const glm::vec3 ext{0.25f, 1.0f, 0.25f};
+    PathResult path;
+    int turning = 0;
+    for (int dir = 0; dir < 2; ++dir)
+    {
+        const Pt from = dir == 0 ? a : b, to = dir == 0 ? b : a;
+        INFO(label << std::string(dir ? " reversed" : "") << " from (" << from.x << ", " << from.z << ") to ("
+                   << to.x << ", " << to.z << ")");
+        const glm::vec3 f3(float(from.x), 0.0f, float(from.z)), t3(float(to.x), 0.0f, float(to.z));
+        REQUIRE(findPath(mesh, scratch, f3, t3, defaultQueryFilter(), ext, path).ok());
+        REQUIRE(path.complete);
+        turning += path.points.size() > 2 ? 1 : 0;
+        CHECK_MESSAGE(lengthOf(path.points) == doctest::Approx(best).epsilon(1e-6),
+                      std::setprecision(12) << lengthOf(path.points) << " vs " << best);
+        for (size_t i = 1; i < path.points.size(); ++i)
+        {
+            const Pt p{path.points[i - 1].x, path.points[i - 1].z}, n{path.points[i].x, path.points[i].z};
+            CHECK_MESSAGE(oracle.visible(p, n),
+                          "leg (" << p.x << ", " << p.z << ") - (" << n.x << ", " << n.z << ")");
+        }
+    }
+    return turning;
+}
+
+} // namespace exact_test
+
 TEST_CASE(
     "a start or goal on one half of a split edge sees the other half edge-on: the path turns at the split")
 {
@@ -392,9 +427,7 @@ TEST_CASE(
 TEST_CASE("on rows cut with a vertex at every grid point (split edges everywhere), paths from and to points "
           "on the rows' edges are shortest both ways")
 {
-    const glm::vec3 ext{0.25f, 1.0f, 0.25f};
     QueryScratch scratch;
-    PathResult path;
     int cases = 0, turning = 0;
     for (uint64_t seed = 1; seed <= 40; ++seed)
     {
@@ -420,26 +453,9 @@ TEST_CASE("on rows cut with a vertex at every grid point (split edges everywhere
             const double best = oracle.shortest(a, b);
             if (best < 0.0)
                 continue;
-            for (int dir = 0; dir < 2; ++dir)
-            {
-                const Pt from = dir == 0 ? a : b, to = dir == 0 ? b : a;
-                INFO("seed " << seed << " query " << q << std::string(dir ? " reversed" : "") << " from ("
-                             << from.x << ", " << from.z << ") to (" << to.x << ", " << to.z << ")");
-                const glm::vec3 f3(float(from.x), 0.0f, float(from.z)), t3(float(to.x), 0.0f, float(to.z));
-                REQUIRE(findPath(mesh, scratch, f3, t3, defaultQueryFilter(), ext, path).ok());
-                REQUIRE(path.complete);
-                ++cases;
-                turning += path.points.size() > 2 ? 1 : 0;
-                CHECK_MESSAGE(lengthOf(path.points) == doctest::Approx(best).epsilon(1e-6),
-                              std::setprecision(12) << lengthOf(path.points) << " vs " << best);
-                for (size_t i = 1; i < path.points.size(); ++i)
-                {
-                    const Pt p{path.points[i - 1].x, path.points[i - 1].z},
-                        n{path.points[i].x, path.points[i].z};
-                    CHECK_MESSAGE(oracle.visible(p, n),
-                                  "leg (" << p.x << ", " << p.z << ") - (" << n.x << ", " << n.z << ")");
-                }
-            }
+            cases += 2;
+            turning += checkBothWays(mesh, oracle, a, b, best, scratch,
+                                     "seed " + std::to_string(seed) + " query " + std::to_string(q));
         }
     }
     CHECK(cases > 400);
@@ -499,9 +515,7 @@ Grid2D mazeGrid(uint64_t seed, int n, int loops)
 
 TEST_CASE("in mazes (deep dead ends, some cycles), paths are shortest both ways")
 {
-    const glm::vec3 ext{0.25f, 1.0f, 0.25f};
     QueryScratch scratch;
-    PathResult path;
     int cases = 0;
     for (uint64_t seed = 1; seed <= 24; ++seed)
     {
@@ -515,25 +529,9 @@ TEST_CASE("in mazes (deep dead ends, some cycles), paths are shortest both ways"
             const Pt a = degeneratePoint(grid, rng), b = degeneratePoint(grid, rng);
             const double best = oracle.shortest(a, b);
             REQUIRE(best >= 0.0); // one piece
-            for (int dir = 0; dir < 2; ++dir)
-            {
-                const Pt from = dir == 0 ? a : b, to = dir == 0 ? b : a;
-                INFO("seed " << seed << " query " << q << std::string(dir ? " reversed" : "") << " from ("
-                             << from.x << ", " << from.z << ") to (" << to.x << ", " << to.z << ")");
-                const glm::vec3 f3(float(from.x), 0.0f, float(from.z)), t3(float(to.x), 0.0f, float(to.z));
-                REQUIRE(findPath(mesh, scratch, f3, t3, defaultQueryFilter(), ext, path).ok());
-                REQUIRE(path.complete);
-                ++cases;
-                CHECK_MESSAGE(lengthOf(path.points) == doctest::Approx(best).epsilon(1e-6),
-                              std::setprecision(12) << lengthOf(path.points) << " vs " << best);
-                for (size_t i = 1; i < path.points.size(); ++i)
-                {
-                    const Pt p{path.points[i - 1].x, path.points[i - 1].z},
-                        n{path.points[i].x, path.points[i].z};
-                    CHECK_MESSAGE(oracle.visible(p, n),
-                                  "leg (" << p.x << ", " << p.z << ") - (" << n.x << ", " << n.z << ")");
-                }
-            }
+            cases += 2;
+            checkBothWays(mesh, oracle, a, b, best, scratch,
+                          "seed " + std::to_string(seed) + " query " + std::to_string(q));
         }
     }
     CHECK(cases == 24 * 8 * 2);
