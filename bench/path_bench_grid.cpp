@@ -26,7 +26,8 @@
 /// rounds alternating the meshes' order, after one untimed pass): median, 99th
 /// percentile, worst, mean; and the most search nodes one query made
 /// (QueryScratch::lastSearchNodes). `--pairs=N` (default 2000) caps the pairs
-/// per map (random pairs: seeded, kSeed).
+/// per map (random pairs: seeded, kSeed). `--meshes=bake` queries Spark's
+/// bake only (quicker when comparing changes to the search).
 
 #include "bench_stats.h"
 
@@ -283,7 +284,7 @@ bool addVariant(std::vector<Variant>& out, const char* name, const PolySoup& sou
     return true;
 }
 
-void run(Map& m, size_t maxPairs, int rounds)
+void run(Map& m, size_t maxPairs, int rounds, bool bakeOnly)
 {
     if (m.pairs.empty())
         randomPairs(m, maxPairs);
@@ -313,8 +314,8 @@ void run(Map& m, size_t maxPairs, int rounds)
     const PolySoup rectSoup = rectangleSoup(rects);
     std::vector<Variant> vs;
     if (!addVariant(vs, "bake", *baked, baked->vertices.size(), bakeMs, m.name) ||
-        !addVariant(vs, "rects", rectSoup, rectSoup.vertices.size(), 0.0, m.name) ||
-        !addVariant(vs, "cdt", soupOf(cdt), cdt.corners.size(), cdtMs, m.name))
+        (!bakeOnly && (!addVariant(vs, "rects", rectSoup, rectSoup.vertices.size(), 0.0, m.name) ||
+                       !addVariant(vs, "cdt", soupOf(cdt), cdt.corners.size(), cdtMs, m.name))))
         return;
 
     QueryScratch scratch;
@@ -385,7 +386,7 @@ int main(int argc, char** argv)
     int size = 1024;
     size_t pairs = 2000;
     int rounds = 3;
-    bool any = false;
+    bool any = false, bakeOnly = false;
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg = argv[i];
@@ -399,11 +400,14 @@ int main(int argc, char** argv)
             pairs = size_t(std::max(1, std::atoi(arg.c_str() + 8)));
         else if (arg.rfind("--rounds=", 0) == 0)
             rounds = std::max(1, std::atoi(arg.c_str() + 9));
+        else if (arg == "--meshes=bake" || arg == "--meshes=all")
+            bakeOnly = arg == "--meshes=bake";
         else
         {
-            std::fprintf(stderr,
-                         "usage: path_bench_grid [--map=FILE.map]... [--generated=random|rooms|maze|all] [--size=N] "
-                         "[--pairs=N] [--rounds=R]\n");
+            std::fprintf(
+                stderr,
+                "usage: path_bench_grid [--map=FILE.map]... [--generated=random|rooms|maze|all] [--size=N] "
+                "[--pairs=N] [--rounds=R] [--meshes=bake|all]\n");
             return 2;
         }
     }
@@ -424,7 +428,7 @@ int main(int argc, char** argv)
             std::printf("%s: not found or not a MovingAI map, skipped\n", file.c_str());
             continue;
         }
-        run(m, pairs, rounds);
+        run(m, pairs, rounds, bakeOnly);
     }
     for (const char* kind : {"random", "rooms", "maze"})
         if (kinds == "all" || kinds == kind)
@@ -432,7 +436,7 @@ int main(int argc, char** argv)
             Map m;
             m.name = std::string(kind) + "-" + std::to_string(size);
             m.grid = generated(kind, size);
-            run(m, pairs, rounds);
+            run(m, pairs, rounds, bakeOnly);
         }
     return 0;
 }

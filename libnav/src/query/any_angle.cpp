@@ -896,7 +896,10 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const ScratchData& s, uint32_
             startPoly = node.from; // the start polygon the search left from (the start on its boundary)
         polygons.push_back(node.poly);
         vias.push_back(node.link);
-        if (node.root != root && node.parent != kNone)
+        // (Not the start's root, pushed last. A start node can have another
+        // root: seen from a start on a link's line beside it, it is rooted at
+        // the link's end (turnOnLine), a turn the path must keep.)
+        if (node.root != root && node.root != kStartRoot)
         {
             root = node.root;
             pushPoint(s.anyRoots[root].point);

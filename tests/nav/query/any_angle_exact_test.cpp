@@ -180,7 +180,8 @@ namespace exact_test
 ///      and on portals);
 ///   5: strips cut by near-parallel slanted lines from (i, z) to (i + 1/16, z + 1) (near-parallel portals, and
 ///      vertices off the grid in the middle of walls and of the edges of the rows above).
-NavMesh degenerateMesh(const Grid2D& g, Rng& rng, uint32_t kinds = 6)
+/// With `only` set, every piece is of that kind.
+NavMesh degenerateMesh(const Grid2D& g, Rng& rng, uint32_t kinds = 6, int only = -1)
 {
     Soup2D soup;
     auto poly = [&](std::initializer_list<std::pair<double, double>> ring) { soup.poly(ring); };
@@ -197,7 +198,7 @@ NavMesh degenerateMesh(const Grid2D& g, Rng& rng, uint32_t kinds = 6)
             while (end < g.width && !blocked(end, z) && end - x < 1 + int(rngNextBelow(rng, 8)))
                 ++end;
             const double x0 = x, x1 = end, z0 = z, z1 = z + 1;
-            switch (rngNextBelow(rng, kinds))
+            switch (only >= 0 ? uint32_t(only) : rngNextBelow(rng, kinds))
             {
             case 0:
                 poly({{x0, z0}, {x1, z0}, {x1, z1}});
@@ -336,4 +337,202 @@ TEST_CASE("on meshes of slivers, fans round interior vertices and T-junctions, f
                 cases, turning, onBoundary, worst);
     CHECK(cases > 500);
     CHECK(turning > 250);
+}
+
+namespace exact_test
+{
+
+/// Queries a → b and b → a on `mesh` (2D, a tile map's free space): each
+/// path complete, as long as the oracle's `best`, every leg in the free
+/// space. Returns how many of the two paths turn.
+int checkBothWays(const NavMesh& mesh, const Oracle& oracle, const Pt& a, const Pt& b, double best,
+                  QueryScratch& scratch, const std::string& label)
+{
+    const glm::vec3 ext{0.25f, 1.0f, 0.25f};
+    PathResult path;
+    int turning = 0;
+    for (int dir = 0; dir < 2; ++dir)
+    {
+        const Pt from = dir == 0 ? a : b, to = dir == 0 ? b : a;
+        INFO(label << std::string(dir ? " reversed" : "") << " from (" << from.x << ", " << from.z << ") to ("
+                   << to.x << ", " << to.z << ")");
+        const glm::vec3 f3(float(from.x), 0.0f, float(from.z)), t3(float(to.x), 0.0f, float(to.z));
+        REQUIRE(findPath(mesh, scratch, f3, t3, defaultQueryFilter(), ext, path).ok());
+        REQUIRE(path.complete);
+        turning += path.points.size() > 2 ? 1 : 0;
+        CHECK_MESSAGE(lengthOf(path.points) == doctest::Approx(best).epsilon(1e-6),
+                      std::setprecision(12) << lengthOf(path.points) << " vs " << best);
+        for (size_t i = 1; i < path.points.size(); ++i)
+        {
+            const Pt p{path.points[i - 1].x, path.points[i - 1].z}, n{path.points[i].x, path.points[i].z};
+            CHECK_MESSAGE(oracle.visible(p, n),
+                          "leg (" << p.x << ", " << p.z << ") - (" << n.x << ", " << n.z << ")");
+        }
+    }
+    return turning;
+}
+
+} // namespace exact_test
+
+TEST_CASE(
+    "a start or goal on one half of a split edge sees the other half edge-on: the path turns at the split")
+{
+    // Property test seed 40 with straight angles allowed: polygon P has the
+    // edges (21,30)-(22,29)-(24,27)-(25,26) on one line; the start lies on
+    // the last one, the free space beyond the line is two triangles with a
+    // wall at x = 24 between them. The start node seen edge-on is rooted at
+    // the split vertex, and the path kept that turn (it went straight through
+    // the wall).
+    Soup2D soup;
+    soup.poly({{25, 26}, {27, 28}, {27, 30}, {21, 30}, {22, 29}, {24, 27}}); // P
+    soup.poly({{24, 26}, {25, 26}, {24, 27}});
+    soup.poly({{22, 27}, {24, 27}, {22, 29}});
+    soup.poly({{21, 29}, {22, 29}, {21, 30}});
+    const NavMesh mesh = soup.build();
+    const glm::vec3 ext{0.25f, 1.0f, 0.25f};
+    QueryScratch scratch;
+    PathResult path;
+    struct Case
+    {
+        glm::vec3 from, to;
+        glm::vec3 turn;
+        double length;
+    };
+    const Case cases[] = {
+        {{24.5f, 0, 26.5f}, {21, 0, 29}, {22, 0, 29}, std::hypot(2.5, 2.5) + 1.0},
+        {{24.5f, 0, 26.5f}, {21.25f, 0, 29.5f}, {22, 0, 29}, std::hypot(2.5, 2.5) + std::hypot(0.75, 0.5)},
+        {{24.5f, 0, 26.5f}, {22.5f, 0, 28}, {24, 0, 27}, std::hypot(0.5, 0.5) + std::hypot(1.5, 1.0)},
+        {{23, 0, 28}, {24.25f, 0, 26.25f}, {24, 0, 27}, std::hypot(1.0, 1.0) + std::hypot(0.25, 0.75)},
+    };
+    for (const Case& c : cases)
+        for (int dir = 0; dir < 2; ++dir)
+        {
+            const glm::vec3 from = dir == 0 ? c.from : c.to, to = dir == 0 ? c.to : c.from;
+            INFO("from (" << from.x << ", " << from.z << ") to (" << to.x << ", " << to.z << ")");
+            REQUIRE(findPath(mesh, scratch, from, to, defaultQueryFilter(), ext, path).ok());
+            REQUIRE(path.complete);
+            REQUIRE(path.points.size() == 3);
+            CHECK(path.points[1] == c.turn);
+            CHECK(lengthOf(path.points) == doctest::Approx(c.length).epsilon(1e-6));
+            for (size_t i = 1; i < path.points.size(); ++i)
+            {
+                auto r =
+                    raycast(mesh, scratch, path.points[i - 1], path.points[i], defaultQueryFilter(), ext);
+                REQUIRE(r.ok());
+                CHECK_FALSE(r->hit);
+            }
+        }
+}
+
+TEST_CASE("on rows cut with a vertex at every grid point (split edges everywhere), paths from and to points "
+          "on the rows' edges are shortest both ways")
+{
+    QueryScratch scratch;
+    int cases = 0, turning = 0;
+    for (uint64_t seed = 1; seed <= 40; ++seed)
+    {
+        const int w = 10 + int(seed % 5) * 2, h = 9 + int(seed % 4) * 2;
+        Grid2D grid = randomGrid(seed * 7919, w, h, w * h / 20, 0);
+        removePinches(grid);
+        Rng rng = rngFromSeed(seed, 43);
+        const NavMesh mesh = degenerateMesh(grid, rng, 6, 4);
+        Oracle oracle{w, h, grid.blocked};
+        // A point on the lower or upper edge of a free cell, at an eighth.
+        auto onRowEdge = [&]
+        {
+            for (;;)
+            {
+                const int x = int(rngNextBelow(rng, uint32_t(w))), z = int(rngNextBelow(rng, uint32_t(h)));
+                if (!grid.blocked[size_t(z) * w + x])
+                    return Pt{x + 0.125 * double(1 + rngNextBelow(rng, 7)), double(z + rngNextBelow(rng, 2))};
+            }
+        };
+        for (int q = 0; q < 8; ++q)
+        {
+            const Pt a = onRowEdge(), b = onRowEdge();
+            const double best = oracle.shortest(a, b);
+            if (best < 0.0)
+                continue;
+            cases += 2;
+            turning += checkBothWays(mesh, oracle, a, b, best, scratch,
+                                     "seed " + std::to_string(seed) + " query " + std::to_string(q));
+        }
+    }
+    CHECK(cases > 400);
+    CHECK(turning > 200);
+}
+
+namespace exact_test
+{
+
+/// A maze of corridors one cell wide on a (2n + 1)² grid (a spanning tree by
+/// seeded depth-first search), with `loops` extra walls opened (cycles, so
+/// the polygon graph has bridges and cycles both).
+Grid2D mazeGrid(uint64_t seed, int n, int loops)
+{
+    const int size = 2 * n + 1;
+    Grid2D g;
+    g.width = g.height = size;
+    g.cellSize = 1.0f;
+    g.blocked.assign(size_t(size) * size, 1);
+    g.areas.assign(size_t(size) * size, 0);
+    Rng rng = rngFromSeed(seed, 47);
+    auto open = [&](int x, int z) { g.blocked[size_t(z) * size + x] = 0; };
+    std::vector<uint8_t> seen(size_t(n) * n, 0);
+    std::vector<std::pair<int, int>> stack{{0, 0}};
+    seen[0] = 1;
+    open(1, 1);
+    while (!stack.empty())
+    {
+        const auto [x, z] = stack.back();
+        std::vector<std::pair<int, int>> next;
+        for (const auto& [dx, dz] : {std::pair{1, 0}, std::pair{-1, 0}, std::pair{0, 1}, std::pair{0, -1}})
+            if (x + dx >= 0 && x + dx < n && z + dz >= 0 && z + dz < n && !seen[size_t(z + dz) * n + x + dx])
+                next.push_back({x + dx, z + dz});
+        if (next.empty())
+        {
+            stack.pop_back();
+            continue;
+        }
+        const auto [nx, nz] = next[rngNextBelow(rng, uint32_t(next.size()))];
+        seen[size_t(nz) * n + nx] = 1;
+        open(2 * x + 1 + (nx - x), 2 * z + 1 + (nz - z));
+        open(2 * nx + 1, 2 * nz + 1);
+        stack.push_back({nx, nz});
+    }
+    for (int i = 0; i < loops; ++i)
+    {
+        // A wall cell between two corridor cells, opened.
+        const int x = 1 + int(rngNextBelow(rng, uint32_t(size - 2))),
+                  z = 1 + int(rngNextBelow(rng, uint32_t(size - 2)));
+        if ((x % 2) != (z % 2))
+            open(x, z);
+    }
+    return g;
+}
+
+} // namespace exact_test
+
+TEST_CASE("in mazes (deep dead ends, some cycles), paths are shortest both ways")
+{
+    QueryScratch scratch;
+    int cases = 0;
+    for (uint64_t seed = 1; seed <= 24; ++seed)
+    {
+        Grid2D grid = mazeGrid(seed, 14 + int(seed % 3) * 2, int(seed % 4) * 4);
+        removePinches(grid);
+        const NavMesh mesh = bake(grid, 0.0f);
+        Oracle oracle{grid.width, grid.height, grid.blocked};
+        Rng rng = rngFromSeed(seed, 53);
+        for (int q = 0; q < 8; ++q)
+        {
+            const Pt a = degeneratePoint(grid, rng), b = degeneratePoint(grid, rng);
+            const double best = oracle.shortest(a, b);
+            REQUIRE(best >= 0.0); // one piece
+            cases += 2;
+            checkBothWays(mesh, oracle, a, b, best, scratch,
+                          "seed " + std::to_string(seed) + " query " + std::to_string(q));
+        }
+    }
+    CHECK(cases == 24 * 8 * 2);
 }
