@@ -829,6 +829,19 @@ Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& fro
         return Status::success();
     }
 
+    // Areas at different costs, no off-mesh link: the cheapest vertex path
+    // refined at the area borders (weighted_path.cpp), when the goal can be
+    // reached; otherwise the searches below find the closest reachable point.
+    if (s.offMeshIndex.empty() && goalAllowed &&
+        (filter.excludedAreas == 0 ? mesh.component(startPoly) == mesh.component(goalPoly)
+                                   : linkedTo(mesh, s, startPoly, goalPoly, filter)))
+    {
+        bool found = false;
+        SPARK_TRY(detail::weightedPath(mesh, s, start, goal, filter, minCost, out, found));
+        if (found)
+            return Status::success();
+    }
+
     // The weighted search below is a heuristic (its funnel costs are not
     // additive). The simple walk is exact for its own graph: both corridors are
     // pulled and costed, and the cheaper path is returned, so the answer never
