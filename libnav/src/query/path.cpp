@@ -3,7 +3,10 @@
 ///
 /// Design note. With one cost for every allowed area and no off-mesh link,
 /// the corridor comes from the exact any-angle search (any_angle.cpp): the
-/// returned path is the shortest on the mesh. Otherwise the search is A* (Hart, Nilsson & Raphael, 1968) on the
+/// returned path is the shortest on the mesh. With areas at different costs
+/// and no off-mesh link, weighted_path.cpp gives the cheapest route (see its
+/// design note). Otherwise (costs with off-mesh links, or a goal out of
+/// reach) the search is A* (Hart, Nilsson & Raphael, 1968) on the
 /// polygon adjacency graph, as in Detour's dtNavMeshQuery::findPath, but its
 /// edge costs are not measured between fixed portal points (Detour's
 /// midpoints over-charge the wide rectangles of a 2D bake and pick the wrong
