@@ -196,13 +196,25 @@ struct Weighted
 
     double mult(uint32_t poly) const { return filter.areaCosts[mesh.area(poly)]; }
 
+    /// True when polygon `poly` at (x, z) lies within half the agent height
+    /// (at least the step height) of height y: a 3D mesh may hold floors above
+    /// one another in x–z. Always true on a 2D mesh.
+    bool sameLevel(uint32_t poly, double x, double z, double y) const
+    {
+        if (mesh.is2d())
+            return true;
+        const double tol = std::max(0.5 * double(mesh.settings().agentHeight), double(mesh.settings().stepHeight));
+        return std::abs(double(mesh.heightAt(poly, float(x), float(z))) - y) <= tol;
+    }
+
     /// Allowed polygons whose closed x–z region holds `p` (within kOnEdge), sorted.
     void holding(const dvec3& p, uint32_t hint, std::vector<uint32_t>& out)
     {
         out.clear();
         const float e = 1.0e-4f;
         mesh.visitPolygonsInBoxXZ(float(p.x) - e, float(p.z) - e, float(p.x) + e, float(p.z) + e, [&](uint32_t poly) {
-            if (allowed(poly) && mesh.containsXZ(poly, float(p.x), float(p.z), float(kOnEdge)))
+            if (allowed(poly) && mesh.containsXZ(poly, float(p.x), float(p.z), float(kOnEdge)) &&
+                sameLevel(poly, p.x, p.z, p.y))
                 out.push_back(poly);
         });
         if (hint != kNoPolygon && allowed(hint))
@@ -428,7 +440,9 @@ struct Weighted
                 else
                     t1 = std::min(t1, -f0 / f1);
             }
-            if (t0 < t1 || (length == 0.0 && t0 <= t1))
+            const double tm = 0.5 * (t0 + t1);
+            if ((t0 < t1 || (length == 0.0 && t0 <= t1)) &&
+                sameLevel(poly, p.x + dx * tm, p.z + dz * tm, p.y + (q.y - p.y) * tm))
                 clips.push_back(Piece{t0, t1, poly});
         }
         cuts.assign({0.0, 1.0});
