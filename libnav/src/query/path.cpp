@@ -3,7 +3,10 @@
 ///
 /// Design note. With one cost for every allowed area and no off-mesh link,
 /// the corridor comes from the exact any-angle search (any_angle.cpp): the
-/// returned path is the shortest on the mesh. Otherwise the search is A* (Hart, Nilsson & Raphael, 1968) on the
+/// returned path is the shortest on the mesh. With areas at different costs
+/// and no off-mesh link, weighted_path.cpp gives the cheapest route (see its
+/// design note). Otherwise (costs with off-mesh links, or a goal out of
+/// reach) the search is A* (Hart, Nilsson & Raphael, 1968) on the
 /// polygon adjacency graph, as in Detour's dtNavMeshQuery::findPath, but its
 /// edge costs are not measured between fixed portal points (Detour's
 /// midpoints over-charge the wide rectangles of a 2D bake and pick the wrong
@@ -827,6 +830,19 @@ Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& fro
         out.entries.assign(s.vias.size(), kNoPolygon);
         finishPoints(mesh, s, filter, offMesh, out);
         return Status::success();
+    }
+
+    // Areas at different costs, no off-mesh link: the cheapest vertex path
+    // refined at the area borders (weighted_path.cpp), when the goal can be
+    // reached; otherwise the searches below find the closest reachable point.
+    if (s.offMeshIndex.empty() && goalAllowed &&
+        (filter.excludedAreas == 0 ? mesh.component(startPoly) == mesh.component(goalPoly)
+                                   : linkedTo(mesh, s, startPoly, goalPoly, filter)))
+    {
+        bool found = false;
+        SPARK_TRY(detail::weightedPath(mesh, s, start, goal, filter, minCost, out, found));
+        if (found)
+            return Status::success();
     }
 
     // The weighted search below is a heuristic (its funnel costs are not

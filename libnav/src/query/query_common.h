@@ -69,6 +69,13 @@ void anyAngleCorridor(const NavMesh& mesh, const ScratchData& scratch, uint32_t 
                       const glm::vec3& end, std::vector<uint32_t>& polygons, std::vector<uint32_t>& vias,
                       std::vector<glm::vec3>& points);
 
+/// The cheapest path when the allowed areas cost different amounts
+/// (weighted_path.cpp): the cheapest vertex path, then Snell refinement of
+/// its area-border crossings. `found` is false when the goal was not reached
+/// (out untouched). Errors: `E_NAV_LIMIT` past the work budget.
+Status weightedPath(const NavMesh& mesh, ScratchData& scratch, const MeshPoint& start, const MeshPoint& goal,
+                    const QueryFilter& filter, float minCost, PathResult& out, bool& found);
+
 /// Frees the any-angle buffers after a large search (more than
 /// kAnyAngleKeptNodes nodes), so one long query does not keep its memory.
 void anyAngleRelease(ScratchData& scratch);

@@ -252,10 +252,13 @@ TEST_CASE("with area costs the path costs no more than a simple walk's, and its 
             worst = std::max(worst, double(path.cost) / std::max(1e-6, double(walk.cost)));
             CHECK_MESSAGE(path.cost <= walk.cost * (1.0f + 1.0e-5f) + 1.0e-4f,
                           "seed " << seed << " query " << q << ": " << path.cost << " vs walk " << walk.cost);
-            // The reported cost is the path's own: re-costing its corridor gives it again.
+            // The corridor is a real one, and the string pulled along it (the
+            // shortest path in it) costs no less: the weighted path bends at
+            // area borders where that costs less (weighted_oracle_test.cpp
+            // re-costs the points themselves on the grid).
             PathResult again;
             REQUIRE(pathAlongCorridor(mesh, scratch, a->point, b->point, path.polygons, filter, again).ok());
-            CHECK(again.cost == doctest::Approx(path.cost).epsilon(1e-5));
+            CHECK(again.cost >= path.cost * (1.0f - 1.0e-5f));
             CHECK(path.cost >= path.length * 1.0f - 1e-3f);
         }
     }
