@@ -33,6 +33,10 @@ constexpr double kTimeHorizon = 1.5;
 constexpr double kTimeHorizonWalls = 0.5;
 /// Keep right: of an agent walking toward it within this many of its radii of touching. [Units: radii]
 constexpr double kSideRange = 14.0;
+/// The short rules (make way, give way, arrival, the acceleration limit's
+/// check, holding back) look at agents within this many radii (make way's
+/// reach is the farthest: 5.9 radii). [Units: radii]
+constexpr double kNearRange = 6.0;
 /// Keep right: how far it turns, as a fraction of its speed sideways.
 constexpr double kSideWeight = 0.5;
 /// Give way: two agents within this many radii of touching can conflict. [Units: radii]
@@ -198,6 +202,44 @@ void resetHeadway(CrowdAgent& a)
 }
 
 using StepData = CrowdStepScratch::Data;
+using GridCell = CrowdStepScratch::Data::Cell;
+
+/// The cell of a point (x, z) in a grid of cells `cellSize` wide, packed.
+uint64_t gridCell(const glm::dvec2& p, double cellSize, int64_t dx = 0, int64_t dz = 0)
+{
+    const int64_t cx = static_cast<int64_t>(std::floor(p.x / cellSize)) + dx;
+    const int64_t cz = static_cast<int64_t>(std::floor(p.y / cellSize)) + dz;
+    return (static_cast<uint64_t>(static_cast<uint32_t>(static_cast<int32_t>(cx))) << 32) |
+           static_cast<uint64_t>(static_cast<uint32_t>(static_cast<int32_t>(cz)));
+}
+
+/// A grid of the agents `keep(i)` accepts: sorted by (cell, index), a fixed order.
+template <class Keep>
+void buildGrid(std::vector<GridCell>& grid, const std::vector<glm::dvec2>& position, double cellSize, Keep&& keep)
+{
+    grid.clear();
+    for (size_t i = 0; i < position.size(); ++i)
+        if (keep(i))
+            grid.push_back({gridCell(position[i], cellSize), static_cast<uint32_t>(i)});
+    std::sort(grid.begin(), grid.end(), [](const GridCell& l, const GridCell& r) {
+        return l.cell != r.cell ? l.cell < r.cell : l.index < r.index;
+    });
+}
+
+/// Calls visit(j) for every agent of the grid in the 3 × 3 cells round `p`, in grid order.
+template <class Visit>
+void forEachInCells(const std::vector<GridCell>& grid, double cellSize, const glm::dvec2& p, Visit&& visit)
+{
+    for (int64_t dz = -1; dz <= 1; ++dz)
+        for (int64_t dx = -1; dx <= 1; ++dx)
+        {
+            const uint64_t key = gridCell(p, cellSize, dx, dz);
+            auto it = std::lower_bound(grid.begin(), grid.end(), key,
+                                       [](const GridCell& l, uint64_t k) { return l.cell < k; });
+            for (; it != grid.end() && it->cell == key; ++it)
+                visit(it->index);
+        }
+}
 
 /// Calls visit(j) for every other agent near agent i (within one cell width
 /// at the start of the step), in the neighbour grid's order: a fixed order.
@@ -602,8 +644,9 @@ Status NavWorld::stepCrowds(double dt)
 // and planned again; (2) the corners give the steering velocity (`steer`);
 // (3) the walls near the agent (on its floor: within its height vertically)
 // are gathered again after it moved a quarter of the range (`wallObstacle`).
-// Then, over a grid of the agents (cells as wide as the widest range used),
-// three traffic rules turn the steering velocity into the velocity ORCA
+// Then, over a grid of the agents (cells as wide as the short rules' range,
+// `kNearRange`; keep-right has a wider grid of the walking agents only),
+// traffic rules turn the steering velocity into the velocity ORCA
 // prefers, because ORCA alone is local and symmetric: two groups meeting in a
 // doorway, or agents pressing into a crowd at their goal, come to a standstill
 // in it (a known weakness of reciprocal avoidance; Detour's avoidance biases a
@@ -876,57 +919,31 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         }
     }
 
-    // 4. The neighbour grid: agents sorted by (cell, index); cells at least as
-    //    wide as every range below (the keep-right range, and the reach of two
-    //    agents within one step).
-    const double cellSize = std::max({maxRadius * (2.0 + std::max(kSideRange, kGiveWayRange)),
-                                      2.0 * maxRadius + 2.0 * maxSpeed * dt * 1.01, 1.0e-2});
-    const double invCell = 1.0 / cellSize;
-    auto cellOf = [&](const glm::vec3& p) {
-        const int64_t cx = static_cast<int64_t>(std::floor(static_cast<double>(p.x) * invCell));
-        const int64_t cz = static_cast<int64_t>(std::floor(static_cast<double>(p.z) * invCell));
-        return std::pair<int64_t, int64_t>(cx, cz);
-    };
-    auto packCell = [](int64_t cx, int64_t cz) {
-        return (static_cast<uint64_t>(static_cast<uint32_t>(static_cast<int32_t>(cx))) << 32) |
-               static_cast<uint64_t>(static_cast<uint32_t>(static_cast<int32_t>(cz)));
-    };
-    cs.grid.clear();
-    for (size_t i = 0; i < n; ++i)
-    {
-        const auto [cx, cz] = cellOf(agentAt(i).position);
-        cs.grid.push_back({packCell(cx, cz), static_cast<uint32_t>(i)});
-    }
-    std::sort(cs.grid.begin(), cs.grid.end(), [](const CrowdStepScratch::Data::Cell& l, const CrowdStepScratch::Data::Cell& r) {
-        return l.cell != r.cell ? l.cell < r.cell : l.index < r.index;
-    });
-    // Per agent, once per step: the other agents of the 3 × 3 cells round it
-    // that are within one cell width (every rule below looks no further), in
-    // the order of the grid (cell, index), a fixed order.
+    // 4. The neighbour grids: agents sorted by (cell, index), a fixed order.
+    //    The near grid's cells are as wide as the rules' short ranges (make
+    //    way, give way, arrival, the reach of two agents within one step);
+    //    keep-right looks 14 radii ahead, so it has a grid of its own, of the
+    //    walking agents only (the only ones it looks at), with cells that wide:
+    //    one wide grid for everything made every rule scan 4 × the agents.
+    const double cellSize = std::max({maxRadius * kNearRange, 2.0 * maxRadius + 2.0 * maxSpeed * dt * 1.01, 1.0e-2});
     cs.position.resize(n);
     for (size_t i = 0; i < n; ++i)
         cs.position[i] = xz(agentAt(i).position);
+    buildGrid(cs.grid, cs.position, cellSize, [](size_t) { return true; });
+    // Per agent, once per step: the other agents of the 3 × 3 cells round it
+    // that are within one cell width (every short rule looks no further), in
+    // the order of the grid (cell, index), a fixed order.
     const double reach2 = cellSize * cellSize;
     cs.nearStart.resize(n + 1);
     cs.nearList.clear();
     for (size_t i = 0; i < n; ++i)
     {
         cs.nearStart[i] = static_cast<uint32_t>(cs.nearList.size());
-        const auto [cx, cz] = cellOf(agentAt(i).position);
         const glm::dvec2 pi = cs.position[i];
-        for (int64_t dz = -1; dz <= 1; ++dz)
-            for (int64_t dx = -1; dx <= 1; ++dx)
-            {
-                const uint64_t key = packCell(cx + dx, cz + dz);
-                auto it = std::lower_bound(cs.grid.begin(), cs.grid.end(), key,
-                                           [](const CrowdStepScratch::Data::Cell& l, uint64_t k) { return l.cell < k; });
-                for (; it != cs.grid.end() && it->cell == key; ++it)
-                {
-                    const uint32_t j = it->index;
-                    if (j != i && len2(cs.position[j] - pi) <= reach2)
-                        cs.nearList.push_back(j);
-                }
-            }
+        forEachInCells(cs.grid, cellSize, pi, [&](uint32_t j) {
+            if (j != i && len2(cs.position[j] - pi) <= reach2)
+                cs.nearList.push_back(j);
+        });
     }
     cs.nearStart[n] = static_cast<uint32_t>(cs.nearList.size());
     // Calls visit(j) for every other agent near agent i, in that order.
@@ -1011,6 +1028,10 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
     }
 
     // 7. The avoidance input: the preferred velocity after the rules above.
+    //    Keep-right's grid: the walking agents, cells as wide as its range.
+    const double sideCell = std::max(maxRadius * (2.0 + kSideRange), 1.0e-2);
+    buildGrid(cs.sideGrid, cs.position, sideCell, [&](size_t i) { return cs.walking[i] != 0; });
+
     //    One avoidance call takes at most kMaxAvoidanceCapacity obstacle
     //    points (two a wall): past that (tens of thousands of agents among
     //    many walls) each agent keeps its nearest walls, an equal share each
@@ -1044,9 +1065,9 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             {
                 // Keep right of the nearest-facing agent walking toward it.
                 double side = 0.0;
-                forEachNear(i, [&](size_t j) {
+                forEachInCells(cs.sideGrid, sideCell, cs.position[i], [&](size_t j) {
                     glm::dvec2 dj;
-                    if (!wantDir(j, dj))
+                    if (j == i || !wantDir(j, dj))
                         return;
                     const CrowdAgent& b = agentAt(j);
                     if (ignores(a, b) || sameGoal(a, b))

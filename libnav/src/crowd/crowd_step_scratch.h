@@ -24,6 +24,8 @@ struct CrowdStepScratch::Data
     };
     /// Agents sorted by (cell, index).
     std::vector<Cell> grid;
+    /// The walking agents sorted by (cell, index) in keep-right's wider cells.
+    std::vector<Cell> sideGrid;
     /// Per agent: the agents of the step (pointers into the world, valid during the step).
     std::vector<CrowdAgent*> agents;
     /// Per agent: its position (x, z). [Units: m]
