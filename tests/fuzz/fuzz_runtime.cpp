@@ -11,8 +11,9 @@
 //
 // Every input's work is small and bounded, so a long run reaches millions of
 // inputs: the world has five objects and a coarse mesh (each command's state
-// hash and the per-input restore are cheap), steps run 1-4 frames (rarely 30),
-// and no command bakes or loads anything.
+// hash and the per-input restore are cheap), steps run 1-2 frames (rarely 8),
+// and no command bakes or loads anything. An input steps at most 16 frames in
+// all (1-2 a command, rarely up to 8): past that, step commands become reads.
 //
 // Oracles (fuzz::dispatcher checks results against their schemas and that a
 // failed mutating command leaves the state hash as it was): no answer is
@@ -64,7 +65,17 @@ struct Input
             return json::array({x, z}); // the 2D form
         return json::array({x, y, z});
     }
-    int frames() { return 1 + byte() % (byte() >= 250 ? 30 : 4); }
+    /// Frames of one step command: 1-2, rarely up to 8, within the input's budget
+    /// (stepping is most of an input's time; 16 frames cover arrivals, brains' ticks
+    /// at periods up to 5, and obstacles following moved objects).
+    int frames()
+    {
+        const int want = 1 + byte() % (byte() >= 250 ? 8 : 2);
+        const int n = want < framesLeft ? want : framesLeft;
+        framesLeft -= n;
+        return n;
+    }
+    int framesLeft = 16; ///< Frames the input's step commands may still run.
 };
 
 /// Names the inputs use: the sample's objects, spawned characters, a missing one.
@@ -232,14 +243,27 @@ struct Run
         case 12: run("space3d.snapshot.take", {{"name", kSnapshots[in.byte() % 3]}}); break;
         case 13: run("space3d.snapshot.restore", {{"name", kSnapshots[in.byte() % 3]}}); break;
         case 14:
-        case 15: run("space3d.step", {{"frames", in.frames()}}); break;
+        case 15:
+            if (in.framesLeft == 0) // the budget is spent: a read-only command instead
+                run("space3d.hash", json::object());
+            else
+                run("space3d.step", {{"frames", in.frames()}});
+            break;
         case 16:
         {
             static constexpr double kDt[] = {1.0 / 60.0, 0.1, 1.0, 0.5, 1e-6, 0.0, -0.1, 2.0};
-            run("nav.step", {{"frames", in.frames()}, {"dt", kDt[in.byte() % 8]}});
+            if (in.framesLeft == 0)
+                run("nav.agent.list", json::object());
+            else
+                run("nav.step", {{"frames", in.frames()}, {"dt", kDt[in.byte() % 8]}});
             break;
         }
-        case 17: run("ai.step", {{"frames", in.frames()}}); break;
+        case 17:
+            if (in.framesLeft == 0)
+                run("ai.brain.get", {{"agent", name()}});
+            else
+                run("ai.step", {{"frames", in.frames()}});
+            break;
         case 18:
             run("space3d.character.move",
                 {{"object", name()}, {"velocity", json::array({in.coord(), 0.0, in.coord()})}, {"jump", in.flag()}});
