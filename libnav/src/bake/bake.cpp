@@ -265,32 +265,41 @@ Status validateBakeInput(const BakeInput& in)
 namespace
 {
 
-/// Erosion onward on a filtered field with its distances: the drops of one
-/// radius, a tile's border kept out, regions, contours and polygons.
-Status erodeOnward(OpenField& open, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats,
-                   PolySoup& outMesh)
+/// Erosion onward on a filtered field with its distances (`filtered`: its
+/// areas before any drop): the drops of one radius, a tile's border kept
+/// out, regions, contours and polygons.
+Status erodeOnward(OpenField& open, const std::vector<uint8_t>& filtered, const CellSettings& cells,
+                   const KeepBox* keep, BakeStats& ioStats, PolySoup& outMesh)
 {
     // Safe points between the stages (spark/core/work.h): a stopped bake has built nothing
     // its caller keeps; the progress counts the finished stages. The tile pool's
     // threads install no control, so there they cost one thread-local read each.
     auto stage = [](const char* next, uint64_t done) { return workCheckpoint(next, done, kBakeStages); };
-    dropNearBorder(open, cells);
+    dropNearBorder(open, cells, filtered);
     if (keep)
     {
-        // A tile's border only informs the filter and erosion: its spans make no polygons.
+        // A tile's border only informs the filter and erosion: its spans make
+        // no polygons. Only the columns outside `keep` are visited: the rows
+        // before and after it, and each row's ends.
         open.borderWalkable.assign(open.spanCount(), 0);
-        for (int z = 0; z < open.grid.depth; ++z)
-            for (uint32_t k = open.rowStart[static_cast<size_t>(z)]; k < open.rowStart[static_cast<size_t>(z) + 1]; ++k)
+        auto dropColumn = [&](const UsedColumn& c) {
+            for (uint32_t i = c.first; i < c.last; ++i)
             {
-                const UsedColumn c = usedColumn(open, z, k);
-                if (c.x >= keep->x0 && c.x < keep->x1 && z >= keep->z0 && z < keep->z1)
-                    continue;
-                for (uint32_t i = c.first; i < c.last; ++i)
-                {
-                    open.borderWalkable[i] = open.area[i] != kNullArea ? 1 : 0;
-                    open.area[i] = kNullArea;
-                }
+                open.borderWalkable[i] = open.area[i] != kNullArea ? 1 : 0;
+                open.area[i] = kNullArea;
             }
+        };
+        for (int z = 0; z < open.grid.depth; ++z)
+        {
+            const uint32_t begin = open.rowStart[static_cast<size_t>(z)];
+            const uint32_t end = open.rowStart[static_cast<size_t>(z) + 1];
+            const bool rowKept = z >= keep->z0 && z < keep->z1;
+            uint32_t k = begin;
+            for (; k < end && (!rowKept || usedColumn(open, z, k).x < keep->x0); ++k)
+                dropColumn(usedColumn(open, z, k));
+            for (uint32_t back = end; back > k && usedColumn(open, z, back - 1).x >= keep->x1; --back)
+                dropColumn(usedColumn(open, z, back - 1));
+        }
     }
     if (!stage("bake: regions", 3))
         return cancelledError("bake: regions");
@@ -398,17 +407,14 @@ Status bakeSolid(SolidField& ioSolid, const std::vector<CellSettings>& radii, co
 
     // From here on the stages write only the spans' areas (the drops) and
     // regions (which buildRegions clears first; a tile's border flags are
-    // assigned whole): each radius after the first starts from the filtered
-    // areas again, on the same field — a copy of one byte per span, not of the field.
+    // assigned whole): each radius starts from the filtered areas again, on
+    // the same field — a copy of one byte per span, not of the field.
     const std::vector<uint8_t> filteredArea = radii.size() > 1 ? open.area : std::vector<uint8_t>{};
     for (size_t i = 0; i < radii.size(); ++i)
     {
-        if (i > 0)
-        {
-            std::copy(filteredArea.begin(), filteredArea.end(), open.area.begin());
-            open.regionCount = 0;
-        }
-        SPARK_TRY(erodeOnward(open, radii[i], keep, ioOuts[i].stats, ioOuts[i].mesh));
+        open.regionCount = 0;
+        SPARK_TRY(erodeOnward(open, radii.size() > 1 ? filteredArea : open.area, radii[i], keep, ioOuts[i].stats,
+                              ioOuts[i].mesh));
     }
     return Status::success();
 }

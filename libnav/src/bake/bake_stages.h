@@ -196,9 +196,11 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
 /// to a border than the agent radius, and every ledge span.
 void erodeWalkable(OpenField& ioField, const CellSettings& cells);
 /// The two halves of `erodeWalkable`: the chamfer distances (the same for any
-/// radius), then the drops of the spans nearer than the radius, and ledges.
+/// radius), then the areas after the drops of the spans nearer than the
+/// radius, and ledges: `filtered` (the areas before any drop, one per span;
+/// may be the field's own) with those spans' set to kNullArea.
 void borderDistance(OpenField& ioField);
-void dropNearBorder(OpenField& ioField, const CellSettings& cells);
+void dropNearBorder(OpenField& ioField, const CellSettings& cells, const std::vector<uint8_t>& filtered);
 
 /// regions.cpp: drops islands under the minimum area, partitions the open
 /// spans into monotone regions, then merges small ones into their neighbours
