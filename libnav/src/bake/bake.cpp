@@ -262,46 +262,44 @@ Status validateBakeInput(const BakeInput& in)
     return Status::success();
 }
 
-Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats,
-                 PolySoup& outMesh)
+namespace
 {
-    ioStats.spans += ioSolid.spanCount;
-    if (!workCheckpoint("bake: filter", 1, kBakeStages))
-        return cancelledError("bake: filter");
-    OpenField open;
-    SPARK_TRY(filterSpans(ioSolid, cells, open));
-    ioSolid = SolidField{}; // the open field replaces it (and holds its column array)
-    return bakeOpen(open, cells, keep, false, ioStats, outMesh);
-}
 
-Status bakeOpen(OpenField& open, const CellSettings& cells, const KeepBox* keep, bool distanceReady,
-                BakeStats& ioStats, PolySoup& outMesh)
+/// Erosion onward on a filtered field with its distances (`filtered`: its
+/// areas before any drop): the drops of one radius, a tile's border kept
+/// out, regions, contours and polygons.
+Status erodeOnward(OpenField& open, const std::vector<uint8_t>& filtered, const CellSettings& cells,
+                   const KeepBox* keep, BakeStats& ioStats, PolySoup& outMesh)
 {
     // Safe points between the stages (spark/core/work.h): a stopped bake has built nothing
     // its caller keeps; the progress counts the finished stages. The tile pool's
     // threads install no control, so there they cost one thread-local read each.
     auto stage = [](const char* next, uint64_t done) { return workCheckpoint(next, done, kBakeStages); };
-    if (!stage("bake: erode", 2))
-        return cancelledError("bake: erode");
-    if (!distanceReady)
-        borderDistance(open);
-    dropNearBorder(open, cells);
+    dropNearBorder(open, cells, filtered);
     if (keep)
     {
-        // A tile's border only informs the filter and erosion: its spans make no polygons.
+        // A tile's border only informs the filter and erosion: its spans make
+        // no polygons. Only the columns outside `keep` are visited: the rows
+        // before and after it, and each row's ends.
         open.borderWalkable.assign(open.spanCount(), 0);
-        for (int z = 0; z < open.grid.depth; ++z)
-            for (uint32_t k = open.rowStart[static_cast<size_t>(z)]; k < open.rowStart[static_cast<size_t>(z) + 1]; ++k)
+        auto dropColumn = [&](const UsedColumn& c) {
+            for (uint32_t i = c.first; i < c.last; ++i)
             {
-                const UsedColumn c = usedColumn(open, z, k);
-                if (c.x >= keep->x0 && c.x < keep->x1 && z >= keep->z0 && z < keep->z1)
-                    continue;
-                for (uint32_t i = c.first; i < c.last; ++i)
-                {
-                    open.borderWalkable[i] = open.area[i] != kNullArea ? 1 : 0;
-                    open.area[i] = kNullArea;
-                }
+                open.borderWalkable[i] = open.area[i] != kNullArea ? 1 : 0;
+                open.area[i] = kNullArea;
             }
+        };
+        for (int z = 0; z < open.grid.depth; ++z)
+        {
+            const uint32_t begin = open.rowStart[static_cast<size_t>(z)];
+            const uint32_t end = open.rowStart[static_cast<size_t>(z) + 1];
+            const bool rowKept = z >= keep->z0 && z < keep->z1;
+            uint32_t k = begin;
+            for (; k < end && (!rowKept || usedColumn(open, z, k).x < keep->x0); ++k)
+                dropColumn(usedColumn(open, z, k));
+            for (uint32_t back = end; back > k && usedColumn(open, z, back - 1).x >= keep->x1; --back)
+                dropColumn(usedColumn(open, z, back - 1));
+        }
     }
     if (!stage("bake: regions", 3))
         return cancelledError("bake: regions");
@@ -314,6 +312,110 @@ Status bakeOpen(OpenField& open, const CellSettings& cells, const KeepBox* keep,
     if (!stage("bake: polygons", 5))
         return cancelledError("bake: polygons");
     ioStats.fallbackRegions += buildPolygons(contours, open, cells, outMesh);
+    return Status::success();
+}
+
+/// The spans of the columns in `w` as a field of their own, with their
+/// distances and areas; links that leave `w` are cut. A tile's stages after
+/// erosion see only the tile and the ring of border cells round it (regions,
+/// contours and polygons read no further, and every one of them works on
+/// cells relative to each other, so the polygons are the same), not the
+/// whole border: with the 1 km terrain's 64-cell tiles and a 0.3 m radius on
+/// 0.2 m cells that is 66² columns instead of 74², and 66² instead of 82²
+/// for each radius of [0.3, 0.6, 1.2] (whose tiles have 1.2 m's border).
+OpenField cropField(const OpenField& f, const KeepBox& w)
+{
+    OpenField out;
+    out.grid = f.grid;
+    out.grid.width = w.x1 - w.x0;
+    out.grid.depth = w.z1 - w.z0;
+    out.grid.latticeX += w.x0;
+    out.grid.latticeZ += w.z0;
+    out.grid.origin.x += static_cast<float>(w.x0) * f.grid.cellSize; // read off the lattice only
+    out.grid.origin.z += static_cast<float>(w.z0) * f.grid.cellSize;
+    const size_t width = static_cast<size_t>(out.grid.width);
+    out.cellFirst.assign(width * static_cast<size_t>(out.grid.depth) + 1, 0);
+    out.rowStart.assign(static_cast<size_t>(out.grid.depth) + 1, 0);
+    for (auto* v : {&out.y, &out.h})
+        v->reserve(f.spanCount()); // at most all of them: one tile's, for a moment
+    out.con.reserve(f.spanCount());
+    out.area.reserve(f.spanCount());
+    out.dist.reserve(f.spanCount());
+    uint32_t next = 0;
+    for (int z = w.z0; z < w.z1; ++z)
+    {
+        const size_t row = static_cast<size_t>(z - w.z0) * width;
+        out.rowStart[static_cast<size_t>(z - w.z0)] = static_cast<uint32_t>(out.usedColumns.size());
+        int x = w.x0; // the next column of the window whose first span is not set
+        for (uint32_t k = f.rowStart[static_cast<size_t>(z)]; k < f.rowStart[static_cast<size_t>(z) + 1]; ++k)
+        {
+            const UsedColumn c = usedColumn(f, z, k);
+            if (c.x < w.x0)
+                continue;
+            if (c.x >= w.x1)
+                break;
+            for (; x <= c.x; ++x)
+                out.cellFirst[row + static_cast<size_t>(x - w.x0)] = next;
+            out.usedColumns.push_back(static_cast<uint32_t>(row + static_cast<size_t>(c.x - w.x0)));
+            // Links across the window's edge are cut (dir: 0 = -x, 1 = +z, 2 = +x, 3 = -z).
+            uint32_t keepLinks = 0xffffffu;
+            const bool out4[4] = {c.x == w.x0, z == w.z1 - 1, c.x == w.x1 - 1, z == w.z0};
+            for (int dir = 0; dir < 4; ++dir)
+                if (out4[dir])
+                    keepLinks &= ~(kNoConnection << (dir * 6));
+            const uint32_t cutLinks = 0xffffffu & ~keepLinks;
+            for (uint32_t i = c.first; i < c.last; ++i, ++next)
+            {
+                out.y.push_back(f.y[i]);
+                out.h.push_back(f.h[i]);
+                out.con.push_back((f.con[i] & keepLinks) | cutLinks);
+                out.area.push_back(f.area[i]);
+                out.dist.push_back(f.dist[i]);
+            }
+        }
+        for (; x < w.x1; ++x)
+            out.cellFirst[row + static_cast<size_t>(x - w.x0)] = next;
+    }
+    out.cellFirst.back() = next;
+    out.rowStart.back() = static_cast<uint32_t>(out.usedColumns.size());
+    out.region.assign(next, 0);
+    return out;
+}
+
+} // namespace
+
+Status bakeSolid(SolidField& ioSolid, const std::vector<CellSettings>& radii, const KeepBox* keep,
+                 std::vector<BakeOutput>& ioOuts)
+{
+    for (BakeOutput& out : ioOuts)
+        out.stats.spans += ioSolid.spanCount;
+    if (!workCheckpoint("bake: filter", 1, kBakeStages))
+        return cancelledError("bake: filter");
+    OpenField open;
+    SPARK_TRY(filterSpans(ioSolid, radii.front(), open)); // the filter reads no radius
+    ioSolid = SolidField{}; // the open field replaces it (and holds its column array)
+    if (!workCheckpoint("bake: erode", 2, kBakeStages))
+        return cancelledError("bake: erode");
+    borderDistance(open); // the chamfer distances serve every radius
+    KeepBox inner{};
+    if (keep)
+    {
+        open = cropField(open, KeepBox{keep->x0 - 1, keep->z0 - 1, keep->x1 + 1, keep->z1 + 1});
+        inner = KeepBox{1, 1, 1 + keep->x1 - keep->x0, 1 + keep->z1 - keep->z0};
+        keep = &inner;
+    }
+
+    // From here on the stages write only the spans' areas (the drops) and
+    // regions (which buildRegions clears first; a tile's border flags are
+    // assigned whole): each radius starts from the filtered areas again, on
+    // the same field — a copy of one byte per span, not of the field.
+    const std::vector<uint8_t> filteredArea = radii.size() > 1 ? open.area : std::vector<uint8_t>{};
+    for (size_t i = 0; i < radii.size(); ++i)
+    {
+        open.regionCount = 0;
+        SPARK_TRY(erodeOnward(open, radii.size() > 1 ? filteredArea : open.area, radii[i], keep, ioOuts[i].stats,
+                              ioOuts[i].mesh));
+    }
     return Status::success();
 }
 
@@ -379,8 +481,9 @@ Result<std::vector<BakeOutput>> bakeSingleGrid(const BakeInput& input, const Bak
         return makeError("E_NAV_LIMIT", "the scene is more than 65534 cells tall", "/cell_height",
                          "raise cell_height");
 
-    // The voxeliser and the filter read no radius: the first radius's settings serve all.
-    const bake::CellSettings shared = bake::cellSettingsOf(bakeDefForRadius(def, radii[0]));
+    std::vector<bake::CellSettings> cells;
+    for (float r : radii)
+        cells.push_back(bake::cellSettingsOf(bakeDefForRadius(def, r)));
     bake::SolidField solid;
     solid.grid.width = std::max(1, static_cast<int>(columnsX));
     solid.grid.depth = std::max(1, static_cast<int>(columnsZ));
@@ -388,49 +491,22 @@ Result<std::vector<BakeOutput>> bakeSingleGrid(const BakeInput& input, const Bak
     solid.grid.cellSize = def.cellSize;
     solid.grid.cellHeight = def.cellHeight;
 
-    BakeOutput first;
-    first.boundsMin = lo;
-    first.boundsMax = hi;
-    first.stats.cells = static_cast<uint64_t>(solid.grid.width) * static_cast<uint64_t>(solid.grid.depth);
-
+    std::vector<BakeOutput> outs(radii.size());
+    for (BakeOutput& out : outs)
+    {
+        out.boundsMin = lo;
+        out.boundsMax = hi;
+        out.stats.cells = static_cast<uint64_t>(solid.grid.width) * static_cast<uint64_t>(solid.grid.depth);
+    }
     // Safe points between the stages (spark/core/work.h): a stopped bake has built nothing
     // its caller keeps.
     if (!workCheckpoint("bake: voxelize", 0, bake::kBakeStages))
         return cancelledError("bake: voxelize");
-    bake::voxelizeTriangles(input, shared, solid);
-    first.stats.spans = solid.spanCount;
-    if (!workCheckpoint("bake: filter", 1, bake::kBakeStages))
-        return cancelledError("bake: filter");
-    bake::OpenField open;
-    SPARK_TRY(bake::filterSpans(solid, shared, open));
-    solid = bake::SolidField{};
-    if (!workCheckpoint("bake: erode", 2, bake::kBakeStages))
-        return cancelledError("bake: erode");
-    bake::borderDistance(open); // the chamfer distances serve every radius
-
-    // From here on the stages write only the spans' areas (the drops) and
-    // regions (which buildRegions clears first): each radius after the first
-    // starts from the filtered areas again, on the same field — a copy of one
-    // byte per span, not of the field.
-    const std::vector<uint8_t> filteredArea = radii.size() > 1 ? open.area : std::vector<uint8_t>{};
-    std::vector<BakeOutput> outs;
-    for (size_t i = 0; i < radii.size(); ++i)
-    {
-        BakeOutput out;
-        out.boundsMin = first.boundsMin;
-        out.boundsMax = first.boundsMax;
-        out.stats = first.stats;
-        if (i > 0)
-        {
-            std::copy(filteredArea.begin(), filteredArea.end(), open.area.begin());
-            open.regionCount = 0;
-        }
-        SPARK_TRY(bake::bakeOpen(open, bake::cellSettingsOf(bakeDefForRadius(def, radii[i])), nullptr, true,
-                                 out.stats, out.mesh));
-        if (out.mesh.polygonCount() == 0)
+    bake::voxelizeTriangles(input, cells.front(), solid); // the voxeliser reads no radius
+    SPARK_TRY(bake::bakeSolid(solid, cells, nullptr, outs));
+    for (size_t i = 0; i < outs.size(); ++i)
+        if (outs[i].mesh.polygonCount() == 0)
             return nothingWalkable(radii, i);
-        outs.push_back(std::move(out));
-    }
     return outs;
 }
 
@@ -440,17 +516,13 @@ Result<std::vector<BakeOutput>> bakeEveryRadius(const BakeInput& input, const Ba
     const std::vector<float> radii = bakeRadii(def);
     if (def.tileSize <= 0)
         return bakeSingleGrid(input, def, radii);
-    // A tile's bordered grid (and the floor of its heights) follows its radius,
-    // so each radius bakes its own tiles (docs/navmesh.md "Agent radii").
-    std::vector<BakeOutput> outs;
+    auto tiled = bake::bakeTiles(input, def);
+    if (!tiled.ok())
+        return tiled.error();
     for (size_t i = 0; i < radii.size(); ++i)
-    {
-        auto tiled = bake::bakeTiles(input, bakeDefForRadius(def, radii[i]));
-        if (!tiled.ok())
-            return tiled.error().code == "E_NAV_NO_GEOMETRY" ? nothingWalkable(radii, i) : tiled.error();
-        outs.push_back(std::move(tiled.value()));
-    }
-    return outs;
+        if (tiled.value()[i].tiles.empty())
+            return nothingWalkable(radii, i);
+    return tiled;
 }
 
 /// The checks of a bake of every radius of `def`.

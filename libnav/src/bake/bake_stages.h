@@ -196,9 +196,11 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
 /// to a border than the agent radius, and every ledge span.
 void erodeWalkable(OpenField& ioField, const CellSettings& cells);
 /// The two halves of `erodeWalkable`: the chamfer distances (the same for any
-/// radius), then the drops of the spans nearer than the radius, and ledges.
+/// radius), then the areas after the drops of the spans nearer than the
+/// radius, and ledges: `filtered` (the areas before any drop, one per span;
+/// may be the field's own) with those spans' set to kNullArea.
 void borderDistance(OpenField& ioField);
-void dropNearBorder(OpenField& ioField, const CellSettings& cells);
+void dropNearBorder(OpenField& ioField, const CellSettings& cells, const std::vector<uint8_t>& filtered);
 
 /// regions.cpp: drops islands under the minimum area, partitions the open
 /// spans into monotone regions, then merges small ones into their neighbours
@@ -219,29 +221,31 @@ int cornerHeight(const OpenField& field, int x, int z, uint32_t i, int dir);
 
 // --- Whole bakes -----------------------------------------------------------
 
-/// The part of a bake after voxelisation: filter, erode, regions, contours,
-/// polygons; `keep` (null: everything) lists the columns [x0, x1) × [z0, z1)
-/// whose spans may make polygons: spans outside it are dropped after erosion
-/// (a tile's border). Adds the counters to `ioStats` and the polygons to `outMesh`.
+/// The part of a bake after voxelisation: the filter and the chamfer
+/// distances once, then erosion onward (regions, contours, polygons) once per
+/// radius: `radii[i]` are the cell settings of radius i (the same but for
+/// `erodeRadius`; the filter reads the first's), and its counters and
+/// polygons are added to `ioOuts[i]` (as many as `radii`). `keep` (null:
+/// everything) lists the columns [x0, x1) × [z0, z1) whose spans may make
+/// polygons: spans outside it are dropped after erosion (a tile's border).
+/// The one place several agent radii part ways: each starts again from the
+/// filtered areas on the same field, so radius i's polygons are those of a
+/// bake of radius i alone on the same solid field.
 struct KeepBox
 {
     int x0, z0, x1, z1;
 };
-Status bakeSolid(SolidField& ioSolid, const CellSettings& cells, const KeepBox* keep, BakeStats& ioStats,
-                 PolySoup& outMesh);
-
-/// The part of `bakeSolid` after the filter: erosion onward on `ioField`
-/// (which it consumes); `distanceReady`: `borderDistance` has run on it
-/// already. The one place several agent radii part ways: each drops the
-/// spans near a border from its own copy of the field with its distances (bake.cpp).
-Status bakeOpen(OpenField& ioField, const CellSettings& cells, const KeepBox* keep, bool distanceReady,
-                BakeStats& ioStats, PolySoup& outMesh);
+Status bakeSolid(SolidField& ioSolid, const std::vector<CellSettings>& radii, const KeepBox* keep,
+                 std::vector<BakeOutput>& ioOuts);
 
 /// The stages a bake reports progress over (voxelise, filter, erode, regions,
 /// contours, polygons).
 inline constexpr uint64_t kBakeStages = 6;
 
-/// tiles.cpp: the tiled bake (def.tileSize > 0) of a validated input.
-Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def);
+/// tiles.cpp: the tiled bake (def.tileSize > 0) of a validated input, one
+/// output per radius of `bakeRadii(def)` (an output without tiles: nothing
+/// of that radius is walkable). Each tile is voxelised and filtered once,
+/// with the border of the largest radius.
+Result<std::vector<BakeOutput>> bakeTiles(const BakeInput& input, const BakeDef& def);
 
 } // namespace spark::nav::bake

@@ -64,12 +64,11 @@ struct TileJob
     std::vector<uint32_t> triangles; ///< Triangle indices, increasing (input order).
 };
 
-/// What a worker made of a job.
+/// What a worker made of a job: per radius, the tile's polygons and counters.
 struct TileResult
 {
     Status status = Status::success();
-    PolySoup mesh;
-    BakeStats stats;
+    std::vector<BakeOutput> radii;
 };
 
 /// A triangle's entry in a tile's bucket (sorted by tile z, x, then triangle).
@@ -112,12 +111,11 @@ NavTileBox tilesMeetingBounds(const BakeDef& def, int border, const Bounds3& bou
     return box;
 }
 
-/// The jobs: every tile whose bordered box (widened by one cell, the rest
-/// left to the voxeliser's own test) meets a triangle's bounds, in tile order.
-Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeDef& def)
+/// The jobs: every tile whose box with `border` cells (widened by one cell,
+/// the rest left to the voxeliser's own test) meets a triangle's bounds, in tile order.
+Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeDef& def, int border)
 {
     const size_t triangles = input.indices.size() / 3;
-    const int border = tileBorderCells(def);
     auto tilesOf = [&](size_t t) {
         const glm::vec3& a = input.vertices[input.indices[3 * t]];
         const glm::vec3& b = input.vertices[input.indices[3 * t + 1]];
@@ -164,10 +162,11 @@ Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeD
     return jobs;
 }
 
-/// Bakes one tile: its triangles voxelised on its bordered grid, then the
-/// stages with the border kept out of the regions.
-void bakeTile(const BakeInput& input, const BakeDef& def, const CellSettings& cells, int border, const TileJob& job,
-              TileResult& out)
+/// Bakes one tile: its triangles voxelised on its bordered grid and
+/// filtered once, then the stages of every radius with the border kept out
+/// of the regions.
+void bakeTile(const BakeInput& input, const BakeDef& def, const std::vector<CellSettings>& radii, int border,
+              const TileJob& job, TileResult& out)
 {
     const int size = def.tileSize + 2 * border;
     SolidField solid;
@@ -219,22 +218,25 @@ void bakeTile(const BakeInput& input, const BakeDef& def, const CellSettings& ce
                                "/cell_height", "raise cell_height");
         return;
     }
-    out.stats.cells = static_cast<uint64_t>(def.tileSize) * static_cast<uint64_t>(def.tileSize);
-    voxelizeTriangles(local, cells, solid);
+    out.radii.assign(radii.size(), BakeOutput{});
+    for (BakeOutput& r : out.radii)
+        r.stats.cells = static_cast<uint64_t>(def.tileSize) * static_cast<uint64_t>(def.tileSize);
+    voxelizeTriangles(local, radii.front(), solid); // the voxeliser reads no radius
     const KeepBox keep{border, border, border + def.tileSize, border + def.tileSize};
-    out.status = bakeSolid(solid, cells, &keep, out.stats, out.mesh);
-    if (out.status.ok() && out.mesh.polygonCount() > kMaxTilePolygons)
-        out.status = makeError("E_NAV_LIMIT",
-                               "tile (" + std::to_string(job.x) + ", " + std::to_string(job.z) + ") has more than " +
-                                   std::to_string(kMaxTilePolygons) + " polygons",
-                               "/tile_size", "use smaller tiles");
+    out.status = bakeSolid(solid, radii, &keep, out.radii);
+    for (const BakeOutput& r : out.radii)
+        if (out.status.ok() && r.mesh.polygonCount() > kMaxTilePolygons)
+            out.status = makeError("E_NAV_LIMIT",
+                                   "tile (" + std::to_string(job.x) + ", " + std::to_string(job.z) +
+                                       ") has more than " + std::to_string(kMaxTilePolygons) + " polygons",
+                                   "/tile_size", "use smaller tiles");
 }
 
 /// Runs `bakeTile` for every job on `threads` workers; each writes its own slot.
 /// The calling thread works too and, after each of its jobs, is the safe
 /// point of the work control (progress: tiles finished of all; a stop makes
 /// every worker leave before its next job). Answers false when stopped.
-bool runJobs(const BakeInput& input, const BakeDef& def, const CellSettings& cells, int border,
+bool runJobs(const BakeInput& input, const BakeDef& def, const std::vector<CellSettings>& radii, int border,
              const std::vector<TileJob>& jobs, std::vector<TileResult>& results, unsigned threads)
 {
     std::atomic<size_t> next{0};
@@ -243,7 +245,7 @@ bool runJobs(const BakeInput& input, const BakeDef& def, const CellSettings& cel
     auto bakeOne = [&](size_t i) {
         try
         {
-            bakeTile(input, def, cells, border, jobs[i], results[i]);
+            bakeTile(input, def, radii, border, jobs[i], results[i]);
         }
         catch (const std::exception&) // out of memory: a coded error, not a crash
         {
@@ -281,10 +283,17 @@ bool runJobs(const BakeInput& input, const BakeDef& def, const CellSettings& cel
 
 } // namespace
 
-Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def)
+Result<std::vector<BakeOutput>> bakeTiles(const BakeInput& input, const BakeDef& def)
 {
-    const CellSettings cells = cellSettingsOf(def);
-    const int border = tileBorderCells(def);
+    // One voxelisation per tile serves every radius: its border is the largest radius's.
+    std::vector<CellSettings> radii;
+    int border = 0;
+    for (float r : bakeRadii(def))
+    {
+        const BakeDef one = bakeDefForRadius(def, r);
+        radii.push_back(cellSettingsOf(one));
+        border = std::max(border, tileBorderCells(one));
+    }
 
     // Bounds of the referenced vertices; the lattice must hold them.
     glm::vec3 lo = input.vertices[input.indices[0]];
@@ -299,59 +308,63 @@ Result<BakeOutput> bakeTiles(const BakeInput& input, const BakeDef& def)
             return makeError("E_NAV_LIMIT", "the scene reaches more than 2^30 cells from the origin", "/cell_size",
                              "raise cell_size");
 
-    auto bucketed = bucketTriangles(input, def);
+    auto bucketed = bucketTriangles(input, def, border);
     if (!bucketed.ok())
         return bucketed.error();
     const std::vector<TileJob>& jobs = bucketed.value();
     std::vector<TileResult> results(jobs.size());
     unsigned threads = def.threads > 0 ? static_cast<unsigned>(def.threads) : std::thread::hardware_concurrency();
     threads = std::clamp<unsigned>(threads, 1u, static_cast<unsigned>(std::max<size_t>(jobs.size(), 1)));
-    if (!runJobs(input, def, cells, border, jobs, results, threads))
+    if (!runJobs(input, def, radii, border, jobs, results, threads))
         return cancelledError("bake: tiles");
-
-    // Join in tile order.
-    BakeOutput out;
-    out.boundsMin = lo;
-    out.boundsMax = hi;
-    out.mesh.polyStarts.push_back(0);
-    for (size_t i = 0; i < jobs.size(); ++i)
-    {
-        TileResult& r = results[i];
+    for (const TileResult& r : results)
         if (!r.status.ok())
             return r.status.error();
-        out.stats.cells += r.stats.cells;
-        out.stats.spans += r.stats.spans;
-        out.stats.regions += r.stats.regions;
-        out.stats.fallbackRegions += r.stats.fallbackRegions;
-        if (r.mesh.polygonCount() == 0)
-            continue;
-        NavTile tile;
-        tile.x = jobs[i].x;
-        tile.z = jobs[i].z;
-        tile.firstPolygon = static_cast<uint32_t>(out.mesh.polygonCount());
-        tile.polygonCount = static_cast<uint32_t>(r.mesh.polygonCount());
-        tile.firstVertex = static_cast<uint32_t>(out.mesh.vertices.size());
-        tile.vertexCount = static_cast<uint32_t>(r.mesh.vertices.size());
-        if (size_t(tile.firstPolygon) + tile.polygonCount > kMaxPolygons ||
-            size_t(tile.firstVertex) + tile.vertexCount > kMaxVertices)
-            return makeError("E_NAV_LIMIT", "the tiled mesh has more than " + std::to_string(kMaxPolygons) +
-                                                " polygons or " + std::to_string(kMaxVertices) + " vertices",
-                             "/tile_size", "bake a smaller part of the scene");
-        out.mesh.vertices.insert(out.mesh.vertices.end(), r.mesh.vertices.begin(), r.mesh.vertices.end());
-        const uint32_t base = static_cast<uint32_t>(out.mesh.indices.size());
-        for (uint32_t idx : r.mesh.indices)
-            out.mesh.indices.push_back(idx + tile.firstVertex);
-        for (size_t p = 1; p < r.mesh.polyStarts.size(); ++p)
-            out.mesh.polyStarts.push_back(base + r.mesh.polyStarts[p]);
-        out.mesh.areas.insert(out.mesh.areas.end(), r.mesh.areas.begin(), r.mesh.areas.end());
-        out.tiles.push_back(tile);
-        r = TileResult{}; // free the tile's copy
+
+    // Join in tile order, radius by radius.
+    std::vector<BakeOutput> outs(radii.size());
+    for (size_t k = 0; k < radii.size(); ++k)
+    {
+        BakeOutput& out = outs[k];
+        out.boundsMin = lo;
+        out.boundsMax = hi;
+        out.mesh.polyStarts.push_back(0);
+        for (size_t i = 0; i < jobs.size(); ++i)
+        {
+            if (results[i].radii.empty())
+                continue; // no triangle met the tile's grid
+            BakeOutput& r = results[i].radii[k];
+            out.stats.cells += r.stats.cells;
+            out.stats.spans += r.stats.spans;
+            out.stats.regions += r.stats.regions;
+            out.stats.fallbackRegions += r.stats.fallbackRegions;
+            if (r.mesh.polygonCount() == 0)
+                continue;
+            NavTile tile;
+            tile.x = jobs[i].x;
+            tile.z = jobs[i].z;
+            tile.firstPolygon = static_cast<uint32_t>(out.mesh.polygonCount());
+            tile.polygonCount = static_cast<uint32_t>(r.mesh.polygonCount());
+            tile.firstVertex = static_cast<uint32_t>(out.mesh.vertices.size());
+            tile.vertexCount = static_cast<uint32_t>(r.mesh.vertices.size());
+            if (size_t(tile.firstPolygon) + tile.polygonCount > kMaxPolygons ||
+                size_t(tile.firstVertex) + tile.vertexCount > kMaxVertices)
+                return makeError("E_NAV_LIMIT", "the tiled mesh has more than " + std::to_string(kMaxPolygons) +
+                                                    " polygons or " + std::to_string(kMaxVertices) + " vertices",
+                                 "/tile_size", "bake a smaller part of the scene");
+            out.mesh.vertices.insert(out.mesh.vertices.end(), r.mesh.vertices.begin(), r.mesh.vertices.end());
+            const uint32_t base = static_cast<uint32_t>(out.mesh.indices.size());
+            for (uint32_t idx : r.mesh.indices)
+                out.mesh.indices.push_back(idx + tile.firstVertex);
+            for (size_t p = 1; p < r.mesh.polyStarts.size(); ++p)
+                out.mesh.polyStarts.push_back(base + r.mesh.polyStarts[p]);
+            out.mesh.areas.insert(out.mesh.areas.end(), r.mesh.areas.begin(), r.mesh.areas.end());
+            out.tiles.push_back(tile);
+            r = BakeOutput{}; // free the tile's copy
+        }
+        out.stats.tiles = static_cast<uint32_t>(out.tiles.size());
     }
-    out.stats.tiles = static_cast<uint32_t>(out.tiles.size());
-    if (out.tiles.empty())
-        return makeError("E_NAV_NO_GEOMETRY", "nothing is walkable with these settings", {},
-                         "check max_slope_deg, agent_height and agent_radius against the geometry");
-    return out;
+    return outs;
 }
 
 } // namespace spark::nav::bake

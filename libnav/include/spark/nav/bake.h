@@ -67,12 +67,14 @@ struct BakeDef
     TileRange tileRange;
     /// Several agent radii from one bake (docs/navmesh.md "Agent radii"):
     /// empty bakes `agentRadius` alone; otherwise `bakeNavMeshes` gives one
-    /// mesh per radius, in this order, each the same bit for bit as a bake
-    /// with `agentRadius` set to that radius and `agentRadii` empty. A
-    /// single-grid bake voxelises and filters once and erodes onward per
-    /// radius; a tiled bake bakes each radius's tiles (a tile's border
-    /// follows its radius). The single-mesh functions take one radius at
-    /// most. [Limit: 1..kMaxAgentRadii distinct radii, each 0..1000] [Units: m]
+    /// mesh per radius, in this order. Both bakes voxelise and filter once
+    /// and erode onward per radius. A single grid's meshes are each the same
+    /// bit for bit as a bake with `agentRadius` set to that radius and
+    /// `agentRadii` empty; a tiled bake voxelises each tile once with the
+    /// largest radius's border, so the largest radius's mesh is its bake's
+    /// bit for bit and a smaller radius's may differ from its own bake in a
+    /// few tiles (docs/navmesh.md "Agent radii"). The single-mesh functions
+    /// take one radius at most. [Limit: 1..kMaxAgentRadii distinct radii, each 0..1000] [Units: m]
     std::vector<float> agentRadii;
 };
 
