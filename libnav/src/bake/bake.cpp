@@ -196,6 +196,8 @@ Status validateBakeDef(const BakeDef& d)
                 return makeError("E_NAV_CONFIG", "agent_radii lists the radius " + std::to_string(r) + " twice", field,
                                  "each radius gives one mesh: list it once");
     }
+    if (!std::isfinite(d.borderRadius) || d.borderRadius < 0.0f || d.borderRadius > 1000.0f)
+        return makeError("E_NAV_CONFIG", "border_radius is a finite radius 0..1000 (metres)", "/border_radius");
     if (d.threads < 0 || d.threads > kMaxBakeThreads)
         return makeError("E_NAV_CONFIG", "threads must be between 0 (the hardware's) and 256", "/threads");
     const TileRange all;
@@ -423,7 +425,9 @@ Status bakeSolid(SolidField& ioSolid, const std::vector<CellSettings>& radii, co
 
 int tileBorderCells(const BakeDef& def)
 {
-    return static_cast<int>(std::ceil(static_cast<double>(bake::cellSettingsOf(def).erodeRadius))) + 3;
+    BakeDef widest = def;
+    widest.agentRadius = std::max(def.agentRadius, def.borderRadius);
+    return static_cast<int>(std::ceil(static_cast<double>(bake::cellSettingsOf(widest).erodeRadius))) + 3;
 }
 
 std::vector<float> bakeRadii(const BakeDef& def)
@@ -435,6 +439,8 @@ BakeDef bakeDefForRadius(const BakeDef& def, float radius)
 {
     BakeDef out = def;
     out.agentRadius = radius;
+    for (float r : def.agentRadii)
+        out.borderRadius = std::max(out.borderRadius, r);
     out.agentRadii.clear();
     return out;
 }

@@ -68,14 +68,19 @@ struct BakeDef
     /// Several agent radii from one bake (docs/navmesh.md "Agent radii"):
     /// empty bakes `agentRadius` alone; otherwise `bakeNavMeshes` gives one
     /// mesh per radius, in this order. Both bakes voxelise and filter once
-    /// and erode onward per radius. A single grid's meshes are each the same
-    /// bit for bit as a bake with `agentRadius` set to that radius and
-    /// `agentRadii` empty; a tiled bake voxelises each tile once with the
-    /// largest radius's border, so the largest radius's mesh is its bake's
-    /// bit for bit and a smaller radius's may differ from its own bake in a
-    /// few tiles (docs/navmesh.md "Agent radii"). The single-mesh functions
-    /// take one radius at most. [Limit: 1..kMaxAgentRadii distinct radii, each 0..1000] [Units: m]
+    /// and erode onward per radius. Each mesh is the same bit for bit as a
+    /// bake of `bakeDefForRadius(def, radius)`; a tiled bake voxelises each
+    /// tile once with the largest radius's border, which that def keeps in
+    /// `borderRadius`. The single-mesh functions take one radius at most.
+    /// [Limit: 1..kMaxAgentRadii distinct radii, each 0..1000] [Units: m]
     std::vector<float> agentRadii;
+    /// Tiled bakes: the radius whose tile border the voxelisation uses when
+    /// it is wider than `agentRadius`'s (0: `agentRadius`'s own). A wider
+    /// border moves the bordered grid's origin and floor, so a wall on a cell
+    /// line can round into the next cell: `bakeDefForRadius` sets it to the
+    /// largest radius so a radius's mesh, and `nav.rebake` of its tiles, equal
+    /// the several-radii bake. [Limit: 0..1000] [Units: m]
+    float borderRadius = 0.0f;
 };
 
 /// Most radii of one bake. [Limit]
@@ -87,7 +92,8 @@ inline constexpr int kMaxBakeColumns = 4096;
 inline constexpr int kMaxBakeThreads = 256;
 
 /// The border of a tile of a bake with `def` (which must be valid), in cells:
-/// the agent radius in cells rounded up, plus 3 (as Recast), so erosion and
+/// the agent radius (or `borderRadius` when wider) in cells rounded up, plus
+/// 3 (as Recast), so erosion and
 /// the ledge filter see past the tile's edge.
 int tileBorderCells(const BakeDef& def);
 
