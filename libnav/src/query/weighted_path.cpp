@@ -585,8 +585,9 @@ struct Weighted
                 if (ca <= 0.0 || cb <= 0.0)
                     continue;
                 edgesThrough(pts[i], edges);
-                for (const auto& [e0, e1] : edges)
+                for (const auto& edge : edges)
                 {
+                    const dvec3 e0 = edge.first, e1 = edge.second; // not bindings: lambdas capture them
                     auto f = [&](double s) {
                         const dvec3 x = e0 + (e1 - e0) * s;
                         return ca * len3(a, x) + cb * len3(x, b);
