@@ -366,8 +366,7 @@ struct OpenList
 /// The polygons holding point `p` (x–z, a mesh point: exact sides) among
 /// `poly` and the polygons linked to it round `p`: one when `p` is inside
 /// `poly`, two or more when it lies on an edge or a vertex they share.
-/// Returns true when `p` lies strictly inside `poly` (so on no link end).
-bool holding(const NavMesh& mesh, uint32_t poly, const P2& p, std::vector<uint32_t>& out)
+void holding(const NavMesh& mesh, uint32_t poly, const P2& p, std::vector<uint32_t>& out)
 {
     out.clear();
     out.push_back(poly);
@@ -381,11 +380,11 @@ bool holding(const NavMesh& mesh, uint32_t poly, const P2& p, std::vector<uint32
         {
             const double side = cross(c[i], c[i + 1], p);
             if (side < 0.0)
-                return false; // not holding it (only the first, given, can be reached here)
+                return; // not holding it (only the first, given, can be reached here)
             onBoundary = onBoundary || side == 0.0;
         }
         if (!onBoundary)
-            return k == 0;
+            return;
         for (const NavLink& l : mesh.links(q))
         {
             if (std::find(out.begin(), out.end(), l.neighbour) != out.end())
@@ -399,7 +398,6 @@ bool holding(const NavMesh& mesh, uint32_t poly, const P2& p, std::vector<uint32
                 out.push_back(l.neighbour);
         }
     }
-    return false;
 }
 
 struct Search
@@ -436,8 +434,7 @@ struct Search
             s.anyNodes.resize(std::max<size_t>(256, 2 * (count + more)));
     }
 
-    /// (Inlined: called for every node made and popped.)
-    [[gnu::always_inline]] bool isGoal(uint32_t poly) const
+    bool isGoal(uint32_t poly) const
     {
         return poly == goalPoly || (goals.size() > 1 && std::find(goals.begin(), goals.end(), poly) != goals.end());
     }
@@ -766,7 +763,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
     // the search leaves from all of them, and ends in any.
     std::vector<uint32_t>& starts = s.anyStarts;
     std::vector<uint32_t>& goals = s.anyGoals;
-    const bool startInside = holding(mesh, start.polygon, flat(start.point), starts);
+    holding(mesh, start.polygon, flat(start.point), starts);
     holding(mesh, goalPoly, flat(goal), goals);
     const NavLink* base = mesh.allLinks().data();
     Search search{mesh,
@@ -779,10 +776,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
                   filter.excludedAreas == 0 && mesh.disabledCount() == 0,
                   uint8_t(NavMesh::kTurnCorner | (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
                   sideBound(mesh)};
-    // (A start strictly inside its polygon is on no link end: the point look-up,
-    // a grid walk of ~350 instructions, is skipped.)
-    const uint32_t startId = startInside ? mesh.linkEndPointCount() : mesh.linkEndPointOf(start.point);
-    const uint32_t startRoot = rootOf(s, startId, start.point);
+    const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     assert(startRoot == kStartRoot);
     s.anyRoots[startRoot].g = 0.0;
     for (const uint32_t from : starts)
