@@ -430,3 +430,39 @@ TEST_CASE("carving is deterministic: the pieces of a fixed scene hash to a pinne
     CHECK(pieces.size() == 17);
     CHECK(h.digest() == 4337371382216725184ull);
 }
+
+TEST_CASE("mergeConvexPieces of a polygon cut by many obstacles: the greedy order's result, pinned")
+{
+    // 40 circles and boxes over a big hexagon leave dozens of pieces and many
+    // joins; the merge skips pairs that did not join before, which must not
+    // change which pair joins first. Pinned from the plain greedy scan.
+    const Poly hex = {{0, 0}, {40, -5}, {80, 0}, {80, 50}, {40, 55}, {0, 50}};
+    std::vector<Poly> cuts;
+    for (int k = 0; k < 40; ++k)
+    {
+        const glm::dvec2 at(4.0 + (k * 37 % 72), 3.0 + (k * 23 % 44));
+        cuts.push_back(k % 2 == 0 ? grown(circle(0.5f + 0.05f * float(k % 7)), at, 0.6)
+                                  : grown(box(1.0f, 0.5f, float(k * 17 % 180)), at, 0.6));
+    }
+    std::vector<Poly> pieces;
+    carveConvex(hex, cuts, 6, pieces);
+    const size_t before = pieces.size();
+    const double areaBefore = totalArea(pieces);
+    mergeConvexPieces(pieces, 6);
+    CHECK(pieces.size() < before);
+    checkPieces(pieces);
+    CHECK(totalArea(pieces) == doctest::Approx(areaBefore).epsilon(1e-12));
+    Hasher h;
+    h.addU64(pieces.size());
+    for (const Poly& p : pieces)
+    {
+        h.addU64(p.size());
+        for (const glm::dvec2& v : p)
+        {
+            h.addF64(v.x);
+            h.addF64(v.y);
+        }
+    }
+    MESSAGE("pieces " << before << " -> " << pieces.size() << " hash " << h.digest());
+    CHECK(h.digest() == 17725175312995888808ull);
+}
