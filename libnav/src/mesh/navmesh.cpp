@@ -938,6 +938,7 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
     mesh.m_linkStarts.assign(polys + 1, 0);
     mesh.m_wallStarts.assign(polys + 1, 0);
     std::vector<NavLink> ls;
+    std::vector<uint32_t> candidates;
     std::vector<uint32_t> copiedFrom(polys, kNoPolygon); // the previous polygon whose links p copies
     for (uint32_t p = 0; p < polys; ++p)
     {
@@ -959,20 +960,20 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
                     l.neighbour = q;
                     ls.push_back(l);
                 }
+            // A polygon listed in several cells is visited more than once:
+            // each is linked once (linking is the costly part here).
+            candidates.clear();
             visitLinkCandidates(mesh, p,
                                 [&](uint32_t q)
                                 {
                                     if (q != p && (whole || changed[q]))
-                                        linkPair(mesh, p, q, &ls, nullptr);
+                                        candidates.push_back(q);
                                 });
-            // A polygon listed in several cells is visited more than once.
+            std::sort(candidates.begin(), candidates.end());
+            candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+            for (uint32_t q : candidates)
+                linkPair(mesh, p, q, &ls, nullptr);
             sortLinks(ls);
-            ls.erase(std::unique(ls.begin(), ls.end(),
-                                 [](const NavLink& x, const NavLink& y) {
-                                     return x.neighbour == y.neighbour && x.edge == y.edge &&
-                                            x.tMin == y.tMin && x.tMax == y.tMax;
-                                 }),
-                     ls.end());
             mesh.m_links.insert(mesh.m_links.end(), ls.begin(), ls.end());
             mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
             appendWalls(mesh, p, ls);
