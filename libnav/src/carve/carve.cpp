@@ -16,6 +16,7 @@
 #include "spark/core/det_math.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -353,7 +354,37 @@ void mergeConvexPieces(std::vector<std::vector<glm::dvec2>>& pieces, uint32_t ma
     maxVerts = std::max<uint32_t>(maxVerts, 3);
     // Greedy (Hertel–Mehlhorn): the first pair in (i, j, edge) order that
     // shares a whole edge and joins into a convex polygon is joined, until
-    // no pair does. Pieces of one polygon are a few dozen at most.
+    // no pair does. Each scan starts again from the first pair, but a pair
+    // of pieces that did not join never will while both stay as they are:
+    // such pairs are remembered (by piece ids; a joined piece takes a new id)
+    // and skipped, which keeps the order and so the result, while the scans
+    // cost a test per new pair instead of one per pair (a polygon cut by many
+    // obstacles has dozens of pieces).
+    const size_t ids = 2 * pieces.size() + 1; // every join makes one new id
+    std::vector<uint32_t> id(pieces.size());
+    for (size_t k = 0; k < id.size(); ++k)
+        id[k] = static_cast<uint32_t>(k);
+    uint32_t nextId = static_cast<uint32_t>(pieces.size());
+    std::vector<uint8_t> apart(ids * ids, 0); // apart[x * ids + y]: pieces x and y do not join
+    // Pieces whose boxes, grown by twice the point tolerance (samePoint's,
+    // with room for rounding), do not meet share no edge.
+    std::vector<std::array<glm::dvec2, 2>> box(pieces.size());
+    auto boxOf = [](const std::vector<glm::dvec2>& piece) {
+        if (piece.empty())
+            return std::array<glm::dvec2, 2>{};
+        std::array<glm::dvec2, 2> b{piece.front(), piece.front()};
+        for (const glm::dvec2& q : piece)
+            b = {glm::dvec2(std::min(b[0].x, q.x), std::min(b[0].y, q.y)),
+                 glm::dvec2(std::max(b[1].x, q.x), std::max(b[1].y, q.y))};
+        return b;
+    };
+    for (size_t k = 0; k < pieces.size(); ++k)
+        box[k] = boxOf(pieces[k]);
+    auto boxesMeet = [&](size_t i, size_t j) {
+        constexpr double m = 2.0 * kOnLine;
+        return box[i][0].x <= box[j][1].x + m && box[j][0].x <= box[i][1].x + m && box[i][0].y <= box[j][1].y + m &&
+               box[j][0].y <= box[i][1].y + m;
+    };
     bool joined = true;
     while (joined)
     {
@@ -361,6 +392,14 @@ void mergeConvexPieces(std::vector<std::vector<glm::dvec2>>& pieces, uint32_t ma
         for (size_t i = 0; i < pieces.size() && !joined; ++i)
             for (size_t j = i + 1; j < pieces.size() && !joined; ++j)
             {
+                uint8_t& known = apart[id[i] * ids + id[j]];
+                if (known)
+                    continue;
+                if (!boxesMeet(i, j))
+                {
+                    known = 1;
+                    continue;
+                }
                 const std::vector<glm::dvec2>& a = pieces[i];
                 const std::vector<glm::dvec2>& b = pieces[j];
                 for (size_t ei = 0; ei < a.size() && !joined; ++ei)
@@ -373,8 +412,14 @@ void mergeConvexPieces(std::vector<std::vector<glm::dvec2>>& pieces, uint32_t ma
                             continue;
                         pieces[i] = std::move(u);
                         pieces.erase(pieces.begin() + static_cast<std::ptrdiff_t>(j));
+                        id[i] = nextId++;
+                        id.erase(id.begin() + static_cast<std::ptrdiff_t>(j));
+                        box[i] = boxOf(pieces[i]);
+                        box.erase(box.begin() + static_cast<std::ptrdiff_t>(j));
                         joined = true;
                     }
+                if (!joined)
+                    known = 1;
             }
     }
 }

@@ -38,8 +38,9 @@ double cross2(const glm::dvec2& a, const glm::dvec2& b)
     return a.x * b.y - a.y * b.x;
 }
 
-/// True when no edge of `a` separates `b` from it (with a margin): the convex
-/// polygons overlap with area rather than touch.
+/// True when an edge of `a` separates `b` from it: every point of `b` lies on
+/// the edge's line or beyond it (within a margin), so convex polygons that
+/// only touch, along an edge or at a point, count as apart.
 bool separatedByEdgeOf(std::span<const glm::dvec2> a, std::span<const glm::dvec2> b)
 {
     constexpr double kMargin = 1.0e-9;
@@ -52,7 +53,7 @@ bool separatedByEdgeOf(std::span<const glm::dvec2> a, std::span<const glm::dvec2
             continue;
         bool allRight = true;
         for (const glm::dvec2& q : b)
-            if (cross2(d, q - p) / len > -kMargin)
+            if (cross2(d, q - p) / len > kMargin)
             {
                 allRight = false;
                 break;

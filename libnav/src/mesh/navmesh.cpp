@@ -335,13 +335,23 @@ void NavMeshAccess::labelComponents(NavMesh& mesh)
         }
         return x;
     };
+    // A root is always the smallest id of its set, so the labels depend on
+    // the sets alone; p's root is found once and followed through its unions.
     for (uint32_t p = 0; p < polys; ++p)
+    {
+        uint32_t a = find(p);
         for (const NavLink& l : mesh.links(p))
         {
-            const uint32_t a = find(p), b = find(l.neighbour);
-            if (a != b)
-                parent[std::max(a, b)] = std::min(a, b);
+            const uint32_t b = find(l.neighbour);
+            if (a < b)
+                parent[b] = a;
+            else if (b < a)
+            {
+                parent[a] = b;
+                a = b;
+            }
         }
+    }
     for (uint32_t p = 0; p < polys; ++p)
         parent[p] = find(p);
 }
@@ -900,7 +910,7 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
                                         std::span<const uint32_t> remap, std::span<const uint32_t> changedNew,
                                         std::span<const uint32_t> changedOld, uint32_t kept, CarveWork& work)
 {
-    assembleGeometry(mesh);
+    assembleGeometry(mesh, &previous, kept);
     const uint32_t polys = mesh.polygonCount();
     // Dirty: a changed polygon, or one that may have gained or lost a
     // neighbour (it meets a new polygon, or it was next to one now gone).
@@ -928,6 +938,7 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
     mesh.m_linkStarts.assign(polys + 1, 0);
     mesh.m_wallStarts.assign(polys + 1, 0);
     std::vector<NavLink> ls;
+    std::vector<uint32_t> candidates;
     std::vector<uint32_t> copiedFrom(polys, kNoPolygon); // the previous polygon whose links p copies
     for (uint32_t p = 0; p < polys; ++p)
     {
@@ -949,36 +960,54 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
                     l.neighbour = q;
                     ls.push_back(l);
                 }
+            // A polygon listed in several cells is visited more than once:
+            // each is linked once (linking is the costly part here).
+            candidates.clear();
             visitLinkCandidates(mesh, p,
                                 [&](uint32_t q)
                                 {
                                     if (q != p && (whole || changed[q]))
-                                        linkPair(mesh, p, q, &ls, nullptr);
+                                        candidates.push_back(q);
                                 });
-            // A polygon listed in several cells is visited more than once.
+            std::sort(candidates.begin(), candidates.end());
+            candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+            for (uint32_t q : candidates)
+                linkPair(mesh, p, q, &ls, nullptr);
             sortLinks(ls);
-            ls.erase(std::unique(ls.begin(), ls.end(),
-                                 [](const NavLink& x, const NavLink& y) {
-                                     return x.neighbour == y.neighbour && x.edge == y.edge &&
-                                            x.tMin == y.tMin && x.tMax == y.tMax;
-                                 }),
-                     ls.end());
             mesh.m_links.insert(mesh.m_links.end(), ls.begin(), ls.end());
             mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
             appendWalls(mesh, p, ls);
         }
         else if (!mesh.disabled(p))
         {
-            // Copied as a block, then renumbered (most polygons come here).
-            copiedFrom[p] = o;
+            // Most polygons come here: the run of copied polygons from p
+            // whose previous ids follow each other too is copied as one
+            // block of links and one of walls, then renumbered.
+            uint32_t end = p + 1;
+            while (end < polys && oldOf[end] == o + (end - p) && !dirty[end] && !mesh.disabled(end))
+                ++end;
             const size_t firstLink = mesh.m_links.size(), firstWall = mesh.m_walls.size();
-            mesh.m_links.insert(mesh.m_links.end(), previous.links(o).begin(), previous.links(o).end());
+            const uint32_t oldEnd = o + (end - p);
+            mesh.m_links.insert(mesh.m_links.end(), previous.m_links.begin() + previous.m_linkStarts[o],
+                                previous.m_links.begin() + previous.m_linkStarts[oldEnd]);
             for (size_t k = firstLink; k < mesh.m_links.size(); ++k)
                 mesh.m_links[k].neighbour = remap[mesh.m_links[k].neighbour];
-            mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
-            mesh.m_walls.insert(mesh.m_walls.end(), previous.walls(o).begin(), previous.walls(o).end());
-            for (size_t k = firstWall; k < mesh.m_walls.size(); ++k)
-                mesh.m_walls[k].polygon = p;
+            mesh.m_walls.insert(mesh.m_walls.end(), previous.m_walls.begin() + previous.m_wallStarts[o],
+                                previous.m_walls.begin() + previous.m_wallStarts[oldEnd]);
+            if (o != p)
+                for (size_t k = firstWall; k < mesh.m_walls.size(); ++k)
+                    mesh.m_walls[k].polygon = mesh.m_walls[k].polygon - o + p;
+            for (uint32_t r = p; r < end; ++r)
+            {
+                const uint32_t q = o + (r - p);
+                copiedFrom[r] = q;
+                mesh.m_linkStarts[r + 1] =
+                    static_cast<uint32_t>(firstLink + (previous.m_linkStarts[q + 1] - previous.m_linkStarts[o]));
+                mesh.m_wallStarts[r + 1] =
+                    static_cast<uint32_t>(firstWall + (previous.m_wallStarts[q + 1] - previous.m_wallStarts[o]));
+            }
+            p = end - 1;
+            continue;
         }
         else
             mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
@@ -993,11 +1022,14 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
     deriveQueryTablesIncremental(mesh, previous, remap, copiedFrom, relinkedOld, kept, work);
 }
 
-void NavMeshAccess::assembleGeometry(NavMesh& mesh)
+void NavMeshAccess::assembleGeometry(NavMesh& mesh, const NavMesh* previous, uint32_t kept)
 {
     const uint32_t polys = mesh.polygonCount();
     mesh.m_polyAreas.resize(polys);
     mesh.m_areaPrefix.resize(polys);
+    // The first `kept` polygons have `previous`'s vertices and indices: their bounds are copied.
+    if (kept != 0)
+        mesh.m_polyBounds.assign(previous->m_polyBounds.begin(), previous->m_polyBounds.begin() + kept);
     mesh.m_polyBounds.resize(polys);
     double extentSum = 0.0;
     for (uint32_t p = 0; p < polys; ++p)
@@ -1006,21 +1038,32 @@ void NavMeshAccess::assembleGeometry(NavMesh& mesh)
         // runs over every polygon on every carve.
         const uint32_t* idx = mesh.m_indices.data() + mesh.m_polyStarts[p];
         const uint32_t n = mesh.m_polyStarts[p + 1] - mesh.m_polyStarts[p];
-        Bounds3 b{mesh.m_vertices[idx[0]], mesh.m_vertices[idx[0]]};
         double area2 = 0.0;
-        for (uint32_t i = 0; i < n; ++i)
+        if (p < kept)
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                const glm::vec3& a = mesh.m_vertices[idx[i]];
+                const glm::vec3& c = mesh.m_vertices[idx[i + 1 == n ? 0 : i + 1]];
+                area2 += crossXZ(a.x, a.z, c.x, c.z);
+            }
+        else
         {
-            const glm::vec3& a = mesh.m_vertices[idx[i]];
-            const glm::vec3& c = mesh.m_vertices[idx[i + 1 == n ? 0 : i + 1]];
-            b.min = glm::min(b.min, a);
-            b.max = glm::max(b.max, a);
-            area2 += crossXZ(a.x, a.z, c.x, c.z);
+            Bounds3 b{mesh.m_vertices[idx[0]], mesh.m_vertices[idx[0]]};
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                const glm::vec3& a = mesh.m_vertices[idx[i]];
+                const glm::vec3& c = mesh.m_vertices[idx[i + 1 == n ? 0 : i + 1]];
+                b.min = glm::min(b.min, a);
+                b.max = glm::max(b.max, a);
+                area2 += crossXZ(a.x, a.z, c.x, c.z);
+            }
+            mesh.m_polyBounds[p] = b;
         }
+        const Bounds3& b = mesh.m_polyBounds[p];
         if (mesh.disabled(p))
             area2 = 0.0; // no area: random points and area sums skip it
         mesh.m_polyAreas[p] = static_cast<float>(area2 * 0.5);
         mesh.m_areaPrefix[p] = (p == 0 ? 0.0 : mesh.m_areaPrefix[p - 1]) + area2 * 0.5;
-        mesh.m_polyBounds[p] = b;
         if (p == 0)
             mesh.m_bounds = b;
         mesh.m_bounds.min = glm::min(mesh.m_bounds.min, b.min);
@@ -1044,29 +1087,36 @@ void NavMeshAccess::assembleGeometry(NavMesh& mesh)
         mesh.m_gridCols = std::clamp(static_cast<int>(std::floor(w / cell)) + 1, 1, 4097);
         mesh.m_gridRows = std::clamp(static_cast<int>(std::floor(d / cell)) + 1, 1, 4097);
         const size_t cells = static_cast<size_t>(mesh.m_gridCols) * static_cast<size_t>(mesh.m_gridRows);
-        std::vector<uint32_t> counts(cells + 1, 0);
-        auto forCells = [&](uint32_t p, auto&& f)
-        {
-            const Bounds3& b = mesh.m_polyBounds[p];
-            const int x0 = mesh.cellCoord(b.min.x, mesh.m_gridOriginX, mesh.m_gridCols);
-            const int x1 = mesh.cellCoord(b.max.x, mesh.m_gridOriginX, mesh.m_gridCols);
-            const int z0 = mesh.cellCoord(b.min.z, mesh.m_gridOriginZ, mesh.m_gridRows);
-            const int z1 = mesh.cellCoord(b.max.z, mesh.m_gridOriginZ, mesh.m_gridRows);
-            for (int z = z0; z <= z1; ++z)
-                for (int x = x0; x <= x1; ++x)
-                    f(static_cast<size_t>(z) * static_cast<size_t>(mesh.m_gridCols) + static_cast<size_t>(x));
-        };
+        // Each polygon's cell range, found once for the count and the fill (x0, x1, z0, z1; empty when disabled).
+        std::vector<std::array<int, 4>> ranges(polys, std::array<int, 4>{0, -1, 0, -1});
+        std::vector<uint32_t>& counts = mesh.m_cellStarts;
+        counts.assign(cells + 1, 0);
         for (uint32_t p = 0; p < polys; ++p)
-            if (!mesh.disabled(p))
-                forCells(p, [&](size_t c) { ++counts[c + 1]; });
+        {
+            if (mesh.disabled(p))
+                continue;
+            const Bounds3& b = mesh.m_polyBounds[p];
+            std::array<int, 4>& r = ranges[p];
+            r = {mesh.cellCoord(b.min.x, mesh.m_gridOriginX, mesh.m_gridCols),
+                 mesh.cellCoord(b.max.x, mesh.m_gridOriginX, mesh.m_gridCols),
+                 mesh.cellCoord(b.min.z, mesh.m_gridOriginZ, mesh.m_gridRows),
+                 mesh.cellCoord(b.max.z, mesh.m_gridOriginZ, mesh.m_gridRows)};
+            for (int z = r[2]; z <= r[3]; ++z)
+                for (int x = r[0]; x <= r[1]; ++x)
+                    ++counts[static_cast<size_t>(z) * static_cast<size_t>(mesh.m_gridCols) + static_cast<size_t>(x) + 1];
+        }
         for (size_t c = 0; c < cells; ++c)
             counts[c + 1] += counts[c];
-        mesh.m_cellStarts = counts;
         mesh.m_cellItems.resize(counts[cells]);
         std::vector<uint32_t> fill(counts.begin(), counts.end() - 1);
         for (uint32_t p = 0; p < polys; ++p)
-            if (!mesh.disabled(p))
-                forCells(p, [&](size_t c) { mesh.m_cellItems[fill[c]++] = p; });
+        {
+            const std::array<int, 4>& r = ranges[p];
+            for (int z = r[2]; z <= r[3]; ++z)
+                for (int x = r[0]; x <= r[1]; ++x)
+                    mesh.m_cellItems[fill[static_cast<size_t>(z) * static_cast<size_t>(mesh.m_gridCols) +
+                                          static_cast<size_t>(x)]++] = p;
+        }
     }
 }
 

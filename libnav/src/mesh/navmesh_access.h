@@ -71,7 +71,9 @@ struct NavMeshAccess
     static NavMesh reassembled(const NavMesh& mesh);
 
 private:
-    static void assembleGeometry(NavMesh& mesh);
+    /// Areas, bounds and the grid; the first `kept` polygons have `previous`'s
+    /// vertices and indices, so their bounds are copied.
+    static void assembleGeometry(NavMesh& mesh, const NavMesh* previous = nullptr, uint32_t kept = 0);
     /// Rings of every polygon; the first `kept` copied from `previous` (same vertices and indices).
     static void deriveRings(NavMesh& mesh, const NavMesh* previous = nullptr, uint32_t kept = 0);
     /// Link `li` of polygon p's back edge and dead end (NavMesh::linkBackEdge, linkDeadEnd).

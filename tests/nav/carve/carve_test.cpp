@@ -150,6 +150,38 @@ void checkCover(const Poly& polygon, const std::vector<Poly>& cuts, const std::v
         }
 }
 
+/// `polygon` carved by `cuts` (at most 6 points a piece), then merged: fewer
+/// pieces than carving left, valid, with the same area.
+std::vector<Poly> carvedAndMerged(const Poly& polygon, const std::vector<Poly>& cuts)
+{
+    std::vector<Poly> pieces;
+    carveConvex(polygon, cuts, 6, pieces);
+    const size_t before = pieces.size();
+    const double areaBefore = totalArea(pieces);
+    mergeConvexPieces(pieces, 6);
+    CHECK(pieces.size() < before);
+    checkPieces(pieces);
+    CHECK(totalArea(pieces) == doctest::Approx(areaBefore).epsilon(1e-12));
+    return pieces;
+}
+
+/// XXH3 of the pieces' counts and points, in order.
+uint64_t hashPieces(const std::vector<Poly>& pieces)
+{
+    Hasher h;
+    h.addU64(pieces.size());
+    for (const Poly& p : pieces)
+    {
+        h.addU64(p.size());
+        for (const glm::dvec2& v : p)
+        {
+            h.addF64(v.x);
+            h.addF64(v.y);
+        }
+    }
+    return h.digest();
+}
+
 } // namespace
 
 TEST_CASE("validateFootprint refuses bad sizes, angles and polygons with their field")
@@ -393,14 +425,7 @@ TEST_CASE("mergeConvexPieces joins pieces across whole shared edges into convex 
     // A circle carved out of the hexagon: fewer pieces, the same cover and area.
     const std::vector<Poly> cuts = {grown(circle(1.0f), glm::dvec2(3, 2.5), 0.4),
                                     grown(box(1.0f, 0.5f, 30.0f), glm::dvec2(6, 1.5), 0.2)};
-    std::vector<Poly> pieces;
-    carveConvex(hex, cuts, 6, pieces);
-    const size_t before = pieces.size();
-    const double areaBefore = totalArea(pieces);
-    mergeConvexPieces(pieces, 6);
-    CHECK(pieces.size() < before);
-    checkPieces(pieces);
-    CHECK(totalArea(pieces) == doctest::Approx(areaBefore).epsilon(1e-12));
+    const std::vector<Poly> pieces = carvedAndMerged(hex, cuts);
     checkCover(hex, cuts, pieces, -1.0, 9.0);
 }
 
@@ -415,18 +440,27 @@ TEST_CASE("carving is deterministic: the pieces of a fixed scene hash to a pinne
     carveConvex(hex, cuts, 6, again);
     CHECK(pieces == again);
     checkPieces(pieces);
-    Hasher h;
-    h.addU64(pieces.size());
-    for (const Poly& p : pieces)
-    {
-        h.addU64(p.size());
-        for (const glm::dvec2& v : p)
-        {
-            h.addF64(v.x);
-            h.addF64(v.y);
-        }
-    }
-    MESSAGE("pieces " << pieces.size() << " hash " << h.digest());
+    const uint64_t hash = hashPieces(pieces);
+    MESSAGE("pieces " << pieces.size() << " hash " << hash);
     CHECK(pieces.size() == 17);
-    CHECK(h.digest() == 4337371382216725184ull);
+    CHECK(hash == 4337371382216725184ull);
+}
+
+TEST_CASE("mergeConvexPieces of a polygon cut by many obstacles: the greedy order's result, pinned")
+{
+    // 40 circles and boxes over a big hexagon leave dozens of pieces and many
+    // joins; the merge skips pairs that did not join before, which must not
+    // change which pair joins first. Pinned from the plain greedy scan.
+    const Poly hex = {{0, 0}, {40, -5}, {80, 0}, {80, 50}, {40, 55}, {0, 50}};
+    std::vector<Poly> cuts;
+    for (int k = 0; k < 40; ++k)
+    {
+        const glm::dvec2 at(4.0 + (k * 37 % 72), 3.0 + (k * 23 % 44));
+        cuts.push_back(k % 2 == 0 ? grown(circle(0.5f + 0.05f * float(k % 7)), at, 0.6)
+                                  : grown(box(1.0f, 0.5f, float(k * 17 % 180)), at, 0.6));
+    }
+    const std::vector<Poly> pieces = carvedAndMerged(hex, cuts);
+    const uint64_t hash = hashPieces(pieces);
+    MESSAGE("pieces " << pieces.size() << " hash " << hash);
+    CHECK(hash == 17725175312995888808ull);
 }

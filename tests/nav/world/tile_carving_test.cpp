@@ -447,3 +447,29 @@ TEST_CASE("the work of a carving change follows the obstacle, not the size of th
         CHECK(big[i].pointsDerived == small[i].pointsDerived);
     }
 }
+
+TEST_CASE("a cut that only touches a polygon along an edge or at a corner leaves it as it is")
+{
+    // A square cut inside the 1 m square (1, 1) of the first tile, its sides on
+    // the square's right and top edges: squares (2, 1) and (1, 2) meet it along
+    // an edge, (2, 2) at a point. Only square (1, 1) (id 5) is carved.
+    const std::shared_ptr<const NavMesh> base = tiledFloor(3);
+    const CarveCut cut = makeCarveCut({{1.2, 1.2}, {2.0, 1.2}, {2.0, 2.0}, {1.2, 2.0}}, -1.0e30f, 1.0e30f);
+    const std::vector<const CarveCut*> cuts = {&cut};
+    const std::vector<CarveRegion> regions = {carveRegionOf(cut)};
+    const CarvedMesh carved = recarveNavMesh(*base, nullptr, cuts, regions, 1, 2);
+    CHECK(carved.work.polygonsRecut == 4); // their bounds meet the cut's
+    CHECK(carved.carvedBases == std::vector<uint32_t>{5});
+    CHECK(carved.mesh.disabledCount() == 1);
+    CHECK(carved.mesh.disabled(5));
+    CHECK_FALSE(carved.mesh.disabled(6));
+    CHECK_FALSE(carved.mesh.disabled(9));
+    CHECK_FALSE(carved.mesh.disabled(10));
+    checkEqualsReassembled(carved.mesh);
+    // Pushed 1 cm into the neighbours, the cut carves all four.
+    const CarveCut over = makeCarveCut({{1.2, 1.2}, {2.01, 1.2}, {2.01, 2.01}, {1.2, 2.01}}, -1.0e30f, 1.0e30f);
+    const std::vector<const CarveCut*> overCuts = {&over};
+    const std::vector<CarveRegion> overRegions = {carveRegionOf(over)};
+    const CarvedMesh four = recarveNavMesh(*base, nullptr, overCuts, overRegions, 1, 2);
+    CHECK(four.carvedBases == std::vector<uint32_t>{5, 6, 9, 10});
+}
