@@ -524,11 +524,12 @@ Status readDocument(const element& root, DocumentParts& out)
 
 } // namespace
 
-Result<nav::NavMesh> meshFromDocumentText(std::string_view text)
+Result<nav::NavMesh> meshFromDocumentText(std::string text)
 {
     DocumentParts parts;
     {
-        // The parser's memory (several times the text) is freed before the mesh is built.
+        // The parser's memory (several times the text) and the text are freed
+        // before the mesh is built, and the mesh takes over the soup's storage.
         simdjson::dom::parser parser;
         if (parser.allocate(text.size(), kMaxDocumentDepth))
             return makeError("E_NAV_LIMIT", "the navmesh document is too large to read", "");
@@ -536,10 +537,12 @@ Result<nav::NavMesh> meshFromDocumentText(std::string_view text)
         if (const auto error = parser.parse(text.data(), text.size()).get(root))
             return makeError("E_FORMAT", simdjson::error_message(error), "");
         SPARK_TRY(readDocument(root, parts));
+        std::string().swap(text);
     }
-    Result<nav::NavMesh> mesh = parts.tiles.empty() ? nav::buildNavMesh(parts.soup, parts.def)
-                                                    : nav::buildTiledNavMesh(parts.soup, parts.def, parts.tileSize,
-                                                                             std::move(parts.tiles));
+    Result<nav::NavMesh> mesh = parts.tiles.empty()
+                                    ? nav::buildNavMesh(std::move(parts.soup), parts.def)
+                                    : nav::buildTiledNavMesh(std::move(parts.soup), parts.def, parts.tileSize,
+                                                             std::move(parts.tiles));
     if (!mesh.ok())
     {
         Error e = mesh.error();

@@ -164,7 +164,7 @@ nav::NavMesh meshFromParams(Context& ctx, const json& params)
     auto text = readTextFile(path, def);
     if (!text.ok())
         fail(text.error().code, text.error().message, {{"path", "/path"}, {"file", rel}});
-    Result<nav::NavMesh> mesh = meshFromDocumentText(*text);
+    Result<nav::NavMesh> mesh = meshFromDocumentText(std::move(*text));
     if (!mesh.ok() && mesh.error().code == "E_FORMAT")
         fail("E_FORMAT", "the file is not valid JSON: " + mesh.error().message, {{"path", "/path"}, {"file", rel}});
     if (!mesh.ok())

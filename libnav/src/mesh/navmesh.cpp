@@ -28,6 +28,7 @@
 #include <array>
 #include <cassert>
 #include <cmath>
+#include <queue>
 #include <string>
 #include <utility>
 #include <tuple>
@@ -113,16 +114,16 @@ Status validateSoup(const PolySoup& soup, const NavMeshDef& def)
 
     for (size_t p = 0; p < polys; ++p)
     {
-        const std::string field = indexField("/polygons", p);
+        auto field = [&] { return indexField("/polygons", p); }; // made only for an error
         if (soup.polyStarts[p + 1] < soup.polyStarts[p])
-            return makeError("E_NAV_FORMAT", "polygon starts must not decrease", field);
+            return makeError("E_NAV_FORMAT", "polygon starts must not decrease", field());
         const uint32_t n = soup.polyStarts[p + 1] - soup.polyStarts[p];
         if (n < 3)
-            return makeError("E_NAV_FORMAT", "a polygon has at least 3 vertices", field);
+            return makeError("E_NAV_FORMAT", "a polygon has at least 3 vertices", field());
         if (n > def.maxPolyVerts)
             return makeError("E_NAV_LIMIT",
                              "a polygon has at most " + std::to_string(def.maxPolyVerts) + " vertices",
-                             field);
+                             field());
         if (soup.areas[p] > kMaxAreaId)
             return makeError("E_NAV_FORMAT", "area ids are 0..15", indexField("/areas", p));
         const uint32_t* idx = soup.indices.data() + soup.polyStarts[p];
@@ -131,11 +132,11 @@ Status validateSoup(const PolySoup& soup, const NavMeshDef& def)
         {
             if (idx[i] >= soup.vertices.size())
                 return makeError("E_NAV_FORMAT", "vertex index out of range",
-                                 field + "/" + std::to_string(i));
+                                 field() + "/" + std::to_string(i));
             for (uint32_t j = 0; j < i; ++j)
                 if (idx[j] == idx[i])
                     return makeError("E_NAV_FORMAT", "a polygon uses a vertex twice",
-                                     field + "/" + std::to_string(i));
+                                     field() + "/" + std::to_string(i));
             const glm::vec3& v = soup.vertices[idx[i]];
             maxAbs = std::max({maxAbs, std::fabs(double(v.x)), std::fabs(double(v.z))});
         }
@@ -151,19 +152,19 @@ Status validateSoup(const PolySoup& soup, const NavMeshDef& def)
             const double len = std::sqrt(dx * dx + dz * dz);
             if (len <= tol)
                 return makeError("E_NAV_FORMAT", "a polygon has an edge of zero length in the x–z plane",
-                                 field);
+                                 field());
             area2 += crossXZ(a.x, a.z, b.x, b.z);
             for (uint32_t j = 0; j < n; ++j)
             {
                 const glm::vec3& v = soup.vertices[idx[j]];
                 if (crossXZ(dx, dz, double(v.x) - a.x, double(v.z) - a.z) / len < -tol)
                     return makeError("E_NAV_FORMAT",
-                                     "a polygon must be convex with positive winding in the x–z plane", field,
+                                     "a polygon must be convex with positive winding in the x–z plane", field(),
                                      "list the vertices counter-clockwise (x right, z up the page)");
             }
         }
         if (!(area2 > tol * tol))
-            return makeError("E_NAV_FORMAT", "a polygon must have a positive area in the x–z plane", field);
+            return makeError("E_NAV_FORMAT", "a polygon must have a positive area in the x–z plane", field());
     }
     return Status::success();
 }
@@ -286,33 +287,51 @@ void NavMeshAccess::assemble(NavMesh& mesh)
 {
     assembleGeometry(mesh);
     const uint32_t polys = mesh.polygonCount();
-    // Links by edge overlap, each unordered pair of polygons examined once.
-    std::vector<std::vector<NavLink>> polyLinks(polys);
-    std::vector<uint32_t> seen(polys, kNoPolygon);
-    for (uint32_t p = 0; p < polys; ++p)
+    // Links by edge overlap, each unordered pair of polygons examined once,
+    // from the lower id. Polygon p's links are all found once p is visited:
+    // those of pairs with lower ids wait in `pending` (by polygon, then in the
+    // order found) until then. Only the links of polygons not yet written out
+    // are held apart from the mesh's (about a row of polygons for a mesh
+    // numbered row by row), not a vector per polygon: a million-polygon
+    // import peaked at twice the mesh's links with one.
+    struct Pending
     {
-        if (mesh.disabled(p))
-            continue; // in no grid cell, so no other polygon meets it either
-        visitLinkCandidates(mesh, p,
-                            [&](uint32_t q)
-                            {
-                                if (q <= p || seen[q] == p)
-                                    return;
-                                seen[q] = p;
-                                linkPair(mesh, p, q, &polyLinks[p], &polyLinks[q]);
-                            });
-    }
+        uint32_t poly;
+        uint64_t order;
+        NavLink link;
+    };
+    auto later = [](const Pending& x, const Pending& y)
+    { return x.poly != y.poly ? x.poly > y.poly : x.order > y.order; };
+    std::priority_queue<Pending, std::vector<Pending>, decltype(later)> pending(later);
+    uint64_t found = 0;
+    std::vector<NavLink> own, theirs;
+    std::vector<uint32_t> seen(polys, kNoPolygon);
     mesh.m_links.clear();
     mesh.m_walls.clear();
+    mesh.m_links.reserve(mesh.m_indices.size()); // about one link an edge
     mesh.m_linkStarts.assign(polys + 1, 0);
     mesh.m_wallStarts.assign(polys + 1, 0);
     for (uint32_t p = 0; p < polys; ++p)
     {
-        std::vector<NavLink>& ls = polyLinks[p];
-        sortLinks(ls);
-        mesh.m_links.insert(mesh.m_links.end(), ls.begin(), ls.end());
+        own.clear();
+        for (; !pending.empty() && pending.top().poly == p; pending.pop())
+            own.push_back(pending.top().link);
+        if (!mesh.disabled(p)) // a disabled polygon is in no grid cell, so no other polygon meets it either
+            visitLinkCandidates(mesh, p,
+                                [&](uint32_t q)
+                                {
+                                    if (q <= p || seen[q] == p)
+                                        return;
+                                    seen[q] = p;
+                                    theirs.clear();
+                                    linkPair(mesh, p, q, &own, &theirs);
+                                    for (const NavLink& l : theirs)
+                                        pending.push(Pending{q, found++, l});
+                                });
+        sortLinks(own);
+        mesh.m_links.insert(mesh.m_links.end(), own.begin(), own.end());
         mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
-        appendWalls(mesh, p, ls);
+        appendWalls(mesh, p, own);
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
     labelComponents(mesh);
@@ -431,6 +450,12 @@ std::array<uint32_t, 3> linkEndKey(const glm::vec3& v)
     return {spark::bitCast<uint32_t>(v.x), spark::bitCast<uint32_t>(v.y), spark::bitCast<uint32_t>(v.z)};
 }
 
+/// True when two keys are the same bits (compared as three words: std::array's == calls memcmp).
+bool sameKey(const std::array<uint32_t, 3>& x, const std::array<uint32_t, 3>& y)
+{
+    return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+}
+
 /// The first slot to probe for `key` in a table of mask + 1 slots.
 size_t endPointSlotOf(const std::array<uint32_t, 3>& key, size_t mask)
 {
@@ -446,6 +471,8 @@ void NavMeshAccess::numberLinkEnds(NavMesh& mesh)
     // Open addressing over the ends' exact bits (power-of-two size, at most
     // half full), numbered as the links first name them; the table is dropped
     // afterwards: a lookup by position goes through the grid (linkEndPointOf).
+    // Sized for about as many points as vertices and doubled when half full
+    // (sized for every end, a million-quad mesh's table took 256 MB).
     struct Slot
     {
         std::array<uint32_t, 3> key;
@@ -453,22 +480,40 @@ void NavMeshAccess::numberLinkEnds(NavMesh& mesh)
     };
     const size_t ends = 2 * mesh.m_links.size();
     size_t size = 16;
-    while (size < 2 * ends)
+    while (size < 2 * std::min(ends, mesh.m_vertices.size()))
         size *= 2;
     std::vector<Slot> table(size, Slot{{0, 0, 0}, kNoPolygon});
+    auto slotOf = [&](const std::array<uint32_t, 3>& key)
+    {
+        size_t slot = endPointSlotOf(key, size - 1);
+        while (table[slot].id != kNoPolygon && !sameKey(table[slot].key, key))
+            slot = (slot + 1) & (size - 1);
+        return slot;
+    };
     mesh.m_endPointCount = 0;
     mesh.m_linkEndPoint.resize(ends);
     for (size_t e = 0; e < ends; ++e)
     {
         const NavLink& l = mesh.m_links[e / 2];
         const std::array<uint32_t, 3> key = linkEndKey(e % 2 == 0 ? l.a : l.b);
-        size_t slot = endPointSlotOf(key, size - 1);
-        while (table[slot].id != kNoPolygon && table[slot].key != key)
-            slot = (slot + 1) & (size - 1);
+        size_t slot = slotOf(key);
         if (table[slot].id == kNoPolygon)
+        {
+            if (2 * (size_t(mesh.m_endPointCount) + 1) > size)
+            {
+                std::vector<Slot> old(2 * size, Slot{{0, 0, 0}, kNoPolygon});
+                old.swap(table);
+                size *= 2;
+                for (const Slot& s : old)
+                    if (s.id != kNoPolygon)
+                        table[slotOf(s.key)] = s;
+                slot = slotOf(key);
+            }
             table[slot] = Slot{key, mesh.m_endPointCount++};
+        }
         mesh.m_linkEndPoint[e] = table[slot].id;
     }
+    std::vector<Slot>().swap(table); // not held beside deriveTurns' table
     deriveTurns(mesh);
 }
 
@@ -1178,7 +1223,7 @@ void NavMeshAccess::setParts(NavMesh& mesh, const NavMesh& base, std::vector<glm
         mesh.m_disabled = std::move(disabled);
 }
 
-Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
+Result<NavMesh> buildNavMesh(PolySoup soup, const NavMeshDef& def)
 {
     SPARK_TRY(validateDef(def));
     SPARK_TRY(validateSoup(soup, def));
@@ -1190,17 +1235,17 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def)
     mesh.m_settings = def.settings;
     mesh.m_linkTolerance = def.linkTolerance;
     mesh.m_maxPolyVerts = def.maxPolyVerts;
-    mesh.m_vertices.reserve(soup.vertices.size());
-    for (const glm::vec3& v : soup.vertices)
-        mesh.m_vertices.emplace_back(foldZero(v.x), foldZero(v.y), foldZero(v.z));
-    mesh.m_indices = soup.indices;
-    mesh.m_polyStarts = soup.polyStarts;
-    mesh.m_areas = soup.areas;
+    for (glm::vec3& v : soup.vertices)
+        v = glm::vec3(foldZero(v.x), foldZero(v.y), foldZero(v.z));
+    mesh.m_vertices = std::move(soup.vertices);
+    mesh.m_indices = std::move(soup.indices);
+    mesh.m_polyStarts = std::move(soup.polyStarts);
+    mesh.m_areas = std::move(soup.areas);
     NavMeshAccess::assemble(mesh);
     return mesh;
 }
 
-Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, uint32_t tileSize,
+Result<NavMesh> buildTiledNavMesh(PolySoup soup, const NavMeshDef& def, uint32_t tileSize,
                                   std::vector<NavTile> tiles)
 {
     if (tileSize == 0 || tileSize > 65536)
@@ -1232,7 +1277,7 @@ Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, u
     }
     if (polygons != soup.polygonCount() || vertices != soup.vertices.size())
         return makeError("E_NAV_FORMAT", "the tiles do not cover every polygon and vertex", "/tiles");
-    auto built = buildNavMesh(soup, def);
+    auto built = buildNavMesh(std::move(soup), def);
     if (!built.ok())
         return built.error();
     NavMesh mesh = std::move(built.value());
@@ -1331,7 +1376,7 @@ Result<NavMesh> joinTiles(std::span<const NavMesh* const> parts, const std::vect
     }
     if (tiles.empty())
         return makeError("E_NAV_NO_GEOMETRY", "no tile is left with polygons", "/tiles");
-    return buildTiledNavMesh(soup, navMeshDefOf(first), first.tileSize(), std::move(tiles));
+    return buildTiledNavMesh(std::move(soup), navMeshDefOf(first), first.tileSize(), std::move(tiles));
 }
 
 void sortTileEntries(std::vector<TileEntry>& entries)

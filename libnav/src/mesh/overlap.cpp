@@ -4,7 +4,7 @@
 // which every query is ambiguous).
 //
 // Broad phase: a uniform grid over the x–z bounds with cells about the mean
-// polygon size, built by sorting (cell, polygon) pairs, so the cost is
+// polygon size, built by sorting (cell, polygon) keys, so the cost is
 // O(n log n) for meshes whose polygons are about evenly sized; polygon i is
 // tested against the lower-numbered polygons of its cells, and the first
 // overlap found ends the check. Narrow phase: the two convex polygons are
@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace spark::nav
 {
@@ -105,6 +107,8 @@ Status checkPolygonOverlaps(const PolySoup& soup, const NavMeshDef& def)
     const uint32_t polys = static_cast<uint32_t>(soup.polygonCount());
     if (polys < 2)
         return Status::success();
+    if (soup.polygonCount() > kMaxPolygons)
+        return makeError("E_NAV_LIMIT", "too many polygons (limit " + std::to_string(kMaxPolygons) + ")", "/polygons");
     // Bounds per polygon and of the whole soup.
     std::vector<float> minX(polys), maxX(polys), minZ(polys), maxZ(polys);
     float gx0 = INFINITY, gz0 = INFINITY, gx1 = -INFINITY, gz1 = -INFINITY;
@@ -130,9 +134,10 @@ Status checkPolygonOverlaps(const PolySoup& soup, const NavMeshDef& def)
     auto cellOf = [&](double v, double origin) {
         return static_cast<uint32_t>(std::min(std::floor((v - origin) / cell), 4095.0));
     };
+    uint64_t covered = 0;
     for (;;)
     {
-        uint64_t covered = 0;
+        covered = 0;
         for (uint32_t p = 0; p < polys; ++p)
             covered += static_cast<uint64_t>(cellOf(maxX[p], gx0) - cellOf(minX[p], gx0) + 1) *
                        (cellOf(maxZ[p], gz0) - cellOf(minZ[p], gz0) + 1);
@@ -140,17 +145,24 @@ Status checkPolygonOverlaps(const PolySoup& soup, const NavMeshDef& def)
             break;
         cell *= 2.0;
     }
-    std::vector<std::pair<uint64_t, uint32_t>> entries;
-    entries.reserve(polys);
+    // One key per (cell, polygon): the cell (z × 4096 + x, below 2^24) above
+    // the polygon id (below 2^22), so sorting the keys orders by cell, then
+    // polygon, in 8 bytes an entry.
+    static_assert(kMaxPolygons <= (1u << 22));
+    constexpr int kPolyBits = 22;
+    std::vector<uint64_t> entries;
+    entries.reserve(covered);
     for (uint32_t p = 0; p < polys; ++p)
     {
         const uint32_t cx0 = cellOf(minX[p], gx0), cx1 = cellOf(maxX[p], gx0);
         const uint32_t cz0 = cellOf(minZ[p], gz0), cz1 = cellOf(maxZ[p], gz0);
         for (uint32_t cz = cz0; cz <= cz1; ++cz)
             for (uint32_t cx = cx0; cx <= cx1; ++cx)
-                entries.push_back({(static_cast<uint64_t>(cz) << 32) | cx, p});
+                entries.push_back((uint64_t(cz) * 4096 + cx) << kPolyBits | p);
     }
     std::sort(entries.begin(), entries.end());
+    auto cellOfEntry = [](uint64_t e) { return e >> kPolyBits; };
+    auto polyOfEntry = [](uint64_t e) { return static_cast<uint32_t>(e & ((1u << kPolyBits) - 1)); };
     const double stepHeight = def.is2d ? INFINITY : std::max(def.settings.stepHeight, 1.0e-3f);
     // Within each cell, test every polygon against the earlier ones of that cell.
     // Polygons crowded into one area past a fixed budget of tests are refused
@@ -159,15 +171,15 @@ Status checkPolygonOverlaps(const PolySoup& soup, const NavMeshDef& def)
     for (size_t start = 0; start < entries.size();)
     {
         size_t end = start;
-        while (end < entries.size() && entries[end].first == entries[start].first)
+        while (end < entries.size() && cellOfEntry(entries[end]) == cellOfEntry(entries[start]))
             ++end;
         for (size_t i = start + 1; i < end; ++i)
         {
-            const uint32_t a = entries[i].second;
+            const uint32_t a = polyOfEntry(entries[i]);
             std::vector<XZ> pa;
             for (size_t j = start; j < i; ++j)
             {
-                const uint32_t b = entries[j].second;
+                const uint32_t b = polyOfEntry(entries[j]);
                 if (++tests > kMaxOverlapTests)
                     return makeError("E_NAV_LIMIT",
                                      "too many polygons crowd one area to check them for overlaps (polygon " +

@@ -18,6 +18,7 @@
 
 #include <cassert>
 #include <cstring>
+#include <utility>
 
 namespace spark::nav
 {
@@ -198,7 +199,7 @@ Result<NavMesh> deserializeNavMesh(std::span<const uint8_t> bytes)
     if (r.failed)
         return truncated();
     if (r.remaining() == 0)
-        return buildNavMesh(soup, def);
+        return buildNavMesh(std::move(soup), def);
     if (r.remaining() < 12 || std::memcmp(bytes.data() + r.pos, "TILE", 4) != 0)
         return truncated();
     r.pos += 4;
@@ -216,7 +217,7 @@ Result<NavMesh> deserializeNavMesh(std::span<const uint8_t> bytes)
         t.firstVertex = r.u32();
         t.vertexCount = r.u32();
     }
-    return buildTiledNavMesh(soup, def, tileSize, std::move(tiles));
+    return buildTiledNavMesh(std::move(soup), def, tileSize, std::move(tiles));
 }
 
 uint64_t hashNavTile(const NavMesh& mesh, uint32_t tile)

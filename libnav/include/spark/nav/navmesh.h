@@ -291,8 +291,8 @@ public:
     }
 
 private:
-    friend Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
-    friend Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, uint32_t tileSize,
+    friend Result<NavMesh> buildNavMesh(PolySoup soup, const NavMeshDef& def);
+    friend Result<NavMesh> buildTiledNavMesh(PolySoup soup, const NavMeshDef& def, uint32_t tileSize,
                                              std::vector<NavTile> tiles);
     friend struct NavMeshAccess; // libnav's carving builds meshes from pieces (src/mesh)
 
@@ -352,8 +352,10 @@ private:
 /// links and walls and builds the spatial index. -0 coordinates become +0.
 /// Errors: `E_NAV_FORMAT` (field: `/vertices/i`, `/polygons/i`, `/areas/i`),
 /// `E_NAV_LIMIT` (too many polygons, vertices or polygon vertices),
-/// `E_NAV_CONFIG` (bad def), `E_NAV_NO_GEOMETRY` (no polygons).
-Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
+/// `E_NAV_CONFIG` (bad def), `E_NAV_NO_GEOMETRY` (no polygons). The mesh
+/// takes over the soup's storage: pass an rvalue (`std::move(soup)`) to build
+/// a big mesh without a second copy of its polygons.
+Result<NavMesh> buildNavMesh(PolySoup soup, const NavMeshDef& def);
 
 /// Builds a tiled mesh: `buildNavMesh` on the soup (the tiles' polygons
 /// concatenated in tile order), then the tile table. The tiles must be in
@@ -363,7 +365,7 @@ Result<NavMesh> buildNavMesh(const PolySoup& soup, const NavMeshDef& def);
 /// `tileSize` is 1..65536 cells. Their hashes are computed here (the given
 /// ones are ignored). Errors: those of `buildNavMesh`, and `E_NAV_FORMAT`
 /// (field `/tiles/i`) or `E_NAV_LIMIT` for a bad tile table.
-Result<NavMesh> buildTiledNavMesh(const PolySoup& soup, const NavMeshDef& def, uint32_t tileSize,
+Result<NavMesh> buildTiledNavMesh(PolySoup soup, const NavMeshDef& def, uint32_t tileSize,
                                   std::vector<NavTile> tiles);
 
 /// Joins tiled meshes (subset bakes of one level, docs/tiles.md) into one tiled
