@@ -769,35 +769,6 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     outSet.contours.clear();
     const size_t n = field.spanCount();
 
-    // Boundary edges of every span: bit d set when the far side of edge d is another region.
-    std::vector<uint8_t> boundary(n, 0);
-    for (int z = 0; z < g.depth; ++z)
-    {
-        for (uint32_t k = field.rowStart[static_cast<size_t>(z)];
-             k < field.rowStart[static_cast<size_t>(z) + 1]; ++k)
-        {
-            const auto [x, first, last] = usedColumn(field, z, k);
-            for (uint32_t i = first; i < last; ++i)
-            {
-                if (field.region[i] == 0)
-                    continue;
-                uint8_t bits = 0;
-                for (int dir = 0; dir < 4; ++dir)
-                {
-                    const uint32_t link = connectionOf(field, i, dir);
-                    uint32_t far = 0;
-                    if (link != kNoConnection)
-                        far = field.region[field.cellFirst[static_cast<size_t>((x + kDirX[dir]) +
-                                                                               (z + kDirZ[dir]) * g.width)] +
-                                           link];
-                    if (far != field.region[i])
-                        bits = static_cast<uint8_t>(bits | (1u << dir));
-                }
-                boundary[i] = bits;
-            }
-        }
-    }
-
     // The area of every region, to tell walls from portals. A tile's bake
     // gives the walkable spans of its border four more far-side regions of no
     // area, one per side of the tile: a stretch along the tile's edge is a
@@ -806,12 +777,41 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     // it is straight, so both tiles reach the seam line.
     const uint32_t tileEdge = field.regionCount + 1; // + the direction of the edge
     std::vector<uint8_t> regionArea(static_cast<size_t>(field.regionCount) + 5, kNullArea);
-    for (size_t i = 0; i < n; ++i)
-        if (field.region[i] != 0)
-            regionArea[field.region[i]] = field.area[i];
 
-    // Boundary edges not yet traced.
-    std::vector<uint8_t> edges = boundary;
+    // Boundary edges of every span: bit d set when the far side of edge d is
+    // another region, and bit 4 + d while that edge is not yet traced (one
+    // array, filled in the pass that notes the regions' areas). The pass
+    // reads the field through local pointers: its byte stores may alias
+    // anything, and would have the vectors' pointers reloaded every span.
+    constexpr int kUntraced = 4;
+    std::vector<uint8_t> boundary(n, 0);
+    {
+        const uint32_t* region = field.region.data();
+        const uint32_t* cellFirst = field.cellFirst.data();
+        const uint32_t* con = field.con.data();
+        const uint8_t* area = field.area.data();
+        uint8_t* bits = boundary.data();
+        uint8_t* areaOf = regionArea.data();
+        const int64_t step[4] = {-1, g.width, 1, -static_cast<int64_t>(g.width)}; // kDirX + kDirZ * width
+        for (const uint32_t c : field.usedColumns)
+            for (uint32_t i = cellFirst[c]; i < cellFirst[c + 1]; ++i)
+            {
+                const uint32_t r = region[i];
+                if (r == 0)
+                    continue;
+                areaOf[r] = area[i];
+                uint32_t b = 0;
+                for (int dir = 0; dir < 4; ++dir)
+                {
+                    const uint32_t link = (con[i] >> (dir * 6)) & 0x3f;
+                    const uint32_t far =
+                        link == kNoConnection ? 0 : region[cellFirst[static_cast<int64_t>(c) + step[dir]] + link];
+                    b |= far != r ? 1u << dir : 0u;
+                }
+                bits[i] = static_cast<uint8_t>(b | (b << kUntraced));
+            }
+    }
+
     // Every outline's corners in one array, outline after outline.
     std::vector<TracedOutline> outlines;
     std::vector<size_t> firstCorner;
@@ -825,10 +825,10 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
             const auto [x, first, last] = usedColumn(field, z, k);
             for (uint32_t start = first; start < last; ++start)
             {
-                if (edges[start] == 0)
+                if ((boundary[start] >> kUntraced) == 0)
                     continue;
                 int startDir = 0;
-                while ((edges[start] & (1u << startDir)) == 0)
+                while ((boundary[start] & (1u << (kUntraced + startDir))) == 0)
                     ++startDir;
 
                 // Walk the outline with the boundary on one hand.
@@ -840,7 +840,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                 {
                     if ((boundary[i] & (1u << dir)) != 0)
                     {
-                        if ((edges[i] & (1u << dir)) == 0)
+                        if ((boundary[i] & (1u << (kUntraced + dir))) == 0)
                             break; // an edge met twice: the outline is not simple
                         int px = cx, pz = cz;
                         if (dir == 0)
@@ -861,7 +861,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                                 far = tileEdge + static_cast<uint32_t>(dir);
                         }
                         raw.push_back({px, cornerHeight(field, cx, cz, i, dir), pz, far});
-                        edges[i] = static_cast<uint8_t>(edges[i] & ~(1u << dir));
+                        boundary[i] = static_cast<uint8_t>(boundary[i] & ~(1u << (kUntraced + dir)));
                         dir = (dir + 1) & 3;
                     }
                     else

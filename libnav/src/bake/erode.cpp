@@ -119,12 +119,18 @@ void dropNearBorder(OpenField& ioField, const CellSettings& cells, const std::ve
     // slack, so 0.3 m on 0.2 m cells is 1.5 cells, not a hair more), or is a
     // ledge. Reading the filtered areas and writing the field's in one pass
     // spares each further radius a pass that copies them back first.
+    // Local pointers: a byte store may alias anything, and would have the
+    // vectors' pointers reloaded every span (and the loop not vectorised).
     const float threshold = 2.0f * cells.erodeRadius - 1.0e-3f;
-    for (size_t i = 0; i < ioField.spanCount(); ++i)
+    const uint8_t* from = filtered.data();
+    const uint16_t* dist = ioField.dist.data();
+    uint8_t* area = ioField.area.data();
+    const size_t n = ioField.spanCount();
+    for (size_t i = 0; i < n; ++i)
     {
-        const uint8_t a = filtered[i];
-        const bool drop = (a & kLedgeFlag) != 0 || static_cast<float>(ioField.dist[i]) < threshold;
-        ioField.area[i] = drop ? kNullArea : a;
+        const uint8_t a = from[i];
+        const bool drop = (a & kLedgeFlag) != 0 || static_cast<float>(dist[i]) < threshold;
+        area[i] = drop ? kNullArea : a;
     }
 }
 
