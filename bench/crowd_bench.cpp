@@ -1,16 +1,28 @@
 /// \file crowd_bench.cpp
 /// Spark's crowd (nav::NavWorld::stepCrowds on Spark's bake) against DetourCrowd
-/// (dtCrowd::update on Recast's bake, Debian's librecast-dev, a comparison only)
-/// on data/meshes/dungeon.obj, 100, 500 and 1,000 agents (issue 11).
+/// (dtCrowd::update on Recast's bake, Debian's librecast-dev, a comparison only),
+/// issues 11 and 35. Two levels (--level=):
+///  - dungeon (default): data/meshes/dungeon.obj, 100, 1,000 and 4,000 agents
+///    requested (4,000 do not fit: see "Start/goal pairs").
+///  - terrain1k: tools/terrain.py's 1 km level (out/terrain-1k.obj, written
+///    beforehand: python3 tools/terrain.py -o out/terrain-1k.obj), 1,000 and
+///    10,000 agents (--agents=1000,10000).
 ///
-/// The meshes (same agent: radius 0.6, height 2.0, climb 0.9, slope 45; cells 0.3 × 0.2):
-///  - Spark: nav::bakeNavMesh of the OBJ triangles, oneSided (as `spark bake` bakes
-///    an OBJ), the settings of bench/bake_bench.cpp.
-///  - Detour: Recast as RecastDemo's Sample_SoloMesh runs it with its default
-///    settings (watershed regions, min region 8 cells, merge 20, edge 12 m /
-///    1.3 cells, 6 verts per polygon, detail sample distance 6 cells, error 1
-///    cell height): rcBuildPolyMesh + rcBuildPolyMeshDetail + dtCreateNavMeshData,
-///    a single-tile dtNavMesh, polygons flagged walkable.
+/// The meshes (same agent: radius 0.6, height 2.0, climb 0.9, slope 45):
+///  - dungeon, solo meshes, cells 0.3 × 0.2. Spark: nav::bakeNavMesh of the
+///    OBJ triangles, oneSided (as `spark bake` bakes an OBJ), RecastDemo's
+///    settings (bench/recastdemo.h). Detour: Recast as RecastDemo's
+///    Sample_SoloMesh runs it with its default settings (watershed regions, min
+///    region 8 cells, merge 20, edge 12 m / 1.3 cells, 6 verts per polygon,
+///    detail sample distance 6 cells, error 1 cell height): rcBuildPolyMesh +
+///    rcBuildPolyMeshDetail + dtCreateNavMeshData, a single-tile dtNavMesh,
+///    polygons flagged walkable.
+///  - terrain1k, tiled on both sides as samples/terrain/run.sh and
+///    bake_bench/path_bench --tiled bake it: cells 0.5 × 0.2, tiles of 64
+///    cells, the same settings otherwise (region sizes in cells). Spark:
+///    bakeNavMesh with tileSize 64. Detour: Recast's per-tile bake as
+///    Sample_TileMesh::buildTileMesh runs it (watershed, detail mesh) and a
+///    tiled dtNavMesh of those tiles (bench/recast_tiles.h), one thread.
 ///
 /// The agents, the same on both sides: max speed 3.5, max acceleration 8,
 /// 6 neighbours (DT_CROWDAGENT_MAX_NEIGHBOURS is 6 in Detour; Spark's def is set
@@ -19,57 +31,75 @@
 /// pathOptimizationRange 30 r, anticipate turns + optimise visibility +
 /// optimise topology + obstacle avoidance, no separation, obstacle avoidance
 /// type 3 ("high": velBias 0.5, 7 divisions, 3 rings, depth 3), targets placed
-/// with findNearestPoly within the crowd's query half-extents. Spark's agent:
-/// CrowdAgentDef defaults (stop distance 0.2, slow radius 1.5, walls within 12 r).
+/// with findNearestPoly within the crowd's query half-extents; dtCrowd::init
+/// with maxAgents = N and its own search sizes (its path queue and node pools
+/// as DetourCrowd sets them). Spark's agent: CrowdAgentDef defaults (stop
+/// distance 0.2, slow radius 1.5, walls within 12 r).
 ///
 /// Start/goal pairs: seeded nav::randomPoint on Spark's mesh; a pair is kept
 /// when Detour finds both points on its mesh within 0.1 m horizontally
 /// (findNearestPoly, half-extents 0.1 × 1.0 × 0.1), both Spark's findPath and
 /// Detour's findPath (65,535 nodes) give complete paths, and its start (goal)
 /// is at least 0.9 × 2r from every other start (goal) on the same level
-/// (|dy| < agent height): 1,000 discs of r 0.6 cover 70 % of the dungeon's
-/// ~1,600 m², more than random sequential placement reaches at 2r apart (it
-/// stalls at ~840). A start is drawn until it fits, then goals for it (100
-/// draws, else a new start). N agents use the first N pairs.
+/// (|dy| < agent height). A start is drawn until it fits, then goals for it
+/// (100 draws, else a new start). N agents use the first N pairs.
+///  - On the terrain a goal is also at most 100 m (x–z) from its start
+///    (--goal-within=, 0: anywhere; 2,000 goal draws per start): pairs across
+///    the whole kilometre (~500 m paths, 150 s at full speed) would leave the
+///    arrivals after 3,000 updates (50 s) empty on both sides.
+///  - The dungeon holds about 1,000 pairs: 1,000 discs of r 0.6 cover 70 % of
+///    its ~1,600 m², more than random sequential placement reaches at 2r apart
+///    (it stalls at ~840), and at 0.9 × 2r the placement already needs 7.4
+///    million draws for 1,000. When 2,000,000 draws in a row keep no pair the
+///    level is full: the bench prints how many fit and why the rest cannot
+///    stand there (4,000 starts 1.08 m apart are disjoint discs of 0.92 m²,
+///    3,660 m² on a 1,584 m² mesh: more than even the hexagonal packing holds,
+///    ~1,570), and a count that does not fit runs the pairs that do.
 ///
-/// Per side and agent count, --repeats timed runs, alternating which side runs first:
+/// Per side and agent count, --repeats timed runs of --updates (600) updates,
+/// alternating which side runs first:
 ///  - ms per update: thread CPU time (CLOCK_THREAD_CPUTIME_ID) of each
 ///    stepCrowds(dt) / dtCrowd::update(dt) call, nothing else between the updates;
 ///    the median over the updates of a run, then the median over the runs.
 ///    dt = 1/60 s (nav.step's default), 600 updates (10 s of simulation).
 ///    Planning is inside the timed updates on both sides: Spark plans at
 ///    setAgentTarget, called for every agent inside the first timed update;
-///    Detour plans inside its updates through its path queue.
-/// Then one more, untimed run per side with the checks after every update gives
-/// the quality figures (its end state must equal the timed runs': Spark's
-/// NavWorld::hashState, a hash of Detour's positions):
-///  - arrived@600: agents within 1.0 m (x–z) of their goal and within the agent
-///    height vertically after the last update (the same test on both sides).
+///    Detour plans inside its updates through its path queue. The mean
+///    (second table) holds Spark's first update, which plans every path.
+/// Then one more, untimed run per side of --long (3,000) updates with the checks
+/// after every update gives the quality figures (its state after update 600
+/// must equal the timed runs' end state: Spark's NavWorld::hashState, a hash
+/// of Detour's positions):
+///  - arrived@600 and arrived@3000: agents within 1.0 m (x–z) of their goal and
+///    within the agent height vertically after that update (the same test on
+///    both sides).
 ///  - min dist/2r: the smallest x–z centre distance between two agents on the
 ///    same level (|dy| < agent height) over the start and every update, / 1.2 m.
+///  - pairs < 0.9 × 2r per update: the pairs on one level closer than that,
+///    summed over the updates / updates (sustained overlap).
 ///  - left mesh: agents that at some update were not on their side's mesh:
 ///    Spark, findNearest within half-extents 0.05 × 1.0 × 0.05 fails (or finds a
 ///    point more than 0.05 m away in x–z) or the state is off_mesh; Detour,
 ///    findNearestPoly within the same extents fails (same distance test) or
 ///    the agent's state is DT_CROWDAGENT_STATE_INVALID.
 /// The second table adds the mean ms per update, the setup time, the smallest
-/// distance at the start (the floor the placement sets), the pairs on one level
-/// closer than 0.9 × 2r summed over the updates / updates (sustained overlap),
-/// and each side's own end states.
+/// distance at the start (the floor the placement sets) and each side's own
+/// end states. Last, the process's peak RSS (getrusage).
 ///
-/// Last, for the largest crowd, nav.step through `spark run` against the
-/// library's step (see cliComparison), when the binary lists nav.agent.add,
-/// nav.agent.set and nav.step; else it says it skipped.
+/// Last, on the dungeon, for the largest crowd, nav.step through `spark run`
+/// against the library's step (see cliComparison), when the binary lists
+/// nav.agent.add, nav.agent.set and nav.step; else it says it skipped.
 ///
-/// Options: --agents=100,500,1000 --repeats=3 --updates=600 --side=both|spark|detour
-///          --spacing=0.9 (× 2r) --spark=<spark binary> (default
-///          <source>/build/release/cli/spark) --no-cli (skip the `spark run`
-///          part) --keep-cli-files (keep its request files in /tmp).
+/// Options: --level=dungeon|terrain1k --agents=100,1000,4000 --repeats=3
+///          --updates=600 (timed) --long=3000 (quality run) --goal-within=<m>
+///          --side=both|spark|detour --spacing=0.9 (× 2r) --spark=<spark binary>
+///          (default <source>/build/release/cli/spark) --no-cli (skip the
+///          `spark run` part) --keep-cli-files (keep its request files in /tmp).
 /// Run from the project root: build/<dir>/bench/crowd_bench
 /// Instruction counts: valgrind --tool=callgrind --collect-atstart=no
 ///   --toggle-collect='spark::nav::NavWorld::stepCrowds(double)' (or
 ///   'dtCrowd::update(float, dtCrowdAgentDebugInfo*)') crowd_bench --side=spark
-///   --agents=1000 --repeats=1 --no-cli
+///   --agents=1000 --repeats=1 --long=600 --no-cli
 
 #include "spark/core/rng.h"
 #include "spark/nav/bake.h"
@@ -80,6 +110,7 @@
 #include "bench_stats.h"
 #include "recast_area.h"
 #include "recast_solo.h"
+#include "recast_tiles.h"
 #include "recastdemo.h"
 
 #include <recastnavigation/DetourCrowd.h>
@@ -126,9 +157,12 @@ constexpr uint64_t kSeed = 11;
 
 struct Options
 {
-    std::vector<int> agents{100, 500, 1000};
+    std::string level = "dungeon"; // or "terrain1k"
+    std::vector<int> agents{100, 1000, 4000};
     int repeats = 3;
-    int updates = 600;
+    int updates = 600;      // the timed runs' length
+    int longUpdates = 3000; // the quality run's length (arrivals also at `updates`)
+    float goalWithin = -1.0f; // a goal at most this far (x–z) from its start; 0: anywhere; < 0: the level's
     float spacing = 0.9f; // × 2r: 1,000 agents do not fit at 2r apart (random sequential placement)
     bool spark = true, detour = true, cli = true, keepCliFiles = false;
     std::string sparkBinary;
@@ -141,10 +175,60 @@ float distXZ(const glm::vec3& a, const glm::vec3& b)
 
 // --- The input ---------------------------------------------------------------
 
-const nav::BakeInput& benchInput()
+/// The level: its OBJ, and the tiles both sides bake it in (tileSize 0: one
+/// solo mesh, the dungeon as RecastDemo's Sample_SoloMesh bakes it).
+struct Level
 {
-    static const nav::BakeInput input = loadObjInput(kDungeonPath);
-    return input;
+    std::string name;
+    const char* obj = kDungeonPath;
+    float cellSize = kCellSize;
+    int tileSize = 0;
+    float goalWithin = 0.0f; // the level's default (Options::goalWithin)
+    nav::BakeInput input;
+};
+
+constexpr const char* kTerrain1kPath = "out/terrain-1k.obj";
+
+Level loadLevel(const std::string& name)
+{
+    Level level;
+    level.name = name;
+    if (name == "terrain1k")
+    {
+        // tools/terrain.py's 1 km level, baked as samples/terrain/run.sh and
+        // bake_bench/path_bench --tiled bake it: 0.5 m cells, tiles of 64 cells.
+        level.obj = kTerrain1kPath;
+        level.cellSize = 0.5f;
+        level.tileSize = 64;
+        level.goalWithin = 100.0f;
+        if (!std::filesystem::exists(dataPath(level.obj)))
+        {
+            std::fprintf(stderr, "%s is missing: python3 tools/terrain.py -o %s\n", level.obj, level.obj);
+            std::exit(2);
+        }
+    }
+    else if (name != "dungeon")
+    {
+        std::fprintf(stderr, "unknown level '%s' (dungeon, terrain1k)\n", name.c_str());
+        std::exit(2);
+    }
+    level.input = loadObjInput(level.obj);
+    return level;
+}
+
+/// RecastDemo's settings for Spark's bake, with the level's cells and tiles
+/// (the region sizes stay 8 × 8 and 20 × 20 cells, as Recast counts them).
+nav::BakeDef levelBakeDef(const Level& level)
+{
+    nav::BakeDef def = sparkBakeDef();
+    if (level.tileSize > 0)
+    {
+        def.cellSize = level.cellSize;
+        def.minRegionArea = static_cast<float>(kRegionMinSize * kRegionMinSize) * def.cellSize * def.cellSize;
+        def.mergeRegionArea = static_cast<float>(kRegionMergeSize * kRegionMergeSize) * def.cellSize * def.cellSize;
+        def.tileSize = level.tileSize;
+    }
+    return def;
 }
 
 // --- Recast's bake as RecastDemo's Sample_SoloMesh::handleBuild does it --------
@@ -167,24 +251,42 @@ enum : unsigned short
     kPolyFlagWalk = 0x01, // SAMPLE_POLYFLAGS_WALK
 };
 
-void buildDetour(DetourMesh& out)
+void buildDetour(const Level& level, DetourMesh& out)
 {
-    const nav::BakeInput& input = benchInput();
+    const nav::BakeInput& input = level.input;
     const std::vector<int> tris(input.indices.begin(), input.indices.end());
     const float* verts = &input.vertices[0].x;
     const int nverts = static_cast<int>(input.vertices.size());
     const int ntris = static_cast<int>(tris.size() / 3);
     rcContext ctx(false);
 
-    const rcConfig cfg = recastConfig(verts, nverts);
-
-    const RecastSoloMesh solo =
-        bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, kPolyFlagWalk);
-    out.polygons = solo.pmesh->npolys;
-    out.area = spark::bench::recastPolyMeshArea(*solo.pmesh, cfg.cs);
-    out.nav = soloNavMesh(solo, cfg, kAgentHeight, kAgentRadius, kAgentClimb);
-    rcFreePolyMesh(solo.pmesh);
-    rcFreePolyMeshDetail(solo.dmesh);
+    if (level.tileSize > 0)
+    {
+        // Sample_TileMesh: every tile baked (watershed, detail mesh), a tiled dtNavMesh (recast_tiles.h).
+        namespace tiles = spark::bench::tiles;
+        const rcConfig cfg = tiles::recastTileConfig(level.cellSize, level.tileSize);
+        const tiles::RecastTileBuckets buckets = tiles::bucketRecastTiles(verts, nverts, tris.data(), ntris, cfg);
+        std::vector<tiles::RecastTile> baked = tiles::bakeRecastTiles(cfg, buckets, verts, nverts, false, true, 1);
+        for (const tiles::RecastTile& t : baked)
+            if (t.pmesh)
+            {
+                out.polygons += t.pmesh->npolys;
+                out.area += spark::bench::recastPolyMeshArea(*t.pmesh, cfg.cs);
+            }
+        out.nav = tiles::detourTiledNavMesh(cfg, buckets, baked); // flags 1: kPolyFlagWalk
+        for (tiles::RecastTile& t : baked)
+            tiles::freeRecastTile(t);
+    }
+    else
+    {
+        const rcConfig cfg = recastConfig(verts, nverts);
+        const RecastSoloMesh solo = bakeRecastSoloMesh(ctx, cfg, verts, nverts, tris.data(), ntris, kPolyFlagWalk);
+        out.polygons = solo.pmesh->npolys;
+        out.area = spark::bench::recastPolyMeshArea(*solo.pmesh, cfg.cs);
+        out.nav = soloNavMesh(solo, cfg, kAgentHeight, kAgentRadius, kAgentClimb);
+        rcFreePolyMesh(solo.pmesh);
+        rcFreePolyMeshDetail(solo.dmesh);
+    }
     out.query = dtAllocNavMeshQuery();
     if (dtStatusFailed(out.query->init(out.nav, 65535)))
     {
@@ -221,8 +323,14 @@ bool spacedFrom(const std::vector<glm::vec3>& others, const glm::vec3& p, float 
     return true;
 }
 
+/// Draws without a new pair after which the placement counts as full.
+constexpr long long kStallDraws = 2000000;
+
+/// The first `count` pairs by the rule of the file's comment, or fewer when
+/// kStallDraws draws in a row keep none (the level is full at this spacing;
+/// `full` says so). `goalWithin` > 0 keeps only goals that near their start (x–z).
 std::vector<Pair> makePairs(const nav::NavMesh& mesh, const DetourMesh& d, int count, float spacing,
-                            int& tried)
+                            float goalWithin, long long& tried, bool& full)
 {
     std::vector<Pair> pairs;
     std::vector<glm::vec3> starts, goals;
@@ -232,34 +340,40 @@ std::vector<Pair> makePairs(const nav::NavMesh& mesh, const DetourMesh& d, int c
     const dtQueryFilter filter;
     std::vector<dtPolyRef> dpath(65535);
     tried = 0;
-    auto draw = [&]
+    long long lastKept = 0;
+    full = false;
+    auto draw = [&](glm::vec3& p)
     {
-        if (++tried > count * 10000)
-        {
-            std::fprintf(stderr, "could only find %zu start/goal pairs\n", pairs.size());
-            std::exit(1);
-        }
+        if (++tried - lastKept > kStallDraws)
+            return !(full = true);
         auto a = nav::randomPoint(mesh, rng);
         if (!a.ok())
             std::exit(1);
-        return a->point;
+        p = a->point;
+        return true;
     };
+    // A goal near its start is rarer: more draws before the start is dropped.
+    const int goalDraws = goalWithin > 0.0f ? 2000 : 100;
     while (static_cast<int>(pairs.size()) < count)
     {
         // A start: spaced from the other starts, on Detour's mesh.
         glm::vec3 s, sp;
         dtPolyRef sr = 0;
         do
-            s = draw();
+            if (!draw(s))
+                return pairs;
         while (!spacedFrom(starts, s, spacing) || !onDetour(d, s, kPairExtent, &sr, &sp));
         // Its goal: spaced from the other goals, on Detour's mesh, complete paths on both
-        // (a start that finds no goal in 100 draws is dropped).
-        for (int k = 0; k < 100; ++k)
+        // (a start that finds no goal in `goalDraws` draws is dropped).
+        for (int k = 0; k < goalDraws; ++k)
         {
-            const glm::vec3 g = draw();
+            glm::vec3 g;
+            if (!draw(g))
+                return pairs;
             dtPolyRef gr = 0;
             glm::vec3 gp;
-            if (!spacedFrom(goals, g, spacing) || !onDetour(d, g, kPairExtent, &gr, &gp))
+            if ((goalWithin > 0.0f && distXZ(s, g) > goalWithin) || !spacedFrom(goals, g, spacing) ||
+                !onDetour(d, g, kPairExtent, &gr, &gp))
                 continue;
             if (!nav::findPath(mesh, scratch, s, g, nav::defaultQueryFilter(),
                                glm::vec3(kPairExtent, 1.0f, kPairExtent), path)
@@ -273,6 +387,7 @@ std::vector<Pair> makePairs(const nav::NavMesh& mesh, const DetourMesh& d, int c
             pairs.push_back({s, g, path.length});
             starts.push_back(s);
             goals.push_back(g);
+            lastKept = tried;
             break;
         }
     }
@@ -305,7 +420,9 @@ struct RunResult
 {
     std::vector<double> updateMs; // per update
     double setupMs = 0.0;         // adding the agents and setting their targets
-    int arrived = 0;
+    int arrived = 0;              // after the last update
+    int arrivedAtCheckpoint = 0;  // after update `checkpoint`
+    uint64_t hashAtCheckpoint = 0; // worldHash after update `checkpoint`
     float minDist = 1e30f;     // centre distance, m
     float startMinDist = 0.0f; // the same at the start
     long long overlaps = 0;    // pairs closer than kOverlap × 2r, summed over the updates
@@ -317,15 +434,18 @@ struct RunResult
 
 /// The timed loop of both sides: the start observed (its smallest distance
 /// kept apart), then per update the thread CPU time of `step` alone (false:
-/// the step failed, the bench stops) and the observation after it.
-template <class Step, class Observe>
-void timeUpdates(RunResult& r, int updates, Step&& step, Observe&& observe)
+/// the step failed, the bench stops) and the observation after it; after
+/// update `checkpoint` and after the last, the arrivals and the hash
+/// (`arrivals()`, `hash()`).
+template <class Step, class Observe, class Arrivals, class Hash>
+void timeUpdates(RunResult& r, int updates, int checkpoint, Step&& step, Observe&& observe, Arrivals&& arrivals,
+                 Hash&& hash)
 {
     observe();
     r.startMinDist = r.minDist;
     r.overlaps = 0;
     r.updateMs.reserve(static_cast<size_t>(updates));
-    for (int u = 0; u < updates; ++u)
+    for (int u = 1; u <= updates; ++u)
     {
         const double t = threadSeconds();
         const bool ok = step();
@@ -333,18 +453,33 @@ void timeUpdates(RunResult& r, int updates, Step&& step, Observe&& observe)
         if (!ok)
             std::exit(1);
         observe();
+        if (u == checkpoint)
+        {
+            r.arrivedAtCheckpoint = arrivals();
+            r.hashAtCheckpoint = hash();
+        }
     }
+    r.arrived = arrivals();
+    r.worldHash = hash();
+}
+
+/// The goal test of both sides.
+bool atGoal(const glm::vec3& p, const glm::vec3& goal)
+{
+    return distXZ(p, goal) <= kArriveDistance && std::fabs(p.y - goal.y) < kAgentHeight;
 }
 
 // --- Spark ---------------------------------------------------------------------
 
-RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::vector<Pair>& pairs, int n,
-                   int updates, bool quality)
+/// `updates` updates of the first `n` pairs' crowd; arrivals and hash also
+/// after update `checkpoint`; with `quality`, the checks after every update.
+RunResult runSpark(const std::string& meshName, const std::shared_ptr<const nav::NavMesh>& mesh,
+                   const std::vector<Pair>& pairs, int n, int updates, int checkpoint, bool quality)
 {
     RunResult r;
     nav::NavWorld world;
     nav::MeshDef md = nav::defaultMeshDef();
-    md.name = "dungeon";
+    md.name = meshName;
     md.source = "import"; // as nav.import names it, so the hash can be compared with `spark run`'s
     md.mesh = mesh;
     auto meshId = world.putMesh(md);
@@ -400,24 +535,24 @@ RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::v
         r.minDist = std::min(r.minDist, minPairDistance(pos, o));
         r.overlaps += o;
     };
+    auto arrivals = [&]
+    {
+        int k = 0;
+        for (int i = 0; i < n; ++i)
+            k += atGoal(world.agent(ids[static_cast<size_t>(i)])->position, pairs[static_cast<size_t>(i)].goal);
+        return k;
+    };
     timeUpdates(
-        r, updates,
+        r, updates, checkpoint,
         [&, first = true]() mutable {
             if (first)
                 setTargets();
             first = false;
             return world.stepCrowds(kDt).ok();
         },
-        observe);
+        observe, arrivals, [&] { return world.hashState(); });
     for (int i = 0; i < n; ++i)
-    {
-        const nav::CrowdAgent& a = *world.agent(ids[static_cast<size_t>(i)]);
-        const glm::vec3& g = pairs[static_cast<size_t>(i)].goal;
-        if (distXZ(a.position, g) <= kArriveDistance && std::fabs(a.position.y - g.y) < kAgentHeight)
-            ++r.arrived;
         r.leftMesh += left[static_cast<size_t>(i)];
-    }
-    r.worldHash = world.hashState();
     const nav::CrowdCounts c = world.crowdCounts();
     char buf[160];
     std::snprintf(buf, sizeof buf, "arrived %u, moving %u, no_path %u, off_mesh %u, idle %u", c.arrived,
@@ -428,7 +563,8 @@ RunResult runSpark(const std::shared_ptr<const nav::NavMesh>& mesh, const std::v
 
 // --- DetourCrowd, as RecastDemo's CrowdTool sets it up ---------------------------
 
-RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, int updates, bool quality)
+RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, int updates, int checkpoint,
+                    bool quality)
 {
     RunResult r;
     dtCrowd* crowd = dtAllocCrowd();
@@ -517,22 +653,39 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
         r.minDist = std::min(r.minDist, minPairDistance(pos, o));
         r.overlaps += o;
     };
+    auto arrivals = [&]
+    {
+        int k = 0;
+        for (int i = 0; i < n; ++i)
+        {
+            const float* p = crowd->getAgent(idx[static_cast<size_t>(i)])->npos;
+            k += atGoal(glm::vec3(p[0], p[1], p[2]), pairs[static_cast<size_t>(i)].goal);
+        }
+        return k;
+    };
+    auto hash = [&]
+    {
+        uint64_t h = 1469598103934665603ull; // FNV-1a over the positions: the same crowd, run after run
+        for (int i = 0; i < n; ++i)
+        {
+            const auto* b = reinterpret_cast<const unsigned char*>(crowd->getAgent(idx[size_t(i)])->npos);
+            for (const unsigned char* e = b + 3 * sizeof(float); b != e; ++b)
+                h = (h ^ *b) * 1099511628211ull;
+        }
+        return h;
+    };
     timeUpdates(
-        r, updates,
+        r, updates, checkpoint,
         [&]
         {
             crowd->update(static_cast<float>(kDt), nullptr);
             return true;
         },
-        observe);
+        observe, arrivals, hash);
     int valid = 0, failed = 0, waiting = 0, invalid = 0;
     for (int i = 0; i < n; ++i)
     {
         const dtCrowdAgent* a = crowd->getAgent(idx[static_cast<size_t>(i)]);
-        const glm::vec3 p(a->npos[0], a->npos[1], a->npos[2]);
-        const glm::vec3& g = pairs[static_cast<size_t>(i)].goal;
-        if (distXZ(p, g) <= kArriveDistance && std::fabs(p.y - g.y) < kAgentHeight)
-            ++r.arrived;
         r.leftMesh += left[static_cast<size_t>(i)];
         invalid += a->state == DT_CROWDAGENT_STATE_INVALID;
         if (a->targetState == DT_CROWDAGENT_TARGET_VALID)
@@ -542,14 +695,6 @@ RunResult runDetour(const DetourMesh& d, const std::vector<Pair>& pairs, int n, 
         else
             ++waiting;
     }
-    uint64_t h = 1469598103934665603ull; // FNV-1a over the end positions: the same crowd, run after run
-    for (int i = 0; i < n; ++i)
-        for (const unsigned char *
-                 b = reinterpret_cast<const unsigned char*>(crowd->getAgent(idx[size_t(i)])->npos),
-                *e = b + 3 * sizeof(float);
-             b != e; ++b)
-            h = (h ^ *b) * 1099511628211ull;
-    r.worldHash = h;
     char buf[160];
     std::snprintf(buf, sizeof buf, "target valid %d, failed %d, still requesting %d; state invalid %d", valid,
                   failed, waiting, invalid);
@@ -724,7 +869,7 @@ void cliComparison(const Options& opt, const std::shared_ptr<const nav::NavMesh>
             const int f = (k + rep) % 4;
             if (f == 3)
             {
-                RunResult r = runSpark(meshPtr, pairs, n, opt.updates, false);
+                RunResult r = runSpark("dungeon", meshPtr, pairs, n, opt.updates, opt.updates, false);
                 double sum = 0.0;
                 for (double t : r.updateMs)
                     sum += t;
@@ -786,13 +931,25 @@ Options parseOptions(int argc, char** argv)
         if (const char* v = value("--agents="))
         {
             o.agents = spark::bench::intList(v);
+            for (int n : o.agents)
+                if (n < 1)
+                {
+                    std::fprintf(stderr, "--agents: counts must be positive\n");
+                    std::exit(2);
+                }
         }
+        else if (const char* v = value("--level="))
+            o.level = v;
         else if (const char* v = value("--repeats="))
             o.repeats = std::max(1, std::atoi(v));
         else if (const char* v = value("--spacing="))
             o.spacing = static_cast<float>(std::atof(v));
         else if (const char* v = value("--updates="))
             o.updates = std::max(1, std::atoi(v));
+        else if (const char* v = value("--long="))
+            o.longUpdates = std::max(1, std::atoi(v));
+        else if (const char* v = value("--goal-within="))
+            o.goalWithin = std::max(0.0f, static_cast<float>(std::atof(v)));
         else if (const char* v = value("--side="))
         {
             o.spark = std::strcmp(v, "detour") != 0;
@@ -810,6 +967,7 @@ Options parseOptions(int argc, char** argv)
             std::exit(2);
         }
     }
+    o.longUpdates = std::max(o.longUpdates, o.updates);
     return o;
 }
 
@@ -820,21 +978,25 @@ struct SideRows
     RunResult last;
 };
 
-void printRow(int n, const char* side, const SideRows& s)
+/// Peak resident set of the process so far. [Units: MB]
+double peakRssMb()
 {
-    std::printf("| %d | %s | %.3f | %d / %d | %.3f | %d |\n", n, side, median(s.medians), s.last.arrived, n,
-                s.last.minDist / (2.0f * kAgentRadius), s.last.leftMesh);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_maxrss) / 1024.0;
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
-    const Options opt = parseOptions(argc, argv);
+    Options opt = parseOptions(argc, argv);
+    const Level level = loadLevel(opt.level);
+    const float goalWithin = opt.goalWithin < 0.0f ? level.goalWithin : opt.goalWithin;
     const int maxAgents = *std::max_element(opt.agents.begin(), opt.agents.end());
 
-    const nav::BakeInput& input = benchInput();
-    auto baked = nav::bakeNavMesh(input, sparkBakeDef());
+    const nav::BakeInput& input = level.input;
+    auto baked = nav::bakeNavMesh(input, levelBakeDef(level));
     if (!baked.ok())
     {
         std::fprintf(stderr, "spark bake: %s\n", baked.error().message.c_str());
@@ -842,30 +1004,66 @@ int main(int argc, char** argv)
     }
     auto sparkMesh = std::make_shared<const nav::NavMesh>(std::move(baked.value().mesh));
     DetourMesh detour;
-    buildDetour(detour);
-    int tried = 0;
+    buildDetour(level, detour);
+    const double bakedMb = peakRssMb();
+    long long tried = 0;
+    bool full = false;
     const std::vector<Pair> pairs =
-        makePairs(*sparkMesh, detour, maxAgents, opt.spacing * 2.0f * kAgentRadius, tried);
-    int within = 0;
+        makePairs(*sparkMesh, detour, maxAgents, opt.spacing * 2.0f * kAgentRadius, goalWithin, tried, full);
+    const int fits = static_cast<int>(pairs.size());
+    int within = 0, withinLong = 0;
     double lengthSum = 0.0;
     for (const Pair& p : pairs)
     {
         lengthSum += p.sparkLength;
         within += p.sparkLength <= kMaxSpeed * kDt * opt.updates;
+        withinLong += p.sparkLength <= kMaxSpeed * kDt * opt.longUpdates;
     }
 
-    std::printf(
-        "dungeon.obj: %zu triangles; agent r %.1f h %.1f, max speed %.1f, max accel %.0f, %d neighbours; "
-        "dt 1/60 s, %d updates\n",
-        input.indices.size() / 3, kAgentRadius, kAgentHeight, kMaxSpeed, kMaxAccel, kNeighbours, opt.updates);
-    std::printf("meshes: spark %u polygons %.1f m2 | recast/detour %d polygons %.1f m2\n",
-                sparkMesh->polygonCount(), sparkMesh->totalArea(), detour.polygons, detour.area);
-    std::printf(
-        "pairs: %zu kept of %d points drawn (seed %llu), starts (goals) >= %.2f x 2r apart on a level; "
-        "mean spark path %.1f m; %d of them no longer than %.0f m (reachable at max speed in %d updates)\n\n",
-        pairs.size(), tried, static_cast<unsigned long long>(kSeed), opt.spacing, lengthSum / pairs.size(),
-        within, kMaxSpeed * kDt * opt.updates, opt.updates);
+    std::printf("%s (%s): %zu triangles; %s; agent r %.1f h %.1f, max speed %.1f, max accel %.0f, %d "
+                "neighbours; dt 1/60 s\n",
+                level.name.c_str(), level.obj, input.indices.size() / 3,
+                level.tileSize > 0 ? "both sides tiled (Spark's tiles; Recast's Sample_TileMesh bake and a tiled "
+                                     "dtNavMesh), cells 0.5 x 0.2 m, tiles of 64 cells"
+                                   : "solo meshes, cells 0.3 x 0.2 m",
+                kAgentRadius, kAgentHeight, kMaxSpeed, kMaxAccel, kNeighbours);
+    std::printf("meshes: spark %u polygons %.1f m2 | recast/detour %d polygons %.1f m2; peak RSS after the bakes "
+                "%.0f MB\n",
+                sparkMesh->polygonCount(), sparkMesh->totalArea(), detour.polygons, detour.area, bakedMb);
+    std::printf("pairs: %d kept of %lld points drawn (seed %llu), starts (goals) >= %.2f x 2r apart on a level",
+                fits, tried, static_cast<unsigned long long>(kSeed), opt.spacing);
+    if (goalWithin > 0.0f)
+        std::printf(", each goal within %.0f m (x-z) of its start", goalWithin);
+    std::printf("; mean spark path %.1f m; %d of them no longer than %.0f m and %d no longer than %.0f m "
+                "(reachable at max speed in %d and %d updates)\n",
+                fits > 0 ? lengthSum / fits : 0.0, within, kMaxSpeed * kDt * opt.updates, withinLong,
+                kMaxSpeed * kDt * opt.longUpdates, opt.updates, opt.longUpdates);
+    if (full && fits < maxAgents)
+    {
+        // Why a count does not fit: the discs the spacing keeps apart, against the walkable area.
+        const double area = sparkMesh->totalArea();
+        const double half = 0.5 * opt.spacing * 2.0 * kAgentRadius;
+        const double disc = 3.14159265358979 * half * half;
+        std::printf(
+            "FULL: no new pair in %lld draws: %d pairs fit, not %d. Starts %.2f m apart are disjoint discs of "
+            "radius %.2f m (%.2f m2 each): %d of them cover %.0f m2 on a %.0f m2 mesh (%.0f%%); the densest "
+            "packing (hexagonal, 90.7%%) would hold %.0f, random placement jams near 55%% (%.0f; a few more "
+            "here, as a disc round a centre on the mesh's edge reaches past it). %d agents of r %.1f cannot "
+            "stand on this level at that spacing; the rows of larger counts run the %d that fit\n",
+            kStallDraws, fits, maxAgents, opt.spacing * 2.0 * kAgentRadius, half, disc, maxAgents,
+            maxAgents * disc, area, 100.0 * maxAgents * disc / area, 0.9069 * area / disc, 0.547 * area / disc,
+            maxAgents, kAgentRadius, fits);
+    }
+    std::printf("\n");
     std::fflush(stdout);
+    if (fits == 0)
+        return 1;
+    // The counts as run: a count that does not fit runs what fits (once).
+    std::vector<int> requested = opt.agents;
+    opt.agents.clear();
+    for (int n : requested)
+        if (std::find(opt.agents.begin(), opt.agents.end(), std::min(n, fits)) == opt.agents.end())
+            opt.agents.push_back(std::min(n, fits));
 
     std::vector<SideRows> sparkRows(opt.agents.size()), detourRows(opt.agents.size());
     bool deterministic = true;
@@ -881,7 +1079,8 @@ int main(int argc, char** argv)
             deterministic = false;
         rows.hashes.push_back(r.worldHash);
     };
-    // Timed runs: nothing but the updates between the clock reads and nothing else between updates.
+    // Timed runs of opt.updates updates: nothing but the updates between the clock reads and nothing
+    // else between updates.
     for (int rep = 0; rep < opt.repeats; ++rep)
         for (size_t k = 0; k < opt.agents.size(); ++k)
         {
@@ -892,52 +1091,62 @@ int main(int argc, char** argv)
             for (int s = 0; s < 2; ++s)
             {
                 if ((s == 0) == sparkFirst && opt.spark)
-                    record(sparkRows[k], runSpark(sparkMesh, pairs, n, opt.updates, false));
+                    record(sparkRows[k],
+                           runSpark(level.name, sparkMesh, pairs, n, opt.updates, opt.updates, false));
                 if ((s == 0) != sparkFirst && opt.detour)
-                    record(detourRows[k], runDetour(detour, pairs, n, opt.updates, false));
+                    record(detourRows[k], runDetour(detour, pairs, n, opt.updates, opt.updates, false));
             }
         }
-    // One more run per side, untimed, with the checks after every update: the quality figures
-    // (the same trajectory as the timed runs: the end states must agree).
+    // One more run per side of opt.longUpdates updates, untimed, with the checks after every update:
+    // the quality figures (the same trajectory as the timed runs: its state after opt.updates updates
+    // must be theirs at their end).
     for (size_t k = 0; k < opt.agents.size(); ++k)
     {
         std::fprintf(stderr, "quality run, %d agents\n", opt.agents[k]);
         if (opt.spark)
         {
-            sparkRows[k].last = runSpark(sparkMesh, pairs, opt.agents[k], opt.updates, true);
-            deterministic = deterministic && sparkRows[k].last.worldHash == sparkRows[k].hashes.back();
+            sparkRows[k].last =
+                runSpark(level.name, sparkMesh, pairs, opt.agents[k], opt.longUpdates, opt.updates, true);
+            deterministic = deterministic && sparkRows[k].last.hashAtCheckpoint == sparkRows[k].hashes.back();
         }
         if (opt.detour)
         {
-            detourRows[k].last = runDetour(detour, pairs, opt.agents[k], opt.updates, true);
-            deterministic = deterministic && detourRows[k].last.worldHash == detourRows[k].hashes.back();
+            detourRows[k].last = runDetour(detour, pairs, opt.agents[k], opt.longUpdates, opt.updates, true);
+            deterministic = deterministic && detourRows[k].last.hashAtCheckpoint == detourRows[k].hashes.back();
         }
     }
 
-    std::printf("thread CPU time of each update; medians over %d updates per repeat, then over %d repeats "
-                "(alternating "
-                "first side); the quality figures from one more run with checks after every update%s\n",
-                opt.updates, opt.repeats,
-                deterministic ? " (every run of a side ended in the same state)"
+    std::printf("timed: thread CPU time of each of %d updates; medians over the updates of a repeat, then over %d "
+                "repeats (alternating first side); the quality figures from one more run of %d updates with "
+                "checks after every update%s\n",
+                opt.updates, opt.repeats, opt.longUpdates,
+                deterministic ? " (every run of a side was in the same state after the timed runs' last update)"
                               : " (RUNS DIFFERED: NOT DETERMINISTIC)");
     std::printf(
-        "arrived: within %.1f m (x-z) of the goal after the last update; min dist: smallest x-z centre "
-        "distance of two agents on one level over the run / 2r\n\n",
-        kArriveDistance);
-    std::printf("| agents | side | ms/update median | arrived@%d | min dist/2r | left mesh |\n", opt.updates);
-    std::printf("|---:|---|---:|---:|---:|---:|\n");
+        "arrived@N: within %.1f m (x-z) of the goal after update N; min dist: smallest x-z centre distance of "
+        "two agents on one level over the %d updates / 2r; pairs < %.1f x 2r: such pairs summed over the %d "
+        "updates / %d; left mesh: agents off their side's mesh at some update\n\n",
+        kArriveDistance, opt.longUpdates, kOverlap, opt.longUpdates, opt.longUpdates);
+    std::printf("| agents | side | ms/update median | arrived@%d | arrived@%d | min dist/2r | pairs < %.1f x 2r "
+                "per update | left mesh |\n",
+                opt.updates, opt.longUpdates, kOverlap);
+    std::printf("|---:|---|---:|---:|---:|---:|---:|---:|\n");
     for (size_t k = 0; k < opt.agents.size(); ++k)
-    {
-        if (opt.spark)
-            printRow(opt.agents[k], "spark", sparkRows[k]);
-        if (opt.detour)
-            printRow(opt.agents[k], "detour", detourRows[k]);
-    }
-    std::printf(
-        "\n| agents | side | ms/update mean | setup ms (add + targets) | total ms (setup + %d updates) | "
-        "min dist/2r at start | pairs < %.1f x 2r per update | end states |\n",
-        opt.updates, kOverlap);
-    std::printf("|---:|---|---:|---:|---:|---:|---:|---|\n");
+        for (int s = 0; s < 2; ++s)
+        {
+            if ((s == 0 && !opt.spark) || (s == 1 && !opt.detour))
+                continue;
+            const SideRows& rows = s == 0 ? sparkRows[k] : detourRows[k];
+            const int n = opt.agents[k];
+            std::printf("| %d | %s | %.3f | %d / %d | %d / %d | %.3f | %.2f | %d |\n", n, s == 0 ? "spark" : "detour",
+                        median(rows.medians), rows.last.arrivedAtCheckpoint, n, rows.last.arrived, n,
+                        rows.last.minDist / (2.0f * kAgentRadius),
+                        static_cast<double>(rows.last.overlaps) / opt.longUpdates, rows.last.leftMesh);
+        }
+    std::printf("\n| agents | side | ms/update mean | setup ms (add + targets) | total ms (setup + %d updates) | "
+                "min dist/2r at start | end states after %d updates |\n",
+                opt.updates, opt.longUpdates);
+    std::printf("|---:|---|---:|---:|---:|---:|---|\n");
     for (size_t k = 0; k < opt.agents.size(); ++k)
         for (int s = 0; s < 2; ++s)
         {
@@ -945,10 +1154,9 @@ int main(int argc, char** argv)
                 continue;
             const SideRows& rows = s == 0 ? sparkRows[k] : detourRows[k];
             const double mean = median(rows.means), setup = median(rows.setups);
-            std::printf("| %d | %s | %.3f | %.2f | %.1f | %.3f | %.2f | %s |\n", opt.agents[k],
+            std::printf("| %d | %s | %.3f | %.2f | %.1f | %.3f | %s |\n", opt.agents[k],
                         s == 0 ? "spark" : "detour", mean, setup, setup + mean * opt.updates,
-                        rows.last.startMinDist / (2.0f * kAgentRadius),
-                        static_cast<double>(rows.last.overlaps) / opt.updates, rows.last.states.c_str());
+                        rows.last.startMinDist / (2.0f * kAgentRadius), rows.last.states.c_str());
         }
     if (opt.spark && opt.detour)
     {
@@ -958,11 +1166,14 @@ int main(int argc, char** argv)
                         median(sparkRows[k].medians) / std::max(1e-9, median(detourRows[k].medians)));
         std::printf("\n");
     }
+    std::printf("peak RSS of the process: %.0f MB\n", peakRssMb());
     std::fflush(stdout);
 
     if (opt.cli)
     {
-        if (!std::filesystem::exists(opt.sparkBinary))
+        if (level.tileSize > 0)
+            std::printf("\nnav.step through `spark run`: skipped (the dungeon only)\n");
+        else if (!std::filesystem::exists(opt.sparkBinary))
             std::printf("\nnav.step through `spark run`: skipped (no binary at %s)\n",
                         opt.sparkBinary.c_str());
         else if (!cliHasCrowdCommands(opt.sparkBinary))
