@@ -368,8 +368,9 @@ std::unique_ptr<BenchWorld> makeWorld(int brains)
         const Vec3 p = a.position;
         def.blackboard = {{"target", "Player"},
                           {"health", i % 10 == 0 ? 10 : 100},
-                          {"safe", {p.x + 20, 0, p.z}},
-                          {"route", {{p.x, 0, p.z}, {p.x + 10, 0, p.z}, {p.x + 10, 0, p.z + 10}}}};
+                          {"safe", Value::list({p.x + 20, 0, p.z})},
+                          {"route", Value::list({Value::list({p.x, 0, p.z}), Value::list({p.x + 10, 0, p.z}),
+                                                 Value::list({p.x + 10, 0, p.z + 10})})}};
         if (!attachBrain(b.state, def, 0).ok())
             fail("attachBrain failed");
     }

@@ -1,5 +1,6 @@
-// Blackboard values to and from JSON.
+// Blackboard values and blackboards to and from JSON; the canonical hashing of JSON values.
 #include "spark/ai/value_json.h"
+#include "spark/core/hash.h"
 
 namespace spark::ai
 {
@@ -63,5 +64,67 @@ json valueToJson(const Value& value)
 void to_json(json& out, const Value& value) { out = valueToJson(value); }
 
 void from_json(const json& j, Value& out) { out = valueFromJson(j); }
+
+Blackboard blackboardFromJson(const json& object)
+{
+    Blackboard bb;
+    if (object.is_object())
+        for (auto it = object.begin(); it != object.end(); ++it)
+            bb.set(bb.slotOf(it.key())) = valueFromJson(it.value());
+    return bb;
+}
+
+json blackboardToJson(const Blackboard& bb)
+{
+    json out = json::object();
+    bb.forEach([&](const std::string& key, const Value& value) { out[key] = valueToJson(value); });
+    return out;
+}
+
+void to_json(json& out, const Blackboard& bb) { out = blackboardToJson(bb); }
+
+void hashJson(Hasher& io, const json& value)
+{
+    switch (value.type())
+    {
+    case json::value_t::null: io.addU8(0); break;
+    case json::value_t::boolean:
+        io.addU8(1);
+        io.addBool(value.get<bool>());
+        break;
+    case json::value_t::number_integer:
+        io.addU8(2);
+        io.addI64(value.get<int64_t>());
+        break;
+    case json::value_t::number_unsigned:
+        io.addU8(2);
+        io.addU64(value.get<uint64_t>());
+        break;
+    case json::value_t::number_float:
+        io.addU8(3);
+        io.addF64(value.get<double>());
+        break;
+    case json::value_t::string:
+        io.addU8(4);
+        io.addString(value.get_ref<const std::string&>());
+        break;
+    case json::value_t::array:
+        io.addU8(5);
+        io.addU64(value.size());
+        for (const json& v : value)
+            hashJson(io, v);
+        break;
+    case json::value_t::object:
+        io.addU8(6);
+        io.addU64(value.size());
+        for (auto it = value.begin(); it != value.end(); ++it)
+        {
+            io.addString(it.key());
+            hashJson(io, it.value());
+        }
+        break;
+    default: io.addU8(7); break;
+    }
+}
 
 } // namespace spark::ai

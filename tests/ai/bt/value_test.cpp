@@ -150,3 +150,42 @@ TEST_CASE("a point is a list of three finite numbers")
     CHECK_FALSE(Value::list({1, 0, std::numeric_limits<double>::infinity()}).isFinitePoint());
     CHECK_FALSE(Value("Player").isFinitePoint());
 }
+
+TEST_CASE("a blackboard comes from a JSON object and goes back to it, hashing as that object")
+{
+    const json object = json::parse(R"({"target": "Player", "route": [[1, 0, 2], [3.5, 0, 4]], "hp": 100,
+                                        "alert": false, "memo": {"seen": null}})");
+    const Blackboard bb = blackboardFromJson(object);
+    CHECK(bb.size() == 5);
+    CHECK(bb.find("route")->items()[1].items()[0] == Value(3.5));
+    CHECK(blackboardToJson(bb) == object);
+    json hooked = bb;
+    CHECK(hooked.dump() == object.dump());
+    Hasher a, b;
+    hashBlackboard(a, bb);
+    hashJson(b, object);
+    CHECK(a.digest() == b.digest());
+    CHECK(blackboardFromJson(json::array({1})).empty()); // not an object: nothing
+}
+
+TEST_CASE("assigning values keeps a blackboard's slots and erases the keys not given")
+{
+    Blackboard bb{{"b", 1}, {"a", "x"}};
+    const uint32_t slotA = bb.findSlot("a");
+    const uint64_t layout = bb.layout();
+    bb.assign(Blackboard{{"a", "y"}});
+    CHECK(bb.findSlot("a") == slotA);
+    CHECK(bb.layout() == layout); // no key was added
+    CHECK(*bb.find("a") == "y");
+    CHECK_FALSE(bb.contains("b"));
+    CHECK(bb.size() == 1);
+    bb.assign(Blackboard{{"c", Value::list({1, 2})}});
+    CHECK(bb.layout() != layout); // a new key took a new slot
+    CHECK(bb.find("c")->size() == 2);
+    CHECK_FALSE(bb.contains("a"));
+    bb.assign(bb); // itself: unchanged
+    CHECK(bb.size() == 1);
+    Blackboard repeated{{"k", 1}, {"k", 2}};
+    CHECK(repeated.size() == 1);
+    CHECK(*repeated.find("k") == 2);
+}
