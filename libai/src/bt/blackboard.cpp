@@ -184,29 +184,6 @@ void Blackboard::prefetchSlots(uint32_t count) const
 #endif
 }
 
-void Blackboard::prefetchValues(uint32_t count) const
-{
-#if defined(__GNUC__)
-    // Bounded by the first chunk, not by the slot count: the chunk holds all its
-    // slots (those not in use are empty), and the count is not on a line a tick reads.
-    const Slot* first = m_slots.first();
-    if (!first)
-        return;
-    const uint32_t n = std::min<uint32_t>(count, SlotStore::kChunk);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        const Slot& s = first[i];
-        if (!s.present)
-            continue;
-        // A string's object, which holds a short one's characters too.
-        if (s.value.isString())
-            __builtin_prefetch(&s.value.string());
-    }
-#else
-    (void)count;
-#endif
-}
-
 bool operator==(const Blackboard& a, const Blackboard& b)
 {
     if (a.size() != b.size())
