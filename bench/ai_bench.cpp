@@ -366,10 +366,10 @@ std::unique_ptr<BenchWorld> makeWorld(int brains)
         def.tree = "bench";
         def.seed = static_cast<uint64_t>(i);
         const Vec3 p = a.position;
-        def.blackboard = {{"target", "Player"},
-                          {"health", i % 10 == 0 ? 10 : 100},
-                          {"safe", {p.x + 20, 0, p.z}},
-                          {"route", {{p.x, 0, p.z}, {p.x + 10, 0, p.z}, {p.x + 10, 0, p.z + 10}}}};
+        def.blackboard = blackboardFromJson({{"target", "Player"},
+                                             {"health", i % 10 == 0 ? 10 : 100},
+                                             {"safe", {p.x + 20, 0, p.z}},
+                                             {"route", {{p.x, 0, p.z}, {p.x + 10, 0, p.z}, {p.x + 10, 0, p.z + 10}}}});
         if (!attachBrain(b.state, def, 0).ok())
             fail("attachBrain failed");
     }

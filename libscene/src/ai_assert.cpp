@@ -221,7 +221,9 @@ struct Evaluator
         auto key = text(body, "key", here);
         if (!key.ok())
             return key.error();
-        const json* v = ai::blackboardFind(b.value()->blackboard, key.value());
+        const ai::Value* found = ai::blackboardFind(b.value()->blackboard, key.value());
+        const json foundJson = found ? ai::valueToJson(*found) : json();
+        const json* v = found ? &foundJson : nullptr;
         AssertOutcome out;
         out.actual = v ? *v : json(nullptr);
         const int forms = int(body.contains("equals")) + int(body.contains("op")) + int(body.contains("exists"));

@@ -342,7 +342,7 @@ void RecordingWriter::frameStepped(const FrameView& view)
             b["n"] = statuses;
             track.statuses = std::move(statuses);
         }
-        const json board = brain.blackboard.toJson();
+        const json board = ai::blackboardToJson(brain.blackboard);
         json changed = json::object(), removed = json::array();
         std::map<std::string, std::string, std::less<>> values;
         for (const auto& [key, value] : board.items())

@@ -145,7 +145,7 @@ void World::createAgentsFromComponents()
             brain.tree = c.tree.value_or("");
             brain.utility = c.utility.value_or("");
             brain.period = c.period;
-            brain.blackboard = c.blackboard;
+            brain.blackboard = ai::blackboardFromJson(c.blackboard);
             brain.seed = seedOf(o.name);
             if (!ai::attachBrain(m_ai, brain, m_frame).ok())
             {

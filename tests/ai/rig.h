@@ -42,7 +42,7 @@ struct Rig
         BrainDef def = defaultBrainDef();
         def.agent = "A";
         def.tree = name;
-        def.blackboard = std::move(blackboard);
+        def.blackboard = blackboardFromJson(blackboard);
         def.seed = seed;
         REQUIRE(attachBrain(state, def, 0).ok());
     }

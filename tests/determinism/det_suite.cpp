@@ -604,7 +604,7 @@ uint64_t jobBrains(const Context& c, bool utility)
             def.blackboard = {{"target", "Player"},
                               {"fatigue", static_cast<double>(i % 100)},
                               {"health", static_cast<double>((i * 37) % 100)},
-                              {"safe_spot", {a.position.x + 15, 0, a.position.z - 5}}};
+                              {"safe_spot", ai::Value::list({a.position.x + 15, 0, a.position.z - 5})}};
         }
         else
         {

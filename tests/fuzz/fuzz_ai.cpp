@@ -134,7 +134,7 @@ void tick(ai::AiState& state, ai::BrainDef def)
     world.objects["post"] = Vec3(-5, 0, 2);
     def.agent = "guard";
     def.seed = 7;
-    def.blackboard = {{"target", "player"}, {"fatigue", 60}, {"health", 30}, {"safe_spot", {5, 0, -5}},
+    def.blackboard = {{"target", "player"}, {"fatigue", 60}, {"health", 30}, {"safe_spot", ai::Value::list({5, 0, -5})},
                       {"count", 2}, {"flag", true}};
     if (!ai::attachBrain(state, def, 0).ok())
         return;

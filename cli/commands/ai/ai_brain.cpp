@@ -84,7 +84,7 @@ json aiBrainAttach(Context& ctx, const json& params)
     def.utility = params.value("utility", "");
     def.period = params.value("period", 1u);
     if (params.contains("blackboard"))
-        def.blackboard = params["blackboard"];
+        def.blackboard = ai::blackboardFromJson(params["blackboard"]);
     def.seed = params.value("seed", uint64_t{0});
     // attachBrain validates everything before it writes; the agent is adopted only after.
     const Result<ai::BrainId> id = ai::attachBrain(ctx.state.world.ai(), def, clockFrame(ctx));
@@ -140,7 +140,7 @@ json aiBlackboardSet(Context& ctx, const json& params)
     ai::Brain& brain = requireBrain(ctx, name);
     const std::string key = params.at("key").get<std::string>();
     const bool replaced = brain.blackboard.contains(key);
-    brain.blackboard[key] = params.at("value");
+    brain.blackboard[key] = ai::valueFromJson(params.at("value"));
     return {{"agent", name}, {"key", key}, {"replaced", replaced}, {"ai_hash", navjson::hashHex(ai::hashAiState(ctx.state.world.ai()))}};
 }
 
@@ -149,13 +149,13 @@ json aiBlackboardGet(Context& ctx, const json& params)
     const std::string name = agentName(params.at("agent"));
     const ai::Brain& brain = requireBrain(ctx, name);
     if (!params.contains("key"))
-        return {{"agent", name}, {"blackboard", brain.blackboard.toJson()}};
+        return {{"agent", name}, {"blackboard", ai::blackboardToJson(brain.blackboard)}};
     const std::string key = params["key"].get<std::string>();
-    const json* v = ai::blackboardFind(brain.blackboard, key);
+    const ai::Value* v = ai::blackboardFind(brain.blackboard, key);
     if (!v)
         fail("E_AI_UNKNOWN", "agent \"" + name + "\" has no blackboard key \"" + key + "\"", {{"path", "/key"}},
              "ai.blackboard.get without key lists the blackboard");
-    return {{"agent", name}, {"key", key}, {"value", *v}};
+    return {{"agent", name}, {"key", key}, {"value", ai::valueToJson(*v)}};
 }
 
 json aiEvents(Context& ctx, const json& params)

@@ -316,7 +316,7 @@ json aiUtilityEvaluate(Context& ctx, const json& params)
         local = compileUtilityOrFail(ctx, readDoc(ctx, params));
         doc = &local;
     }
-    const json blackboard = params.value("blackboard", json::object());
+    const ai::Blackboard blackboard = ai::blackboardFromJson(params.value("blackboard", json::object()));
     const json sensorsJson = params.value("sensors", json::object());
     const ParamSensors sensors(sensorsJson);
     ai::UtilityMemory memory;

@@ -1,4 +1,4 @@
-// Blackboard look-ups and the canonical hashing of JSON values.
+// Blackboard slots, look-ups and hashing.
 #include "spark/ai/blackboard.h"
 #include "spark/core/hash.h"
 
@@ -81,15 +81,18 @@ void Blackboard::SlotStore::push_back(Slot slot)
     ++m_size;
 }
 
-Blackboard::Blackboard(const json& object) { *this = object; }
-
-Blackboard& Blackboard::operator=(const json& object)
+Blackboard::Blackboard(std::initializer_list<std::pair<std::string_view, Value>> init)
 {
+    for (const auto& [key, value] : init)
+        set(slotOf(key)) = value;
+}
+
+void Blackboard::assign(const Blackboard& values)
+{
+    if (this == &values)
+        return;
     clear();
-    if (object.is_object())
-        for (auto it = object.begin(); it != object.end(); ++it)
-            set(slotOf(it.key())) = it.value();
-    return *this;
+    values.forEach([&](const std::string& key, const Value& value) { set(slotOf(key)) = value; });
 }
 
 uint32_t Blackboard::findSlot(std::string_view key) const
@@ -115,13 +118,13 @@ uint32_t Blackboard::slotOf(std::string_view key)
     return slot;
 }
 
-const json* Blackboard::find(std::string_view key) const
+const Value* Blackboard::find(std::string_view key) const
 {
     const uint32_t slot = findSlot(key);
     return slot == kNoSlot ? nullptr : at(slot);
 }
 
-json& Blackboard::set(uint32_t slot)
+Value& Blackboard::set(uint32_t slot)
 {
     Slot& s = m_slots[slot];
     s.stamp = nextStamp();
@@ -129,13 +132,13 @@ json& Blackboard::set(uint32_t slot)
     if (!s.present)
     {
         s.present = 1;
-        s.value = json();
+        s.value = Value();
         ++m_count;
     }
     return s.value;
 }
 
-json& Blackboard::operator[](std::string_view key) { return set(slotOf(key)); }
+Value& Blackboard::operator[](std::string_view key) { return set(slotOf(key)); }
 
 size_t Blackboard::erase(std::string_view key)
 {
@@ -143,7 +146,7 @@ size_t Blackboard::erase(std::string_view key)
     if (slot == kNoSlot || !m_slots[slot].present)
         return 0;
     m_slots[slot].present = 0;
-    m_slots[slot].value = json();
+    m_slots[slot].value = Value();
     m_slots[slot].stamp = nextStamp();
     m_slots[slot].checks = 0;
     --m_count;
@@ -156,7 +159,7 @@ void Blackboard::clear()
     {
         Slot& s = m_slots[i];
         s.present = 0;
-        s.value = json();
+        s.value = Value();
         s.stamp = nextStamp();
         s.checks = 0;
     }
@@ -181,113 +184,29 @@ void Blackboard::prefetchSlots(uint32_t count) const
 #endif
 }
 
-void Blackboard::prefetchValues(uint32_t count) const
-{
-#if defined(__GNUC__)
-    // Bounded by the first chunk, not by the slot count: the chunk holds all its
-    // slots (those not in use are empty), and the count is not on a line a tick reads.
-    const Slot* first = m_slots.first();
-    if (!first)
-        return;
-    const uint32_t n = std::min<uint32_t>(count, SlotStore::kChunk);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        const Slot& s = first[i];
-        if (!s.present)
-            continue;
-        // A string's object, which holds a short one's characters too.
-        if (s.value.is_string())
-            __builtin_prefetch(s.value.get_ptr<const json::string_t*>());
-    }
-#else
-    (void)count;
-#endif
-}
-
-json Blackboard::toJson() const
-{
-    json out = json::object();
-    forEach([&](const std::string& key, const json& value) { out[key] = value; });
-    return out;
-}
-
 bool operator==(const Blackboard& a, const Blackboard& b)
 {
     if (a.size() != b.size())
         return false;
     bool equal = true;
-    a.forEach([&](const std::string& key, const json& value) {
-        const json* other = b.find(key);
+    a.forEach([&](const std::string& key, const Value& value) {
+        const Value* other = b.find(key);
         equal = equal && other && *other == value;
     });
     return equal;
 }
 
-void to_json(json& out, const Blackboard& bb) { out = bb.toJson(); }
-
-const json* blackboardFind(const Blackboard& bb, std::string_view key) { return bb.find(key); }
-
-const json* blackboardFind(const json& bb, std::string_view key)
-{
-    if (!bb.is_object())
-        return nullptr;
-    const auto it = bb.find(key);
-    return it == bb.end() ? nullptr : &*it;
-}
+const Value* blackboardFind(const Blackboard& bb, std::string_view key) { return bb.find(key); }
 
 void hashBlackboard(Hasher& io, const Blackboard& bb)
 {
-    // As hashJson of the object: tag 6, the size, then key and value in key order.
+    // As hashValue of the object: tag 6, the size, then key and value in key order.
     io.addU8(6);
     io.addU64(bb.size());
-    bb.forEach([&](const std::string& key, const json& value) {
+    bb.forEach([&](const std::string& key, const Value& value) {
         io.addString(key);
-        hashJson(io, value);
+        hashValue(io, value);
     });
-}
-
-void hashJson(Hasher& io, const json& value)
-{
-    switch (value.type())
-    {
-    case json::value_t::null: io.addU8(0); break;
-    case json::value_t::boolean:
-        io.addU8(1);
-        io.addBool(value.get<bool>());
-        break;
-    case json::value_t::number_integer:
-        io.addU8(2);
-        io.addI64(value.get<int64_t>());
-        break;
-    case json::value_t::number_unsigned:
-        io.addU8(2);
-        io.addU64(value.get<uint64_t>());
-        break;
-    case json::value_t::number_float:
-        io.addU8(3);
-        io.addF64(value.get<double>());
-        break;
-    case json::value_t::string:
-        io.addU8(4);
-        io.addString(value.get_ref<const std::string&>());
-        break;
-    case json::value_t::array:
-        io.addU8(5);
-        io.addU64(value.size());
-        for (const json& v : value)
-            hashJson(io, v);
-        break;
-    case json::value_t::object:
-        io.addU8(6);
-        io.addU64(value.size());
-        for (auto it = value.begin(); it != value.end(); ++it)
-        {
-            io.addString(it.key());
-            hashJson(io, it.value());
-        }
-        break;
-    default: io.addU8(7); break;
-    }
 }
 
 } // namespace spark::ai

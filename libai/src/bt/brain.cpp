@@ -158,8 +158,6 @@ Result<BrainId> attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
                          "load it with ai.utility.load");
     if (def.period < 1 || def.period > 100000)
         return makeError(kCodeParams, "period must be within 1..100000 frames", "/period");
-    if (!def.blackboard.is_object())
-        return makeError(kCodeParams, "the blackboard must be an object", "/blackboard");
     Brain b;
     // The keys the tree names get the first slots, in the tree's order, so
     // that a tick finds key i in slot i (BrainResolution::keysAreSlots); the
@@ -172,7 +170,7 @@ Result<BrainId> attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
     b.utility = def.utility;
     b.period = def.period;
     b.nextFrame = frame;
-    b.blackboard = def.blackboard;
+    b.blackboard.assign(def.blackboard);
     b.rng = rngFromSeed(def.seed, 0x5eed);
     return io.brains.insert(std::move(b));
 }
@@ -737,7 +735,7 @@ json brainToJson(const AiState& state, const Brain& brain)
                 {"status", nodeStatusName(brain.status)},
                 {"enabled", brain.enabled},
                 {"ticks", brain.ticks},
-                {"blackboard", brain.blackboard.toJson()}};
+                {"blackboard", blackboardToJson(brain.blackboard)}};
     if (!brain.tree.empty())
         out["tree"] = brain.tree;
     else

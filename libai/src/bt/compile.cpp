@@ -58,7 +58,7 @@ ParamSlot slotOf(const json& v)
         s.bbKey = v["bb"].get<std::string>();
     }
     else
-        s.literal = v;
+        s.literal = valueFromJson(v);
     preparseSlot(s);
     return s;
 }

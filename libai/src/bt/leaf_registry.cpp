@@ -48,12 +48,12 @@ Status checkParamDef(const ParamDef& p, const std::string& leafName, const std::
     if (std::isnan(p.min) || std::isnan(p.max) || p.min > p.max)
         return makeError(kCodeLeafDef, "parameter '" + p.name + "' of '" + leafName + "' needs min <= max",
                          base + "/min", "give numbers with min <= max (or keep the defaults)");
-    if (p.required && !p.defaultValue.is_null())
+    if (p.required && !p.defaultValue.isNull())
         return makeError(kCodeLeafDef,
                          "parameter '" + p.name + "' of '" + leafName + "' is required and has a default",
                          base + "/default", "drop the default or make the parameter optional");
     std::string expected;
-    if (!p.defaultValue.is_null() && !paramValueMatches(p, p.defaultValue, expected))
+    if (!p.defaultValue.isNull() && !paramValueMatches(p, p.defaultValue, expected))
         return makeError(kCodeLeafDef,
                          "the default of parameter '" + p.name + "' of '" + leafName +
                              "' does not fit its type",
@@ -68,7 +68,7 @@ LeafDef manifestEntry(const GameLeafDef& g)
 
 } // namespace
 
-const json* LeafParams::find(std::string_view name) const
+const Value* LeafParams::find(std::string_view name) const
 {
     if (!def)
         return nullptr;

@@ -6,8 +6,6 @@
 // parameter without its enum does not compile.
 #include "spark/ai/leaf_registry.h"
 
-#include "json_number.h"
-
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -221,8 +219,6 @@ const std::vector<LeafDef>& manifest()
     return kManifest;
 }
 
-bool isPoint(const json& v) { return detail::isFinitePoint(v); }
-
 } // namespace
 
 std::span<const LeafDef> leafManifest() { return manifest(); }
@@ -263,7 +259,7 @@ bool isBlackboardRef(const json& value)
            !value["bb"].get_ref<const std::string&>().empty();
 }
 
-bool paramValueFits(const ParamDef& def, const json& value)
+bool paramValueFits(const ParamDef& def, const Value& value)
 {
     auto inRange = [&](double v) { return !(v < def.min || v > def.max); };
     switch (def.type)
@@ -271,25 +267,23 @@ bool paramValueFits(const ParamDef& def, const json& value)
     case ParamType::Number:
     {
         double d = 0;
-        return detail::numberOf(value, d) && std::isfinite(d) && inRange(d);
+        return value.numberOf(d) && std::isfinite(d) && inRange(d);
     }
     case ParamType::Integer:
-        return value.is_number_integer() && inRange(static_cast<double>(value.get<int64_t>()));
-    case ParamType::Bool: return value.is_boolean();
-    case ParamType::String: return value.is_string();
-    case ParamType::Point: return isPoint(value);
-    case ParamType::Target:
-    {
-        const auto* name = value.get_ptr<const json::string_t*>();
-        return name ? !name->empty() : isPoint(value);
-    }
+        // As JSON reads an integer as a signed one (an unsigned one past its range wraps).
+        return value.isInteger() &&
+               inRange(static_cast<double>(value.kind() == Value::Kind::Int ? value.int64()
+                                                                              : static_cast<int64_t>(value.uint64())));
+    case ParamType::Bool: return value.isBool();
+    case ParamType::String: return value.isString();
+    case ParamType::Point: return value.isFinitePoint();
+    case ParamType::Target: return value.isString() ? !value.string().empty() : value.isFinitePoint();
     case ParamType::Points:
     {
-        const auto* points = value.get_ptr<const json::array_t*>();
-        if (!points || points->empty() || points->size() > 1024)
+        if (!value.isList() || value.items().empty() || value.items().size() > 1024)
             return false;
-        for (const json& p : *points)
-            if (!isPoint(p))
+        for (const Value& p : value.items())
+            if (!p.isFinitePoint())
                 return false;
         return true;
     }
@@ -298,14 +292,14 @@ bool paramValueFits(const ParamDef& def, const json& value)
     return false;
 }
 
-bool paramValueMatches(const ParamDef& def, const json& value, std::string& outExpected)
+bool paramValueMatches(const ParamDef& def, const Value& value, std::string& outExpected)
 {
     outExpected = paramTypeName(def.type);
     if (paramValueFits(def, value))
         return true;
     // The type fits, the range does not.
-    const bool typeFits = (def.type == ParamType::Number && value.is_number() && std::isfinite(value.get<double>())) ||
-                          (def.type == ParamType::Integer && value.is_number_integer());
+    const bool typeFits = (def.type == ParamType::Number && value.isNumber() && std::isfinite(value.number())) ||
+                          (def.type == ParamType::Integer && value.isInteger());
     if (typeFits)
         outExpected += " in [" + json(def.min).dump() + ", " + json(def.max).dump() + "]";
     return false;
@@ -335,8 +329,8 @@ json paramSchema(const ParamDef& def)
     case ParamType::Any: s = json::object(); break;
     }
     s["description"] = def.description;
-    if (!def.defaultValue.is_null())
-        s["default"] = def.defaultValue;
+    if (!def.defaultValue.isNull())
+        s["default"] = valueToJson(def.defaultValue);
     const json bbRef = {{"type", "object"},
                         {"properties", {{"bb", {{"type", "string"}, {"minLength", 1}}}}},
                         {"required", {"bb"}},
@@ -358,8 +352,8 @@ json leafJson(const LeafDef& d)
                           {"required", p.required},
                           {"description", p.description},
                           {"schema", paramSchema(p)}};
-        if (!p.defaultValue.is_null())
-            params[p.name]["default"] = p.defaultValue;
+        if (!p.defaultValue.isNull())
+            params[p.name]["default"] = valueToJson(p.defaultValue);
         if (p.required)
             required.push_back(p.name);
     }
@@ -449,9 +443,9 @@ LeafCall makeLeafCall(const LeafDef& def, const json& params)
         else if (given)
         {
             slot.present = true;
-            slot.literal = *given;
+            slot.literal = valueFromJson(*given);
         }
-        else if (!p.defaultValue.is_null())
+        else if (!p.defaultValue.isNull())
         {
             slot.present = true;
             slot.literal = p.defaultValue;
@@ -467,11 +461,11 @@ void preparseSlot(ParamSlot& io)
     io.literalPoint = false;
     if (!io.present || io.fromBb)
         return;
-    io.literalNumber = detail::numberOf(io.literal, io.number);
-    if (detail::isFinitePoint(io.literal))
+    io.literalNumber = io.literal.numberOf(io.number);
+    if (io.literal.isFinitePoint())
     {
-        const json::array_t& a = *io.literal.get_ptr<const json::array_t*>();
-        io.point = {detail::numberAt(a[0]), detail::numberAt(a[1]), detail::numberAt(a[2])};
+        const Value::List& a = io.literal.items();
+        io.point = {a[0].number(), a[1].number(), a[2].number()};
         io.literalPoint = true;
     }
 }

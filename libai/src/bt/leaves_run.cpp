@@ -7,7 +7,6 @@
 // whose position is its body centre still arrives at a point on the floor.
 // The view cone compares the cosine of the angle to the target with
 // det::cos(fov/2) (no libm trigonometry, docs/determinism.md).
-#include "json_number.h"
 #include "packed_bytes.h"
 #include "runtime.h"
 #include "spark/core/det_math.h"
@@ -34,19 +33,19 @@ double distance3(const Vec3& a, const Vec3& b)
 }
 
 /// A validated point [x, y, z] (anything else, which validation keeps out, reads as the origin).
-Vec3 toPoint(const json& p)
+Vec3 toPoint(const Value& p)
 {
-    const json::array_t* a = p.get_ptr<const json::array_t*>();
-    if (!a || a->size() != 3)
+    if (!p.isList() || p.items().size() != 3)
         return Vec3(0, 0, 0);
-    return Vec3(numberAt((*a)[0]), numberAt((*a)[1]), numberAt((*a)[2]));
+    const Value::List& a = p.items();
+    return Vec3(a[0].number(), a[1].number(), a[2].number());
 }
 
 /// Reads a parameter slot of `leaf` declared by `def` into `out`: the literal,
 /// or the blackboard value checked against the declared type; nullptr when
 /// absent and not required. False on error (kept in `ctx.error`).
 bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const ParamSlot& slot, std::string_view path,
-              const json*& out)
+              const Value*& out)
 {
     // Built only on the error paths: reading a parameter allocates nothing.
     auto field = [&] { return pointerJoin(pointerJoin(path, "params"), def.name); };
@@ -65,7 +64,7 @@ bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const Para
         out = &slot.literal;
         return true;
     }
-    const json* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
+    const Value* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
     if (!v)
     {
         ctx.error = makeError(kCodeParams,
@@ -103,10 +102,10 @@ bool readSlot(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const Para
 }
 
 /// A Result of readSlot (for the registered leaves' callbacks).
-Result<const json*> readSlotResult(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const ParamSlot& slot,
+Result<const Value*> readSlotResult(TickCtx& ctx, const LeafDef& leaf, const ParamDef& def, const ParamSlot& slot,
                                    std::string_view path)
 {
-    const json* v = nullptr;
+    const Value* v = nullptr;
     if (!readSlot(ctx, leaf, def, slot, path, v))
         return std::move(*ctx.error);
     return v;
@@ -119,7 +118,7 @@ const std::span<const LeafDef> kBuiltins = leafManifest();
 /// given, is set to the write stamp of the blackboard slot read when the value
 /// was found to fit from an earlier check (else left as it is).
 template <class E>
-[[gnu::always_inline]] inline bool param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, const json*& out,
+[[gnu::always_inline]] inline bool param(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, const Value*& out,
                                          uint64_t* stamp = nullptr)
 {
     const ParamSlot& given = slot(call, p);
@@ -134,7 +133,7 @@ template <class E>
     {
         uint64_t slotStamp = 0;
         uint8_t checks = 0;
-        const json* v = ctx.brain.blackboard.at(keySlot(ctx, given.bbIndex), slotStamp, checks);
+        const Value* v = ctx.brain.blackboard.at(keySlot(ctx, given.bbIndex), slotStamp, checks);
         if (v && (checks & typeCheckBit(given.type)) != 0)
         {
             out = v;
@@ -155,10 +154,10 @@ template <class E> [[gnu::always_inline]] inline bool numberParam(TickCtx& ctx, 
         out = given.number;
         return true;
     }
-    const json* v = nullptr;
+    const Value* v = nullptr;
     if (!param(ctx, call, p, path, v))
         return false;
-    out = v ? numberAt(*v) : 0.0;
+    out = v ? v->number() : 0.0;
     return true;
 }
 
@@ -166,11 +165,11 @@ template <class E> [[gnu::always_inline]] inline bool numberParam(TickCtx& ctx, 
 /// blackboard slot still has the write stamp it was copied at (`stamp`: the
 /// slot's stamp, 0 when the value was not read through a known slot); else the
 /// value's own string, copied into the memo when it fits and the stamp is known.
-std::string_view targetName(TargetMemo& memo, const json& value, uint64_t stamp)
+std::string_view targetName(TargetMemo& memo, const Value& value, uint64_t stamp)
 {
     if (stamp != 0 && memo.nameStamp == stamp)
         return {memo.name, memo.nameSize};
-    const std::string& name = value.get_ref<const std::string&>();
+    const std::string& name = value.string();
     if (stamp == 0 || name.size() > TargetMemo::kNameCapacity)
     {
         memo.nameStamp = 0;
@@ -196,11 +195,11 @@ template <class E>
         found = true;
         return true;
     }
-    const json* v = nullptr;
+    const Value* v = nullptr;
     uint64_t stamp = 0;
     if (!param(ctx, call, p, path, v, &stamp))
         return false;
-    if (v->is_string())
+    if (v->isString())
     {
         if (given.targetSite < ctx.targets.size())
         {
@@ -213,7 +212,7 @@ template <class E>
             memo.tag = ref.tag;
         }
         else
-            found = ctx.world.findPosition(v->get_ref<const std::string&>(), out);
+            found = ctx.world.findPosition(v->string(), out);
         return true;
     }
     out = toPoint(*v);
@@ -259,10 +258,10 @@ NodeStatus moveTo(TickCtx& ctx, const LeafCall& call, NodeStatus status, Vec3& p
         ctx.world.stop(ctx.agent);
         json data = {{"target", pointJson(target)}};
         // A named target (an object, or one a blackboard key names) is named too.
-        const json* named = nullptr;
+        const Value* named = nullptr;
         (void)param(ctx, call, MoveToParam::Target, path, named);
-        if (named->is_string())
-            data["name"] = *named;
+        if (named->isString())
+            data["name"] = named->string();
         emitEvent(ctx, kEventArrived, std::move(data));
         return NodeStatus::Success;
     }
@@ -295,8 +294,8 @@ struct RouteMemo
 NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeStatus status, int32_t& counter, Vec3& point,
                   std::string_view path, RouteMemo* memo = nullptr)
 {
-    const json* pointsV = nullptr;
-    const json* loopV = nullptr;
+    const Value* pointsV = nullptr;
+    const Value* loopV = nullptr;
     double stopDistance = 0;
     // The route's stamp when it comes from a blackboard slot already found to fit: what memo is keyed by.
     uint64_t stamp = 0;
@@ -306,14 +305,14 @@ NodeStatus patrol(TickCtx& ctx, const LeafCall& call, NodeStatus status, int32_t
         return kFailed;
     // The route unchanged since `point` was set to this counter's waypoint: no JSON read.
     const bool known = memo && stamp != 0 && memo->stamp == stamp && memo->counter == counter;
-    const json::array_t* route = pointsV->get_ptr<const json::array_t*>();
+    const Value::List* route = pointsV->isList() ? &pointsV->items() : nullptr;
     auto badRoute = [&] {
         return fail(ctx, makeError(kCodeParams, "patrol points must be a non-empty array of points",
                                    pointerJoin(pointerJoin(path, "params"), "points")));
     };
     if (!route || (!known && route->empty())) // kept out by the type check (a value changed behind its stamp)
         return badRoute();
-    const bool loop = loopV ? loopV->get<bool>() : true;
+    const bool loop = loopV ? loopV->boolean() : true;
     const int32_t n = known ? memo->size : static_cast<int32_t>(route->size());
     const bool fresh = status != NodeStatus::Running;
     if (counter < 0 || counter >= n)
@@ -387,14 +386,14 @@ NodeStatus canSee(TickCtx& ctx, const LeafCall& call, bool& flag, std::string_vi
     }
     if (visible != flag)
     {
-        const json* t = nullptr;
+        const Value* t = nullptr;
         (void)param(ctx, call, CanSeeParam::Target, path, t);
         // Where both were, for a reader of the log (rounded to the millimetre).
         auto at = [](const Vec3& p) {
             auto mm = [](double v) { return std::nearbyint(v * 1000.0) / 1000.0; };
             return json::array({mm(p.x), mm(p.y), mm(p.z)});
         };
-        json data = {{"target", *t}, {"at", at(agentPosition(ctx))}};
+        json data = {{"target", valueToJson(*t)}, {"at", at(agentPosition(ctx))}};
         if (found)
             data["target_at"] = at(target);
         emitEvent(ctx, visible ? kEventSpotted : kEventLostSight, std::move(data));
@@ -447,7 +446,7 @@ Result<NodeStatus> tickRegistered(TickCtx& ctx, const LeafCall& call, NodeState&
     if (!index.ok())
         return index.error();
     const LeafDef& def = ctx.leaves.leaf(*index);
-    std::array<const json*, kMaxLeafParams> values{};
+    std::array<const Value*, kMaxLeafParams> values{};
     for (size_t i = 0; i < def.params.size(); ++i)
     {
         auto v = readSlotResult(ctx, def, def.params[i], call.params[i], path);
@@ -455,7 +454,7 @@ Result<NodeStatus> tickRegistered(TickCtx& ctx, const LeafCall& call, NodeState&
             return v.error();
         values[i] = *v;
     }
-    const LeafParams params{&def, std::span<const json* const>(values.data(), def.params.size())};
+    const LeafParams params{&def, std::span<const Value* const>(values.data(), def.params.size())};
     LeafContext leafCtx = leafContext(ctx, params, s, path);
     auto r = ctx.leaves.game(*index)->run(leafCtx);
     if (!r.ok())
@@ -478,13 +477,13 @@ void haltRegistered(TickCtx& ctx, const LeafCall& call, NodeState& s, std::strin
     if (!index.ok() || !ctx.leaves.game(*index)->halt)
         return;
     const LeafDef& def = ctx.leaves.leaf(*index);
-    std::array<const json*, kMaxLeafParams> values{};
+    std::array<const Value*, kMaxLeafParams> values{};
     for (size_t i = 0; i < def.params.size(); ++i)
     {
         auto v = readSlotResult(ctx, def, def.params[i], call.params[i], path);
         values[i] = v.ok() ? *v : nullptr;
     }
-    const LeafParams params{&def, std::span<const json* const>(values.data(), def.params.size())};
+    const LeafParams params{&def, std::span<const Value* const>(values.data(), def.params.size())};
     LeafContext leafCtx = leafContext(ctx, params, s, path);
     ctx.leaves.game(*index)->halt(leafCtx);
 }
@@ -523,20 +522,20 @@ NodeStatus leafSetSpeed(TickCtx& ctx, const LeafCall& call, std::string_view pat
 
 NodeStatus leafLog(TickCtx& ctx, const LeafCall& call, std::string_view path)
 {
-    const json* message = nullptr;
+    const Value* message = nullptr;
     if (!param(ctx, call, LogParam::Message, path, message))
         return kFailed;
-    emitEvent(ctx, kEventLog, {{"message", *message}});
+    emitEvent(ctx, kEventLog, {{"message", valueToJson(*message)}});
     return NodeStatus::Success;
 }
 
 NodeStatus leafEmit(TickCtx& ctx, const LeafCall& call, std::string_view path)
 {
-    const json* name = nullptr;
-    const json* data = nullptr;
+    const Value* name = nullptr;
+    const Value* data = nullptr;
     if (!param(ctx, call, EmitParam::Event, path, name) || !param(ctx, call, EmitParam::Data, path, data))
         return kFailed;
-    emitEvent(ctx, kEventEmitted, {{"name", *name}, {"data", data ? *data : json()}});
+    emitEvent(ctx, kEventEmitted, {{"name", valueToJson(*name)}, {"data", data ? valueToJson(*data) : json()}});
     return NodeStatus::Success;
 }
 

@@ -45,7 +45,7 @@ inline uint8_t typeCheckBit(ParamType type)
 /// The blackboard value a node or parameter names: by its resolved slot when the
 /// tree interned the key (`keyIndex` < the tree's keys), else by name (the
 /// calls of a utility document). nullptr when the key has no value.
-inline const json* blackboardValue(const TickCtx& ctx, uint32_t keyIndex, const std::string& key)
+inline const Value* blackboardValue(const TickCtx& ctx, uint32_t keyIndex, const std::string& key)
 {
     if (keyIndex < ctx.keys.size())
         return ctx.brain.blackboard.at(keySlot(ctx, keyIndex));

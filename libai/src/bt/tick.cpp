@@ -13,7 +13,6 @@
 //   running until `count` runs are done), so a loop never spins inside a tick.
 // - timeout/cooldown/wait measure simulation time (frame × dt).
 // A node is started afresh whenever its last status is not `running`.
-#include "json_number.h"
 #include "runtime.h"
 
 #include <algorithm>
@@ -67,18 +66,18 @@ NodeStatus setStatus(Packed& s, NodeStatus status)
 uint32_t childAt(const TickCtx& ctx, const Node& n, uint32_t i) { return ctx.tree.children[n.childBegin + i]; }
 
 /// The value of a node's slot; `key` names the field for the error path (built only on error).
-const json* slotValue(TickCtx& ctx, const ParamSlot& slot, const Node& node, const char* key)
+const Value* slotValue(TickCtx& ctx, const ParamSlot& slot, const Node& node, const char* key)
 {
     if (!slot.fromBb)
         return &slot.literal;
-    const json* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
+    const Value* v = blackboardValue(ctx, slot.bbIndex, slot.bbKey);
     if (!v)
         ctx.error = makeError(kCodeParams, "blackboard key '" + slot.bbKey + "' is missing", pointerJoin(node.path, key),
                               "set the key on the blackboard before the node runs");
     return v;
 }
 
-bool compare(const json& a, CheckOp op, const json& b)
+bool compare(const Value& a, CheckOp op, const Value& b)
 {
     switch (op)
     {
@@ -87,7 +86,7 @@ bool compare(const json& a, CheckOp op, const json& b)
     default: break;
     }
     double x = 0, y = 0;
-    if (numberOf(a, x) && numberOf(b, y))
+    if (a.numberOf(x) && b.numberOf(y))
     {
         switch (op)
         {
@@ -98,10 +97,10 @@ bool compare(const json& a, CheckOp op, const json& b)
         default: return false;
         }
     }
-    if (a.is_string() && b.is_string())
+    if (a.isString() && b.isString())
     {
-        const auto& x = a.get_ref<const std::string&>();
-        const auto& y = b.get_ref<const std::string&>();
+        const std::string& x = a.string();
+        const std::string& y = b.string();
         switch (op)
         {
         case CheckOp::Lt: return x < y;
@@ -136,17 +135,17 @@ public:
         case Sensor::Time: return m_ctx.time;
         case Sensor::DistanceToTarget:
         {
-            const json* t = blackboardFind(m_ctx.brain.blackboard, "target");
+            const Value* t = blackboardFind(m_ctx.brain.blackboard, "target");
             Vec3 target;
-            if (t && t->is_string())
+            if (t && t->isString())
             {
-                if (!m_ctx.world.findPosition(t->get_ref<const std::string&>(), target))
-                    return makeError(kCodeUnknown, "the blackboard target '" + t->get<std::string>() + "' does not exist",
+                if (!m_ctx.world.findPosition(t->string(), target))
+                    return makeError(kCodeUnknown, "the blackboard target '" + t->string() + "' does not exist",
                                      "/blackboard/target");
             }
-            else if (t && t->is_array() && t->size() == 3 && (*t)[0].is_number() && (*t)[1].is_number() &&
-                     (*t)[2].is_number())
-                target = Vec3((*t)[0].get<double>(), (*t)[1].get<double>(), (*t)[2].get<double>());
+            else if (t && t->isList() && t->size() == 3 && t->items()[0].isNumber() && t->items()[1].isNumber() &&
+                     t->items()[2].isNumber())
+                target = Vec3(t->items()[0].number(), t->items()[1].number(), t->items()[2].number());
             else
                 return makeError(kCodeParams, "distance_to_target needs blackboard.target (a name or [x, y, z])",
                                  "/blackboard/target", "set \"target\" on the blackboard");
@@ -415,11 +414,11 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
 {
     Packed s(ctx, index, n);
     const bool fresh = s.status() != NodeStatus::Running;
-    const json* v = slotValue(ctx, n.waitSeconds, n, "seconds");
+    const Value* v = slotValue(ctx, n.waitSeconds, n, "seconds");
     if (!v)
         return kFailed;
     double seconds = 0;
-    if (!numberOf(*v, seconds) || !std::isfinite(seconds) || seconds < 0)
+    if (!v->numberOf(seconds) || !std::isfinite(seconds) || seconds < 0)
         return fail(ctx, makeError(kCodeParams, "wait seconds must be a number >= 0",
                                    pointerJoin(n.path, "seconds"), "expected a number of seconds"));
     if (fresh)
@@ -432,7 +431,7 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
 [[gnu::noinline]] NodeStatus tickCheck(TickCtx& ctx, uint32_t index, const Node& n)
 {
     Packed s(ctx, index, n);
-    const json* have = blackboardValue(ctx, n.keyIndex, n.key);
+    const Value* have = blackboardValue(ctx, n.keyIndex, n.key);
     if (n.op == CheckOp::Exists || n.op == CheckOp::Missing)
         return setStatus(s, (have != nullptr) == (n.op == CheckOp::Exists) ? NodeStatus::Success
                                                                            : NodeStatus::Failure);
@@ -445,7 +444,7 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
         if (operand.literalNumber && n.op >= CheckOp::Lt && n.op <= CheckOp::Ge)
         {
             double x = 0;
-            if (!numberOf(*have, x))
+            if (!have->numberOf(x))
                 return setStatus(s, NodeStatus::Failure);
             const double y = operand.number;
             const bool r = n.op == CheckOp::Lt   ? x < y
@@ -454,14 +453,13 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
                                                  : x >= y;
             return setStatus(s, r ? NodeStatus::Success : NodeStatus::Failure);
         }
-        if (operand.literal.is_boolean() && (n.op == CheckOp::Eq || n.op == CheckOp::Ne))
+        if (operand.literal.isBool() && (n.op == CheckOp::Eq || n.op == CheckOp::Ne))
         {
-            const bool equal = have->is_boolean() && have->get_ref<const json::boolean_t&>() ==
-                                                         operand.literal.get_ref<const json::boolean_t&>();
+            const bool equal = have->isBool() && have->boolean() == operand.literal.boolean();
             return setStatus(s, equal == (n.op == CheckOp::Eq) ? NodeStatus::Success : NodeStatus::Failure);
         }
     }
-    const json* v = slotValue(ctx, n.value, n, "value");
+    const Value* v = slotValue(ctx, n.value, n, "value");
     if (!v)
         return kFailed;
     return setStatus(s, have && compare(*have, n.op, *v) ? NodeStatus::Success : NodeStatus::Failure);
@@ -474,13 +472,13 @@ NodeStatus tickNodeStatus(TickCtx& ctx, uint32_t index);
     // The slot first: naming a new key may add a slot, never move a value.
     const uint32_t slotIndex =
         n.keyIndex < ctx.keys.size() ? keySlot(ctx, n.keyIndex) : ctx.brain.blackboard.slotOf(n.key);
-    const json* v = slotValue(ctx, n.value, n, "value");
+    const Value* v = slotValue(ctx, n.value, n, "value");
     if (!v)
         return kFailed;
     // Written (a new stamp) only when the value changes.
-    const json* have = ctx.brain.blackboard.at(slotIndex);
+    const Value* have = ctx.brain.blackboard.at(slotIndex);
     if (!have || *have != *v)
-        ctx.brain.blackboard.set(slotIndex) = json(*v);
+        ctx.brain.blackboard.set(slotIndex) = Value(*v);
     return setStatus(s, NodeStatus::Success);
 }
 

@@ -167,17 +167,17 @@ Result<UtilityEvaluation> evaluateUtility(const UtilityDoc& doc, const Blackboar
             ce.name = c.name;
             if (c.sensor == Sensor::None)
             {
-                const json* v = blackboardFind(bb, c.bbKey);
+                const Value* v = blackboardFind(bb, c.bbKey);
                 auto field = [&] {
                     return "/actions/" + std::to_string(i) + "/considerations/" + std::to_string(j) + "/input/bb";
                 };
                 if (!v)
                     return makeError(kCodeParams, "blackboard key '" + c.bbKey + "' is missing", field(),
                                      "set it on the blackboard before the brain thinks");
-                if (v->is_boolean())
-                    ce.input = v->get<bool>() ? 1.0 : 0.0;
-                else if (v->is_number() && std::isfinite(v->get<double>()))
-                    ce.input = v->get<double>();
+                if (v->isBool())
+                    ce.input = v->boolean() ? 1.0 : 0.0;
+                else if (v->isNumber() && std::isfinite(v->number()))
+                    ce.input = v->number();
                 else
                     return makeError(kCodeParams, "blackboard key '" + c.bbKey + "' is not a number", field(),
                                      "expected a number (or a boolean)");

@@ -470,7 +470,7 @@ void validateLeafCall(const json& name, const json* params, std::string_view pat
                 continue;
             }
             std::string expected;
-            if (!paramValueMatches(*p, v, expected))
+            if (!paramValueMatches(*p, valueFromJson(v), expected))
                 addProblem(io, kCodeParams,
                            "parameter '" + it.key() + "' of '" + leafName + "' has the wrong type or value (" +
                                jsonTypeName(v) + ")",

@@ -102,10 +102,10 @@ LeafRegistry gameLeaves(DoorLog& log)
     isOpen.params = {paramOf("door", ParamType::String, true)};
     isOpen.run = [](LeafContext& c)
     {
-        const json* open = blackboardFind(c.blackboard, "open_doors");
-        const json& door = *c.params.find("door");
-        if (open && open->is_array())
-            for (const json& d : *open)
+        const Value* open = blackboardFind(c.blackboard, "open_doors");
+        const Value& door = *c.params.find("door");
+        if (open && open->isList())
+            for (const Value& d : open->items())
                 if (d == door)
                     return NodeStatus::Success;
         return NodeStatus::Failure;

@@ -339,7 +339,7 @@ TEST_CASE("named targets: the host gets the current name, from the site's copy w
         return brain.status;
     };
     auto valueData = [](const Brain& brain)
-    { return brain.blackboard.find("goal")->get_ref<const std::string&>().data(); };
+    { return brain.blackboard.find("goal")->string().data(); };
     // The names both sites handed over at the last tick.
     auto lastNames = [&](const std::string& name)
     {
@@ -364,7 +364,7 @@ TEST_CASE("named targets: the host gets the current name, from the site's copy w
     lastNames("Door");
     CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
     lastNames("Door");
-    rig.brain().blackboard = json{{"goal", "Tower"}};
+    rig.brain().blackboard.assign(Blackboard{{"goal", "Tower"}});
     CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
     lastNames("Tower");
     // A target that does not exist fails the first site (the second is not reached).

@@ -266,7 +266,7 @@ TEST_CASE("blackboard parameters are read when the leaf runs")
             {{"goal", {10, 0, 0}}});
     CHECK(rig.tick() == "running");
     CHECK(rig.agent().target.x == 10);
-    rig.brain().blackboard["goal"] = {-10, 0, 0};
+    rig.brain().blackboard["goal"] = Value::list({-10, 0, 0});
     CHECK(rig.tick() == "running");
     CHECK(rig.agent().target.x == -10);
     CHECK(rig.agent().moveRequests == 2);

@@ -191,7 +191,7 @@ TEST_CASE("weighted_random picks in proportion to the scores, the same way for t
         std::vector<int> counts(3, 0), order;
         for (int i = 0; i < 4000; ++i)
         {
-            auto e = evaluateUtility(doc, json::object(), sensors, UtilityMemory{}, 0, rng);
+            auto e = evaluateUtility(doc, Blackboard(), sensors, UtilityMemory{}, 0, rng);
             REQUIRE(e.ok());
             counts[static_cast<size_t>(e->choice)] += 1;
             order.push_back(e->choice);
@@ -212,7 +212,7 @@ TEST_CASE("a missing or non-numeric blackboard input and an unreadable sensor ar
         {"name": "a", "run": {"name": "stop"}, "considerations": [{"input": {"bb": "x"}}, {"input": {"sensor": "speed"}}]}]})");
     FixedSensors sensors;
     Rng rng;
-    auto missing = evaluateUtility(doc, json::object(), sensors, UtilityMemory{}, 0, rng);
+    auto missing = evaluateUtility(doc, Blackboard(), sensors, UtilityMemory{}, 0, rng);
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().code == "E_AI_PARAMS");
     CHECK(missing.error().field == "/actions/0/considerations/0/input/bb");
@@ -257,7 +257,7 @@ void attachRestPatrolFlee(AiState& state, FakeWorld& world, BrainDef& outDef)
     outDef = defaultBrainDef();
     outDef.agent = "A";
     outDef.utility = "rest-patrol-flee";
-    outDef.blackboard = {{"fatigue", 10}, {"health", 100}, {"target", "Enemy"}, {"safe_spot", {-20, 0, 0}}};
+    outDef.blackboard = {{"fatigue", 10}, {"health", 100}, {"target", "Enemy"}, {"safe_spot", Value::list({-20, 0, 0})}};
     REQUIRE(attachBrain(state, outDef, 0).ok());
 }
 } // namespace

@@ -284,7 +284,7 @@ TEST_CASE("thousands of random mutations of valid documents never crash and alwa
                 BrainDef def = defaultBrainDef();
                 def.agent = "A";
                 def.tree = name;
-                def.blackboard = {{"target", "Player"}, {"fatigue", 50}, {"health", 50}, {"safe_spot", {0, 0, 0}}};
+                def.blackboard = {{"target", "Player"}, {"fatigue", 50}, {"health", 50}, {"safe_spot", Value::list({0, 0, 0})}};
                 REQUIRE(attachBrain(state, def, 0).ok());
                 for (uint64_t f = 0; f < 12; ++f)
                 {

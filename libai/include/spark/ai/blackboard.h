@@ -1,22 +1,21 @@
 #pragma once
 /// \file blackboard.h
-/// A brain's blackboard: named JSON values in a slot array. A key gets a slot
-/// the first time it is named and keeps it (erasing a key empties its slot), so
-/// a tree resolves the keys it reads and writes to slot indices once and its
-/// ticks reach values by index, with no string look-up. JSON is only the form of
-/// the values and of the edges: building a blackboard from a document, listing
-/// it, hashing it. Iteration (serialisation, hashing) is in key order, exactly as
-/// for the JSON object it stands for, so hashes and snapshots are those of that
-/// object.
+/// A brain's blackboard: named values (value.h) in a slot array. A key gets a
+/// slot the first time it is named and keeps it (erasing a key empties its
+/// slot), so a tree resolves the keys it reads and writes to slot indices once
+/// and its ticks reach values by index, with no string look-up. Iteration
+/// (listing, hashing) is in key order, so a blackboard hashes as the object
+/// value of its keys and values would. Its JSON form is value_json.h's.
 
 #include "spark/ai/placed_array.h"
-
-#include <nlohmann/json.hpp>
+#include "spark/ai/value.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "spark/core/export.h"
@@ -30,9 +29,7 @@ class Hasher;
 namespace spark::ai
 {
 
-using json = nlohmann::json;
-
-/// Named values (JSON), reached by key at the edges and by slot in a tick.
+/// Named values, reached by key at the edges and by slot in a tick.
 class Blackboard
 {
   public:
@@ -41,13 +38,12 @@ class Blackboard
 
     /// An empty blackboard.
     Blackboard() = default;
-    /// The blackboard of a JSON object (anything else gives an empty blackboard).
-    Blackboard(const json& object); // NOLINT(google-explicit-constructor): a blackboard is written as its object
-    /// The blackboard of a braced JSON object: `{{"target", "Player"}, {"health", 100}}`.
-    Blackboard(json::initializer_list_t init) : Blackboard(json(init)) {}
-    /// Replaces every value by those of a JSON object (slots are kept; keys not in
-    /// `object` are erased). Anything but an object empties the blackboard.
-    Blackboard& operator=(const json& object);
+    /// The blackboard of braced keys and values: `{{"target", "Player"}, {"health", 100}}`
+    /// (the keys take slots in the order given; a repeated key keeps its last value).
+    Blackboard(std::initializer_list<std::pair<std::string_view, Value>> init); // NOLINT(google-explicit-constructor)
+    /// Replaces every value by those of `values` (this blackboard's slots are
+    /// kept and new keys get new ones; keys not in `values` are erased).
+    void assign(const Blackboard& values);
 
     /// Number of keys with a value.
     size_t size() const { return m_count; }
@@ -56,9 +52,9 @@ class Blackboard
     /// True when `key` has a value.
     bool contains(std::string_view key) const { return find(key) != nullptr; }
     /// The value under `key`, or nullptr.
-    const json* find(std::string_view key) const;
-    /// The value under `key`, created as null when absent (like json's operator[]).
-    json& operator[](std::string_view key);
+    const Value* find(std::string_view key) const;
+    /// The value under `key`, created as null when absent; counts as a write.
+    Value& operator[](std::string_view key);
     /// Removes `key`'s value; returns 1 when there was one, else 0.
     size_t erase(std::string_view key);
     /// Removes every value (the slots stay).
@@ -70,14 +66,14 @@ class Blackboard
     /// The slot of `key`, or kNoSlot.
     uint32_t findSlot(std::string_view key) const;
     /// The value in `slot`, or nullptr when it is empty. [Limit: slot < slotCount()]
-    const json* at(uint32_t slot) const
+    const Value* at(uint32_t slot) const
     {
         const Slot& s = m_slots[slot];
         return s.present != 0 ? &s.value : nullptr;
     }
     /// The value in `slot` (nullptr when it is empty) and, in `stamp`, its write
     /// stamp (see stampOf). [Limit: slot < slotCount()]
-    const json* at(uint32_t slot, uint64_t& stamp) const
+    const Value* at(uint32_t slot, uint64_t& stamp) const
     {
         const Slot& s = m_slots[slot];
         stamp = s.stamp;
@@ -85,7 +81,9 @@ class Blackboard
     }
     /// The value in `slot` (nullptr when it is empty), its write stamp (see
     /// stampOf) and the checks it passed (see markChecked). [Limit: slot < slotCount()]
-    const json* at(uint32_t slot, uint64_t& stamp, uint8_t& checks) const
+    /// Always inlined: every blackboard parameter a leaf reads in a tick comes
+    /// through here, and out of line its call cost more than its body.
+    [[gnu::always_inline]] const Value* at(uint32_t slot, uint64_t& stamp, uint8_t& checks) const
     {
         const Slot& s = m_slots[slot];
         stamp = s.stamp;
@@ -107,7 +105,7 @@ class Blackboard
     uint8_t checksOf(uint32_t slot) const { return static_cast<uint8_t>(m_slots[slot].checks); }
     /// The value in `slot`, set to null first when it is empty; counts as a write
     /// (a new stamp) made now. [Limit: slot < slotCount()]
-    json& set(uint32_t slot);
+    Value& set(uint32_t slot);
     /// The write stamp of `slot`: unique in the process to the last write of its
     /// value (set, erase, clear, assignment) and copied with the value, so a check
     /// of a slot's value made at one stamp holds while the slot has that stamp
@@ -126,12 +124,6 @@ class Blackboard
     /// Asks the CPU to start loading the values of the first `count` slots (a
     /// hint, no effect on any value: for a caller about to tick the brain).
     void prefetchSlots(uint32_t count) const;
-    /// Asks the CPU to start loading the strings the values of the first
-    /// `count` slots keep on the heap (a target's name: read every tick; an
-    /// array is not asked for, a patrol keeps what it read of its route): reads
-    /// those slots, so call it some time after prefetchSlots. A hint, no effect
-    /// on any value.
-    void prefetchValues(uint32_t count) const;
 
     /// Bytes of the first slots' block (see placeFirstSlots).
     static constexpr size_t firstSlotsBytes() { return SlotStore::kChunk * sizeof(Slot); }
@@ -152,8 +144,6 @@ class Blackboard
     /// caller prefetching the record that holds it.
     const void* tickFieldsEnd() const { return m_slots.firstEnd(); }
 
-    /// The blackboard as a JSON object (keys in order).
-    json toJson() const;
     /// Calls `fn(key, value)` for every key with a value, in key order.
     template <class Fn> void forEach(Fn&& fn) const
     {
@@ -173,7 +163,7 @@ class Blackboard
     /// the allocator puts them (32-byte slots took four from a 16-byte start).
     struct Slot
     {
-        json value;
+        Value value;
         uint64_t stamp : 55 = 0;  ///< See stampOf().
         uint64_t checks : 8 = 0;  ///< See markChecked().
         uint64_t present : 1 = 0; ///< 1 when the slot has a value.
@@ -232,24 +222,14 @@ class Blackboard
     std::vector<uint32_t> m_order;   ///< Slot indices in key order.
 };
 
-/// JSON of a blackboard (nlohmann's ADL hook: `json j = bb;`, `{"blackboard", bb}`).
-void to_json(json& out, const Blackboard& bb);
-
 /// An empty blackboard.
 inline Blackboard makeBlackboard() { return Blackboard(); }
 
 /// The value under `key`, or nullptr.
-const json* blackboardFind(const Blackboard& bb, std::string_view key);
-/// The value under `key` of a JSON object, or nullptr (nullptr for a non-object).
-const json* blackboardFind(const json& bb, std::string_view key);
+const Value* blackboardFind(const Blackboard& bb, std::string_view key);
 
-/// True when `value` is a blackboard reference `{"bb": "key"}`.
-bool isBlackboardRef(const json& value);
-
-/// Feeds a JSON value canonically into `io` (type tag, then value; object keys in
-/// order; integers as 64-bit, other numbers by their double bit pattern).
-void hashJson(Hasher& io, const json& value);
-/// Feeds a blackboard into `io` exactly as `hashJson` feeds the JSON object it stands for.
+/// Feeds a blackboard into `io` exactly as hashValue feeds the object value of
+/// its keys and values (and hashJson the JSON object it stands for).
 void hashBlackboard(Hasher& io, const Blackboard& bb);
 
 } // namespace spark::ai

@@ -11,6 +11,7 @@
 #include "spark/ai/placed_array.h"
 #include "spark/ai/tree.h"
 #include "spark/ai/utility.h"
+#include "spark/ai/value_json.h"
 #include "spark/ai/world.h"
 #include "spark/core/id.h"
 #include "spark/core/result.h"
@@ -40,7 +41,7 @@ struct BrainDef
     std::string tree;         ///< Tree name, or empty when `utility` is used.
     std::string utility;      ///< Utility document name, or empty when `tree` is used.
     uint32_t period = 1;      ///< Think every `period` frames. [Limit: 1..100000]
-    json blackboard = json::object(); ///< Initial blackboard (an object).
+    Blackboard blackboard;    ///< Initial blackboard.
     uint64_t seed = 0;        ///< Seed of the brain's RNG (chance, weighted_random).
 };
 
@@ -436,7 +437,7 @@ void putUtility(AiState& io, UtilityDoc doc);
 
 /// Creates (or replaces) the brain of `def.agent`: its id (a replaced brain's
 /// id goes stale). Errors: E_AI_UNKNOWN (no such tree or utility), E_AI_PARAMS
-/// (both or neither of tree/utility, bad period, blackboard not an object).
+/// (both or neither of tree/utility, bad period).
 Result<BrainId> attachBrain(AiState& io, const BrainDef& def, uint64_t frame);
 
 /// The simulation clock of a tick: time = frame × dt.

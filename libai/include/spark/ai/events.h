@@ -3,7 +3,7 @@
 /// The AI event log: what brains saw and did (spotted, lost_sight, waypoint,
 /// arrived, tree_status, utility, error, emitted, log), in order.
 
-#include "spark/ai/blackboard.h"
+#include "spark/ai/value_json.h"
 
 #include <cstdint>
 #include <string>

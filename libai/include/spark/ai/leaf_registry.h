@@ -58,36 +58,36 @@ inline constexpr size_t kMaxLeafNameLength = 64;
 struct LeafParams
 {
     const LeafDef* def = nullptr;        ///< The leaf's manifest entry.
-    std::span<const json* const> values; ///< One per `def->params`.
+    std::span<const Value* const> values; ///< One per `def->params`.
 
     /// Parameter `index`'s value, or nullptr.
-    const json* get(size_t index) const { return index < values.size() ? values[index] : nullptr; }
+    const Value* get(size_t index) const { return index < values.size() ? values[index] : nullptr; }
     /// Parameter `p`'s value, or nullptr (`p`: the leaf's parameter enum).
-    template <class E> const json* get(E p) const
+    template <class E> const Value* get(E p) const
     {
         static_assert(std::is_enum_v<E>, "parameters are read by their enum");
         return get(static_cast<size_t>(p));
     }
     /// The parameter named `name`, or nullptr (absent or not declared).
-    const json* find(std::string_view name) const;
+    const Value* find(std::string_view name) const;
     /// Parameter `p` as a number; `fallback` when absent or not a number.
     template <class E> double number(E p, double fallback = 0) const
     {
-        const json* v = get(p);
-        return v && v->is_number() ? v->template get<double>() : fallback;
+        double d = 0;
+        const Value* v = get(p);
+        return v && v->numberOf(d) ? d : fallback;
     }
     /// Parameter `p` as a boolean; `fallback` when absent or not a boolean.
     template <class E> bool boolean(E p, bool fallback = false) const
     {
-        const json* v = get(p);
-        return v && v->is_boolean() ? v->template get<bool>() : fallback;
+        const Value* v = get(p);
+        return v && v->isBool() ? v->boolean() : fallback;
     }
     /// Parameter `p` as a string; empty when absent or not a string.
     template <class E> std::string_view text(E p) const
     {
-        const json* v = get(p);
-        return v && v->is_string() ? std::string_view(v->template get_ref<const std::string&>())
-                                   : std::string_view();
+        const Value* v = get(p);
+        return v && v->isString() ? std::string_view(v->string()) : std::string_view();
     }
 };
 

@@ -12,6 +12,8 @@
 /// `LeafRegistry` (leaf_registry.h).
 
 #include "spark/ai/blackboard.h"
+#include "spark/ai/value.h"
+#include "spark/ai/value_json.h"
 #include "spark/core/result.h"
 
 #include <array>
@@ -73,7 +75,7 @@ struct ParamDef
     std::string name;        ///< Parameter name in `params`.
     ParamType type = ParamType::Number;
     bool required = false;   ///< Must be given (else `defaultValue` applies).
-    json defaultValue;       ///< Used when not given; null when none.
+    Value defaultValue;      ///< Used when not given; null when none.
     double min = -1e300;     ///< Lower bound for numbers. [inclusive]
     double max = 1e300;      ///< Upper bound for numbers. [inclusive]
     std::string description; ///< One line.
@@ -113,10 +115,10 @@ const LeafRegistry& builtinLeafRegistry();
 
 /// Checks a literal value against a parameter's declared type; on failure
 /// returns false and sets `outExpected` to what was expected.
-bool paramValueMatches(const ParamDef& def, const json& value, std::string& outExpected);
+bool paramValueMatches(const ParamDef& def, const Value& value, std::string& outExpected);
 /// True when a value fits a parameter's declared type (paramValueMatches without
 /// the message: allocates nothing, for the tick).
-bool paramValueFits(const ParamDef& def, const json& value);
+bool paramValueFits(const ParamDef& def, const Value& value);
 
 /// One parameter slot of a compiled leaf call: a literal or a blackboard key.
 struct ParamSlot
@@ -125,7 +127,7 @@ struct ParamSlot
     bool fromBb = false;  ///< Read `bbKey` when the leaf runs.
     std::string bbKey;    ///< Blackboard key when `fromBb`.
     uint32_t bbIndex = UINT32_MAX; ///< `bbKey` in the compiled tree's `keys` (UINT32_MAX: not resolved).
-    json literal;         ///< The literal value when `!fromBb`.
+    Value literal;        ///< The literal value when `!fromBb`.
     bool literalNumber = false;     ///< `literal` is a number, pre-read into `number`.
     double number = 0;              ///< The literal number (when `literalNumber`).
     bool literalPoint = false;      ///< `literal` is a point [x, y, z], pre-read into `point`.
@@ -135,7 +137,7 @@ struct ParamSlot
 };
 
 /// Pre-reads a slot's literal number or point (`literalNumber`, `literalPoint`),
-/// so that a tick reads it without touching JSON.
+/// so that a tick reads it without looking at the value's kind.
 void preparseSlot(ParamSlot& io);
 
 /// A compiled call of a leaf: the leaf and one slot per declared parameter.

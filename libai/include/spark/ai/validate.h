@@ -4,7 +4,7 @@
 /// is reported, each with a code (docs/ai.md), a message, the JSON pointer of the
 /// offending field and a hint (the nearest known name, the expected type).
 
-#include "spark/ai/blackboard.h"
+#include "spark/ai/value_json.h"
 
 #include <string>
 #include <string_view>
