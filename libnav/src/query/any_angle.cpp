@@ -411,19 +411,20 @@ struct Search
     const NavLink* base;    ///< mesh.allLinks().data()
     bool plain;             ///< No excluded area and no disabled polygon: every linked polygon is usable.
     uint8_t turnMask;       ///< linkEndTurn bits that allow a turn: corners, and area borders when an area is excluded.
+    uint8_t startTurnMask;  ///< The same for nodes rooted at the start: walls too.
     double sideLimit;       ///< sideBound(mesh).
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
     uint32_t via = kNone;   ///< The `via` of the nodes `add` makes (set by turnOnLine only).
 
-    /// True when a shortest path may turn at link end point `id`.
     /// True when a path from root `root` may turn at link end point `id`: a
-    /// corner, or any point seen from the start (which the query snaps into
-    /// its polygon only to float precision: on a wall's line it may lie a
+    /// corner, or a point on a wall seen from the start (which the query snaps
+    /// into its polygon only to float precision: on a wall's line it may lie a
     /// rounding's width outside the free space, where even a straight wall's
-    /// vertex bends the path).
+    /// vertex bends the path). A point with free space all round it (inside
+    /// open ground, or on a tile seam) is never turned at.
     bool turnable(uint32_t root, uint32_t id) const
     {
-        return root == kStartRoot || (mesh.linkEndTurn(id) & turnMask) != 0;
+        return (mesh.linkEndTurn(id) & (root == kStartRoot ? startTurnMask : turnMask)) != 0;
     }
 
     /// Makes room for `more` nodes after the first `count` (the vector only
@@ -775,6 +776,8 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
                   base,
                   filter.excludedAreas == 0 && mesh.disabledCount() == 0,
                   uint8_t(NavMesh::kTurnCorner | (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
+                  uint8_t(NavMesh::kTurnCorner | NavMesh::kTurnWall |
+                          (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
                   sideBound(mesh)};
     const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     assert(startRoot == kStartRoot);
