@@ -542,12 +542,16 @@ void seeLinkEnd(const NavMesh& mesh, uint32_t p, uint32_t li, uint32_t end, Turn
     if (s.area != 0 && s.area != area)
         s.areas = 1;
     s.area = area;
-    // The neighbour's links back to p: one must end here too.
+    // The neighbour's links back to p: one must end here too, at the same
+    // x–z place on their shared portal (its height may differ: tiles baked
+    // apart meet on a seam at heights of their own).
     bool back = false;
     const std::span<const NavLink> qs = mesh.links(l.neighbour);
     const size_t q0 = size_t(qs.data() - all);
+    auto here = [&](const glm::vec3& v) { return v.x == s.at.x && v.z == s.at.z; };
     for (size_t k = q0; k < q0 + qs.size() && !back; ++k)
-        back = all[k].neighbour == p && (ids[2 * k] == id || ids[2 * k + 1] == id);
+        back = all[k].neighbour == p &&
+               (ids[2 * k] == id || ids[2 * k + 1] == id || here(all[k].a) || here(all[k].b));
     if (!back)
         s.bad = 1;
     // Past this end along p's boundary: another link from (or to) this point, or a wall.
@@ -583,7 +587,10 @@ uint8_t turnOf(const TurnSeen& s)
                              (double(s.at.z) - s.from.z) * (double(s.to.z) - s.at.z);
         proven = turn > 0 || (turn == 0 && ahead > 0.0);
     }
-    return uint8_t((proven ? 0 : NavMesh::kTurnCorner) | (s.areas ? NavMesh::kTurnAreas : 0));
+    // (A proven point with walls is on a straight wall or a convex corner;
+    // without, free space lies all round it and no path turns there.)
+    const uint8_t shape = proven ? (s.ins == 1 ? NavMesh::kTurnWall : 0) : NavMesh::kTurnCorner;
+    return uint8_t(shape | (s.areas ? NavMesh::kTurnAreas : 0));
 }
 
 } // namespace

@@ -130,26 +130,48 @@ glm::vec3 point3(const AnyAngleEnd& e)
     return glm::vec3(static_cast<float>(e.x), e.y, static_cast<float>(e.z));
 }
 
-/// The interval end at mesh point `p` seen from `root` (a mesh point or the start).
-AnyAngleEnd meshEnd(const glm::vec3& p, const P2& root)
+/// The interval end at mesh point `p`.
+AnyAngleEnd meshEnd(const glm::vec3& p)
 {
-    return AnyAngleEnd{p.x, p.z, p.y, true, static_cast<float>(root.x), static_cast<float>(root.z), p.x, p.z};
+    return AnyAngleEnd{p.x, p.z, p.y, kAnyStretchEnd};
 }
 
-/// Which side of the line of the ray from the root through end `e` point `c`
-/// lies on (> 0: left). The line is given by two mesh points and `c` is a mesh
-/// point, so the sign is exact when the differences of the coordinates and
-/// their products are exact in double (coordinates of float meshes within
-/// 2^26 of each other in scale, e.g. any grid bake): a vertex on the ray is
-/// seen on it, never a rounding's width to one side.
-[[gnu::always_inline]] inline double side(const AnyAngleEnd& e, const P2& c)
+bool stretchEnd(const AnyAngleEnd& e)
 {
-    return detail::orientValue(e.rayFromX, e.rayFromZ, e.rayToX, e.rayToZ, c.x, c.z);
+    return e.ray == kAnyStretchEnd;
 }
 
-[[gnu::noinline]] double sideSlow(const AnyAngleEnd& e, const P2& c)
+/// The line of a ray, through two mesh points (or the start), `from` before `to`.
+struct Ray
 {
-    return detail::orientValue(e.rayFromX, e.rayFromZ, e.rayToX, e.rayToZ, c.x, c.z);
+    P2 from, to;
+};
+
+/// The ray from the root at `root` through end `e` of a node (AnyAngleEnd::ray).
+[[gnu::always_inline]] inline Ray rayOf(const AnyAngleEnd& e, const P2& root, const NavLink* links,
+                                        const ScratchData& s)
+{
+    if (stretchEnd(e))
+        return Ray{root, pos(e)};
+    if ((e.ray & kAnyRayFromRoot) == 0)
+        return Ray{root, flat((e.ray & 1) == 0 ? links[e.ray >> 1].a : links[e.ray >> 1].b)};
+    return Ray{flat(s.anyRoots[e.ray & ~kAnyRayFromRoot].point), root};
+}
+
+/// Which side of the line of ray `r` point `c` lies on (> 0: left). The line
+/// is given by two mesh points and `c` is a mesh point, so the sign is exact
+/// when the differences of the coordinates and their products are exact in
+/// double (coordinates of float meshes within 2^26 of each other in scale,
+/// e.g. any grid bake): a vertex on the ray is seen on it, never a rounding's
+/// width to one side.
+[[gnu::always_inline]] inline double side(const Ray& r, const P2& c)
+{
+    return detail::orientValue(r.from.x, r.from.z, r.to.x, r.to.z, c.x, c.z);
+}
+
+[[gnu::noinline]] double sideSlow(const Ray& r, const P2& c)
+{
+    return detail::orientValue(r.from.x, r.from.z, r.to.x, r.to.z, c.x, c.z);
 }
 
 /// `side` for mesh points, with a static filter: `bound` exceeds the
@@ -157,14 +179,14 @@ AnyAngleEnd meshEnd(const glm::vec3& p, const P2& root)
 /// (Shewchuk's (3 + 16ε)ε times 2 w², w its larger extent), so a vertex costs
 /// one comparison more than the plain determinant unless it lies on the ray
 /// (or within that bound of it), where the exact sign is taken.
-[[gnu::always_inline]] inline double sideOnMesh(const AnyAngleEnd& e, const P2& c, double bound)
+[[gnu::always_inline]] inline double sideOnMesh(const Ray& r, const P2& c, double bound)
 {
-    const double det = cross(P2{e.rayFromX, e.rayFromZ}, P2{e.rayToX, e.rayToZ}, c);
+    const double det = cross(r.from, r.to, c);
     if (det > bound || -det > bound)
         return det;
-    if (c.x == e.rayToX && c.z == e.rayToZ)
+    if (c.x == r.to.x && c.z == r.to.z)
         return 0.0; // the ray's own end (the entry edge's ends: two per expansion)
-    return sideSlow(e, c);
+    return sideSlow(r, c);
 }
 
 /// The bound of sideOnMesh for `mesh`.
@@ -411,19 +433,20 @@ struct Search
     const NavLink* base;    ///< mesh.allLinks().data()
     bool plain;             ///< No excluded area and no disabled polygon: every linked polygon is usable.
     uint8_t turnMask;       ///< linkEndTurn bits that allow a turn: corners, and area borders when an area is excluded.
+    uint8_t startTurnMask;  ///< The same for nodes rooted at the start: walls too.
     double sideLimit;       ///< sideBound(mesh).
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
     uint32_t via = kNone;   ///< The `via` of the nodes `add` makes (set by turnOnLine only).
 
-    /// True when a shortest path may turn at link end point `id`.
     /// True when a path from root `root` may turn at link end point `id`: a
-    /// corner, or any point seen from the start (which the query snaps into
-    /// its polygon only to float precision: on a wall's line it may lie a
+    /// corner, or a point on a wall seen from the start (which the query snaps
+    /// into its polygon only to float precision: on a wall's line it may lie a
     /// rounding's width outside the free space, where even a straight wall's
-    /// vertex bends the path).
+    /// vertex bends the path). A point with free space all round it (inside
+    /// open ground, or on a tile seam) is never turned at.
     bool turnable(uint32_t root, uint32_t id) const
     {
-        return root == kStartRoot || (mesh.linkEndTurn(id) & turnMask) != 0;
+        return (mesh.linkEndTurn(id) & (root == kStartRoot ? startTurnMask : turnMask)) != 0;
     }
 
     /// Makes room for `more` nodes after the first `count` (the vector only
@@ -434,7 +457,7 @@ struct Search
             s.anyNodes.resize(std::max<size_t>(256, 2 * (count + more)));
     }
 
-    bool isGoal(uint32_t poly) const
+    [[gnu::always_inline]] bool isGoal(uint32_t poly) const
     {
         return poly == goalPoly || (goals.size() > 1 && std::find(goals.begin(), goals.end(), poly) != goals.end());
     }
@@ -449,19 +472,16 @@ struct Search
                                     uint32_t link, const AnyAngleEnd& right, const AnyAngleEnd& left)
     {
         const uint32_t nb = base[link].neighbour;
-        if (!isGoal(nb))
+        // A dead end: nothing beyond it but the way in (a shortest path never
+        // enters one; it could only come back into the convex polygon it
+        // left), or one polygon on that is itself a dead end (the mesh's
+        // table, for the link's owner `from`); unless the goal is there.
+        const uint32_t dead = mesh.linkDeadEnd(link);
+        if (dead != kNone && !isGoal(nb) && !isGoal(dead))
         {
-            // A dead end: nothing beyond it but the way in (a shortest path
-            // never enters one; it could only come back into the convex
-            // polygon it left), or one polygon on that is itself a dead end
-            // (the mesh's table, for the link's owner `from`).
-            const uint32_t dead = mesh.linkDeadEnd(link);
-            if (dead != kNone && !isGoal(dead))
-            {
-                reach(s, nb);
-                reach(s, dead);
-                return;
-            }
+            reach(s, nb);
+            reach(s, dead);
+            return;
         }
         // A root on the interval's line (at an end, or the start on an edge;
         // exactly, on the link's own mesh points) sees the whole polygon
@@ -486,8 +506,6 @@ struct Search
         AnyAngleNode& n = s.anyNodes[count++]; // put on the open list by the search loop
         n.left = left;
         n.right = right;
-        n.rootX = rootAt.x;
-        n.rootZ = rootAt.z;
         n.g = g;
         n.f = g + heuristic(rootAt, l2, r2, goal);
         n.root = root;
@@ -511,7 +529,7 @@ struct Search
         {
             const AnyAngleEnd& e = end == 0 ? right : left;
             const uint32_t id = mesh.linkEndPoints()[2 * size_t(link) + end];
-            if (!e.stretchEnd || !turnable(root, id))
+            if (!stretchEnd(e) || !turnable(root, id))
                 continue;
             const P2 at = pos(e);
             const double eg = g + dist(rootAt, at);
@@ -521,7 +539,7 @@ struct Search
             s.anyRoots[r].g = std::min(s.anyRoots[r].g, eg);
             makeRoom(1);
             via = root; // (the root may be a turn no node of its own records)
-            add(parent, from, r, at, eg, link, meshEnd(ln.a, at), meshEnd(ln.b, at));
+            add(parent, from, r, at, eg, link, meshEnd(ln.a), meshEnd(ln.b));
             via = kNone;
         }
     }
@@ -565,7 +583,7 @@ struct Search
         const AnyAngleNode node = s.anyNodes[index];
         const uint32_t poly = node.poly;
         const uint32_t n = mesh.polygonVertexCount(poly);
-        const P2 root{node.rootX, node.rootZ};
+        const P2 root = flat(s.anyRoots[node.root].point);
         const P2 L = pos(node.left), R = pos(node.right);
         const std::span<const NavLink> links = mesh.links(poly);
         const uint32_t k = entryEdge(links, node.link, node.from, L, R);
@@ -578,7 +596,8 @@ struct Search
         double rightHit = 0.0;
         if (!same(root, R))
         {
-            auto side = [&](const P2& p) { return sideOnMesh(node.right, p, sideLimit); };
+            const Ray ray = rayOf(node.right, root, base, s);
+            auto side = [&](const P2& p) { return sideOnMesh(ray, p, sideLimit); };
             double prev = side(c[0]);
             if (prev > 0.0)
                 prev = 0.0;
@@ -599,7 +618,8 @@ struct Search
         double leftHit = static_cast<double>(n - 1);
         if (!same(root, L))
         {
-            auto side = [&](const P2& p) { return sideOnMesh(node.left, p, sideLimit); };
+            const Ray ray = rayOf(node.left, root, base, s);
+            auto side = [&](const P2& p) { return sideOnMesh(ray, p, sideLimit); };
             double next = side(c[n - 1]);
             if (next < 0.0)
                 next = 0.0;
@@ -631,14 +651,15 @@ struct Search
         // (Only needed when a successor may be rooted at an interval end: an
         // end that is a stretch end, or the root itself.)
         const bool rootL = same(root, L), rootR = same(root, R);
-        const bool endsMatter = node.left.stretchEnd || node.right.stretchEnd || rootL || rootR;
+        const bool endsMatter = stretchEnd(node.left) || stretchEnd(node.right) || rootL || rootR;
         double tL = 0.0, tR = 0.0;
         bool sameLeft = false, sameRight = false;
         if (endsMatter)
         {
             tL = edgeParam(L);
             tR = edgeParam(R);
-            if ((node.right.stretchEnd && !(rightHit > 0.0)) || (node.left.stretchEnd && !(leftHit < n - 1)))
+            if ((stretchEnd(node.right) && !(rightHit > 0.0)) ||
+                (stretchEnd(node.left) && !(leftHit < n - 1)))
                 for (const NavLink& link : links)
                     if (link.edge == k && usable(link.neighbour))
                     {
@@ -652,7 +673,7 @@ struct Search
         double rightG = 0.0, leftG = 0.0;
         const uint32_t rightId = mesh.linkEndPoints()[2 * size_t(node.link)];
         const uint32_t leftId = mesh.linkEndPoints()[2 * size_t(node.link) + 1];
-        if (node.right.stretchEnd && (rightHit > 0.0 || sameRight) && !rootR && turnable(node.root, rightId))
+        if (stretchEnd(node.right) && (rightHit > 0.0 || sameRight) && !rootR && turnable(node.root, rightId))
         {
             rightG = node.g + dist(root, R);
             const uint32_t r = rootOf(s, rightId, point3(node.right));
@@ -662,7 +683,7 @@ struct Search
                 rightRoot = r;
             }
         }
-        if (node.left.stretchEnd && (leftHit < n - 1 || sameLeft) && !rootL && turnable(node.root, leftId))
+        if (stretchEnd(node.left) && (leftHit < n - 1 || sameLeft) && !rootL && turnable(node.root, leftId))
         {
             leftG = node.g + dist(root, L);
             const uint32_t r = rootOf(s, leftId, point3(node.left));
@@ -674,6 +695,13 @@ struct Search
         }
 
         const bool turns = rightRoot != kNone || leftRoot != kNone;
+        // The rays of cut ends (AnyAngleEnd::ray): seen from the node's root,
+        // a cut by the ray through a stretch end runs to that link end, and a
+        // cut by a cut end's ray keeps that ray; seen from a turn at an
+        // interval end, the ray runs from the node's root to that end.
+        const uint32_t rightRay = stretchEnd(node.right) ? 2 * node.link : node.right.ray;
+        const uint32_t leftRay = stretchEnd(node.left) ? 2 * node.link + 1 : node.left.ray;
+        const uint32_t turnRay = kAnyRayFromRoot | node.root;
         for (const NavLink& link : links)
         {
             const uint32_t i = link.edge > k ? link.edge - k - 1 : link.edge + n - k - 1; // chain edge index
@@ -687,16 +715,16 @@ struct Search
                 if (link.tMax <= tL + 1.0e-7)
                 {
                     if (rootL)
-                        add(index, poly, node.root, root, node.g, li, meshEnd(link.a, root), meshEnd(link.b, root));
+                        add(index, poly, node.root, root, node.g, li, meshEnd(link.a), meshEnd(link.b));
                     else if (leftRoot != kNone)
-                        add(index, poly, leftRoot, L, leftG, li, meshEnd(link.a, L), meshEnd(link.b, L));
+                        add(index, poly, leftRoot, L, leftG, li, meshEnd(link.a), meshEnd(link.b));
                 }
                 else if (link.tMin >= tR - 1.0e-7)
                 {
                     if (rootR)
-                        add(index, poly, node.root, root, node.g, li, meshEnd(link.a, root), meshEnd(link.b, root));
+                        add(index, poly, node.root, root, node.g, li, meshEnd(link.a), meshEnd(link.b));
                     else if (rightRoot != kNone)
-                        add(index, poly, rightRoot, R, rightG, li, meshEnd(link.a, R), meshEnd(link.b, R));
+                        add(index, poly, rightRoot, R, rightG, li, meshEnd(link.a), meshEnd(link.b));
                 }
                 continue;
             }
@@ -710,36 +738,32 @@ struct Search
             const P2 u = c[i], v = c[i + 1];
             // A cut by a ray: the point where the ray's line meets the edge
             // (at parameter p − i, from the sides of the edge's ends), on that line.
-            auto cut = [&](double p, const AnyAngleEnd& ray)
+            auto cut = [&](double p, uint32_t ray)
             {
                 const double t = p - i;
-                AnyAngleEnd e = ray;
-                e.x = u.x + (v.x - u.x) * t;
-                e.z = u.z + (v.z - u.z) * t;
-                e.y = cy[i] + (cy[i + 1] - cy[i]) * static_cast<float>(t);
-                e.stretchEnd = false;
-                return e;
+                return AnyAngleEnd{u.x + (v.x - u.x) * t, u.z + (v.z - u.z) * t,
+                                   cy[i] + (cy[i + 1] - cy[i]) * static_cast<float>(t), ray};
             };
             // A piece [lo, hi] of the stretch seen from `rootAt`; a cut end
-            // lies on the ray of `loRay` (lo) or `hiRay` (hi).
+            // lies on ray `loRay` (lo) or `hiRay` (hi).
             auto piece = [&](double lo, double hi, uint32_t rootIndex, const P2& rootAt, double g,
-                             const AnyAngleEnd& loRay, const AnyAngleEnd& hiRay) __attribute__((always_inline))
+                             uint32_t loRay, uint32_t hiRay) __attribute__((always_inline))
             {
                 if (!(hi > lo))
                     return;
                 // A cut that lands on the stretch's end (to rounding) is that end.
                 const bool loEnd = lo - p0 <= 1.0e-9, hiEnd = p1 - hi <= 1.0e-9;
-                add(index, poly, rootIndex, rootAt, g, li, loEnd ? meshEnd(link.a, rootAt) : cut(lo, loRay),
-                    hiEnd ? meshEnd(link.b, rootAt) : cut(hi, hiRay));
+                add(index, poly, rootIndex, rootAt, g, li, loEnd ? meshEnd(link.a) : cut(lo, loRay),
+                    hiEnd ? meshEnd(link.b) : cut(hi, hiRay));
             };
             // Non-observable on the right: [0, rightHit), its cut on the right ray's line.
             if (rightRoot != kNone && p0 < rightHit)
-                piece(p0, std::min(p1, rightHit), rightRoot, R, rightG, node.right, node.right);
+                piece(p0, std::min(p1, rightHit), rightRoot, R, rightG, turnRay, turnRay);
             // Observable: [rightHit, leftHit].
-            piece(std::max(p0, rightHit), std::min(p1, leftHit), node.root, root, node.g, node.right, node.left);
+            piece(std::max(p0, rightHit), std::min(p1, leftHit), node.root, root, node.g, rightRay, leftRay);
             // Non-observable on the left: (leftHit, n − 1], its cut on the left ray's line.
             if (leftRoot != kNone && p1 > leftHit)
-                piece(std::max(p0, leftHit), p1, leftRoot, L, leftG, node.left, node.left);
+                piece(std::max(p0, leftHit), p1, leftRoot, L, leftG, turnRay, turnRay);
         }
     }
 };
@@ -775,6 +799,8 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
                   base,
                   filter.excludedAreas == 0 && mesh.disabledCount() == 0,
                   uint8_t(NavMesh::kTurnCorner | (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
+                  uint8_t(NavMesh::kTurnCorner | NavMesh::kTurnWall |
+                          (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
                   sideBound(mesh)};
     const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     assert(startRoot == kStartRoot);
@@ -787,8 +813,8 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
         search.makeRoom(mesh.links(from).size());
         for (const NavLink& link : mesh.links(from))
             if (search.usable(link.neighbour))
-                search.add(kNone, from, startRoot, flat(start.point), 0.0, static_cast<uint32_t>(&link - base),
-                           meshEnd(link.a, flat(start.point)), meshEnd(link.b, flat(start.point)));
+                search.add(kNone, from, startRoot, flat(start.point), 0.0,
+                           static_cast<uint32_t>(&link - base), meshEnd(link.a), meshEnd(link.b));
     }
     auto entry = [&](uint32_t i) { return AnyAngleOpen{s.anyNodes[i].f, s.anyNodes[i].g, i}; };
     OpenList open{s.anyHeap};
@@ -865,7 +891,8 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const ScratchData& s, uint32_
         // The last leg bends at an end of the goal node's interval when the
         // goal is not seen through it (where the heuristic clamps).
         const AnyAngleNode& node = s.anyNodes[s.anyGoalNode];
-        const P2 root{node.rootX, node.rootZ}, goal = flat(end), L = pos(node.left), R = pos(node.right);
+        const P2 root = flat(s.anyRoots[node.root].point), goal = flat(end), L = pos(node.left),
+                 R = pos(node.right);
         const double dx = L.x - R.x, dz = L.z - R.z;
         const double ex = goal.x - root.x, ez = goal.z - root.z;
         const double den = dx * ez - dz * ex;
@@ -880,9 +907,10 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const ScratchData& s, uint32_
         // Beside a ray through a mesh point, the side of its line decides
         // (exactly: a goal on the ray is passed straight through).
         if (l2 > 0.0 && !same(root, R))
-            t = side(node.right, goal) < 0.0 ? -1.0 : std::max(t, 0.0);
+            t = side(rayOf(node.right, root, mesh.allLinks().data(), s), goal) < 0.0 ? -1.0
+                                                                                     : std::max(t, 0.0);
         if (l2 > 0.0 && !same(root, L))
-            t = side(node.left, goal) > 0.0 ? 2.0 : std::min(t, 1.0);
+            t = side(rayOf(node.left, root, mesh.allLinks().data(), s), goal) > 0.0 ? 2.0 : std::min(t, 1.0);
         if (t < 0.0)
             pushPoint(point3(node.right));
         else if (t > 1.0)
@@ -930,7 +958,6 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const ScratchData& s, uint32_
         points[kept++] = points.back();
         points.resize(kept);
     }
-    (void)mesh;
 }
 
 void detail::anyAngleRelease(ScratchData& s)

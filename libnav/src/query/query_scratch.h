@@ -27,27 +27,30 @@ struct SearchFunnel
 
 /// An end of an any-angle interval: its position (x–z in double, so a cut
 /// by a ray keeps its place exactly enough to be matched to a vertex), its
-/// height, and the line the ray from the node's root to it lies on, as two
-/// mesh points (so which side of the ray a vertex lies on is decided on the
-/// mesh's own coordinates, not on a computed cut).
+/// height, and which line the ray from the node's root to it lies on, named by
+/// two mesh points (so which side of the ray a vertex lies on is decided on
+/// the mesh's own coordinates, not on a computed cut).
 struct AnyAngleEnd
 {
-    double x = 0.0;         ///< Position (x). [Units: m]
-    double z = 0.0;         ///< Position (z). [Units: m]
-    float y = 0.0f;         ///< Height. [Units: m]
-    bool stretchEnd = false; ///< The end of the link stretch (a mesh point), not a cut by a ray.
-    float rayFromX = 0.0f, rayFromZ = 0.0f; ///< A mesh point on the ray's line. [Units: m]
-    float rayToX = 0.0f, rayToZ = 0.0f;     ///< Another, further along the ray. [Units: m]
+    double x = 0.0; ///< Position (x). [Units: m]
+    double z = 0.0; ///< Position (z). [Units: m]
+    float y = 0.0f; ///< Height. [Units: m]
+    /// kAnyStretchEnd: the end of the link stretch (a mesh point; the ray runs
+    /// from the root to it). Else a cut by a ray: a link end (2 × link + end,
+    /// index in `allLinks`) the ray runs to from the node's root, or, with bit
+    /// kAnyRayFromRoot, a root (index in `anyRoots`) it runs from to the node's root.
+    uint32_t ray = 0;
 };
+constexpr uint32_t kAnyStretchEnd = 0xffffffffu;
+constexpr uint32_t kAnyRayFromRoot = 0x80000000u;
 
 /// A node of the any-angle search (any_angle.cpp): a root the path reaches in
 /// a straight line (or turns at) and an interval of a portal seen from it.
+/// (88 bytes: the root's position is read from `anyRoots`.)
 struct AnyAngleNode
 {
     AnyAngleEnd left;        ///< Interval end on the left, looking from the root.
     AnyAngleEnd right;       ///< Interval end on the right.
-    double rootX = 0.0;      ///< Root position (x). [Units: m]
-    double rootZ = 0.0;      ///< Root position (z). [Units: m]
     double g = 0.0;          ///< Length of the path to the root (x–z). [Units: m]
     double f = 0.0;          ///< g + shortest distance root → interval → goal. [Units: m]
     uint32_t root = 0;       ///< Index in `QueryScratch::Data::anyRoots`.

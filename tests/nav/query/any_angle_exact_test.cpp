@@ -141,11 +141,60 @@ TEST_CASE("the mesh's turn table: obstacle corners are turned at; open space, st
     CHECK(turn(3, 1));
     CHECK_FALSE(turn(2, 0)); // straight wall
     CHECK_FALSE(turn(0, 1)); // straight wall (the left side)
+    // A start snapped a rounding's width beyond a wall's line may turn at any
+    // point of that wall (kTurnWall), never at a point in the open.
+    auto bits = [&](float x, float z)
+    { return mesh.linkEndTurn(mesh.linkEndPointOf(glm::vec3(x, 0.0f, z))); };
+    CHECK(bits(1, 1) == 0);
+    CHECK(bits(1, 0) == NavMesh::kTurnWall);
+    CHECK(bits(3, 0) == NavMesh::kTurnWall);
+    CHECK(bits(2, 1) == NavMesh::kTurnCorner);
     // Every path still shortest: round the blocked cell both ways.
     CHECK(pathLength(mesh, glm::vec3(0.5f, 0, 1.5f), glm::vec3(3.5f, 0, 1.5f)) ==
           doctest::Approx(std::hypot(1.5, 0.5) + 1.0 + std::hypot(0.5, 0.5)).epsilon(1e-6));
     CHECK(pathLength(mesh, glm::vec3(3.5f, 0, 1.5f), glm::vec3(0.5f, 0, 1.5f)) ==
           doctest::Approx(std::hypot(1.5, 0.5) + 1.0 + std::hypot(0.5, 0.5)).epsilon(1e-6));
+}
+
+TEST_CASE("a tile seam where the two sides' heights differ is passed through, not turned at")
+{
+    // Free space [0, 2] × [0, 2]: two squares on the left at height 0, one
+    // rectangle on the right at 0.25 (tiles baked apart meet at heights of
+    // their own). The left squares' shared vertex (1, 0, 1) lies on the
+    // seam in the middle of the right rectangle's edge, whose link ends
+    // there at (1, 0.25, 1): the two sides' ends differ in height only.
+    PolySoup soup;
+    soup.polyStarts.push_back(0);
+    auto poly = [&](std::initializer_list<glm::vec3> ring)
+    {
+        for (const glm::vec3& v : ring)
+        {
+            soup.indices.push_back(uint32_t(soup.vertices.size()));
+            soup.vertices.push_back(v);
+        }
+        soup.polyStarts.push_back(uint32_t(soup.indices.size()));
+        soup.areas.push_back(0);
+    };
+    poly({{0, 0, 0}, {1, 0, 0}, {1, 0, 1}, {0, 0, 1}});
+    poly({{0, 0, 1}, {1, 0, 1}, {1, 0, 2}, {0, 0, 2}});
+    poly({{1, 0.25f, 0}, {2, 0.25f, 0}, {2, 0.25f, 2}, {1, 0.25f, 2}});
+    auto built = buildNavMesh(soup, defaultNavMeshDef());
+    REQUIRE(built.ok());
+    const NavMesh& mesh = built.value();
+    for (const float y : {0.0f, 0.25f})
+    {
+        const uint32_t id = mesh.linkEndPointOf(glm::vec3(1.0f, y, 1.0f));
+        REQUIRE(id < mesh.linkEndPointCount());
+        CHECK(mesh.linkEndTurn(id) == 0); // free space all round it
+    }
+    // A path through the seam's vertex goes straight on.
+    QueryScratch scratch;
+    PathResult path;
+    REQUIRE(findPath(mesh, scratch, glm::vec3(0.5f, 0, 0.25f), glm::vec3(1.5f, 0.25f, 1.75f),
+                     defaultQueryFilter(), glm::vec3(0.25f, 1.0f, 0.25f), path)
+                .ok());
+    REQUIRE(path.complete);
+    CHECK(path.points.size() == 2);
 }
 
 TEST_CASE("issue 34's eight rectangles: the shortest path both ways")

@@ -217,10 +217,13 @@ public:
     /// free space that is not convex, or a point whose surroundings could not
     /// be proven free or straight: see deriveQueryTables); bit kTurnAreas when
     /// polygons of more than one area meet there (a corner once an area is
-    /// excluded). Precomputed for the path search.
+    /// excluded); bit kTurnWall when a wall passes through it (straight on or
+    /// turning convexly: a start lying a rounding's width beyond the wall's
+    /// line may have to turn there). Precomputed for the path search.
     uint8_t linkEndTurn(uint32_t id) const { return m_linkEndTurn[id]; }
     static constexpr uint8_t kTurnCorner = 1; ///< linkEndTurn: an obstacle corner.
     static constexpr uint8_t kTurnAreas = 2;  ///< linkEndTurn: where areas meet.
+    static constexpr uint8_t kTurnWall = 4;   ///< linkEndTurn: on a wall, not a corner.
     /// The point id of the link end with the same bits as `p`, or
     /// linkEndPointCount() when no link end has them.
     uint32_t linkEndPointOf(const glm::vec3& p) const;
