@@ -278,6 +278,15 @@ bool parked(const CrowdAgent& a)
             (a.state == AgentState::Moving && a.reason == AgentReason::MakingWay));
 }
 
+/// May look for a detour: it follows a complete corridor of more than one
+/// polygon, without off-mesh links (a detour takes none), and is not making way.
+bool mayDetour(const CrowdAgent& a)
+{
+    return a.state == AgentState::Moving && a.hasTarget && !a.manualVelocity && !a.leap.active &&
+           a.reason != AgentReason::MakingWay && a.corridor.complete && a.corridor.hops.empty() &&
+           a.corridor.polygons.size() > 1;
+}
+
 /// Rule "make way": a parked agent in the path of a walking agent that is not
 /// going to its place (the walker's line passes within their radii of it,
 /// within `kMakeWayRange` of the walker's radii ahead of touching, and not
@@ -641,7 +650,9 @@ Status NavWorld::stepCrowds(double dt)
 // The crowd step of one mesh. Design note.
 //
 // Per agent, in handle order: (1) a corridor a mesh change broke is checked
-// and planned again; (2) the corners give the steering velocity (`steer`);
+// and planned again, and an agent heading into a jam or making no headway may
+// take a detour round it (congestion.cpp has the design note); (2) the
+// corners give the steering velocity (`steer`);
 // (3) the walls near the agent (on its floor: within its height vertically)
 // are gathered again after it moved a quarter of the range (`wallObstacle`).
 // Then, over a grid of the agents (cells as wide as the short rules' range,
@@ -758,6 +769,8 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         cs.agents[i] = m_state.agents.get(m_stepAgents[i]);
     auto agentAt = [&](size_t i) -> CrowdAgent& { return *cs.agents[i]; };
     const QueryFilter filter = defaultQueryFilter();
+    measureCongestion(navmesh, cs.agents, cs.congestion);
+    uint32_t detours = 0;
     m_avoidAgents.clear();
     m_avoidObstacles.clear();
     m_avoidRanges.clear();
@@ -784,7 +797,8 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         if (a.hasTarget && !a.manualVelocity && a.linkGeneration != linkGeneration)
             a.corridorGeneration = 0; // the links changed: plan again
         a.linkGeneration = linkGeneration;
-        if (a.corridorGeneration != generation)
+        const bool planAgain = a.corridorGeneration != generation;
+        if (planAgain)
         {
             auto at = findNearest(navmesh, a.position, agentSearchExtents(a.def));
             if (!at.ok())
@@ -826,6 +840,21 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             }
             a.corridorGeneration = generation;
             a.wallGeneration = 0;
+        }
+        // 1b. A detour round a jam (congestion.cpp): on its turn, an agent
+        //     whose corridor runs into a crowded polygon or that makes no
+        //     headway, or a stuck one just planned again, searches with
+        //     crowded polygons charged more, within the step's budget.
+        if (detours < kDetoursPerStep && mayDetour(a) &&
+            ((planAgain && a.stuck) ||
+             ((m_state.crowdSteps + m_stepAgents[i].index) % kDetourPeriod == 0 &&
+              (a.blockedFor >= kDetourBlocked || corridorCongested(cs.congestion, a.corridor)))))
+        {
+            ++detours;
+            if (planDetour(navmesh, cs.congestion, filter, a.corridor.polygons.front(), a.position,
+                           a.corridor.polygons.back(), a.corridor.target, cs.detour) &&
+                cs.detour.size() <= kMaxCorridorPolygons && cs.detour != a.corridor.polygons)
+                a.corridor.polygons.assign(cs.detour.begin(), cs.detour.end());
         }
         // 2. Corners and steering.
         a.desired = glm::vec3(0.0f);

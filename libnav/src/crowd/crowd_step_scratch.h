@@ -4,6 +4,7 @@
 /// of one crowd step (crowd.cpp), reset at each step and kept between steps
 /// so a step allocates nothing once they have grown to the crowd.
 
+#include "congestion.h"
 #include "spark/nav/crowd.h"
 
 #include <cstdint>
@@ -52,6 +53,10 @@ struct CrowdStepScratch::Data
     std::vector<uint8_t> heldBack;
     /// One agent's walls by distance (squared) when it may keep only its nearest.
     std::vector<std::pair<double, uint32_t>> wallOrder;
+    /// The crowding of the stepped mesh's polygons and the detour search's arrays.
+    Congestion congestion;
+    /// A detour's polygons.
+    std::vector<uint32_t> detour;
 };
 
 } // namespace spark::nav

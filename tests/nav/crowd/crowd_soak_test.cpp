@@ -31,6 +31,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 using namespace spark;
@@ -42,6 +43,14 @@ namespace
 
 constexpr int kAgents = 2000;
 constexpr int kSteps = 20000;
+
+/// The steps to run: kSteps, or SPARK_SOAK_STEPS (for trying a change on a shorter run).
+int soakSteps()
+{
+    const char* text = std::getenv("SPARK_SOAK_STEPS");
+    const int steps = text ? std::atoi(text) : 0;
+    return steps > 0 ? steps : kSteps;
+}
 constexpr float kHall = 80.0f;
 
 /// The pillars: 6 m squares at 8 + 14 k (k = 0..4) on both axes.
@@ -122,7 +131,8 @@ TEST_CASE("soak: 2,000 agents with random targets for 20,000 steps: no pair < 0.
     glm::vec3 longestWhere(0.0f);
     int arrivals = 0, madeWay = 0, longestAt = -1, waitsOver10 = 0;
     std::vector<uint8_t> wasMakingWay(s.agents.size(), 0);
-    for (int step = 1; step <= kSteps; ++step)
+    const int steps = soakSteps();
+    for (int step = 1; step <= steps; ++step)
     {
         REQUIRE(s.world.stepCrowds(kDt).ok());
         for (size_t i = 0; i < s.agents.size(); ++i)
@@ -148,7 +158,7 @@ TEST_CASE("soak: 2,000 agents with random targets for 20,000 steps: no pair < 0.
         }
         minRatio = std::min(minRatio, smallestRatio(s, order));
     }
-    MESSAGE("soak: " << arrivals << " arrivals in " << kSteps << " steps; longest without headway " << longestBlocked
+    MESSAGE("soak: " << arrivals << " arrivals in " << steps << " steps; longest without headway " << longestBlocked
                      << " s (step " << longestAt << ", at x " << longestWhere.x << " z " << longestWhere.z << "); "
                      << waitsOver10 << " waits past 10 s; smallest distance " << minRatio << " x (ri + rj); "
                      << madeWay << " times an agent made way");
