@@ -668,7 +668,9 @@ Status NavWorld::stepCrowds(double dt)
 //  - Give way: of two agents not going to the same place, within
 //    `kGiveWayRange` radii of touching, whose wanted velocities close in
 //    faster than `kGiveWayClosing` of the max speed, the later in handle order
-//    gives way, unless its priority is the higher or the earlier one gives way
+//    (stuck agents before the others: one waiting at a pillar's corner for a
+//    gap in a stream walking along the wall would yield to every passer with
+//    a lower handle, tests/nav/crowd/crowd_soak_test.cpp) gives way, unless its priority is the higher or the earlier one gives way
 //    itself (so giving way never goes round in a circle): it steps back from
 //    the other and to its right, and avoids with `kGiveWayPriority` of its
 //    priority, so the other gets past.
@@ -693,7 +695,8 @@ Status NavWorld::stepCrowds(double dt)
 // leaving a room). The two group scenes are sensitive: keep-right ranges of 6
 // to 12 radii leave the head-on groups or the 1.6 m door unfinished, and
 // giving way by the longer wait (instead of handle order) took the 1.6 m door
-// from 1,566 to 3,758 steps, so the order stays the handle order.
+// from 1,566 to 3,758 steps, so the order stays the handle order, with only
+// the stuck (2 s without headway) first: that took it to 1,548.
 void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t generation, double dt)
 {
     CrowdStepScratch::Data& cs = m_crowdScratch.data();
@@ -1027,9 +1030,18 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
     // 5b. Make way (makeWay): parked agents step aside for walkers.
     makeWay(cs, n);
 
-    // 6. Give way: to the nearest earlier agent in conflict that does not give way itself.
+    // 6. Give way: to the nearest earlier agent in conflict that does not give
+    //    way itself. A stuck agent comes before every agent that is not (then
+    //    handle order): one waiting for a gap in a stream gets it. The stuck
+    //    decide first, so each agent's choice is made before a later one reads it.
     cs.givesWayTo.assign(n, kNoAgent);
-    for (size_t i = 0; i < n; ++i)
+    auto precedes = [&](size_t j, size_t i) { return agentAt(j).stuck != agentAt(i).stuck ? agentAt(j).stuck : j < i; };
+    cs.giveWayOrder.clear();
+    for (const bool stuck : {true, false})
+        for (size_t i = 0; i < n; ++i)
+            if (agentAt(i).stuck == stuck)
+                cs.giveWayOrder.push_back(static_cast<uint32_t>(i));
+    for (const size_t i : cs.giveWayOrder)
     {
         const CrowdAgent& a = agentAt(i);
         glm::dvec2 di;
@@ -1038,7 +1050,7 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         double best = std::numeric_limits<double>::infinity();
         forEachNear(i, [&](size_t j) {
             glm::dvec2 dj;
-            if (j > i || cs.givesWayTo[j] != kNoAgent || !wantDir(j, dj))
+            if (!precedes(j, i) || cs.givesWayTo[j] != kNoAgent || !wantDir(j, dj))
                 return;
             const CrowdAgent& b = agentAt(j);
             if (ignores(a, b) || sameGoal(a, b) || b.def.priority < a.def.priority)

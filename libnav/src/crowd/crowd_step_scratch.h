@@ -41,6 +41,8 @@ struct CrowdStepScratch::Data
     std::vector<uint8_t> walking;
     /// Per agent of the step: 1 = stands (not moving), 0 = moves.
     std::vector<uint8_t> standing;
+    /// The agents in the order they choose whom to give way to: the stuck ones first.
+    std::vector<uint32_t> giveWayOrder;
     /// Per agent: the index of the agent it gives way to this step, or 0xffffffff.
     std::vector<uint32_t> givesWayTo;
     /// Per agent: the velocity it moves at this step. [Units: m/s]
