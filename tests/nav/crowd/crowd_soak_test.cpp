@@ -7,17 +7,17 @@
 // the longest time an agent went without headway (kStuckReach radii) and
 // where, how many times an agent went 10 s without headway, the smallest
 // distance, arrivals, agents that made way. Issue 35's goal of no agent
-// without headway for longer than 10 s is not shown to hold over the 20,000
-// steps yet; it is a WARN (reported, not failing) until it is. Measured
-// (longest wait, waits past 10 s, arrivals, smallest distance):
-//  - 20,000 steps, without detours: 43.0 s, 1,591, 3,618, 0.950018;
-//    with detours round jams (congestion.cpp): 35.5 s (step 19,507, at
-//    x 63.9 z 56.4, a pillar's corner), 216, 12,804, 0.95.
+// without headway for longer than 10 s does NOT hold yet; it is a WARN
+// (reported, not failing) until it does. Measured (longest wait, waits past
+// 10 s, arrivals, smallest distance):
+//  - 20,000 steps: without detours 43.0 s, 1,591, 3,618, 0.950018; with
+//    detours round jams (congestion.cpp) 35.5 s, 216, 12,804, 0.95; with
+//    detours and stuck agents first in giving way (crowd.cpp, rule 6; the
+//    current crowd) 39.6 s (step 11,942, at x 39.5 z 35.1, south of the
+//    middle pillar), 115, 13,850, 0.95.
 //  - 6,000 steps (SPARK_SOAK_STEPS=6000 runs that many): without detours
-//    20.5 s, 164, 2,248; with detours 14.5 s, 3, 4,209; with detours and
-//    stuck agents first in giving way (crowd.cpp, rule 6) 9.4 s (step
-//    5,211, x 41.4 z 35.5), 0, 4,403, 0.950002 — the current crowd, whose
-//    20,000-step run did not finish on the shared machine when written.
+//    20.5 s, 164, 2,248; with detours 14.5 s, 3, 4,209; the current crowd
+//    9.4 s (step 5,211, x 41.4 z 35.5), 0, 4,403, 0.950002.
 // Where they wait (issue 35, measured): not at doors or behind parked agents
 // (the soak re-targets every arrival, so nobody parks). Without detours, in
 // one jam that grew over the middle of the hall: random trips' shortest
