@@ -278,6 +278,15 @@ bool parked(const CrowdAgent& a)
             (a.state == AgentState::Moving && a.reason == AgentReason::MakingWay));
 }
 
+/// May look for a detour: it follows a complete corridor of more than one
+/// polygon, without off-mesh links (a detour takes none), and is not making way.
+bool mayDetour(const CrowdAgent& a)
+{
+    return a.state == AgentState::Moving && a.hasTarget && !a.manualVelocity && !a.leap.active &&
+           a.reason != AgentReason::MakingWay && a.corridor.complete && a.corridor.hops.empty() &&
+           a.corridor.polygons.size() > 1;
+}
+
 /// Rule "make way": a parked agent in the path of a walking agent that is not
 /// going to its place (the walker's line passes within their radii of it,
 /// within `kMakeWayRange` of the walker's radii ahead of touching, and not
@@ -641,7 +650,9 @@ Status NavWorld::stepCrowds(double dt)
 // The crowd step of one mesh. Design note.
 //
 // Per agent, in handle order: (1) a corridor a mesh change broke is checked
-// and planned again; (2) the corners give the steering velocity (`steer`);
+// and planned again, and an agent heading into a jam or making no headway may
+// take a detour round it (congestion.cpp has the design note); (2) the
+// corners give the steering velocity (`steer`);
 // (3) the walls near the agent (on its floor: within its height vertically)
 // are gathered again after it moved a quarter of the range (`wallObstacle`).
 // Then, over a grid of the agents (cells as wide as the short rules' range,
@@ -657,7 +668,9 @@ Status NavWorld::stepCrowds(double dt)
 //  - Give way: of two agents not going to the same place, within
 //    `kGiveWayRange` radii of touching, whose wanted velocities close in
 //    faster than `kGiveWayClosing` of the max speed, the later in handle order
-//    gives way, unless its priority is the higher or the earlier one gives way
+//    (stuck agents before the others: one waiting at a pillar's corner for a
+//    gap in a stream walking along the wall would yield to every passer with
+//    a lower handle, tests/nav/crowd/crowd_soak_test.cpp) gives way, unless its priority is the higher or the earlier one gives way
 //    itself (so giving way never goes round in a circle): it steps back from
 //    the other and to its right, and avoids with `kGiveWayPriority` of its
 //    priority, so the other gets past.
@@ -682,7 +695,8 @@ Status NavWorld::stepCrowds(double dt)
 // leaving a room). The two group scenes are sensitive: keep-right ranges of 6
 // to 12 radii leave the head-on groups or the 1.6 m door unfinished, and
 // giving way by the longer wait (instead of handle order) took the 1.6 m door
-// from 1,566 to 3,758 steps, so the order stays the handle order.
+// from 1,566 to 3,758 steps, so the order stays the handle order, with only
+// the stuck (2 s without headway) first: that took it to 1,548.
 void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t generation, double dt)
 {
     CrowdStepScratch::Data& cs = m_crowdScratch.data();
@@ -758,6 +772,8 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         cs.agents[i] = m_state.agents.get(m_stepAgents[i]);
     auto agentAt = [&](size_t i) -> CrowdAgent& { return *cs.agents[i]; };
     const QueryFilter filter = defaultQueryFilter();
+    measureCongestion(navmesh, cs.agents, cs.congestion);
+    uint32_t detours = 0;
     m_avoidAgents.clear();
     m_avoidObstacles.clear();
     m_avoidRanges.clear();
@@ -784,7 +800,8 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         if (a.hasTarget && !a.manualVelocity && a.linkGeneration != linkGeneration)
             a.corridorGeneration = 0; // the links changed: plan again
         a.linkGeneration = linkGeneration;
-        if (a.corridorGeneration != generation)
+        const bool planAgain = a.corridorGeneration != generation;
+        if (planAgain)
         {
             auto at = findNearest(navmesh, a.position, agentSearchExtents(a.def));
             if (!at.ok())
@@ -826,6 +843,21 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
             }
             a.corridorGeneration = generation;
             a.wallGeneration = 0;
+        }
+        // 1b. A detour round a jam (congestion.cpp): on its turn, an agent
+        //     whose corridor runs into a crowded polygon or that makes no
+        //     headway, or a stuck one just planned again, searches with
+        //     crowded polygons charged more, within the step's budget.
+        if (detours < kDetoursPerStep && mayDetour(a) &&
+            ((planAgain && a.stuck) ||
+             ((m_state.crowdSteps + m_stepAgents[i].index) % kDetourPeriod == 0 &&
+              (a.blockedFor >= kDetourBlocked || corridorCongested(cs.congestion, a.corridor)))))
+        {
+            ++detours;
+            if (planDetour(navmesh, cs.congestion, filter, a.corridor.polygons.front(), a.position,
+                           a.corridor.polygons.back(), a.corridor.target, cs.detour) &&
+                cs.detour.size() <= kMaxCorridorPolygons && cs.detour != a.corridor.polygons)
+                a.corridor.polygons.assign(cs.detour.begin(), cs.detour.end());
         }
         // 2. Corners and steering.
         a.desired = glm::vec3(0.0f);
@@ -998,9 +1030,18 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
     // 5b. Make way (makeWay): parked agents step aside for walkers.
     makeWay(cs, n);
 
-    // 6. Give way: to the nearest earlier agent in conflict that does not give way itself.
+    // 6. Give way: to the nearest earlier agent in conflict that does not give
+    //    way itself. A stuck agent comes before every agent that is not (then
+    //    handle order): one waiting for a gap in a stream gets it. The stuck
+    //    decide first, so each agent's choice is made before a later one reads it.
     cs.givesWayTo.assign(n, kNoAgent);
-    for (size_t i = 0; i < n; ++i)
+    auto precedes = [&](size_t j, size_t i) { return agentAt(j).stuck != agentAt(i).stuck ? agentAt(j).stuck : j < i; };
+    cs.giveWayOrder.clear();
+    for (const bool stuck : {true, false})
+        for (size_t i = 0; i < n; ++i)
+            if (agentAt(i).stuck == stuck)
+                cs.giveWayOrder.push_back(static_cast<uint32_t>(i));
+    for (const size_t i : cs.giveWayOrder)
     {
         const CrowdAgent& a = agentAt(i);
         glm::dvec2 di;
@@ -1009,7 +1050,7 @@ void NavWorld::stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t gener
         double best = std::numeric_limits<double>::infinity();
         forEachNear(i, [&](size_t j) {
             glm::dvec2 dj;
-            if (j > i || cs.givesWayTo[j] != kNoAgent || !wantDir(j, dj))
+            if (!precedes(j, i) || cs.givesWayTo[j] != kNoAgent || !wantDir(j, dj))
                 return;
             const CrowdAgent& b = agentAt(j);
             if (ignores(a, b) || sameGoal(a, b) || b.def.priority < a.def.priority)

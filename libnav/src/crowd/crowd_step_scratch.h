@@ -4,6 +4,7 @@
 /// of one crowd step (crowd.cpp), reset at each step and kept between steps
 /// so a step allocates nothing once they have grown to the crowd.
 
+#include "congestion.h"
 #include "spark/nav/crowd.h"
 
 #include <cstdint>
@@ -40,6 +41,8 @@ struct CrowdStepScratch::Data
     std::vector<uint8_t> walking;
     /// Per agent of the step: 1 = stands (not moving), 0 = moves.
     std::vector<uint8_t> standing;
+    /// The agents in the order they choose whom to give way to: the stuck ones first.
+    std::vector<uint32_t> giveWayOrder;
     /// Per agent: the index of the agent it gives way to this step, or 0xffffffff.
     std::vector<uint32_t> givesWayTo;
     /// Per agent: the velocity it moves at this step. [Units: m/s]
@@ -52,6 +55,10 @@ struct CrowdStepScratch::Data
     std::vector<uint8_t> heldBack;
     /// One agent's walls by distance (squared) when it may keep only its nearest.
     std::vector<std::pair<double, uint32_t>> wallOrder;
+    /// The crowding of the stepped mesh's polygons and the detour search's arrays.
+    Congestion congestion;
+    /// A detour's polygons.
+    std::vector<uint32_t> detour;
 };
 
 } // namespace spark::nav

@@ -128,34 +128,6 @@ uint32_t heapPop(ScratchData& s)
     return top;
 }
 
-/// The point of portal a–b that minimises |pos − q| + |q − goal| in x–z (the
-/// straight line to the goal where it crosses the portal, the goal mirrored in
-/// the portal line when both lie on one side, clamped to the stretch).
-glm::vec3 entryToward(const glm::vec3& a, const glm::vec3& b, const glm::vec3& pos, const glm::vec3& goal)
-{
-    const float dx = b.x - a.x, dz = b.z - a.z;
-    const float sp = dx * (pos.z - a.z) - dz * (pos.x - a.x);
-    float gx = goal.x, gz = goal.z;
-    const float sg = dx * (gz - a.z) - dz * (gx - a.x);
-    const float l2 = dx * dx + dz * dz;
-    if ((sp > 0.0f && sg > 0.0f) || (sp < 0.0f && sg < 0.0f))
-    {
-        // Mirror the goal in the portal line.
-        const float k = 2.0f * sg / l2;
-        gx += k * dz;
-        gz -= k * dx;
-    }
-    const float ex = gx - pos.x, ez = gz - pos.z;
-    const float den = dx * ez - dz * ex;
-    float t;
-    if (den == 0.0f)
-        t = ((pos.x - a.x) * dx + (pos.z - a.z) * dz) / l2;
-    else
-        t = ((pos.x - a.x) * ez - (pos.z - a.z) * ex) / den;
-    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
-    return glm::vec3(a.x + dx * t, a.y + (b.y - a.y) * t, a.z + dz * t);
-}
-
 float crossXZ(const glm::vec3& o, const glm::vec3& a, const glm::vec3& b)
 {
     return (a.x - o.x) * (b.z - o.z) - (a.z - o.z) * (b.x - o.x);
@@ -956,7 +928,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& fro
                 continue;
             SearchFunnel fn = s.funnel[cur];
             funnelStep(fn, link.b, link.a);
-            const glm::vec3 entry = entryToward(link.a, link.b, fn.apex, goal.point);
+            const glm::vec3 entry = detail::entryToward(link.a, link.b, fn.apex, goal.point);
             fn.penalty += (areaCost - 1.0f) * dist3(pos, entry);
             float g;
             float h;

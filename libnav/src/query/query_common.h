@@ -37,6 +37,34 @@ inline glm::vec3 closestOnSegmentXZ(const glm::vec3& a, const glm::vec3& b, cons
     return glm::vec3(a.x + dx * t, a.y + (b.y - a.y) * t, a.z + dz * t);
 }
 
+/// The point of portal a–b that minimises |pos − q| + |q − goal| in x–z (the
+/// straight line to the goal where it crosses the portal, the goal mirrored in
+/// the portal line when both lie on one side, clamped to the stretch).
+inline glm::vec3 entryToward(const glm::vec3& a, const glm::vec3& b, const glm::vec3& pos, const glm::vec3& goal)
+{
+    const float dx = b.x - a.x, dz = b.z - a.z;
+    const float sp = dx * (pos.z - a.z) - dz * (pos.x - a.x);
+    float gx = goal.x, gz = goal.z;
+    const float sg = dx * (gz - a.z) - dz * (gx - a.x);
+    const float l2 = dx * dx + dz * dz;
+    if ((sp > 0.0f && sg > 0.0f) || (sp < 0.0f && sg < 0.0f))
+    {
+        // Mirror the goal in the portal line.
+        const float k = 2.0f * sg / l2;
+        gx += k * dz;
+        gz -= k * dx;
+    }
+    const float ex = gx - pos.x, ez = gz - pos.z;
+    const float den = dx * ez - dz * ex;
+    float t;
+    if (den == 0.0f)
+        t = ((pos.x - a.x) * dx + (pos.z - a.z) * dz) / l2;
+    else
+        t = ((pos.x - a.x) * ez - (pos.z - a.z) * ex) / den;
+    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    return glm::vec3(a.x + dx * t, a.y + (b.y - a.y) * t, a.z + dz * t);
+}
+
 /// Locates `point` on the mesh within `ext` (the work of findNearest, without building an error).
 bool locate(const NavMesh& mesh, const glm::vec3& point, const glm::vec3& ext, MeshPoint& out);
 

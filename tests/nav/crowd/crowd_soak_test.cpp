@@ -7,23 +7,35 @@
 // the longest time an agent went without headway (kStuckReach radii) and
 // where, how many times an agent went 10 s without headway, the smallest
 // distance, arrivals, agents that made way. Issue 35's goal of no agent
-// without headway for longer than 10 s does NOT hold yet: measured 43.0 s
-// (step 14,463, at x 38.8 z 43.6: the middle pillar's north side), 1,591
-// waits past 10 s, 3,618 arrivals, smallest distance 0.950018, 421 times an
-// agent made way; it is a WARN (reported, not failing) until it does.
+// without headway for longer than 10 s does NOT hold yet; it is a WARN
+// (reported, not failing) until it does. Measured (longest wait, waits past
+// 10 s, arrivals, smallest distance):
+//  - 20,000 steps: without detours 43.0 s, 1,591, 3,618, 0.950018; with
+//    detours round jams (congestion.cpp) 35.5 s, 216, 12,804, 0.95; with
+//    detours and stuck agents first in giving way (crowd.cpp, rule 6; the
+//    current crowd) 39.6 s (step 11,942, at x 39.5 z 35.1, south of the
+//    middle pillar), 115, 13,850, 0.95.
+//  - 6,000 steps (SPARK_SOAK_STEPS=6000 runs that many): without detours
+//    20.5 s, 164, 2,248; with detours 14.5 s, 3, 4,209; the current crowd
+//    9.4 s (step 5,211, x 41.4 z 35.5), 0, 4,403, 0.950002.
 // Where they wait (issue 35, measured): not at doors or behind parked agents
-// (the soak re-targets every arrival, so nobody parks) but in one jam that
-// grows over the middle of the hall: random trips' shortest paths cross
-// there and hug the pillars' corners, so from ~1,500 steps on the demand
-// through the middle is more than a packed crowd passes; the long waits are
-// at the corners of the middle pillars, each agent among 4–6 walking
-// neighbours (reason blocked_by_agents). After 6,000 steps (longest wait,
-// arrivals): as built 20.5 s, 2,248; avoidance priority growing with the
-// wait (x (1 + s)) 70.6 s, 1,935; ORCA horizon 0.75 s instead of 1.5 s
-// 34.6 s, 2,204; both 85.4 s, 1,923; no keep-right 42.9 s, 1,671; no giving
-// way 42.4 s, 2,154 — each is worse. What should help: detours round the
-// jam (plans that cost polygons crowded with blocked agents more: the path
-// search takes per-area costs only) and agents that wait outside a jam.
+// (the soak re-targets every arrival, so nobody parks). Without detours, in
+// one jam that grew over the middle of the hall: random trips' shortest
+// paths cross there and hug the pillars' corners, so from ~1,500 steps on
+// the demand through the middle was more than a packed crowd passes. With
+// detours that jam is gone; the longest waits left were at the pillars'
+// corners; the one looked at closely (step 3,438, x 42.4 z 36.6): an agent
+// walking down a pillar's side to turn round its corner waits for a gap in
+// a stream walking up that side along the wall (the stream keeps right,
+// which for it is the wall side; the string-pulled path of the one waiting
+// hugs the corner), among 3 walking neighbours (reason blocked_by_agents);
+// giving way went by handle order alone, so it yielded to every passer with
+// a lower handle: stuck agents first in giving way changed that. Tried and no better (6,000 steps): detours
+// plus the next polygon of the way charged 3.5 m per second waited 13.8 s,
+// 4, 4,213. Tried without detours and worse: avoidance priority growing
+// with the wait (x (1 + s)) 70.6 s, 1,935 arrivals; ORCA horizon 0.75 s
+// instead of 1.5 s 34.6 s, 2,204; both 85.4 s, 1,923; no keep-right
+// 42.9 s, 1,671; no giving way 42.4 s, 2,154.
 // ~3 minutes of CPU.
 
 #include "crowd_test_util.h"
@@ -31,6 +43,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 using namespace spark;
@@ -42,6 +55,14 @@ namespace
 
 constexpr int kAgents = 2000;
 constexpr int kSteps = 20000;
+
+/// The steps to run: kSteps, or SPARK_SOAK_STEPS (for trying a change on a shorter run).
+int soakSteps()
+{
+    const char* text = std::getenv("SPARK_SOAK_STEPS");
+    const int steps = text ? std::atoi(text) : 0;
+    return steps > 0 ? steps : kSteps;
+}
 constexpr float kHall = 80.0f;
 
 /// The pillars: 6 m squares at 8 + 14 k (k = 0..4) on both axes.
@@ -95,7 +116,7 @@ double smallestRatio(const Scene& s, std::vector<std::pair<float, size_t>>& orde
 
 } // namespace
 
-TEST_CASE("soak: 2,000 agents with random targets for 20,000 steps: no pair < 0.95 x 2r; the longest wait is reported")
+TEST_CASE("soak: 2,000 agents with random targets for 20,000 steps: no pair < 0.95 x 2r, arrivals and long waits bounded")
 {
     Scene s;
     const std::vector<Rect2D> blocks = pillars();
@@ -122,7 +143,8 @@ TEST_CASE("soak: 2,000 agents with random targets for 20,000 steps: no pair < 0.
     glm::vec3 longestWhere(0.0f);
     int arrivals = 0, madeWay = 0, longestAt = -1, waitsOver10 = 0;
     std::vector<uint8_t> wasMakingWay(s.agents.size(), 0);
-    for (int step = 1; step <= kSteps; ++step)
+    const int steps = soakSteps();
+    for (int step = 1; step <= steps; ++step)
     {
         REQUIRE(s.world.stepCrowds(kDt).ok());
         for (size_t i = 0; i < s.agents.size(); ++i)
@@ -148,11 +170,14 @@ TEST_CASE("soak: 2,000 agents with random targets for 20,000 steps: no pair < 0.
         }
         minRatio = std::min(minRatio, smallestRatio(s, order));
     }
-    MESSAGE("soak: " << arrivals << " arrivals in " << kSteps << " steps; longest without headway " << longestBlocked
+    MESSAGE("soak: " << arrivals << " arrivals in " << steps << " steps; longest without headway " << longestBlocked
                      << " s (step " << longestAt << ", at x " << longestWhere.x << " z " << longestWhere.z << "); "
                      << waitsOver10 << " waits past 10 s; smallest distance " << minRatio << " x (ri + rj); "
                      << madeWay << " times an agent made way");
     WARN(longestBlocked <= 10.0f); // issue 35's goal, not met yet (see the top)
     CHECK(minRatio >= 0.95);
-    CHECK(arrivals > kAgents);
+    // What the detours bought, kept (without them: 3,618 arrivals and 1,591
+    // waits past 10 s in 20,000 steps; with them 12,804 and 216).
+    CHECK(arrivals >= steps / 2);
+    CHECK(waitsOver10 <= steps / 50);
 }

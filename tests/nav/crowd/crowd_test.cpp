@@ -535,3 +535,29 @@ TEST_CASE("agents far from the origin walk to their targets (arriving within 2^1
         CHECK(steps < 12 * 60);
     }
 }
+
+TEST_CASE("an agent whose way is blocked by standing agents detours round them (a wall of idle agents)")
+{
+    // A 30 × 14 m hall with a 6 × 6 m pillar (x 12..18, z 4..10): the way from
+    // (2, 11) to (28, 11) passes north of it, where 4 idle agents stand across
+    // the passage (z 10..14); they never move, so only the south way is open.
+    Scene s;
+    putGround(s, bakeShapes(box(0, 0, 30, 14, {Rect2D{{12, 4}, {18, 10}}})));
+    for (float z : {10.5f, 11.5f, 12.5f, 13.5f})
+    {
+        Result<AgentId> idle = s.world.addAgent(s.mesh, agentAt(15.0f, z));
+        REQUIRE(idle.ok());
+        s.agents.push_back(idle.value());
+    }
+    const AgentId walker = addWalker(s, 2.0f, 11.0f, 28.0f, 11.0f);
+    float southmost = 14.0f;
+    const int steps = stepUntil(s, 1800, [&] {
+        southmost = std::min(southmost, s.world.agent(walker)->position.z);
+        return s.world.agent(walker)->state == AgentState::Arrived;
+    });
+    MESSAGE("detour: arrived after " << steps << " steps, southmost z " << southmost);
+    CHECK(steps > 0);
+    CHECK(southmost < 4.0f); // it went round the pillar's south side
+    for (size_t i = 0; i < 4; ++i)
+        CHECK(s.world.agent(s.agents[i])->state == AgentState::Idle);
+}

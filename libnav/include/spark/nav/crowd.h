@@ -4,11 +4,15 @@
 /// limits of the crowd the world steps (`NavWorld::addAgent`, `stepCrowds`).
 ///
 /// Each step, per mesh in name order and per agent in handle order: a corridor
-/// that a mesh change broke is re-planned; the next corners give the steering
+/// that a mesh change broke is re-planned; an agent whose corridor runs into
+/// a jam (polygons holding slow or standing agents) or that makes no headway
+/// looks, on its turn, for a detour that charges jammed polygons more (a
+/// bounded number of searches per step); the next corners give the steering
 /// velocity (follow, arrive, stop); three traffic rules adjust it — an agent
 /// walking into an arrived agent that shares its target has arrived too; of
-/// two agents closing in on each other, the later in handle order (unless its
-/// priority is the higher) gives way, stepping back and to its right; an agent
+/// two agents closing in on each other, the later in handle order (a stuck
+/// agent comes before every agent that is not; unless its priority is the
+/// higher) gives way, stepping back and to its right; an agent
 /// meeting another that walks toward it keeps to its right. The walls near the
 /// agent on its floor (found again after it moved a quarter of the range,
 /// pushed out by its radius and cut back at outside corners) and up to

@@ -1,0 +1,75 @@
+#pragma once
+/// \file congestion.h
+/// Detours round jams (private to libnav's crowd step): how crowded each
+/// polygon of a mesh is with agents that make little headway, and a search
+/// over the polygons that charges crowded ones more (congestion.cpp).
+
+#include "spark/nav/crowd.h"
+#include "spark/nav/navmesh.h"
+
+#include <glm/vec3.hpp>
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace spark::nav
+{
+
+/// A jam is counted from agents that have made no headway for this long (an
+/// agent starting off is slow too, but not for long). [Units: s]
+inline constexpr float kJamAfter = 0.5f;
+/// Entering a polygon costs this much more per slow agent on it (a queue to
+/// wait in: a detour of that length is as good). [Units: m]
+inline constexpr float kJamCost = 2.0f;
+/// A corridor is congested when one of its next `kJamLookAhead` polygons
+/// holds this many slow agents (counted as `measureCongestion` does).
+inline constexpr float kJamAgents = 3.0f;
+inline constexpr uint32_t kJamLookAhead = 8;
+/// An agent looks for a detour every this many steps (agents take turns by
+/// handle index) ... [Units: steps]
+inline constexpr uint64_t kDetourPeriod = 60;
+/// ... and at most this many agents of a mesh search in one step ...
+inline constexpr uint32_t kDetoursPerStep = 32;
+/// ... each search expanding at most this many polygons (past it the agent keeps its corridor).
+inline constexpr uint32_t kDetourNodes = 4096;
+/// An agent that has made no headway for this long looks for a detour on its
+/// turn even when its corridor ahead is not crowded. [Units: s]
+inline constexpr float kDetourBlocked = 1.0f;
+
+/// Per-polygon crowding of one mesh, and the detour search's working arrays.
+struct Congestion
+{
+    /// Per polygon: the slow agents on it (only `touched` are non-zero).
+    std::vector<float> crowding;
+    /// Polygons whose crowding was set this step.
+    std::vector<uint32_t> touched;
+    // The search (per polygon, valid where stamp == searchId).
+    std::vector<uint32_t> stamp;
+    uint32_t searchId = 0;
+    std::vector<float> cost;
+    std::vector<uint32_t> parent;
+    std::vector<glm::vec3> entry;
+    std::vector<uint8_t> closed;
+    std::vector<std::pair<float, uint32_t>> heap; ///< (estimated total, polygon), smallest first.
+};
+
+/// Counts the slow agents on each polygon of `mesh` (the polygon each stands
+/// on): a moving agent that has made no headway for `kJamAfter` counts
+/// 1 − speed / max speed; an agent standing (arrived, idle, stopped) counts 1.
+void measureCongestion(const NavMesh& mesh, std::span<CrowdAgent* const> agents, Congestion& out);
+
+/// True when one of the next `kJamLookAhead` polygons of the corridor holds `kJamAgents` slow agents.
+bool corridorCongested(const Congestion& c, const Corridor& corridor);
+
+/// The cheapest polygons from `start` (in `startPoly`) to `goal` (in
+/// `goalPoly`): each leg (from entry point to entry point, each entry the
+/// portal's point on the way to the goal) costs its length × the area cost of
+/// the polygon it crosses, and entering a polygon `kJamCost` per slow agent on
+/// it. False when the goal is not reached within `kDetourNodes` polygons
+/// (`out` untouched).
+bool planDetour(const NavMesh& mesh, Congestion& c, const QueryFilter& filter, uint32_t startPoly,
+                const glm::vec3& start, uint32_t goalPoly, const glm::vec3& goal, std::vector<uint32_t>& out);
+
+} // namespace spark::nav
