@@ -66,6 +66,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 namespace spark::nav
 {
@@ -373,6 +374,14 @@ bool wantDir(const StepData& cs, size_t i, glm::dvec2& out)
 
 } // namespace
 
+/// A per-agent phase takes one more thread per this many agents (up to the
+/// crowd's threads), as the avoidance does: waking a thread costs about as
+/// much as ~100 agents' work. Work only.
+constexpr size_t kAgentsPerWorker = 128;
+/// Workers take the agents this many at a time (neighbours in handle order
+/// are often neighbours on the mesh). Work only.
+constexpr size_t kAgentsPerChunk = 32;
+
 void Crowd::setThreads(int threads)
 {
     if (threads == m_threads)
@@ -383,9 +392,28 @@ void Crowd::setThreads(int threads)
 
 template <class Job> void Crowd::forEachAgent(size_t n, const Job& job)
 {
-    CrowdWorker& w = mainWorker();
-    for (size_t i = 0; i < n; ++i)
-        job(w, i);
+    const unsigned wanted = m_threads > 0 ? static_cast<unsigned>(m_threads)
+                                          : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned count = static_cast<unsigned>(std::clamp<size_t>(n / kAgentsPerWorker, 1, wanted));
+    if (count == 1)
+    {
+        CrowdWorker& w = mainWorker();
+        for (size_t i = 0; i < n; ++i)
+            job(w, i);
+        return;
+    }
+    while (m_workers.size() < count)
+        m_workers.push_back(std::make_unique<CrowdWorker>());
+    std::atomic<size_t> next{0};
+    const size_t chunks = (n + kAgentsPerChunk - 1) / kAgentsPerChunk;
+    auto work = [&](unsigned k) {
+        CrowdWorker& w = *m_workers[k];
+        for (size_t c = next.fetch_add(1, std::memory_order_relaxed); c < chunks;
+             c = next.fetch_add(1, std::memory_order_relaxed))
+            for (size_t i = c * kAgentsPerChunk; i < std::min(n, (c + 1) * kAgentsPerChunk); ++i)
+                job(w, i);
+    };
+    m_pool.run(count, work);
 }
 
 Status Crowd::prepare()

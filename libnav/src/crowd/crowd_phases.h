@@ -5,13 +5,16 @@
 /// they share. `NavWorld` keeps one `Crowd` per mesh it steps (in its
 /// `CrowdStepScratch`) and calls `step` for the meshes in name order.
 ///
-/// The per-agent phases (plan's searches, steer, walls, make way, keep right,
-/// the move along the surface) do each agent's work reading the step's inputs
-/// and that agent and writing only that agent (and its entries of
-/// `CrowdStepData`). The phases whose agents read what others wrote in the
-/// same phase (arrival against the arrived, give way, the detour budget, the
-/// acceleration limit's checks, hold back, headway events) go in handle order.
+/// Threads: the per-agent phases (plan's searches, steer, walls, make way,
+/// keep right, the move along the surface) run on up to `threads` workers
+/// (the avoidance's `WorkerPool`); each agent's work reads the step's inputs
+/// and that agent and writes only that agent (and its entries of
+/// `CrowdStepData`), so the result is the same bits for every thread count.
+/// The phases whose agents read what others wrote in the same phase (arrival
+/// against the arrived, give way, the detour budget, the acceleration limit's
+/// checks, hold back, headway events) run on one thread in handle order.
 
+#include "../avoidance/worker_pool.h"
 #include "crowd_step_scratch.h"
 #include "spark/nav/nav_world.h"
 
@@ -62,8 +65,8 @@ public:
 
     /// The mesh whose agents it steps.
     MeshId mesh() const { return m_mesh; }
-    /// Threads its avoidance runs on (0: every hardware thread). The result
-    /// does not depend on it.
+    /// Threads its per-agent phases and its avoidance run on (0: every
+    /// hardware thread). The result does not depend on it.
     void setThreads(int threads);
     /// Makes what the steps use on first need (the avoidance). Errors: those of `createAvoidance`.
     [[nodiscard]] Status prepare();
@@ -100,7 +103,9 @@ public:
     const CrowdStepData& data() const { return m_data; }
 
 private:
-    /// Calls job(worker, i) for every agent i in [0, n): a per-agent phase.
+    /// Calls job(worker, i) for every agent i in [0, n), on the workers
+    /// `threads` allows, chunks of agents handed out in turn: a per-agent
+    /// phase. Which worker does an agent changes only the work.
     template <class Job> void forEachAgent(size_t n, const Job& job);
     /// The worker of the one-thread phases.
     CrowdWorker& mainWorker() { return *m_workers.front(); }
@@ -117,6 +122,7 @@ private:
     std::vector<ObstacleRange> m_avoidRanges;
     std::vector<glm::dvec2> m_avoidVelocities;
     std::vector<std::unique_ptr<CrowdWorker>> m_workers;
+    detail::WorkerPool m_pool;
     double m_maxRadius = 0.0, m_maxSpeed = 0.0; ///< Of the step's agents.
     double m_guardRatio = 1.0;                  ///< 1 − the avoidance's overlap tolerance.
 };
