@@ -94,7 +94,10 @@
 ///          --updates=600 (timed) --long=3000 (quality run) --goal-within=<m>
 ///          --side=both|spark|detour --spacing=0.9 (× 2r) --spark=<spark binary>
 ///          (default <source>/build/release/cli/spark) --no-cli (skip the
-///          `spark run` part) --keep-cli-files (keep its request files in /tmp).
+///          `spark run` part) --keep-cli-files (keep its request files in /tmp)
+///          --threads=1 (Spark's crowd threads, NavWorld::setCrowdThreads; 0:
+///          every hardware thread. The thread CPU time counts the calling
+///          thread only, so past 1 read the wall-clock column).
 /// Run from the project root: build/<dir>/bench/crowd_bench
 /// Instruction counts: valgrind --tool=callgrind --collect-atstart=no
 ///   --toggle-collect='spark::nav::NavWorld::stepCrowds(double)' (or
@@ -166,7 +169,11 @@ struct Options
     float spacing = 0.9f; // × 2r: 1,000 agents do not fit at 2r apart (random sequential placement)
     bool spark = true, detour = true, cli = true, keepCliFiles = false;
     std::string sparkBinary;
+    int threads = 1; // Spark's crowd threads (0: every hardware thread)
 };
+
+/// Spark's crowd threads of the runs (`Options::threads`).
+int sparkThreads = 1;
 
 float distXZ(const glm::vec3& a, const glm::vec3& b)
 {
@@ -419,6 +426,7 @@ float minPairDistance(std::vector<glm::vec3>& pos, long long& overlaps)
 struct RunResult
 {
     std::vector<double> updateMs; // per update
+    std::vector<double> updateWallMs; // per update, wall clock
     double setupMs = 0.0;         // adding the agents and setting their targets
     int arrived = 0;              // after the last update
     int arrivedAtCheckpoint = 0;  // after update `checkpoint`
@@ -445,11 +453,15 @@ void timeUpdates(RunResult& r, int updates, int checkpoint, Step&& step, Observe
     r.startMinDist = r.minDist;
     r.overlaps = 0;
     r.updateMs.reserve(static_cast<size_t>(updates));
+    r.updateWallMs.reserve(static_cast<size_t>(updates));
     for (int u = 1; u <= updates; ++u)
     {
+        const auto wall = std::chrono::steady_clock::now();
         const double t = threadSeconds();
         const bool ok = step();
         r.updateMs.push_back((threadSeconds() - t) * 1000.0);
+        r.updateWallMs.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - wall).count());
         if (!ok)
             std::exit(1);
         observe();
@@ -478,6 +490,8 @@ RunResult runSpark(const std::string& meshName, const std::shared_ptr<const nav:
 {
     RunResult r;
     nav::NavWorld world;
+    if (!world.setCrowdThreads(sparkThreads).ok())
+        std::exit(2);
     nav::MeshDef md = nav::defaultMeshDef();
     md.name = meshName;
     md.source = "import"; // as nav.import names it, so the hash can be compared with `spark run`'s
@@ -957,6 +971,8 @@ Options parseOptions(int argc, char** argv)
         }
         else if (const char* v = value("--spark="))
             o.sparkBinary = v;
+        else if (const char* v = value("--threads="))
+            o.threads = std::max(0, std::atoi(v));
         else if (a == "--no-cli")
             o.cli = false;
         else if (a == "--keep-cli-files")
@@ -973,7 +989,7 @@ Options parseOptions(int argc, char** argv)
 
 struct SideRows
 {
-    std::vector<double> medians, means, setups;
+    std::vector<double> medians, wallMedians, means, setups;
     std::vector<uint64_t> hashes;
     RunResult last;
 };
@@ -991,6 +1007,7 @@ double peakRssMb()
 int main(int argc, char** argv)
 {
     Options opt = parseOptions(argc, argv);
+    sparkThreads = opt.threads;
     const Level level = loadLevel(opt.level);
     const float goalWithin = opt.goalWithin < 0.0f ? level.goalWithin : opt.goalWithin;
     const int maxAgents = *std::max_element(opt.agents.begin(), opt.agents.end());
@@ -1070,6 +1087,7 @@ int main(int argc, char** argv)
     auto record = [&](SideRows& rows, RunResult r)
     {
         rows.medians.push_back(median(r.updateMs));
+        rows.wallMedians.push_back(median(r.updateWallMs));
         double sum = 0.0;
         for (double t : r.updateMs)
             sum += t;
@@ -1116,10 +1134,10 @@ int main(int argc, char** argv)
         }
     }
 
-    std::printf("timed: thread CPU time of each of %d updates; medians over the updates of a repeat, then over %d "
-                "repeats (alternating first side); the quality figures from one more run of %d updates with "
-                "checks after every update%s\n",
-                opt.updates, opt.repeats, opt.longUpdates,
+    std::printf("timed: thread CPU time (and wall clock) of each of %d updates; medians over the updates of a "
+                "repeat, then over %d repeats (alternating first side); Spark's crowd on %d thread(s) (0: all); the "
+                "quality figures from one more run of %d updates with checks after every update%s\n",
+                opt.updates, opt.repeats, opt.threads, opt.longUpdates,
                 deterministic ? " (every run of a side was in the same state after the timed runs' last update)"
                               : " (RUNS DIFFERED: NOT DETERMINISTIC)");
     std::printf(
@@ -1127,10 +1145,10 @@ int main(int argc, char** argv)
         "two agents on one level over the %d updates / 2r; pairs < %.1f x 2r: such pairs summed over the %d "
         "updates / %d; left mesh: agents off their side's mesh at some update\n\n",
         kArriveDistance, opt.longUpdates, kOverlap, opt.longUpdates, opt.longUpdates);
-    std::printf("| agents | side | ms/update median | arrived@%d | arrived@%d | min dist/2r | pairs < %.1f x 2r "
-                "per update | left mesh |\n",
+    std::printf("| agents | side | ms/update median | wall ms/update median | arrived@%d | arrived@%d | min dist/2r | "
+                "pairs < %.1f x 2r per update | left mesh |\n",
                 opt.updates, opt.longUpdates, kOverlap);
-    std::printf("|---:|---|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t k = 0; k < opt.agents.size(); ++k)
         for (int s = 0; s < 2; ++s)
         {
@@ -1138,8 +1156,9 @@ int main(int argc, char** argv)
                 continue;
             const SideRows& rows = s == 0 ? sparkRows[k] : detourRows[k];
             const int n = opt.agents[k];
-            std::printf("| %d | %s | %.3f | %d / %d | %d / %d | %.3f | %.2f | %d |\n", n, s == 0 ? "spark" : "detour",
-                        median(rows.medians), rows.last.arrivedAtCheckpoint, n, rows.last.arrived, n,
+            std::printf("| %d | %s | %.3f | %.3f | %d / %d | %d / %d | %.3f | %.2f | %d |\n", n,
+                        s == 0 ? "spark" : "detour", median(rows.medians), median(rows.wallMedians),
+                        rows.last.arrivedAtCheckpoint, n, rows.last.arrived, n,
                         rows.last.minDist / (2.0f * kAgentRadius),
                         static_cast<double>(rows.last.overlaps) / opt.longUpdates, rows.last.leftMesh);
         }

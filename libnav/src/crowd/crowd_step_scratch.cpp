@@ -1,7 +1,7 @@
 // The crowd step's working memory: made empty, never copied (its contents
 // mean nothing between steps).
 
-#include "crowd_step_scratch.h"
+#include "crowd_phases.h"
 
 #include <memory>
 

@@ -1,8 +1,8 @@
 #pragma once
 /// \file crowd_step_scratch.h
-/// What a `CrowdStepScratch` holds (private to libnav): the per-agent arrays
-/// of one crowd step (crowd.cpp), reset at each step and kept between steps
-/// so a step allocates nothing once they have grown to the crowd.
+/// The per-agent arrays of one crowd's step (private to libnav; a `Crowd`
+/// keeps them, crowd_phases.h), reset at each step and kept between steps so
+/// a step allocates nothing once they have grown to the crowd.
 
 #include "congestion.h"
 #include "spark/nav/crowd.h"
@@ -14,8 +14,9 @@
 namespace spark::nav
 {
 
-/// The per-agent arrays of a crowd step.
-struct CrowdStepScratch::Data
+/// The per-agent arrays of a crowd step. A phase run on several threads
+/// writes only agent i's entries for agent i.
+struct CrowdStepData
 {
     /// An agent in the neighbour grid: its cell (x and z cell coordinates packed) and its index in the step.
     struct Cell
@@ -35,6 +36,8 @@ struct CrowdStepScratch::Data
     /// are `nearList[nearStart[i] .. nearStart[i + 1])`.
     std::vector<uint32_t> nearStart;
     std::vector<uint32_t> nearList;
+    /// Per agent: 1 = its corridor was planned again this step (`Crowd::plan`).
+    std::vector<uint8_t> plannedAgain;
     /// Per agent: the unit direction it wants to walk in (x, z), when `walking`.
     std::vector<glm::dvec2> heading;
     /// Per agent: 1 = follows its corridor and wants to move.
@@ -45,6 +48,8 @@ struct CrowdStepScratch::Data
     std::vector<uint32_t> giveWayOrder;
     /// Per agent: the index of the agent it gives way to this step, or 0xffffffff.
     std::vector<uint32_t> givesWayTo;
+    /// Per agent: the velocity it prefers after the traffic rules (the avoidance's input). [Units: m/s]
+    std::vector<glm::dvec2> preferred;
     /// Per agent: the velocity it moves at this step. [Units: m/s]
     std::vector<glm::dvec2> velocity;
     /// Per agent: 1 = moves at the avoidance's velocity (no acceleration limit, or the limit was unsafe).

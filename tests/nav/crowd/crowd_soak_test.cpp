@@ -12,7 +12,7 @@
 // 10 s, arrivals, smallest distance):
 //  - 20,000 steps: without detours 43.0 s, 1,591, 3,618, 0.950018; with
 //    detours round jams (congestion.cpp) 35.5 s, 216, 12,804, 0.95; with
-//    detours and stuck agents first in giving way (crowd.cpp, rule 6; the
+//    detours and stuck agents first in giving way (crowd_phases.cpp, rule 5c; the
 //    current crowd) 39.6 s (step 11,942, at x 39.5 z 35.1, south of the
 //    middle pillar), 115, 13,850, 0.95.
 //  - 6,000 steps (SPARK_SOAK_STEPS=6000 runs that many): without detours

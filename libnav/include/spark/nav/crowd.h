@@ -20,7 +20,8 @@
 /// is limited by `maxAccel` unless the limited velocity would bring two agents
 /// closer than the avoidance allows within the step (then both take the
 /// avoidance's velocity: separation before smoothness); the corridor moves
-/// along the surface. The design note in src/crowd/crowd.cpp says why.
+/// along the surface. The design note in src/crowd/crowd_phases.cpp (the
+/// step as a list of phases) says why.
 /// Agents that are arrived or idle stand still and are avoided by the others
 /// (who take the whole avoidance).
 
@@ -53,6 +54,8 @@ inline constexpr uint32_t kMaxCrowdAgents = 65536;
 inline constexpr int kMaxAgentNeighbors = 32;
 /// Corners an agent looks ahead.
 inline constexpr uint32_t kAgentCorners = 4;
+/// Most threads a crowd step may run on (`NavWorld::setCrowdThreads`). [Limit]
+inline constexpr int kMaxCrowdThreads = 256;
 
 /// What an agent is doing.
 enum class AgentState : uint8_t
@@ -184,14 +187,14 @@ inline constexpr float kLinkTakeoffReach = 0.3f;
 bool wallObstacle(std::span<const WallHit> walls, size_t k, double radius, glm::dvec2& out0,
                   glm::dvec2& out1);
 
-/// Working memory of a crowd step (not state: `NavWorld` keeps one and reuses
-/// it, so a step allocates nothing once it has grown to the crowd). What it
-/// holds is libnav's own (`libnav/src/crowd/crowd_step_scratch.h`); a copy
-/// starts empty.
+/// Working memory of the crowd steps (not state: `NavWorld` keeps one and
+/// reuses it, so a step allocates nothing once it has grown to the crowd): the
+/// crowd of each mesh stepped, with its per-agent arrays. What it holds is
+/// libnav's own (`libnav/src/crowd/crowd_phases.h`); a copy starts empty.
 class CrowdStepScratch
 {
 public:
-    struct Data; ///< The per-agent arrays of a step (internal to libnav).
+    struct Data; ///< The crowds of the meshes (internal to libnav).
 
     CrowdStepScratch();
     ~CrowdStepScratch();

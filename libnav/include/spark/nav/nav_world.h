@@ -234,6 +234,8 @@ struct CrowdCounts
     uint32_t idle = 0, moving = 0, arrived = 0, noPath = 0, offMesh = 0;
 };
 
+class SPARK_INTERNAL Crowd; // libnav's own (src/crowd/crowd_phases.h, a friend of NavWorld): not exported
+
 /// The navigation world.
 class NavWorld
 {
@@ -405,6 +407,14 @@ public:
     std::span<const CrowdEvent> crowdEvents() const { return m_crowdEvents; }
     /// Empties the outbox of `crowdEvents`.
     void clearCrowdEvents() { m_crowdEvents.clear(); }
+    /// Threads the crowd step runs on (its per-agent phases and its
+    /// avoidance): 0 = every hardware thread (the default), 1 = the calling
+    /// thread only. The result is the same bits for every count; not state
+    /// (not saved or hashed). `E_INVALID_PARAMS` (field `/threads`) outside
+    /// 0..kMaxCrowdThreads (nothing changes).
+    [[nodiscard]] Status setCrowdThreads(int threads);
+    /// The crowd step's threads (`setCrowdThreads`).
+    int crowdThreads() const { return m_crowdThreads; }
     /// Checks an agent def; the error names the field (`/radius`, …).
     static Status validateAgentDef(const CrowdAgentDef& def);
 
@@ -448,20 +458,15 @@ private:
     /// had when the corridor was made (carving elsewhere leaves it valid).
     bool corridorStillValid(MeshId mesh, const CrowdAgent& agent) const;
 
-    void stepMeshCrowd(MeshId mesh, const NavMesh& navmesh, uint32_t generation, double dt);
+    /// The crowd of a mesh steps its agents (libnav/src/crowd/crowd_phases.h).
+    friend class Crowd;
 
     NavWorldState m_state;
     mutable QueryScratch m_scratch;
-    // Working memory of the crowd step (not state).
-    std::optional<Avoidance> m_avoidance;
-    std::vector<AgentId> m_stepAgents;
-    std::vector<AvoidanceAgent> m_avoidAgents;
-    std::vector<AvoidanceObstacle> m_avoidObstacles;
-    std::vector<ObstacleRange> m_avoidRanges;
-    std::vector<glm::dvec2> m_avoidVelocities;
-    std::vector<WallHit> m_wallHits;
+    // Working memory of the crowd step (not state): the crowd of each mesh.
     CrowdStepScratch m_crowdScratch;
-    std::vector<PathLink> m_pathLinks; // the stepped mesh's links
+    int m_crowdThreads = 0; // setCrowdThreads
+    std::vector<PathLink> m_pathLinks; // a mesh's links, for setAgentTarget
     std::vector<CrowdEvent> m_crowdEvents; // outbox, see crowdEvents()
     void pushCrowdEvent(AgentId agent, CrowdEventKind kind);
 };
