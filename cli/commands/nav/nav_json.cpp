@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include <optional>
+#include <span>
 
 #include <charconv>
 #include <cmath>
@@ -563,6 +564,19 @@ bool streamFloat(Value& v, float& out)
     return std::isfinite(out);
 }
 
+// The index of `key` among `names`, marked in `seen` (bit k: field k read),
+// or names.size() when the key is unknown or read before.
+size_t fieldIndex(std::string_view key, std::span<const std::string_view> names, uint32_t& seen)
+{
+    size_t k = 0;
+    while (k < names.size() && names[k] != key)
+        ++k;
+    if (k == names.size() || (seen >> k & 1u) != 0)
+        return names.size();
+    seen |= 1u << k;
+    return k;
+}
+
 bool streamSettings(Value& v, nav::NavMeshDef& def)
 {
     const std::string_view kNames[] = {"agent_radius", "agent_height", "step_height",   "cell_size",
@@ -580,12 +594,9 @@ bool streamSettings(Value& v, nav::NavMeshDef& def)
         if (field.unescaped_key().get(key))
             return false;
         Value value = field.value();
-        size_t k = 0;
-        while (k < std::size(kNames) && kNames[k] != key)
-            ++k;
-        if (k == std::size(kNames) || (seen >> k & 1u) != 0)
+        const size_t k = fieldIndex(key, kNames, seen);
+        if (k == std::size(kNames))
             return false;
-        seen |= 1u << k;
         int64_t number = 0;
         if (k < std::size(targets) ? !streamFloat(value, *targets[k])
                                    : !streamInteger(value, 3, nav::kMaxPolyVerts, number))
@@ -738,13 +749,8 @@ bool streamDocument(const std::string& text, DocumentParts& out)
         if (field.unescaped_key().get(key))
             return false;
         Value value = field.value();
-        size_t k = 0;
-        while (k < std::size(kKeys) && kKeys[k] != key)
-            ++k;
-        if (k == std::size(kKeys) || (seen >> k & 1u) != 0)
-            return false;
-        seen |= 1u << k;
-        bool ok = true;
+        const size_t k = fieldIndex(key, kKeys, seen);
+        bool ok = k < std::size(kKeys);
         switch (k)
         {
         case 0: ok = !value.get_string().get(string) && string == kFormat; break;
@@ -758,7 +764,8 @@ bool streamDocument(const std::string& text, DocumentParts& out)
             ok = !value.get_string().get(string);
             out.hash = std::string(string);
             break;
-        default: ok = streamTiles(value, out.tileSize, out.tiles); break;
+        case 8: ok = streamTiles(value, out.tileSize, out.tiles); break;
+        default: break; // unknown or repeated: ok is false
         }
         if (!ok)
             return false;
