@@ -22,12 +22,14 @@ namespace
 const fs::path kBigScratch = fs::path("build/test-output/bigdoc");
 
 /// Bound on the import's resident memory past the process's baseline, in
-/// times the file's size (measured: 11.0 for a million quads, 12.1 for a
+/// times the file's size (measured: 10.5 for a million quads, 10.9 for a
 /// quarter million). The mesh a query reads is about 10 times the text of a
 /// grid document (links of 40 bytes, rings of doubles: about 490 bytes a
-/// quad), and the import holds little more than that at its peak; the
+/// quad), and the import's peak is that mesh: the text is streamed into the
+/// soup (its structural index, not a tree) and freed before the build, whose
+/// work tables are gone before the last tables of the mesh are made. The
 /// issue's aim of 3 times needs a smaller mesh, not a leaner import.
-constexpr double kFileFactor = 13.0;
+constexpr double kFileFactor = 11.5;
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitized = true;
@@ -102,6 +104,7 @@ void importGrid(uint32_t n, double fileFactor)
     const double fileMiB = double(fileBytes) / (1024.0 * 1024.0);
     const long importMiB = peakChildMiB() - baseMiB;
     INFO("file " << fileMiB << " MiB, import " << importMiB << " MiB past a baseline of " << baseMiB << " MiB");
+    MESSAGE("import peak " << double(importMiB) / fileMiB << " times the file");
     if (!kSanitized) // ASan's shadow memory and quarantine make resident sizes meaningless
         CHECK(double(importMiB) <= fileFactor * fileMiB);
     fs::remove(fs::path(SPARK_SOURCE_DIR) / kBigScratch / name);
@@ -123,4 +126,56 @@ TEST_CASE("nav.import of a 250,000-polygon document: the mesh built in memory, i
 TEST_CASE("nav.import of a 1M-polygon document" * doctest::skip())
 {
     importGrid(1000, kFileFactor);
+}
+
+// A document is streamed into the soup when it is valid and read as a tree
+// otherwise (nav_json.cpp): whatever the path, the same mesh or the same error.
+TEST_CASE("nav.import reads a document the same whichever reader takes it")
+{
+    const std::string doc = gridnav::gridDocument(4);
+    const std::string head = R"({"format": "spark.navmesh", )";
+    REQUIRE(doc.rfind(head, 0) == 0);
+    REQUIRE(doc.substr(doc.size() - 3) == "]}\n");
+    auto edited = [&](std::string from, std::string to)
+    {
+        std::string out = doc;
+        const size_t at = out.find(from);
+        REQUIRE(at != std::string::npos);
+        return out.replace(at, from.size(), to);
+    };
+    // Fields in another order (nav.export writes them sorted), the text after the last.
+    const std::string reordered = "{" + doc.substr(head.size(), doc.size() - head.size() - 2) + R"(, "format": "spark.navmesh"})";
+    const std::string variants[] = {
+        doc,
+        reordered,
+        doc + " []",                                                        // not JSON: text after the document
+        edited("\"polygons\": [[0,", "\"polygons\": [[0.0,"),               // an index that is no integer
+        edited("\"version\": 1", "\"version\": 2").substr(0, doc.size() - 3), // a wrong field, then cut short
+        edited("\"areas\": [", "\"areas\": [1, "),                          // one area too many
+    };
+    fs::create_directories(fs::path(SPARK_SOURCE_DIR) / kBigScratch);
+    std::string requests;
+    for (size_t i = 0; i < std::size(variants); ++i)
+    {
+        const std::string file = (kBigScratch / ("variant" + std::to_string(i) + ".navmesh.json")).string();
+        std::ofstream(fs::path(SPARK_SOURCE_DIR) / file, std::ios::binary) << variants[i];
+        requests += requestLine("nav.import", {{"name", "v" + std::to_string(i)}, {"path", file}});
+    }
+    Run r = e2e::spark({"run", "-"}, requests);
+    const auto answers = answerLines(r.out);
+    REQUIRE(answers.size() == std::size(variants));
+    INFO(r.out);
+    auto built = spark::nav::buildNavMesh(gridnav::gridSoup(4), gridnav::gridDef());
+    REQUIRE(built.ok());
+    const std::string hash = spark::hashToHex(spark::nav::hashNavMesh(built.value()));
+    CHECK(answers[0]["result"]["hash"] == hash);
+    CHECK(answers[1]["result"]["hash"] == hash);
+    CHECK(answers[2]["error"]["code"] == "E_FORMAT");
+    CHECK(answers[3]["error"]["code"] == "E_NAV_FORMAT");
+    CHECK(answers[3]["error"]["data"]["field"] == "/polygons/0/0");
+    CHECK(answers[4]["error"]["code"] == "E_FORMAT"); // JSON first, then its fields
+    CHECK(answers[5]["error"]["code"] == "E_NAV_FORMAT");
+    CHECK(answers[5]["error"]["data"]["field"] == "/areas");
+    for (size_t i = 0; i < std::size(variants); ++i)
+        fs::remove(fs::path(SPARK_SOURCE_DIR) / kBigScratch / ("variant" + std::to_string(i) + ".navmesh.json"));
 }

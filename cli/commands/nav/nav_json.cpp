@@ -7,6 +7,7 @@
 #include <simdjson.h>
 
 #include <optional>
+#include <span>
 
 #include <charconv>
 #include <cmath>
@@ -522,14 +523,286 @@ Status readDocument(const element& root, DocumentParts& out)
     return Status::success();
 }
 
+// The streaming reader: simdjson On-Demand reads the values straight from
+// the text into the soup, holding only the text and its structural index
+// (about 3 bytes a byte of a grid document) where the tree of readDocument
+// adds a tape of 8 bytes a value. It accepts a document only when every check
+// of readDocument passes, whatever the order of the fields; anything else
+// (an error, a duplicate field, text that is not JSON) sends the document to
+// readDocument, whose answer (an error with its field, or the same parts) is
+// the import's. So it needs no error of its own.
+namespace od = simdjson::ondemand;
+using Value = simdjson::simdjson_result<od::value>; // a value, or the error of reaching it
+
+// An integer literal in [lo, hi] (as integerIn: no fraction, no exponent).
+bool streamInteger(Value& v, int64_t lo, int64_t hi, int64_t& out)
+{
+    return !v.get_int64().get(out) && out >= lo && out <= hi;
+}
+
+// A number that fits a float, as readFloat: int64, uint64 or a double; an
+// integer literal past uint64 is no JSON number to the tree parser.
+bool streamFloat(Value& v, float& out)
+{
+    double d = 0.0;
+    int64_t i = 0;
+    uint64_t u = 0;
+    if (!v.get_int64().get(i))
+        d = static_cast<double>(i);
+    else if (!v.get_uint64().get(u))
+        d = static_cast<double>(u);
+    else
+    {
+        std::string_view token;
+        if (v.raw_json_token().get(token) || token.find_first_of(".eE") == std::string_view::npos ||
+            v.get_double().get(d))
+            return false;
+    }
+    if (!std::isfinite(d) || std::fabs(d) > 3.0e38)
+        return false;
+    out = static_cast<float>(d);
+    return std::isfinite(out);
+}
+
+// The index of `key` among `names`, marked in `seen` (bit k: field k read),
+// or names.size() when the key is unknown or read before.
+size_t fieldIndex(std::string_view key, std::span<const std::string_view> names, uint32_t& seen)
+{
+    size_t k = 0;
+    while (k < names.size() && names[k] != key)
+        ++k;
+    if (k == names.size() || (seen >> k & 1u) != 0)
+        return names.size();
+    seen |= 1u << k;
+    return k;
+}
+
+bool streamSettings(Value& v, nav::NavMeshDef& def)
+{
+    const std::string_view kNames[] = {"agent_radius", "agent_height", "step_height",   "cell_size",
+                                       "cell_height",  "max_slope_deg", "link_tolerance", "max_poly_verts"};
+    float* const targets[] = {&def.settings.agentRadius, &def.settings.agentHeight, &def.settings.stepHeight,
+                              &def.settings.cellSize,    &def.settings.cellHeight,  &def.settings.maxSlopeDeg,
+                              &def.linkTolerance};
+    od::object settings;
+    if (v.get_object().get(settings))
+        return false;
+    uint32_t seen = 0;
+    for (auto field : settings)
+    {
+        std::string_view key;
+        if (field.unescaped_key().get(key))
+            return false;
+        Value value = field.value();
+        const size_t k = fieldIndex(key, kNames, seen);
+        if (k == std::size(kNames))
+            return false;
+        int64_t number = 0;
+        if (k < std::size(targets) ? !streamFloat(value, *targets[k])
+                                   : !streamInteger(value, 3, nav::kMaxPolyVerts, number))
+            return false;
+        if (k == std::size(targets))
+            def.maxPolyVerts = static_cast<uint32_t>(number);
+    }
+    return seen == (1u << std::size(kNames)) - 1;
+}
+
+// Vertices of 2 or 3 coordinates, stored as readDocument stores them for
+// that arity; `arity` is the one every vertex has (0 when there are none).
+bool streamVertices(Value& v, std::vector<glm::vec3>& out, size_t& arity)
+{
+    od::array list;
+    if (v.get_array().get(list))
+        return false;
+    for (auto item : list)
+    {
+        od::array point;
+        if (item.get_array().get(point) || out.size() == nav::kMaxVertices)
+            return false;
+        double c[3] = {0.0, 0.0, 0.0};
+        size_t k = 0;
+        for (auto x : point)
+        {
+            if (k == 3 || x.get_double().get(c[k]) || !(std::fabs(c[k]) <= nav::kMaxCoordinate))
+                return false;
+            ++k;
+        }
+        if (k < 2 || (arity != 0 && k != arity))
+            return false;
+        arity = k;
+        // Within ±1e6 the double is a float's and the int64/uint64 reading of readFloat gives the same.
+        out.push_back(k == 2 ? glm::vec3(float(c[0]), 0.0f, float(c[1]))
+                             : glm::vec3(float(c[0]), float(c[1]), float(c[2])));
+    }
+    return true;
+}
+
+// Polygons of at most kMaxPolyVerts indices; the largest corner count and
+// index are checked against the settings and vertices once all is read.
+bool streamPolygons(Value& v, nav::PolySoup& soup, size_t& maxCorners, int64_t& maxIndex)
+{
+    od::array list;
+    if (v.get_array().get(list))
+        return false;
+    soup.polyStarts.assign(1, 0);
+    for (auto item : list)
+    {
+        od::array corners;
+        if (item.get_array().get(corners) || soup.polyStarts.size() > nav::kMaxPolygons)
+            return false;
+        size_t k = 0;
+        for (auto x : corners)
+        {
+            int64_t index = 0;
+            if (k == nav::kMaxPolyVerts || !streamInteger(x, 0, nav::kMaxVertices, index))
+                return false;
+            maxIndex = std::max(maxIndex, index);
+            soup.indices.push_back(static_cast<uint32_t>(index));
+            ++k;
+        }
+        maxCorners = std::max(maxCorners, k);
+        soup.polyStarts.push_back(static_cast<uint32_t>(soup.indices.size()));
+    }
+    return true;
+}
+
+bool streamAreas(Value& v, std::vector<uint8_t>& out)
+{
+    od::array list;
+    if (v.get_array().get(list))
+        return false;
+    for (auto item : list)
+    {
+        int64_t area = 0;
+        if (out.size() == nav::kMaxPolygons || !streamInteger(item, 0, nav::kMaxAreaId, area))
+            return false;
+        out.push_back(static_cast<uint8_t>(area));
+    }
+    return true;
+}
+
+bool streamTiles(Value& v, uint32_t& outTileSize, std::vector<nav::NavTile>& outTiles)
+{
+    od::object tiles;
+    if (v.get_object().get(tiles))
+        return false;
+    bool haveSize = false, haveList = false;
+    for (auto field : tiles)
+    {
+        std::string_view key;
+        if (field.unescaped_key().get(key))
+            return false;
+        Value value = field.value();
+        int64_t number = 0;
+        if (key == "tile_size" && !haveSize && streamInteger(value, 1, 65536, number))
+        {
+            haveSize = true;
+            outTileSize = static_cast<uint32_t>(number);
+            continue;
+        }
+        od::array list;
+        if (key != "list" || haveList || value.get_array().get(list))
+            return false;
+        haveList = true;
+        for (auto item : list)
+        {
+            od::array entries;
+            if (item.get_array().get(entries) || outTiles.size() == nav::kMaxTiles)
+                return false;
+            int64_t e[6];
+            size_t k = 0;
+            for (auto x : entries)
+            {
+                const int64_t lo = k < 2 ? INT32_MIN : 0, hi = k < 2 ? INT32_MAX : UINT32_MAX;
+                if (k == 6 || !streamInteger(x, lo, hi, e[k]))
+                    return false;
+                ++k;
+            }
+            if (k != 6)
+                return false;
+            outTiles.push_back(nav::NavTile{static_cast<int32_t>(e[0]), static_cast<int32_t>(e[1]),
+                                            static_cast<uint32_t>(e[2]), static_cast<uint32_t>(e[3]),
+                                            static_cast<uint32_t>(e[4]), static_cast<uint32_t>(e[5]), 0});
+        }
+    }
+    return haveSize && haveList && !outTiles.empty();
+}
+
+// The parts of a document `text` (padded for simdjson) that readDocument would
+// read, or false (see above).
+bool streamDocument(const std::string& text, DocumentParts& out)
+{
+    od::parser parser;
+    od::document doc;
+    od::object root;
+    if (parser.allocate(text.size(), kMaxDocumentDepth) ||
+        parser.iterate(text.data(), text.size(), text.capacity()).get(doc) || doc.get_object().get(root))
+        return false;
+    static const std::string_view kKeys[] = {"format", "version", "dimensions", "settings", "vertices",
+                                             "polygons", "areas", "hash", "tiles"};
+    uint32_t seen = 0;
+    int64_t version = 0, dimensions = 0, maxIndex = -1;
+    size_t arity = 0, maxCorners = 0;
+    for (auto field : root)
+    {
+        std::string_view key, string;
+        if (field.unescaped_key().get(key))
+            return false;
+        Value value = field.value();
+        const size_t k = fieldIndex(key, kKeys, seen);
+        bool ok = k < std::size(kKeys);
+        switch (k)
+        {
+        case 0: ok = !value.get_string().get(string) && string == kFormat; break;
+        case 1: ok = streamInteger(value, kVersion, kVersion, version); break;
+        case 2: ok = streamInteger(value, 2, 3, dimensions); break;
+        case 3: ok = streamSettings(value, out.def); break;
+        case 4: ok = streamVertices(value, out.soup.vertices, arity); break;
+        case 5: ok = streamPolygons(value, out.soup, maxCorners, maxIndex); break;
+        case 6: ok = streamAreas(value, out.soup.areas); break;
+        case 7:
+            ok = !value.get_string().get(string);
+            out.hash = std::string(string);
+            break;
+        case 8: ok = streamTiles(value, out.tileSize, out.tiles); break;
+        default: break; // unknown or repeated: ok is false
+        }
+        if (!ok)
+            return false;
+    }
+    // Nothing after the document, every required field, and the checks across fields.
+    const char* end = nullptr;
+    if (doc.current_location().get(end) != simdjson::OUT_OF_BOUNDS || (seen & 0x7fu) != 0x7fu)
+        return false;
+    out.def.is2d = dimensions == 2;
+    // The mesh keeps these arrays: exactly sized (grown by doubling, they may hold up to twice).
+    out.soup.vertices.shrink_to_fit();
+    out.soup.indices.shrink_to_fit();
+    out.soup.polyStarts.shrink_to_fit();
+    out.soup.areas.shrink_to_fit();
+    return (arity == 0 || arity == size_t(dimensions)) && maxCorners <= out.def.maxPolyVerts &&
+           maxIndex < static_cast<int64_t>(out.soup.vertices.size()) &&
+           out.soup.areas.size() == out.soup.polygonCount();
+}
+
 } // namespace
 
 Result<nav::NavMesh> meshFromDocumentText(std::string text)
 {
     DocumentParts parts;
+    // The text is read by streamDocument (padding it for simdjson, with
+    // initialised bytes, costs a copy when it has no room), and by
+    // readDocument only when that fails.
+    const size_t size = text.size();
+    text.resize(size + simdjson::SIMDJSON_PADDING, ' ');
+    text.resize(size);
+    if (streamDocument(text, parts))
+        std::string().swap(text);
+    else
     {
         // The parser's memory (several times the text) and the text are freed
         // before the mesh is built, and the mesh takes over the soup's storage.
+        parts = DocumentParts{};
         simdjson::dom::parser parser;
         if (parser.allocate(text.size(), kMaxDocumentDepth))
             return makeError("E_NAV_LIMIT", "the navmesh document is too large to read", "");

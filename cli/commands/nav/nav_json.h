@@ -73,8 +73,10 @@ Result<nav::NavMesh> meshFromDocument(const json& doc);
 inline constexpr size_t kMaxDocumentDepth = 256;
 /// Reads the text of a navmesh document (simdjson: UTF-8 validated, nesting at
 /// most kMaxDocumentDepth): `E_FORMAT` (the parser's reason as the message)
-/// when it is not JSON, else as `meshFromDocument`. The text is freed once
-/// read, before the mesh is built.
+/// when it is not JSON, else as `meshFromDocument`. A valid document is
+/// streamed into the mesh's soup (simdjson On-Demand: the text and its
+/// structural index, no tree); any other is read as a tree for its error. The
+/// text is freed once read, before the mesh is built.
 Result<nav::NavMesh> meshFromDocumentText(std::string text);
 
 /// World handles are the opaque integers of spark::handleNumber (id.h), with
