@@ -6,12 +6,12 @@
 
 #include "spark/nav/crowd.h"
 #include "spark/nav/navmesh.h"
+#include "spark/nav/query.h"
 
 #include <glm/vec3.hpp>
 
 #include <cstdint>
 #include <span>
-#include <utility>
 #include <vector>
 
 namespace spark::nav
@@ -43,16 +43,12 @@ struct Congestion
 {
     /// Per polygon: the slow agents on it (only `touched` are non-zero).
     std::vector<float> crowding;
+    /// Per polygon: what entering it costs the detour search, kJamCost × crowding. [Units: m]
+    std::vector<float> jamCost;
     /// Polygons whose crowding was set this step.
     std::vector<uint32_t> touched;
-    // The search (per polygon, valid where stamp == searchId).
-    std::vector<uint32_t> stamp;
-    uint32_t searchId = 0;
-    std::vector<float> cost;
-    std::vector<uint32_t> parent;
-    std::vector<glm::vec3> entry;
-    std::vector<uint8_t> closed;
-    std::vector<std::pair<float, uint32_t>> heap; ///< (estimated total, polygon), smallest first.
+    /// The detour search's working arrays (path.cpp's corridor search).
+    QueryScratch search;
 };
 
 /// Counts the slow agents on each polygon of `mesh` (the polygon each stands
@@ -64,11 +60,12 @@ void measureCongestion(const NavMesh& mesh, std::span<CrowdAgent* const> agents,
 bool corridorCongested(const Congestion& c, const Corridor& corridor);
 
 /// The cheapest polygons from `start` (in `startPoly`) to `goal` (in
-/// `goalPoly`): each leg (from entry point to entry point, each entry the
-/// portal's point on the way to the goal) costs its length × the area cost of
-/// the polygon it crosses, and entering a polygon `kJamCost` per slow agent on
-/// it. False when the goal is not reached within `kDetourNodes` polygons
-/// (`out` untouched).
+/// `goalPoly`), by path.cpp's corridor search with each leg costed on its own
+/// (`detail::legSearch`): each leg (from entry point to entry point, each
+/// entry the portal's point on the way to the goal) costs its length × the
+/// area cost of the polygon it crosses, and entering a polygon `kJamCost` per
+/// slow agent on it. False when the goal is not reached within `kDetourNodes`
+/// polygons (`out` untouched).
 bool planDetour(const NavMesh& mesh, Congestion& c, const QueryFilter& filter, uint32_t startPoly,
                 const glm::vec3& start, uint32_t goalPoly, const glm::vec3& goal, std::vector<uint32_t>& out);
 
