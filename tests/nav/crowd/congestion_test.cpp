@@ -123,7 +123,7 @@ TEST_CASE("detour: the search gives up past its polygon budget or on bad polygon
     CHECK(out == std::vector<uint32_t>{a});
 }
 
-TEST_CASE("detour: crowding counts standing agents whole and slow walkers by how slow, charged kJamCost each")
+TEST_CASE("detour: crowding counts standing agents whole and slow walkers by how slow, charged more the longer they wait")
 {
     Scene s;
     putGround(s, blockHall());
@@ -145,11 +145,17 @@ TEST_CASE("detour: crowding counts standing agents whole and slow walkers by how
     Congestion c;
     measureCongestion(mesh, agents, c);
     CHECK(c.crowding[poly] == doctest::Approx(0.75f));
-    CHECK(c.jamCost[poly] == kJamCost * c.crowding[poly]);
+    // Its cost grows with its wait: 2 s of kJamWaitScale (4 s) more.
+    CHECK(c.jamCost[poly] == doctest::Approx(kJamCost * 0.75f * 1.5f));
     agents.push_back(&standing);
     measureCongestion(mesh, agents, c);
     CHECK(c.crowding[poly] == doctest::Approx(1.75f));
-    CHECK(c.jamCost[poly] == kJamCost * c.crowding[poly]);
+    CHECK(c.jamCost[poly] == doctest::Approx(kJamCost * (0.75f * 1.5f + 1.0f)));
+    // A wait counts up to kJamWaitCap.
+    w.blockedFor = 100.0f;
+    measureCongestion(mesh, agents, c);
+    CHECK(c.jamCost[poly] == doctest::Approx(kJamCost * (0.75f * (1.0f + kJamWaitCap / kJamWaitScale) + 1.0f)));
+    w.blockedFor = 2.0f;
     CHECK_FALSE(corridorCongested(c, w.corridor));
     // Two more standing: 3.75 slow agents, a jam (kJamAgents) ahead of the walker.
     agents.push_back(&standing);
