@@ -21,8 +21,9 @@
 //    is lost to the budget; on top of the previous crowd) 41.9 s, 128,
 //    13,640.
 //  - 6,000 steps (SPARK_SOAK_STEPS=6000 runs that many): without detours
-//    20.5 s, 164, 2,248; with detours 14.5 s, 3, 4,209; the current crowd
-//    9.4 s (step 5,211, x 41.4 z 35.5), 0, 4,403, 0.950002.
+//    20.5 s, 164, 2,248; with detours 14.5 s, 3, 4,209; the previous
+//    crowd 9.4 s (step 5,211, x 41.4 z 35.5), 0, 4,403, 0.950002; the
+//    current crowd 8.6 s (step 3,706, x 52.8 z 21.5), 0, 4,313, 0.95.
 // Where they wait (issue 35, measured): not at doors or behind parked agents
 // (the soak re-targets every arrival, so nobody parks). Without detours, in
 // one jam that grew over the middle of the hall: random trips' shortest
