@@ -30,6 +30,12 @@
 /// carried funnel may forget an earlier portal, so a cost can fall short of
 /// the true pulled length; the final path is always pulled over the whole
 /// corridor.)
+/// The same search with each leg costed on its own (no funnel carried: a
+/// route costs the legs between its entry points, each polygon entered at its
+/// portal's point on the way to the goal from the entry before; the costs are
+/// additive, so nothing is opened again), a per-polygon extra cost and a limit
+/// on the polygons expanded is the crowd's search for detours round jams
+/// (`detail::legSearch`, crowd/congestion.cpp).
 ///
 /// With the any-angle search, the corner points are the search's own turning
 /// points (any_angle.cpp). Otherwise they come from the "simple stupid
@@ -63,6 +69,19 @@ constexpr uint32_t kOffMeshEntry = 0x80000000u;
 constexpr float kReopenMargin = 1.0e-4f;
 constexpr uint32_t kMaxReopens = 8;
 
+/// No limit on the polygons a search expands.
+constexpr uint32_t kNoLimit = 0xffffffffu;
+
+/// The cheapest multiplier of the areas the filter allows (1 when it allows none).
+float cheapestCost(const QueryFilter& filter)
+{
+    float minCost = 1.0e30f;
+    for (uint32_t a = 0; a < kAreaCount; ++a)
+        if (!detail::excluded(filter, static_cast<uint8_t>(a)))
+            minCost = std::min(minCost, filter.areaCosts[a]);
+    return minCost > 1.0e29f ? 1.0f : minCost;
+}
+
 /// Heap order: smaller f first, then smaller polygon id.
 bool heapLess(const ScratchData& s, uint32_t a, uint32_t b)
 {
@@ -87,7 +106,9 @@ void siftUp(ScratchData& s, uint32_t i)
     s.heapIndex[node] = i;
 }
 
-void siftDown(ScratchData& s, uint32_t i)
+// (siftDown and heapPop are inlined into both searches: called, they cost the
+// corridor search ~0.9 % more instructions.)
+[[gnu::always_inline]] inline void siftDown(ScratchData& s, uint32_t i)
 {
     const uint32_t n = static_cast<uint32_t>(s.heap.size());
     const uint32_t node = s.heap[i];
@@ -114,7 +135,7 @@ void heapPush(ScratchData& s, uint32_t poly)
     siftUp(s, static_cast<uint32_t>(s.heap.size() - 1));
 }
 
-uint32_t heapPop(ScratchData& s)
+[[gnu::always_inline]] inline uint32_t heapPop(ScratchData& s)
 {
     const uint32_t top = s.heap.front();
     s.heapIndex[top] = kNoPolygon;
@@ -661,6 +682,207 @@ bool midpointWalk(const NavMesh& mesh, ScratchData& s, const MeshPoint& start, c
     return true;
 }
 
+/// The corridor search (A* over the polygons; the design note at the top).
+/// kLegs: each polygon is entered at its portal's point on the way from the
+/// entry point before (not from the funnel's apex) and a route costs the sum
+/// of its legs between entry points × the area cost of the polygon crossed,
+/// with no funnel carried and no off-mesh link (the crowd's detours,
+/// `detail::legSearch`). Either way entering polygon p costs `extra[p]` more
+/// (empty: nothing; findPath passes none, and its instance is compiled
+/// without the branch), and with kLegs the search stops after expanding
+/// `maxExpanded` polygons. True when the goal's polygon was reached; the tree
+/// is in s.parent / s.parentLink, the polygons reached in s.list.
+template <bool kLegs>
+bool polygonSearch(const NavMesh& mesh, ScratchData& s, uint32_t startPoly, const glm::vec3& start, uint32_t goalPoly,
+                   const glm::vec3& goal, const QueryFilter& filter, std::span<const PathLink> offMesh, float minCost,
+                   std::span<const float> extra, uint32_t maxExpanded)
+{
+    detail::beginSearch(s, mesh.polygonCount());
+    s.heap.clear();
+    s.list.clear();
+    const uint32_t sid = s.searchId;
+    const std::span<const NavLink> allLinks = mesh.allLinks();
+    const NavLink* linkBase = allLinks.data();
+    const bool charged = !extra.empty();
+
+    s.stamp[startPoly] = sid;
+    s.cost[startPoly] = 0.0f;
+    s.parent[startPoly] = kNoPolygon;
+    s.parentLink[startPoly] = kNoPolygon;
+    s.position[startPoly] = start;
+    if constexpr (!kLegs)
+        s.funnel[startPoly] = SearchFunnel{start, start, start, 0.0f, 0.0f};
+    s.closed[startPoly] = 0;
+    s.list.push_back(startPoly);
+    if (startPoly == goalPoly)
+        s.total[startPoly] = dist3(start, goal) * filter.areaCosts[mesh.area(startPoly)];
+    else
+        s.total[startPoly] = dist3(start, goal) * minCost;
+    heapPush(s, startPoly);
+
+    // Offers node `nb` a route (cost so far g, estimate h) entered by `via`.
+    auto relax = [&](uint32_t nb, float g, float h, uint32_t via, const glm::vec3& entry, const SearchFunnel* fn) {
+        if (s.stamp[nb] == sid)
+        {
+            if constexpr (kLegs)
+            {
+                // Additive costs: a cheaper route to an open polygon replaces
+                // the one it has; its place in the open list is the lower of
+                // the two estimates (the first estimate offered stays its key
+                // when the cheaper route's is higher). Closed ones stay closed.
+                if (s.closed[nb] || g >= s.cost[nb])
+                    return;
+                s.cost[nb] = g;
+                s.total[nb] = std::min(s.total[nb], g + h);
+                s.parent[nb] = s.current;
+                s.parentLink[nb] = via;
+                s.position[nb] = entry;
+                siftUp(s, s.heapIndex[nb]);
+                return;
+            }
+            // Routes into a polygon end at different entry points: compare
+            // their estimated totals, not their costs so far. A closed polygon
+            // is opened again by a clearly better route (the funnel costs are
+            // not additive, so a polygon closed early may have been entered
+            // from the worse side), a few times at most, and never by a route
+            // through itself (the parent links stay a tree).
+            if (g + h >= s.total[nb])
+                return;
+            if (s.closed[nb] & 1u)
+            {
+                if (g + h > s.total[nb] * (1.0f - kReopenMargin) || (s.closed[nb] >> 1) >= kMaxReopens)
+                    return;
+                for (uint32_t p = s.current; p != kNoPolygon; p = s.parent[p])
+                    if (p == nb)
+                        return;
+                s.closed[nb] = static_cast<uint8_t>(((s.closed[nb] >> 1) + 1) << 1); // open, count kept
+                s.heapIndex[nb] = kNoPolygon;
+            }
+        }
+        else
+        {
+            s.stamp[nb] = sid;
+            s.closed[nb] = 0;
+            s.heapIndex[nb] = kNoPolygon;
+            s.list.push_back(nb);
+        }
+        s.cost[nb] = g;
+        s.total[nb] = g + h;
+        s.parent[nb] = s.current;
+        s.parentLink[nb] = via;
+        s.position[nb] = entry;
+        if constexpr (!kLegs)
+            s.funnel[nb] = *fn;
+        if (s.heapIndex[nb] != kNoPolygon)
+            siftUp(s, s.heapIndex[nb]);
+        else
+            heapPush(s, nb);
+    };
+
+    uint32_t expanded = 0;
+    while (!s.heap.empty())
+    {
+        if constexpr (kLegs)
+            if (expanded >= maxExpanded)
+                break;
+        const uint32_t cur = heapPop(s);
+        s.current = cur;
+        s.closed[cur] |= 1u;
+        if (cur == goalPoly)
+            return true;
+        if constexpr (kLegs)
+            ++expanded;
+        const glm::vec3 pos = s.position[cur];
+        const float areaCost = filter.areaCosts[mesh.area(cur)];
+        const std::span<const NavLink> links = mesh.links(cur);
+        // (No link leads to a disabled polygon: it is in no grid cell.)
+        for (const NavLink& link : links)
+        {
+            const uint32_t nb = link.neighbour;
+            if (nb == s.parent[cur])
+                continue;
+            const uint8_t nbArea = mesh.area(nb);
+            if (detail::excluded(filter, nbArea))
+                continue;
+            const uint32_t via = static_cast<uint32_t>(&link - linkBase);
+            if constexpr (kLegs)
+            {
+                const glm::vec3 entry = detail::entryToward(link.a, link.b, pos, goal);
+                float g = s.cost[cur] + dist3(pos, entry) * areaCost;
+                if (charged)
+                    g += extra[nb];
+                float h = dist3(entry, goal);
+                if (nb == goalPoly)
+                {
+                    // The goal's polygon: its leg to the goal is part of the cost.
+                    g += h * filter.areaCosts[nbArea];
+                    h = 0.0f;
+                }
+                relax(nb, g, h * minCost, via, entry, nullptr);
+                continue;
+            }
+            SearchFunnel fn = s.funnel[cur];
+            funnelStep(fn, link.b, link.a);
+            const glm::vec3 entry = detail::entryToward(link.a, link.b, fn.apex, goal);
+            fn.penalty += (areaCost - 1.0f) * dist3(pos, entry);
+            if (charged)
+                fn.penalty += extra[nb];
+            float g;
+            float h;
+            if (nb == goalPoly)
+            {
+                fn.penalty += (filter.areaCosts[nbArea] - 1.0f) * dist3(entry, goal);
+                SearchFunnel end = fn;
+                funnelStep(end, goal, goal);
+                g = end.apexLength + dist3(end.apex, goal) + fn.penalty;
+                h = 0.0f;
+            }
+            else
+            {
+                g = fn.apexLength + dist3(fn.apex, entry) + fn.penalty;
+                h = dist3(entry, goal) * minCost;
+            }
+            relax(nb, g, h, via, entry, &fn);
+        }
+        if constexpr (kLegs)
+            continue;
+        // Off-mesh links from this polygon: the walk to the take-off, then
+        // the leap; the funnel starts again at the landing.
+        auto it = std::lower_bound(s.offMeshIndex.begin(), s.offMeshIndex.end(), uint64_t(cur) << 32);
+        for (; it != s.offMeshIndex.end() && uint32_t(*it >> 32) == cur; ++it)
+        {
+            const uint32_t code = uint32_t(*it & 0xffffffffu);
+            const PathLink& l = offMesh[code >> 1];
+            const bool reversed = (code & 1u) != 0;
+            const uint32_t nb = reversed ? l.startPolygon : l.endPolygon;
+            if (nb == s.parent[cur] || detail::excluded(filter, mesh.area(nb)))
+                continue;
+            const glm::vec3& takeoff = reversed ? l.end : l.start;
+            const glm::vec3& landing = reversed ? l.start : l.end;
+            SearchFunnel fn = s.funnel[cur];
+            funnelStep(fn, takeoff, takeoff);
+            const float walked = fn.apexLength + dist3(fn.apex, takeoff) + l.cost * dist3(takeoff, landing);
+            SearchFunnel landed{landing, landing, landing, walked, fn.penalty + (areaCost - 1.0f) * dist3(pos, takeoff)};
+            if (charged)
+                landed.penalty += extra[nb];
+            float g, h;
+            if (nb == goalPoly)
+            {
+                landed.penalty += (filter.areaCosts[mesh.area(nb)] - 1.0f) * dist3(landing, goal);
+                g = walked + dist3(landing, goal) + landed.penalty;
+                h = 0.0f;
+            }
+            else
+            {
+                g = walked + landed.penalty;
+                h = dist3(landing, goal) * minCost;
+            }
+            relax(nb, g, h, kOffMeshEntry | code, landing, &landed);
+        }
+    }
+    return false;
+}
+
 /// The corridor of the search tree in s.parent / s.parentLink from the start
 /// to `endPoly`, into out.polygons, out.entries and s.vias.
 void corridorFromTree(ScratchData& s, uint32_t endPoly, PathResult& out)
@@ -680,6 +902,24 @@ void corridorFromTree(ScratchData& s, uint32_t endPoly, PathResult& out)
 }
 
 } // namespace
+
+bool detail::legSearch(const NavMesh& mesh, ScratchData& s, uint32_t startPoly, const glm::vec3& start,
+                       uint32_t goalPoly, const glm::vec3& goal, const QueryFilter& filter,
+                       std::span<const float> extraCost, uint32_t maxExpanded, std::vector<uint32_t>& out)
+{
+    const uint32_t polys = mesh.polygonCount();
+    if (startPoly >= polys || goalPoly >= polys || (!extraCost.empty() && extraCost.size() < polys))
+        return false;
+    if (!polygonSearch<true>(mesh, s, startPoly, start, goalPoly, goal, filter, std::span<const PathLink>(),
+                             cheapestCost(filter),
+                             extraCost, maxExpanded))
+        return false;
+    out.clear();
+    for (uint32_t p = goalPoly; p != kNoPolygon; p = s.parent[p])
+        out.push_back(p);
+    std::reverse(out.begin(), out.end());
+    return true;
+}
 
 Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& from, const glm::vec3& to,
                 const QueryFilter& filter, const glm::vec3& halfExtents, PathResult& out)
@@ -716,13 +956,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& fro
     if (!detail::locate(mesh, to, halfExtents, goal))
         return makeError("E_NAV_OFF_MESH", "the goal is not on the mesh (nothing within the search extents)", "/to");
 
-    float minCost = unitFilter ? 1.0f : 1.0e30f;
-    if (!unitFilter)
-        for (uint32_t a = 0; a < kAreaCount; ++a)
-            if (!detail::excluded(filter, static_cast<uint8_t>(a)))
-                minCost = std::min(minCost, filter.areaCosts[a]);
-    if (minCost > 1.0e29f)
-        minCost = 1.0f;
+    const float minCost = unitFilter ? 1.0f : cheapestCost(filter);
 
     const uint32_t polys = mesh.polygonCount();
     // Off-mesh links by the polygon they leave from.
@@ -841,144 +1075,8 @@ Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& fro
         out.links.clear();
     }
 
-    detail::beginSearch(s, polys);
-    s.heap.clear();
-    s.list.clear();
-    const uint32_t sid = s.searchId;
-    const std::span<const NavLink> allLinks = mesh.allLinks();
-    const NavLink* linkBase = allLinks.data();
-
-    s.stamp[startPoly] = sid;
-    s.cost[startPoly] = 0.0f;
-    s.parent[startPoly] = kNoPolygon;
-    s.parentLink[startPoly] = kNoPolygon;
-    s.position[startPoly] = start.point;
-    s.funnel[startPoly] = SearchFunnel{start.point, start.point, start.point, 0.0f, 0.0f};
-    s.closed[startPoly] = 0;
-    s.list.push_back(startPoly);
-    if (startPoly == goalPoly)
-        s.total[startPoly] = dist3(start.point, goal.point) * filter.areaCosts[mesh.area(startPoly)];
-    else
-        s.total[startPoly] = dist3(start.point, goal.point) * minCost;
-    heapPush(s, startPoly);
-
-    // Offers node `nb` a route (cost so far g, estimate h) entered by `via`.
-    auto relax = [&](uint32_t nb, float g, float h, uint32_t via, const glm::vec3& entry, const SearchFunnel& fn) {
-        if (s.stamp[nb] == sid)
-        {
-            // Routes into a polygon end at different entry points: compare
-            // their estimated totals, not their costs so far. A closed polygon
-            // is opened again by a clearly better route (the funnel costs are
-            // not additive, so a polygon closed early may have been entered
-            // from the worse side), a few times at most, and never by a route
-            // through itself (the parent links stay a tree).
-            if (g + h >= s.total[nb])
-                return;
-            if (s.closed[nb] & 1u)
-            {
-                if (g + h > s.total[nb] * (1.0f - kReopenMargin) || (s.closed[nb] >> 1) >= kMaxReopens)
-                    return;
-                for (uint32_t p = s.current; p != kNoPolygon; p = s.parent[p])
-                    if (p == nb)
-                        return;
-                s.closed[nb] = static_cast<uint8_t>(((s.closed[nb] >> 1) + 1) << 1); // open, count kept
-                s.heapIndex[nb] = kNoPolygon;
-            }
-        }
-        else
-        {
-            s.stamp[nb] = sid;
-            s.closed[nb] = 0;
-            s.heapIndex[nb] = kNoPolygon;
-            s.list.push_back(nb);
-        }
-        s.cost[nb] = g;
-        s.total[nb] = g + h;
-        s.parent[nb] = s.current;
-        s.parentLink[nb] = via;
-        s.position[nb] = entry;
-        s.funnel[nb] = fn;
-        if (s.heapIndex[nb] != kNoPolygon)
-            siftUp(s, s.heapIndex[nb]);
-        else
-            heapPush(s, nb);
-    };
-
-    bool found = false;
-    while (!s.heap.empty())
-    {
-        const uint32_t cur = heapPop(s);
-        s.current = cur;
-        s.closed[cur] |= 1u;
-        if (cur == goalPoly)
-        {
-            found = true;
-            break;
-        }
-        const glm::vec3 pos = s.position[cur];
-        const float areaCost = filter.areaCosts[mesh.area(cur)];
-        const std::span<const NavLink> links = mesh.links(cur);
-        for (const NavLink& link : links)
-        {
-            const uint32_t nb = link.neighbour;
-            if (nb == s.parent[cur])
-                continue;
-            const uint8_t nbArea = mesh.area(nb);
-            if (detail::excluded(filter, nbArea))
-                continue;
-            SearchFunnel fn = s.funnel[cur];
-            funnelStep(fn, link.b, link.a);
-            const glm::vec3 entry = detail::entryToward(link.a, link.b, fn.apex, goal.point);
-            fn.penalty += (areaCost - 1.0f) * dist3(pos, entry);
-            float g;
-            float h;
-            if (nb == goalPoly)
-            {
-                fn.penalty += (filter.areaCosts[nbArea] - 1.0f) * dist3(entry, goal.point);
-                SearchFunnel end = fn;
-                funnelStep(end, goal.point, goal.point);
-                g = end.apexLength + dist3(end.apex, goal.point) + fn.penalty;
-                h = 0.0f;
-            }
-            else
-            {
-                g = fn.apexLength + dist3(fn.apex, entry) + fn.penalty;
-                h = dist3(entry, goal.point) * minCost;
-            }
-            relax(nb, g, h, static_cast<uint32_t>(&link - linkBase), entry, fn);
-        }
-        // Off-mesh links from this polygon: the walk to the take-off, then
-        // the leap; the funnel starts again at the landing.
-        auto it = std::lower_bound(s.offMeshIndex.begin(), s.offMeshIndex.end(), uint64_t(cur) << 32);
-        for (; it != s.offMeshIndex.end() && uint32_t(*it >> 32) == cur; ++it)
-        {
-            const uint32_t code = uint32_t(*it & 0xffffffffu);
-            const PathLink& l = offMesh[code >> 1];
-            const bool reversed = (code & 1u) != 0;
-            const uint32_t nb = reversed ? l.startPolygon : l.endPolygon;
-            if (nb == s.parent[cur] || detail::excluded(filter, mesh.area(nb)))
-                continue;
-            const glm::vec3& takeoff = reversed ? l.end : l.start;
-            const glm::vec3& landing = reversed ? l.start : l.end;
-            SearchFunnel fn = s.funnel[cur];
-            funnelStep(fn, takeoff, takeoff);
-            const float walked = fn.apexLength + dist3(fn.apex, takeoff) + l.cost * dist3(takeoff, landing);
-            SearchFunnel landed{landing, landing, landing, walked, fn.penalty + (areaCost - 1.0f) * dist3(pos, takeoff)};
-            float g, h;
-            if (nb == goalPoly)
-            {
-                landed.penalty += (filter.areaCosts[mesh.area(nb)] - 1.0f) * dist3(landing, goal.point);
-                g = walked + dist3(landing, goal.point) + landed.penalty;
-                h = 0.0f;
-            }
-            else
-            {
-                g = walked + landed.penalty;
-                h = dist3(landing, goal.point) * minCost;
-            }
-            relax(nb, g, h, kOffMeshEntry | code, landing, landed);
-        }
-    }
+    const bool found = polygonSearch<false>(mesh, s, startPoly, start.point, goalPoly, goal.point, filter, offMesh,
+                                           minCost, std::span<const float>(), kNoLimit);
 
     // The end of the corridor: the goal, or the reached point closest to it.
     uint32_t endPoly = goalPoly;

@@ -6,6 +6,8 @@
 #include "spark/nav/query.h"
 
 #include <cmath>
+#include <span>
+#include <vector>
 
 namespace spark::nav::detail
 {
@@ -82,6 +84,19 @@ Status checkExtents(const glm::vec3& ext);
 /// whole string, and the portals after the last one found need not exist yet.
 bool pullString(const std::vector<glm::vec3>& left, const std::vector<glm::vec3>& right, std::vector<glm::vec3>& out,
                 size_t maxPoints = static_cast<size_t>(-1));
+
+/// The corridor search of path.cpp with each leg costed on its own (its
+/// design note; the crowd's detours round jams): the cheapest polygons from
+/// `start` in `startPoly` to `goal` in `goalPoly`, each polygon entered at its
+/// portal's point on the way to the goal from the entry point before, a route
+/// costing its legs between entry points × the area cost of the polygon
+/// crossed, plus `extraCost[p]` for entering polygon p (empty: none; else one
+/// per polygon). The heuristic is the straight distance × the cheapest
+/// allowed area cost. False when the goal's polygon is not reached within
+/// `maxExpanded` expanded polygons (`out` untouched); else the polygons in `out`.
+bool legSearch(const NavMesh& mesh, ScratchData& scratch, uint32_t startPoly, const glm::vec3& start,
+               uint32_t goalPoly, const glm::vec3& goal, const QueryFilter& filter, std::span<const float> extraCost,
+               uint32_t maxExpanded, std::vector<uint32_t>& out);
 
 /// Any-angle search (any_angle.cpp) from `start` to `goal` in `goalPoly`, over
 /// polygons the filter allows, all at one cost. True when the goal's polygon

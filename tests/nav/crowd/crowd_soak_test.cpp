@@ -13,11 +13,17 @@
 //  - 20,000 steps: without detours 43.0 s, 1,591, 3,618, 0.950018; with
 //    detours round jams (congestion.cpp) 35.5 s, 216, 12,804, 0.95; with
 //    detours and stuck agents first in giving way (crowd_phases.cpp, rule 5c; the
-//    current crowd) 39.6 s (step 11,942, at x 39.5 z 35.1, south of the
-//    middle pillar), 115, 13,850, 0.95.
+//    previous crowd) 39.6 s (step 11,942, at x 39.5 z 35.1, south of the
+//    middle pillar), 115, 13,850, 0.95; with a slow walker's jam cost
+//    growing with its wait (congestion.h, kJamWaitScale; the current crowd)
+//    13.1 s (step 19,947, x 20.6 z 57.7), 5, 14,990, 0.95. Tried and
+//    worse: 64 detour searches per step instead of 32 (so no agent's turn
+//    is lost to the budget; on top of the previous crowd) 41.9 s, 128,
+//    13,640.
 //  - 6,000 steps (SPARK_SOAK_STEPS=6000 runs that many): without detours
-//    20.5 s, 164, 2,248; with detours 14.5 s, 3, 4,209; the current crowd
-//    9.4 s (step 5,211, x 41.4 z 35.5), 0, 4,403, 0.950002.
+//    20.5 s, 164, 2,248; with detours 14.5 s, 3, 4,209; the previous
+//    crowd 9.4 s (step 5,211, x 41.4 z 35.5), 0, 4,403, 0.950002; the
+//    current crowd 8.6 s (step 3,706, x 52.8 z 21.5), 0, 4,313, 0.95.
 // Where they wait (issue 35, measured): not at doors or behind parked agents
 // (the soak re-targets every arrival, so nobody parks). Without detours, in
 // one jam that grew over the middle of the hall: random trips' shortest
