@@ -307,6 +307,40 @@ TEST_CASE("a tiled bake needs no grid over the whole bounds: two floors 3 km apa
     CHECK(mesh.tiles()[1].z == 125);
 }
 
+TEST_CASE("tiles far apart (bucketed by sorting, not counting) bake as each alone does")
+{
+    // 64 km apart at tiles of 64 x 0.25 m: ~8 million tiles in the union
+    // box of two, so the bucketing sorts its pairs instead of counting per tile.
+    BakeInput near, far, both;
+    addBox(near, {0.0f, -0.5f, 0.0f}, {20.0f, 0.0f, 20.0f});
+    addBox(near, {7.0f, 0.0f, 7.0f}, {9.0f, 1.5f, 9.0f});
+    addBox(far, {50000.0f, -0.5f, 40000.0f}, {50020.0f, 0.0f, 40020.0f});
+    addBox(far, {50011.0f, 0.0f, 40013.0f}, {50012.0f, 2.0f, 40014.0f});
+    addBox(both, {0.0f, -0.5f, 0.0f}, {20.0f, 0.0f, 20.0f});
+    addBox(both, {50000.0f, -0.5f, 40000.0f}, {50020.0f, 0.0f, 40020.0f});
+    addBox(both, {7.0f, 0.0f, 7.0f}, {9.0f, 1.5f, 9.0f});
+    addBox(both, {50011.0f, 0.0f, 40013.0f}, {50012.0f, 2.0f, 40014.0f});
+    const NavMesh a = bakeMesh(near, seamDef(64));
+    const NavMesh b = bakeMesh(far, seamDef(64));
+    const NavMesh ab = bakeMesh(both, seamDef(64));
+    REQUIRE(a.tiles().size() > 1);
+    REQUIRE(b.tiles().size() > 1);
+    REQUIRE(ab.tiles().size() == a.tiles().size() + b.tiles().size());
+    for (size_t i = 0; i < a.tiles().size(); ++i)
+    {
+        CHECK(ab.tiles()[i].x == a.tiles()[i].x);
+        CHECK(ab.tiles()[i].z == a.tiles()[i].z);
+        CHECK(ab.tiles()[i].hash == a.tiles()[i].hash);
+    }
+    for (size_t i = 0; i < b.tiles().size(); ++i)
+    {
+        const NavTile& t = ab.tiles()[a.tiles().size() + i];
+        CHECK(t.x == b.tiles()[i].x);
+        CHECK(t.z == b.tiles()[i].z);
+        CHECK(t.hash == b.tiles()[i].hash);
+    }
+}
+
 TEST_CASE("no two polygons of a tile overlap where a one-cell island touches a long wall at a corner (issue 33)")
 {
     // The 102 triangles of the 4 km terrain (tools/terrain.py --size 4000)
