@@ -387,6 +387,78 @@ void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
         for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
             deriveLinkTurn(mesh, p, li);
+    deriveBridges(mesh);
+}
+
+void NavMeshAccess::deriveBridges(NavMesh& mesh)
+{
+    const uint32_t polys = mesh.polygonCount();
+    mesh.m_linkBehind.assign(mesh.m_links.size(), NavMesh::LinkBehind{0, 0});
+    mesh.m_bridgeOrder.assign(polys, 0);
+    // The links between p and q, counted from p's side (at most 2).
+    auto linksTo = [&](uint32_t p, uint32_t q, uint32_t& only)
+    {
+        uint32_t count = 0;
+        for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
+            if (mesh.m_links[li].neighbour == q)
+            {
+                only = li;
+                ++count;
+            }
+        return count;
+    };
+    // Tarjan's bridges assume every connection is seen from both sides: a
+    // link without one back could make a cross edge look like a bridge.
+    uint32_t unused = 0;
+    for (uint32_t p = 0; p < polys; ++p)
+        for (const NavLink& l : mesh.links(p))
+            if (l.neighbour == p || linksTo(l.neighbour, p, unused) == 0)
+                return;
+    std::vector<uint32_t> low(polys), order(polys, kNoPolygon);
+    struct Frame
+    {
+        uint32_t poly, next, parent;
+        bool skipped; // the link back to the parent passed over (once)
+    };
+    std::vector<Frame> stack;
+    uint32_t counter = 0;
+    for (uint32_t root = 0; root < polys; ++root)
+    {
+        if (order[root] != kNoPolygon)
+            continue;
+        order[root] = low[root] = counter++;
+        stack.push_back(Frame{root, mesh.m_linkStarts[root], kNoPolygon, false});
+        while (!stack.empty())
+        {
+            Frame& f = stack.back();
+            if (f.next < mesh.m_linkStarts[f.poly + 1])
+            {
+                const uint32_t q = mesh.m_links[f.next++].neighbour;
+                if (q == f.parent && !f.skipped)
+                    f.skipped = true;
+                else if (order[q] != kNoPolygon)
+                    low[f.poly] = std::min(low[f.poly], order[q]);
+                else
+                {
+                    order[q] = low[q] = counter++;
+                    stack.push_back(Frame{q, mesh.m_linkStarts[q], f.poly, false});
+                }
+                continue;
+            }
+            const uint32_t p = f.poly, parent = f.parent;
+            stack.pop_back();
+            if (parent == kNoPolygon)
+                continue;
+            low[parent] = std::min(low[parent], low[p]);
+            uint32_t down = 0, up = 0;
+            if (low[p] > order[parent] && linksTo(parent, p, down) == 1 && linksTo(p, parent, up) == 1)
+            {
+                mesh.m_linkBehind[down] = NavMesh::LinkBehind{order[p], counter}; // p's subtree
+                mesh.m_linkBehind[up] = NavMesh::LinkBehind{counter, order[p]};   // all but it
+            }
+        }
+    }
+    mesh.m_bridgeOrder = std::move(order);
 }
 
 void NavMeshAccess::deriveRings(NavMesh& mesh, const NavMesh* previous, uint32_t kept)
@@ -732,6 +804,7 @@ void NavMeshAccess::deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& p
     deriveRings(mesh, &previous, kept);
     updateLinkTurns(mesh, previous, remap, copiedFrom, work);
     updateLinkEnds(mesh, previous, copiedFrom, relinkedOld, work);
+    deriveBridges(mesh); // (a global property of the links: found again, linear)
 }
 
 void NavMeshAccess::updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,

@@ -26,6 +26,10 @@ struct NavMeshAccess
     /// Fills the tables the path search reads (`NavMesh::ringXZ`, `ringY`,
     /// `linkBackEdge`, `linkDeadEnd`) from the polygons and links.
     static void deriveQueryTables(NavMesh& mesh);
+    /// The bridge tables (NavMesh::linkBehind, bridgeOrder) from the links:
+    /// Tarjan's depth-first search, iterative; no bridge at all when some
+    /// link has no link back.
+    static void deriveBridges(NavMesh& mesh);
     /// The turn table (NavMesh::linkEndTurn), from the links and the point ids.
     static void deriveTurns(NavMesh& mesh);
 

@@ -17,7 +17,10 @@
 /// and the first node popped in the goal's polygon is optimal. Pruning, as in
 /// the paper: a root reached again with a larger g is dropped (root-level
 /// pruning), and dead-end polygons other than the goal's are not entered
-/// (one link, or two whose other one leads to such a polygon).
+/// (one link, or two whose other one leads to such a polygon); nor is the
+/// side of a bridge of the link graph with no start or goal polygon on it
+/// (NavMesh::linkBehind, the mesh's table: a path could only come back out
+/// by the same portal; a maze's side branches, at any depth).
 ///
 /// Exactness. An interval end cut by a ray keeps its place in double and the
 /// ray's line as two mesh points; which side of a ray a vertex lies on is the
@@ -430,11 +433,14 @@ struct Search
     P2 goal;
     uint32_t goalPoly;
     const std::vector<uint32_t>& goals; ///< The polygons holding the goal (goalPoly first).
+    const std::vector<uint32_t>& starts; ///< The polygons holding the start.
     const NavLink* base;    ///< mesh.allLinks().data()
     bool plain;             ///< No excluded area and no disabled polygon: every linked polygon is usable.
     uint8_t turnMask;       ///< linkEndTurn bits that allow a turn: corners, and area borders when an area is excluded.
     uint8_t startTurnMask;  ///< The same for nodes rooted at the start: walls too.
     double sideLimit;       ///< sideBound(mesh).
+    uint32_t startOrder;    ///< mesh.bridgeOrder of starts[0].
+    uint32_t goalOrder;     ///< mesh.bridgeOrder of goals[0].
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
     uint32_t via = kNone;   ///< The `via` of the nodes `add` makes (set by turnOnLine only).
 
@@ -462,6 +468,22 @@ struct Search
         return poly == goalPoly || (goals.size() > 1 && std::find(goals.begin(), goals.end(), poly) != goals.end());
     }
 
+    /// True when a start or goal polygon lies behind a bridge (NavMesh::linkBehind).
+    [[gnu::always_inline]] bool holdsEnd(NavMesh::LinkBehind b) const
+    {
+        auto behind = [&](uint32_t o)
+        { return b.lo < b.hi ? (o >= b.lo && o < b.hi) : (o < b.hi || o >= b.lo); };
+        if (starts.size() == 1 && goals.size() == 1) // (the usual case: the two orders kept)
+            return behind(startOrder) || behind(goalOrder);
+        for (const uint32_t p : starts)
+            if (behind(mesh.bridgeOrder(p)))
+                return true;
+        for (const uint32_t p : goals)
+            if (behind(mesh.bridgeOrder(p)))
+                return true;
+        return false;
+    }
+
     bool usable(uint32_t nb) const
     {
         return plain || (!mesh.disabled(nb) && !detail::excluded(filter, mesh.area(nb)));
@@ -483,6 +505,14 @@ struct Search
             reach(s, dead);
             return;
         }
+        // The same to any depth: a bridge of the link graph with no start or
+        // goal polygon behind it (a path entering there could only leave by
+        // the same portal; a maze's side branches). The search succeeds
+        // whenever it runs (the caller checked the goal is linked), so the
+        // polygons passed over need no stamp.
+        const NavMesh::LinkBehind behind = mesh.linkBehind(link);
+        if (behind.lo != behind.hi && !holdsEnd(behind))
+            return;
         // A root on the interval's line (at an end, or the start on an edge;
         // exactly, on the link's own mesh points) sees the whole polygon
         // beyond whichever way it came in: enter it once per root (this also
@@ -796,12 +826,15 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
                   flat(goal),
                   goalPoly,
                   goals,
+                  starts,
                   base,
                   filter.excludedAreas == 0 && mesh.disabledCount() == 0,
                   uint8_t(NavMesh::kTurnCorner | (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
                   uint8_t(NavMesh::kTurnCorner | NavMesh::kTurnWall |
                           (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
-                  sideBound(mesh)};
+                  sideBound(mesh),
+                  mesh.bridgeOrder(starts[0]),
+                  mesh.bridgeOrder(goals[0])};
     const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     assert(startRoot == kStartRoot);
     s.anyRoots[startRoot].g = 0.0;

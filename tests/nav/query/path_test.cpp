@@ -162,11 +162,64 @@ TEST_CASE("the same scratch serves many searches with identical answers")
 namespace
 {
 
-/// Checks the tables the path search reads (NavMesh::ringXZ, ringY,
-/// linkBackEdge, linkDeadEnd, linkEndPoints) against the polygons and links
-/// they stand for; returns how many links lead into a dead end.
-int checkQueryTables(const NavMesh& mesh)
+/// Checks NavMesh::linkBehind against a flood from each link's far side that
+/// does not cross between its two polygons; returns how many links are bridges.
+int checkBridges(const NavMesh& mesh)
 {
+    int bridges = 0;
+    const std::span<const NavLink> all = mesh.allLinks();
+    const uint32_t polys = mesh.polygonCount();
+    auto count = [&](uint32_t p, uint32_t q)
+    {
+        return std::count_if(mesh.links(p).begin(), mesh.links(p).end(),
+                             [&](const NavLink& l) { return l.neighbour == q; });
+    };
+    for (uint32_t p = 0; p < polys; ++p)
+        for (const NavLink& l : mesh.links(p))
+        {
+            const uint32_t li = static_cast<uint32_t>(&l - all.data());
+            const uint32_t q = l.neighbour;
+            const NavMesh::LinkBehind b = mesh.linkBehind(li);
+            std::vector<uint8_t> seen(polys, 0);
+            std::vector<uint32_t> todo{q};
+            seen[q] = 1;
+            while (!todo.empty())
+            {
+                const uint32_t x = todo.back();
+                todo.pop_back();
+                for (const NavLink& m : mesh.links(x))
+                    if (!seen[m.neighbour] && !((x == q && m.neighbour == p) || (x == p && m.neighbour == q)))
+                    {
+                        seen[m.neighbour] = 1;
+                        todo.push_back(m.neighbour);
+                    }
+            }
+            if (seen[p] || count(p, q) != 1 || count(q, p) != 1)
+            {
+                CHECK(b.lo == b.hi);
+                continue;
+            }
+            REQUIRE(b.lo != b.hi);
+            ++bridges;
+            for (uint32_t x = 0; x < polys; ++x)
+            {
+                const uint32_t o = mesh.bridgeOrder(x);
+                const bool behind = b.lo < b.hi ? (o >= b.lo && o < b.hi) : (o < b.hi || o >= b.lo);
+                if (mesh.component(x) == mesh.component(p))
+                    CHECK(behind == bool(seen[x]));
+            }
+        }
+    return bridges;
+}
+
+/// Checks the tables the path search reads (NavMesh::ringXZ, ringY,
+/// linkBackEdge, linkDeadEnd, linkEndPoints, linkBehind) against the polygons
+/// and links they stand for; returns how many links lead into a dead end.
+int checkQueryTables(const NavMesh& mesh, int* bridges = nullptr)
+{
+    const int found = checkBridges(mesh);
+    if (bridges != nullptr)
+        *bridges = found;
     int deadEnds = 0;
     const std::span<const NavLink> all = mesh.allLinks();
     // Point ids: two link ends share one exactly when their bits are equal;
@@ -254,7 +307,21 @@ TEST_CASE("the path search's mesh tables match the polygons and links")
     checkQueryTables(meshFromRects({{0, 0, 2, 6}, {2, 0, 4, 1}, {2, 1, 4, 4}, {2, 4, 4, 6}, {4, 0, 7, 6}}));
     // From the square: the strip of two (its far end has one link) and the top
     // rectangle (one link) are dead ends.
-    CHECK(checkQueryTables(meshFromRects({{0, 0, 4, 4}, {4, 1, 6, 3}, {6, 1, 8, 3}, {0, 4, 4, 6}})) >= 2);
+    // Bridges: square → strip, strip → its far end, square → top, each both ways.
+    int bridges = 0;
+    CHECK(checkQueryTables(meshFromRects({{0, 0, 4, 4}, {4, 1, 6, 3}, {6, 1, 8, 3}, {0, 4, 4, 6}}),
+                           &bridges) >= 2);
+    CHECK(bridges == 6);
+    // A ring of four round a hole has none; the tail hung on it has two.
+    CHECK(checkQueryTables(
+              meshFromRects({{0, 0, 4, 1}, {3, 1, 4, 4}, {0, 4, 4, 5}, {0, 1, 1, 4}, {4, 0, 6, 1}}),
+              &bridges) == 1);
+    CHECK(bridges == 2);
+    int total = 0;
     for (uint64_t seed = 1; seed <= 20; ++seed)
-        checkQueryTables(bake(randomGrid(seed, 24, 24, 10, 0), 0.3f));
+    {
+        checkQueryTables(bake(randomGrid(seed, 24, 24, 10, 0), 0.3f), &bridges);
+        total += bridges;
+    }
+    CHECK(total > 0);
 }

@@ -340,6 +340,8 @@ void checkEqualsReassembled(const NavMesh& carved)
     {
         CHECK(fresh.linkBackEdge(li) == carved.linkBackEdge(li));
         CHECK(fresh.linkDeadEnd(li) == carved.linkDeadEnd(li));
+        CHECK(fresh.linkBehind(li).lo == carved.linkBehind(li).lo);
+        CHECK(fresh.linkBehind(li).hi == carved.linkBehind(li).hi);
     }
     checkSamePointPartition(carved, fresh);
 }

@@ -202,6 +202,19 @@ public:
     /// (q's two links lead to p and r, r ≠ p, and r has at most one link)
     /// (precomputed for the path search).
     uint32_t linkDeadEnd(uint32_t link) const { return m_linkDeadEnd[link]; }
+    /// The polygons behind link `link` (from p to q) when it is a bridge of
+    /// the link graph: the one link each way between p and q, and every
+    /// chain of links from q's side to p's crosses it (precomputed for the
+    /// path search: a shortest path never enters such a side and leaves by
+    /// the same portal). As bridgeOrder numbers: none when lo == hi, those
+    /// in [lo, hi) when lo < hi, those outside [hi, lo) when lo > hi.
+    struct LinkBehind
+    {
+        uint32_t lo, hi;
+    };
+    LinkBehind linkBehind(uint32_t link) const { return m_linkBehind[link]; }
+    /// Polygon `poly`'s number in the depth-first order `linkBehind` uses.
+    uint32_t bridgeOrder(uint32_t poly) const { return m_bridgeOrder[poly]; }
     /// Point ids of the link ends: entry 2 × link is the id of `a`, 2 × link
     /// + 1 of `b`; ends with the same bits (x, y, z) share an id, and ends
     /// with different bits never do. Ids are below linkEndPointCount(); a
@@ -325,6 +338,8 @@ private:
     std::vector<float> m_ringY;         // two per polygon index (ringY)
     std::vector<uint32_t> m_linkBackEdge; // one per link
     std::vector<uint32_t> m_linkDeadEnd;  // one per link
+    std::vector<LinkBehind> m_linkBehind; // one per link
+    std::vector<uint32_t> m_bridgeOrder;  // one per polygon
     std::vector<uint32_t> m_linkEndPoint; // two per link (linkEndPoints); found by position through the grid
     std::vector<uint8_t> m_linkEndTurn;   // one per link end point id (linkEndTurn)
     uint32_t m_endPointCount = 0;
