@@ -14,12 +14,6 @@ namespace spark::ai
 {
 using detail::TickCtx;
 
-// The layout the tick's cache-line budget assumes (see TargetMemo and
-// BrainResolution; 64-bit targets: WebAssembly has smaller pointers). Kept
-// here, not in the public headers, so that embedders are not tied to it.
-static_assert(sizeof(TargetMemo) == 64, "a target memo is one cache line");
-static_assert(sizeof(void*) != 8 || sizeof(BrainResolution) == 88, "a tick reads three cache lines of a brain's record");
-
 BrainDef defaultBrainDef() { return BrainDef{}; }
 
 namespace
@@ -219,8 +213,6 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateRevision = state.revisionCounter;
     r.keys.clear();
     r.keysAreSlots = false;
-    r.targets.assign(r.tree->targetSites, TargetMemo{});
-    r.namedSites = 0;
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
@@ -314,7 +306,6 @@ TickCtx tickContext(AiState& io, Brain& brain, World& world, const CompiledTree&
                    time,
                    clock,
                    std::span<ResolvedKey>(r.keys.data(), r.keys.size()),
-                   std::span<TargetMemo>(r.targets.data(), r.targets.size()),
                    agent,
                    brain.nodes.bytes(),
                    r.keysAreSlots};
@@ -403,9 +394,7 @@ size_t recordBytes(const Brain& b)
 uint32_t slotsAhead(const Brain& b) { return static_cast<uint32_t>(std::min<size_t>(8, b.resolved.keys.size())); }
 
 /// What a tick of brain `b` reads first after its record: its node states, its
-/// resolved key slots (unless key i is slot i), the memos of the target sites
-/// its earlier ticks read (BrainResolution::namedSites) and the first
-/// blackboard slots (whose addresses come from the blackboard itself: they sit
+/// resolved key slots (unless key i is slot i) and the first blackboard slots (whose addresses come from the blackboard itself: they sit
 /// in its first block). Asked for a few brains ahead, once the record has been
 /// asked for.
 void prefetchState(const Brain& b)
@@ -413,10 +402,6 @@ void prefetchState(const Brain& b)
     prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
     if (!b.resolved.keysAreSlots)
         prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
-    const size_t sites = b.resolved.targets.size();
-    const uint32_t inRange = sites >= 32 ? ~uint32_t{0} : (uint32_t{1} << sites) - 1;
-    for (uint32_t named = b.resolved.namedSites & inRange; named != 0; named &= named - 1)
-        prefetchRange(b.resolved.targets.data() + std::countr_zero(named), sizeof(TargetMemo));
     b.blackboard.prefetchSlots(slotsAhead(b));
 }
 
@@ -443,8 +428,8 @@ constexpr size_t alignUp(size_t at, size_t align)
 }
 
 /// Lays out the brain's block in the arena, in the order a tick reads it:
-/// node states, first blackboard slots, target memos, resolved keys (when a
-/// tick reads them), each of the first three on a cache line; the bytes it
+/// node states, first blackboard slots, resolved keys (when a tick reads
+/// them), each of the first two on a cache line; the bytes it
 /// takes (whole cache lines). With `block` (that many bytes, 64-aligned, in
 /// the arena `keep` keeps alive) it also places the arrays there; with
 /// nullptr it only measures.
@@ -461,10 +446,6 @@ size_t placeBrain(Brain& b, char* block, const std::shared_ptr<const void>& keep
             b.blackboard.placeFirstSlots(block + at, keep);
         at += Blackboard::firstSlotsBytes();
     }
-    at = alignUp(at, 64);
-    if (block)
-        b.resolved.targets.placeAt(block + at);
-    at += b.resolved.targets.size() * sizeof(TargetMemo);
     if (!b.resolved.keysAreSlots)
     {
         if (block)
@@ -551,10 +532,8 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     // kAgentAhead ahead (World::prefetchAgent; found from the record alone, so
     // asked for further ahead: 6 against 2 ticked 10 % faster under a memory
     // load on the other core and as fast without, 10 no better than 2) are
-    // asked for. (A target's name is not on the heap line of its blackboard
-    // value for the tick: the target memo keeps a copy, see TargetMemo.) The
-    // state each tick reads (node states, first blackboard slots, target
-    // memos) sits in the brain-state arena, brain after brain in walk order
+    // asked for. The state each tick reads (node states, first blackboard
+    // slots) sits in the brain-state arena, brain after brain in walk order
     // (placeBrains), so the walk reads it in one forward stream wherever the
     // allocator put it, and gets fewer pages; brains that came or resolved
     // since tick from their own arrays until enough of them call for a new

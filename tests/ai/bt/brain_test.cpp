@@ -87,7 +87,6 @@ void checkPlaced(const AiState& state)
         CAPTURE(b.agent);
         REQUIRE(inArena(state, b.nodes.bytes()));
         CHECK(inArena(state, b.blackboard.firstSlots()));
-        CHECK((b.resolved.targets.empty() || inArena(state, b.resolved.targets.data())));
         CHECK((b.resolved.keysAreSlots || inArena(state, b.resolved.keys.data())));
         const auto* at = reinterpret_cast<const char*>(b.nodes.bytes());
         CHECK(at > last);
@@ -474,7 +473,6 @@ TEST_CASE("a brain's derived arrays are its own: a copy ticks on while the origi
     CHECK(copy.resolved.keys.data() != rig.brain().resolved.keys.data());
     for (size_t i = 0; i < copy.resolved.keys.size(); ++i)
         CHECK(copy.resolved.keys[i].slot == rig.brain().resolved.keys[i].slot);
-    CHECK(copy.resolved.targets.data() != rig.brain().resolved.targets.data());
     // The original's arrays rebuilt (a new key) leave the copy's alone.
     rig.brain().resolved.keys[0].slot = 12345;
     CHECK(copy.resolved.keys[0].slot != 12345);
@@ -598,7 +596,6 @@ TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order;
     {
         CHECK(!inArena(rig.state, b->nodes.bytes()));
         CHECK(!inArena(rig.state, b->blackboard.firstSlots()));
-        CHECK(!inArena(rig.state, b->resolved.targets.data()));
     }
     CHECK(copied.nodes == placed.nodes);
     CHECK(copied.blackboard == placed.blackboard);

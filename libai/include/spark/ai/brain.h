@@ -56,26 +56,6 @@ struct ResolvedKey
     uint32_t slot = 0; ///< The key's slot in the brain's blackboard.
 };
 
-/// What a brain keeps of one target call site of its tree (derived data, like
-/// the rest of BrainResolution): what the host resolved the target to
-/// (`TargetRef::id` and `tag`, see World::locate) and a copy of the target's
-/// name as the blackboard slot held it at write stamp `nameStamp`. While the
-/// slot keeps that stamp, a tick hands the host the copy, on the line of the
-/// memo it reads anyway, instead of the value's string on the heap: a line of
-/// its own per brain (stamps are unique to a write and copied with the value,
-/// so a stamp stands for one name). A name longer than kNameCapacity is not
-/// copied. 64 bytes: stepBrains places the memos on cache-line boundaries in
-/// its arena, so a site's memo never spans two lines there.
-struct TargetMemo
-{
-    static constexpr size_t kNameCapacity = 39;
-    uint64_t id = 0;        ///< The host's `TargetRef::id` after the site's last locate.
-    uint64_t tag = 0;       ///< The host's `TargetRef::tag` after the site's last locate.
-    uint64_t nameStamp = 0; ///< Write stamp of the slot the name was copied from (0: no copy).
-    uint8_t nameSize = 0;   ///< Characters in `name`.
-    char name[kNameCapacity] = {};
-};
-
 /// An array of derived data (resolved keys, target refs): a pointer and a
 /// count, half the size of a std::vector in the brain record a tick reads
 /// (the array's size is fixed when it is assigned). Its own heap block, or
@@ -169,8 +149,6 @@ struct BrainResolution
     uint64_t layout = 0;                ///< `Blackboard::layout()` the slots belong to.
     /// Tree key index → its blackboard slot and last type check.
     DerivedArray<ResolvedKey> keys;
-    /// Tree target call site → what the host resolved it to and the name it had (see TargetMemo).
-    DerivedArray<TargetMemo> targets;
     /// The agent as the host resolved it at the last tick (`AgentRef::id` and
     /// `tag`: a hint for the next, see World::findAgent; the name is the brain's).
     uint64_t agentId = 0;
@@ -184,11 +162,6 @@ struct BrainResolution
     /// tree's keys (attachBrain names them first, in that order): a tick then
     /// reaches a key's slot without reading `keys`.
     bool keysAreSlots = false;
-    /// The target call sites (bit i: site i, for sites below 32) whose memo a
-    /// tick has read: the memos stepBrains asks the CPU for ahead of the tick
-    /// (a memo is a cache line; most trees name a target at few of their sites
-    /// in a tick). A hint, set by the ticks; cleared with `targets`.
-    uint32_t namedSites = 0;
 };
 
 /// One brain. (The fields a tick reads come first, side by side, ending with

@@ -136,7 +136,6 @@ struct CompiledTree
     std::vector<uint32_t> children;///< Child index lists, ranges per node.
     uint32_t depth = 0;            ///< Levels after inlining.
     std::vector<std::string> keys; ///< Every blackboard key the nodes name (check/set keys, `{"bb"}` slots), once each.
-    uint32_t targetSites = 0;      ///< Number of `target` parameters of built-in leaf calls (each brain keeps a TargetRef per site).
     std::vector<NodeMemory> memories; ///< Node index → its memory (see layoutNodeStates).
     size_t stateBytes = 0;         ///< `NodeStates::byteSize()` of a brain's states for this tree.
     json doc;                      ///< The source document (for ai.tree.get).
