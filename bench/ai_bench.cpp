@@ -18,9 +18,8 @@
 ///    hash index by name built once (what a real host keeps, e.g. libscene's
 ///    AiHost maps names to crowd agent handles), an agent's ref kept from tick
 ///    to tick when it still names the agent (a string compare, no hash), a
-///    target found by its symbol's id in an array, and asked by stepBrains to prefetch the record
-///    of an agent whose brain ticks soon (World::prefetchAgent, a hint), so the
-///    figure is libai's tick plus a cheap host. Both must end in the same AI state hash.
+///    target found by its symbol's id in an array, so the figure is libai's
+///    tick plus a cheap host. Both must end in the same AI state hash.
 ///
 /// A plain program, not Google Benchmark: there is no peer to compare with in
 /// Debian (BehaviorTree.CPP is not packaged: `apt-cache policy
@@ -255,16 +254,6 @@ class IndexedWorld final : public World
     bool hasPath(const AgentRef& agent, const Vec3& to) const override
     {
         return m_fake.hasPath(agent.name, to);
-    }
-
-    void prefetchAgent(const AgentRef& agent) const override
-    {
-        if (agent.id == 0 || agent.id > m_list.size())
-            return;
-        const char* p = reinterpret_cast<const char*>(m_list[agent.id - 1].second);
-        __builtin_prefetch(p);
-        __builtin_prefetch(p + 64);
-        __builtin_prefetch(p + 127);
     }
 
     // Named targets: the target's index + 1 in a list by name, kept by the

@@ -166,24 +166,6 @@ void Blackboard::clear()
     m_count = 0;
 }
 
-void Blackboard::prefetchSlots(uint32_t count) const
-{
-#if defined(__GNUC__)
-    // The first slots sit side by side in the first chunk.
-    // The first chunk holds all its slots (a hint: slots past the count are empty ones).
-    const uint32_t n = m_slots.first() ? std::min<uint32_t>(count, SlotStore::kChunk) : 0;
-    if (n == 0)
-        return;
-    // Every cache line the first n slots touch.
-    const char* first = reinterpret_cast<const char*>(m_slots.first());
-    for (uint32_t at = 0; at < n * sizeof(Slot); at += 64)
-        __builtin_prefetch(first + at);
-    __builtin_prefetch(first + n * sizeof(Slot) - 1);
-#else
-    (void)count;
-#endif
-}
-
 bool operator==(const Blackboard& a, const Blackboard& b)
 {
     if (a.size() != b.size())

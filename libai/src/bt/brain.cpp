@@ -361,56 +361,6 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
 namespace
 {
 
-/// Asks the CPU to start loading `[p, p + bytes)` (a hint: no effect on any value).
-inline void prefetchRange(const void* p, size_t bytes)
-{
-#if defined(__GNUC__)
-    if (!p)
-        return;
-    const char* c = static_cast<const char*>(p);
-    for (size_t at = 0; at < bytes; at += 64)
-        __builtin_prefetch(c + at);
-    if (bytes > 0)
-        __builtin_prefetch(c + bytes - 1);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-/// Where a tick starts reading a brain's record and how many bytes it reads
-/// from there: the fields before the blackboard's key index (the fields a
-/// tick reads come first in Brain and in Blackboard; an address, no field is
-/// read here). The same for every brain.
-const char* recordBegin(const Brain& b) { return reinterpret_cast<const char*>(&b); }
-size_t recordBytes(const Brain& b)
-{
-    return static_cast<size_t>(static_cast<const char*>(b.blackboard.tickFieldsEnd()) - recordBegin(b));
-}
-
-/// How many of a brain's first blackboard slots to ask for ahead of its tick:
-/// as many as its tree names keys (attachBrain gives those keys the first
-/// slots), at most 8.
-uint32_t slotsAhead(const Brain& b) { return static_cast<uint32_t>(std::min<size_t>(8, b.resolved.keys.size())); }
-
-/// What a tick of brain `b` reads first after its record: its node states, its
-/// resolved key slots (unless key i is slot i) and the first blackboard slots (whose addresses come from the blackboard itself: they sit
-/// in its first block). Asked for a few brains ahead, once the record has been
-/// asked for.
-void prefetchState(const Brain& b)
-{
-    prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
-    if (!b.resolved.keysAreSlots)
-        prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
-    b.blackboard.prefetchSlots(slotsAhead(b));
-}
-
-/// Asks the host for what it keeps of the brain's agent (World::prefetchAgent).
-void prefetchAgent(const World& world, const Brain& b)
-{
-    world.prefetchAgent(AgentRef{b.agent, b.resolved.agentId, b.resolved.agentTag});
-}
-
 /// Ticks the brain when it is enabled and its period is due.
 inline void tickIfDue(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
@@ -524,24 +474,13 @@ void placeBrains(BrainTable& brains, BrainWalkHints& hints)
 
 void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
-    // The brains are walked in agent-name order (BrainTable::order). Each
-    // brain's state is cold when its turn comes (10,000s of brains), and
-    // reached through pointers: while one brain ticks, the record of the brain
-    // kRecordAhead ahead, the state of the brain kStateAhead ahead (found
-    // through its record), what the host keeps of the agent of the brain
-    // kAgentAhead ahead (World::prefetchAgent; found from the record alone, so
-    // asked for further ahead: 6 against 2 ticked 10 % faster under a memory
-    // load on the other core and as fast without, 10 no better than 2) are
-    // asked for. The state each tick reads (node states, first blackboard
-    // slots) sits in the brain-state arena, brain after brain in walk order
-    // (placeBrains), so the walk reads it in one forward stream wherever the
-    // allocator put it, and gets fewer pages; brains that came or resolved
-    // since tick from their own arrays until enough of them call for a new
-    // placing. Hints and layout only: the order and the results are those of a
-    // plain walk.
-    constexpr size_t kRecordAhead = 16;
-    constexpr size_t kStateAhead = 2;
-    constexpr size_t kAgentAhead = 6;
+    // The brains are walked in agent-name order (BrainTable::order). The
+    // state each tick reads (node states, first blackboard slots) sits in
+    // the brain-state arena, brain after brain in walk order (placeBrains),
+    // so the walk reads it in one forward stream wherever the allocator put
+    // it, and gets fewer pages; brains that came or resolved since tick from
+    // their own arrays until enough of them call for a new placing. Layout
+    // only: the order and the results are those of a plain walk.
     BrainTable& brains = io.brains;
     // Placed again when told (the state was copied, moved, assigned), when
     // many brains are outside the arena (see the end), or when half the
@@ -553,21 +492,8 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     const uint64_t revision = brains.revision();
     const std::vector<Brain*>& order = brains.records();
     const size_t n = order.size();
-    const size_t bytes = n == 0 ? 0 : recordBytes(*order[0]);
-    for (size_t i = 0; i < kRecordAhead && i < n; ++i)
-        prefetchRange(recordBegin(*order[i]), bytes);
-    for (size_t i = 0; i < kStateAhead && i < n; ++i)
-        prefetchState(*order[i]);
-    for (size_t i = 0; i < kAgentAhead && i < n; ++i)
-        prefetchAgent(world, *order[i]);
     for (size_t at = 0; at < n; ++at)
     {
-        if (at + kRecordAhead < n)
-            prefetchRange(recordBegin(*order[at + kRecordAhead]), bytes);
-        if (at + kStateAhead < n)
-            prefetchState(*order[at + kStateAhead]);
-        if (at + kAgentAhead < n)
-            prefetchAgent(world, *order[at + kAgentAhead]);
         Brain& brain = *order[at];
         tickIfDue(io, brain, world, clock, leaves);
         outside += !arena.holds(brain);

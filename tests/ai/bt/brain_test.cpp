@@ -451,18 +451,6 @@ TEST_CASE("the checks a blackboard value passed are copied with it and cleared b
     CHECK(bb.checksOf(slot) == 0);
 }
 
-TEST_CASE("asking ahead for more blackboard slots than there are reads only the first chunk and changes nothing")
-{
-    // A hint reads slots of the first chunk past the slot count (empty ones),
-    // never past the chunk (the sanitizer build would see it).
-    Blackboard none;
-    none.prefetchSlots(64);
-    Blackboard bb{{"target", "Player"}, {"n", 1}};
-    bb.prefetchSlots(64);
-    CHECK(blackboardToJson(bb) == json{{"target", "Player"}, {"n", 1}});
-    CHECK(none.empty());
-}
-
 TEST_CASE("a brain's derived arrays are its own: a copy ticks on while the original is changed")
 {
     Rig rig = guardRig();

@@ -121,10 +121,6 @@ class Blackboard
     /// the other.
     uint64_t layout() const { return m_layout; }
 
-    /// Asks the CPU to start loading the values of the first `count` slots (a
-    /// hint, no effect on any value: for a caller about to tick the brain).
-    void prefetchSlots(uint32_t count) const;
-
     /// Bytes of the first slots' block (see placeFirstSlots).
     static constexpr size_t firstSlotsBytes() { return SlotStore::kChunk * sizeof(Slot); }
     /// The address of the first slots' block (nullptr when there is none).
@@ -138,11 +134,6 @@ class Blackboard
     {
         m_slots.placeFirst(where, std::move(keep));
     }
-
-    /// The address just past the blackboard's own fields that a tick reads
-    /// (they come first: the layout and the first slots' address): for a
-    /// caller prefetching the record that holds it.
-    const void* tickFieldsEnd() const { return m_slots.firstEnd(); }
 
     /// Calls `fn(key, value)` for every key with a value, in key order.
     template <class Fn> void forEach(Fn&& fn) const
@@ -198,11 +189,9 @@ class Blackboard
         }
         /// Appends a slot (no slot moves).
         void push_back(Slot slot);
-        /// The first slot's address (nullptr when there is none): for prefetching.
+        /// The first slot's address (nullptr when there is none).
         /// The first chunk has all its kChunk slots (those past size() empty).
         const Slot* first() const { return m_first; }
-        /// The address just past the first chunk's pointer (what a tick reads of the store).
-        const void* firstEnd() const { return &m_size; }
         /// Moves the first chunk (if any) into `where` (kChunk slots' bytes,
         /// aligned for a Slot) in an arena that `keep` keeps alive.
         void placeFirst(void* where, std::shared_ptr<const void> keep);

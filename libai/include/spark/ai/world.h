@@ -99,10 +99,6 @@ public:
     /// that it still holds: agents and objects come and go). The default
     /// looks the text up.
     virtual bool findTarget(Symbol name, Vec3& out) const { return findPosition(name.name(), out); }
-    /// A hint, no effect on any value: the host may ask the CPU to start loading
-    /// its record of a resolved agent (`agent` as `findAgent` left it at the
-    /// brain's last tick), because that brain ticks soon. The default does nothing.
-    virtual void prefetchAgent(const AgentRef& agent) const { (void)agent; }
     /// `findPosition` of a resolved agent.
     virtual bool findPosition(const AgentRef& agent, Vec3& out) const { return findPosition(agent.name, out); }
     /// `agentVelocity` of a resolved agent.
