@@ -251,7 +251,6 @@ inline bool resolutionHolds(const AiState& state, const Brain& brain)
 /// copied, the blackboard got a new key).
 [[gnu::noinline]] Result<const CompiledTree*> resolveBrain(AiState& state, Brain& brain)
 {
-    ++state.walkHints.resolvedAnew; // its arrays are about to be its own (see stepBrains)
     BrainResolution& r = brain.resolved;
     const bool treeValid =
         r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
@@ -371,124 +370,12 @@ inline void tickIfDue(AiState& io, Brain& brain, World& world, const TickClock& 
     (void)tickBrain(io, brain, world, clock, leaves);
 }
 
-/// `at` rounded up to a multiple of `align` (a power of two).
-constexpr size_t alignUp(size_t at, size_t align)
-{
-    return (at + align - 1) & ~(align - 1);
-}
-
-/// Lays out the brain's block in the arena, in the order a tick reads it:
-/// node states, first blackboard slots, resolved keys (when a tick reads
-/// them), each of the first two on a cache line; the bytes it
-/// takes (whole cache lines). With `block` (that many bytes, 64-aligned, in
-/// the arena `keep` keeps alive) it also places the arrays there; with
-/// nullptr it only measures.
-size_t placeBrain(Brain& b, char* block, const std::shared_ptr<const void>& keep)
-{
-    size_t at = 0;
-    if (block)
-        b.nodes.placeAt(block);
-    at += b.nodes.placedBytes();
-    if (b.blackboard.firstSlots())
-    {
-        at = alignUp(at, 64);
-        if (block)
-            b.blackboard.placeFirstSlots(block + at, keep);
-        at += Blackboard::firstSlotsBytes();
-    }
-    if (!b.resolved.keysAreSlots)
-    {
-        if (block)
-            b.resolved.keys.placeAt(block + at);
-        at += b.resolved.keys.size() * sizeof(ResolvedKey);
-    }
-    return alignUp(at, 64);
-}
-
-/// Tells whether a brain's node states are in the current arena (a brain
-/// whose states are not came since the placing, or was assigned, or resolved
-/// its tree anew: its arrays are its own); null states count as in. (A brain
-/// that resolved anew keeping its node states is counted by resolveBrain.)
-class ArenaBounds
-{
-  public:
-    explicit ArenaBounds(const BrainWalkHints& hints)
-        : m_begin(reinterpret_cast<uintptr_t>(hints.arenaBegin)),
-          m_bytes(reinterpret_cast<uintptr_t>(hints.arenaEnd) - reinterpret_cast<uintptr_t>(hints.arenaBegin))
-    {
-    }
-    bool holds(const Brain& b) const
-    {
-        const auto a = reinterpret_cast<uintptr_t>(b.nodes.bytes());
-        return (a == 0) | (a - m_begin < m_bytes);
-    }
-
-  private:
-    uintptr_t m_begin;
-    uintptr_t m_bytes;
-};
-
-/// True when a walk that found `outside` of `brains` brains outside the arena
-/// (or resolved anew) should have them placed: when they are more than a few
-/// (a brain outside only ticks from wherever its arrays are; placing copies
-/// every brain's).
-inline bool worthPlacing(size_t outside, size_t brains)
-{
-    return outside > 16 + brains / 16;
-}
-
-/// Places every brain's tick arrays, in walk order, in a new arena (one
-/// 64-aligned block), then drops the older arenas (no array is left in them).
-void placeBrains(BrainTable& brains, BrainWalkHints& hints)
-{
-    const std::vector<BrainId>& order = brains.order();
-    std::vector<size_t> blocks(order.size()); // measured once, then placed
-    size_t bytes = 0;
-    for (size_t i = 0; i < order.size(); ++i)
-        bytes += blocks[i] = placeBrain(*brains.get(order[i]), nullptr, nullptr);
-    std::shared_ptr<const void> arena;
-    char* base = nullptr;
-    if (bytes > 0)
-    {
-        base = static_cast<char*>(::operator new (bytes, std::align_val_t{64}));
-        arena = std::shared_ptr<const void>(
-            base, [](const void* p) { ::operator delete (const_cast<void*>(p), std::align_val_t{64}); });
-    }
-    size_t at = 0;
-    for (size_t i = 0; i < order.size(); ++i)
-    {
-        placeBrain(*brains.get(order[i]), base + at, arena);
-        at += blocks[i];
-    }
-    hints.arenas.clear();
-    if (arena)
-        hints.arenas.push_back(std::move(arena));
-    hints.arenaBegin = base;
-    hints.arenaEnd = base + bytes;
-    hints.placedBrains = order.size();
-    hints.resolvedAnew = 0;
-    hints.placeAgain = false;
-}
-
 } // namespace
 
 void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
-    // The brains are walked in agent-name order (BrainTable::order). The
-    // state each tick reads (node states, first blackboard slots) sits in
-    // the brain-state arena, brain after brain in walk order (placeBrains),
-    // so the walk reads it in one forward stream wherever the allocator put
-    // it, and gets fewer pages; brains that came or resolved since tick from
-    // their own arrays until enough of them call for a new placing. Layout
-    // only: the order and the results are those of a plain walk.
+    // The brains are walked in agent-name order (BrainTable::order).
     BrainTable& brains = io.brains;
-    // Placed again when told (the state was copied, moved, assigned), when
-    // many brains are outside the arena (see the end), or when half the
-    // brains placed have gone (the arena is mostly holes).
-    if (io.walkHints.placeAgain || brains.size() < io.walkHints.placedBrains / 2)
-        placeBrains(brains, io.walkHints);
-    const ArenaBounds arena(io.walkHints);
-    size_t outside = 0;
     const uint64_t revision = brains.revision();
     const std::vector<Brain*>& order = brains.records();
     const size_t n = order.size();
@@ -496,7 +383,6 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
     {
         Brain& brain = *order[at];
         tickIfDue(io, brain, world, clock, leaves);
-        outside += !arena.holds(brain);
         if (brains.revision() != revision)
         {
             // The tick attached or detached other brains (a host's or a
@@ -518,8 +404,6 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
             return;
         }
     }
-    if (worthPlacing(outside + io.walkHints.resolvedAnew, n))
-        io.walkHints.placeAgain = true;
 }
 
 void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)

@@ -169,46 +169,6 @@ TEST_CASE("node states: a copy is its own, a move leaves no nodes behind")
     CHECK(copy == none);
 }
 
-TEST_CASE("node states placed in an arena: same values, and never handed on by a copy or a move")
-{
-    const NodeMemory kinds[] = {NodeMemory::Cursor, NodeMemory::Point, NodeMemory::Flag};
-    NodeStates states(kinds);
-    states.set(1, fullState());
-    const NodeStates before = states;
-    REQUIRE(states.placedBytes() % 64 == 0);
-    REQUIRE(states.placedBytes() >= states.byteSize());
-    alignas(64) unsigned char arena[256];
-    REQUIRE(states.placedBytes() <= sizeof arena);
-    states.placeAt(arena);
-    CHECK(states.bytes() == arena);
-    CHECK(states == before);
-    CHECK(states.at(1).point == Vec3(1, 2, 3));
-    // Placed again (a new arena): moved, the same values.
-    alignas(64) unsigned char arena2[256];
-    states.placeAt(arena2);
-    CHECK(states.bytes() == arena2);
-    CHECK(states == before);
-    // A copy and a move give states of their own; the placed ones stay as they were.
-    NodeStates copy(states);
-    CHECK(copy.bytes() != arena2);
-    CHECK(copy == before);
-    NodeStates moved(std::move(states));
-    CHECK(moved.bytes() != arena2);
-    CHECK(moved == before);
-    CHECK(states.bytes() == arena2); // NOLINT(bugprone-use-after-move): a placed state is copied, not taken
-    CHECK(states == before);
-    // Assigning over placed states leaves the arena's bytes alone (nothing freed there).
-    std::memset(arena, 0xAB, sizeof arena);
-    states = NodeStates(kinds);
-    CHECK(states.bytes() != arena2);
-    CHECK(states.at(1).point == Vec3(0, 0, 0));
-    CHECK(std::memcmp(arena2, before.bytes(), before.byteSize()) == 0);
-    NodeStates none;
-    none.placeAt(arena); // no lines: nothing placed
-    CHECK(none.bytes() == nullptr);
-    CHECK(arena[0] == 0xAB);
-}
-
 TEST_CASE("node states: a compiled tree lays out what its brains keep")
 {
     Rig rig(R"({"version": 1, "name": "t", "root": {"type": "selector", "children": [
