@@ -7,20 +7,19 @@
 ///
 /// Two hosts (libai reaches the world only through `ai::World`: a brain tick
 /// resolves its agent's name once with `findAgent`, its other calls take the
-/// resolved `AgentRef`; a named target is asked for with `locate` and the call
-/// site's `TargetRef`, which the brain keeps from tick to tick), the same world
+/// resolved `AgentRef`; a named target is asked for with `findTarget` and the
+/// name's interned symbol), the same world
 /// behind both:
 ///  - fake: the fake world of points of the unit tests (tests/ai/fake_world.h),
 ///    agents in a std::map by name: resolving walks a 10,000-name tree
-///    (about 14 string compares) once per tick, and `locate` is World's default
-///    (a look-up by name), which is the host's cost, not libai's;
+///    (about 14 string compares) once per tick, and `findTarget` is World's
+///    default (a look-up by name), which is the host's cost, not libai's;
 ///  - indexed: the same FakeWorld, its agents and objects reached through a
 ///    hash index by name built once (what a real host keeps, e.g. libscene's
-///    AiHost maps names to crowd agent handles), an agent's ref and a target's
-///    ref kept from tick to tick when they still name the agent / target (a
-///    string compare, no hash), and asked by stepBrains to prefetch the record
-///    of an agent whose brain ticks soon (World::prefetchAgent, a hint), so the
-///    figure is libai's tick plus a cheap host. Both must end in the same AI state hash.
+///    AiHost maps names to crowd agent handles), an agent's ref kept from tick
+///    to tick when it still names the agent (a string compare, no hash), a
+///    target found by its symbol's id in an array, so the figure is libai's
+///    tick plus a cheap host. Both must end in the same AI state hash.
 ///
 /// A plain program, not Google Benchmark: there is no peer to compare with in
 /// Debian (BehaviorTree.CPP is not packaged: `apt-cache policy
@@ -257,30 +256,21 @@ class IndexedWorld final : public World
         return m_fake.hasPath(agent.name, to);
     }
 
-    void prefetchAgent(const AgentRef& agent) const override
+    // Named targets: the target's index + 1 in a list by name, kept by the
+    // name's symbol id (the list never changes once built).
+    bool findTarget(Symbol name, Vec3& out) const override
     {
-        if (agent.id == 0 || agent.id > m_list.size())
-            return;
-        const char* p = reinterpret_cast<const char*>(m_list[agent.id - 1].second);
-        __builtin_prefetch(p);
-        __builtin_prefetch(p + 64);
-        __builtin_prefetch(p + 127);
-    }
-
-    // Named targets: the ref is the target's index + 1 in a list by name,
-    // checked against the name (a string compare, no hash) and kept from the
-    // call's previous tick when it still names the target, as for agents.
-    bool locate(TargetRef& io, Vec3& out) const override
-    {
-        io.tag = 0;
-        if (io.id == 0 || io.id > m_targets.size() || m_targets[io.id - 1].first != io.name)
+        if (name.id() >= m_bySymbol.size())
+            m_bySymbol.resize(name.id() + 1, 0);
+        uint32_t& at = m_bySymbol[name.id()];
+        if (at == 0)
         {
-            const auto it = m_targetIndex.find(io.name);
-            io.id = it == m_targetIndex.end() ? 0 : it->second + 1;
+            const auto it = m_targetIndex.find(name.name());
+            if (it == m_targetIndex.end())
+                return false;
+            at = static_cast<uint32_t>(it->second + 1);
         }
-        if (io.id == 0)
-            return false;
-        out = *m_targets[io.id - 1].second;
+        out = *m_targets[at - 1].second;
         return true;
     }
 
@@ -309,6 +299,7 @@ class IndexedWorld final : public World
         m_targets; ///< Agents, then objects not named as an agent.
     std::unordered_map<std::string_view, size_t, NameHash, std::equal_to<>>
         m_targetIndex; ///< Name → m_targets index.
+    mutable std::vector<uint32_t> m_bySymbol; ///< Symbol id → m_targets index + 1 (0: not looked up yet).
 };
 
 struct Options

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <utility>
 
 namespace spark::ai
 {
@@ -29,17 +30,15 @@ Blackboard::SlotStore& Blackboard::SlotStore::operator=(const SlotStore& other)
 {
     if (this == &other)
         return *this;
-    Slot* first = placed::copyOf(other.m_first, kChunk);
-    placed::drop(m_first, kChunk, m_placed);
-    m_first = first;
-    m_placed = false;
-    m_keep.reset();
+    auto copyChunk = [](const std::unique_ptr<Slot[]>& chunk) {
+        auto out = std::make_unique<Slot[]>(kChunk);
+        std::copy(chunk.get(), chunk.get() + kChunk, out.get());
+        return out;
+    };
+    m_first = other.m_first ? copyChunk(other.m_first) : nullptr;
     m_more.clear();
     for (const auto& chunk : other.m_more)
-    {
-        m_more.push_back(std::make_unique<Slot[]>(kChunk));
-        std::copy(chunk.get(), chunk.get() + kChunk, m_more.back().get());
-    }
+        m_more.push_back(copyChunk(chunk));
     m_size = other.m_size;
     return *this;
 }
@@ -48,33 +47,17 @@ Blackboard::SlotStore& Blackboard::SlotStore::operator=(SlotStore&& other) noexc
 {
     if (this == &other)
         return *this;
-    if (other.m_placed)
-        return *this = other; // a placed chunk is not handed on
-    placed::drop(m_first, kChunk, m_placed);
-    m_first = other.m_first;
-    m_placed = false;
-    m_keep.reset();
+    m_first = std::move(other.m_first);
     m_more = std::move(other.m_more);
-    m_size = other.m_size;
-    other.m_first = nullptr;
+    m_size = std::exchange(other.m_size, 0);
     other.m_more.clear();
-    other.m_size = 0;
     return *this;
-}
-
-void Blackboard::SlotStore::placeFirst(void* where, std::shared_ptr<const void> keep)
-{
-    if (!m_first)
-        return;
-    m_first = placed::moveTo(m_first, kChunk, m_placed, where);
-    m_placed = true;
-    m_keep = std::move(keep); // after the move: the old arena may go now
 }
 
 void Blackboard::SlotStore::push_back(Slot slot)
 {
-    if (m_size == 0 && !m_first)
-        m_first = placed::allocate<Slot>(kChunk);
+    if (!m_first)
+        m_first = std::make_unique<Slot[]>(kChunk);
     else if (m_size >= kChunk && (m_size - kChunk) % kChunk == 0 && (m_size - kChunk) / kChunk == m_more.size())
         m_more.push_back(std::make_unique<Slot[]>(kChunk));
     (*this)[m_size] = std::move(slot);
@@ -164,24 +147,6 @@ void Blackboard::clear()
         s.checks = 0;
     }
     m_count = 0;
-}
-
-void Blackboard::prefetchSlots(uint32_t count) const
-{
-#if defined(__GNUC__)
-    // The first slots sit side by side in the first chunk.
-    // The first chunk holds all its slots (a hint: slots past the count are empty ones).
-    const uint32_t n = m_slots.first() ? std::min<uint32_t>(count, SlotStore::kChunk) : 0;
-    if (n == 0)
-        return;
-    // Every cache line the first n slots touch.
-    const char* first = reinterpret_cast<const char*>(m_slots.first());
-    for (uint32_t at = 0; at < n * sizeof(Slot); at += 64)
-        __builtin_prefetch(first + at);
-    __builtin_prefetch(first + n * sizeof(Slot) - 1);
-#else
-    (void)count;
-#endif
 }
 
 bool operator==(const Blackboard& a, const Blackboard& b)

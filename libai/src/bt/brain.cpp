@@ -14,12 +14,6 @@ namespace spark::ai
 {
 using detail::TickCtx;
 
-// The layout the tick's cache-line budget assumes (see TargetMemo and
-// BrainResolution; 64-bit targets: WebAssembly has smaller pointers). Kept
-// here, not in the public headers, so that embedders are not tied to it.
-static_assert(sizeof(TargetMemo) == 64, "a target memo is one cache line");
-static_assert(sizeof(void*) != 8 || sizeof(BrainResolution) == 88, "a tick reads three cache lines of a brain's record");
-
 BrainDef defaultBrainDef() { return BrainDef{}; }
 
 namespace
@@ -219,8 +213,6 @@ Status resolveTree(AiState& state, Brain& brain)
     r.stateRevision = state.revisionCounter;
     r.keys.clear();
     r.keysAreSlots = false;
-    r.targets.assign(r.tree->targetSites, TargetMemo{});
-    r.namedSites = 0;
     r.layout = 0;
     if (brain.nodes.size() != r.tree->nodes.size() || brain.treeRevision != revision)
     {
@@ -259,7 +251,6 @@ inline bool resolutionHolds(const AiState& state, const Brain& brain)
 /// copied, the blackboard got a new key).
 [[gnu::noinline]] Result<const CompiledTree*> resolveBrain(AiState& state, Brain& brain)
 {
-    ++state.walkHints.resolvedAnew; // its arrays are about to be its own (see stepBrains)
     BrainResolution& r = brain.resolved;
     const bool treeValid =
         r.tree && r.stateInstance == state.instance.id && r.stateRevision == state.revisionCounter &&
@@ -314,7 +305,6 @@ TickCtx tickContext(AiState& io, Brain& brain, World& world, const CompiledTree&
                    time,
                    clock,
                    std::span<ResolvedKey>(r.keys.data(), r.keys.size()),
-                   std::span<TargetMemo>(r.targets.data(), r.targets.size()),
                    agent,
                    brain.nodes.bytes(),
                    r.keysAreSlots};
@@ -370,62 +360,6 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
 namespace
 {
 
-/// Asks the CPU to start loading `[p, p + bytes)` (a hint: no effect on any value).
-inline void prefetchRange(const void* p, size_t bytes)
-{
-#if defined(__GNUC__)
-    if (!p)
-        return;
-    const char* c = static_cast<const char*>(p);
-    for (size_t at = 0; at < bytes; at += 64)
-        __builtin_prefetch(c + at);
-    if (bytes > 0)
-        __builtin_prefetch(c + bytes - 1);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
-/// Where a tick starts reading a brain's record and how many bytes it reads
-/// from there: the fields before the blackboard's key index (the fields a
-/// tick reads come first in Brain and in Blackboard; an address, no field is
-/// read here). The same for every brain.
-const char* recordBegin(const Brain& b) { return reinterpret_cast<const char*>(&b); }
-size_t recordBytes(const Brain& b)
-{
-    return static_cast<size_t>(static_cast<const char*>(b.blackboard.tickFieldsEnd()) - recordBegin(b));
-}
-
-/// How many of a brain's first blackboard slots to ask for ahead of its tick:
-/// as many as its tree names keys (attachBrain gives those keys the first
-/// slots), at most 8.
-uint32_t slotsAhead(const Brain& b) { return static_cast<uint32_t>(std::min<size_t>(8, b.resolved.keys.size())); }
-
-/// What a tick of brain `b` reads first after its record: its node states, its
-/// resolved key slots (unless key i is slot i), the memos of the target sites
-/// its earlier ticks read (BrainResolution::namedSites) and the first
-/// blackboard slots (whose addresses come from the blackboard itself: they sit
-/// in its first block). Asked for a few brains ahead, once the record has been
-/// asked for.
-void prefetchState(const Brain& b)
-{
-    prefetchRange(b.nodes.bytes(), b.nodes.byteSize());
-    if (!b.resolved.keysAreSlots)
-        prefetchRange(b.resolved.keys.data(), b.resolved.keys.size() * sizeof(ResolvedKey));
-    const size_t sites = b.resolved.targets.size();
-    const uint32_t inRange = sites >= 32 ? ~uint32_t{0} : (uint32_t{1} << sites) - 1;
-    for (uint32_t named = b.resolved.namedSites & inRange; named != 0; named &= named - 1)
-        prefetchRange(b.resolved.targets.data() + std::countr_zero(named), sizeof(TargetMemo));
-    b.blackboard.prefetchSlots(slotsAhead(b));
-}
-
-/// Asks the host for what it keeps of the brain's agent (World::prefetchAgent).
-void prefetchAgent(const World& world, const Brain& b)
-{
-    world.prefetchAgent(AgentRef{b.agent, b.resolved.agentId, b.resolved.agentTag});
-}
-
 /// Ticks the brain when it is enabled and its period is due.
 inline void tickIfDue(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
@@ -436,162 +370,19 @@ inline void tickIfDue(AiState& io, Brain& brain, World& world, const TickClock& 
     (void)tickBrain(io, brain, world, clock, leaves);
 }
 
-/// `at` rounded up to a multiple of `align` (a power of two).
-constexpr size_t alignUp(size_t at, size_t align)
-{
-    return (at + align - 1) & ~(align - 1);
-}
-
-/// Lays out the brain's block in the arena, in the order a tick reads it:
-/// node states, first blackboard slots, target memos, resolved keys (when a
-/// tick reads them), each of the first three on a cache line; the bytes it
-/// takes (whole cache lines). With `block` (that many bytes, 64-aligned, in
-/// the arena `keep` keeps alive) it also places the arrays there; with
-/// nullptr it only measures.
-size_t placeBrain(Brain& b, char* block, const std::shared_ptr<const void>& keep)
-{
-    size_t at = 0;
-    if (block)
-        b.nodes.placeAt(block);
-    at += b.nodes.placedBytes();
-    if (b.blackboard.firstSlots())
-    {
-        at = alignUp(at, 64);
-        if (block)
-            b.blackboard.placeFirstSlots(block + at, keep);
-        at += Blackboard::firstSlotsBytes();
-    }
-    at = alignUp(at, 64);
-    if (block)
-        b.resolved.targets.placeAt(block + at);
-    at += b.resolved.targets.size() * sizeof(TargetMemo);
-    if (!b.resolved.keysAreSlots)
-    {
-        if (block)
-            b.resolved.keys.placeAt(block + at);
-        at += b.resolved.keys.size() * sizeof(ResolvedKey);
-    }
-    return alignUp(at, 64);
-}
-
-/// Tells whether a brain's node states are in the current arena (a brain
-/// whose states are not came since the placing, or was assigned, or resolved
-/// its tree anew: its arrays are its own); null states count as in. (A brain
-/// that resolved anew keeping its node states is counted by resolveBrain.)
-class ArenaBounds
-{
-  public:
-    explicit ArenaBounds(const BrainWalkHints& hints)
-        : m_begin(reinterpret_cast<uintptr_t>(hints.arenaBegin)),
-          m_bytes(reinterpret_cast<uintptr_t>(hints.arenaEnd) - reinterpret_cast<uintptr_t>(hints.arenaBegin))
-    {
-    }
-    bool holds(const Brain& b) const
-    {
-        const auto a = reinterpret_cast<uintptr_t>(b.nodes.bytes());
-        return (a == 0) | (a - m_begin < m_bytes);
-    }
-
-  private:
-    uintptr_t m_begin;
-    uintptr_t m_bytes;
-};
-
-/// True when a walk that found `outside` of `brains` brains outside the arena
-/// (or resolved anew) should have them placed: when they are more than a few
-/// (a brain outside only ticks from wherever its arrays are; placing copies
-/// every brain's).
-inline bool worthPlacing(size_t outside, size_t brains)
-{
-    return outside > 16 + brains / 16;
-}
-
-/// Places every brain's tick arrays, in walk order, in a new arena (one
-/// 64-aligned block), then drops the older arenas (no array is left in them).
-void placeBrains(BrainTable& brains, BrainWalkHints& hints)
-{
-    const std::vector<BrainId>& order = brains.order();
-    std::vector<size_t> blocks(order.size()); // measured once, then placed
-    size_t bytes = 0;
-    for (size_t i = 0; i < order.size(); ++i)
-        bytes += blocks[i] = placeBrain(*brains.get(order[i]), nullptr, nullptr);
-    std::shared_ptr<const void> arena;
-    char* base = nullptr;
-    if (bytes > 0)
-    {
-        base = static_cast<char*>(::operator new (bytes, std::align_val_t{64}));
-        arena = std::shared_ptr<const void>(
-            base, [](const void* p) { ::operator delete (const_cast<void*>(p), std::align_val_t{64}); });
-    }
-    size_t at = 0;
-    for (size_t i = 0; i < order.size(); ++i)
-    {
-        placeBrain(*brains.get(order[i]), base + at, arena);
-        at += blocks[i];
-    }
-    hints.arenas.clear();
-    if (arena)
-        hints.arenas.push_back(std::move(arena));
-    hints.arenaBegin = base;
-    hints.arenaEnd = base + bytes;
-    hints.placedBrains = order.size();
-    hints.resolvedAnew = 0;
-    hints.placeAgain = false;
-}
-
 } // namespace
 
 void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafRegistry& leaves)
 {
-    // The brains are walked in agent-name order (BrainTable::order). Each
-    // brain's state is cold when its turn comes (10,000s of brains), and
-    // reached through pointers: while one brain ticks, the record of the brain
-    // kRecordAhead ahead, the state of the brain kStateAhead ahead (found
-    // through its record), what the host keeps of the agent of the brain
-    // kAgentAhead ahead (World::prefetchAgent; found from the record alone, so
-    // asked for further ahead: 6 against 2 ticked 10 % faster under a memory
-    // load on the other core and as fast without, 10 no better than 2) are
-    // asked for. (A target's name is not on the heap line of its blackboard
-    // value for the tick: the target memo keeps a copy, see TargetMemo.) The
-    // state each tick reads (node states, first blackboard slots, target
-    // memos) sits in the brain-state arena, brain after brain in walk order
-    // (placeBrains), so the walk reads it in one forward stream wherever the
-    // allocator put it, and gets fewer pages; brains that came or resolved
-    // since tick from their own arrays until enough of them call for a new
-    // placing. Hints and layout only: the order and the results are those of a
-    // plain walk.
-    constexpr size_t kRecordAhead = 16;
-    constexpr size_t kStateAhead = 2;
-    constexpr size_t kAgentAhead = 6;
+    // The brains are walked in agent-name order (BrainTable::order).
     BrainTable& brains = io.brains;
-    // Placed again when told (the state was copied, moved, assigned), when
-    // many brains are outside the arena (see the end), or when half the
-    // brains placed have gone (the arena is mostly holes).
-    if (io.walkHints.placeAgain || brains.size() < io.walkHints.placedBrains / 2)
-        placeBrains(brains, io.walkHints);
-    const ArenaBounds arena(io.walkHints);
-    size_t outside = 0;
     const uint64_t revision = brains.revision();
     const std::vector<Brain*>& order = brains.records();
     const size_t n = order.size();
-    const size_t bytes = n == 0 ? 0 : recordBytes(*order[0]);
-    for (size_t i = 0; i < kRecordAhead && i < n; ++i)
-        prefetchRange(recordBegin(*order[i]), bytes);
-    for (size_t i = 0; i < kStateAhead && i < n; ++i)
-        prefetchState(*order[i]);
-    for (size_t i = 0; i < kAgentAhead && i < n; ++i)
-        prefetchAgent(world, *order[i]);
     for (size_t at = 0; at < n; ++at)
     {
-        if (at + kRecordAhead < n)
-            prefetchRange(recordBegin(*order[at + kRecordAhead]), bytes);
-        if (at + kStateAhead < n)
-            prefetchState(*order[at + kStateAhead]);
-        if (at + kAgentAhead < n)
-            prefetchAgent(world, *order[at + kAgentAhead]);
         Brain& brain = *order[at];
         tickIfDue(io, brain, world, clock, leaves);
-        outside += !arena.holds(brain);
         if (brains.revision() != revision)
         {
             // The tick attached or detached other brains (a host's or a
@@ -613,8 +404,6 @@ void stepBrains(AiState& io, World& world, const TickClock& clock, const LeafReg
             return;
         }
     }
-    if (worthPlacing(outside + io.walkHints.resolvedAnew, n))
-        io.walkHints.placeAgain = true;
 }
 
 void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, const LeafRegistry& leaves)

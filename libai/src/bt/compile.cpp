@@ -136,15 +136,6 @@ struct Compiler
             intern(d.value);
             for (ParamSlot& p : d.call.params)
                 intern(p);
-            // Every target parameter of a built-in gets a call site, where a
-            // brain keeps what its host resolved the target's name to.
-            if ((d.type == NodeType::Condition || d.type == NodeType::Action) && d.call.leaf != LeafId::Count)
-            {
-                const LeafDef& def = leafDef(d.call.leaf);
-                for (size_t i = 0; i < d.call.params.size() && i < def.params.size(); ++i)
-                    if (def.params[i].type == ParamType::Target)
-                        d.call.params[i].targetSite = out.targetSites++;
-            }
             if (n.contains("label"))
                 d.label = n["label"].get<std::string>();
             else if (n.contains("name"))

@@ -13,7 +13,6 @@
 
 #include <array>
 #include <cmath>
-#include <cstring>
 
 namespace spark::ai::detail
 {
@@ -161,30 +160,9 @@ template <class E> [[gnu::always_inline]] inline bool numberParam(TickCtx& ctx, 
     return true;
 }
 
-/// The name a target call site hands the host: the memo's copy while the
-/// blackboard slot still has the write stamp it was copied at (`stamp`: the
-/// slot's stamp, 0 when the value was not read through a known slot); else the
-/// value's own string, copied into the memo when it fits and the stamp is known.
-std::string_view targetName(TargetMemo& memo, const Value& value, uint64_t stamp)
-{
-    if (stamp != 0 && memo.nameStamp == stamp)
-        return {memo.name, memo.nameSize};
-    const std::string& name = value.string();
-    if (stamp == 0 || name.size() > TargetMemo::kNameCapacity)
-    {
-        memo.nameStamp = 0;
-        return name;
-    }
-    std::memcpy(memo.name, name.data(), name.size());
-    memo.nameSize = static_cast<uint8_t>(name.size());
-    memo.nameStamp = stamp;
-    return {memo.name, memo.nameSize};
-}
-
 /// A target's position into `out`, `found` false when a named target does not
-/// exist; false on error. A named target is located through the call site's
-/// TargetMemo (the host keeps what it resolved from tick to tick; the name
-/// comes from the memo's copy while the blackboard value is unchanged).
+/// exist; false on error. A named target is asked of the host by its symbol
+/// (World::findTarget).
 template <class E>
 [[gnu::always_inline]] inline bool targetParam(TickCtx& ctx, const LeafCall& call, E p, std::string_view path, Vec3& out, bool& found)
 {
@@ -196,23 +174,11 @@ template <class E>
         return true;
     }
     const Value* v = nullptr;
-    uint64_t stamp = 0;
-    if (!param(ctx, call, p, path, v, &stamp))
+    if (!param(ctx, call, p, path, v))
         return false;
     if (v->isString())
     {
-        if (given.targetSite < ctx.targets.size())
-        {
-            TargetMemo& memo = ctx.targets[given.targetSite];
-            if (given.targetSite < 32)
-                ctx.brain.resolved.namedSites |= uint32_t{1} << given.targetSite;
-            TargetRef ref{targetName(memo, *v, stamp), memo.id, memo.tag};
-            found = ctx.world.locate(ref, out);
-            memo.id = ref.id;
-            memo.tag = ref.tag;
-        }
-        else
-            found = ctx.world.findPosition(v->string(), out);
+        found = ctx.world.findTarget(v->symbol(), out);
         return true;
     }
     out = toPoint(*v);

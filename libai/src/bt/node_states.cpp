@@ -5,7 +5,9 @@
 
 #include "packed_bytes.h"
 
+#include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace spark::ai
 {
@@ -149,7 +151,7 @@ NodeStates::NodeStates(std::span<const NodeMemory> memories) : m_size(static_cas
 {
     MemoryWalk walk(m_size, [&](size_t i) { return memories[i]; });
     m_bytes = static_cast<uint32_t>(stateBytes(m_size, walk.end() - memoryBegin(m_size)));
-    m_lines = placed::allocate<Line>(lineCount()); // zeroed
+    m_data = m_bytes == 0 ? nullptr : new unsigned char[m_bytes]();
     unsigned char* b = bytes();
     const NodeState idle{};
     for (size_t i = 0; i < m_size; ++i)
@@ -163,12 +165,16 @@ NodeStates& NodeStates::operator=(const NodeStates& other)
 {
     if (this == &other)
         return *this;
-    Line* lines = placed::copyOf(other.m_lines, other.lineCount());
-    placed::drop(m_lines, lineCount(), m_placed != 0);
-    m_lines = lines;
+    unsigned char* data = nullptr;
+    if (other.m_data)
+    {
+        data = new unsigned char[other.m_bytes];
+        std::copy(other.m_data, other.m_data + other.m_bytes, data);
+    }
+    delete[] m_data;
+    m_data = data;
     m_size = other.m_size;
     m_bytes = other.m_bytes;
-    m_placed = 0;
     return *this;
 }
 
@@ -176,33 +182,19 @@ NodeStates& NodeStates::operator=(NodeStates&& other) noexcept
 {
     if (this == &other)
         return *this;
-    if (other.m_placed != 0)
-        return *this = other; // placed lines are not handed on
-    placed::drop(m_lines, lineCount(), m_placed != 0);
-    m_lines = other.m_lines;
+    delete[] m_data;
+    m_data = std::exchange(other.m_data, nullptr);
     m_size = other.m_size;
     m_bytes = other.m_bytes;
-    m_placed = 0;
-    other.m_lines = nullptr;
     other.m_size = 0;
     other.m_bytes = 0;
     return *this;
 }
 
-void NodeStates::placeAt(void* where)
-{
-    if (!m_lines)
-        return;
-    m_lines = placed::moveTo(m_lines, lineCount(), m_placed != 0, where);
-    m_placed = 1;
-}
-
 bool operator==(const NodeStates& a, const NodeStates& b)
 {
-    // The padding is zero in both: whole lines compare.
     return a.m_size == b.m_size && a.m_bytes == b.m_bytes &&
-           (a.m_bytes == 0 ||
-            std::memcmp(a.m_lines, b.m_lines, a.lineCount() * sizeof(NodeStates::Line)) == 0);
+           (a.m_bytes == 0 || std::memcmp(a.m_data, b.m_data, a.m_bytes) == 0);
 }
 
 size_t NodeStates::memoryOffset(size_t i) const

@@ -22,8 +22,6 @@ struct TickCtx
     TickClock clock; ///< The tick's clock (frame and dt).
     std::span<ResolvedKey>
         keys; ///< The tree's key index → the brain's blackboard slot and the last type check of its value.
-    std::span<TargetMemo>
-        targets;      ///< The tree's target call site → what the host resolved it to (see TargetMemo).
     AgentRef agent{}; ///< The brain's agent, resolved by the host for this tick.
     unsigned char* states = nullptr; ///< The brain's packed node states (`brain.nodes.bytes()`, laid out as the tree says).
     bool keysAreSlots = false; ///< Tree key index i is blackboard slot i (see BrainResolution::keysAreSlots).

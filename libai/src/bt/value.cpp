@@ -11,7 +11,6 @@ void Value::copyFrom(const Value& other)
 {
     switch (other.m_kind)
     {
-    case Kind::String: m_string = new std::string(*other.m_string); break;
     case Kind::List: m_list = new List(*other.m_list); break;
     case Kind::Object: m_object = new Object(*other.m_object); break;
     default: m_int = other.m_int; break;
@@ -23,7 +22,6 @@ void Value::release() noexcept
 {
     switch (m_kind)
     {
-    case Kind::String: delete m_string; break;
     case Kind::List: delete m_list; break;
     case Kind::Object: delete m_object; break;
     default: break;
@@ -75,7 +73,7 @@ bool operator==(const Value& a, const Value& b)
         case Kind::Int: return a.m_int == b.m_int;
         case Kind::UInt: return a.m_uint == b.m_uint;
         case Kind::Double: return a.m_double == b.m_double;
-        case Kind::String: return *a.m_string == *b.m_string;
+        case Kind::String: return a.m_symbol == b.m_symbol;
         case Kind::List: return *a.m_list == *b.m_list;
         case Kind::Object: return *a.m_object == *b.m_object;
         }

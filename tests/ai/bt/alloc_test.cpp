@@ -88,8 +88,8 @@ TEST_CASE("the allocation counter counts: a tick that records events allocates")
 
 TEST_CASE("the allocation counter counts over-aligned allocations too")
 {
-    // stepBrains allocates its brain-state arena through the aligned operator
-    // new (cache-line aligned): a tick that made one must be counted.
+    // The counter replaces the aligned operator new too: an over-aligned
+    // allocation in a tick must be counted.
     struct alignas(64) Line
     {
         unsigned char bytes[64];

@@ -69,32 +69,6 @@ void addGuard(Rig& rig, AiState& state, FakeWorld& world, const std::string& nam
     REQUIRE(attachBrain(state, def, rig.frame).ok());
 }
 
-/// True when `p` lies in the state's current brain-state arena.
-bool inArena(const AiState& state, const void* p)
-{
-    const auto* c = static_cast<const char*>(p);
-    return c && c >= state.walkHints.arenaBegin && c < state.walkHints.arenaEnd;
-}
-
-/// Checks that every brain of the state has its tick arrays in the current
-/// arena, brain after brain in walk order.
-void checkPlaced(const AiState& state)
-{
-    CHECK(!state.walkHints.placeAgain);
-    const char* last = nullptr;
-    for (const Brain& b : state.brains)
-    {
-        CAPTURE(b.agent);
-        REQUIRE(inArena(state, b.nodes.bytes()));
-        CHECK(inArena(state, b.blackboard.firstSlots()));
-        CHECK((b.resolved.targets.empty() || inArena(state, b.resolved.targets.data())));
-        CHECK((b.resolved.keysAreSlots || inArena(state, b.resolved.keys.data())));
-        const auto* at = reinterpret_cast<const char*>(b.nodes.bytes());
-        CHECK(at > last);
-        CHECK(reinterpret_cast<uintptr_t>(at) % 64 == 0);
-        last = at;
-    }
-}
 } // namespace
 
 TEST_CASE("the guard patrols, chases the player it sees and goes back to patrolling when it loses sight")
@@ -328,75 +302,6 @@ TEST_CASE("a blackboard keeps its values in place past a chunk of slots, and cop
     CHECK(copy == bb);
 }
 
-TEST_CASE(
-    "a blackboard's first slots placed in an arena: same values, the arena kept alive until they are gone")
-{
-    Blackboard bb{{"target", "Player"}, {"route", Value::list({Value::list({1, 0, 2}), Value::list({3, 0, 4})})}, {"n", 1}};
-    for (int i = 0; i < 20; ++i) // past the first chunk
-        bb["k" + std::to_string(i)] = i;
-    const uint32_t slot = bb.findSlot("target");
-    bb.markChecked(slot, 0x04);
-    const uint64_t stamp = bb.stampOf(slot);
-    const Blackboard before = bb;
-    int freed = 0;
-    {
-        auto* bytes =
-            static_cast<char*>(::operator new (Blackboard::firstSlotsBytes(), std::align_val_t{64}));
-        std::shared_ptr<const void> arena(bytes,
-                                          [&freed](const void* p)
-                                          {
-                                              ++freed;
-                                              ::operator delete (const_cast<void*>(p), std::align_val_t{64});
-                                          });
-        bb.placeFirstSlots(bytes, arena);
-        CHECK(bb.firstSlots() == bytes);
-    }
-    CHECK(freed == 0); // the blackboard keeps its arena
-    CHECK(bb == before);
-    CHECK(bb.stampOf(slot) == stamp);
-    CHECK(bb.checksOf(slot) == 0x04);
-    CHECK(bb.layout() == before.layout());
-    CHECK(*bb.find("k19") == 19);
-    bb["n"] = 2; // written in place
-    CHECK(*bb.find("n") == 2);
-    // A copy and a move have slots of their own; the placed ones stay.
-    Blackboard copy = bb;
-    CHECK(copy.firstSlots() != bb.firstSlots());
-    CHECK(copy == bb);
-    const void* placedAt = bb.firstSlots();
-    Blackboard moved = std::move(bb);
-    CHECK(moved.firstSlots() != placedAt);
-    CHECK(moved == copy);
-    CHECK(bb.firstSlots() == placedAt); // NOLINT(bugprone-use-after-move): placed slots are copied, not taken
-    CHECK(bb == copy);
-    CHECK(freed == 0);
-    // Assigning over the placed slots ends them; then the arena goes.
-    bb = copy;
-    CHECK(bb.firstSlots() != placedAt);
-    CHECK(freed == 1);
-    CHECK(bb == copy);
-    // The same when the blackboard itself goes.
-    {
-        Blackboard placedToo = copy;
-        auto* bytes =
-            static_cast<char*>(::operator new (Blackboard::firstSlotsBytes(), std::align_val_t{64}));
-        placedToo.placeFirstSlots(bytes,
-                                  std::shared_ptr<const void>(bytes,
-                                                              [&freed](const void* p)
-                                                              {
-                                                                  ++freed;
-                                                                  ::operator delete (const_cast<void*>(p),
-                                                                                     std::align_val_t{64});
-                                                              }));
-        CHECK(freed == 1);
-    }
-    CHECK(freed == 2);
-    // A blackboard without slots places nothing.
-    Blackboard none;
-    none.placeFirstSlots(nullptr, nullptr);
-    CHECK(none.firstSlots() == nullptr);
-}
-
 TEST_CASE("a blackboard slot's presence and stamp are kept apart: each write is seen, an erased value is absent")
 {
     Blackboard bb;
@@ -452,18 +357,6 @@ TEST_CASE("the checks a blackboard value passed are copied with it and cleared b
     CHECK(bb.checksOf(slot) == 0);
 }
 
-TEST_CASE("asking ahead for more blackboard slots than there are reads only the first chunk and changes nothing")
-{
-    // A hint reads slots of the first chunk past the slot count (empty ones),
-    // never past the chunk (the sanitizer build would see it).
-    Blackboard none;
-    none.prefetchSlots(64);
-    Blackboard bb{{"target", "Player"}, {"n", 1}};
-    bb.prefetchSlots(64);
-    CHECK(blackboardToJson(bb) == json{{"target", "Player"}, {"n", 1}});
-    CHECK(none.empty());
-}
-
 TEST_CASE("a brain's derived arrays are its own: a copy ticks on while the original is changed")
 {
     Rig rig = guardRig();
@@ -474,11 +367,10 @@ TEST_CASE("a brain's derived arrays are its own: a copy ticks on while the origi
     CHECK(copy.resolved.keys.data() != rig.brain().resolved.keys.data());
     for (size_t i = 0; i < copy.resolved.keys.size(); ++i)
         CHECK(copy.resolved.keys[i].slot == rig.brain().resolved.keys[i].slot);
-    CHECK(copy.resolved.targets.data() != rig.brain().resolved.targets.data());
     // The original's arrays rebuilt (a new key) leave the copy's alone.
     rig.brain().resolved.keys[0].slot = 12345;
     CHECK(copy.resolved.keys[0].slot != 12345);
-    DerivedArray<ResolvedKey> moved = std::move(copy.resolved.keys);
+    std::vector<ResolvedKey> moved = std::move(copy.resolved.keys);
     CHECK(copy.resolved.keys.empty()); // NOLINT(bugprone-use-after-move): the moved-from array is specified
     CHECK(moved.size() == rig.brain().resolved.keys.size());
 }
@@ -571,61 +463,42 @@ TEST_CASE("brains that come and go between steps change no result: a copy steps 
     stepInLockstep(rig, copy, copyWorld, 30);
 }
 
-TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order; no result changes")
+TEST_CASE("brains copied, moved, reloaded, erased and added between steps change no result: lockstep with a copy")
 {
     Rig rig = guardRig();
     for (int i = 0; i < 40; ++i)
         addGuard(rig, rig.state, rig.world, "G" + std::to_string(100 + i), 0.5 * i);
-    AiState reference = rig.state; // placed in an arena of its own, ticked in lockstep
+    AiState reference = rig.state; // ticked in lockstep
     FakeWorld referenceWorld = rig.world;
     auto lockstep = [&](int frames)
     {
         stepInLockstep(rig, reference, referenceWorld, frames);
         rig.frame += static_cast<uint64_t>(frames);
     };
-    CHECK(rig.state.walkHints.placeAgain);
-    lockstep(3); // placed, resolved (new arrays), placed again
-    checkPlaced(rig.state);
-    checkPlaced(reference);
-    CHECK(!inArena(rig.state, std::as_const(reference.brains).begin()->nodes.bytes()));
+    lockstep(3);
 
-    // A brain copied or moved out of the map has arrays of its own, the same values.
-    const Brain& placed = *rig.state.brains.findBrain("G120");
-    Brain copied = placed;
+    // A brain copied or moved out of the map: the same values.
+    const Brain& original = *rig.state.brains.findBrain("G120");
+    Brain copied = original;
     Brain& g121 = *rig.state.brains.findBrain("G121");
     Brain moved = std::move(g121); // (its name, the table's key, goes back with it below)
-    for (const Brain* b : {&copied, &moved})
-    {
-        CHECK(!inArena(rig.state, b->nodes.bytes()));
-        CHECK(!inArena(rig.state, b->blackboard.firstSlots()));
-        CHECK(!inArena(rig.state, b->resolved.targets.data()));
-    }
-    CHECK(copied.nodes == placed.nodes);
-    CHECK(copied.blackboard == placed.blackboard);
+    CHECK(copied.nodes == original.nodes);
+    CHECK(copied.blackboard == original.blackboard);
     Hasher a, b;
     hashBrain(a, copied);
-    hashBrain(b, placed);
+    hashBrain(b, original);
     CHECK(a.digest() == b.digest());
-    checkPlaced(rig.state);                         // the moved-from brain kept its placed arrays
-    g121 = std::move(moved); // back, with arrays of its own
-    CHECK(!inArena(rig.state, rig.state.brains.findBrain("G121")->nodes.bytes()));
-    lockstep(2); // one brain outside: it ticks from its own arrays, nothing is placed again
-    CHECK(!rig.state.walkHints.placeAgain);
-    CHECK(!inArena(rig.state, rig.state.brains.findBrain("G121")->nodes.bytes()));
+    g121 = std::move(moved); // back
+    lockstep(2);
 
-    // A tree loaded again: the brains resolve anew (arrays of their own) and
-    // are placed again at the next step.
+    // A tree loaded again: the brains resolve anew.
     const CompiledTree tree = rig.state.trees.at(rig.brain().tree);
     putTree(rig.state, tree);
     putTree(reference, tree);
     lockstep(1);
-    CHECK(rig.state.walkHints.placeAgain);
     lockstep(1);
-    checkPlaced(rig.state);
 
-    // Brains erased and one added: the others stay where they are, the new one
-    // ticks from its own arrays.
-    const char* arenaBefore = rig.state.walkHints.arenaBegin;
+    // Brains erased and one added.
     for (AiState* state : {&rig.state, &reference})
     {
         FakeWorld& world = state == &reference ? referenceWorld : rig.world;
@@ -634,10 +507,7 @@ TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order;
         addGuard(rig, *state, world, "G999", 3.5);
     }
     lockstep(3);
-    CHECK(rig.state.walkHints.arenaBegin == arenaBefore);
-    CHECK(!inArena(rig.state, rig.state.brains.findBrain("G999")->nodes.bytes()));
-    CHECK(inArena(rig.state, rig.state.brains.findBrain("G101")->nodes.bytes()));
-    // Many added: they are placed with the rest.
+    // Many added.
     for (AiState* state : {&rig.state, &reference})
     {
         FakeWorld& world = state == &reference ? referenceWorld : rig.world;
@@ -645,36 +515,28 @@ TEST_CASE("stepBrains places the brains' tick arrays in one arena in walk order;
             addGuard(rig, *state, world, "H" + std::to_string(100 + i), 0.25 * i);
     }
     lockstep(1);
-    CHECK(rig.state.walkHints.placeAgain);
     lockstep(1);
-    checkPlaced(rig.state);
-    // Most erased: placed again, in an arena of the brains left.
+    // Most erased.
     for (AiState* state : {&rig.state, &reference})
         for (int i = 0; i < 30; ++i)
             state->brains.erase("H" + std::to_string(100 + i));
     lockstep(1);
-    checkPlaced(rig.state);
-    CHECK(rig.state.walkHints.placedBrains == rig.state.brains.size());
 
-    // The state moved away and back, and move-assigned over a state whose own
-    // brains were placed (they go first, then their arena): ticks go on.
+    // The state moved away and back, and move-assigned over a state that
+    // stepped: ticks go on.
     AiState other = reference;
     FakeWorld otherWorld = referenceWorld;
     for (uint64_t f = 0; f < 2; ++f)
         stepBrains(other, otherWorld, TickClock{rig.frame + f, rig.dt});
-    checkPlaced(other);
     other = std::move(rig.state);
     rig.state = std::move(other);
     lockstep(2);
-    checkPlaced(rig.state);
-    // Copy-assigned over placed brains: the copy's arrays are its own.
+    // Copy-assigned over a state that stepped: the same hash.
     AiState third = reference;
     FakeWorld thirdWorld = referenceWorld;
     stepBrains(third, thirdWorld, TickClock{rig.frame, rig.dt});
     third = rig.state;
     CHECK(hashAiState(third) == hashAiState(rig.state));
-    for (const Brain& brain : std::as_const(third.brains))
-        CHECK(!inArena(rig.state, brain.nodes.bytes()));
     lockstep(1);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // A global operator new family that reports every allocation, plain and
-// over-aligned (stepBrains' brain-state arena is cache-line aligned), to `spark::ai::test::onAllocation()`, which the program defines.
+// over-aligned, to `spark::ai::test::onAllocation()`, which the program defines.
 // Include it in exactly one file of a program: the ai_tests executable
 // (alloc_counter.cpp) and bench/ai_bench.cpp count allocations with it.
 

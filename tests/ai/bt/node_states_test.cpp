@@ -42,8 +42,8 @@ class CountingWorld final : public World
 {
 public:
     explicit CountingWorld(FakeWorld& fake) : m_fake(fake) {}
-    mutable int lookups = 0;  ///< locate calls that had to look the name up.
-    mutable int keptRefs = 0; ///< locate calls whose ref from the previous call still named the target.
+    mutable int lookups = 0;  ///< findTarget calls that had to look the name up.
+    mutable int keptRefs = 0; ///< findTarget calls that found the name by its symbol's id.
 
     bool agentExists(std::string_view a) const override { return m_fake.agentExists(a); }
     bool findPosition(std::string_view n, Vec3& out) const override { return m_fake.findPosition(n, out); }
@@ -71,41 +71,26 @@ public:
         return io.id != 0;
     }
 
-    mutable std::vector<std::string> targetNamesSeen; ///< The names locate was given, call by call.
-    mutable std::vector<const char*> targetNameData;  ///< Where those names' characters were.
+    mutable std::vector<Symbol> targetsSeen; ///< The symbols findTarget was given, call by call.
 
-    // The ref: 1 + the object's rank in the fake world's objects, tagged with the name's length.
-    bool locate(TargetRef& io, Vec3& out) const override
+    // Keeps what it found by the symbol's id, as a host with an index would.
+    bool findTarget(Symbol name, Vec3& out) const override
     {
-        targetNamesSeen.emplace_back(io.name);
-        targetNameData.push_back(io.name.data());
-        if (io.id != 0 && io.tag == io.name.size() && rankName(io.id) == io.name)
+        targetsSeen.push_back(name);
+        if (name.id() < m_known.size() && m_known[name.id()])
             keptRefs += 1;
         else
         {
             lookups += 1;
-            io.id = 0;
-            uint64_t rank = 1;
-            for (const auto& [name, p] : m_fake.objects)
-            {
-                if (name == io.name)
-                    io.id = rank;
-                ++rank;
-            }
-            io.tag = io.name.size();
+            if (name.id() >= m_known.size())
+                m_known.resize(name.id() + 1, false);
+            m_known[name.id()] = m_fake.objects.count(name.name()) == 1;
         }
-        return findPosition(io.name, out);
+        return findPosition(name.name(), out);
     }
 
 private:
-    std::string_view rankName(uint64_t id) const
-    {
-        uint64_t rank = 1;
-        for (const auto& [name, p] : m_fake.objects)
-            if (rank++ == id)
-                return name;
-        return {};
-    }
+    mutable std::vector<bool> m_known; ///< Symbol id → an object of that name was found.
     FakeWorld& m_fake;
 };
 
@@ -184,46 +169,6 @@ TEST_CASE("node states: a copy is its own, a move leaves no nodes behind")
     CHECK(copy == none);
 }
 
-TEST_CASE("node states placed in an arena: same values, and never handed on by a copy or a move")
-{
-    const NodeMemory kinds[] = {NodeMemory::Cursor, NodeMemory::Point, NodeMemory::Flag};
-    NodeStates states(kinds);
-    states.set(1, fullState());
-    const NodeStates before = states;
-    REQUIRE(states.placedBytes() % 64 == 0);
-    REQUIRE(states.placedBytes() >= states.byteSize());
-    alignas(64) unsigned char arena[256];
-    REQUIRE(states.placedBytes() <= sizeof arena);
-    states.placeAt(arena);
-    CHECK(states.bytes() == arena);
-    CHECK(states == before);
-    CHECK(states.at(1).point == Vec3(1, 2, 3));
-    // Placed again (a new arena): moved, the same values.
-    alignas(64) unsigned char arena2[256];
-    states.placeAt(arena2);
-    CHECK(states.bytes() == arena2);
-    CHECK(states == before);
-    // A copy and a move give states of their own; the placed ones stay as they were.
-    NodeStates copy(states);
-    CHECK(copy.bytes() != arena2);
-    CHECK(copy == before);
-    NodeStates moved(std::move(states));
-    CHECK(moved.bytes() != arena2);
-    CHECK(moved == before);
-    CHECK(states.bytes() == arena2); // NOLINT(bugprone-use-after-move): a placed state is copied, not taken
-    CHECK(states == before);
-    // Assigning over placed states leaves the arena's bytes alone (nothing freed there).
-    std::memset(arena, 0xAB, sizeof arena);
-    states = NodeStates(kinds);
-    CHECK(states.bytes() != arena2);
-    CHECK(states.at(1).point == Vec3(0, 0, 0));
-    CHECK(std::memcmp(arena2, before.bytes(), before.byteSize()) == 0);
-    NodeStates none;
-    none.placeAt(arena); // no lines: nothing placed
-    CHECK(none.bytes() == nullptr);
-    CHECK(arena[0] == 0xAB);
-}
-
 TEST_CASE("node states: a compiled tree lays out what its brains keep")
 {
     Rig rig(R"({"version": 1, "name": "t", "root": {"type": "selector", "children": [
@@ -287,7 +232,7 @@ TEST_CASE("the brain's agent: the host gets back the id and tag it gave at the p
     CHECK(host.agentRefsSeen[3].id == 42);
 }
 
-TEST_CASE("named targets: the host keeps its ref from tick to tick, and sees a new name")
+TEST_CASE("named targets: the host gets each target's symbol, and may keep what it found by its id")
 {
     Rig rig(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
         {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 1000}},
@@ -302,126 +247,45 @@ TEST_CASE("named targets: the host keeps its ref from tick to tick, and sees a n
         return rig.brain().status;
     };
     CHECK(tick() == NodeStatus::Success);
-    CHECK(host.lookups == 2); // both call sites, once
-    CHECK(host.keptRefs == 0);
+    REQUIRE(host.targetsSeen.size() == 2);
+    CHECK(host.targetsSeen[0] == Symbol::intern("Tower"));
+    CHECK(host.targetsSeen[1] == Symbol::intern("Door"));
+    CHECK(host.lookups == 2); // both names, once
     for (int i = 0; i < 5; ++i)
         CHECK(tick() == NodeStatus::Success);
     CHECK(host.lookups == 2);
     CHECK(host.keptRefs == 10);
-    // The blackboard names another target: the host sees the new name with the old ref.
-    rig.brain().blackboard["goal"] = "Door";
+    // The blackboard names another target: the host sees its symbol at the next tick.
+    rig.brain().blackboard["goal"] = "Nowhere";
+    CHECK(tick() == NodeStatus::Failure); // a target that does not exist fails the condition
+    CHECK(host.targetsSeen.back() == Symbol::intern("Nowhere"));
+    rig.brain().blackboard.assign(Blackboard{{"goal", "Door"}});
     CHECK(tick() == NodeStatus::Success);
-    CHECK(host.lookups == 3);
-    CHECK(host.keptRefs == 11);
-    // A target that does not exist fails the condition (as by name).
-    rig.brain().blackboard["goal"] = "Nowhere";
-    CHECK(tick() == NodeStatus::Failure);
-    CHECK(host.lookups == 4);
-}
-
-TEST_CASE("named targets: the host gets the current name, from the site's copy while it is unchanged")
-{
-    // Two call sites read the key: after a write the first one checks the new
-    // value, so the second finds it checked with a stamp its copy is not of.
-    Rig rig(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
-        {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 1000}},
-        {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 1000}}]}})",
-            {{"goal", "Tower"}});
-    const std::string longName(TargetMemo::kNameCapacity + 1, 'x');
-    rig.world.objects["Door"] = Vec3(1, 0, 0);
-    rig.world.objects["Tower"] = Vec3(5, 0, 0);
-    rig.world.objects[longName] = Vec3(2, 0, 0);
-    CountingWorld host(rig.world);
-    auto tick = [&](AiState& state, Brain& brain)
-    {
-        REQUIRE(tickBrain(state, brain, host, TickClock{rig.frame, rig.dt}, rig.leaves).ok());
-        ++rig.frame;
-        return brain.status;
-    };
-    auto valueData = [](const Brain& brain)
-    { return brain.blackboard.find("goal")->string().data(); };
-    // The names both sites handed over at the last tick.
-    auto lastNames = [&](const std::string& name)
-    {
-        REQUIRE(host.targetNamesSeen.size() >= 2);
-        CHECK(host.targetNamesSeen.end()[-2] == name);
-        CHECK(host.targetNamesSeen.end()[-1] == name);
-    };
-    for (int i = 0; i < 3; ++i)
-        CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
-    REQUIRE(host.targetNamesSeen.size() == 6);
-    for (const std::string& name : host.targetNamesSeen)
-        CHECK(name == "Tower");
-    // Once the value is known to fit (the first tick checks it), the name comes
-    // from the site's copy, not from the value's string on the heap.
-    CHECK(host.targetNameData[4] != valueData(rig.brain()));
-    CHECK(host.targetNameData[5] != valueData(rig.brain()));
-    CHECK(host.targetNameData[4] == host.targetNameData[2]);
-
-    // Every write of the key is seen at the next tick, whatever the copy held.
-    rig.brain().blackboard["goal"] = "Door";
-    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
-    lastNames("Door");
-    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
-    lastNames("Door");
-    rig.brain().blackboard.assign(Blackboard{{"goal", "Tower"}});
-    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
-    lastNames("Tower");
-    // A target that does not exist fails the first site (the second is not reached).
-    rig.brain().blackboard["goal"] = "Nowhere";
-    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Failure);
-    CHECK(host.targetNamesSeen.back() == "Nowhere");
-    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Failure);
-    CHECK(host.targetNamesSeen.back() == "Nowhere");
-
-    // A name too long to copy is handed over from the value itself, every tick.
-    rig.brain().blackboard["goal"] = longName;
-    for (int i = 0; i < 3; ++i)
-    {
-        CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
-        lastNames(longName);
-        CHECK(host.targetNameData.end()[-2] == valueData(rig.brain()));
-        CHECK(host.targetNameData.end()[-1] == valueData(rig.brain()));
-    }
-    // A short one again is copied again (not the copy from before the long name).
-    rig.brain().blackboard["goal"] = "Door";
-    for (int i = 0; i < 2; ++i)
-    {
-        CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
-        lastNames("Door");
-    }
-
-    // A copied state's brain keeps the copy it was given; writes to either
-    // blackboard are seen by that brain only.
+    CHECK(host.targetsSeen.end()[-2] == Symbol::intern("Door"));
+    CHECK(host.targetsSeen.end()[-1] == Symbol::intern("Door"));
+    // A copied state's brain names what its own blackboard holds.
     AiState copy = rig.state;
     Brain& copied = *copy.brains.findBrain("A");
     copied.blackboard["goal"] = "Tower";
-    CHECK(tick(copy, copied) == NodeStatus::Success);
-    lastNames("Tower");
-    CHECK(tick(rig.state, rig.brain()) == NodeStatus::Success);
-    lastNames("Door");
-    CHECK(tick(copy, copied) == NodeStatus::Success);
-    lastNames("Tower");
-    CHECK(host.targetNameData.back() != valueData(copied));
+    REQUIRE(tickBrain(copy, copied, host, TickClock{rig.frame, rig.dt}, rig.leaves).ok());
+    CHECK(host.targetsSeen.end()[-2] == Symbol::intern("Tower"));
+    CHECK(tick() == NodeStatus::Success);
+    CHECK(host.targetsSeen.end()[-2] == Symbol::intern("Door"));
 }
 
-TEST_CASE("named targets: a brain notes the sites that named a target (their memos are asked for ahead)")
+TEST_CASE("named targets: a host without an index of its own finds them by name (World's default)")
 {
     Rig rig(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
-        {"type": "condition", "name": "within", "params": {"target": {"bb": "spot"}, "distance": 1000}},
-        {"type": "condition", "name": "within", "params": {"target": [1, 0, 0], "distance": 1000}},
-        {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 1000}},
-        {"type": "condition", "name": "within", "params": {"target": "Door", "distance": 1000}}]}})",
-            {{"spot", {1, 0, 0}}, {"goal", "Tower"}});
+        {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 2}},
+        {"type": "condition", "name": "within", "params": {"target": "Door", "distance": 2}}]}})",
+            {{"goal", "Tower"}});
     rig.world.objects["Door"] = Vec3(1, 0, 0);
-    rig.world.objects["Tower"] = Vec3(5, 0, 0);
+    rig.world.objects["Tower"] = Vec3(1.5, 0, 0);
     CHECK(rig.tick() == "success");
-    REQUIRE(rig.brain().resolved.targets.size() == 4);
-    // A point (from the blackboard or literal) is not located through a memo.
-    CHECK(rig.brain().resolved.namedSites == 0b1100u);
-    // A tree loaded again gives the brain new memos, none read yet.
-    putTree(rig.state, rig.state.trees.at("t"));
-    rig.brain().blackboard["goal"] = json::array({5, 0, 0});
+    rig.world.objects["Tower"] = Vec3(50, 0, 0);
+    CHECK(rig.tick() == "failure");
+    rig.world.objects.erase("Tower");
+    CHECK(rig.tick() == "failure");
+    rig.brain().blackboard["goal"] = "Door";
     CHECK(rig.tick() == "success");
-    CHECK(rig.brain().resolved.namedSites == 0b1000u);
 }

@@ -7,7 +7,6 @@
 /// (listing, hashing) is in key order, so a blackboard hashes as the object
 /// value of its keys and values would. Its JSON form is value_json.h's.
 
-#include "spark/ai/placed_array.h"
 #include "spark/ai/value.h"
 
 #include <cstdint>
@@ -121,29 +120,6 @@ class Blackboard
     /// the other.
     uint64_t layout() const { return m_layout; }
 
-    /// Asks the CPU to start loading the values of the first `count` slots (a
-    /// hint, no effect on any value: for a caller about to tick the brain).
-    void prefetchSlots(uint32_t count) const;
-
-    /// Bytes of the first slots' block (see placeFirstSlots).
-    static constexpr size_t firstSlotsBytes() { return SlotStore::kChunk * sizeof(Slot); }
-    /// The address of the first slots' block (nullptr when there is none).
-    const void* firstSlots() const { return m_slots.first(); }
-    /// Moves the block of the first slots (if there is one) into `where`
-    /// (firstSlotsBytes() bytes, aligned to 8) in an arena `keep` keeps alive
-    /// until the values are destroyed: for a host that lays out the state of
-    /// many blackboards in one block (see stepBrains). Keys, values, stamps and
-    /// checks are the same; only the values' addresses change.
-    void placeFirstSlots(void* where, std::shared_ptr<const void> keep)
-    {
-        m_slots.placeFirst(where, std::move(keep));
-    }
-
-    /// The address just past the blackboard's own fields that a tick reads
-    /// (they come first: the layout and the first slots' address): for a
-    /// caller prefetching the record that holds it.
-    const void* tickFieldsEnd() const { return m_slots.firstEnd(); }
-
     /// Calls `fn(key, value)` for every key with a value, in key order.
     template <class Fn> void forEach(Fn&& fn) const
     {
@@ -171,9 +147,7 @@ class Blackboard
     /// Slots in chunks of kChunk that never move while a tick runs (adding a key
     /// never moves a value): the first chunk reached straight from its pointer
     /// (a tick's keys are there unless a brain names more than kChunk), the
-    /// others through a list. The first chunk is the store's own, or placed in a
-    /// brain-state arena (placeFirst; see placed_array.h), which it then keeps
-    /// alive until its values are destroyed.
+    /// others through a list.
     class SlotStore
     {
       public:
@@ -181,11 +155,8 @@ class Blackboard
         SlotStore() = default;
         SlotStore(const SlotStore& other) { *this = other; }
         SlotStore(SlotStore&& other) noexcept { *this = std::move(other); }
-        /// Destroys the values (the arena a placed chunk is in is still alive here).
-        ~SlotStore() { placed::drop(m_first, kChunk, m_placed); }
         SlotStore& operator=(const SlotStore& other);
-        /// Takes the slots (the moved-from store is left empty); a placed first
-        /// chunk is copied instead (see placed_array.h).
+        /// Takes the slots (the moved-from store is left empty).
         SlotStore& operator=(SlotStore&& other) noexcept;
         uint32_t size() const { return m_size; }
         Slot& operator[](uint32_t i)
@@ -198,21 +169,11 @@ class Blackboard
         }
         /// Appends a slot (no slot moves).
         void push_back(Slot slot);
-        /// The first slot's address (nullptr when there is none): for prefetching.
-        /// The first chunk has all its kChunk slots (those past size() empty).
-        const Slot* first() const { return m_first; }
-        /// The address just past the first chunk's pointer (what a tick reads of the store).
-        const void* firstEnd() const { return &m_size; }
-        /// Moves the first chunk (if any) into `where` (kChunk slots' bytes,
-        /// aligned for a Slot) in an arena that `keep` keeps alive.
-        void placeFirst(void* where, std::shared_ptr<const void> keep);
 
       private:
-        Slot* m_first = nullptr; ///< Slots 0..kChunk-1 (read by a tick: first).
+        std::unique_ptr<Slot[]> m_first; ///< Slots 0..kChunk-1 (read by a tick: first).
         uint32_t m_size = 0;
-        bool m_placed = false; ///< True when m_first is placed in an arena (kept alive by m_keep).
         std::vector<std::unique_ptr<Slot[]>> m_more; ///< The next chunks.
-        std::shared_ptr<const void> m_keep;          ///< The arena of a placed first chunk.
     };
     // What a tick reads (the layout, the first slots' address) first, the key index after.
     uint64_t m_layout = 0;         ///< See layout().

@@ -8,7 +8,6 @@
 
 #include "spark/ai/blackboard.h"
 #include "spark/ai/events.h"
-#include "spark/ai/placed_array.h"
 #include "spark/ai/tree.h"
 #include "spark/ai/utility.h"
 #include "spark/ai/value_json.h"
@@ -56,105 +55,6 @@ struct ResolvedKey
     uint32_t slot = 0; ///< The key's slot in the brain's blackboard.
 };
 
-/// What a brain keeps of one target call site of its tree (derived data, like
-/// the rest of BrainResolution): what the host resolved the target to
-/// (`TargetRef::id` and `tag`, see World::locate) and a copy of the target's
-/// name as the blackboard slot held it at write stamp `nameStamp`. While the
-/// slot keeps that stamp, a tick hands the host the copy, on the line of the
-/// memo it reads anyway, instead of the value's string on the heap: a line of
-/// its own per brain (stamps are unique to a write and copied with the value,
-/// so a stamp stands for one name). A name longer than kNameCapacity is not
-/// copied. 64 bytes: stepBrains places the memos on cache-line boundaries in
-/// its arena, so a site's memo never spans two lines there.
-struct TargetMemo
-{
-    static constexpr size_t kNameCapacity = 39;
-    uint64_t id = 0;        ///< The host's `TargetRef::id` after the site's last locate.
-    uint64_t tag = 0;       ///< The host's `TargetRef::tag` after the site's last locate.
-    uint64_t nameStamp = 0; ///< Write stamp of the slot the name was copied from (0: no copy).
-    uint8_t nameSize = 0;   ///< Characters in `name`.
-    char name[kNameCapacity] = {};
-};
-
-/// An array of derived data (resolved keys, target refs): a pointer and a
-/// count, half the size of a std::vector in the brain record a tick reads
-/// (the array's size is fixed when it is assigned). Its own heap block, or
-/// placed in a brain-state arena (placeAt; see placed_array.h). Copies copy
-/// the items.
-template <class T> class DerivedArray
-{
-    static_assert(std::is_trivially_copyable_v<T>, "a DerivedArray holds plain items");
-
-  public:
-    DerivedArray() = default;
-    DerivedArray(const DerivedArray& other) { *this = other; }
-    DerivedArray(DerivedArray&& other) noexcept { *this = std::move(other); }
-    ~DerivedArray() { placed::drop(m_items, m_size, m_placed); }
-    DerivedArray& operator=(const DerivedArray& other)
-    {
-        if (this != &other)
-        {
-            T* items = placed::copyOf(other.m_items, other.m_size);
-            placed::drop(m_items, m_size, m_placed);
-            m_items = items;
-            m_size = other.m_size;
-            m_placed = false;
-        }
-        return *this;
-    }
-    /// Takes the items (the moved-from array is left empty); placed items are
-    /// copied instead (see placed_array.h).
-    DerivedArray& operator=(DerivedArray&& other) noexcept
-    {
-        if (this == &other)
-            return *this;
-        if (other.m_placed)
-            return *this = other;
-        placed::drop(m_items, m_size, m_placed);
-        m_items = other.m_items;
-        m_size = other.m_size;
-        m_placed = false;
-        other.m_items = nullptr;
-        other.m_size = 0;
-        return *this;
-    }
-    /// `count` copies of `value` (the earlier items are dropped).
-    void assign(size_t count, const T& value)
-    {
-        T* items = count == 0 ? nullptr : new T[count];
-        placed::drop(m_items, m_size, m_placed);
-        m_items = items;
-        m_size = static_cast<uint32_t>(count);
-        m_placed = false;
-        std::fill(begin(), end(), value);
-    }
-    void clear() { assign(0, T{}); }
-    size_t size() const { return m_size; }
-    bool empty() const { return m_size == 0; }
-    T* data() { return m_items; }
-    const T* data() const { return m_items; }
-    T* begin() { return data(); }
-    T* end() { return data() + m_size; }
-    const T* begin() const { return data(); }
-    const T* end() const { return data() + m_size; }
-    T& operator[](size_t i) { return m_items[i]; }
-    const T& operator[](size_t i) const { return m_items[i]; }
-    /// Moves the items into `where` (size() items' bytes, aligned for T, in a
-    /// brain-state arena that outlives them). The values are the same.
-    void placeAt(void* where)
-    {
-        if (!m_items)
-            return;
-        m_items = placed::moveTo(m_items, m_size, m_placed, where);
-        m_placed = true;
-    }
-
-  private:
-    T* m_items = nullptr;
-    uint32_t m_size = 0;
-    bool m_placed = false; ///< True when m_items is placed in an arena (not freed here).
-};
-
 /// What a brain resolved once so that its ticks look nothing up by name: the
 /// tree (a pointer into the `AiState` it was resolved in, valid while that state
 /// has the same instance and revision; a utility brain's one-node tree is its
@@ -168,9 +68,7 @@ struct BrainResolution
     uint64_t stateRevision = 0;         ///< `AiState::revisionCounter` when resolved.
     uint64_t layout = 0;                ///< `Blackboard::layout()` the slots belong to.
     /// Tree key index → its blackboard slot and last type check.
-    DerivedArray<ResolvedKey> keys;
-    /// Tree target call site → what the host resolved it to and the name it had (see TargetMemo).
-    DerivedArray<TargetMemo> targets;
+    std::vector<ResolvedKey> keys;
     /// The agent as the host resolved it at the last tick (`AgentRef::id` and
     /// `tag`: a hint for the next, see World::findAgent; the name is the brain's).
     uint64_t agentId = 0;
@@ -184,11 +82,6 @@ struct BrainResolution
     /// tree's keys (attachBrain names them first, in that order): a tick then
     /// reaches a key's slot without reading `keys`.
     bool keysAreSlots = false;
-    /// The target call sites (bit i: site i, for sites below 32) whose memo a
-    /// tick has read: the memos stepBrains asks the CPU for ahead of the tick
-    /// (a memo is a cache line; most trees name a target at few of their sites
-    /// in a tick). A hint, set by the ticks; cleared with `targets`.
-    uint32_t namedSites = 0;
 };
 
 /// One brain. (The fields a tick reads come first, side by side, ending with
@@ -354,68 +247,6 @@ class BrainTable
     uint64_t m_revision = 0;
 };
 
-/// The brain-state arena: one block in which stepBrains places, brain after
-/// brain in walk order, the arrays a tick reads (node states, the first
-/// blackboard slots, target memos, resolved keys), so that a walk reads them
-/// in one forward stream (see placed_array.h). Derived data: not part of the
-/// state's value (not hashed, not compared); a copy starts empty (its brains'
-/// copies own their arrays). An arena is never dropped while brains may have
-/// arrays in it: only by stepBrains once every brain is placed in a new one,
-/// or with the hints; assigning hints keeps the arenas the hints had, a move
-/// brings the other's.
-struct BrainWalkHints
-{
-    /// The arenas, oldest first: the last is the current one (the one the
-    /// brains were last placed in); the others (brought by a move) are dropped
-    /// at the next placing.
-    std::vector<std::shared_ptr<const void>> arenas;
-    const char* arenaBegin = nullptr; ///< The current arena's bytes (see `arenas`).
-    const char* arenaEnd = nullptr;
-    /// True when the next stepBrains places every brain anew (after a copy,
-    /// a move, an assignment, or a walk that found many brains outside).
-    bool placeAgain = true;
-    size_t placedBrains = 0; ///< Brains placed in the current arena.
-    size_t resolvedAnew = 0; ///< Brains resolved since (their arrays are their own).
-
-    BrainWalkHints() = default;
-    BrainWalkHints(const BrainWalkHints&) {}
-    BrainWalkHints(BrainWalkHints&& other) noexcept
-        : arenas(std::move(other.arenas)), arenaBegin(other.arenaBegin), arenaEnd(other.arenaEnd)
-    {
-        other.arenas.clear();
-        other.arenaBegin = other.arenaEnd = nullptr;
-        other.placeAgain = true;
-    }
-    BrainWalkHints& operator=(const BrainWalkHints&)
-    {
-        placeAgain = true;
-        return *this;
-    }
-    BrainWalkHints& operator=(BrainWalkHints&& other)
-    {
-        if (this != &other)
-            takeArenas(other);
-        return *this;
-    }
-
-  private:
-    /// Adds the other's arenas to these (none is dropped) and makes its current one current.
-    void takeArenas(BrainWalkHints& other)
-    {
-        if (arenas.empty())
-            arenas = std::move(other.arenas);
-        else
-            for (auto& a : other.arenas)
-                arenas.push_back(std::move(a));
-        other.arenas.clear();
-        arenaBegin = other.arenaBegin;
-        arenaEnd = other.arenaEnd;
-        other.arenaBegin = other.arenaEnd = nullptr;
-        placeAgain = true;
-        other.placeAgain = true;
-    }
-};
-
 /// The AI state of a world.
 struct AiState
 {
@@ -427,7 +258,6 @@ struct AiState
     Rng rng;                                     ///< Seeds brains that give no seed.
     uint64_t revisionCounter = 0;                ///< Bumped by every putTree (trees change only through it).
     AiStateInstance instance;                    ///< This object's id (see AiStateInstance).
-    BrainWalkHints walkHints;                    ///< stepBrains' arena (see BrainWalkHints).
 };
 
 /// Adds (or replaces) a tree.

@@ -133,7 +133,6 @@ struct ParamSlot
     bool literalPoint = false;      ///< `literal` is a point [x, y, z], pre-read into `point`.
     std::array<double, 3> point{};  ///< The literal point (when `literalPoint`).
     ParamType type = ParamType::Any; ///< The declared type of the parameter (set by makeLeafCall).
-    uint32_t targetSite = UINT32_MAX; ///< A built-in's `target` parameter: its index among the compiled tree's target call sites (see CompiledTree::targetSites).
 };
 
 /// Pre-reads a slot's literal number or point (`literalNumber`, `literalPoint`),

@@ -6,7 +6,6 @@
 /// `NodeState` per node, owned by the brain, so copying a brain copies its mind.
 
 #include "spark/ai/leaves.h"
-#include "spark/ai/placed_array.h"
 #include "spark/ai/validate.h"
 #include "spark/ai/world.h"
 #include "spark/core/result.h"
@@ -136,7 +135,6 @@ struct CompiledTree
     std::vector<uint32_t> children;///< Child index lists, ranges per node.
     uint32_t depth = 0;            ///< Levels after inlining.
     std::vector<std::string> keys; ///< Every blackboard key the nodes name (check/set keys, `{"bb"}` slots), once each.
-    uint32_t targetSites = 0;      ///< Number of `target` parameters of built-in leaf calls (each brain keeps a TargetRef per site).
     std::vector<NodeMemory> memories; ///< Node index → its memory (see layoutNodeStates).
     size_t stateBytes = 0;         ///< `NodeStates::byteSize()` of a brain's states for this tree.
     json doc;                      ///< The source document (for ai.tree.get).
@@ -187,10 +185,9 @@ class NodeStates
     explicit NodeStates(std::span<const NodeMemory> memories);
     NodeStates(const NodeStates& other) { *this = other; }
     NodeStates(NodeStates&& other) noexcept { *this = std::move(other); }
-    ~NodeStates() { placed::drop(m_lines, lineCount(), m_placed != 0); }
+    ~NodeStates() { delete[] m_data; }
     NodeStates& operator=(const NodeStates& other);
-    /// Takes the states (the moved-from states are left with no nodes); states
-    /// placed in a brain-state arena are copied instead (see placed_array.h).
+    /// Takes the states (the moved-from states are left with no nodes).
     NodeStates& operator=(NodeStates&& other) noexcept;
 
     /// Number of nodes.
@@ -274,16 +271,9 @@ class NodeStates
     /// Writes node `i`'s state into raw bytes (`memory` at byte `offset`): what `set` does.
     static void write(unsigned char* bytes, size_t i, NodeMemory memory, size_t offset, const NodeState& state);
     /// The raw bytes (statuses, the packed memories, then the memory kinds): for the tick.
-    unsigned char* bytes() { return reinterpret_cast<unsigned char*>(m_lines); }
+    unsigned char* bytes() { return m_data; }
     /// The raw bytes (read only).
-    const unsigned char* bytes() const { return reinterpret_cast<const unsigned char*>(m_lines); }
-
-    /// Bytes the states take when placed (whole cache lines; see placeAt).
-    size_t placedBytes() const { return lineCount() * sizeof(Line); }
-    /// Moves the states into `where` (placedBytes() bytes aligned to 64, in a
-    /// brain-state arena that outlives them; see placed_array.h). The values
-    /// are the same.
-    void placeAt(void* where);
+    const unsigned char* bytes() const { return m_data; }
 
     /// The same states.
     friend bool operator==(const NodeStates& a, const NodeStates& b);
@@ -293,22 +283,10 @@ class NodeStates
     /// Node `i`'s memory offset (see MemoryWalk).
     size_t memoryOffset(size_t i) const;
 
-    /// A cache line's worth of the bytes (stepBrains places the states on a
-    /// line boundary in its arena, so that a tick reads as few lines as their
-    /// size allows).
-    struct Line
-    {
-        unsigned char bytes[64];
-    };
-    /// Number of lines of the bytes (the last one zero-padded).
-    size_t lineCount() const { return (m_bytes + 63) / 64; }
-
-    /// Statuses (m_size bytes), the memories' fields, memory kinds (m_size bytes),
-    /// zero padding: lines of their own, or placed (m_placed) in an arena.
-    Line* m_lines = nullptr;
+    /// Statuses (m_size bytes), the memories' fields, memory kinds (m_size bytes).
+    unsigned char* m_data = nullptr;
     uint32_t m_size = 0;
-    uint32_t m_bytes : 31 = 0; ///< See byteSize().
-    uint32_t m_placed : 1 = 0; ///< 1 when m_lines is placed in an arena (not freed here).
+    uint32_t m_bytes = 0; ///< See byteSize().
 };
 
 } // namespace spark::ai

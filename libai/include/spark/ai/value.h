@@ -8,8 +8,11 @@
 /// from a document is written back and hashed exactly as it came. JSON is not
 /// part of the type: value_json.h converts at the edges.
 ///
-/// A value is 16 bytes: a kind and a scalar, or a pointer to its string, list
-/// or object on the heap.
+/// A value is 16 bytes: a kind and a scalar, an interned string (symbol.h:
+/// copying and comparing a string value touches no text), or a pointer to its
+/// list or object on the heap.
+
+#include "spark/ai/symbol.h"
 
 #include <concepts>
 #include <cstddef>
@@ -41,7 +44,7 @@ class Value
         Int,    ///< A signed integer.
         UInt,   ///< An unsigned integer (a document's non-negative integers).
         Double,
-        String,
+        String, ///< Interned (a Symbol).
         List,
         Object,
     };
@@ -69,9 +72,10 @@ class Value
         }
     }
     Value(double v) noexcept : m_kind(Kind::Double), m_double(v) {} // NOLINT(google-explicit-constructor)
-    Value(const char* s) : Value(std::string(s)) {}                  // NOLINT(google-explicit-constructor)
-    Value(std::string_view s) : Value(std::string(s)) {}             // NOLINT(google-explicit-constructor)
-    Value(std::string s) : m_kind(Kind::String), m_string(new std::string(std::move(s))) {} // NOLINT
+    Value(Symbol s) noexcept : m_kind(Kind::String), m_symbol(s) {}     // NOLINT(google-explicit-constructor)
+    Value(std::string_view s) : Value(Symbol::intern(s)) {}           // NOLINT(google-explicit-constructor)
+    Value(const char* s) : Value(std::string_view(s)) {}              // NOLINT(google-explicit-constructor)
+    Value(const std::string& s) : Value(std::string_view(s)) {}       // NOLINT(google-explicit-constructor)
     Value(List items) : m_kind(Kind::List), m_list(new List(std::move(items))) {}          // NOLINT
     Value(Object fields) : m_kind(Kind::Object), m_object(new Object(std::move(fields))) {} // NOLINT
 
@@ -145,7 +149,9 @@ class Value
         return d;
     }
     /// The string. [Limit: isString()]
-    const std::string& string() const { return *m_string; }
+    const std::string& string() const { return m_symbol.name(); }
+    /// The string as interned. [Limit: isString()]
+    Symbol symbol() const { return m_symbol; }
     /// The items. [Limit: isList()]
     const List& items() const { return *m_list; }
     List& items() { return *m_list; }
@@ -182,7 +188,7 @@ class Value
         int64_t m_int;
         uint64_t m_uint;
         double m_double;
-        std::string* m_string;
+        Symbol m_symbol;
         List* m_list;
         Object* m_object;
     };

@@ -5,6 +5,8 @@
 /// fake world) implements `World`. Coordinates are metres, +Y up; the ground
 /// plane is XZ.
 
+#include "spark/ai/symbol.h"
+
 #include <glm/vec3.hpp>
 
 #include <cstdint>
@@ -36,17 +38,6 @@ struct AgentRef
     std::string_view name; ///< The agent's name (always set; valid for the tick).
     uint64_t id = 0;       ///< The host's: e.g. an index + 1 or a record's address; 0 = not resolved.
     uint64_t tag = 0;      ///< The host's: e.g. a generation, to tell a stale `id` on the next tick.
-};
-
-/// A named target (an agent or object: a leaf's `target` parameter) as its host
-/// resolved it (`World::locate`), kept by the brain from tick to tick so that a
-/// host can answer its position without a name look-up. libai keeps it for the
-/// host and never looks inside `id` and `tag`.
-struct TargetRef
-{
-    std::string_view name; ///< The target's name (always set; valid for the call).
-    uint64_t id = 0;       ///< The host's: e.g. an index + 1 into its list of targets; 0 = not resolved.
-    uint64_t tag = 0;      ///< The host's: e.g. a generation, to tell a stale `id`.
 };
 
 /// The world as libai's leaves see it. Agents and objects are named; an agent is
@@ -101,24 +92,13 @@ public:
         io.tag = 0;
         return io.id != 0;
     }
-    /// Position of a named target, exactly as `findPosition(io.name, out)`
-    /// answers it (agents and objects by name). On entry `io` has `name` set and
-    /// otherwise holds what this call left in it the previous time the same
-    /// call site of the same brain asked (id 0 the first time, and whenever the
-    /// brain's state was rebuilt), which the host may check and keep instead of
-    /// looking the name up (it must check: the name, the host's agents and
-    /// objects may have changed since, and a brain may have been copied into
-    /// another host's state). The default looks the name up every time.
-    virtual bool locate(TargetRef& io, Vec3& out) const
-    {
-        io.id = 0;
-        io.tag = 0;
-        return findPosition(io.name, out);
-    }
-    /// A hint, no effect on any value: the host may ask the CPU to start loading
-    /// its record of a resolved agent (`agent` as `findAgent` left it at the
-    /// brain's last tick), because that brain ticks soon. The default does nothing.
-    virtual void prefetchAgent(const AgentRef& agent) const { (void)agent; }
+    /// Position of a named target (a leaf's `target` parameter: an agent or
+    /// an object), exactly as `findPosition(name.name(), out)` answers it.
+    /// The name comes interned (symbol.h): a host may keep what it resolved a
+    /// name to by `name.id()` instead of looking the text up (it must check
+    /// that it still holds: agents and objects come and go). The default
+    /// looks the text up.
+    virtual bool findTarget(Symbol name, Vec3& out) const { return findPosition(name.name(), out); }
     /// `findPosition` of a resolved agent.
     virtual bool findPosition(const AgentRef& agent, Vec3& out) const { return findPosition(agent.name, out); }
     /// `agentVelocity` of a resolved agent.

@@ -1,0 +1,41 @@
+// The process's table of interned strings (symbol.h): entries in a deque
+// (they never move, so a symbol is a pointer to its entry), found by text
+// through a hash index (looked up, never iterated). Only interning takes the
+// lock: an entry is never changed once made, and a symbol reaches another
+// thread only through whatever hands the value over.
+#include "spark/ai/symbol.h"
+
+#include <deque>
+#include <mutex>
+#include <unordered_map>
+
+namespace spark::ai
+{
+
+const std::string& Symbol::emptyText()
+{
+    static const std::string* empty = new std::string(); // never destroyed: symbols may be read during exit
+    return *empty;
+}
+
+Symbol Symbol::intern(std::string_view text)
+{
+    if (text.empty())
+        return Symbol();
+    struct Table
+    {
+        std::mutex mutex;
+        std::deque<Entry> entries;
+        std::unordered_map<std::string_view, const Entry*> byText; ///< Keys view the entries' text.
+    };
+    static Table* table = new Table(); // never destroyed, as emptyText
+    std::lock_guard<std::mutex> lock(table->mutex);
+    const auto it = table->byText.find(text);
+    if (it != table->byText.end())
+        return Symbol(it->second);
+    Entry& e = table->entries.emplace_back(Entry{std::string(text), static_cast<uint32_t>(table->entries.size() + 1)});
+    table->byText.emplace(e.text, &e);
+    return Symbol(&e);
+}
+
+} // namespace spark::ai
