@@ -22,6 +22,18 @@ Hasher::Hasher() : m_state(XXH3_createState())
     XXH3_64bits_reset(static_cast<XXH3_state_t*>(m_state));
 }
 
+Hasher::Hasher(const Hasher& other) : m_state(XXH3_createState())
+{
+    XXH3_copyState(static_cast<XXH3_state_t*>(m_state), static_cast<const XXH3_state_t*>(other.m_state));
+}
+
+Hasher& Hasher::operator=(const Hasher& other)
+{
+    if (this != &other)
+        XXH3_copyState(static_cast<XXH3_state_t*>(m_state), static_cast<const XXH3_state_t*>(other.m_state));
+    return *this;
+}
+
 Hasher::~Hasher() { XXH3_freeState(static_cast<XXH3_state_t*>(m_state)); }
 
 void Hasher::addBytes(const void* data, size_t size)

@@ -49,6 +49,11 @@ size_t approximateStateBytes(const WorldState& state)
     return bytes;
 }
 
+WorldSnapshot::WorldSnapshot(const World& world)
+    : m_state(std::make_shared<const WorldState>(world.saveState())), m_hash(world.hashState())
+{
+}
+
 SessionSnapshot SessionState::save() const
 {
     return SessionSnapshot{world.saveState(), scene2d, snapshots};
@@ -69,14 +74,12 @@ uint64_t SessionState::hash() const
     h.addBool(scene2d.has_value());
     if (scene2d)
         h.addU64(hashScene2D(*scene2d));
-    // Snapshots by name and the hash of the world each keeps.
+    // Snapshots by name and the hash of the world each keeps (taken with it).
     h.addU64(snapshots.size());
-    for (const auto& [name, state] : snapshots)
+    for (const auto& [name, snapshot] : snapshots)
     {
         h.addString(name);
-        World probe;
-        probe.restoreState(state);
-        h.addU64(probe.hashState());
+        h.addU64(snapshot.hash());
     }
     return h.digest();
 }

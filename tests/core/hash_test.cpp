@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <vector>
+
 using namespace spark;
 
 TEST_CASE("hashToHex prints 16 lower-case hex digits")
@@ -33,4 +35,26 @@ TEST_CASE("Hasher folds -0 into +0 and separates strings by length")
     d.addString("a");
     d.addString("bc");
     CHECK(c.digest() != d.digest());
+}
+
+TEST_CASE("a copied Hasher goes on from the same bytes as the whole stream would")
+{
+    // Past XXH3's 240-byte short-input path and its 256-byte internal buffer.
+    std::vector<uint8_t> bytes(1000);
+    for (size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = static_cast<uint8_t>(i * 7 + 3);
+    for (size_t cut : {size_t{0}, size_t{5}, size_t{300}, size_t{999}})
+    {
+        Hasher prefix;
+        prefix.addBytes(bytes.data(), cut);
+        Hasher resumed(prefix);
+        resumed.addBytes(bytes.data() + cut, bytes.size() - cut);
+        CHECK(resumed.digest() == hashBytes(bytes));
+        // The original is untouched by the copy's additions; assignment copies too.
+        Hasher assigned;
+        assigned.addU64(42);
+        assigned = prefix;
+        CHECK(assigned.digest() == prefix.digest());
+        CHECK(prefix.digest() == hashBytes(std::span<const uint8_t>(bytes.data(), cut)));
+    }
 }

@@ -109,12 +109,12 @@ json space3dHash(Context& ctx, const json&)
 const std::string& snapshotName(const json& params) { return params.at("name").get_ref<const std::string&>(); }
 
 // The estimated memory of the kept snapshots, but for the one named `except`.
-size_t snapshotBytes(const std::map<std::string, scene::WorldState>& store, const std::string& except)
+size_t snapshotBytes(const std::map<std::string, scene::WorldSnapshot>& store, const std::string& except)
 {
     size_t total = 0;
-    for (const auto& [name, state] : store)
+    for (const auto& [name, snapshot] : store)
         if (name != except)
-            total += scene::approximateStateBytes(state);
+            total += scene::approximateStateBytes(snapshot.state());
     return total;
 }
 
@@ -130,8 +130,8 @@ json space3dSnapshotTake(Context& ctx, const json& params)
              "reuse a name to replace a snapshot, or drop one with space3d.snapshot.drop");
     // The copy is made first (one world's worth, dropped on refusal): its
     // estimate is what the store would keep.
-    scene::WorldState state = world.saveState();
-    const size_t bytes = scene::approximateStateBytes(state);
+    scene::WorldSnapshot snapshot(world);
+    const size_t bytes = scene::approximateStateBytes(snapshot.state());
     const size_t others = snapshotBytes(store, name);
     const size_t limit = ctx.dispatcher->options().snapshotByteBudget;
     if (bytes > limit || others > limit - bytes)
@@ -140,7 +140,7 @@ json space3dSnapshotTake(Context& ctx, const json& params)
                  " (this one " + mebibytes(bytes) + ")",
              {{"path", "/name"}, {"bytes", bytes}, {"kept_bytes", others}, {"limit_bytes", limit}},
              "drop snapshots you no longer need with space3d.snapshot.drop, or reuse a name to replace one");
-    store.insert_or_assign(name, std::move(state));
+    store.insert_or_assign(name, std::move(snapshot));
     json out = hashesJson(world);
     out["name"] = name;
     out["snapshots"] = store.size();
@@ -178,7 +178,7 @@ json space3dSnapshotRestore(Context& ctx, const json& params)
         fail("E_SCENE_UNKNOWN", "There is no snapshot named \"" + name + "\".", {{"path", "/name"}, {"snapshots", names}},
              "space3d.snapshot.take makes one; data.snapshots lists those kept");
     }
-    ctx.state.world.restoreState(it->second);
+    ctx.state.world.restoreState(it->second.state());
     json out = hashesJson(ctx.state.world);
     out["name"] = name;
     return out;

@@ -130,12 +130,14 @@ void putTree(AiState& io, CompiledTree tree)
     const std::string name = tree.name;
     io.trees[name] = std::move(tree);
     io.treeRevisions[name] = ++io.revisionCounter;
+    io.documentsHash.reset();
 }
 
 void putUtility(AiState& io, UtilityDoc doc)
 {
     const std::string name = doc.name;
     io.utilities[name] = std::move(doc);
+    io.documentsHash.reset();
 }
 
 Result<BrainId> attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
@@ -493,20 +495,28 @@ uint64_t brainDigest(const Brain& brain)
 
 uint64_t hashAiState(const AiState& state)
 {
-    Hasher h;
-    h.addString("spark.ai.v1");
-    h.addU64(state.trees.size());
-    for (const auto& [name, tree] : state.trees)
-        hashTree(h, tree);
-    h.addU64(state.treeRevisions.size());
-    for (const auto& [name, rev] : state.treeRevisions)
+    // The documents are hashed as JSON, most of a state hash when nothing else
+    // changed (every mutating command's check): their prefix is kept until
+    // they change.
+    if (!state.documentsHash)
     {
-        h.addString(name);
-        h.addU64(rev);
+        auto docs = std::make_shared<Hasher>();
+        docs->addString("spark.ai.v1");
+        docs->addU64(state.trees.size());
+        for (const auto& [name, tree] : state.trees)
+            hashTree(*docs, tree);
+        docs->addU64(state.treeRevisions.size());
+        for (const auto& [name, rev] : state.treeRevisions)
+        {
+            docs->addString(name);
+            docs->addU64(rev);
+        }
+        docs->addU64(state.utilities.size());
+        for (const auto& [name, doc] : state.utilities)
+            hashUtility(*docs, doc);
+        state.documentsHash = std::move(docs);
     }
-    h.addU64(state.utilities.size());
-    for (const auto& [name, doc] : state.utilities)
-        hashUtility(h, doc);
+    Hasher h(*state.documentsHash);
     h.addU64(state.brains.size());
     for (const Brain& brain : state.brains)
         h.addU64(brainDigest(brain));

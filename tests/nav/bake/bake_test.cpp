@@ -12,26 +12,6 @@ using namespace spark::nav;
 namespace
 {
 
-uint64_t hashSoup(const PolySoup& m)
-{
-    spark::Hasher h;
-    h.addU64(m.vertices.size());
-    for (const glm::vec3& v : m.vertices)
-    {
-        h.addF32(v.x);
-        h.addF32(v.y);
-        h.addF32(v.z);
-    }
-    h.addU64(m.indices.size());
-    for (uint32_t i : m.indices)
-        h.addU32(i);
-    for (uint32_t s : m.polyStarts)
-        h.addU32(s);
-    for (uint8_t a : m.areas)
-        h.addU8(a);
-    return h.digest();
-}
-
 BakeOutput bakeOk(const BakeInput& in, const BakeDef& def)
 {
     auto out = bakeTriangles(in, def);
@@ -270,9 +250,9 @@ TEST_CASE("a bake is bit-identical run to run")
     test::addRamp(in, 7, 9, 7, 9.5f, 0, 1);
     BakeDef def = test::testDef();
     def.maxEdgeLen = 1.5f;
-    const uint64_t first = hashSoup(bakeOk(in, def).mesh);
+    const uint64_t first = test::hashSoup(bakeOk(in, def).mesh);
     for (int i = 0; i < 3; ++i)
-        CHECK(hashSoup(bakeOk(in, def).mesh) == first);
+        CHECK(test::hashSoup(bakeOk(in, def).mesh) == first);
 }
 
 TEST_CASE("settings out of their limits are E_NAV_CONFIG naming the field")
@@ -524,5 +504,5 @@ TEST_CASE("dungeon.obj bakes with the benchmark settings into a valid mesh")
         CHECK(v.y >= out.boundsMin.y - 1e-3f);
         CHECK(v.y <= out.boundsMax.y + def.cellHeight + 1e-3f);
     }
-    CHECK(hashSoup(bakeOk(in, def).mesh) == hashSoup(out.mesh));
+    CHECK(test::hashSoup(bakeOk(in, def).mesh) == test::hashSoup(out.mesh));
 }

@@ -2,13 +2,14 @@
 // (a hall of 1 m cells, a turned crate carved across it, one agent walking
 // round it) through the C++ API. Both tests pin the same hashes, so the C
 // API can only pass by giving exactly the C++ API's results. Then the C ids'
-// kinds and worlds.
+// kinds and worlds, and a bake whose polygon merge was unbounded.
 
 #include "spark/nav/nav_world.h"
 #include "spark/nav_c.h"
 
 #include <doctest/doctest.h>
 
+#include <ctime>
 #include <memory>
 
 using namespace spark;
@@ -98,5 +99,29 @@ TEST_CASE("C ids carry their kind and their world: another kind's or another wor
     CHECK(spark_nav_agent_remove(b, agentB) == SPARK_NAV_OK);
     spark_nav_world_destroy(a);
     spark_nav_world_destroy(b);
+    spark_nav_mesh_destroy(mesh);
+}
+
+TEST_CASE("a bake of one big outline answers in bounded time (the fuzz_capi slow unit of 23-43 s)")
+{
+    // A triangle with 4,096 m legs at 6.25 m cells: max_edge_len (12 m) is
+    // one cell, so the one region's outline keeps a corner at every boundary
+    // cell, about 2,200, and the polygon merge scanned every pair of its
+    // triangles after every merge: 16.5 s of CPU in a Release build, 0.07 s now.
+    const float verts[] = {-4, 0, -4, 4096, 0, -4, -4, 0, 4096};
+    const uint32_t idx[] = {0, 1, 2};
+    spark_nav_bake_settings settings = spark_nav_bake_settings_default();
+    settings.cell_size = 6.25f;
+    spark_nav_mesh* mesh = nullptr;
+    const std::clock_t start = std::clock();
+    REQUIRE(spark_nav_mesh_bake(verts, 3, idx, 3, nullptr, 0, &settings, &mesh) == SPARK_NAV_OK);
+    const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+    CHECK(seconds < 4.0);
+    uint32_t polygons = 0;
+    uint64_t hash = 0;
+    CHECK(spark_nav_mesh_polygon_count(mesh, &polygons) == SPARK_NAV_OK);
+    CHECK(spark_nav_mesh_hash(mesh, &hash) == SPARK_NAV_OK);
+    CHECK(polygons == 1157);
+    CHECK(hash == 0x484469f4ceef2a3aULL); // the mesh the unbounded merge made
     spark_nav_mesh_destroy(mesh);
 }

@@ -12,6 +12,7 @@
 #include "spark/ai/utility.h"
 #include "spark/ai/value_json.h"
 #include "spark/ai/world.h"
+#include "spark/core/hash.h"
 #include "spark/core/id.h"
 #include "spark/core/result.h"
 #include "spark/core/rng.h"
@@ -258,6 +259,11 @@ struct AiState
     Rng rng;                                     ///< Seeds brains that give no seed.
     uint64_t revisionCounter = 0;                ///< Bumped by every putTree (trees change only through it).
     AiStateInstance instance;                    ///< This object's id (see AiStateInstance).
+    /// hashAiState's hasher after the documents (trees, their revisions, utility
+    /// documents), taken by the first hash after putTree or putUtility (which
+    /// drop it; the documents change only through them) and shared by copies.
+    /// Derived data: not part of the state's value (not hashed, not compared).
+    mutable std::shared_ptr<const Hasher> documentsHash;
 };
 
 /// Adds (or replaces) a tree.
@@ -304,7 +310,8 @@ uint64_t brainDigest(const Brain& brain);
 /// Hash of the whole AI state (trees, utility documents, brains with
 /// blackboards and running nodes, the event log, the RNG). Each brain enters
 /// by its brainDigest, so after a change of one brain the hash costs that
-/// brain's hashing and a pass over the others' kept digests.
+/// brain's hashing and a pass over the others' kept digests; the documents
+/// enter by the hasher kept in `AiState::documentsHash`.
 uint64_t hashAiState(const AiState& state);
 
 /// Canonical JSON of a brain (status, blackboard, running nodes, memory, error).

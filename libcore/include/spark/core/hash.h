@@ -21,8 +21,10 @@ class Hasher
 public:
     Hasher();
     ~Hasher();
-    Hasher(const Hasher&) = delete;
-    Hasher& operator=(const Hasher&) = delete;
+    /// A copy goes on from the same bytes (a hash of a fixed prefix can be kept
+    /// and resumed).
+    Hasher(const Hasher& other);
+    Hasher& operator=(const Hasher& other);
 
     void addBytes(const void* data, size_t size);
     void addU8(uint8_t v);

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -24,12 +25,31 @@ SPARK_SCENE_API_BEGIN
 namespace spark::scene
 {
 
+/// A named snapshot of a world (`space3d.snapshot.take`): its saved state and
+/// its hash, both fixed when it is taken. A snapshot never changes, so copies
+/// share the state, and a session's hash reads the kept hash instead of
+/// restoring every snapshot into a world to hash it.
+class WorldSnapshot
+{
+  public:
+    /// The state of `world` now. O(world) (a copy and a hash).
+    explicit WorldSnapshot(const World& world);
+    /// The saved state (World::restoreState brings it back).
+    const WorldState& state() const { return *m_state; }
+    /// `World::hashState` of a world holding `state()`.
+    uint64_t hash() const { return m_hash; }
+
+  private:
+    std::shared_ptr<const WorldState> m_state;
+    uint64_t m_hash = 0;
+};
+
 /// A saved session (see `SessionState::save`).
 struct SessionSnapshot
 {
     WorldState world;                  ///< The world.
     std::optional<Scene2D> scene2d;    ///< The 2D scene.
-    std::map<std::string, WorldState> snapshots; ///< Named snapshots of the world.
+    std::map<std::string, WorldSnapshot> snapshots; ///< Named snapshots of the world.
 };
 
 /// Most named 3D snapshots a session keeps (`space3d.snapshot.take`).
@@ -50,7 +70,7 @@ struct SessionState
 {
     World world;                    ///< The session's world (`world.hasScene()` once a 3D scene was made or loaded).
     std::optional<Scene2D> scene2d; ///< The session's 2D tile scene (scene2d.*), when one was made or loaded.
-    std::map<std::string, WorldState> snapshots; ///< Named snapshots of the world (`space3d.snapshot.take`).
+    std::map<std::string, WorldSnapshot> snapshots; ///< Named snapshots of the world (`space3d.snapshot.take`).
     uint64_t commandsRun = 0;       ///< Successful mutating commands so far (diagnostics only, not hashed).
     /// Told about every frame the world steps (`observeFrames`; not state).
     FrameObserver* frameObserver = nullptr;
