@@ -22,14 +22,15 @@ namespace
 const fs::path kBigScratch = fs::path("build/test-output/bigdoc");
 
 /// Bound on the import's resident memory past the process's baseline, in
-/// times the file's size (measured: 10.5 for a million quads, 10.9 for a
-/// quarter million). The mesh a query reads is about 10 times the text of a
+/// times the file's size (measured: 12.2 for a quarter million quads since
+/// the any-angle search's bridge table, 8 bytes a link; 10.9 before it). The
+/// mesh a query reads is about 11 times the text of a
 /// grid document (links of 40 bytes, rings of doubles: about 490 bytes a
 /// quad), and the import's peak is that mesh: the text is streamed into the
 /// soup (its structural index, not a tree) and freed before the build, whose
 /// work tables are gone before the last tables of the mesh are made. The
 /// issue's aim of 3 times needs a smaller mesh, not a leaner import.
-constexpr double kFileFactor = 11.5;
+constexpr double kFileFactor = 13.0;
 
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitized = true;

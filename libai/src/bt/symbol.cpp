@@ -1,11 +1,12 @@
-// The process's table of interned strings (symbol.h): entries in a deque
-// (they never move, so a symbol is a pointer to its entry), found by text
+// The process's table of interned strings (symbol.h): entries allocated one
+// by one and never freed (they never move, so a symbol is a pointer to its
+// entry; no container of entries, whose instantiation would be exported
+// from the shared library), found by text
 // through a hash index (looked up, never iterated). Only interning takes the
 // lock: an entry is never changed once made, and a symbol reaches another
 // thread only through whatever hands the value over.
 #include "spark/ai/symbol.h"
 
-#include <deque>
 #include <mutex>
 #include <unordered_map>
 
@@ -25,7 +26,7 @@ Symbol Symbol::intern(std::string_view text)
     struct Table
     {
         std::mutex mutex;
-        std::deque<Entry> entries;
+        uint32_t count = 0;
         std::unordered_map<std::string_view, const Entry*> byText; ///< Keys view the entries' text.
     };
     static Table* table = new Table(); // never destroyed, as emptyText
@@ -33,9 +34,9 @@ Symbol Symbol::intern(std::string_view text)
     const auto it = table->byText.find(text);
     if (it != table->byText.end())
         return Symbol(it->second);
-    Entry& e = table->entries.emplace_back(Entry{std::string(text), static_cast<uint32_t>(table->entries.size() + 1)});
-    table->byText.emplace(e.text, &e);
-    return Symbol(&e);
+    const Entry* e = new Entry{std::string(text), ++table->count};
+    table->byText.emplace(e->text, e);
+    return Symbol(e);
 }
 
 } // namespace spark::ai
