@@ -327,8 +327,9 @@ Status NavWorld::stepCrowds(double dt)
     std::vector<Crowd*>& stepped = m_crowdScratch.data().stepped;
     std::erase_if(crowds, [&](const std::unique_ptr<Crowd>& c) { return m_state.meshes.get(c->mesh()) == nullptr; });
     stepped.clear();
-    for (const auto& [name, id] : m_state.byName)
+    for (const auto& entry : m_state.byName)
     {
+        const MeshId id = entry.second; // (not a structured binding: emscripten's clang cannot capture one)
         auto it = std::find_if(crowds.begin(), crowds.end(), [&](const std::unique_ptr<Crowd>& c) { return c->mesh() == id; });
         if (it == crowds.end())
             it = crowds.insert(crowds.end(), std::make_unique<Crowd>(id));
