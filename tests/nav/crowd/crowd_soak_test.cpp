@@ -24,7 +24,9 @@
 //    more than 4 s avoiding with its priority × (1 + its wait past 4 s),
 //    up to 8 (the longer wait wins a knot): more waits past 7 s from the
 //    start (22 against 16 by step 8,000) and a jam round the pillar at x
-//    64..70 z 36..42 from step 11,000 on (stopped there).
+//    64..70 z 36..42 from step 11,000 on (stopped there). Tried and no
+//    better: kJamWaitScale 1 s 9.6 s (step 13,255, x 9.4 z 42.7), 0,
+//    15,511, 0.950001.
 //  - 6,000 steps (SPARK_SOAK_STEPS=6000 runs that many): without detours
 //    20.5 s, 164, 2,248; with detours 14.5 s, 3, 4,209; the previous
 //    crowd 9.4 s (step 5,211, x 41.4 z 35.5), 0, 4,403, 0.950002; the
