@@ -18,9 +18,10 @@
 // on it (`Congestion::jamCost`, the search's per-polygon extra cost), an
 // additive cost: a wall of standing agents across a wide passage covers
 // little of its area but blocks it as surely as a crowd. A walking agent
-// that has waited long costs more (up to 4 × at 12 s): where agents wait
+// that has waited long costs more (up to 7 × at 12 s): where agents wait
 // long the queue is slow, and routing others away lets them out (the soak's
-// longest wait went from 39.6 s to 13.1 s, tests/nav/crowd/crowd_soak_test.cpp). The heuristic, the
+// longest wait went from 39.6 s to 13.1 s with up to 4 ×, to 9.2 s with up
+// to 7 ×, tests/nav/crowd/crowd_soak_test.cpp). The heuristic, the
 // straight distance, stays a lower bound. The open list is ordered by
 // (estimated total, polygon id), so ties never depend on history. The
 // per-step budget (kDetoursPerStep searches of at most kDetourNodes

@@ -26,8 +26,8 @@ inline constexpr float kJamCost = 2.0f;
 /// ... times 1 + (how long a walking one has waited, up to kJamWaitCap) /
 /// kJamWaitScale: a polygon where agents wait long is a slower queue, and
 /// charging it lets those waiting out (the soak's longest wait went from
-/// 39.6 s to 13.1 s). [Units: s]
-inline constexpr float kJamWaitScale = 4.0f;
+/// 39.6 s to 13.1 s with a scale of 4 s, to 9.2 s with 2 s). [Units: s]
+inline constexpr float kJamWaitScale = 2.0f;
 inline constexpr float kJamWaitCap = 12.0f;
 /// A corridor is congested when one of its next `kJamLookAhead` polygons
 /// holds this many slow agents (counted as `measureCongestion` does).

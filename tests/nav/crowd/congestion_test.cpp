@@ -145,12 +145,13 @@ TEST_CASE("detour: crowding counts standing agents whole and slow walkers by how
     Congestion c;
     measureCongestion(mesh, agents, c);
     CHECK(c.crowding[poly] == doctest::Approx(0.75f));
-    // Its cost grows with its wait: 2 s of kJamWaitScale (4 s) more.
-    CHECK(c.jamCost[poly] == doctest::Approx(kJamCost * 0.75f * 1.5f));
+    // Its cost grows with its wait: 2 s / kJamWaitScale more.
+    const float grown = 1.0f + 2.0f / kJamWaitScale;
+    CHECK(c.jamCost[poly] == doctest::Approx(kJamCost * 0.75f * grown));
     agents.push_back(&standing);
     measureCongestion(mesh, agents, c);
     CHECK(c.crowding[poly] == doctest::Approx(1.75f));
-    CHECK(c.jamCost[poly] == doctest::Approx(kJamCost * (0.75f * 1.5f + 1.0f)));
+    CHECK(c.jamCost[poly] == doctest::Approx(kJamCost * (0.75f * grown + 1.0f)));
     // A wait counts up to kJamWaitCap.
     w.blockedFor = 100.0f;
     measureCongestion(mesh, agents, c);
