@@ -5,19 +5,16 @@
 /// parameters from the blackboard. The goal (the issue): at most 0.3 µs per
 /// brain tick, no allocation and no string look-up per tick.
 ///
-/// Two hosts (libai reaches the world only through `ai::World`: a brain tick
-/// resolves its agent's name once with `findAgent`, its other calls take the
-/// resolved `AgentRef`; a named target is asked for with `findTarget` and the
-/// name's interned symbol), the same world
-/// behind both:
+/// Two hosts (libai reaches the world only through `ai::World`: every call for
+/// a brain's agent takes the key the host gave when the brain was attached; a
+/// named target is asked for with `findTarget` and the name's interned
+/// symbol), the same world behind both:
 ///  - fake: the fake world of points of the unit tests (tests/ai/fake_world.h),
-///    agents in a std::map by name: resolving walks a 10,000-name tree
-///    (about 14 string compares) once per tick, and `findTarget` is World's
-///    default (a look-up by name), which is the host's cost, not libai's;
-///  - indexed: the same FakeWorld, its agents and objects reached through a
-///    hash index by name built once (what a real host keeps, e.g. libscene's
-///    AiHost maps names to crowd agent handles), an agent's ref kept from tick
-///    to tick when it still names the agent (a string compare, no hash), a
+///    agents in a std::map by name, a key standing for a name: every call
+///    walks a 10,000-name tree (about 14 string compares), and so does
+///    `findTarget`, which is the host's cost, not libai's;
+///  - indexed: the same FakeWorld, a key reaching its agent's record in an
+///    array (as libscene's AiHost reaches a crowd agent by its handle), a
 ///    target found by its symbol's id in an array, so the figure is libai's
 ///    tick plus a cheap host. Both must end in the same AI state hash.
 ///
@@ -141,13 +138,13 @@ class IndexedWorld final : public World
     {
         for (auto& [name, a] : fake.agents)
         {
+            const AgentKey key = fake.keyOf(name);
+            if (key.value >= m_byKey.size())
+                m_byKey.resize(key.value + 1, nullptr);
+            m_byKey[key.value] = &a;
             m_agents.emplace(name, &a);
-            m_agentIndex.emplace(name, m_list.size());
-            m_list.emplace_back(name, &a);
         }
-        for (auto& [name, p] : fake.objects)
-            m_objects.emplace(name, &p);
-        // Targets by name as findPosition answers them: an agent first, else an object.
+        // Targets by name as findTarget answers them: an agent first, else an object.
         for (auto& [name, a] : fake.agents)
             m_targets.emplace_back(name, &a.position);
         for (auto& [name, p] : fake.objects)
@@ -157,104 +154,26 @@ class IndexedWorld final : public World
             m_targetIndex.emplace(m_targets[i].first, i);
     }
 
-    bool agentExists(std::string_view agent) const override { return m_agents.count(agent) == 1; }
-    bool findPosition(std::string_view name, Vec3& out) const override
+    // Agents by key: the fake's keys index a list of the agents' records (the
+    // benchmark's agents never go, so a key always finds its agent).
+    bool agentExists(AgentKey agent) const override { return record(agent) != nullptr; }
+    bool agentPosition(AgentKey agent, Vec3& out) const override
     {
-        if (auto a = m_agents.find(name); a != m_agents.end())
-        {
-            out = a->second->position;
-            return true;
-        }
-        if (auto o = m_objects.find(name); o != m_objects.end())
-        {
-            out = *o->second;
-            return true;
-        }
-        return false;
-    }
-    Vec3 agentVelocity(std::string_view agent) const override { return get(agent).velocity; }
-    Vec3 agentForward(std::string_view agent) const override { return get(agent).forward; }
-    MoveState moveState(std::string_view agent) const override { return get(agent).state; }
-    void requestMove(std::string_view agent, const Vec3& target, double stopDistance) override
-    {
-        test::FakeAgent& a = get(agent);
-        a.moveRequests += 1;
-        a.target = target;
-        a.stopDistance = stopDistance;
-        a.state = m_fake.hasPath(agent, target) ? MoveState::Moving : MoveState::NoPath;
-    }
-    void stop(std::string_view agent) override
-    {
-        test::FakeAgent& a = get(agent);
-        a.stops += 1;
-        a.state = MoveState::Idle;
-        a.velocity = Vec3(0, 0, 0);
-    }
-    void face(std::string_view agent, const Vec3& direction) override
-    {
-        const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
-        get(agent).forward = Vec3(direction.x / len, 0, direction.z / len);
-    }
-    void setSpeed(std::string_view agent, double speed) override { get(agent).speed = speed; }
-    bool lineOfSight(std::string_view agent, const Vec3& from, const Vec3& to) const override
-    {
-        return m_fake.lineOfSight(agent, from, to);
-    }
-    bool hasPath(std::string_view agent, const Vec3& to) const override { return m_fake.hasPath(agent, to); }
-
-    // Resolved agents: the ref is the agent's index + 1 in a list by name,
-    // checked against the name (a string compare, no hash) and kept from the
-    // brain's previous tick when it still names the agent.
-    bool findAgent(std::string_view agent, AgentRef& io) const override
-    {
-        io.name = agent;
-        io.tag = 0;
-        if (io.id == 0 || io.id > m_list.size() || m_list[io.id - 1].first != agent)
-        {
-            const auto it = m_agentIndex.find(agent);
-            io.id = it == m_agentIndex.end() ? 0 : it->second + 1;
-        }
-        return io.id != 0;
-    }
-    bool findPosition(const AgentRef& agent, Vec3& out) const override
-    {
-        if (!agent.id)
-            return findPosition(agent.name, out);
-        out = record(agent).position;
+        out = record(agent)->position;
         return true;
     }
-    Vec3 agentVelocity(const AgentRef& agent) const override { return record(agent).velocity; }
-    Vec3 agentForward(const AgentRef& agent) const override { return record(agent).forward; }
-    MoveState moveState(const AgentRef& agent) const override { return record(agent).state; }
-    void requestMove(const AgentRef& agent, const Vec3& target, double stopDistance) override
+    Vec3 agentVelocity(AgentKey agent) const override { return record(agent)->velocity; }
+    Vec3 agentForward(AgentKey agent) const override { return record(agent)->forward; }
+    MoveState moveState(AgentKey agent) const override { return record(agent)->state; }
+    void requestMove(AgentKey agent, const Vec3& target, double stopDistance) override
     {
-        test::FakeAgent& a = record(agent);
-        a.moveRequests += 1;
-        a.target = target;
-        a.stopDistance = stopDistance;
-        a.state = m_fake.hasPath(agent.name, target) ? MoveState::Moving : MoveState::NoPath;
+        m_fake.requestMove(*record(agent), target, stopDistance);
     }
-    void stop(const AgentRef& agent) override
-    {
-        test::FakeAgent& a = record(agent);
-        a.stops += 1;
-        a.state = MoveState::Idle;
-        a.velocity = Vec3(0, 0, 0);
-    }
-    void face(const AgentRef& agent, const Vec3& direction) override
-    {
-        const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
-        record(agent).forward = Vec3(direction.x / len, 0, direction.z / len);
-    }
-    void setSpeed(const AgentRef& agent, double speed) override { record(agent).speed = speed; }
-    bool lineOfSight(const AgentRef& agent, const Vec3& from, const Vec3& to) const override
-    {
-        return m_fake.lineOfSight(agent.name, from, to);
-    }
-    bool hasPath(const AgentRef& agent, const Vec3& to) const override
-    {
-        return m_fake.hasPath(agent.name, to);
-    }
+    void stop(AgentKey agent) override { test::FakeWorld::stop(*record(agent)); }
+    void face(AgentKey agent, const Vec3& direction) override { test::FakeWorld::face(*record(agent), direction); }
+    void setSpeed(AgentKey agent, double speed) override { record(agent)->speed = speed; }
+    bool lineOfSight(AgentKey, const Vec3& from, const Vec3& to) const override { return m_fake.clearSight(from, to); }
+    bool hasPath(AgentKey, const Vec3& to) const override { return m_fake.reachable(to); }
 
     // Named targets: the target's index + 1 in a list by name, kept by the
     // name's symbol id (the list never changes once built).
@@ -280,21 +199,17 @@ class IndexedWorld final : public World
         using is_transparent = void;
         size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
     };
-    template <class T> using Index = std::unordered_map<std::string_view, T*, NameHash, std::equal_to<>>;
 
-    test::FakeAgent& get(std::string_view agent) const { return *m_agents.find(agent)->second; }
-    /// The agent of a resolved ref (every brain's agent exists in the benchmark).
-    test::FakeAgent& record(const AgentRef& agent) const
+    /// The agent of a key, or nullptr.
+    test::FakeAgent* record(AgentKey agent) const
     {
-        return agent.id ? *m_list[agent.id - 1].second : get(agent.name);
+        return agent.value < m_byKey.size() ? m_byKey[agent.value] : nullptr;
     }
 
     test::FakeWorld& m_fake;
-    Index<test::FakeAgent> m_agents; ///< Keys view the names in m_fake's maps (never changed here).
-    Index<Vec3> m_objects;
-    std::vector<std::pair<std::string_view, test::FakeAgent*>> m_list; ///< Agents by name.
-    std::unordered_map<std::string_view, size_t, NameHash, std::equal_to<>>
-        m_agentIndex; ///< Name → m_list index.
+    std::vector<test::FakeAgent*> m_byKey; ///< The fake's key → its agent (null: none).
+    std::unordered_map<std::string_view, test::FakeAgent*, NameHash, std::equal_to<>>
+        m_agents; ///< Keys view the names in m_fake's maps (never changed here).
     std::vector<std::pair<std::string_view, const Vec3*>>
         m_targets; ///< Agents, then objects not named as an agent.
     std::unordered_map<std::string_view, size_t, NameHash, std::equal_to<>>
@@ -354,6 +269,7 @@ std::unique_ptr<BenchWorld> makeWorld(int brains)
         b.world.agents[name] = a;
         BrainDef def = defaultBrainDef();
         def.agent = name;
+        def.agentKey = b.world.keyOf(name);
         def.tree = "bench";
         def.seed = static_cast<uint64_t>(i);
         const Vec3 p = a.position;

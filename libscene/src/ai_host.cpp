@@ -103,43 +103,44 @@ void recordCrowdEvents(nav::NavWorld& nav, const HostAgents& agents, ai::EventLo
     nav.clearCrowdEvents();
 }
 
+AiHost::AiHost(nav::NavWorld& nav, HostAgents& agents, const scene::World* scene)
+    : m_nav(nav), m_agents(agents), m_scene(scene)
+{
+    for (auto& entry : m_agents)
+    {
+        const nav::AgentId id = entry.second.agent;
+        if (!m_nav.agent(id))
+            continue; // its crowd agent is gone: its key names no agent
+        if (id.index >= m_byCrowdIndex.size())
+            m_byCrowdIndex.resize(id.index + 1, nullptr);
+        m_byCrowdIndex[id.index] = &entry;
+    }
+}
+
+AiHost::Found AiHost::find(ai::AgentKey agent) const
+{
+    const nav::AgentId id{static_cast<uint32_t>(agent.value), static_cast<uint32_t>(agent.value >> 32)};
+    if (id.index >= m_byCrowdIndex.size())
+        return {};
+    HostAgents::value_type* entry = m_byCrowdIndex[id.index];
+    if (!entry || entry->second.agent != id)
+        return {};
+    return {&entry->first, &entry->second, m_nav.agent(id)};
+}
+
 const nav::CrowdAgent* AiHost::crowdAgent(std::string_view agent) const
 {
     auto it = m_agents.find(agent);
     return it == m_agents.end() ? nullptr : m_nav.agent(it->second.agent);
 }
 
-HostAgent* AiHost::host(std::string_view agent)
-{
-    auto it = m_agents.find(agent);
-    return it == m_agents.end() || !m_nav.agent(it->second.agent) ? nullptr : &it->second;
-}
+bool AiHost::agentExists(ai::AgentKey agent) const { return find(agent).crowd != nullptr; }
 
-HostAgent* AiHost::host(const ai::AgentRef& agent) const
+bool AiHost::findTarget(ai::Symbol name, ai::Vec3& out) const
 {
-    // id is the address of the record findAgent found this tick (its crowd agent exists).
-    return reinterpret_cast<HostAgent*>(static_cast<uintptr_t>(agent.id));
-}
-
-bool AiHost::findAgent(std::string_view agent, ai::AgentRef& io) const
-{
-    // Always by name (one look-up per brain tick): the agents may have changed since the last tick.
-    io.name = agent;
-    io.tag = 0;
-    auto it = m_agents.find(agent);
-    io.id = it == m_agents.end() || !m_nav.agent(it->second.agent)
-                ? 0
-                : static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&it->second));
-    return io.id != 0;
-}
-
-bool AiHost::agentExists(std::string_view agent) const { return crowdAgent(agent) != nullptr; }
-
-bool AiHost::findPosition(std::string_view name, ai::Vec3& out) const
-{
-    if (m_scene && m_scene->groundPosition(name, out))
+    if (m_scene && m_scene->groundPosition(name.name(), out))
         return true;
-    if (const nav::CrowdAgent* a = crowdAgent(name))
+    if (const nav::CrowdAgent* a = crowdAgent(name.name()))
     {
         out = ai::Vec3(a->position);
         return true;
@@ -147,67 +148,41 @@ bool AiHost::findPosition(std::string_view name, ai::Vec3& out) const
     return false;
 }
 
-bool AiHost::findPosition(const ai::AgentRef& agent, ai::Vec3& out) const
+bool AiHost::agentPosition(ai::AgentKey agent, ai::Vec3& out) const
 {
-    if (!agent.id)
-        return findPosition(agent.name, out);
-    if (m_scene && m_scene->groundPosition(agent.name, out))
+    const Found f = find(agent);
+    if (!f.crowd)
+        return false;
+    if (m_scene && m_scene->groundPosition(*f.name, out))
         return true;
-    out = ai::Vec3(m_nav.agent(host(agent)->agent)->position);
+    out = ai::Vec3(f.crowd->position);
     return true;
 }
 
-ai::Vec3 AiHost::agentVelocity(std::string_view agent) const
+ai::Vec3 AiHost::agentVelocity(ai::AgentKey agent) const
 {
-    const nav::CrowdAgent* a = crowdAgent(agent);
-    return a ? ai::Vec3(a->velocity) : ai::Vec3(0.0);
+    const Found f = find(agent);
+    return f.crowd ? ai::Vec3(f.crowd->velocity) : ai::Vec3(0.0);
 }
 
-ai::Vec3 AiHost::agentVelocity(const ai::AgentRef& agent) const
+ai::Vec3 AiHost::agentForward(ai::AgentKey agent) const
 {
-    if (!agent.id)
-        return agentVelocity(agent.name);
-    return ai::Vec3(m_nav.agent(host(agent)->agent)->velocity);
+    const Found f = find(agent);
+    return f.crowd ? f.host->heading : ai::Vec3(0, 0, 1);
 }
 
-ai::Vec3 AiHost::agentForward(std::string_view agent) const
+ai::MoveState AiHost::moveState(ai::AgentKey agent) const
 {
-    auto it = m_agents.find(agent);
-    return it == m_agents.end() ? ai::Vec3(0, 0, 1) : it->second.heading;
-}
-
-ai::Vec3 AiHost::agentForward(const ai::AgentRef& agent) const
-{
-    return agent.id ? host(agent)->heading : agentForward(agent.name);
-}
-
-ai::MoveState AiHost::moveState(std::string_view agent) const
-{
-    auto it = m_agents.find(agent);
-    const nav::CrowdAgent* a = crowdAgent(agent);
-    if (!a)
+    const Found f = find(agent);
+    if (!f.crowd || f.host->noPath)
         return ai::MoveState::NoPath;
-    if (it->second.noPath)
-        return ai::MoveState::NoPath;
-    return moveStateOf(a->state);
+    return moveStateOf(f.crowd->state);
 }
 
-ai::MoveState AiHost::moveState(const ai::AgentRef& agent) const
+void AiHost::requestMove(ai::AgentKey agent, const ai::Vec3& target, double stopDistance)
 {
-    if (!agent.id)
-        return moveState(agent.name);
-    const HostAgent* h = host(agent);
-    return h->noPath ? ai::MoveState::NoPath : moveStateOf(m_nav.agent(h->agent)->state);
-}
-
-void AiHost::requestMove(std::string_view agent, const ai::Vec3& target, double stopDistance)
-{
-    requestMoveOf(host(agent), target, stopDistance);
-}
-
-void AiHost::requestMove(const ai::AgentRef& agent, const ai::Vec3& target, double stopDistance)
-{
-    requestMoveOf(agent.id ? host(agent) : host(agent.name), target, stopDistance);
+    const Found f = find(agent);
+    requestMoveOf(f.crowd ? f.host : nullptr, target, stopDistance);
 }
 
 void AiHost::requestMoveOf(HostAgent* h, const ai::Vec3& target, double stopDistance)
@@ -227,9 +202,11 @@ void AiHost::requestMoveOf(HostAgent* h, const ai::Vec3& target, double stopDist
         (void)m_nav.stopAgent(h->agent);
 }
 
-void AiHost::stop(std::string_view agent) { stopOf(host(agent)); }
-
-void AiHost::stop(const ai::AgentRef& agent) { stopOf(agent.id ? host(agent) : host(agent.name)); }
+void AiHost::stop(ai::AgentKey agent)
+{
+    const Found f = find(agent);
+    stopOf(f.crowd ? f.host : nullptr);
+}
 
 void AiHost::stopOf(HostAgent* h)
 {
@@ -240,11 +217,10 @@ void AiHost::stopOf(HostAgent* h)
     }
 }
 
-void AiHost::face(std::string_view agent, const ai::Vec3& direction) { faceOf(host(agent), direction); }
-
-void AiHost::face(const ai::AgentRef& agent, const ai::Vec3& direction)
+void AiHost::face(ai::AgentKey agent, const ai::Vec3& direction)
 {
-    faceOf(agent.id ? host(agent) : host(agent.name), direction);
+    const Found f = find(agent);
+    faceOf(f.crowd ? f.host : nullptr, direction);
 }
 
 void AiHost::faceOf(HostAgent* h, const ai::Vec3& direction)
@@ -254,11 +230,10 @@ void AiHost::faceOf(HostAgent* h, const ai::Vec3& direction)
         h->heading = ai::Vec3(direction.x / len, 0.0, direction.z / len);
 }
 
-void AiHost::setSpeed(std::string_view agent, double speed) { setSpeedOf(host(agent), speed); }
-
-void AiHost::setSpeed(const ai::AgentRef& agent, double speed)
+void AiHost::setSpeed(ai::AgentKey agent, double speed)
 {
-    setSpeedOf(agent.id ? host(agent) : host(agent.name), speed);
+    const Found f = find(agent);
+    setSpeedOf(f.crowd ? f.host : nullptr, speed);
 }
 
 void AiHost::setSpeedOf(HostAgent* h, double speed)
@@ -270,22 +245,14 @@ void AiHost::setSpeedOf(HostAgent* h, double speed)
     (void)m_nav.setAgentDef(h->agent, def);
 }
 
-bool AiHost::lineOfSight(std::string_view agent, const ai::Vec3& from, const ai::Vec3& to) const
+bool AiHost::lineOfSight(ai::AgentKey agent, const ai::Vec3& from, const ai::Vec3& to) const
 {
-    if (!finite3(from) || !finite3(to))
+    const Found f = find(agent);
+    if (!f.crowd || !finite3(from) || !finite3(to))
         return false;
     if (m_scene)
-        return m_scene->lineOfSight(agent, from, to);
-    return navLineOfSight(crowdAgent(agent), from, to);
-}
-
-bool AiHost::lineOfSight(const ai::AgentRef& agent, const ai::Vec3& from, const ai::Vec3& to) const
-{
-    if (!agent.id || m_scene)
-        return lineOfSight(agent.name, from, to);
-    if (!finite3(from) || !finite3(to))
-        return false;
-    return navLineOfSight(m_nav.agent(host(agent)->agent), from, to);
+        return m_scene->lineOfSight(*f.name, from, to);
+    return navLineOfSight(f.crowd, from, to);
 }
 
 bool AiHost::navLineOfSight(const nav::CrowdAgent* a, const ai::Vec3& from, const ai::Vec3& to) const
@@ -299,12 +266,7 @@ bool AiHost::navLineOfSight(const nav::CrowdAgent* a, const ai::Vec3& from, cons
     return hit.ok() && !hit->hit;
 }
 
-bool AiHost::hasPath(std::string_view agent, const ai::Vec3& to) const { return hasPathOf(crowdAgent(agent), to); }
-
-bool AiHost::hasPath(const ai::AgentRef& agent, const ai::Vec3& to) const
-{
-    return hasPathOf(agent.id ? m_nav.agent(host(agent)->agent) : crowdAgent(agent.name), to);
-}
+bool AiHost::hasPath(ai::AgentKey agent, const ai::Vec3& to) const { return hasPathOf(find(agent).crowd, to); }
 
 bool AiHost::hasPathOf(const nav::CrowdAgent* a, const ai::Vec3& to) const
 {

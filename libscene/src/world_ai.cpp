@@ -142,6 +142,7 @@ void World::createAgentsFromComponents()
         {
             ai::BrainDef brain = ai::defaultBrainDef();
             brain.agent = o.name;
+            brain.agentKey = agentKey(added.value());
             brain.tree = c.tree.value_or("");
             brain.utility = c.utility.value_or("");
             brain.period = c.period;
@@ -161,9 +162,17 @@ void World::createAgentsFromComponents()
             const double centreY = o.transform ? static_cast<double>(o.transform->position.y) : 0.0;
             h.lift = centreY - static_cast<double>(m_nav.agent(h.agent)->position.y);
         }
-        m_agents.emplace(o.name, h);
+        adoptAgent(o.name, h);
         pushSceneEvent("agent_created", o.name, "on mesh " + c.mesh);
     }
+}
+
+void World::adoptAgent(std::string_view name, const HostAgent& agent)
+{
+    m_agents.emplace(std::string(name), agent);
+    // A brain of that name follows the agent that now has it (brains are named by their agent).
+    if (ai::Brain* brain = m_ai.brains.findBrain(name))
+        brain->agentKey = agentKey(agent.agent);
 }
 
 Status World::bindAgent(std::string_view name, nav::AgentId agent)
@@ -185,7 +194,7 @@ Status World::bindAgent(std::string_view name, nav::AgentId agent)
         const double centreY = o->transform ? static_cast<double>(o->transform->position.y) : 0.0;
         h.lift = centreY - static_cast<double>(a->position.y);
     }
-    m_agents.emplace(std::string(name), h);
+    adoptAgent(name, h);
     pushSceneEvent("agent_created", std::string(name), "by nav.agent.add");
     return Status::success();
 }

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace spark::ai::test
@@ -39,11 +41,43 @@ public:
     std::map<std::string, Vec3, std::less<>> objects;
     std::vector<FakeWall> walls;
     double reachLimit = 1e9; ///< |x| or |z| beyond this has no path.
+    std::vector<std::string> keyNames; ///< Key k names the agent keyNames[k - 1] (see keyOf).
+    std::map<std::string, uint64_t, std::less<>> keyIndex; ///< keyNames[k - 1] → k.
 
     FakeAgent& agent(std::string_view name) { return agents.find(name)->second; }
 
-    bool agentExists(std::string_view agent) const override { return agents.find(agent) != agents.end(); }
-    bool findPosition(std::string_view name, Vec3& out) const override
+    /// The key of the agent named `name` (whether or not it exists yet): the
+    /// fake keys by name, so a brain follows whichever agent has its name, as
+    /// a host that re-binds keys by name does. Copies of the world keep the keys.
+    AgentKey keyOf(std::string_view name)
+    {
+        if (const auto it = keyIndex.find(name); it != keyIndex.end())
+            return AgentKey{it->second};
+        keyNames.emplace_back(name);
+        keyIndex.emplace(std::string(name), keyNames.size());
+        return AgentKey{keyNames.size()};
+    }
+    /// The agent of a key, or nullptr (unknown key, or no agent has its name now).
+    const FakeAgent* find(AgentKey key) const
+    {
+        if (key.value == 0 || key.value > keyNames.size())
+            return nullptr;
+        const auto it = agents.find(keyNames[key.value - 1]);
+        return it == agents.end() ? nullptr : &it->second;
+    }
+    FakeAgent* find(AgentKey key) { return const_cast<FakeAgent*>(std::as_const(*this).find(key)); }
+
+    bool agentExists(AgentKey agent) const override { return find(agent) != nullptr; }
+    bool agentPosition(AgentKey agent, Vec3& out) const override
+    {
+        const FakeAgent* a = find(agent);
+        if (a)
+            out = a->position;
+        return a != nullptr;
+    }
+    bool findTarget(Symbol name, Vec3& out) const override { return findPosition(name.name(), out); }
+    /// Position of an agent, else an object, by name (what findTarget answers).
+    bool findPosition(std::string_view name, Vec3& out) const
     {
         if (auto a = agents.find(name); a != agents.end())
         {
@@ -57,106 +91,73 @@ public:
         }
         return false;
     }
-    Vec3 agentVelocity(std::string_view agent) const override { return agents.find(agent)->second.velocity; }
-    Vec3 agentForward(std::string_view agent) const override { return agents.find(agent)->second.forward; }
-    MoveState moveState(std::string_view agent) const override { return agents.find(agent)->second.state; }
-    void requestMove(std::string_view agent, const Vec3& target, double stopDistance) override
+    Vec3 agentVelocity(AgentKey agent) const override
     {
-        FakeAgent& a = agents.find(agent)->second;
+        const FakeAgent* a = find(agent);
+        return a ? a->velocity : Vec3(0, 0, 0);
+    }
+    Vec3 agentForward(AgentKey agent) const override
+    {
+        const FakeAgent* a = find(agent);
+        return a ? a->forward : Vec3(0, 0, 1);
+    }
+    MoveState moveState(AgentKey agent) const override
+    {
+        const FakeAgent* a = find(agent);
+        return a ? a->state : MoveState::NoPath;
+    }
+    void requestMove(AgentKey agent, const Vec3& target, double stopDistance) override
+    {
+        if (FakeAgent* a = find(agent))
+            requestMove(*a, target, stopDistance);
+    }
+    /// What requestMove does to an agent's record.
+    void requestMove(FakeAgent& a, const Vec3& target, double stopDistance) const
+    {
         a.moveRequests += 1;
         a.target = target;
         a.stopDistance = stopDistance;
         a.state = reachable(target) ? MoveState::Moving : MoveState::NoPath;
     }
-    void stop(std::string_view agent) override
+    void stop(AgentKey agent) override
     {
-        FakeAgent& a = agents.find(agent)->second;
+        if (FakeAgent* a = find(agent))
+            stop(*a);
+    }
+    /// What stop does to an agent's record.
+    static void stop(FakeAgent& a)
+    {
         a.stops += 1;
         a.state = MoveState::Idle;
         a.velocity = Vec3(0, 0, 0);
     }
-    void face(std::string_view agent, const Vec3& direction) override
+    void face(AgentKey agent, const Vec3& direction) override
+    {
+        if (FakeAgent* a = find(agent))
+            face(*a, direction);
+    }
+    /// What face does to an agent's record.
+    static void face(FakeAgent& a, const Vec3& direction)
     {
         const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
-        agents.find(agent)->second.forward = Vec3(direction.x / len, 0, direction.z / len);
+        a.forward = Vec3(direction.x / len, 0, direction.z / len);
     }
-    void setSpeed(std::string_view agent, double speed) override { agents.find(agent)->second.speed = speed; }
-    bool lineOfSight(std::string_view, const Vec3& from, const Vec3& to) const override
+    void setSpeed(AgentKey agent, double speed) override
+    {
+        if (FakeAgent* a = find(agent))
+            a->speed = speed;
+    }
+    bool lineOfSight(AgentKey, const Vec3& from, const Vec3& to) const override { return clearSight(from, to); }
+    /// True when no wall blocks the segment.
+    bool clearSight(const Vec3& from, const Vec3& to) const
     {
         for (const FakeWall& w : walls)
             if (segmentHitsBox(from, to, w))
                 return false;
         return true;
     }
-    bool hasPath(std::string_view, const Vec3& to) const override { return reachable(to); }
-
-    // Resolved agents: the ref holds the agent's record (looked up by name once
-    // per brain tick; the tests change `agents` between ticks). An unresolved
-    // ref (id 0) acts as its name.
-    bool findAgent(std::string_view agent, AgentRef& io) const override
-    {
-        io.name = agent;
-        io.tag = 0;
-        const auto it = agents.find(agent);
-        io.id = it == agents.end() ? 0 : static_cast<uint64_t>(reinterpret_cast<uintptr_t>(&it->second));
-        return io.id != 0;
-    }
-    bool findPosition(const AgentRef& agent, Vec3& out) const override
-    {
-        if (!agent.id)
-            return findPosition(agent.name, out);
-        out = record(agent).position;
-        return true;
-    }
-    Vec3 agentVelocity(const AgentRef& agent) const override
-    {
-        return agent.id ? record(agent).velocity : agentVelocity(agent.name);
-    }
-    Vec3 agentForward(const AgentRef& agent) const override
-    {
-        return agent.id ? record(agent).forward : agentForward(agent.name);
-    }
-    MoveState moveState(const AgentRef& agent) const override
-    {
-        return agent.id ? record(agent).state : moveState(agent.name);
-    }
-    void requestMove(const AgentRef& agent, const Vec3& target, double stopDistance) override
-    {
-        if (!agent.id)
-            return requestMove(agent.name, target, stopDistance);
-        FakeAgent& a = record(agent);
-        a.moveRequests += 1;
-        a.target = target;
-        a.stopDistance = stopDistance;
-        a.state = reachable(target) ? MoveState::Moving : MoveState::NoPath;
-    }
-    void stop(const AgentRef& agent) override
-    {
-        if (!agent.id)
-            return stop(agent.name);
-        FakeAgent& a = record(agent);
-        a.stops += 1;
-        a.state = MoveState::Idle;
-        a.velocity = Vec3(0, 0, 0);
-    }
-    void face(const AgentRef& agent, const Vec3& direction) override
-    {
-        if (!agent.id)
-            return face(agent.name, direction);
-        const double len = std::sqrt(direction.x * direction.x + direction.z * direction.z);
-        record(agent).forward = Vec3(direction.x / len, 0, direction.z / len);
-    }
-    void setSpeed(const AgentRef& agent, double speed) override
-    {
-        if (!agent.id)
-            return setSpeed(agent.name, speed);
-        record(agent).speed = speed;
-    }
-    bool lineOfSight(const AgentRef& agent, const Vec3& from, const Vec3& to) const override
-    {
-        return lineOfSight(agent.name, from, to);
-    }
-    bool hasPath(const AgentRef&, const Vec3& to) const override { return reachable(to); }
+    bool hasPath(AgentKey, const Vec3& to) const override { return reachable(to); }
+    bool reachable(const Vec3& p) const { return std::abs(p.x) <= reachLimit && std::abs(p.z) <= reachLimit; }
 
     /// Moves every agent for `dt` seconds.
     void step(double dt)
@@ -186,11 +187,6 @@ public:
     }
 
 private:
-    static FakeAgent& record(const AgentRef& agent)
-    {
-        return *reinterpret_cast<FakeAgent*>(static_cast<uintptr_t>(agent.id));
-    }
-    bool reachable(const Vec3& p) const { return std::abs(p.x) <= reachLimit && std::abs(p.z) <= reachLimit; }
 
     /// Slab test of the segment (ground plane) against a box.
     static bool segmentHitsBox(const Vec3& a, const Vec3& b, const FakeWall& w)

@@ -41,6 +41,7 @@ struct Rig
         putTree(state, std::move(tree.value()));
         BrainDef def = defaultBrainDef();
         def.agent = "A";
+        def.agentKey = world.keyOf("A");
         def.tree = name;
         def.blackboard = blackboardFromJson(blackboard);
         def.seed = seed;

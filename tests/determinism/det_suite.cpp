@@ -596,6 +596,7 @@ uint64_t jobBrains(const Context& c, bool utility)
         world.agents[name] = a;
         ai::BrainDef def = ai::defaultBrainDef();
         def.agent = name;
+        def.agentKey = world.keyOf(name);
         def.seed = static_cast<uint64_t>(i);
         def.period = 1 + static_cast<uint32_t>(i % 3);
         if (utility)

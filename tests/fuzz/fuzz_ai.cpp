@@ -16,6 +16,9 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace
 {
@@ -35,39 +38,61 @@ public:
     std::map<std::string, Agent, std::less<>> agents;
     std::map<std::string, Vec3, std::less<>> objects;
 
-    bool agentExists(std::string_view a) const override { return agents.find(a) != agents.end(); }
-    bool findPosition(std::string_view name, Vec3& out) const override
+    std::vector<std::string> keyNames; ///< Key k is the agent named keyNames[k - 1] (by name, as the fake world's).
+
+    ai::AgentKey keyOf(const std::string& name)
     {
-        if (auto a = agents.find(name); a != agents.end())
+        keyNames.push_back(name);
+        return ai::AgentKey{keyNames.size()};
+    }
+    bool agentExists(ai::AgentKey a) const override { return at(a) != nullptr; }
+    bool agentPosition(ai::AgentKey a, Vec3& out) const override
+    {
+        if (const Agent* g = at(a))
+            return out = g->position, true;
+        return false;
+    }
+    bool findTarget(ai::Symbol name, Vec3& out) const override
+    {
+        if (auto a = agents.find(name.name()); a != agents.end())
             return out = a->second.position, true;
-        if (auto o = objects.find(name); o != objects.end())
+        if (auto o = objects.find(name.name()); o != objects.end())
             return out = o->second, true;
         return false;
     }
-    Vec3 agentVelocity(std::string_view a) const override { return at(a).velocity; }
-    Vec3 agentForward(std::string_view a) const override { return at(a).forward; }
-    ai::MoveState moveState(std::string_view a) const override { return at(a).state; }
-    void requestMove(std::string_view a, const Vec3& target, double stopDistance) override
+    Vec3 agentVelocity(ai::AgentKey a) const override { return at(a) ? at(a)->velocity : Vec3(0); }
+    Vec3 agentForward(ai::AgentKey a) const override { return at(a) ? at(a)->forward : Vec3(0, 0, 1); }
+    ai::MoveState moveState(ai::AgentKey a) const override { return at(a) ? at(a)->state : ai::MoveState::NoPath; }
+    void requestMove(ai::AgentKey a, const Vec3& target, double stopDistance) override
     {
-        Agent& g = at(a);
-        g.target = target;
-        g.stopDistance = stopDistance;
-        g.state = reachable(target) ? ai::MoveState::Moving : ai::MoveState::NoPath;
+        Agent* g = at(a);
+        if (!g)
+            return;
+        g->target = target;
+        g->stopDistance = stopDistance;
+        g->state = reachable(target) ? ai::MoveState::Moving : ai::MoveState::NoPath;
     }
-    void stop(std::string_view a) override
+    void stop(ai::AgentKey a) override
     {
-        at(a).state = ai::MoveState::Idle;
-        at(a).velocity = Vec3(0);
+        if (Agent* g = at(a))
+        {
+            g->state = ai::MoveState::Idle;
+            g->velocity = Vec3(0);
+        }
     }
-    void face(std::string_view a, const Vec3& d) override
+    void face(ai::AgentKey a, const Vec3& d) override
     {
         const double len = std::sqrt(d.x * d.x + d.z * d.z);
-        if (len > 1e-12 && std::isfinite(len))
-            at(a).forward = Vec3(d.x / len, 0, d.z / len);
+        if (Agent* g = at(a); g && len > 1e-12 && std::isfinite(len))
+            g->forward = Vec3(d.x / len, 0, d.z / len);
     }
-    void setSpeed(std::string_view a, double speed) override { at(a).speed = speed; }
-    bool lineOfSight(std::string_view, const Vec3&, const Vec3&) const override { return true; }
-    bool hasPath(std::string_view, const Vec3& to) const override { return reachable(to); }
+    void setSpeed(ai::AgentKey a, double speed) override
+    {
+        if (Agent* g = at(a))
+            g->speed = speed;
+    }
+    bool lineOfSight(ai::AgentKey, const Vec3&, const Vec3&) const override { return true; }
+    bool hasPath(ai::AgentKey, const Vec3& to) const override { return reachable(to); }
 
     void step(double dt)
     {
@@ -93,8 +118,14 @@ public:
     }
 
 private:
-    const Agent& at(std::string_view a) const { return agents.find(a)->second; }
-    Agent& at(std::string_view a) { return agents.find(a)->second; }
+    const Agent* at(ai::AgentKey k) const
+    {
+        if (k.value == 0 || k.value > keyNames.size())
+            return nullptr;
+        const auto it = agents.find(keyNames[k.value - 1]);
+        return it == agents.end() ? nullptr : &it->second;
+    }
+    Agent* at(ai::AgentKey k) { return const_cast<Agent*>(std::as_const(*this).at(k)); }
     static bool reachable(const Vec3& p)
     {
         return std::isfinite(p.x) && std::isfinite(p.z) && std::abs(p.x) <= 1000 && std::abs(p.z) <= 1000;
@@ -133,6 +164,7 @@ void tick(ai::AiState& state, ai::BrainDef def)
     world.agents["player"].position = Vec3(4, 0, 3);
     world.objects["post"] = Vec3(-5, 0, 2);
     def.agent = "guard";
+    def.agentKey = world.keyOf("guard");
     def.seed = 7;
     def.blackboard = {{"target", "player"}, {"fatigue", 60}, {"health", 30}, {"safe_spot", ai::Value::list({5, 0, -5})},
                       {"count", 2}, {"flag", true}};

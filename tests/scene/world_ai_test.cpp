@@ -625,6 +625,7 @@ void namedLooker(World& w, const std::string& name, glm::vec2 at)
     w.agentsForBrains().emplace(name, h);
     ai::BrainDef brain = ai::defaultBrainDef();
     brain.agent = name;
+    brain.agentKey = spark::scene::agentKey(agent.value());
     brain.tree = "look";
     REQUIRE(ai::attachBrain(w.ai(), brain, w.frame()).ok());
 }
@@ -652,4 +653,46 @@ TEST_CASE("a world without objects steps its brains on the world's frame and see
     CHECK(w.agents().count("open-end") == 0);
     CHECK(!w.ai().brains.contains("open-end"));
     CHECK(countSceneEvents(w, "agent_removed", "open-end") == 1);
+}
+
+TEST_CASE("AiHost: a brain's key is its crowd agent's handle; a removed agent's key names no agent")
+{
+    World w;
+    putArena(w);
+    putTree(w, lookTree(json::array({3.0, 1.0, -4.0}), 10.0, 360.0));
+    namedLooker(w, "a", {3.0f, -9.0f});
+    namedLooker(w, "b", {-3.0f, -4.0f});
+    const ai::AgentKey a = w.ai().brains.findBrain("a")->agentKey;
+    const ai::AgentKey b = w.ai().brains.findBrain("b")->agentKey;
+    CHECK(a == spark::scene::agentKey(w.agents().at("a").agent));
+    CHECK(!(a == b));
+    {
+        AiHost host = w.aiHost();
+        CHECK(host.agentExists(a));
+        CHECK(host.agentExists(b));
+        CHECK(!host.agentExists(ai::AgentKey{}));
+        ai::Vec3 p;
+        REQUIRE(host.agentPosition(a, p));
+        CHECK(p.x == doctest::Approx(3.0));
+        CHECK(p.z == doctest::Approx(-9.0));
+    }
+    // A saved and restored world keeps its crowd handles: the keys hold.
+    const WorldState saved = w.saveState();
+    REQUIRE(w.nav().removeAgent(w.agents().at("a").agent).ok());
+    {
+        AiHost host = w.aiHost();
+        CHECK(!host.agentExists(a)); // gone: answers as an unknown agent
+        CHECK(host.moveState(a) == ai::MoveState::NoPath);
+        ai::Vec3 p;
+        CHECK(!host.agentPosition(a, p));
+        CHECK(!host.hasPath(a, ai::Vec3(3.0, 0.0, -9.0)));
+        host.stop(a); // changes nothing, does not crash
+        CHECK(host.agentExists(b));
+    }
+    w.restoreState(saved);
+    REQUIRE(w.step(kFixedStep).ok());
+    AiHost host = w.aiHost();
+    CHECK(host.agentExists(a));
+    CHECK(w.ai().brains.findBrain("a")->ticks == 1);
+    CHECK(w.ai().brains.findBrain("a")->enabled);
 }

@@ -80,6 +80,7 @@ json aiBrainAttach(Context& ctx, const json& params)
         unknownAgent(name, "agent");
     ai::BrainDef def = ai::defaultBrainDef();
     def.agent = name;
+    def.agentKey = scene::agentKey(agent);
     def.tree = params.value("tree", "");
     def.utility = params.value("utility", "");
     def.period = params.value("period", 1u);

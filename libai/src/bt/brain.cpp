@@ -162,6 +162,7 @@ Result<BrainId> attachBrain(AiState& io, const BrainDef& def, uint64_t frame)
         for (const std::string& key : io.trees.at(def.tree).keys)
             (void)b.blackboard.slotOf(key);
     b.agent = def.agent;
+    b.agentKey = def.agentKey;
     b.tree = def.tree;
     b.utility = def.utility;
     b.period = def.period;
@@ -295,7 +296,7 @@ void disable(AiState& state, Brain& brain, const Error& error, uint64_t frame, d
 
 /// The context of one tick of `brain` (or of its halt) on `tree`.
 TickCtx tickContext(AiState& io, Brain& brain, World& world, const CompiledTree& tree, const LeafRegistry& leaves,
-                    const TickClock& clock, double time, const AgentRef& agent)
+                    const TickClock& clock, double time)
 {
     BrainResolution& r = brain.resolved;
     return TickCtx{io,
@@ -307,7 +308,7 @@ TickCtx tickContext(AiState& io, Brain& brain, World& world, const CompiledTree&
                    time,
                    clock,
                    std::span<ResolvedKey>(r.keys.data(), r.keys.size()),
-                   agent,
+                   brain.agentKey,
                    brain.nodes.bytes(),
                    r.keysAreSlots};
 }
@@ -320,11 +321,7 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         return brain.error;
     brain.digestValid = false;
     const double time = static_cast<double>(clock.frame) * clock.dt;
-    AgentRef agent{brain.agent, brain.resolved.agentId, brain.resolved.agentTag};
-    const bool found = world.findAgent(brain.agent, agent);
-    brain.resolved.agentId = agent.id;
-    brain.resolved.agentTag = agent.tag;
-    if (!found)
+    if (!world.agentExists(brain.agentKey))
     {
         const Error e = makeError(kCodeUnknown, "no agent named '" + brain.agent + "'", "/agent");
         disable(io, brain, e, clock.frame, time);
@@ -341,7 +338,7 @@ Status tickBrain(AiState& io, Brain& brain, World& world, const TickClock& clock
         }
         tree = *resolved;
     }
-    TickCtx ctx = tickContext(io, brain, world, *tree, leaves, clock, time, agent);
+    TickCtx ctx = tickContext(io, brain, world, *tree, leaves, clock, time);
     const NodeStatus r = detail::tickTree(ctx);
     if (r == detail::kFailed)
     {
@@ -415,11 +412,7 @@ void haltBrain(AiState& io, Brain& brain, World& world, const TickClock& clock, 
     if (!tree.ok() || brain.nodes.empty())
         return;
     const double time = static_cast<double>(clock.frame) * clock.dt;
-    AgentRef agent{brain.agent, brain.resolved.agentId, brain.resolved.agentTag};
-    (void)world.findAgent(brain.agent, agent);
-    brain.resolved.agentId = agent.id;
-    brain.resolved.agentTag = agent.tag;
-    TickCtx ctx = tickContext(io, brain, world, **tree, leaves, clock, time, agent);
+    TickCtx ctx = tickContext(io, brain, world, **tree, leaves, clock, time);
     detail::haltNode(ctx, 0);
     brain.status = NodeStatus::Idle;
 }

@@ -189,7 +189,7 @@ template <class E>
 Vec3 agentPosition(TickCtx& ctx)
 {
     Vec3 p(0, 0, 0);
-    ctx.world.findPosition(ctx.agent, p);
+    ctx.world.agentPosition(ctx.agent, p);
     return p;
 }
 
@@ -373,6 +373,7 @@ LeafContext leafContext(TickCtx& ctx, const LeafParams& params, NodeState& s, st
 {
     return LeafContext{.params = params,
                        .agent = ctx.brain.agent,
+                       .agentKey = ctx.agent,
                        .world = ctx.world,
                        .blackboard = ctx.brain.blackboard,
                        .clock = ctx.clock,

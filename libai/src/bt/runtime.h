@@ -22,7 +22,7 @@ struct TickCtx
     TickClock clock; ///< The tick's clock (frame and dt).
     std::span<ResolvedKey>
         keys; ///< The tree's key index → the brain's blackboard slot and the last type check of its value.
-    AgentRef agent{}; ///< The brain's agent, resolved by the host for this tick.
+    AgentKey agent{}; ///< The host's key of the brain's agent (Brain::agentKey).
     unsigned char* states = nullptr; ///< The brain's packed node states (`brain.nodes.bytes()`, laid out as the tree says).
     bool keysAreSlots = false; ///< Tree key index i is blackboard slot i (see BrainResolution::keysAreSlots).
     std::optional<Error> error{}; ///< Why the tick failed (kept here on the way up; empty until then).

@@ -121,7 +121,7 @@ public:
     Result<double> read(Sensor sensor) const override
     {
         Vec3 pos(0, 0, 0);
-        m_ctx.world.findPosition(m_ctx.agent, pos);
+        m_ctx.world.agentPosition(m_ctx.agent, pos);
         switch (sensor)
         {
         case Sensor::Speed:
@@ -139,7 +139,7 @@ public:
             Vec3 target;
             if (t && t->isString())
             {
-                if (!m_ctx.world.findPosition(t->string(), target))
+                if (!m_ctx.world.findTarget(t->symbol(), target))
                     return makeError(kCodeUnknown, "the blackboard target '" + t->string() + "' does not exist",
                                      "/blackboard/target");
             }

@@ -63,6 +63,7 @@ void addGuard(Rig& rig, AiState& state, FakeWorld& world, const std::string& nam
     world.agents[name] = a;
     BrainDef def = defaultBrainDef();
     def.agent = name;
+    def.agentKey = world.keyOf(name);
     def.tree = rig.brain().tree;
     def.blackboard = {{"target", "Player"}};
     def.seed = static_cast<uint64_t>(x * 10);
@@ -152,6 +153,7 @@ TEST_CASE("the AI hash re-hashes only the brains reached for a change since the 
         def.agent = "G" + std::to_string(100 + i);
         def.tree = rig.brain().tree;
         def.blackboard = {{"target", "Player"}, {"n", i}};
+        def.agentKey = rig.world.keyOf(def.agent);
         REQUIRE(attachBrain(rig.state, def, 0).ok());
         rig.world.agents[def.agent] = FakeAgent{};
     }
@@ -405,6 +407,7 @@ TEST_CASE("brains are reached by the id attach gave; a detached or replaced brai
     const BrainId c = rig.state.brains.find("C");
     BrainDef def = defaultBrainDef();
     def.agent = "C";
+    def.agentKey = rig.world.keyOf("C");
     def.tree = rig.brain().tree;
     auto replaced = attachBrain(rig.state, def, 0);
     REQUIRE(replaced.ok());
@@ -552,9 +555,10 @@ TEST_CASE("brains a tick adds or removes mid-walk: the rest of the walk is that 
     churn.name = "churn";
     churn.kind = LeafKind::Action;
     churn.description = "Adds and removes brains while the brains tick.";
-    auto brainDef = [](const std::string& agent) {
+    auto brainDef = [&world](const std::string& agent) {
         BrainDef def = defaultBrainDef();
         def.agent = agent;
+        def.agentKey = world.keyOf(agent);
         def.tree = "churn";
         return def;
     };

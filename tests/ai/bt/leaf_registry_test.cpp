@@ -80,7 +80,7 @@ LeafRegistry gameLeaves(DoorLog& log)
             c.memory.counter = 0;
         log.runs.push_back({std::string(c.agent), std::string(c.params.text(DoorParam::Door)),
                             c.params.number(DoorParam::Force), c.clock.frame, c.time, continuing});
-        c.world.setSpeed(c.agent, c.params.number(DoorParam::Force));
+        c.world.setSpeed(c.agentKey, c.params.number(DoorParam::Force));
         c.memory.counter += 1;
         if (c.memory.counter < log.ticksToOpen)
             return NodeStatus::Running;
@@ -492,6 +492,7 @@ TEST_CASE("a utility document's action can run a game leaf")
     putUtility(state, std::move(utility.value()));
     BrainDef def = defaultBrainDef();
     def.agent = "A";
+    def.agentKey = world.keyOf("A");
     def.utility = "u";
     REQUIRE(attachBrain(state, def, 0).ok());
     for (uint64_t frame = 0; frame < 3; ++frame)

@@ -1,7 +1,8 @@
-// Packed node states (NodeStates) and named targets kept from tick to tick
-// (World::locate): what a node keeps round-trips, what its kind cannot set is
-// dropped, the tree's layout matches its brains', and a host sees the ref it
-// resolved at the previous tick (and a new name when the blackboard changes).
+// Packed node states (NodeStates), the brain's agent key and named targets
+// kept from tick to tick: what a node keeps round-trips, what its kind cannot
+// set is dropped, the tree's layout matches its brains', every call for the
+// agent takes the key the host gave (or re-bound), and a host sees each
+// target's symbol (and a new name when the blackboard changes).
 // GCC 12 warns falsely (-Wrestrict, GCC bug 105329) in std::string code inlined
 // from the rig into this file.
 #pragma GCC diagnostic push
@@ -45,31 +46,22 @@ public:
     mutable int lookups = 0;  ///< findTarget calls that had to look the name up.
     mutable int keptRefs = 0; ///< findTarget calls that found the name by its symbol's id.
 
-    bool agentExists(std::string_view a) const override { return m_fake.agentExists(a); }
-    bool findPosition(std::string_view n, Vec3& out) const override { return m_fake.findPosition(n, out); }
-    Vec3 agentVelocity(std::string_view a) const override { return m_fake.agentVelocity(a); }
-    Vec3 agentForward(std::string_view a) const override { return m_fake.agentForward(a); }
-    MoveState moveState(std::string_view a) const override { return m_fake.moveState(a); }
-    void requestMove(std::string_view a, const Vec3& t, double d) override { m_fake.requestMove(a, t, d); }
-    void stop(std::string_view a) override { m_fake.stop(a); }
-    void face(std::string_view a, const Vec3& d) override { m_fake.face(a, d); }
-    void setSpeed(std::string_view a, double s) override { m_fake.setSpeed(a, s); }
-    bool lineOfSight(std::string_view a, const Vec3& f, const Vec3& t) const override
-    {
-        return m_fake.lineOfSight(a, f, t);
-    }
-    bool hasPath(std::string_view a, const Vec3& t) const override { return m_fake.hasPath(a, t); }
+    mutable std::vector<AgentKey> keysSeen; ///< The key of every call for an agent, call by call.
 
-    mutable std::vector<AgentRef> agentRefsSeen; ///< What findAgent was given, call by call.
-    /// The brain's agent as 42 tagged 7 (the ref it was given is kept in agentRefsSeen).
-    bool findAgent(std::string_view agent, AgentRef& io) const override
+    bool agentExists(AgentKey a) const override { return seen(a).agentExists(a); }
+    bool agentPosition(AgentKey a, Vec3& out) const override { return seen(a).agentPosition(a, out); }
+    Vec3 agentVelocity(AgentKey a) const override { return seen(a).agentVelocity(a); }
+    Vec3 agentForward(AgentKey a) const override { return seen(a).agentForward(a); }
+    MoveState moveState(AgentKey a) const override { return seen(a).moveState(a); }
+    void requestMove(AgentKey a, const Vec3& t, double d) override { m_fake.requestMove(seenKey(a), t, d); }
+    void stop(AgentKey a) override { m_fake.stop(seenKey(a)); }
+    void face(AgentKey a, const Vec3& d) override { m_fake.face(seenKey(a), d); }
+    void setSpeed(AgentKey a, double s) override { m_fake.setSpeed(seenKey(a), s); }
+    bool lineOfSight(AgentKey a, const Vec3& f, const Vec3& t) const override
     {
-        agentRefsSeen.push_back(io);
-        io.name = agent;
-        io.id = m_fake.agentExists(agent) ? 42 : 0;
-        io.tag = 7;
-        return io.id != 0;
+        return seen(a).lineOfSight(a, f, t);
     }
+    bool hasPath(AgentKey a, const Vec3& t) const override { return seen(a).hasPath(a, t); }
 
     mutable std::vector<Symbol> targetsSeen; ///< The symbols findTarget was given, call by call.
 
@@ -86,10 +78,21 @@ public:
                 m_known.resize(name.id() + 1, false);
             m_known[name.id()] = m_fake.objects.count(name.name()) == 1;
         }
-        return findPosition(name.name(), out);
+        return m_fake.findPosition(name.name(), out);
     }
 
 private:
+    const FakeWorld& seen(AgentKey a) const
+    {
+        keysSeen.push_back(a);
+        return m_fake;
+    }
+    AgentKey seenKey(AgentKey a) const
+    {
+        keysSeen.push_back(a);
+        return a;
+    }
+
     mutable std::vector<bool> m_known; ///< Symbol id → an object of that name was found.
     FakeWorld& m_fake;
 };
@@ -213,23 +216,35 @@ TEST_CASE("node states: a compiled tree lays out what its brains keep")
     CHECK(pointX == 4.0);
 }
 
-TEST_CASE("the brain's agent: the host gets back the id and tag it gave at the previous tick")
+TEST_CASE("the brain's agent: every call takes the key given at attach, and the key the host re-binds")
 {
     Rig rig(R"({"version": 1, "name": "t", "root": {"type": "action", "name": "stop"}})");
+    const AgentKey a = rig.world.keyOf("A");
+    CHECK(rig.brain().agentKey == a);
     CountingWorld host(rig.world);
     for (int i = 0; i < 3; ++i)
         REQUIRE(tickBrain(rig.state, rig.brain(), host, TickClock{rig.frame++, rig.dt}, rig.leaves).ok());
-    REQUIRE(host.agentRefsSeen.size() == 3);
-    CHECK(host.agentRefsSeen[0].id == 0); // nothing resolved yet
-    for (size_t i = 1; i < 3; ++i)
-    {
-        CHECK(host.agentRefsSeen[i].id == 42);
-        CHECK(host.agentRefsSeen[i].tag == 7);
-    }
-    // haltBrain resolves the agent the same way.
-    haltBrain(rig.state, rig.brain(), host, TickClock{rig.frame, rig.dt}, rig.leaves);
-    REQUIRE(host.agentRefsSeen.size() == 4);
-    CHECK(host.agentRefsSeen[3].id == 42);
+    REQUIRE(host.keysSeen.size() == 6); // agentExists, then stop, per tick
+    for (const AgentKey k : host.keysSeen)
+        CHECK(k == a);
+    CHECK(rig.agent().stops == 3);
+    // The host re-binds the brain to another agent: the next tick asks for that one.
+    rig.world.agents["B"] = FakeAgent{};
+    const AgentKey b = rig.world.keyOf("B");
+    rig.brain().agentKey = b;
+    REQUIRE(tickBrain(rig.state, rig.brain(), host, TickClock{rig.frame++, rig.dt}, rig.leaves).ok());
+    CHECK(host.keysSeen.end()[-2] == b);
+    CHECK(host.keysSeen.end()[-1] == b);
+    CHECK(rig.world.agent("B").stops == 1);
+    CHECK(rig.agent().stops == 3);
+    // A key whose agent is gone fails the tick as an unknown agent did, by the brain's name.
+    rig.world.agents.erase("B");
+    const Status gone = tickBrain(rig.state, rig.brain(), host, TickClock{rig.frame++, rig.dt}, rig.leaves);
+    REQUIRE(!gone.ok());
+    CHECK(gone.error().code == "E_AI_UNKNOWN");
+    CHECK(gone.error().message == "no agent named 'A'");
+    CHECK(host.keysSeen.back() == b);
+    CHECK(!rig.brain().enabled);
 }
 
 TEST_CASE("named targets: the host gets each target's symbol, and may keep what it found by its id")
@@ -273,7 +288,7 @@ TEST_CASE("named targets: the host gets each target's symbol, and may keep what 
     CHECK(host.targetsSeen.end()[-2] == Symbol::intern("Door"));
 }
 
-TEST_CASE("named targets: a host without an index of its own finds them by name (World's default)")
+TEST_CASE("named targets: a host without an index of its own finds them by name")
 {
     Rig rig(R"({"version": 1, "name": "t", "root": {"type": "sequence", "children": [
         {"type": "condition", "name": "within", "params": {"target": {"bb": "goal"}, "distance": 2}},

@@ -256,6 +256,7 @@ void attachRestPatrolFlee(AiState& state, FakeWorld& world, BrainDef& outDef)
     world.objects["Enemy"] = Vec3(30, 0, 30);
     outDef = defaultBrainDef();
     outDef.agent = "A";
+    outDef.agentKey = world.keyOf("A");
     outDef.utility = "rest-patrol-flee";
     outDef.blackboard = {{"fatigue", 10}, {"health", 100}, {"target", "Enemy"}, {"safe_spot", Value::list({-20, 0, 0})}};
     REQUIRE(attachBrain(state, outDef, 0).ok());

@@ -283,6 +283,7 @@ TEST_CASE("thousands of random mutations of valid documents never crash and alwa
                 world.objects["Player"] = Vec3(3, 0, 3);
                 BrainDef def = defaultBrainDef();
                 def.agent = "A";
+                def.agentKey = world.keyOf("A");
                 def.tree = name;
                 def.blackboard = {{"target", "Player"}, {"fatigue", 50}, {"health", 50}, {"safe_spot", Value::list({0, 0, 0})}};
                 REQUIRE(attachBrain(state, def, 0).ok());

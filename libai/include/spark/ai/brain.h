@@ -37,7 +37,8 @@ namespace spark::ai
 /// How a brain is made.
 struct BrainDef
 {
-    std::string agent;        ///< Agent name (the host's).
+    std::string agent;        ///< Agent name (the host's; events and the JSON edge name the brain by it).
+    AgentKey agentKey;        ///< The host's key of that agent (see World): every call for the agent takes it.
     std::string tree;         ///< Tree name, or empty when `utility` is used.
     std::string utility;      ///< Utility document name, or empty when `tree` is used.
     uint32_t period = 1;      ///< Think every `period` frames. [Limit: 1..100000]
@@ -70,10 +71,6 @@ struct BrainResolution
     uint64_t layout = 0;                ///< `Blackboard::layout()` the slots belong to.
     /// Tree key index → its blackboard slot and last type check.
     std::vector<ResolvedKey> keys;
-    /// The agent as the host resolved it at the last tick (`AgentRef::id` and
-    /// `tag`: a hint for the next, see World::findAgent; the name is the brain's).
-    uint64_t agentId = 0;
-    uint64_t agentTag = 0;
     /// True when `tree` is the brain's own `utilityTree` (the brain had no tree
     /// name when resolved): a brain's tree or utility is set by attachBrain,
     /// which makes a new brain, so this stands for `Brain::tree.empty()`
@@ -91,6 +88,7 @@ struct BrainResolution
 struct Brain
 {
     std::string agent;
+    AgentKey agentKey;         ///< The host's key of the agent (BrainDef::agentKey; the host re-binds it).
     uint32_t period = 1;
     bool enabled = true;       ///< False after a failed tick.
     NodeStatus status = NodeStatus::Idle; ///< Root status after the last tick.

@@ -95,7 +95,8 @@ struct LeafParams
 struct LeafContext
 {
     const LeafParams& params; ///< The resolved parameters.
-    std::string_view agent;   ///< The brain's agent.
+    std::string_view agent;   ///< The brain's agent (its name, for events).
+    AgentKey agentKey;        ///< The host's key of the brain's agent (what `world`'s calls take).
     World& world;             ///< The host.
     Blackboard& blackboard;   ///< The brain's blackboard (the leaf may write it).
     const TickClock& clock;   ///< Frame and dt of this tick.

@@ -10,7 +10,6 @@
 #include <glm/vec3.hpp>
 
 #include <cstdint>
-#include <string_view>
 
 #include "spark/core/export.h"
 SPARK_AI_API_BEGIN
@@ -30,101 +29,65 @@ enum class MoveState : uint8_t
     NoPath,  ///< The last requested target cannot be reached.
 };
 
-/// An agent as its host resolved it (`World::findAgent`), so that the calls of a
-/// brain tick reach the host's record of the agent without a name look-up.
-/// libai keeps it for the host and never looks inside `id` and `tag`.
-struct AgentRef
+/// The host's handle of an agent: given to libai when a brain is attached
+/// (`BrainDef::agentKey`), kept in the brain and passed back with every call
+/// the brain makes for its agent. What the number means is the host's (an
+/// index and a generation, a handle number); libai never looks inside. A key
+/// whose agent is gone must answer as an unknown agent does (`agentExists`
+/// false); when an agent of the brain's name comes back, the host gives the
+/// brain the new agent's key (`Brain::agentKey`). 0 is no agent.
+struct AgentKey
 {
-    std::string_view name; ///< The agent's name (always set; valid for the tick).
-    uint64_t id = 0;       ///< The host's: e.g. an index + 1 or a record's address; 0 = not resolved.
-    uint64_t tag = 0;      ///< The host's: e.g. a generation, to tell a stale `id` on the next tick.
+    uint64_t value = 0;
+
+    friend bool operator==(AgentKey a, AgentKey b) { return a.value == b.value; }
 };
 
-/// The world as libai's leaves see it. Agents and objects are named; an agent is
-/// also an object (its name resolves with `findPosition`). Queries are `const`;
-/// requests (`requestMove`, `stop`, `face`, `setSpeed`) take effect in the host's
-/// own time, except that `moveState` must report `Moving` or `NoPath` right after
-/// `requestMove` and `Idle` right after `stop`.
+/// The world as libai's leaves see it. A brain's own agent is reached by the
+/// key its host gave at attach; a leaf's target (an agent or an object, by
+/// name) by its interned name (`findTarget`). Queries are `const`; requests
+/// (`requestMove`, `stop`, `face`, `setSpeed`) take effect in the host's own
+/// time, except that `moveState` must report `Moving` or `NoPath` right after
+/// `requestMove` and `Idle` right after `stop`. Calls with the key of no agent
+/// answer false, zero or `NoPath` and change nothing (a brain checks
+/// `agentExists` at the start of its tick and fails when it is false).
 class World
 {
 public:
     virtual ~World() = default;
 
-    /// True when an agent by that name exists.
-    virtual bool agentExists(std::string_view agent) const = 0;
-    /// Position of an agent or object by name; false when there is none.
-    virtual bool findPosition(std::string_view name, Vec3& out) const = 0;
-    /// Velocity of an agent. [Units: m/s]
-    virtual Vec3 agentVelocity(std::string_view agent) const = 0;
-    /// Unit forward direction of an agent in the ground plane (y = 0).
-    virtual Vec3 agentForward(std::string_view agent) const = 0;
+    /// True when the key names an agent.
+    virtual bool agentExists(AgentKey agent) const = 0;
+    /// Position of the agent; false when there is none.
+    virtual bool agentPosition(AgentKey agent, Vec3& out) const = 0;
+    /// Velocity of the agent. [Units: m/s]
+    virtual Vec3 agentVelocity(AgentKey agent) const = 0;
+    /// Unit forward direction of the agent in the ground plane (y = 0).
+    virtual Vec3 agentForward(AgentKey agent) const = 0;
     /// The agent's movement state.
-    virtual MoveState moveState(std::string_view agent) const = 0;
+    virtual MoveState moveState(AgentKey agent) const = 0;
 
     /// Asks the agent to move to `target`, stopping within `stopDistance` metres.
-    virtual void requestMove(std::string_view agent, const Vec3& target, double stopDistance) = 0;
+    virtual void requestMove(AgentKey agent, const Vec3& target, double stopDistance) = 0;
     /// Stops the agent's movement.
-    virtual void stop(std::string_view agent) = 0;
+    virtual void stop(AgentKey agent) = 0;
     /// Turns the agent to face `direction` (ground plane, not necessarily unit).
-    virtual void face(std::string_view agent, const Vec3& direction) = 0;
+    virtual void face(AgentKey agent, const Vec3& direction) = 0;
     /// Sets the agent's maximum speed. [Units: m/s] [Limit: >= 0]
-    virtual void setSpeed(std::string_view agent, double speed) = 0;
+    virtual void setSpeed(AgentKey agent, double speed) = 0;
 
     /// True when nothing blocks the straight segment `from` → `to` (the agent's
     /// own body is ignored).
-    virtual bool lineOfSight(std::string_view agent, const Vec3& from, const Vec3& to) const = 0;
+    virtual bool lineOfSight(AgentKey agent, const Vec3& from, const Vec3& to) const = 0;
     /// True when the agent could reach `to`.
-    virtual bool hasPath(std::string_view agent, const Vec3& to) const = 0;
+    virtual bool hasPath(AgentKey agent, const Vec3& to) const = 0;
 
-    /// Resolves an agent's name, once at the start of every brain tick (and of a
-    /// halt); the tick's other calls for that agent take the ref. On entry `io`
-    /// has `name` set and otherwise holds what it resolved to at the brain's
-    /// previous tick (id 0 the first time), which the host may check and keep
-    /// instead of looking the name up (it must check: agents may have changed
-    /// since, and a brain may have been copied into another host's state). True
-    /// when the agent exists; false leaves `io.id` 0, and a call given such a ref
-    /// acts as for an unknown name. A ref is valid until the host's agents change
-    /// (in practice: for the tick). The default looks nothing up and keeps names.
-    virtual bool findAgent(std::string_view agent, AgentRef& io) const
-    {
-        io.name = agent;
-        io.id = agentExists(agent) ? 1 : 0;
-        io.tag = 0;
-        return io.id != 0;
-    }
-    /// Position of a named target (a leaf's `target` parameter: an agent or
-    /// an object), exactly as `findPosition(name.name(), out)` answers it.
+    /// Position of a named target (a leaf's `target` parameter or the
+    /// blackboard's: an agent or an object); false when nothing has that name.
     /// The name comes interned (symbol.h): a host may keep what it resolved a
     /// name to by `name.id()` instead of looking the text up (it must check
-    /// that it still holds: agents and objects come and go). The default
-    /// looks the text up.
-    virtual bool findTarget(Symbol name, Vec3& out) const { return findPosition(name.name(), out); }
-    /// `findPosition` of a resolved agent.
-    virtual bool findPosition(const AgentRef& agent, Vec3& out) const { return findPosition(agent.name, out); }
-    /// `agentVelocity` of a resolved agent.
-    virtual Vec3 agentVelocity(const AgentRef& agent) const { return agentVelocity(agent.name); }
-    /// `agentForward` of a resolved agent.
-    virtual Vec3 agentForward(const AgentRef& agent) const { return agentForward(agent.name); }
-    /// `moveState` of a resolved agent.
-    virtual MoveState moveState(const AgentRef& agent) const { return moveState(agent.name); }
-    /// `requestMove` of a resolved agent.
-    virtual void requestMove(const AgentRef& agent, const Vec3& target, double stopDistance)
-    {
-        requestMove(agent.name, target, stopDistance);
-    }
-    /// `stop` of a resolved agent.
-    virtual void stop(const AgentRef& agent) { stop(agent.name); }
-    /// `face` of a resolved agent.
-    virtual void face(const AgentRef& agent, const Vec3& direction) { face(agent.name, direction); }
-    /// `setSpeed` of a resolved agent.
-    virtual void setSpeed(const AgentRef& agent, double speed) { setSpeed(agent.name, speed); }
-    /// `lineOfSight` of a resolved agent.
-    virtual bool lineOfSight(const AgentRef& agent, const Vec3& from, const Vec3& to) const
-    {
-        return lineOfSight(agent.name, from, to);
-    }
-    /// `hasPath` of a resolved agent.
-    virtual bool hasPath(const AgentRef& agent, const Vec3& to) const { return hasPath(agent.name, to); }
+    /// that it still holds: agents and objects come and go).
+    virtual bool findTarget(Symbol name, Vec3& out) const = 0;
 };
 
 } // namespace spark::ai

@@ -2,7 +2,8 @@
 /// \file ai_host.h
 /// libai's `World` interface implemented with libnav (and, in a 3D scene, the
 /// physics): how brains see and move their agents. Agents are named; each
-/// name maps to a crowd agent of a `NavWorld`. In a 3D scene the names are the
+/// name maps to a crowd agent of a `NavWorld`, and a brain's agent key is that
+/// crowd agent's handle (`agentKey`), given when the brain is attached. In a 3D scene the names are the
 /// objects' (positions are the objects' ground points, line of sight is the
 /// physics ray cast); without one (the detached state) they are whatever the
 /// host chose (the CLI uses the agents' numbers) and line of sight is a ray
@@ -18,6 +19,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "spark/core/export.h"
 SPARK_SCENE_API_BEGIN
@@ -58,43 +60,47 @@ void updateHeadings(const nav::NavWorld& nav, HostAgents& io);
 /// number), and empties the crowd's outbox. Called after a crowd step.
 void recordCrowdEvents(nav::NavWorld& nav, const HostAgents& agents, ai::EventLog& log, uint64_t frame, double dt);
 
-/// libai's world over a `NavWorld` and, optionally, a 3D scene's physics.
+/// The key libai keeps for a brain whose agent is crowd agent `agent`: the
+/// handle's index and generation (a removed agent's key names no agent; a
+/// saved and restored world keeps its handles, so its brains' keys hold).
+inline ai::AgentKey agentKey(nav::AgentId agent)
+{
+    return ai::AgentKey{uint64_t{agent.generation} << 32 | agent.index};
+}
+
+/// libai's world over a `NavWorld` and, optionally, a 3D scene's physics. A
+/// host lives for one step (or one command): it indexes the named agents by
+/// their crowd agent when made, and the agents do not change while it lives.
 class AiHost final : public ai::World
 {
 public:
     /// `scene` may be null (the detached state). The references must outlive the host.
-    AiHost(nav::NavWorld& nav, HostAgents& agents, const scene::World* scene) : m_nav(nav), m_agents(agents), m_scene(scene) {}
+    AiHost(nav::NavWorld& nav, HostAgents& agents, const scene::World* scene);
 
-    bool agentExists(std::string_view agent) const override;
-    bool findPosition(std::string_view name, ai::Vec3& out) const override;
-    ai::Vec3 agentVelocity(std::string_view agent) const override;
-    ai::Vec3 agentForward(std::string_view agent) const override;
-    ai::MoveState moveState(std::string_view agent) const override;
-    void requestMove(std::string_view agent, const ai::Vec3& target, double stopDistance) override;
-    void stop(std::string_view agent) override;
-    void face(std::string_view agent, const ai::Vec3& direction) override;
-    void setSpeed(std::string_view agent, double speed) override;
-    bool lineOfSight(std::string_view agent, const ai::Vec3& from, const ai::Vec3& to) const override;
-    bool hasPath(std::string_view agent, const ai::Vec3& to) const override;
-
-    /// One name look-up per brain tick: the ref holds the agent's record.
-    bool findAgent(std::string_view agent, ai::AgentRef& io) const override;
-    bool findPosition(const ai::AgentRef& agent, ai::Vec3& out) const override;
-    ai::Vec3 agentVelocity(const ai::AgentRef& agent) const override;
-    ai::Vec3 agentForward(const ai::AgentRef& agent) const override;
-    ai::MoveState moveState(const ai::AgentRef& agent) const override;
-    void requestMove(const ai::AgentRef& agent, const ai::Vec3& target, double stopDistance) override;
-    void stop(const ai::AgentRef& agent) override;
-    void face(const ai::AgentRef& agent, const ai::Vec3& direction) override;
-    void setSpeed(const ai::AgentRef& agent, double speed) override;
-    bool lineOfSight(const ai::AgentRef& agent, const ai::Vec3& from, const ai::Vec3& to) const override;
-    bool hasPath(const ai::AgentRef& agent, const ai::Vec3& to) const override;
+    bool agentExists(ai::AgentKey agent) const override;
+    bool agentPosition(ai::AgentKey agent, ai::Vec3& out) const override;
+    ai::Vec3 agentVelocity(ai::AgentKey agent) const override;
+    ai::Vec3 agentForward(ai::AgentKey agent) const override;
+    ai::MoveState moveState(ai::AgentKey agent) const override;
+    void requestMove(ai::AgentKey agent, const ai::Vec3& target, double stopDistance) override;
+    void stop(ai::AgentKey agent) override;
+    void face(ai::AgentKey agent, const ai::Vec3& direction) override;
+    void setSpeed(ai::AgentKey agent, double speed) override;
+    bool lineOfSight(ai::AgentKey agent, const ai::Vec3& from, const ai::Vec3& to) const override;
+    bool hasPath(ai::AgentKey agent, const ai::Vec3& to) const override;
+    /// An object's ground point (in a scene), else a named agent's position.
+    bool findTarget(ai::Symbol name, ai::Vec3& out) const override;
 
 private:
+    /// A named agent whose crowd agent exists.
+    struct Found
+    {
+        const std::string* name = nullptr; ///< Its name (null: the key names no agent).
+        HostAgent* host = nullptr;
+        const nav::CrowdAgent* crowd = nullptr;
+    };
+    Found find(ai::AgentKey agent) const;
     const nav::CrowdAgent* crowdAgent(std::string_view agent) const;
-    HostAgent* host(std::string_view agent);
-    /// The record of a resolved ref. [Limit: agent.id != 0]
-    HostAgent* host(const ai::AgentRef& agent) const;
     void requestMoveOf(HostAgent* h, const ai::Vec3& target, double stopDistance);
     void stopOf(HostAgent* h);
     void faceOf(HostAgent* h, const ai::Vec3& direction);
@@ -105,6 +111,8 @@ private:
     nav::NavWorld& m_nav;
     HostAgents& m_agents;
     const scene::World* m_scene;
+    /// Crowd agent index → the named agent on it (null: none with a live crowd agent).
+    std::vector<HostAgents::value_type*> m_byCrowdIndex;
 };
 
 } // namespace spark::scene

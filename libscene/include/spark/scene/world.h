@@ -343,6 +343,8 @@ private:
     // The stages of one step, in the order of docs/architecture.md "A step". Those whose parts have not
     // landed yet do nothing; each later part fills its own.
     void createAgentsFromComponents(); ///< AiAgent components become crowd agents with brains.
+    /// Adds the named agent; the brain of that name (if any) gets its key.
+    void adoptAgent(std::string_view name, const HostAgent& agent);
     void moveFollowingObstacles();     ///< Obstacles with `follow` move to their objects.
     void readAgentPositions();         ///< Agents learn where their objects really are.
     void tickBrains(double dt);        ///< Brains tick in agent-name order, every `period` steps.
