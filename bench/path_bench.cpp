@@ -69,7 +69,12 @@
 /// outside the counted function, then runs the counted loop once over them),
 /// reads each file's totals and prints instructions per query of both
 /// (default N = 1000, DIR = /tmp). `callgrind_annotate --inclusive=yes` on the
-/// files names the hot functions.
+/// files names the hot functions. With `--tiled` (and its options) the inner
+/// runs bake the tiled level.
+///
+/// "search nodes made": the mean over the located Spark queries of the
+/// any-angle nodes its last search made (QueryScratch::lastSearchNodes; 0 for
+/// a query the straight-line walk answers).
 
 #include "bench_stats.h"
 #include "recast_area.h"
@@ -412,6 +417,7 @@ struct Quality
     double sparkLength = 0.0, detourLength = 0.0, sparkLengthXZ = 0.0, detourLengthXZ = 0.0;
     uint64_t sparkPathHash =
         0; ///< spark::Hasher over every Spark query's located/complete flags, point bits and corridor.
+    uint64_t sparkNodes = 0; ///< Σ over the located queries of the any-angle nodes made (QueryScratch::lastSearchNodes).
 };
 
 Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pairs,
@@ -441,6 +447,7 @@ Quality compare(SparkSide& spark, DetourSide& detour, std::span<const Pair> pair
         if (spark.located && detour.located)
             outLocated.push_back(p);
         q.sparkLocated += spark.located;
+        q.sparkNodes += spark.located ? spark.scratch.lastSearchNodes() : 0;
         q.detourLocated += detour.located;
         q.sparkComplete += s;
         q.detourComplete += d;
@@ -568,6 +575,7 @@ int runTable(const Level& level, int pairCount)
                 qMono.sparkLength / qMono.both, "", qMono.detourLength / qMono.both);
     std::printf("%-40s %12.4f %12s %12.4f\n", "mean length x-z, same pairs (m)",
                 qMono.sparkLengthXZ / qMono.both, "", qMono.detourLengthXZ / qMono.both);
+    std::printf("%-40s %12.2f\n", "search nodes made, mean of located", double(q.sparkNodes) / q.sparkLocated);
     std::printf("%-40s %12.3f %12.3f %12.3f\n", "median us/query (thread CPU)", mSpark, mDetour, mDetourMono);
     std::printf("%-40s %11.1f%% %11.1f%% %11.1f%%\n", "spread of repeats (max-min)/median",
                 bench::spreadPercent(tSpark), bench::spreadPercent(tDetour),
@@ -665,7 +673,11 @@ int runCallgrind(int pairCount, const std::string& outDir, const std::string& le
         const std::string cmd =
             std::string("valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*") + loops[i] +
             "*' --callgrind-out-file=" + file + " " + self + " --callgrind-side=" + sides[i] +
-            " --pairs=" + std::to_string(pairCount) + " --level=" + levelName + " 2>" + file + ".log";
+            " --pairs=" + std::to_string(pairCount) + " --level=" + levelName +
+            (gTiled.on ? " --tiled --tile-size=" + std::to_string(gTiled.tileSize) +
+                             " --cell-size=" + std::to_string(gTiled.cellSize)
+                       : std::string()) +
+            " 2>" + file + ".log";
         std::printf("%s\n", cmd.c_str());
         std::fflush(stdout);
         if (std::system(cmd.c_str()) != 0)
@@ -675,8 +687,8 @@ int runCallgrind(int pairCount, const std::string& outDir, const std::string& le
         }
         totals[i] = spark::bench::callgrindTotal(file);
     }
-    std::printf("\ninstructions per query (callgrind Ir, %s, %d pairs, warm):\n", levelName.c_str(),
-                pairCount);
+    std::printf("\ninstructions per query (callgrind Ir, %s%s, %d pairs, warm):\n", levelName.c_str(),
+                gTiled.on ? " tiled" : "", pairCount);
     std::printf("  spark  %12.0f\n  detour %12.0f\n  ratio spark/detour %.3f\n",
                 double(totals[0]) / pairCount, double(totals[1]) / pairCount,
                 double(totals[0]) / double(totals[1]));
@@ -725,7 +737,7 @@ int main(int argc, char** argv)
                          "usage: path_bench [--level=dungeon|terrain|ramps|all] [--pairs=N] [--repeats=N] "
                          "[--callgrind [--pairs N] [--out DIR]]\n"
                          "       path_bench --tiled [--level=dungeon|terrain1k|all] [--tile-size=64] "
-                         "[--cell-size=M] [--pairs=N] [--repeats=N]\n");
+                         "[--cell-size=M] [--pairs=N] [--repeats=N] [--callgrind [--out DIR]]\n");
             return 2;
         }
     }
@@ -734,6 +746,12 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "--pairs must be 1..%d\n", kPairs);
         return 2;
     }
+    if (gTiled.on)
+    {
+        gDetourNodes = 65535;
+        gDetourMaxPath = 16384;
+        gDetourMaxStraight = 4096;
+    }
     if (gTiled.on && !side.empty())
     {
         gTiled.cellSize = cellSize > 0.0f ? cellSize : levelName == "dungeon" ? kCellSize : 0.5f;
@@ -741,16 +759,15 @@ int main(int argc, char** argv)
     }
     if (gTiled.on)
     {
-        gDetourNodes = 65535;
-        gDetourMaxPath = 16384;
-        gDetourMaxStraight = 4096;
         const std::vector<std::string> tiledNames = levelName == "all" ? std::vector<std::string>{"dungeon", "terrain1k"}
                                                                        : std::vector<std::string>{levelName};
         int status = 0;
         for (size_t i = 0; i < tiledNames.size() && status == 0; ++i)
         {
             gTiled.cellSize = cellSize > 0.0f ? cellSize : tiledNames[i] == "dungeon" ? kCellSize : 0.5f;
-            status = runTable(tiledLevel(tiledNames[i]), tablePairs);
+            status = callgrind ? runCallgrind(pairCount, outDir + (tiledNames.size() > 1 ? "/" + tiledNames[i] : ""),
+                                              tiledNames[i])
+                               : runTable(tiledLevel(tiledNames[i]), tablePairs);
             std::printf("\n");
         }
         return status;

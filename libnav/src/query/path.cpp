@@ -932,6 +932,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& fro
                 PathResult& out)
 {
     ScratchData& s = scratch.data();
+    s.anyNodesMade = 0; // (a query the straight walk answers makes none)
     out.points.clear();
     out.polygons.clear();
     out.links.clear();

@@ -64,7 +64,8 @@ public:
     QueryScratch(const QueryScratch&);
     QueryScratch& operator=(const QueryScratch&);
 
-    /// Nodes the last any-angle path search made (benchmarks report its peak).
+    /// Nodes the last any-angle path search made (benchmarks report its peak;
+    /// 0 after a findPath the straight-line walk answered).
     uint32_t lastSearchNodes() const;
 
     /// The working arrays (for libnav's queries).
