@@ -276,9 +276,10 @@ void bakeTile(const BakeInput& input, const BakeDef& def, const std::vector<Cell
 }
 
 /// Runs `bakeTile` for every job on `threads` workers; each writes its own slot.
-/// The calling thread works too and, after each of its jobs, is the safe
-/// point of the work control (progress: tiles finished of all; a stop makes
-/// every worker leave before its next job). Answers false when stopped.
+/// The calling thread works too and, after each of its jobs and once at the
+/// end, is the safe point of the work control (progress: tiles finished of
+/// all; a stop makes every worker leave before its next job). Answers false
+/// when stopped.
 bool runJobs(const BakeInput& input, const BakeDef& def, const std::vector<CellSettings>& radii, int border,
              const std::vector<TileJob>& jobs, std::vector<TileResult>& results, unsigned threads)
 {
@@ -321,6 +322,11 @@ bool runJobs(const BakeInput& input, const BakeDef& def, const std::vector<CellS
     }
     for (std::thread& t : pool)
         t.join();
+    // A last safe point once every tile is in: it reports done == all, and it
+    // is the only one when the workers took every job before this thread took
+    // one (a loaded machine), so a cancel is never missed.
+    if (!stop.load() && !workCheckpoint("bake: tiles", finished.load(), jobs.size()))
+        stop.store(true);
     return !stop.load();
 }
 
