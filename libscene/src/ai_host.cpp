@@ -119,7 +119,7 @@ AiHost::AiHost(nav::NavWorld& nav, HostAgents& agents, const scene::World* scene
 
 AiHost::Found AiHost::find(ai::AgentKey agent) const
 {
-    const nav::AgentId id{static_cast<uint32_t>(agent.value), static_cast<uint32_t>(agent.value >> 32)};
+    const nav::AgentId id = handleFromNumber<nav::AgentTag>(agent.value);
     if (id.index >= m_byCrowdIndex.size())
         return {};
     HostAgents::value_type* entry = m_byCrowdIndex[id.index];

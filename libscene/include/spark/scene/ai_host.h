@@ -61,11 +61,11 @@ void updateHeadings(const nav::NavWorld& nav, HostAgents& io);
 void recordCrowdEvents(nav::NavWorld& nav, const HostAgents& agents, ai::EventLog& log, uint64_t frame, double dt);
 
 /// The key libai keeps for a brain whose agent is crowd agent `agent`: the
-/// handle's index and generation (a removed agent's key names no agent; a
+/// handle's number (`spark/core/id.h`) (a removed agent's key names no agent; a
 /// saved and restored world keeps its handles, so its brains' keys hold).
 inline ai::AgentKey agentKey(nav::AgentId agent)
 {
-    return ai::AgentKey{uint64_t{agent.generation} << 32 | agent.index};
+    return ai::AgentKey{handleNumber(agent)}; // never 0 for a live agent (generations start at 1)
 }
 
 /// libai's world over a `NavWorld` and, optionally, a 3D scene's physics. A
