@@ -174,3 +174,58 @@ TEST_CASE("a navmesh file is read from its text: bad bytes, deep nesting and bad
             CHECK(answer["error"]["data"]["field"] == c.field);
     }
 }
+
+TEST_CASE("planning over a mesh carved into slivers ends in bounded memory")
+{
+    // Found by fuzz_runtime (tests/fuzz/runtime/regressions/oom-planning):
+    // triangles reaching 10 km out, carved over each other, leave slivers
+    // along the floor's edge on which the any-angle search's intervals
+    // circled (2.3 GB of nodes, then E_INTERNAL) and so did the weighted
+    // search's windows. The search now stops at its node budget and the
+    // polygon search answers.
+    const std::string world = boundsFile("slivers.space3d.json", R"({"version": 1, "objects": [
+ {"name": "Floor", "components": {"Transform3D": {"position": [0, -0.5, 0]},
+  "Body": {"kind": "fixed", "shape": {"type": "box", "half_extents": [6, 0.5, 6]}}}},
+ {"name": "Wall", "components": {"Transform3D": {"position": [0, 1, -1]},
+  "Body": {"kind": "fixed", "shape": {"type": "box", "half_extents": [0.25, 1, 3]}}}}]})");
+    auto req = [](const std::string& command, const json& params) {
+        return json{{"command", command}, {"params", params}}.dump() + "\n";
+    };
+    auto polygon = [](const json& points) { return json{{"type", "polygon"}, {"points", points}}; };
+    const json tri = {{-1.03125, -1.03125}, {1.03125, -1.03125}, {0.0, 1.03125}};
+    const json far = {{-10000.0, -0.546875}, {1.03125, -1.03125}, {0.0, 1.03125}};
+    const double a = -3.6666666666666665, b = -3.4;
+    const std::vector<std::pair<json, json>> obstacles = {
+        {{b, 0, a}, polygon(far)},
+        {{b, 0, a}, polygon(tri)},
+        {{-0.6, 0, -2.6}, {{"type", "circle"}, {"radius", 1.828125}}},
+        {{a, 0, a}, polygon(tri)},
+        {{-1.4, 0, -8.0}, polygon(tri)},
+        {{a, 0, a}, polygon(json{{-1.03125, -1.03125}, {1.15625, -1.03125}, {0.0, 1.578125}})},
+        {{a, 0, a}, polygon(far)},
+        {{b, 0, a}, polygon(tri)},
+        {{-0.6666666666666666, 0, -2.6}, {{"type", "circle"}, {"radius", 1.828125}}},
+        {{a, 0, a}, polygon(tri)},
+        {{-1.4, 0, -8.0}, polygon(tri)}};
+    std::string input = req("space3d.load", {{"path", world}}) +
+                        req("nav.bake", {{"name", "arena"}, {"agent_radius", 0.4}, {"agent_height", 1.8}, {"cell_size", 0.25}});
+    for (const auto& [position, shape] : obstacles)
+        input += req("nav.obstacle.add", {{"position", position}, {"shape", shape}});
+    const json from = {4.066666666666666, 0.0, -6.266666666666667}, to = {-4.066666666666666, 0.0, -3.6666666666666665};
+    input += req("nav.agent.add", {{"position", from}, {"target", to}});
+    input += req("nav.step", {{"frames", 30}});
+    input += req("nav.agent.list", json::object());
+    Run r = spark({"run", "-"}, input, 60);
+    REQUIRE(r.exit != 124);
+    const auto answers = answerLines(r.out);
+    REQUIRE(answers.size() == 2 + obstacles.size() + 3);
+    for (const json& answer : answers)
+        CHECK_MESSAGE(answer["ok"] == true, answer.dump());
+    const json added = answers[2 + obstacles.size()]["result"];
+    CHECK(added["state"] == "moving");
+    // It walks: 30 frames later it has left its start along the floor's edge.
+    const json agent = answers.back()["result"]["agents"][0];
+    CHECK(agent["state"] == "moving");
+    CHECK(agent["position"][0].get<double>() < added["position"][0].get<double>() - 0.3);
+    CHECK(peakChildMiB() < kBoundsPeakMiB);
+}

@@ -443,6 +443,7 @@ struct Search
     uint32_t goalOrder;     ///< mesh.bridgeOrder of goals[0].
     uint32_t count = 0;     ///< Nodes made (the first entries of s.anyNodes, which only grows).
     uint32_t via = kNone;   ///< The `via` of the nodes `add` makes (set by turnOnLine only).
+    size_t budget = 0;      ///< anyAngleBudget(mesh): the buffer grows in doublings up to it.
 
     /// True when a path from root `root` may turn at link end point `id`: a
     /// corner, or a point on a wall seen from the start (which the query snaps
@@ -459,8 +460,9 @@ struct Search
     /// grows, so nodes stay where they are while a polygon is expanded).
     void makeRoom(size_t more)
     {
-        if (count + more > s.anyNodes.size())
-            s.anyNodes.resize(std::max<size_t>(256, 2 * (count + more)));
+        const size_t want = count + more;
+        if (want > s.anyNodes.size())
+            s.anyNodes.resize(std::max(want, std::min(std::max<size_t>(256, 2 * want), budget)));
     }
 
     [[gnu::always_inline]] bool isGoal(uint32_t poly) const
@@ -800,8 +802,13 @@ struct Search
 
 } // namespace
 
-bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint& start,
-                            const glm::vec3& goal, uint32_t goalPoly, const QueryFilter& filter)
+size_t detail::anyAngleBudget(const NavMesh& mesh)
+{
+    return std::clamp<size_t>(64 * size_t(mesh.polygonCount()), size_t(1) << 18, size_t(1) << 22);
+}
+
+detail::AnyAngleOutcome detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint& start,
+                                               const glm::vec3& goal, uint32_t goalPoly, const QueryFilter& filter)
 {
     detail::beginSearch(s, mesh.polygonCount());
     s.list.clear();
@@ -810,9 +817,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
     s.anyNodesMade = 0;
     reach(s, start.polygon);
     if (start.polygon == goalPoly)
-    {
-        return true;
-    }
+        return AnyAngleOutcome::found;
     // A start or goal on an edge or vertex lies in every polygon sharing it:
     // the search leaves from all of them, and ends in any.
     std::vector<uint32_t>& starts = s.anyStarts;
@@ -835,6 +840,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
                   sideBound(mesh),
                   mesh.bridgeOrder(starts[0]),
                   mesh.bridgeOrder(goals[0])};
+    search.budget = anyAngleBudget(mesh);
     const uint32_t startRoot = rootOf(s, mesh.linkEndPointOf(start.point), start.point);
     assert(startRoot == kStartRoot);
     s.anyRoots[startRoot].g = 0.0;
@@ -873,7 +879,12 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
         {
             s.anyGoalNode = index;
             s.anyNodesMade = search.count;
-            return true;
+            return AnyAngleOutcome::found;
+        }
+        if (search.count > search.budget)
+        {
+            s.anyNodesMade = search.count;
+            return AnyAngleOutcome::overBudget;
         }
         const uint32_t first = search.count;
         search.expand(index);
@@ -901,7 +912,7 @@ bool detail::anyAngleSearch(const NavMesh& mesh, ScratchData& s, const MeshPoint
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
         if (s.stamp[p] == s.searchId)
             s.list.push_back(p);
-    return false;
+    return AnyAngleOutcome::unreached;
 }
 
 void detail::anyAngleCorridor(const NavMesh& mesh, const ScratchData& s, uint32_t startPoly,

@@ -981,6 +981,7 @@ Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& fro
     // One cost everywhere the filter allows and no off-mesh link: the exact
     // any-angle search gives the shortest path.
     bool uniform = true;
+    bool coneSearchesFail = false; // the any-angle search passed its node budget
     if (!unitFilter)
         for (uint32_t a = 0; a < kAreaCount; ++a)
             if (!detail::excluded(filter, static_cast<uint8_t>(a)) && filter.areaCosts[a] != minCost)
@@ -1019,30 +1020,45 @@ Status findPath(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& fro
         }
         else
             linked = linkedTo(mesh, s, startPoly, goalAllowed ? goalPoly : kNoPolygon, filter);
-        out.complete = linked && detail::anyAngleSearch(mesh, s, start, goal.point, goalPoly, filter);
-        if (!out.complete)
+        using detail::AnyAngleOutcome;
+        AnyAngleOutcome end = linked ? detail::anyAngleSearch(mesh, s, start, goal.point, goalPoly, filter)
+                                     : AnyAngleOutcome::unreached;
+        out.complete = end == AnyAngleOutcome::found;
+        if (end == AnyAngleOutcome::unreached)
         {
             // The reached point closest to the goal, then the path to it.
             closestReached(mesh, s, goal.point, goalAllowed ? kNoPolygon : goalPoly, endPoly, endPoint);
-            if (!detail::anyAngleSearch(mesh, s, start, endPoint, endPoly, filter))
+            end = detail::anyAngleSearch(mesh, s, start, endPoint, endPoly, filter);
+            if (end == AnyAngleOutcome::unreached)
             {
                 endPoly = startPoly; // unreachable in exact arithmetic; stay safe
                 endPoint = mesh.closestPointOnPolygon(startPoly, goal.point);
                 s.anyGoalNode = kNoPolygon;
+                end = AnyAngleOutcome::found;
             }
         }
-        // The search's own path is the string pulled over its corridor.
-        detail::anyAngleCorridor(mesh, s, startPoly, start.point, endPoint, out.polygons, s.vias, out.points);
+        if (end == AnyAngleOutcome::found)
+        {
+            // The search's own path is the string pulled over its corridor.
+            detail::anyAngleCorridor(mesh, s, startPoly, start.point, endPoint, out.polygons, s.vias,
+                                     out.points);
+            detail::anyAngleRelease(s);
+            out.entries.assign(s.vias.size(), kNoPolygon);
+            finishPoints(mesh, s, filter, offMesh, out);
+            return Status::success();
+        }
+        // Past the node budget: the polygon search and funnel below answer
+        // (bounded by the polygon count; a path, not always the shortest).
+        // The weighted search is skipped: its windows would circle the same way.
         detail::anyAngleRelease(s);
-        out.entries.assign(s.vias.size(), kNoPolygon);
-        finishPoints(mesh, s, filter, offMesh, out);
-        return Status::success();
+        out.complete = false;
+        coneSearchesFail = true;
     }
 
     // Areas at different costs, no off-mesh link: the cheapest vertex path
     // refined at the area borders (weighted_path.cpp), when the goal can be
     // reached; otherwise the searches below find the closest reachable point.
-    if (s.offMeshIndex.empty() && goalAllowed &&
+    if (!coneSearchesFail && s.offMeshIndex.empty() && goalAllowed &&
         (filter.excludedAreas == 0 ? mesh.component(startPoly) == mesh.component(goalPoly)
                                    : linkedTo(mesh, s, startPoly, goalPoly, filter)))
     {

@@ -98,11 +98,25 @@ bool legSearch(const NavMesh& mesh, ScratchData& scratch, uint32_t startPoly, co
                uint32_t goalPoly, const glm::vec3& goal, const QueryFilter& filter, std::span<const float> extraCost,
                uint32_t maxExpanded, std::vector<uint32_t>& out);
 
+/// How an any-angle search ended.
+enum class AnyAngleOutcome : uint8_t
+{
+    found,      ///< The goal's polygon was reached: `anyAngleCorridor` gives the path.
+    unreached,  ///< Every reachable polygon was searched: `scratch.list` holds them.
+    overBudget, ///< More than anyAngleBudget(mesh) nodes were made (nothing usable).
+};
+
+/// The most nodes an any-angle search makes on `mesh`: 64 per polygon, at
+/// least 2^18 and at most 2^22 (about 370 MB of nodes). Real searches stay
+/// far below (the 1024 x 1024 benchmark maps peak near 26,000 nodes); a
+/// mesh whose slivers make the search circle (rounding on near-collinear
+/// carved edges) is stopped here instead of filling the memory.
+size_t anyAngleBudget(const NavMesh& mesh);
+
 /// Any-angle search (any_angle.cpp) from `start` to `goal` in `goalPoly`, over
-/// polygons the filter allows, all at one cost. True when the goal's polygon
-/// was reached; when false, `scratch.list` holds every polygon reached.
-bool anyAngleSearch(const NavMesh& mesh, ScratchData& scratch, const MeshPoint& start, const glm::vec3& goal,
-                    uint32_t goalPoly, const QueryFilter& filter);
+/// polygons the filter allows, all at one cost, within anyAngleBudget(mesh) nodes.
+AnyAngleOutcome anyAngleSearch(const NavMesh& mesh, ScratchData& scratch, const MeshPoint& start, const glm::vec3& goal,
+                               uint32_t goalPoly, const QueryFilter& filter);
 
 /// The corridor of the last successful `anyAngleSearch` (from `start` in
 /// `startPoly` to `end`): polygons from the start's to the goal's and, for

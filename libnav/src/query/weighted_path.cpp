@@ -33,7 +33,8 @@
 ///    fine-graph Dijkstra.
 ///
 /// Work is bounded: past kWorkBudget steps (windows pushed plus portals
-/// costed) the query fails with E_NAV_LIMIT. Everything is in double in the
+/// costed), or past 8 windows per link from one node (memory: a sliver mesh
+/// whose rounding makes the windows circle), the query fails with E_NAV_LIMIT. Everything is in double in the
 /// x–z plane; a segment's 3D length is the straight distance between its
 /// ends, as PathResult::cost measures it.
 
@@ -291,6 +292,11 @@ struct Weighted
             if (gu + minCost * (distToSegmentXZ(r, sa, sb) + distToSegmentXZ(goalPoint, sa, sb)) >= g[goalNode()])
                 continue;
             ++work;
+            if (windows.size() >= 8 * mesh.allLinks().size() + 4096)
+            {
+                work = kWorkBudget + 1; // a planar mesh never needs this many (see the file's note)
+                return;
+            }
             windows.push_back(Window{right, left, l.neighbour, poly, static_cast<uint32_t>(&l - base), inIndex});
         }
     }
