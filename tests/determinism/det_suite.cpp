@@ -98,22 +98,6 @@ void addVec3(Hasher& h, const glm::vec3& v)
     h.addF32(v.z);
 }
 
-uint64_t hashSoup(const nav::PolySoup& soup)
-{
-    Hasher h;
-    h.addU64(soup.vertices.size());
-    for (const glm::vec3& v : soup.vertices)
-        addVec3(h, v);
-    h.addU64(soup.indices.size());
-    for (uint32_t i : soup.indices)
-        h.addU32(i);
-    for (uint32_t s : soup.polyStarts)
-        h.addU32(s);
-    for (uint8_t a : soup.areas)
-        h.addU8(a);
-    return h.digest();
-}
-
 // ---------------------------------------------------------------------------
 // Levels
 
@@ -212,7 +196,7 @@ uint64_t jobBake2D(const Context&)
 {
     Hasher h;
     for (float radius : {0.0f, 0.4f, 1.0f})
-        h.addU64(hashSoup(take(nav::bakeGrid2D(grid2D(), radius), "2D bake")));
+        h.addU64(nav::hashPolySoup(take(nav::bakeGrid2D(grid2D(), radius), "2D bake")));
     return h.digest();
 }
 

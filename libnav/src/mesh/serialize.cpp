@@ -296,6 +296,26 @@ uint64_t hashNavTile(const NavMesh& mesh, uint32_t tile)
     return hashBytes(out);
 }
 
+uint64_t hashPolySoup(const PolySoup& soup)
+{
+    Hasher h;
+    h.addU64(soup.vertices.size());
+    for (const glm::vec3& v : soup.vertices)
+    {
+        h.addF32(v.x);
+        h.addF32(v.y);
+        h.addF32(v.z);
+    }
+    h.addU64(soup.indices.size());
+    for (uint32_t i : soup.indices)
+        h.addU32(i);
+    for (uint32_t s : soup.polyStarts)
+        h.addU32(s);
+    for (uint8_t a : soup.areas)
+        h.addU8(a);
+    return h.digest();
+}
+
 uint64_t hashNavMesh(const NavMesh& mesh)
 {
     if (!mesh.tiled())

@@ -250,9 +250,9 @@ TEST_CASE("a bake is bit-identical run to run")
     test::addRamp(in, 7, 9, 7, 9.5f, 0, 1);
     BakeDef def = test::testDef();
     def.maxEdgeLen = 1.5f;
-    const uint64_t first = test::hashSoup(bakeOk(in, def).mesh);
+    const uint64_t first = hashPolySoup(bakeOk(in, def).mesh);
     for (int i = 0; i < 3; ++i)
-        CHECK(test::hashSoup(bakeOk(in, def).mesh) == first);
+        CHECK(hashPolySoup(bakeOk(in, def).mesh) == first);
 }
 
 TEST_CASE("settings out of their limits are E_NAV_CONFIG naming the field")
@@ -504,5 +504,5 @@ TEST_CASE("dungeon.obj bakes with the benchmark settings into a valid mesh")
         CHECK(v.y >= out.boundsMin.y - 1e-3f);
         CHECK(v.y <= out.boundsMax.y + def.cellHeight + 1e-3f);
     }
-    CHECK(test::hashSoup(bakeOk(in, def).mesh) == test::hashSoup(out.mesh));
+    CHECK(hashPolySoup(bakeOk(in, def).mesh) == hashPolySoup(out.mesh));
 }

@@ -87,27 +87,6 @@ inline double polygonArea(const PolySoup& m, size_t p)
     return twice * 0.5;
 }
 
-/// Hash of everything a polygon soup holds.
-inline uint64_t hashSoup(const PolySoup& m)
-{
-    spark::Hasher h;
-    h.addU64(m.vertices.size());
-    for (const glm::vec3& v : m.vertices)
-    {
-        h.addF32(v.x);
-        h.addF32(v.y);
-        h.addF32(v.z);
-    }
-    h.addU64(m.indices.size());
-    for (uint32_t i : m.indices)
-        h.addU32(i);
-    for (uint32_t s : m.polyStarts)
-        h.addU32(s);
-    for (uint8_t a : m.areas)
-        h.addU8(a);
-    return h.digest();
-}
-
 inline double totalArea(const PolySoup& m)
 {
     double a = 0.0;

@@ -452,5 +452,10 @@ uint64_t hashNavMesh(const NavMesh& mesh);
 /// alone hashes as the same tile baked in a whole world. `tile` < tiles().size().
 uint64_t hashNavTile(const NavMesh& mesh, uint32_t tile);
 
+/// Hash of everything a polygon soup holds (a bake's output before the mesh
+/// is built): the vertex count and vertices, the index count and indices,
+/// the polygon starts and the areas (spark::Hasher, little-endian fields).
+uint64_t hashPolySoup(const PolySoup& soup);
+
 } // namespace spark::nav
 SPARK_NAV_API_END
