@@ -136,6 +136,16 @@ glm::dvec2 rightOf(const glm::dvec2& d) { return glm::dvec2(-d.y, d.x); }
 /// Squared distance within which two wall ends are the same point. [Units: m²]
 constexpr double kSameEnd2 = 1.0e-8;
 
+/// The agent stands at `point` of `polygon`: its corridor that polygon alone, no link.
+void standOnPolygon(CrowdAgent& a, const glm::vec3& point, uint32_t polygon)
+{
+    a.position = point;
+    a.corridor.position = point;
+    a.corridor.polygons.assign(1, polygon);
+    a.corridor.hops.clear();
+    a.corridor.target = point;
+}
+
 } // namespace
 // A wall is where an agent's centre may go; the obstacle is r further out.
 // At an outside corner the two moved walls overlap past the corner, over ground
@@ -497,11 +507,7 @@ void Crowd::followLinks(const CrowdStepInputs& in)
         if (at.ok())
         {
             // It stands on its polygon and plans on from there (the plan queue, this step).
-            a.position = at->point;
-            a.corridor.position = at->point;
-            a.corridor.polygons.assign(1, at->polygon);
-            a.corridor.hops.clear();
-            a.corridor.target = at->point;
+            standOnPolygon(a, at->point, at->polygon);
             a.state = AgentState::Moving;
             a.reason = AgentReason::None;
             if (a.planTicket == 0)
@@ -662,11 +668,7 @@ void standUnreachable(CrowdAgent& a, const NavMesh& mesh)
         a.corridor.polygons.clear();
         return;
     }
-    a.position = at->point;
-    a.corridor.position = at->point;
-    a.corridor.polygons.assign(1, at->polygon);
-    a.corridor.hops.clear();
-    a.corridor.target = at->point;
+    standOnPolygon(a, at->point, at->polygon);
     a.state = AgentState::NoPath;
     a.reason = AgentReason::Unreachable;
 }
