@@ -62,10 +62,14 @@
 ///    stepCrowds(dt) / dtCrowd::update(dt) call, nothing else between the updates;
 ///    the median over the updates of a run, then the median over the runs.
 ///    dt = 1/60 s (nav.step's default), 600 updates (10 s of simulation).
-///    Planning is inside the timed updates on both sides: Spark plans at
-///    setAgentTarget, called for every agent inside the first timed update;
-///    Detour plans inside its updates through its path queue. The mean
-///    (second table) holds Spark's first update, which plans every path.
+///    Planning is inside the timed updates on both sides: Spark's
+///    setAgentTarget, called for every agent inside the first timed update,
+///    queues the request and the update plans it (its plan queue; the
+///    default budget serves every request in that update); Detour plans
+///    inside its updates through its path queue. The mean (second table)
+///    holds Spark's first update, which plans every path; the first update
+///    is listed, and Spark's planning share of the job (first − median over
+///    the sum of the updates) with the search nodes it charged.
 /// Then one more, untimed run per side of --long (3,000) updates with the checks
 /// after every update gives the quality figures (its state after update 600
 /// must equal the timed runs' end state: Spark's NavWorld::hashState, a hash
@@ -93,6 +97,8 @@
 /// Options: --level=dungeon|terrain1k --agents=100,1000,4000 --repeats=3
 ///          --updates=600 (timed) --long=3000 (quality run) --goal-within=<m>
 ///          --side=both|spark|detour --spacing=0.9 (× 2r) --spark=<spark binary>
+///          --one-goal (every agent to the first pair's goal: many agents,
+///          one target; the pairs' starts as drawn)
 ///          (default <source>/build/release/cli/spark) --no-cli (skip the
 ///          `spark run` part) --keep-cli-files (keep its request files in /tmp)
 ///          --threads=1 (Spark's crowd threads, NavWorld::setCrowdThreads; 0:
@@ -166,6 +172,7 @@ struct Options
     int updates = 600;      // the timed runs' length
     int longUpdates = 3000; // the quality run's length (arrivals also at `updates`)
     float goalWithin = -1.0f; // a goal at most this far (x–z) from its start; 0: anywhere; < 0: the level's
+    bool oneGoal = false;     // --one-goal: every agent to the first pair's goal
     float spacing = 0.9f; // × 2r: 1,000 agents do not fit at 2r apart (random sequential placement)
     bool spark = true, detour = true, cli = true, keepCliFiles = false;
     std::string sparkBinary;
@@ -428,6 +435,7 @@ struct RunResult
     std::vector<double> updateMs; // per update
     std::vector<double> updateWallMs; // per update, wall clock
     double setupMs = 0.0;         // adding the agents and setting their targets
+    uint64_t planNodes = 0;       // Spark: search nodes the first update's plan phase charged
     int arrived = 0;              // after the last update
     int arrivedAtCheckpoint = 0;  // after update `checkpoint`
     uint64_t hashAtCheckpoint = 0; // worldHash after update `checkpoint`
@@ -519,9 +527,9 @@ RunResult runSpark(const std::string& meshName, const std::shared_ptr<const nav:
         ids.push_back(*id);
     }
     r.setupMs = (threadSeconds() - t0) * 1000.0;
-    // Spark plans at setAgentTarget: the targets are set inside the first
-    // timed update, so planning is timed on both sides (Detour plans inside
-    // its updates through its path queue).
+    // The targets are set inside the first timed update (setAgentTarget
+    // queues, the update plans), so planning is timed on both sides (Detour
+    // plans inside its updates through its path queue).
     auto setTargets = [&] {
         for (int i = 0; i < n; ++i)
             if (!world.setAgentTarget(ids[static_cast<size_t>(i)], pairs[static_cast<size_t>(i)].goal).ok())
@@ -561,8 +569,11 @@ RunResult runSpark(const std::string& meshName, const std::shared_ptr<const nav:
         [&, first = true]() mutable {
             if (first)
                 setTargets();
+            const bool ok = world.stepCrowds(kDt).ok();
+            if (first)
+                r.planNodes = world.lastPlanStats().nodes;
             first = false;
-            return world.stepCrowds(kDt).ok();
+            return ok;
         },
         observe, arrivals, [&] { return world.hashState(); });
     for (int i = 0; i < n; ++i)
@@ -975,6 +986,8 @@ Options parseOptions(int argc, char** argv)
             o.threads = std::max(0, std::atoi(v));
         else if (a == "--no-cli")
             o.cli = false;
+        else if (a == "--one-goal")
+            o.oneGoal = true;
         else if (a == "--keep-cli-files")
             o.keepCliFiles = true;
         else
@@ -989,7 +1002,7 @@ Options parseOptions(int argc, char** argv)
 
 struct SideRows
 {
-    std::vector<double> medians, wallMedians, means, setups;
+    std::vector<double> medians, wallMedians, means, setups, firsts;
     std::vector<uint64_t> hashes;
     RunResult last;
 };
@@ -1025,8 +1038,25 @@ int main(int argc, char** argv)
     const double bakedMb = peakRssMb();
     long long tried = 0;
     bool full = false;
-    const std::vector<Pair> pairs =
+    std::vector<Pair> pairs =
         makePairs(*sparkMesh, detour, maxAgents, opt.spacing * 2.0f * kAgentRadius, goalWithin, tried, full);
+    if (opt.oneGoal && !pairs.empty())
+    {
+        // Every agent to the first pair's goal (its path length from its own start).
+        nav::QueryScratch scratch;
+        nav::PathResult path;
+        const glm::vec3 goal = pairs.front().goal;
+        for (Pair& p : pairs)
+        {
+            p.goal = goal;
+            p.sparkLength = nav::findPath(*sparkMesh, scratch, p.start, goal, nav::defaultQueryFilter(),
+                                          glm::vec3(kPairExtent, 1.0f, kPairExtent), path)
+                                    .ok()
+                                ? path.length
+                                : 0.0f;
+        }
+        std::printf("one goal: every agent to (%.2f, %.2f, %.2f), the first pair's goal\n", goal.x, goal.y, goal.z);
+    }
     const int fits = static_cast<int>(pairs.size());
     int within = 0, withinLong = 0;
     double lengthSum = 0.0;
@@ -1093,6 +1123,7 @@ int main(int argc, char** argv)
             sum += t;
         rows.means.push_back(sum / r.updateMs.size());
         rows.setups.push_back(r.setupMs);
+        rows.firsts.push_back(r.updateMs.front());
         if (!rows.hashes.empty() && rows.hashes.back() != r.worldHash)
             deterministic = false;
         rows.hashes.push_back(r.worldHash);
@@ -1162,10 +1193,10 @@ int main(int argc, char** argv)
                         rows.last.minDist / (2.0f * kAgentRadius),
                         static_cast<double>(rows.last.overlaps) / opt.longUpdates, rows.last.leftMesh);
         }
-    std::printf("\n| agents | side | ms/update mean | setup ms (add + targets) | total ms (setup + %d updates) | "
-                "min dist/2r at start | end states after %d updates |\n",
+    std::printf("\n| agents | side | ms/update mean | first update ms | setup ms (add + targets) | total ms (setup + "
+                "%d updates) | min dist/2r at start | end states after %d updates |\n",
                 opt.updates, opt.longUpdates);
-    std::printf("|---:|---|---:|---:|---:|---:|---|\n");
+    std::printf("|---:|---|---:|---:|---:|---:|---:|---|\n");
     for (size_t k = 0; k < opt.agents.size(); ++k)
         for (int s = 0; s < 2; ++s)
         {
@@ -1173,10 +1204,25 @@ int main(int argc, char** argv)
                 continue;
             const SideRows& rows = s == 0 ? sparkRows[k] : detourRows[k];
             const double mean = median(rows.means), setup = median(rows.setups);
-            std::printf("| %d | %s | %.3f | %.2f | %.1f | %.3f | %s |\n", opt.agents[k],
-                        s == 0 ? "spark" : "detour", mean, setup, setup + mean * opt.updates,
+            std::printf("| %d | %s | %.3f | %.2f | %.2f | %.1f | %.3f | %s |\n", opt.agents[k],
+                        s == 0 ? "spark" : "detour", mean, median(rows.firsts), setup, setup + mean * opt.updates,
                         rows.last.startMinDist / (2.0f * kAgentRadius), rows.last.states.c_str());
         }
+    if (opt.spark)
+    {
+        // Spark plans every path in its first update: the share of the job
+        // any sharing of searches could save at most.
+        std::printf("\nspark planning (first update - median update) / sum of the %d updates:", opt.updates);
+        for (size_t k = 0; k < opt.agents.size(); ++k)
+        {
+            const SideRows& rows = sparkRows[k];
+            const double first = median(rows.firsts), med = median(rows.medians);
+            std::printf("  %d agents %.2f ms of %.1f ms (%.1f%%), %llu search nodes", opt.agents[k], first - med,
+                        median(rows.means) * opt.updates, 100.0 * (first - med) / (median(rows.means) * opt.updates),
+                        static_cast<unsigned long long>(rows.last.planNodes));
+        }
+        std::printf("\n");
+    }
     if (opt.spark && opt.detour)
     {
         std::printf("\nratio spark / detour (ms/update median):");

@@ -570,6 +570,21 @@ class World(_Handle):
         _check(_lib.spark_nav_world_crowd_hash(self._handle, mesh_id, byref(h)), "spark_nav_world_crowd_hash")
         return f"{h.value:016x}"
 
+    @property
+    def plan_budget(self) -> int:
+        """Search nodes each mesh's crowd spends per step on corridor searches
+        (new targets, re-plans; first come first served, the rest wait for the
+        next step): 1 .. 2**30, default 2**24."""
+        n = c_uint32()
+        _check(_lib.spark_nav_world_get_plan_budget(self._handle, byref(n)), "spark_nav_world_get_plan_budget")
+        return n.value
+
+    @plan_budget.setter
+    def plan_budget(self, nodes: int) -> None:
+        if not 0 <= int(nodes) < 2**32:  # (ctypes would wrap it; the library checks 1 .. 2**30)
+            raise NavError(Result.INVALID_ARGUMENT, "spark_nav_world_set_plan_budget")
+        _check(_lib.spark_nav_world_set_plan_budget(self._handle, int(nodes)), "spark_nav_world_set_plan_budget")
+
     # Obstacles (carving)
     def add_obstacle(
         self, mesh_id: int, shape: Shape, size: Sequence[float], position: ArrayLike, angle_deg: float = 0.0

@@ -219,6 +219,8 @@ _SIGNATURES = {
     "spark_nav_agent_set_settings": (_R, [World_p, c_uint64, P(AgentSettings)]),
     "spark_nav_agent_remove": (_R, [World_p, c_uint64]),
     "spark_nav_agent_get": (_R, [World_p, c_uint64, F3, F3, P(c_int)]),
+    "spark_nav_world_set_plan_budget": (_R, [World_p, c_uint32]),
+    "spark_nav_world_get_plan_budget": (_R, [World_p, P(c_uint32)]),
     "spark_nav_world_step": (_R, [World_p, c_double]),
     "spark_nav_world_crowd_hash": (_R, [World_p, c_uint64, P(c_uint64)]),
 }

@@ -497,6 +497,15 @@ spark_nav_result spark_nav_agent_get_layers(const spark_nav_world* world, uint64
 /** Where an agent is, how fast it goes, and its state. Any output may be NULL. */
 spark_nav_result spark_nav_agent_get(const spark_nav_world* world, uint64_t agent_id, float out_position[3],
                                      float out_velocity[3], spark_nav_agent_state* out_state);
+/** The crowd's plan budget: search nodes each mesh's crowd spends per step
+ *  on corridor searches (new targets and re-plans, first come first served;
+ *  a search once started finishes, the requests past the budget wait for
+ *  the next step and their agents stand). 1 .. 2^30, default 2^24 (every
+ *  request of the test scenes served in its step); out of range:
+ *  SPARK_NAV_INVALID_ARGUMENT and nothing changes. NavWorld::setPlanNodesPerStep. */
+spark_nav_result spark_nav_world_set_plan_budget(spark_nav_world* world, uint32_t nodes_per_step);
+/** The crowd's plan budget (spark_nav_world_set_plan_budget). */
+spark_nav_result spark_nav_world_get_plan_budget(const spark_nav_world* world, uint32_t* out_nodes_per_step);
 /** Advances every crowd of the world by `dt` seconds (0 < dt <= 1). */
 spark_nav_result spark_nav_world_step(spark_nav_world* world, double dt);
 /** The hash of the crowd on a mesh: its agents in id order (settings, position,

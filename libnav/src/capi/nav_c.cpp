@@ -1360,6 +1360,24 @@ spark_nav_result spark_nav_agent_get(const spark_nav_world* world, uint64_t agen
     return SPARK_NAV_OK;
 }
 
+spark_nav_result spark_nav_world_set_plan_budget(spark_nav_world* world, uint32_t nodes_per_step)
+{
+    if (!world)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    return guarded([&] {
+        const Status st = world->world.setPlanNodesPerStep(nodes_per_step);
+        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+    });
+}
+
+spark_nav_result spark_nav_world_get_plan_budget(const spark_nav_world* world, uint32_t* out_nodes_per_step)
+{
+    if (!world || !out_nodes_per_step)
+        return SPARK_NAV_INVALID_ARGUMENT;
+    *out_nodes_per_step = world->world.planNodesPerStep();
+    return SPARK_NAV_OK;
+}
+
 spark_nav_result spark_nav_world_step(spark_nav_world* world, double dt)
 {
     if (!world)

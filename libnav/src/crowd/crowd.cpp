@@ -50,6 +50,7 @@ std::string_view agentReasonName(AgentReason reason)
     case AgentReason::BlockedByAgents: return "blocked_by_agents";
     case AgentReason::NoHeadway: return "no_headway";
     case AgentReason::MakingWay: return "making_way";
+    case AgentReason::WaitingForPlan: return "waiting_for_plan";
     }
     return "";
 }
@@ -151,61 +152,41 @@ Status NavWorld::setAgentTarget(AgentId agent, const glm::vec3& target)
         return makeError("E_INVALID_PARAMS", "the target must be finite", "/target");
     const WorldMesh* record = m_state.meshes.get(a->mesh);
     const NavMesh& navmesh = currentMesh(*record);
+    const glm::vec3 extents = agentSearchExtents(a->def);
+    auto at = findNearest(navmesh, target, extents);
+    if (!at.ok())
+        return makeError("E_NAV_OFF_MESH", "the target is not on the mesh", "/target",
+                         "nav.nearest finds the closest point of the mesh");
+    // Waiting in the plan queue already: the new target, the same place.
+    if (a->planTicket != 0 && a->hasTarget && !a->manualVelocity)
+    {
+        a->target = target;
+        a->planFresh = true;
+        return Status::success();
+    }
     // A small move of the target keeps the corridor (re-planned past repath_distance).
     if (a->hasTarget && !a->manualVelocity && a->state == AgentState::Moving &&
         a->corridorGeneration == record->meshGeneration && distXZ(target, a->plannedTarget) <= a->def.repathDistance &&
-        std::fabs(target.y - a->plannedTarget.y) <= a->def.height)
+        std::fabs(target.y - a->plannedTarget.y) <= a->def.height && at->polygon == a->corridor.polygons.back())
     {
-        auto at = findNearest(navmesh, target, agentSearchExtents(a->def));
-        if (!at.ok())
-            return makeError("E_NAV_OFF_MESH", "the target is not on the mesh", "/target");
-        if (at->polygon == a->corridor.polygons.back())
-        {
-            a->target = target;
-            a->corridor.target = at->point;
-            return Status::success();
-        }
+        a->target = target;
+        a->corridor.target = at->point;
+        return Status::success();
     }
-    Corridor planned;
-    pathLinksOf(a->mesh, m_pathLinks);
-    const Status st = planCorridor(navmesh, m_scratch, a->position, target, defaultQueryFilter(),
-                                   agentSearchExtents(a->def), m_pathLinks, planned);
-    if (!st.ok())
-    {
-        if (st.error().field == "/to")
-            return makeError("E_NAV_OFF_MESH", "the target is not on the mesh", "/target",
-                             "nav.nearest finds the closest point of the mesh");
+    if (!a->leap.active && !findNearest(navmesh, a->position, extents).ok())
         return makeError("E_NAV_OFF_MESH", "the agent is not on the mesh", "/agent");
-    }
-    // Commit.
+    // Into the plan queue: the step's plan phase plans the corridor (the old
+    // one stays until then; the agent stands).
     a->hasTarget = true;
     a->manualVelocity = false;
     a->target = target;
-    a->plannedTarget = target;
-    a->corridorGeneration = record->meshGeneration;
-    a->linkGeneration = record->linkGeneration;
-    resetHeadway(*a);
-    if (planned.complete)
+    a->planTicket = ++m_state.planRequests;
+    a->planFresh = true;
+    resetHeadway(*a); // now, as when it planned at once: the step's jam measure skips it
+    if (!a->leap.active)
     {
-        a->corridor = std::move(planned);
         a->state = AgentState::Moving;
-        a->reason = AgentReason::None;
-        // A target but no speed (the first step would say so too).
-        if (a->def.maxSpeed <= 0.0f && distXZ(a->position, a->corridor.target) > a->def.stopDistance)
-        {
-            a->state = AgentState::NoPath;
-            a->reason = AgentReason::ZeroSpeed;
-        }
-    }
-    else
-    {
-        // Unreachable: stand where it is and say so.
-        a->corridor.position = a->position;
-        a->corridor.target = a->position;
-        a->corridor.polygons.assign(1, planned.polygons.front());
-        a->corridor.complete = false;
-        a->state = AgentState::NoPath;
-        a->reason = AgentReason::Unreachable;
+        a->reason = AgentReason::WaitingForPlan;
     }
     a->corners.clear();
     return Status::success();
@@ -221,6 +202,7 @@ Status NavWorld::setAgentVelocity(AgentId agent, const glm::vec3& velocity)
     a->manualVelocity = true;
     a->manual = glm::vec3(velocity.x, 0.0f, velocity.z);
     a->hasTarget = false;
+    a->planTicket = 0; // a request waiting is dropped
     a->state = AgentState::Moving;
     a->reason = AgentReason::None;
     resetHeadway(*a);
@@ -237,6 +219,7 @@ Status NavWorld::stopAgent(AgentId agent)
         return makeError("E_NAV_UNKNOWN_AGENT", "no such agent (the handle is stale)", "/agent");
     a->manualVelocity = false;
     a->hasTarget = false;
+    a->planTicket = 0; // a request waiting is dropped
     a->state = AgentState::Idle;
     a->reason = AgentReason::None;
     resetHeadway(*a);
@@ -337,6 +320,7 @@ Status NavWorld::stepCrowds(double dt)
         SPARK_TRY((*it)->prepare());
         stepped.push_back(it->get());
     }
+    m_planStats = CrowdPlanStats{};
     size_t k = 0;
     for (const auto& [name, id] : m_state.byName)
     {
@@ -349,7 +333,9 @@ Status NavWorld::stepCrowds(double dt)
         in.step = m_state.crowdSteps;
         in.dt = dt;
         in.filter = defaultQueryFilter();
-        stepped[k++]->step(in);
+        in.planBudget = m_state.planNodesPerStep;
+        stepped[k]->step(in);
+        m_planStats.waiting += stepped[k++]->planLeft();
     }
     ++m_state.crowdSteps;
     return Status::success();
@@ -360,6 +346,14 @@ Status NavWorld::setCrowdThreads(int threads)
     if (threads < 0 || threads > kMaxCrowdThreads)
         return makeError("E_INVALID_PARAMS", "threads is 0..256 (0: every hardware thread)", "/threads");
     m_crowdThreads = threads;
+    return Status::success();
+}
+
+Status NavWorld::setPlanNodesPerStep(uint32_t nodes)
+{
+    if (nodes < 1 || nodes > kMaxPlanNodesPerStep)
+        return makeError("E_INVALID_PARAMS", "plan_nodes_per_step is 1..2^30 search nodes", "/plan_nodes_per_step");
+    m_state.planNodesPerStep = nodes;
     return Status::success();
 }
 
@@ -418,13 +412,19 @@ void NavWorld::hashCrowd(Hasher& h, MeshId mesh) const
         // Reasons the state does not imply, and the headway clock while stuck
         // (only when so: the hashes of crowds that flow stay).
         if (a.reason == AgentReason::ZeroSpeed || a.reason == AgentReason::LinkTooSlow ||
-            a.reason == AgentReason::MakingWay || a.stuck || a.replan)
+            a.reason == AgentReason::MakingWay || a.reason == AgentReason::WaitingForPlan || a.stuck || a.replan)
         {
             h.addU8(static_cast<uint8_t>(a.reason));
             h.addBool(a.stuck);
             h.addBool(a.replan);
             addV(a.anchor);
             h.addF32(a.blockedFor);
+        }
+        // A plan request waiting (only then: the hashes of crowds served at once stay).
+        if (a.planTicket != 0)
+        {
+            h.addU64(a.planTicket);
+            h.addBool(a.planFresh);
         }
     });
 }

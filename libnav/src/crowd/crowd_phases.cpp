@@ -2,9 +2,12 @@
 // reference's navcrowd sample and Detour's dtCrowd::update (which hands its
 // phases to helpers), written here. Design note.
 //
-// `Crowd::step` is the list: agents on off-mesh links follow them
-// (`followLinks`); the others, in handle order (`gatherAgents`), (1) `plan`:
-// a corridor a mesh change broke is checked and planned again, and an agent
+// `Crowd::step` is the list: the plan queue is served (`servePlans`, after
+// Detour's dtPathQueue: `setAgentTarget` only queues, and the step plans
+// first come first served within a node budget); agents on off-mesh links
+// follow them (`followLinks`); the others, in handle order (`gatherAgents`),
+// (1) `plan`: a corridor a mesh change broke is checked and queued again
+// (served at once while the budget lasts), and an agent
 // heading into a jam or making no headway may take a detour round it
 // (congestion.cpp has the design note); (2) `steerAgents`: the corners give
 // the steering velocity (`steer`); (3) `gatherWalls`: the walls near the
@@ -132,6 +135,16 @@ double square(double v) { return v * v; }
 glm::dvec2 rightOf(const glm::dvec2& d) { return glm::dvec2(-d.y, d.x); }
 /// Squared distance within which two wall ends are the same point. [Units: m²]
 constexpr double kSameEnd2 = 1.0e-8;
+
+/// The agent stands at `point` of `polygon`: its corridor that polygon alone, no link.
+void standOnPolygon(CrowdAgent& a, const glm::vec3& point, uint32_t polygon)
+{
+    a.position = point;
+    a.corridor.position = point;
+    a.corridor.polygons.assign(1, polygon);
+    a.corridor.hops.clear();
+    a.corridor.target = point;
+}
 
 } // namespace
 // A wall is where an agent's centre may go; the obstacle is r further out.
@@ -277,7 +290,7 @@ bool parked(const CrowdAgent& a)
 bool mayDetour(const CrowdAgent& a)
 {
     return a.state == AgentState::Moving && a.hasTarget && !a.manualVelocity && !a.leap.active &&
-           a.reason != AgentReason::MakingWay && a.corridor.complete && a.corridor.hops.empty() &&
+           a.planTicket == 0 && a.reason != AgentReason::MakingWay && a.corridor.complete && a.corridor.hops.empty() &&
            a.corridor.polygons.size() > 1;
 }
 
@@ -442,10 +455,15 @@ Status Crowd::prepare()
 void Crowd::step(const CrowdStepInputs& in)
 {
     in.world->pathLinksOf(m_mesh, m_links);
+    m_planSpent = 0;
+    servePlans(in); // the targets set since the last step first: the jam measure sees them planned
     gatherAgents(in); // before the links: an agent landing this step steps from the next
     followLinks(in);
     if (m_stepAgents.empty())
+    {
+        servePlans(in); // those landed this step
         return;
+    }
     plan(in);
     steerAgents(in);
     gatherWalls(in);
@@ -464,7 +482,6 @@ void Crowd::followLinks(const CrowdStepInputs& in)
     const NavMesh& navmesh = *in.mesh;
     const double dt = in.dt;
     const uint32_t generation = in.generation, linkGeneration = in.linkGeneration;
-    QueryScratch& scratch = mainWorker().scratch;
     auto& agents = in.world->m_state.agents;
     agents.forEach([&](AgentId id, const CrowdAgent& c) {
         if (c.mesh != m_mesh || !c.leap.active)
@@ -487,26 +504,17 @@ void Crowd::followLinks(const CrowdStepInputs& in)
         a.velocity = glm::vec3(0.0f);
         (void)landCorridor(a.corridor);
         auto at = findNearest(navmesh, a.position, agentSearchExtents(a.def));
-        Corridor planned;
-        if (at.ok() && planCorridor(navmesh, scratch, at->point, a.target, defaultQueryFilter(), agentSearchExtents(a.def),
-                                    m_links, planned)
-                           .ok() &&
-            planned.complete)
+        if (at.ok())
         {
-            a.position = at->point;
-            a.corridor = std::move(planned);
+            // It stands on its polygon and plans on from there (the plan queue, this step).
+            standOnPolygon(a, at->point, at->polygon);
             a.state = AgentState::Moving;
             a.reason = AgentReason::None;
-        }
-        else if (at.ok())
-        {
-            a.position = at->point;
-            a.corridor.position = at->point;
-            a.corridor.polygons.assign(1, at->polygon);
-            a.corridor.hops.clear();
-            a.corridor.target = at->point;
-            a.state = AgentState::NoPath;
-            a.reason = AgentReason::Unreachable;
+            if (a.planTicket == 0)
+            {
+                a.planTicket = ++in.world->m_state.planRequests;
+                a.planFresh = false;
+            }
         }
         else
         {
@@ -557,8 +565,9 @@ void Crowd::plan(const CrowdStepInputs& in)
     // 1. A mesh change (a new generation: a re-bake, or carving, which gives
     //    new generations only to the polygon slots it changed): a corridor
     //    whose polygons all kept their generation stays (`checkCorridor`);
-    //    otherwise find the agent again and re-plan. Per agent.
-    forEachAgent(n, [&](CrowdWorker& w, size_t i) {
+    //    otherwise find the agent again, and one with a target plans again.
+    //    Per agent.
+    forEachAgent(n, [&](CrowdWorker&, size_t i) {
         CrowdAgent& a = agentAt(i);
         if (a.corridorGeneration != generation && !a.replan && world.corridorStillValid(m_mesh, a) &&
             !(a.hasTarget && a.linkGeneration != linkGeneration))
@@ -573,6 +582,7 @@ void Crowd::plan(const CrowdStepInputs& in)
             a.corridorGeneration = 0; // the links changed: plan again
         a.linkGeneration = linkGeneration;
         const bool planAgain = a.corridorGeneration != generation;
+        bool search = false;
         if (planAgain)
         {
             auto at = findNearest(navmesh, a.position, agentSearchExtents(a.def));
@@ -594,30 +604,25 @@ void Crowd::plan(const CrowdStepInputs& in)
                     a.reason = AgentReason::None;
                 }
                 if (a.hasTarget)
-                {
-                    Corridor planned;
-                    if (planCorridor(navmesh, w.scratch, a.position, a.target, filter, agentSearchExtents(a.def),
-                                     m_links, planned)
-                            .ok() &&
-                        planned.complete)
-                    {
-                        a.corridor = std::move(planned);
-                        a.state = a.state == AgentState::Arrived ? AgentState::Arrived : AgentState::Moving;
-                        if (!a.stuck && a.reason != AgentReason::MakingWay)
-                            a.reason = AgentReason::None; // a stuck agent stays so until it makes headway
-                    }
-                    else
-                    {
-                        a.state = AgentState::NoPath;
-                        a.reason = AgentReason::Unreachable;
-                    }
-                }
+                    search = true; // into the plan queue (below)
             }
             a.corridorGeneration = generation;
             a.wallGeneration = 0;
         }
-        cs.plannedAgain[i] = planAgain ? 1 : 0;
+        cs.plannedAgain[i] = search ? 2 : planAgain ? 1 : 0;
     });
+    //    Those with a target join the plan queue in handle order (an agent
+    //    waiting already keeps its place); then the queue is served.
+    for (size_t i = 0; i < n; ++i)
+    {
+        CrowdAgent& a = agentAt(i);
+        if (cs.plannedAgain[i] == 2 && a.planTicket == 0)
+        {
+            a.planTicket = ++in.world->m_state.planRequests;
+            a.planFresh = false;
+        }
+    }
+    servePlans(in);
     // 1b. A detour round a jam (congestion.cpp): on its turn, an agent whose
     //     corridor runs into a crowded polygon or that makes no headway, or a
     //     stuck one just planned again, searches with crowded polygons
@@ -640,6 +645,162 @@ void Crowd::plan(const CrowdStepInputs& in)
     }
 }
 
+namespace
+{
+
+/// How a plan request's search ended.
+enum PlanOutcome : uint8_t
+{
+    kPlanned = 0,     ///< A corridor (complete, or to the closest point reached).
+    kStartOffMesh = 1, ///< The agent stands where no polygon is.
+    kGoalOffMesh = 2,  ///< The target is where no polygon is (the mesh changed since it was set).
+};
+
+/// The agent stands on the polygon under it, with no route: no_path /
+/// unreachable (off_mesh when no polygon is within its reach).
+void standUnreachable(CrowdAgent& a, const NavMesh& mesh)
+{
+    auto at = findNearest(mesh, a.position, agentSearchExtents(a.def));
+    if (!at.ok())
+    {
+        a.state = AgentState::OffMesh;
+        a.reason = AgentReason::OffMesh;
+        a.corridor.polygons.clear();
+        return;
+    }
+    standOnPolygon(a, at->point, at->polygon);
+    a.state = AgentState::NoPath;
+    a.reason = AgentReason::Unreachable;
+}
+
+/// An agent's plan request served: its corridor `planned` (swapped in) and
+/// its state. A new order (`planFresh`, whose headway `setAgentTarget`
+/// started again) starts its state again, as `setAgentTarget` did when it
+/// planned at once; a re-plan keeps an
+/// arrived agent arrived and a stuck one stuck (until it makes headway).
+void commitPlan(CrowdAgent& a, Corridor& planned, uint8_t outcome, const CrowdStepInputs& in)
+{
+    const bool fresh = a.planFresh;
+    a.planTicket = 0;
+    a.planFresh = false;
+    a.corridorGeneration = in.generation;
+    a.linkGeneration = in.linkGeneration;
+    if (fresh)
+    {
+        a.plannedTarget = a.target;
+        a.corners.clear();
+    }
+    if (outcome != kPlanned)
+    {
+        standUnreachable(a, *in.mesh);
+        return;
+    }
+    if (!planned.complete)
+    {
+        a.state = AgentState::NoPath;
+        a.reason = AgentReason::Unreachable;
+        if (fresh)
+        {
+            // Unreachable: stand where it is and say so.
+            a.corridor.position = a.position;
+            a.corridor.target = a.position;
+            a.corridor.polygons.assign(1, planned.polygons.front());
+            a.corridor.complete = false;
+        }
+        return;
+    }
+    std::swap(a.corridor, planned);
+    if (fresh)
+    {
+        a.state = AgentState::Moving;
+        a.reason = AgentReason::None;
+        // A target but no speed (the first step would say so too).
+        if (a.def.maxSpeed <= 0.0f && distXZ(a.position, a.corridor.target) > a.def.stopDistance)
+        {
+            a.state = AgentState::NoPath;
+            a.reason = AgentReason::ZeroSpeed;
+        }
+        return;
+    }
+    a.state = a.state == AgentState::Arrived ? AgentState::Arrived : AgentState::Moving;
+    if (!a.stuck && a.reason != AgentReason::MakingWay)
+        a.reason = AgentReason::None; // a stuck agent stays so until it makes headway
+}
+
+} // namespace
+
+// 1a. The plan queue, after Detour's dtPathQueue: the requests of the
+//     mesh's agents in ticket order (first come first served), each one
+//     search. A search once started finishes (the any-angle search is not
+//     resumable; its own node limit bounds it) and is charged in full, so a
+//     request is started while the step has spent less than its budget and
+//     the rest wait, in order, for the next step. The searches of a batch
+//     run on the workers (each reads its agent and the mesh, writes its own
+//     answer); the answers are taken in ticket order until the budget is
+//     spent, and those of the batch past it are thrown away (searched again
+//     next step): which requests are served depends only on the order and
+//     the node counts, never on the thread count.
+void Crowd::servePlans(const CrowdStepInputs& in)
+{
+    auto& agents = in.world->m_state.agents;
+    m_planQueue.clear();
+    m_planLeft = 0;
+    agents.forEach([&](AgentId id, const CrowdAgent& a) {
+        if (a.mesh == m_mesh && a.planTicket != 0 && !a.leap.active)
+            m_planQueue.push_back(agents.get(id));
+    });
+    if (m_planQueue.empty())
+        return;
+    std::sort(m_planQueue.begin(), m_planQueue.end(),
+              [](const CrowdAgent* l, const CrowdAgent* r) { return l->planTicket < r->planTicket; });
+    // One request at a time on one thread (nothing thrown away); a batch
+    // that fills the workers otherwise.
+    const unsigned wanted = m_threads > 0 ? static_cast<unsigned>(m_threads)
+                                          : std::max(1u, std::thread::hardware_concurrency());
+    const size_t batch = wanted > 1 ? static_cast<size_t>(wanted) * kAgentsPerWorker : 1;
+    uint64_t& spent = m_planSpent;
+    const uint64_t before = spent;
+    size_t next = 0;
+    while (next < m_planQueue.size() && spent < in.planBudget)
+    {
+        const size_t count = std::min(batch, m_planQueue.size() - next);
+        if (m_planned.size() < count)
+            m_planned.resize(count);
+        m_planNodes.resize(count);
+        m_planOutcome.resize(count);
+        forEachAgent(count, [&](CrowdWorker& w, size_t k) {
+            const CrowdAgent& a = *m_planQueue[next + k];
+            Corridor& planned = m_planned[k];
+            const Status st = planCorridor(*in.mesh, w.scratch, a.position, a.target, in.filter,
+                                           agentSearchExtents(a.def), m_links, planned);
+            m_planOutcome[k] = st.ok() ? kPlanned : st.error().field == "/from" ? kStartOffMesh : kGoalOffMesh;
+            // Charged: the any-angle search's nodes, else (a straight walk,
+            // the polygon search with off-mesh links) the corridor's polygons.
+            const uint32_t made = w.scratch.lastSearchNodes();
+            m_planNodes[k] = std::max<uint32_t>(
+                1, made != 0 ? made : st.ok() ? static_cast<uint32_t>(planned.polygons.size()) : 0u);
+        });
+        for (size_t k = 0; k < count && spent < in.planBudget; ++k, ++next)
+        {
+            commitPlan(*m_planQueue[next], m_planned[k], m_planOutcome[k], in);
+            spent += m_planNodes[k];
+        }
+    }
+    // The rest wait (standing, `steerAgents`), and say so.
+    for (size_t k = next; k < m_planQueue.size(); ++k)
+    {
+        CrowdAgent& a = *m_planQueue[k];
+        if (a.state == AgentState::Moving && a.reason == AgentReason::None)
+            a.reason = AgentReason::WaitingForPlan;
+    }
+    CrowdPlanStats& stats = in.world->m_planStats;
+    stats.served += static_cast<uint32_t>(next);
+    stats.searches += static_cast<uint32_t>(next);
+    stats.nodes += spent - before;
+    stats.maxNodes = std::max(stats.maxNodes, spent);
+    m_planLeft = static_cast<uint32_t>(m_planQueue.size() - next);
+}
+
 // 2. Corners and steering. Per agent.
 void Crowd::steerAgents(const CrowdStepInputs& in)
 {
@@ -652,6 +813,11 @@ void Crowd::steerAgents(const CrowdStepInputs& in)
         CrowdAgent& a = agentAt(i);
         a.desired = glm::vec3(0.0f);
         a.corners.clear();
+        if (a.state == AgentState::Moving && a.planTicket != 0)
+        {
+            cs.standing[i] = 1; // waiting for its plan: it stands (others avoid it as standing)
+            return;
+        }
         if (a.state == AgentState::Moving && a.manualVelocity)
             a.desired = a.manual;
         else if (a.state == AgentState::Moving &&
@@ -1130,7 +1296,8 @@ void Crowd::trackHeadway(const CrowdStepInputs& in)
         const double speed = std::sqrt(len2(xz(a.velocity)));
         if (speed > 0.1)
             a.heading = glm::vec2(static_cast<float>(a.velocity.x / speed), static_cast<float>(a.velocity.z / speed));
-        const bool following = a.state == AgentState::Moving && a.hasTarget && !a.manualVelocity && !a.leap.active;
+        const bool following = a.state == AgentState::Moving && a.hasTarget && !a.manualVelocity && !a.leap.active &&
+                               a.planTicket == 0; // waiting for its plan is not being blocked
         const float reach = kStuckReach * a.def.radius;
         if (!following || distXZ(a.position, a.anchor) > reach)
         {

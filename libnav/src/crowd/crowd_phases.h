@@ -36,6 +36,7 @@ struct CrowdStepInputs
     uint64_t step = 0;             ///< The world's crowd step count (detour turns).
     double dt = 0.0;               ///< The step. [Units: s]
     QueryFilter filter;            ///< The agents' query filter.
+    uint32_t planBudget = kDefaultPlanNodesPerStep; ///< Search nodes the plan queue may spend (`NavWorld::setPlanNodesPerStep`).
 };
 
 /// What one worker of a per-agent phase uses (its own: workers share only the step's inputs).
@@ -79,9 +80,18 @@ public:
     void followLinks(const CrowdStepInputs& in);
     /// The step's agents (handle order, not on a link), looked up once, and the congestion.
     void gatherAgents(const CrowdStepInputs& in);
-    /// A corridor a mesh change broke is planned again (per agent); then, in
-    /// handle order within the step's budget, detours round jams.
+    /// A corridor a mesh change broke (or a relocated or stuck agent's) joins
+    /// the plan queue (found again per agent, queued in handle order);
+    /// `servePlans`; then, in handle order within the step's budget, detours round jams.
     void plan(const CrowdStepInputs& in);
+    /// The plan queue of the mesh's agents (new targets, re-plans, landings),
+    /// first come first served (`CrowdAgent::planTicket`) within what is
+    /// left of the step's node budget (`CrowdStepInputs::planBudget`); the
+    /// rest wait for the next step. `step` calls it first (the targets set
+    /// since the last step, before the agents are gathered and the jams
+    /// measured, as when `setAgentTarget` planned at once) and again in
+    /// `plan` (the re-plans found there, and landings).
+    void servePlans(const CrowdStepInputs& in);
     /// Corners → the steering velocity; arrival, link take-off, zero speed (per agent).
     void steerAgents(const CrowdStepInputs& in);
     /// The walls near each agent, gathered again after it moved (per agent).
@@ -98,6 +108,9 @@ public:
     void moveAlongSurface(const CrowdStepInputs& in);
     /// Heading, and headway: stuck and unstuck.
     void trackHeadway(const CrowdStepInputs& in);
+
+    /// Plan requests the last `servePlans` left waiting (for the step's stats).
+    uint32_t planLeft() const { return m_planLeft; }
 
     /// The per-agent arrays (tests read them between phases).
     const CrowdStepData& data() const { return m_data; }
@@ -125,6 +138,14 @@ private:
     detail::WorkerPool m_pool;
     double m_maxRadius = 0.0, m_maxSpeed = 0.0; ///< Of the step's agents.
     double m_guardRatio = 1.0;                  ///< 1 − the avoidance's overlap tolerance.
+    // The plan queue of a step: the agents waiting (ticket order), and one
+    // search's answer per request of the batch being searched.
+    std::vector<CrowdAgent*> m_planQueue;
+    std::vector<Corridor> m_planned;
+    std::vector<uint32_t> m_planNodes;
+    std::vector<uint8_t> m_planOutcome;
+    uint64_t m_planSpent = 0; ///< Nodes the step's plan queue has spent.
+    uint32_t m_planLeft = 0;  ///< Requests the last `servePlans` left waiting.
 };
 
 /// What a `CrowdStepScratch` holds: the crowd of each mesh stepped.

@@ -451,6 +451,11 @@ void NavWorld::hashState(Hasher& io) const
     }
     io.addU64(m_state.agents.size());
     io.addU64(m_state.crowdSteps);
+    if (m_state.planNodesPerStep != kDefaultPlanNodesPerStep) // only when set: older pinned hashes stay
+    {
+        io.addString("plan nodes per step");
+        io.addU32(m_state.planNodesPerStep);
+    }
 }
 
 uint64_t NavWorld::hashState() const

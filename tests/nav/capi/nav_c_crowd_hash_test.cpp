@@ -70,3 +70,30 @@ TEST_CASE("spark_nav_world_crowd_hash is the crowd part of the C++ world's state
     spark_nav_world_destroy(world);
     spark_nav_mesh_destroy(mesh);
 }
+
+TEST_CASE("spark_nav_world_set_plan_budget sets the crowd's plan budget; 0 or past 2^30 is refused")
+{
+    spark_nav_world* world = nullptr;
+    REQUIRE(spark_nav_world_create(&world) == SPARK_NAV_OK);
+    uint32_t budget = 0;
+    REQUIRE(spark_nav_world_get_plan_budget(world, &budget) == SPARK_NAV_OK);
+    CHECK(budget == kDefaultPlanNodesPerStep);
+    uint64_t before = 0, after = 0;
+    REQUIRE(spark_nav_world_hash(world, &before) == SPARK_NAV_OK);
+    for (uint32_t bad : {0u, (1u << 30) + 1u, 0xffffffffu})
+    {
+        CHECK(spark_nav_world_set_plan_budget(world, bad) == SPARK_NAV_INVALID_ARGUMENT);
+        REQUIRE(spark_nav_world_get_plan_budget(world, &budget) == SPARK_NAV_OK);
+        CHECK(budget == kDefaultPlanNodesPerStep);
+    }
+    REQUIRE(spark_nav_world_hash(world, &after) == SPARK_NAV_OK);
+    CHECK(after == before);
+    CHECK(spark_nav_world_set_plan_budget(world, 100) == SPARK_NAV_OK);
+    REQUIRE(spark_nav_world_get_plan_budget(world, &budget) == SPARK_NAV_OK);
+    CHECK(budget == 100u);
+    REQUIRE(spark_nav_world_hash(world, &after) == SPARK_NAV_OK);
+    CHECK(after != before); // state: hashed when not the default
+    CHECK(spark_nav_world_set_plan_budget(nullptr, 100) == SPARK_NAV_INVALID_ARGUMENT);
+    CHECK(spark_nav_world_get_plan_budget(world, nullptr) == SPARK_NAV_INVALID_ARGUMENT);
+    spark_nav_world_destroy(world);
+}

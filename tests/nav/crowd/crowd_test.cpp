@@ -207,8 +207,14 @@ TEST_CASE("an agent sent to a target follows its corridor, slows down, arrives a
     putGround(s, bakeShapes(doorwayShapes()));
     // From the west room to the east one, through the door.
     const AgentId id = addWalker(s, 2.0f, 1.0f, 19.0f, 1.0f);
-    CHECK(s.world.agent(id)->corridor.polygons.size() > 1);
+    // The target waits in the plan queue; the step plans it before moving.
+    CHECK(s.world.agent(id)->corridor.polygons.size() == 1);
+    CHECK(s.world.agent(id)->reason == AgentReason::WaitingForPlan);
     CHECK(s.world.crowdCounts().moving == 1);
+    REQUIRE(s.world.stepCrowds(kDt).ok());
+    CHECK(s.world.agent(id)->corridor.polygons.size() > 1);
+    CHECK(s.world.agent(id)->reason == AgentReason::None);
+    CHECK(s.world.agent(id)->position != glm::vec3(2.0f, 0.0f, 1.0f)); // it moved in the step it was planned in
     Watch w;
     const int steps = runScene(s, w, 1200, [&] { return allArrived(s); });
     CHECK(steps > 0);
@@ -248,8 +254,12 @@ TEST_CASE("a moving target is re-planned only when it moved further than repath_
     // Another 0.15 m, 0.45 m from where it was planned to: still kept.
     REQUIRE(s.world.setAgentTarget(id, glm::vec3(18.0f, 0.0f, 5.45f)).ok());
     CHECK(a.plannedTarget == glm::vec3(18.0f, 0.0f, 5.0f));
-    // 0.6 m from the planned target: planned again.
+    // 0.6 m from the planned target: planned again (in the next step).
     REQUIRE(s.world.setAgentTarget(id, glm::vec3(18.0f, 0.0f, 5.6f)).ok());
+    CHECK(a.reason == AgentReason::WaitingForPlan);
+    CHECK(a.plannedTarget == glm::vec3(18.0f, 0.0f, 5.0f));
+    REQUIRE(s.world.stepCrowds(kDt).ok());
+    CHECK(a.reason == AgentReason::None);
     CHECK(a.plannedTarget == glm::vec3(18.0f, 0.0f, 5.6f));
     CHECK(a.corridor.target == glm::vec3(18.0f, 0.0f, 5.6f));
     CHECK(a.state == AgentState::Moving);
@@ -272,6 +282,8 @@ TEST_CASE("an agent with no route to its target reports no_path and stands")
     REQUIRE(id.ok());
     REQUIRE(s.world.setAgentTarget(id.value(), glm::vec3(17.0f, 0.0f, 5.0f)).ok());
     const CrowdAgent& a = *s.world.agent(id.value());
+    CHECK(a.state == AgentState::Moving); // waiting for its plan: the step finds out
+    REQUIRE(s.world.stepCrowds(kDt).ok());
     CHECK(a.state == AgentState::NoPath);
     CHECK(agentStateName(a.state) == "no_path");
     for (int k = 0; k < 60; ++k)

@@ -98,3 +98,44 @@ TEST_CASE("the crowd's thread count is 0 (every hardware thread) to kMaxCrowdThr
     REQUIRE(world.setCrowdThreads(0).ok());
     CHECK(world.crowdThreads() == 0);
 }
+
+TEST_CASE("with a plan budget that leaves requests waiting, 1, 2 and 7 threads hash the same after every step")
+{
+    // The plan queue's searches run in batches on the workers and the
+    // answers past the budget are thrown away: which requests are served
+    // must not depend on the thread count.
+    std::array<Scene, 3> scenes;
+    const std::array<int, 3> threads = {1, 2, 7};
+    for (size_t k = 0; k < scenes.size(); ++k)
+    {
+        REQUIRE(scenes[k].world.setPlanNodesPerStep(3000).ok());
+        REQUIRE(scenes[k].world.setCrowdThreads(threads[k]).ok());
+        buildHall(scenes[k]);
+    }
+    uint32_t maxWaiting = 0, stepsWaiting = 0;
+    for (int step = 1; step <= 120; ++step)
+    {
+        for (Scene& s : scenes)
+            REQUIRE(s.world.stepCrowds(kDt).ok());
+        const CrowdPlanStats& stats = scenes[0].world.lastPlanStats();
+        maxWaiting = std::max(maxWaiting, stats.waiting);
+        stepsWaiting += stats.waiting > 0 ? 1 : 0;
+        for (size_t k = 1; k < scenes.size(); ++k)
+        {
+            const CrowdPlanStats& other = scenes[k].world.lastPlanStats();
+            REQUIRE(other.served == stats.served);
+            REQUIRE(other.nodes == stats.nodes);
+            REQUIRE(other.waiting == stats.waiting);
+        }
+        const uint64_t one = scenes[0].world.hashState();
+        if (scenes[1].world.hashState() != one || scenes[2].world.hashState() != one)
+        {
+            FAIL_CHECK("the thread counts differ after step " << step);
+            break;
+        }
+    }
+    // The budget did leave requests waiting over several steps.
+    CHECK(maxWaiting > 128);
+    CHECK(stepsWaiting >= 3);
+    MESSAGE("most requests waiting: " << maxWaiting << ", steps with some waiting: " << stepsWaiting);
+}

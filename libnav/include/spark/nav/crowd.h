@@ -3,8 +3,11 @@
 /// Crowd agents: the data a `NavWorld` keeps per agent, and the defs and
 /// limits of the crowd the world steps (`NavWorld::addAgent`, `stepCrowds`).
 ///
-/// Each step, per mesh in name order and per agent in handle order: a corridor
-/// that a mesh change broke is re-planned; an agent whose corridor runs into
+/// Each step, per mesh in name order and per agent in handle order: the plan
+/// queue is served (new targets and re-plans, first come first served,
+/// within `NavWorld::setPlanNodesPerStep` search nodes a step; the rest wait,
+/// standing, reason `waiting_for_plan`); a corridor
+/// that a mesh change broke is re-planned (through the queue); an agent whose corridor runs into
 /// a jam (polygons holding slow or standing agents) or that makes no headway
 /// looks, on its turn, for a detour that charges jammed polygons more (a
 /// bounded number of searches per step); the next corners give the steering
@@ -56,6 +59,15 @@ inline constexpr int kMaxAgentNeighbors = 32;
 inline constexpr uint32_t kAgentCorners = 4;
 /// Most threads a crowd step may run on (`NavWorld::setCrowdThreads`). [Limit]
 inline constexpr int kMaxCrowdThreads = 256;
+/// Search nodes each mesh's crowd may spend on corridor searches per step
+/// (`NavWorld::setPlanNodesPerStep`) unless set: 2^24, far more than any
+/// test scene or benchmark spends in one step (the determinism suite's
+/// 1,000 agents given targets at once on the terrain spend 41,756), so
+/// every request is served in the step it was made for; one search may make
+/// up to 2^22 (the any-angle search's own bound).
+inline constexpr uint32_t kDefaultPlanNodesPerStep = uint32_t(1) << 24;
+/// Largest node budget per step (`NavWorld::setPlanNodesPerStep`). [Limit]
+inline constexpr uint32_t kMaxPlanNodesPerStep = uint32_t(1) << 30;
 
 /// What an agent is doing.
 enum class AgentState : uint8_t
@@ -82,11 +94,12 @@ enum class AgentReason : uint8_t
     BlockedByAgents, ///< moving: no headway for `kStuckSeconds` or longer (`CrowdAgent::blockedFor`), agents touching it.
     NoHeadway,       ///< moving: no headway for `kStuckSeconds` or longer with no agent touching it (walls, its own settings).
     MakingWay,       ///< moving: it had arrived and steps aside for a passing agent; it walks back to its target after.
+    WaitingForPlan,  ///< moving: its corridor search waits in the plan queue (a new target, or a re-plan past the step's node budget); it stands meanwhile.
 };
 
 /// Text of a reason, as the commands write it: none, unreachable,
 /// off_mesh, zero_speed, link_too_slow, on_link, blocked_by_agents, no_headway,
-/// making_way.
+/// making_way, waiting_for_plan.
 std::string_view agentReasonName(AgentReason reason);
 
 /// Longest crossing of an off-mesh link an agent starts (a slower link is
@@ -172,6 +185,12 @@ struct CrowdAgent
     float blockedFor = 0.0f;                ///< Time since it last made headway while moving. [Units: s]
     bool stuck = false;                     ///< `blockedFor` >= `kStuckSeconds`.
     bool replan = false;                    ///< Plan its corridor again at the next step (relocated, given speed).
+    /// Its place in the plan queue: 0 = no request; else the world's request
+    /// count when it asked (`NavWorldState::planRequests`): smaller is served first.
+    uint64_t planTicket = 0;
+    /// The request waiting is a new order (`setAgentTarget`: the state and
+    /// headway start again when served), not a re-plan of the same one.
+    bool planFresh = false;
 };
 
 /// An agent within this of a link's take-off (x–z) starts the leap. [Units: m]

@@ -215,6 +215,8 @@ struct NavWorldState
     HandlePool<ObstacleTag, WorldObstacle> obstacles;    ///< Carved obstacles by handle (every mesh's).
     HandlePool<LinkTag, WorldLink> links;                ///< Off-mesh links by handle (every mesh's).
     uint64_t crowdSteps = 0;                             ///< Crowd steps taken.
+    uint64_t planRequests = 0;                           ///< Plan requests made (the last `CrowdAgent::planTicket` handed out).
+    uint32_t planNodesPerStep = kDefaultPlanNodesPerStep; ///< `NavWorld::setPlanNodesPerStep`.
 };
 
 /// An event of a crowd agent (`NavWorld::crowdEvents`).
@@ -227,6 +229,16 @@ struct CrowdEvent
 
 /// Most crowd events kept for a host to read; older ones are dropped. [Limit]
 inline constexpr size_t kMaxCrowdEvents = 65536;
+
+/// What the plan phase of the last crowd step did, summed over the meshes.
+struct CrowdPlanStats
+{
+    uint32_t served = 0;  ///< Requests served (corridors planned).
+    uint32_t searches = 0; ///< Searches run for them (requests sharing none: one each).
+    uint64_t nodes = 0;   ///< Search nodes charged (see `NavWorld::setPlanNodesPerStep`).
+    uint64_t maxNodes = 0; ///< The most nodes one mesh's crowd charged.
+    uint32_t waiting = 0; ///< Requests left waiting for a later step.
+};
 
 /// Counts of agents per state after a step.
 struct CrowdCounts
@@ -371,11 +383,17 @@ public:
     std::vector<AgentId> agentsInOrder() const;
     /// Number of agents.
     size_t agentCount() const { return m_state.agents.size(); }
-    /// Sends an agent to `target` (located on its mesh): plans its corridor now,
-    /// or, when a corridor exists and the target moved no more than the agent's
-    /// `repathDistance`, keeps it. A target that cannot be reached leaves the
-    /// agent in `no_path`. Errors (nothing changes): `E_NAV_UNKNOWN_AGENT`,
-    /// `E_NAV_OFF_MESH` (field `/target`), `E_INVALID_PARAMS`.
+    /// Sends an agent to `target` (located on its mesh): when a corridor
+    /// exists and the target moved no more than the agent's `repathDistance`,
+    /// keeps it; otherwise the agent joins the plan queue (`moving`, reason
+    /// `waiting_for_plan`, standing) and the next `stepCrowds` plans its
+    /// corridor before it moves, within the step's node budget
+    /// (`setPlanNodesPerStep`; past it, in a later step, first come first
+    /// served). An agent already waiting keeps its place with the new target.
+    /// A target that cannot be reached leaves the agent in `no_path` once
+    /// planned. Errors (nothing changes): `E_NAV_UNKNOWN_AGENT`,
+    /// `E_NAV_OFF_MESH` (field `/target`, or `/agent` when the agent stands
+    /// off the mesh), `E_INVALID_PARAMS`.
     [[nodiscard]] Status setAgentTarget(AgentId agent, const glm::vec3& target);
     /// Moves an agent at a velocity set by hand (x–z; avoidance still applies)
     /// until a target is set or it is stopped. Errors: `E_NAV_UNKNOWN_AGENT`,
@@ -415,6 +433,23 @@ public:
     [[nodiscard]] Status setCrowdThreads(int threads);
     /// The crowd step's threads (`setCrowdThreads`).
     int crowdThreads() const { return m_crowdThreads; }
+    /// The plan phase's budget: search nodes each mesh's crowd spends per
+    /// step on its plan queue (new targets, re-plans after a mesh change, a
+    /// landing or a stuck spell), served first come first served (Detour's
+    /// dtPathQueue). A search, once started, finishes (it is bounded by its
+    /// own node limit) and is charged in full: requests are started while
+    /// the step has spent less than the budget, the rest wait, in order, for
+    /// the next step (reason `waiting_for_plan`). A search is charged the
+    /// nodes the any-angle search made (`QueryScratch::lastSearchNodes`), or,
+    /// when another search answered (off-mesh links, a straight walk), its
+    /// corridor's polygons; at least 1. Default `kDefaultPlanNodesPerStep`.
+    /// State (saved, and hashed when not the default). `E_INVALID_PARAMS`
+    /// (field `/plan_nodes_per_step`) outside 1..kMaxPlanNodesPerStep.
+    [[nodiscard]] Status setPlanNodesPerStep(uint32_t nodes);
+    /// The plan phase's budget (`setPlanNodesPerStep`).
+    uint32_t planNodesPerStep() const { return m_state.planNodesPerStep; }
+    /// What the plan phase of the last `stepCrowds` did (not state).
+    const CrowdPlanStats& lastPlanStats() const { return m_planStats; }
     /// Checks an agent def; the error names the field (`/radius`, …).
     static Status validateAgentDef(const CrowdAgentDef& def);
 
@@ -466,6 +501,7 @@ private:
     // Working memory of the crowd step (not state): the crowd of each mesh.
     CrowdStepScratch m_crowdScratch;
     int m_crowdThreads = 0; // setCrowdThreads
+    CrowdPlanStats m_planStats; // lastPlanStats
     std::vector<PathLink> m_pathLinks; // a mesh's links, for setAgentTarget
     std::vector<CrowdEvent> m_crowdEvents; // outbox, see crowdEvents()
     void pushCrowdEvent(AgentId agent, CrowdEventKind kind);
