@@ -403,10 +403,14 @@ void Crowd::setThreads(int threads)
     m_avoidance.reset(); // made again with the new count by `prepare`
 }
 
+unsigned Crowd::threadsWanted() const
+{
+    return m_threads > 0 ? static_cast<unsigned>(m_threads) : std::max(1u, std::thread::hardware_concurrency());
+}
+
 template <class Job> void Crowd::forEachAgent(size_t n, const Job& job)
 {
-    const unsigned wanted = m_threads > 0 ? static_cast<unsigned>(m_threads)
-                                          : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned wanted = threadsWanted();
     const unsigned count = static_cast<unsigned>(std::clamp<size_t>(n / kAgentsPerWorker, 1, wanted));
     if (count == 1)
     {
@@ -755,8 +759,7 @@ void Crowd::servePlans(const CrowdStepInputs& in)
               [](const CrowdAgent* l, const CrowdAgent* r) { return l->planTicket < r->planTicket; });
     // One request at a time on one thread (nothing thrown away); a batch
     // that fills the workers otherwise.
-    const unsigned wanted = m_threads > 0 ? static_cast<unsigned>(m_threads)
-                                          : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned wanted = threadsWanted();
     const size_t batch = wanted > 1 ? static_cast<size_t>(wanted) * kAgentsPerWorker : 1;
     uint64_t& spent = m_planSpent;
     const uint64_t before = spent;

@@ -120,6 +120,8 @@ private:
     /// `threads` allows, chunks of agents handed out in turn: a per-agent
     /// phase. Which worker does an agent changes only the work.
     template <class Job> void forEachAgent(size_t n, const Job& job);
+    /// The threads `threads` asks for: the setting, or the hardware's (at least 1).
+    unsigned threadsWanted() const;
     /// The worker of the one-thread phases.
     CrowdWorker& mainWorker() { return *m_workers.front(); }
     CrowdAgent& agentAt(size_t i) { return *m_data.agents[i]; }
