@@ -2,7 +2,9 @@
 
 #include "spark/core/work.h"
 
+#include <algorithm>
 #include <string>
+#include <thread>
 
 namespace spark
 {
@@ -55,6 +57,11 @@ Error cancelledError(std::string_view stage)
                      std::string(deadline ? "stopped at its time limit" : "cancelled") + " before " +
                          std::string(stage) + "; nothing was changed",
                      {}, deadline ? "raise max_ms, or split the work (fewer frames per call)" : "");
+}
+
+unsigned workerThreads(int setting) noexcept
+{
+    return setting > 0 ? static_cast<unsigned>(setting) : std::max(1u, std::thread::hardware_concurrency());
 }
 
 } // namespace spark

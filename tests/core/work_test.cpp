@@ -56,3 +56,12 @@ TEST_CASE("work: a passed deadline stops the work; scopes nest")
     CHECK(workCheckpoint("frames", 0, 1));
     CHECK(outer.stopped() == WorkStop::None);
 }
+
+TEST_CASE("work: a threads setting gives its own count, 0 the hardware's (at least one)")
+{
+    CHECK(workerThreads(1) == 1);
+    CHECK(workerThreads(7) == 7);
+    const unsigned hardware = std::thread::hardware_concurrency();
+    CHECK(workerThreads(0) == (hardware == 0 ? 1u : hardware));
+    CHECK(workerThreads(-3) == workerThreads(0)); // callers validate; a negative one is "all" here too
+}

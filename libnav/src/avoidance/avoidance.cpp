@@ -54,6 +54,7 @@
 #include "avoidance_internal.h"
 #include "orca_planes.h"
 #include "worker_pool.h"
+#include "spark/core/work.h"
 
 #include <algorithm>
 #include <array>
@@ -62,7 +63,6 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
-#include <thread>
 
 namespace spark::nav
 {
@@ -187,10 +187,9 @@ struct Avoidance::Impl
 template <int D, class Solve>
 void Avoidance::Impl::forEachSlot(std::size_t agentCount, std::size_t room, const Solve& solve)
 {
-    const unsigned wanted = def.threads > 0 ? static_cast<unsigned>(def.threads)
-                                            : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned wanted = workerThreads(def.threads);
     const unsigned count = static_cast<unsigned>(
-        std::clamp<std::size_t>(agentCount / kAgentsPerWorker, 1, std::max(1u, wanted)));
+        std::clamp<std::size_t>(agentCount / kAgentsPerWorker, 1, wanted));
     while (workers.size() < count)
         workers.push_back(std::make_unique<AvoidanceWorker>());
     // Everything a solve may grow, grown here: a worker never allocates.

@@ -63,13 +63,13 @@
 // the stuck (2 s without headway) first: that took it to 1,548.
 
 #include "crowd_phases.h"
+#include "spark/core/work.h"
 #include "spark/nav/steer.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
-#include <thread>
 
 namespace spark::nav
 {
@@ -405,7 +405,7 @@ void Crowd::setThreads(int threads)
 
 unsigned Crowd::threadsWanted() const
 {
-    return m_threads > 0 ? static_cast<unsigned>(m_threads) : std::max(1u, std::thread::hardware_concurrency());
+    return workerThreads(m_threads);
 }
 
 template <class Job> void Crowd::forEachAgent(size_t n, const Job& job)

@@ -105,5 +105,10 @@ bool workCheckpoint(std::string_view stage, uint64_t done, uint64_t total);
 /// The error cancelled work returns: `E_CANCELLED`, naming the stage it stopped before.
 Error cancelledError(std::string_view stage);
 
+/// The threads a `threads` setting asks for (the bake's, the crowd's, the
+/// avoidance's): the setting itself when positive, else (0: "all") the
+/// hardware's thread count, at least 1. Callers clamp it to their jobs.
+unsigned workerThreads(int setting) noexcept;
+
 } // namespace spark
 SPARK_CORE_API_END
