@@ -334,8 +334,7 @@ void NavMeshAccess::assemble(NavMesh& mesh)
         appendWalls(mesh, p, own);
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
-    labelComponents(mesh);
-    deriveQueryTables(mesh);
+    deriveQueryTables(mesh); // the components too
 }
 
 void NavMeshAccess::labelComponents(NavMesh& mesh)
@@ -387,14 +386,13 @@ void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
         for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
             deriveLinkTurn(mesh, p, li);
-    deriveBridges(mesh);
+    deriveGraphTables(mesh);
 }
 
-void NavMeshAccess::deriveBridges(NavMesh& mesh)
+void NavMeshAccess::deriveGraphTables(NavMesh& mesh)
 {
     const uint32_t polys = mesh.polygonCount();
     mesh.m_linkBehind.assign(mesh.m_links.size(), NavMesh::LinkBehind{0, 0});
-    mesh.m_bridgeOrder.assign(polys, 0);
     // The links between p and q, counted from p's side (at most 2).
     auto linksTo = [&](uint32_t p, uint32_t q, uint32_t& only)
     {
@@ -408,12 +406,25 @@ void NavMeshAccess::deriveBridges(NavMesh& mesh)
         return count;
     };
     // Tarjan's bridges assume every connection is seen from both sides: a
-    // link without one back could make a cross edge look like a bridge.
-    uint32_t unused = 0;
+    // link without one back could make a cross edge look like a bridge (and
+    // the search would not find every polygon of a piece from its root).
+    auto linksBack = [&](uint32_t q, uint32_t p)
+    {
+        for (uint32_t li = mesh.m_linkStarts[q]; li < mesh.m_linkStarts[q + 1]; ++li)
+            if (mesh.m_links[li].neighbour == p)
+                return true;
+        return false;
+    };
     for (uint32_t p = 0; p < polys; ++p)
         for (const NavLink& l : mesh.links(p))
-            if (l.neighbour == p || linksTo(l.neighbour, p, unused) == 0)
+            if (l.neighbour == p || !linksBack(l.neighbour, p))
+            {
+                mesh.m_bridgeOrder.assign(polys, 0);
+                labelComponents(mesh);
                 return;
+            }
+    std::vector<uint32_t>& component = mesh.m_component;
+    component.resize(polys);
     std::vector<uint32_t> low(polys), order(polys, kNoPolygon);
     struct Frame
     {
@@ -427,6 +438,7 @@ void NavMeshAccess::deriveBridges(NavMesh& mesh)
         if (order[root] != kNoPolygon)
             continue;
         order[root] = low[root] = counter++;
+        component[root] = root;
         stack.push_back(Frame{root, mesh.m_linkStarts[root], kNoPolygon, false});
         while (!stack.empty())
         {
@@ -441,6 +453,7 @@ void NavMeshAccess::deriveBridges(NavMesh& mesh)
                 else
                 {
                     order[q] = low[q] = counter++;
+                    component[q] = root;
                     stack.push_back(Frame{q, mesh.m_linkStarts[q], f.poly, false});
                 }
                 continue;
@@ -804,7 +817,7 @@ void NavMeshAccess::deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& p
     deriveRings(mesh, &previous, kept);
     updateLinkTurns(mesh, previous, remap, copiedFrom, work);
     updateLinkEnds(mesh, previous, copiedFrom, relinkedOld, work);
-    deriveBridges(mesh); // (a global property of the links: found again, linear)
+    deriveGraphTables(mesh); // (global properties of the links: found again, linear)
 }
 
 void NavMeshAccess::updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
@@ -1169,7 +1182,6 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
             mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
-    labelComponents(mesh);
     // The previous polygons whose links were not copied: gone, or linked again.
     std::vector<uint32_t> relinkedOld(changedOld.begin(), changedOld.end());
     for (uint32_t p = 0; p < polys; ++p)

@@ -20,16 +20,20 @@ struct NavMeshAccess
     static void assemble(NavMesh& mesh);
 
     /// Labels every polygon with its connected piece (`NavMesh::component`),
-    /// from the links: union–find with the smaller id as the root.
+    /// from the links: union–find with the smaller id as the root (for links
+    /// that are not all seen from both sides; else `deriveGraphTables` labels).
     static void labelComponents(NavMesh& mesh);
 
     /// Fills the tables the path search reads (`NavMesh::ringXZ`, `ringY`,
-    /// `linkBackEdge`, `linkDeadEnd`) from the polygons and links.
+    /// `linkBackEdge`, `linkDeadEnd`, the turns and `deriveGraphTables`'s)
+    /// from the polygons and links.
     static void deriveQueryTables(NavMesh& mesh);
-    /// The bridge tables (NavMesh::linkBehind, bridgeOrder) from the links:
-    /// Tarjan's depth-first search, iterative; no bridge at all when some
-    /// link has no link back.
-    static void deriveBridges(NavMesh& mesh);
+    /// The whole-graph tables from the links, in one iterative depth-first
+    /// search (Tarjan's bridges): the bridge tables (NavMesh::linkBehind,
+    /// bridgeOrder) and the components (NavMesh::component; the search's
+    /// roots, taken in id order, are the smallest ids of their pieces). When
+    /// some link has no link back: no bridge at all, components by `labelComponents`.
+    static void deriveGraphTables(NavMesh& mesh);
     /// The turn table (NavMesh::linkEndTurn), from the links and the point ids.
     static void deriveTurns(NavMesh& mesh);
 
