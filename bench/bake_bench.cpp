@@ -64,6 +64,16 @@
 /// The count is of everything run inside the function (callees, allocation and
 /// freeing included); `callgrind_annotate --inclusive=yes` splits it by stage.
 ///
+/// Tiled (--tiled): each side runs in a process of its own (--serve=SIDE, which
+/// reads one line "bake" per bake from stdin and answers the run's figures);
+/// under the table, the hash of Spark's output with one thread and with N
+/// (meshHash), so a change that must keep the output can be checked on the
+/// big levels. Callgrind of one tiled bake:
+///   echo bake | valgrind --tool=callgrind --collect-atstart=no
+///       --toggle-collect='spark::nav::bakeTriangles*' build/<dir>/bench/bake_bench --serve=spark-1
+///       --level=dungeon --tile-size=64 --threads=1
+///   (Recast: --serve=recast-1 --toggle-collect='spark::bench::tiles::bakeRecastTile(*', one call per tile)
+///
 /// Run from the project root: build/<dir>/bench/bake_bench [--level=dungeon|terrain|ramps|all] [--rounds=N]
 
 #include "bake_stages.h"
