@@ -64,6 +64,16 @@
 /// The count is of everything run inside the function (callees, allocation and
 /// freeing included); `callgrind_annotate --inclusive=yes` splits it by stage.
 ///
+/// Tiled (--tiled): each side runs in a process of its own (--serve=SIDE, which
+/// reads one line "bake" per bake from stdin and answers the run's figures);
+/// under the table, the hash of Spark's output with one thread and with N
+/// (meshHash), so a change that must keep the output can be checked on the
+/// big levels. Callgrind of one tiled bake:
+///   echo bake | valgrind --tool=callgrind --collect-atstart=no
+///       --toggle-collect='spark::nav::bakeTriangles*' build/<dir>/bench/bake_bench --serve=spark-1
+///       --level=dungeon --tile-size=64 --threads=1
+///   (Recast: --serve=recast-1 --toggle-collect='spark::bench::tiles::bakeRecastTile(*', one call per tile)
+///
 /// Run from the project root: build/<dir>/bench/bake_bench [--level=dungeon|terrain|ramps|all] [--rounds=N]
 
 #include "bake_stages.h"
@@ -73,6 +83,7 @@
 #include "recastdemo.h"
 #include "recast_tiles.h"
 
+#include "spark/core/hash.h"
 #include "spark/core/rng.h"
 #include "spark/nav/bake.h"
 #include "spark/scene/model_obj.h"
@@ -569,7 +580,34 @@ struct TiledRun
     double peakMb = 0.0; ///< VmHWM of the process during the bake (reset before it).
     long tiles = 0, polygons = 0, vertices = 0;
     double area = 0.0;
+    uint64_t hash = 0; ///< Spark's sides: the bake's output (meshHash); 0 for Recast's.
 };
+
+/// XXH3-64 of a tiled bake's polygons and tile table, so a change to the bake
+/// that must keep its output can be checked on the big levels (not timed).
+uint64_t meshHash(const spark::nav::BakeOutput& out)
+{
+    spark::Hasher h;
+    const spark::nav::PolySoup& m = out.mesh;
+    for (const glm::vec3& v : m.vertices)
+        for (int c = 0; c < 3; ++c)
+            h.addF32(v[c]);
+    for (uint32_t i : m.indices)
+        h.addU32(i);
+    for (uint32_t i : m.polyStarts)
+        h.addU32(i);
+    h.addBytes(m.areas.data(), m.areas.size());
+    for (const spark::nav::NavTile& t : out.tiles)
+    {
+        h.addI32(t.x);
+        h.addI32(t.z);
+        h.addU32(t.firstPolygon);
+        h.addU32(t.polygonCount);
+        h.addU32(t.firstVertex);
+        h.addU32(t.vertexCount);
+    }
+    return h.digest();
+}
 
 double wallSeconds()
 {
@@ -657,6 +695,7 @@ int serveTiledSide(TiledSide side, const std::string& levelName, float cellSize,
             run.polygons = q.polygons;
             run.vertices = q.vertices;
             run.area = q.area;
+            run.hash = meshHash(baked.value());
         }
         else
         {
@@ -678,8 +717,8 @@ int serveTiledSide(TiledSide side, const std::string& levelName, float cellSize,
                 spark::bench::tiles::freeRecastTile(t);
             }
         }
-        std::printf("%.3f %.3f %.2f %ld %ld %ld %.3f\n", run.cpuMs, run.wallMs, run.peakMb, run.tiles, run.polygons,
-                    run.vertices, run.area);
+        std::printf("%.3f %.3f %.2f %ld %ld %ld %.3f %llu\n", run.cpuMs, run.wallMs, run.peakMb, run.tiles,
+                    run.polygons, run.vertices, run.area, static_cast<unsigned long long>(run.hash));
         std::fflush(stdout);
     }
     return 0;
@@ -742,13 +781,15 @@ TiledRun bakeOnce(SideProcess& p, TiledSide side)
     std::fflush(p.to);
     char line[256];
     TiledRun r;
+    unsigned long long hash = 0;
     if (!std::fgets(line, sizeof line, p.from) ||
-        std::sscanf(line, "%lf %lf %lf %ld %ld %ld %lf", &r.cpuMs, &r.wallMs, &r.peakMb, &r.tiles, &r.polygons,
-                    &r.vertices, &r.area) != 7)
+        std::sscanf(line, "%lf %lf %lf %ld %ld %ld %lf %llu", &r.cpuMs, &r.wallMs, &r.peakMb, &r.tiles, &r.polygons,
+                    &r.vertices, &r.area, &hash) != 8)
     {
         std::fprintf(stderr, "side %s failed\n", kTiledSideNames[side]);
         std::exit(1);
     }
+    r.hash = hash;
     return r;
 }
 
@@ -800,10 +841,13 @@ void measureTiled(const std::string& levelName, float cellSize, int tileSize, un
     const double rwN = spark::bench::median(wall[kRecastN]);
     const double sp = first[kSpark1].peakMb, rp = first[kRecast1].peakMb;
     std::printf("   goals: spark/recast one thread cpu %.2f (<= 0.70 %s); spark all/one thread wall %.2f (<= 0.60 "
-                "%s); spark/recast all threads wall %.2f; peak RSS one thread %.1f vs %.1f MB (%s); area %+.2f %%\n\n",
+                "%s); spark/recast all threads wall %.2f; peak RSS one thread %.1f vs %.1f MB (%s); area %+.2f %%\n",
                 s1 / r1, s1 <= 0.7 * r1 ? "met" : "MISSED", swN / sw1, swN <= 0.6 * sw1 ? "met" : "MISSED",
                 swN / rwN, sp, rp, sp <= rp ? "met" : "MISSED",
                 100.0 * (first[kSpark1].area - first[kRecast1].area) / first[kRecast1].area);
+    std::printf("   spark mesh hash %016llx (one thread), %016llx (%u threads)%s\n\n",
+                static_cast<unsigned long long>(first[kSpark1].hash), static_cast<unsigned long long>(first[kSparkN].hash),
+                threads, first[kSpark1].hash == first[kSparkN].hash ? "" : "  DIFFER");
     std::fflush(stdout);
 }
 

@@ -230,6 +230,10 @@ void bakeTile(const BakeInput& input, const BakeDef& def, const std::vector<Cell
     const float extentZ = static_cast<float>(g.depth) * g.cellSize;
     BakeInput local;
     local.oneSided = input.oneSided;
+    local.vertices.reserve(3 * job.triangles.size());
+    local.indices.reserve(3 * job.triangles.size());
+    if (!input.areas.empty())
+        local.areas.reserve(job.triangles.size());
     float lowY = 0.0f, highY = 0.0f;
     for (uint32_t t : job.triangles)
     {

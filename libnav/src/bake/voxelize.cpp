@@ -153,7 +153,7 @@ void splitPolygon(const float* in, int n, float* outBelow, int& nBelow, float* o
 }
 
 /// Stores `span` in the pool (a released slot first) and returns its index.
-int32_t allocateSpan(SolidField& field, const SolidSpan& span)
+[[gnu::always_inline]] inline int32_t allocateSpan(SolidField& field, const SolidSpan& span)
 {
     const int32_t s = field.freeList;
     if (s != -1)
@@ -274,7 +274,14 @@ struct ColumnExtent
 {
     float lineLo, lineHi, vertLo, vertHi;
 };
-using RowScratch = std::vector<ColumnExtent>;
+/// The rasteriser's scratch: the extents of a row's columns, and the x of
+/// every column line of the grid (lineX[x] = origin.x + x × cell size, the
+/// float the rows used to compute for each line they met), taken once per grid.
+struct RowScratch
+{
+    std::vector<ColumnExtent> extent;
+    std::vector<float> lineX;
+};
 
 /// "No height yet" for the extents.
 constexpr float kNoY = 3.0e38f;
@@ -383,7 +390,8 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
             continue;
         }
         const int columns = x1 - x0 + 1;
-        auto lineX = [&](int k) { return g.origin.x + static_cast<float>(x0 + k) * g.cellSize; };
+        const float* rowLines = scratch.lineX.data() + x0;
+        auto lineX = [rowLines](int k) { return rowLines[k]; };
         // Whether the row covers column x0 + k with some width.
         auto covers = [&](int k) { return std::min(rowMaxX, lineX(k + 1)) > std::max(rowMinX, lineX(k)); };
         if (x0 == x1)
@@ -410,7 +418,7 @@ void rasterizeTriangle(const glm::vec3& v0, const glm::vec3& v1, const glm::vec3
         // The piece of the row in column x is bounded by its vertices inside
         // the column and by where its edges cross the column's two lines; y is
         // linear along each edge, so those points give its extent.
-        ColumnExtent* extent = scratch.data();
+        ColumnExtent* extent = scratch.extent.data();
         std::fill(extent, extent + columns + 1, ColumnExtent{kNoY, -kNoY, kNoY, -kNoY});
         // Each vertex's x in cells, floored and ceiled once for its two edges.
         int vFloor[kClipCapacity], vCeil[kClipCapacity];
@@ -650,7 +658,11 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
     outField.freeList = -1;
     outField.spanCount = 0;
 
-    RowScratch scratch(static_cast<size_t>(g.width) + 2);
+    RowScratch scratch;
+    scratch.extent.resize(static_cast<size_t>(g.width) + 2);
+    scratch.lineX.resize(static_cast<size_t>(g.width) + 1);
+    for (int x = 0; x <= g.width; ++x)
+        scratch.lineX[static_cast<size_t>(x)] = g.origin.x + static_cast<float>(x) * g.cellSize;
     const float cos2 = cells.walkableCos * cells.walkableCos;
     const size_t triangles = input.indices.size() / 3;
     for (size_t t = 0; t < triangles; ++t)
