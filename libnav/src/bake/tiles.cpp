@@ -366,8 +366,8 @@ Result<std::vector<BakeOutput>> bakeTiles(const BakeInput& input, const BakeDef&
         return bucketed.error();
     const std::vector<TileJob>& jobs = bucketed.value();
     std::vector<TileResult> results(jobs.size());
-    unsigned threads = def.threads > 0 ? static_cast<unsigned>(def.threads) : std::thread::hardware_concurrency();
-    threads = std::clamp<unsigned>(threads, 1u, static_cast<unsigned>(std::max<size_t>(jobs.size(), 1)));
+    const unsigned threads =
+        std::min(workerThreads(def.threads), static_cast<unsigned>(std::max<size_t>(jobs.size(), 1)));
     if (!runJobs(input, def, radii, border, jobs, results, threads))
         return cancelledError("bake: tiles");
     for (const TileResult& r : results)
