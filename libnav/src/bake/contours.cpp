@@ -87,7 +87,7 @@ Farthest farthestCorner(std::span<const RawVertex> raw, int first, int end, int 
 {
     const int n = static_cast<int>(raw.size());
     Farthest out;
-    for (int ci = first; ci != end; ci = (ci + step) % n)
+    for (int ci = first; ci != end; ci = ci + step >= n ? ci + step - n : ci + step) // (ci + step) % n: no division
     {
         const float d = distanceToSegment2(raw[ci].x, raw[ci].z, ax, az, bx, bz);
         if (d > out.dist2)
@@ -114,7 +114,7 @@ void simplifyOutline(std::span<const RawVertex> raw, const std::vector<uint8_t>&
     // far side it carries) and starts edge i + 1.
     for (int i = 0; i < n; ++i)
     {
-        const int next = (i + 1) % n;
+        const int next = i + 1 == n ? 0 : i + 1;
         if (raw[i].farRegion != raw[next].farRegion)
             out.push_back({raw[i].x, raw[i].y, raw[i].z, i});
     }
@@ -338,11 +338,11 @@ void separateCrossingOutlines(const std::vector<std::span<const RawVertex>>& raw
                     for (size_t e = 0; e < va.size(); ++e)
                     {
                         const SimpleVertex& a = va[e];
-                        const SimpleVertex& b = va[(e + 1) % va.size()];
+                        const SimpleVertex& b = va[e + 1 == va.size() ? 0 : e + 1]; // no division in this loop
                         for (size_t f = 0; f < vb.size(); ++f)
                         {
                             const SimpleVertex& c = vb[f];
-                            const SimpleVertex& d = vb[(f + 1) % vb.size()];
+                            const SimpleVertex& d = vb[f + 1 == vb.size() ? 0 : f + 1];
                             if (!properlyCross(a, b, c, d) || !heightsMeet(a, b, c, d))
                                 continue;
                             if (refinable(A.outline, e))
@@ -459,7 +459,7 @@ std::vector<JunctionMove> findJunctionMoves(const std::vector<TracedOutline>& ou
         for (size_t c = 0; c < n; ++c)
         {
             const RawVertex& v = t.raw[c];
-            const uint32_t next = t.raw[(c + 1) % n].farRegion;
+            const uint32_t next = t.raw[c + 1 == n ? 0 : c + 1].farRegion;
             if (v.farRegion != 0 && next == 0 && regionArea[v.farRegion] == t.area)
                 borderFirst.push_back({v.x, v.z, t.region, v.farRegion, o, static_cast<int>(c)});
             else if (v.farRegion == 0 && next != 0 && regionArea[next] == t.area)
@@ -785,6 +785,10 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     // anything, and would have the vectors' pointers reloaded every span.
     constexpr int kUntraced = 4;
     std::vector<uint8_t> boundary(n, 0);
+    // Each boundary edge is traced at most once, as one corner: their count
+    // sizes the corners' array once (it grows to tens of MB on a big level).
+    size_t boundaryEdges = 0;
+    constexpr uint8_t kEdgeCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}; // set bits of 0..15
     {
         const uint32_t* region = field.region.data();
         const uint32_t* cellFirst = field.cellFirst.data();
@@ -809,6 +813,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                     b |= far != r ? 1u << dir : 0u;
                 }
                 bits[i] = static_cast<uint8_t>(b | (b << kUntraced));
+                boundaryEdges += static_cast<size_t>(kEdgeCount[b]);
             }
     }
 
@@ -816,6 +821,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     std::vector<TracedOutline> outlines;
     std::vector<size_t> firstCorner;
     std::vector<RawVertex> raw;
+    raw.reserve(boundaryEdges);
     const size_t maxSteps = n * 8 + 16;
     for (int z = 0; z < g.depth; ++z)
     {
@@ -904,7 +910,10 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
         dirty[mv.a] = dirty[mv.b] = 1;
     const std::vector<uint8_t> involved = dirty; // simplified below; the others as they are emitted
     const MovesByOutline movesOf(outlines.size(), moves);
-    std::vector<RawVertex> edited;
+    // The moved corners of each involved outline, as last simplified: an
+    // outline is made again whenever one of its moves is undone, so when the
+    // loop ends these are the corners of the moves that hold.
+    std::vector<std::vector<RawVertex>> editedOf(outlines.size());
     std::vector<std::pair<int32_t, int32_t>> movedAt;
     std::vector<uint8_t> changed;
     std::vector<uint32_t> undo;
@@ -916,6 +925,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
             if (!dirty[o])
                 continue;
             dirty[o] = 0;
+            std::vector<RawVertex>& edited = editedOf[o];
             applyJunctionMoves(outlines, o, moves, movesOf, enabled, edited);
             if (edited.size() < 3)
             {
@@ -944,7 +954,6 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
 
     // Every usable outline simplified, with the corners it was simplified from
     // (the moved ones for outlines with junction moves), then kept from crossing.
-    std::vector<std::vector<RawVertex>> editedOf(outlines.size());
     std::vector<std::span<const RawVertex>> rawOf(outlines.size());
     std::vector<uint8_t> areaOf(outlines.size());
     for (uint32_t o = 0; o < outlines.size(); ++o)
@@ -955,7 +964,6 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
             continue;
         if (involved[o])
         {
-            applyJunctionMoves(outlines, o, moves, movesOf, enabled, editedOf[o]);
             rawOf[o] = editedOf[o];
         }
         else

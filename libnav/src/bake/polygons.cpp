@@ -95,7 +95,7 @@ bool diagonalClear(const Scratch& s, size_t i, size_t j)
     const Point& d1 = s.pts[s.ring[j]];
     for (size_t k = 0; k < n; ++k)
     {
-        const size_t k1 = (k + 1) % n;
+        const size_t k1 = k + 1 == n ? 0 : k + 1;
         if (k == i || k1 == i || k == j || k1 == j)
             continue;
         const Point& p0 = s.pts[s.ring[k]];
