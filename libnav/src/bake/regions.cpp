@@ -433,13 +433,9 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
         for (uint32_t r : touched)
             linksInto[r] = 0;
 
-        // The row's spans are stored one after the other.
-        const uint32_t rowBegin = f.rowStart[static_cast<size_t>(z)];
-        const uint32_t rowEnd = f.rowStart[static_cast<size_t>(z) + 1];
-        if (rowBegin == rowEnd)
-            continue;
         const uint32_t* sweepToRegion = sweepRegion.data();
-        for (uint32_t i = cellFirst[used[rowBegin]], end = cellFirst[used[rowEnd - 1] + 1]; i < end; ++i)
+        const SpanRange row = rowSpans(f, z);
+        for (uint32_t i = row.first; i < row.last; ++i)
             if (region[i] != 0)
                 region[i] = sweepToRegion[region[i] - 1];
         for (const uint32_t c : stackedColumns)
