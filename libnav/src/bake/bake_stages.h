@@ -13,6 +13,7 @@
 
 #include <glm/vec3.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -149,6 +150,33 @@ inline UsedColumn usedColumn(const OpenField& f, int z, uint32_t k)
     const uint32_t c = f.usedColumns[k];
     const uint32_t first = f.cellFirst[c];
     return {static_cast<int>(c) - z * f.grid.width, first, f.cellFirst[c + 1]};
+}
+
+/// The spans of row z, [first, last): a row's spans are stored one after the
+/// other, so a stage may scan them as one run and look up the column
+/// (columnOfSpan) of the few it stops at.
+struct SpanRange
+{
+    uint32_t first, last;
+};
+inline SpanRange rowSpans(const OpenField& f, int z)
+{
+    const uint32_t begin = f.rowStart[static_cast<size_t>(z)];
+    const uint32_t end = f.rowStart[static_cast<size_t>(z) + 1];
+    if (begin == end)
+        return {0, 0};
+    return {f.cellFirst[f.usedColumns[begin]], f.cellFirst[f.usedColumns[end - 1] + 1]};
+}
+
+/// The column (x + z * width) of span `span` of row z: the row's last used
+/// column whose first span is not after it.
+inline uint32_t columnOfSpan(const OpenField& f, int z, uint32_t span)
+{
+    const uint32_t* used = f.usedColumns.data();
+    const uint32_t* cellFirst = f.cellFirst.data();
+    const uint32_t* begin = used + f.rowStart[static_cast<size_t>(z)];
+    const uint32_t* end = used + f.rowStart[static_cast<size_t>(z) + 1];
+    return *(std::upper_bound(begin, end, span, [&](uint32_t s, uint32_t c) { return s < cellFirst[c]; }) - 1);
 }
 
 /// The neighbour layer of span `i` in direction `dir`, or kNoConnection.

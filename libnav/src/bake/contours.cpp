@@ -87,7 +87,8 @@ Farthest farthestCorner(std::span<const RawVertex> raw, int first, int end, int 
 {
     const int n = static_cast<int>(raw.size());
     Farthest out;
-    for (int ci = first; ci != end; ci = (ci + step) % n)
+    // (ci + step) % n without a division per corner.
+    for (int ci = first; ci != end; ci = ci + step >= n ? ci + step - n : ci + step)
     {
         const float d = distanceToSegment2(raw[ci].x, raw[ci].z, ax, az, bx, bz);
         if (d > out.dist2)
@@ -114,7 +115,7 @@ void simplifyOutline(std::span<const RawVertex> raw, const std::vector<uint8_t>&
     // far side it carries) and starts edge i + 1.
     for (int i = 0; i < n; ++i)
     {
-        const int next = (i + 1) % n;
+        const int next = i + 1 == n ? 0 : i + 1;
         if (raw[i].farRegion != raw[next].farRegion)
             out.push_back({raw[i].x, raw[i].y, raw[i].z, i});
     }
@@ -273,6 +274,11 @@ void separateCrossingOutlines(const std::vector<std::span<const RawVertex>>& raw
         return std::fabs(y1 - y2) < heightMargin;
     };
     std::vector<std::vector<uint8_t>> refine(simpleOf.size());
+    // The outlines that gained a corner in the last pass (every one before
+    // the first). A pair of which neither did is as it was when last tested,
+    // when the edges it marked had nothing to take back: it is not tested
+    // again (on the 1 km terrain this halves the function's work).
+    std::vector<uint8_t> changed(simpleOf.size(), 1), changedNow(simpleOf.size(), 0);
     for (bool again = true; again;)
     {
         again = false;
@@ -330,7 +336,8 @@ void separateCrossingOutlines(const std::vector<std::span<const RawVertex>>& raw
                 {
                     const Box& A = boxes[in[i]];
                     const Box& B = boxes[in[j]];
-                    if (A.z0 > B.z1 || B.z0 > A.z1 || A.y0 > B.y1 + heightMargin || B.y0 > A.y1 + heightMargin ||
+                    if ((!changed[A.outline] && !changed[B.outline]) || A.z0 > B.z1 || B.z0 > A.z1 ||
+                        A.y0 > B.y1 + heightMargin || B.y0 > A.y1 + heightMargin ||
                         bandOf(std::max(A.z0, B.z0)) != band)
                         continue;
                     const std::vector<SimpleVertex>& va = simpleOf[A.outline];
@@ -338,11 +345,11 @@ void separateCrossingOutlines(const std::vector<std::span<const RawVertex>>& raw
                     for (size_t e = 0; e < va.size(); ++e)
                     {
                         const SimpleVertex& a = va[e];
-                        const SimpleVertex& b = va[(e + 1) % va.size()];
+                        const SimpleVertex& b = va[e + 1 == va.size() ? 0 : e + 1]; // no division in this loop
                         for (size_t f = 0; f < vb.size(); ++f)
                         {
                             const SimpleVertex& c = vb[f];
-                            const SimpleVertex& d = vb[(f + 1) % vb.size()];
+                            const SimpleVertex& d = vb[f + 1 == vb.size() ? 0 : f + 1];
                             if (!properlyCross(a, b, c, d) || !heightsMeet(a, b, c, d))
                                 continue;
                             if (refinable(A.outline, e))
@@ -369,9 +376,12 @@ void separateCrossingOutlines(const std::vector<std::span<const RawVertex>>& raw
                     continue;
                 v.insert(v.begin() + static_cast<std::ptrdiff_t>(k) + 1,
                          SimpleVertex{raw[maxI].x, raw[maxI].y, raw[maxI].z, maxI});
+                changedNow[box.outline] = 1;
                 again = true;
             }
         }
+        changed.swap(changedNow);
+        std::fill(changedNow.begin(), changedNow.end(), uint8_t{0});
     }
 }
 
@@ -423,7 +433,8 @@ constexpr int kJunctionSteps = 2;
 inline size_t wrapIndex(int i, size_t n)
 {
     const int m = static_cast<int>(n);
-    return static_cast<size_t>(((i % m) + m) % m);
+    const int r = i % m; // one division, not two
+    return static_cast<size_t>(r < 0 ? r + m : r);
 }
 
 /// The T-junctions a monotone partition leaves on obstacles' corners, and how
@@ -459,7 +470,7 @@ std::vector<JunctionMove> findJunctionMoves(const std::vector<TracedOutline>& ou
         for (size_t c = 0; c < n; ++c)
         {
             const RawVertex& v = t.raw[c];
-            const uint32_t next = t.raw[(c + 1) % n].farRegion;
+            const uint32_t next = t.raw[c + 1 == n ? 0 : c + 1].farRegion;
             if (v.farRegion != 0 && next == 0 && regionArea[v.farRegion] == t.area)
                 borderFirst.push_back({v.x, v.z, t.region, v.farRegion, o, static_cast<int>(c)});
             else if (v.farRegion == 0 && next != 0 && regionArea[next] == t.area)
@@ -730,35 +741,29 @@ bool changedEdgesSimple(const std::vector<SimpleVertex>& v, const std::vector<ui
 
 int cornerHeight(const OpenField& field, int x, int z, uint32_t i, int dir)
 {
-    const int width = field.grid.width;
+    // Neighbours by column index (kDirX + kDirZ * width), not by x and z.
+    const int64_t width = field.grid.width;
+    const int64_t step[4] = {-1, width, 1, -width};
+    const int64_t c = x + z * width;
     const int turn = (dir + 1) & 3;
-    int height = field.y[i];
-    auto step = [&](int cx, int cz, uint32_t s, int d, int& outX, int& outZ) -> uint32_t
+    const uint32_t* cellFirst = field.cellFirst.data();
+    const uint16_t* y = field.y.data();
+    int height = y[i];
+    // Across edge `first` and then across edge `second` of that neighbour.
+    auto around = [&](int first, int second)
     {
-        const uint32_t link = connectionOf(field, s, d);
+        const uint32_t link = connectionOf(field, i, first);
         if (link == kNoConnection)
-            return UINT32_MAX;
-        outX = cx + kDirX[d];
-        outZ = cz + kDirZ[d];
-        return field.cellFirst[static_cast<size_t>(outX + outZ * width)] + link;
+            return;
+        const int64_t nc = c + step[first];
+        const uint32_t a = cellFirst[nc] + link;
+        height = std::max<int>(height, y[a]);
+        const uint32_t diagonal = connectionOf(field, a, second);
+        if (diagonal != kNoConnection)
+            height = std::max<int>(height, y[cellFirst[nc + step[second]] + diagonal]);
     };
-    int ax, az, bx, bz, dx, dz;
-    const uint32_t a = step(x, z, i, dir, ax, az);
-    if (a != UINT32_MAX)
-    {
-        height = std::max<int>(height, field.y[a]);
-        const uint32_t d = step(ax, az, a, turn, dx, dz);
-        if (d != UINT32_MAX)
-            height = std::max<int>(height, field.y[d]);
-    }
-    const uint32_t b = step(x, z, i, turn, bx, bz);
-    if (b != UINT32_MAX)
-    {
-        height = std::max<int>(height, field.y[b]);
-        const uint32_t d = step(bx, bz, b, dir, dx, dz);
-        if (d != UINT32_MAX)
-            height = std::max<int>(height, field.y[d]);
-    }
+    around(dir, turn);
+    around(turn, dir);
     return height;
 }
 
@@ -785,6 +790,10 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     // anything, and would have the vectors' pointers reloaded every span.
     constexpr int kUntraced = 4;
     std::vector<uint8_t> boundary(n, 0);
+    // Each boundary edge is traced at most once, as one corner: their count
+    // sizes the corners' array once (it grows to tens of MB on a big level).
+    size_t boundaryEdges = 0;
+    constexpr uint8_t kEdgeCount[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4}; // set bits of 0..15
     {
         const uint32_t* region = field.region.data();
         const uint32_t* cellFirst = field.cellFirst.data();
@@ -809,6 +818,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                     b |= far != r ? 1u << dir : 0u;
                 }
                 bits[i] = static_cast<uint8_t>(b | (b << kUntraced));
+                boundaryEdges += static_cast<size_t>(kEdgeCount[b]);
             }
     }
 
@@ -816,73 +826,74 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
     std::vector<TracedOutline> outlines;
     std::vector<size_t> firstCorner;
     std::vector<RawVertex> raw;
+    raw.reserve(boundaryEdges);
     const size_t maxSteps = n * 8 + 16;
+    // Outlines start at the spans with an untraced edge, in storage order:
+    // a row's spans are scanned as one run of bytes, and the column looked up
+    // only where an outline starts.
     for (int z = 0; z < g.depth; ++z)
     {
-        for (uint32_t k = field.rowStart[static_cast<size_t>(z)];
-             k < field.rowStart[static_cast<size_t>(z) + 1]; ++k)
+        const SpanRange row = rowSpans(field, z);
+        for (uint32_t start = row.first; start < row.last; ++start)
         {
-            const auto [x, first, last] = usedColumn(field, z, k);
-            for (uint32_t start = first; start < last; ++start)
+            if ((boundary[start] >> kUntraced) == 0)
+                continue;
+            const int x = static_cast<int>(columnOfSpan(field, z, start) - static_cast<int64_t>(z) * g.width);
+            int startDir = 0;
+            while ((boundary[start] & (1u << (kUntraced + startDir))) == 0)
+                ++startDir;
+
+            // Walk the outline with the boundary on one hand.
+            const size_t begin = raw.size();
+            int cx = x, cz = z, dir = startDir;
+            uint32_t i = start;
+            bool closed = false;
+            for (size_t steps = 0; steps < maxSteps; ++steps)
             {
-                if ((boundary[start] >> kUntraced) == 0)
-                    continue;
-                int startDir = 0;
-                while ((boundary[start] & (1u << (kUntraced + startDir))) == 0)
-                    ++startDir;
-
-                // Walk the outline with the boundary on one hand.
-                const size_t begin = raw.size();
-                int cx = x, cz = z, dir = startDir;
-                uint32_t i = start;
-                bool closed = false;
-                for (size_t steps = 0; steps < maxSteps; ++steps)
+                if ((boundary[i] & (1u << dir)) != 0)
                 {
-                    if ((boundary[i] & (1u << dir)) != 0)
+                    if ((boundary[i] & (1u << (kUntraced + dir))) == 0)
+                        break; // an edge met twice: the outline is not simple
+                    int px = cx, pz = cz;
+                    if (dir == 0)
+                        pz += 1;
+                    else if (dir == 1)
+                        px += 1, pz += 1;
+                    else if (dir == 2)
+                        px += 1;
+                    const uint32_t link = connectionOf(field, i, dir);
+                    uint32_t far = 0;
+                    if (link != kNoConnection)
                     {
-                        if ((boundary[i] & (1u << (kUntraced + dir))) == 0)
-                            break; // an edge met twice: the outline is not simple
-                        int px = cx, pz = cz;
-                        if (dir == 0)
-                            pz += 1;
-                        else if (dir == 1)
-                            px += 1, pz += 1;
-                        else if (dir == 2)
-                            px += 1;
-                        const uint32_t link = connectionOf(field, i, dir);
-                        uint32_t far = 0;
-                        if (link != kNoConnection)
-                        {
-                            const uint32_t j = field.cellFirst[static_cast<size_t>((cx + kDirX[dir]) +
-                                                                                   (cz + kDirZ[dir]) * g.width)] +
-                                               link;
-                            far = field.region[j];
-                            if (far == 0 && !field.borderWalkable.empty() && field.borderWalkable[j] != 0)
-                                far = tileEdge + static_cast<uint32_t>(dir);
-                        }
-                        raw.push_back({px, cornerHeight(field, cx, cz, i, dir), pz, far});
-                        boundary[i] = static_cast<uint8_t>(boundary[i] & ~(1u << (kUntraced + dir)));
-                        dir = (dir + 1) & 3;
+                        const uint32_t j = field.cellFirst[static_cast<size_t>((cx + kDirX[dir]) +
+                                                                               (cz + kDirZ[dir]) * g.width)] +
+                                           link;
+                        far = field.region[j];
+                        if (far == 0 && !field.borderWalkable.empty() && field.borderWalkable[j] != 0)
+                            far = tileEdge + static_cast<uint32_t>(dir);
                     }
-                    else
-                    {
-                        const uint32_t link = connectionOf(field, i, dir);
-                        cx += kDirX[dir];
-                        cz += kDirZ[dir];
-                        i = field.cellFirst[static_cast<size_t>(cx + cz * g.width)] + link;
-                        dir = (dir + 3) & 3;
-                    }
-                    if (i == start && dir == startDir)
-                    {
-                        closed = true;
-                        break;
-                    }
+                    raw.push_back({px, cornerHeight(field, cx, cz, i, dir), pz, far});
+                    boundary[i] = static_cast<uint8_t>(boundary[i] & ~(1u << (kUntraced + dir)));
+                    dir = (dir + 1) & 3;
                 }
-
-                firstCorner.push_back(begin);
-                outlines.push_back(
-                    {{}, field.region[start], field.area[start], closed && raw.size() - begin >= 3});
+                else
+                {
+                    const uint32_t link = connectionOf(field, i, dir);
+                    cx += kDirX[dir];
+                    cz += kDirZ[dir];
+                    i = field.cellFirst[static_cast<size_t>(cx + cz * g.width)] + link;
+                    dir = (dir + 3) & 3;
+                }
+                if (i == start && dir == startDir)
+                {
+                    closed = true;
+                    break;
+                }
             }
+
+            firstCorner.push_back(begin);
+            outlines.push_back(
+                {{}, field.region[start], field.area[start], closed && raw.size() - begin >= 3});
         }
     }
 
@@ -904,7 +915,10 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
         dirty[mv.a] = dirty[mv.b] = 1;
     const std::vector<uint8_t> involved = dirty; // simplified below; the others as they are emitted
     const MovesByOutline movesOf(outlines.size(), moves);
-    std::vector<RawVertex> edited;
+    // The moved corners of each involved outline, as last simplified: an
+    // outline is made again whenever one of its moves is undone, so when the
+    // loop ends these are the corners of the moves that hold.
+    std::vector<std::vector<RawVertex>> editedOf(outlines.size());
     std::vector<std::pair<int32_t, int32_t>> movedAt;
     std::vector<uint8_t> changed;
     std::vector<uint32_t> undo;
@@ -916,6 +930,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
             if (!dirty[o])
                 continue;
             dirty[o] = 0;
+            std::vector<RawVertex>& edited = editedOf[o];
             applyJunctionMoves(outlines, o, moves, movesOf, enabled, edited);
             if (edited.size() < 3)
             {
@@ -944,7 +959,6 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
 
     // Every usable outline simplified, with the corners it was simplified from
     // (the moved ones for outlines with junction moves), then kept from crossing.
-    std::vector<std::vector<RawVertex>> editedOf(outlines.size());
     std::vector<std::span<const RawVertex>> rawOf(outlines.size());
     std::vector<uint8_t> areaOf(outlines.size());
     for (uint32_t o = 0; o < outlines.size(); ++o)
@@ -955,7 +969,6 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
             continue;
         if (involved[o])
         {
-            applyJunctionMoves(outlines, o, moves, movesOf, enabled, editedOf[o]);
             rawOf[o] = editedOf[o];
         }
         else

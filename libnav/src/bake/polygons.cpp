@@ -95,7 +95,7 @@ bool diagonalClear(const Scratch& s, size_t i, size_t j)
     const Point& d1 = s.pts[s.ring[j]];
     for (size_t k = 0; k < n; ++k)
     {
-        const size_t k1 = (k + 1) % n;
+        const size_t k1 = k + 1 == n ? 0 : k + 1;
         if (k == i || k1 == i || k == j || k1 == j)
             continue;
         const Point& p0 = s.pts[s.ring[k]];
@@ -421,42 +421,41 @@ void emitRowRuns(const OpenField& field, const std::vector<uint8_t>& fallback, V
                  PolySoup& mesh)
 {
     const Grid& g = field.grid;
+    // A row's spans are scanned as one run; the column is looked up only at
+    // the spans of fallback regions.
     for (int z = 0; z < g.depth; ++z)
     {
-        for (int x = 0; x < g.width; ++x)
+        const SpanRange row = rowSpans(field, z);
+        for (uint32_t i = row.first; i < row.last; ++i)
         {
-            const size_t c = static_cast<size_t>(x + z * g.width);
-            const uint32_t first = field.cellFirst[c];
-            const uint32_t last = field.cellFirst[c + 1];
-            for (uint32_t i = first; i < last; ++i)
+            const uint32_t r = field.region[i];
+            if (r == 0 || !fallback[r])
+                continue;
+            const size_t c = columnOfSpan(field, z, i);
+            const int x = static_cast<int>(static_cast<int64_t>(c) - static_cast<int64_t>(z) * g.width);
+            // Start a run only where the -x neighbour does not continue it.
+            const uint32_t back = connectionOf(field, i, 0);
+            if (back != kNoConnection && field.region[field.cellFirst[c - 1] + back] == r)
+                continue;
+            int endX = x;
+            uint32_t end = i;
+            for (;;)
             {
-                const uint32_t r = field.region[i];
-                if (r == 0 || !fallback[r])
-                    continue;
-                // Start a run only where the -x neighbour does not continue it.
-                const uint32_t back = connectionOf(field, i, 0);
-                if (back != kNoConnection && field.region[field.cellFirst[c - 1] + back] == r)
-                    continue;
-                int endX = x;
-                uint32_t end = i;
-                for (;;)
-                {
-                    const uint32_t fwd = connectionOf(field, end, 2);
-                    if (fwd == kNoConnection)
-                        break;
-                    const uint32_t nxt = field.cellFirst[static_cast<size_t>(endX + 1 + z * g.width)] + fwd;
-                    if (field.region[nxt] != r)
-                        break;
-                    end = nxt;
-                    ++endX;
-                }
-                uint32_t ids[4];
-                ids[0] = welder.add(x, cornerHeight(field, x, z, i, 3), z, g, mesh);
-                ids[1] = welder.add(endX + 1, cornerHeight(field, endX, z, end, 2), z, g, mesh);
-                ids[2] = welder.add(endX + 1, cornerHeight(field, endX, z, end, 1), z + 1, g, mesh);
-                ids[3] = welder.add(x, cornerHeight(field, x, z, i, 0), z + 1, g, mesh);
-                emitPolygon(mesh, ids, 4, static_cast<uint8_t>((field.area[i] & kAreaMask) - 1));
+                const uint32_t fwd = connectionOf(field, end, 2);
+                if (fwd == kNoConnection)
+                    break;
+                const uint32_t nxt = field.cellFirst[static_cast<size_t>(endX + 1 + z * g.width)] + fwd;
+                if (field.region[nxt] != r)
+                    break;
+                end = nxt;
+                ++endX;
             }
+            uint32_t ids[4];
+            ids[0] = welder.add(x, cornerHeight(field, x, z, i, 3), z, g, mesh);
+            ids[1] = welder.add(endX + 1, cornerHeight(field, endX, z, end, 2), z, g, mesh);
+            ids[2] = welder.add(endX + 1, cornerHeight(field, endX, z, end, 1), z + 1, g, mesh);
+            ids[3] = welder.add(x, cornerHeight(field, x, z, i, 0), z + 1, g, mesh);
+            emitPolygon(mesh, ids, 4, static_cast<uint8_t>((field.area[i] & kAreaMask) - 1));
         }
     }
 }

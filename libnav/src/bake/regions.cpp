@@ -44,13 +44,9 @@ namespace
 
 constexpr uint32_t kManyRegions = std::numeric_limits<uint32_t>::max();
 
-inline uint32_t neighbourSpan(const OpenField& f, int x, int z, uint32_t i, int dir)
+bool contains(const std::vector<uint32_t>& v, uint32_t x)
 {
-    const uint32_t link = connectionOf(f, i, dir);
-    if (link == kNoConnection)
-        return UINT32_MAX;
-    const size_t nc = static_cast<size_t>((x + kDirX[dir]) + (z + kDirZ[dir]) * f.grid.width);
-    return f.cellFirst[nc] + link;
+    return std::find(v.begin(), v.end(), x) != v.end();
 }
 
 /// One region while small ones are merged into their neighbours.
@@ -63,19 +59,49 @@ struct RegionRecord
     bool dropped = false;          ///< Part of an island under the minimum area.
     std::vector<uint32_t> ring;    ///< Regions across its outline, in walking order (0 = nothing walkable).
     std::vector<uint32_t> floors;  ///< Regions with a span in one of its columns (above or below).
+    uint32_t start = 0;            ///< Its first span in storage order, and that span's column:
+    uint32_t startColumn = 0;      ///< where the walk round its outline starts.
 };
 
+/// Notes in the records the regions stacked in one column (the spans
+/// [first, last), two at least, whose regions are final).
+void noteStacked(const OpenField& f, uint32_t first, uint32_t last, std::vector<RegionRecord>& regs)
+{
+    for (uint32_t i = first; i < last; ++i)
+    {
+        const uint32_t r = f.region[i];
+        if (r == 0)
+            continue;
+        RegionRecord& rec = regs[r];
+        for (uint32_t j = first; j < last; ++j)
+        {
+            const uint32_t o = f.region[j];
+            if (j == i || o == 0)
+                continue;
+            if (o == r)
+                rec.stacked = true;
+            else if (!contains(rec.floors, o))
+                rec.floors.push_back(o);
+        }
+    }
+}
+
 /// The regions across region r's outline, walked from `start` (a span of r
-/// whose -x side is not r), with repeats next to each other removed.
-void walkRing(const OpenField& f, uint32_t r, uint32_t start, int x, int z, std::vector<uint32_t>& out)
+/// in column `column` whose -x side is not r), with repeats next to each
+/// other removed. The walk steps between columns by their index.
+void walkRing(const OpenField& f, uint32_t r, uint32_t start, uint32_t column, std::vector<uint32_t>& out)
 {
     out.clear();
+    const int64_t width = f.grid.width;
+    const int64_t step[4] = {-1, width, 1, -width}; // kDirX + kDirZ * width
     uint32_t i = start;
-    int cx = x, cz = z, dir = 0;
+    int64_t c = column;
+    int dir = 0;
     const size_t maxSteps = f.spanCount() * 8 + 16;
     for (size_t steps = 0; steps < maxSteps; ++steps)
     {
-        const uint32_t a = neighbourSpan(f, cx, cz, i, dir);
+        const uint32_t link = connectionOf(f, i, dir);
+        const uint32_t a = link == kNoConnection ? UINT32_MAX : f.cellFirst[c + step[dir]] + link;
         const uint32_t far = a == UINT32_MAX ? 0 : f.region[a];
         if (far != r)
         {
@@ -85,8 +111,7 @@ void walkRing(const OpenField& f, uint32_t r, uint32_t start, int x, int z, std:
         }
         else
         {
-            cx += kDirX[dir];
-            cz += kDirZ[dir];
+            c += step[dir];
             i = a;
             dir = (dir + 3) & 3;
         }
@@ -106,11 +131,6 @@ void removeRepeats(std::vector<uint32_t>& ring)
     ring.resize(n);
     while (ring.size() > 1 && ring.front() == ring.back())
         ring.pop_back();
-}
-
-bool contains(const std::vector<uint32_t>& v, uint32_t x)
-{
-    return std::find(v.begin(), v.end(), x) != v.end();
 }
 
 /// True when `a` may absorb `b`: same area, they meet along exactly one
@@ -178,39 +198,13 @@ void absorb(std::vector<RegionRecord>& regs, uint32_t t, uint32_t b)
 /// or one that touches no unwalkable border, joins its smallest neighbour that
 /// it meets along one stretch, until no region can. The union of two simply
 /// connected regions glued along one stretch is simply connected, so outlines
-/// stay free of holes.
-void mergeAndFilterRegions(OpenField& f, uint32_t minCells, uint32_t mergeCells)
+/// stay free of holes. `regs` holds every region's record as the sweep noted
+/// it (noteColumn); the rings are walked here, once every span has its region.
+void mergeAndFilterRegions(OpenField& f, std::vector<RegionRecord>& regs, uint32_t minCells, uint32_t mergeCells)
 {
-    const Grid& g = f.grid;
     const uint32_t count = f.regionCount;
-    std::vector<RegionRecord> regs(count + 1);
-    for (int z = 0; z < g.depth; ++z)
-        for (uint32_t k = f.rowStart[static_cast<size_t>(z)]; k < f.rowStart[static_cast<size_t>(z) + 1]; ++k)
-        {
-            const auto [x, first, last] = usedColumn(f, z, k);
-            for (uint32_t i = first; i < last; ++i)
-            {
-                const uint32_t r = f.region[i];
-                if (r == 0)
-                    continue;
-                RegionRecord& rec = regs[r];
-                if (rec.spans++ == 0)
-                {
-                    rec.area = f.area[i];
-                    walkRing(f, r, i, x, z, rec.ring);
-                }
-                for (uint32_t j = first; j < last; ++j)
-                {
-                    const uint32_t o = f.region[j];
-                    if (j == i || o == 0)
-                        continue;
-                    if (o == r)
-                        rec.stacked = true;
-                    else if (!contains(rec.floors, o))
-                        rec.floors.push_back(o);
-                }
-            }
-        }
+    for (uint32_t r = 1; r <= count; ++r)
+        walkRing(f, r, regs[r].start, regs[r].startColumn, regs[r].ring);
 
     if (minCells > 1)
     {
@@ -320,6 +314,21 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
     std::vector<uint32_t> sweepRegion;
     std::vector<uint32_t> linksInto(1, 0);
     std::vector<uint32_t> touched;
+    const bool merge = cells.minRegionCells > 1 || cells.mergeRegionCells > 0;
+    std::vector<RegionRecord> regs(1); // the merge's, one per region id
+    // The sweep reads the field through local pointers (a byte store may
+    // alias anything, and would have the vectors' pointers reloaded) and
+    // steps between columns by their index.
+    const uint32_t* cellFirst = f.cellFirst.data();
+    const uint32_t* used = f.usedColumns.data();
+    const uint32_t* con = f.con.data();
+    const uint8_t* area = f.area.data();
+    uint32_t* region = f.region.data();
+    const int64_t width = g.width;
+    // Per run of the row: its spans, its first span and that span's column.
+    std::vector<uint32_t> sweepSpans;
+    std::vector<std::pair<uint32_t, uint32_t>> sweepFirst;
+    std::vector<uint32_t> stackedColumns; // the row's columns of several spans, for the merge's records
     sweepNeighbour.reserve(static_cast<size_t>(g.width));
     sweepLinks.reserve(static_cast<size_t>(g.width));
     sweepRegion.reserve(static_cast<size_t>(g.width));
@@ -328,37 +337,54 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
     {
         sweepNeighbour.clear();
         sweepLinks.clear();
+        sweepSpans.clear();
+        sweepFirst.clear();
+        stackedColumns.clear();
         touched.clear();
         for (uint32_t k = f.rowStart[static_cast<size_t>(z)]; k < f.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
-            const auto [x, first, last] = usedColumn(f, z, k);
+            const uint32_t c = used[k];
+            const uint32_t first = cellFirst[c];
+            const uint32_t last = cellFirst[c + 1];
+            if (merge && last - first > 1)
+                stackedColumns.push_back(c);
             for (uint32_t i = first; i < last; ++i)
             {
-                if (f.area[i] == kNullArea)
+                const uint8_t here = area[i];
+                if (here == kNullArea)
                 {
-                    f.region[i] = 0; // every span is visited here: no pass that clears them first
+                    region[i] = 0; // every span is visited here: no pass that clears them first
                     continue;
                 }
+                const uint32_t links = con[i];
                 // Continue the run of the -x neighbour, or open a new one.
-                uint32_t sweep;
-                const uint32_t a = neighbourSpan(f, x, z, i, 0);
-                if (a != UINT32_MAX && f.area[a] == f.area[i] && f.region[a] != 0)
+                uint32_t sweep = UINT32_MAX;
+                const uint32_t toA = links & 0x3f; // connectionOf(f, i, 0)
+                if (toA != kNoConnection)
                 {
-                    sweep = f.region[a] - 1;
+                    const uint32_t a = cellFirst[c - 1] + toA;
+                    if (area[a] == here && region[a] != 0)
+                        sweep = region[a] - 1;
                 }
-                else
+                if (sweep == UINT32_MAX)
                 {
                     sweep = static_cast<uint32_t>(sweepNeighbour.size());
                     sweepNeighbour.push_back(0);
                     sweepLinks.push_back(0);
+                    sweepSpans.push_back(0);
+                    sweepFirst.emplace_back(i, c);
                 }
-                f.region[i] = sweep + 1; // sweep id while the row is open
+                region[i] = sweep + 1; // sweep id while the row is open
+                ++sweepSpans[sweep];
 
                 // Link to the row behind.
-                const uint32_t b = neighbourSpan(f, x, z, i, 3);
-                if (b == UINT32_MAX || f.area[b] != f.area[i])
+                const uint32_t toB = (links >> 18) & 0x3f; // connectionOf(f, i, 3)
+                if (toB == kNoConnection)
                     continue;
-                const uint32_t r = f.region[b];
+                const uint32_t b = cellFirst[c - width] + toB;
+                if (area[b] != here)
+                    continue;
+                const uint32_t r = region[b];
                 if (r == 0)
                     continue;
                 if (sweepNeighbour[sweep] == 0 || sweepNeighbour[sweep] == r)
@@ -377,6 +403,9 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
         }
 
         // Each run takes its neighbour's region when it alone links to it.
+        // The merge's records take the runs here, not in one more pass over
+        // every span: a region's first span (where its ring's walk starts)
+        // is the first of the run that opens it, as a region has one run a row.
         sweepRegion.resize(sweepNeighbour.size());
         for (size_t s = 0; s < sweepNeighbour.size(); ++s)
         {
@@ -384,27 +413,37 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
             if (r != 0 && r != kManyRegions && linksInto[r] == sweepLinks[s])
             {
                 sweepRegion[s] = r;
+                if (merge)
+                    regs[r].spans += sweepSpans[s];
             }
             else
             {
                 sweepRegion[s] = ++regionCount;
                 linksInto.push_back(0);
+                if (merge)
+                {
+                    RegionRecord& rec = regs.emplace_back();
+                    rec.spans = sweepSpans[s];
+                    rec.start = sweepFirst[s].first;
+                    rec.area = area[rec.start];
+                    rec.startColumn = sweepFirst[s].second;
+                }
             }
         }
         for (uint32_t r : touched)
             linksInto[r] = 0;
 
-        for (uint32_t k = f.rowStart[static_cast<size_t>(z)]; k < f.rowStart[static_cast<size_t>(z) + 1]; ++k)
-        {
-            const auto [x, first, last] = usedColumn(f, z, k);
-            for (uint32_t i = first; i < last; ++i)
-                if (f.region[i] != 0)
-                    f.region[i] = sweepRegion[f.region[i] - 1];
-        }
+        const uint32_t* sweepToRegion = sweepRegion.data();
+        const SpanRange row = rowSpans(f, z);
+        for (uint32_t i = row.first; i < row.last; ++i)
+            if (region[i] != 0)
+                region[i] = sweepToRegion[region[i] - 1];
+        for (const uint32_t c : stackedColumns)
+            noteStacked(f, cellFirst[c], cellFirst[c + 1], regs);
     }
     f.regionCount = regionCount;
-    if ((cells.minRegionCells > 1 || cells.mergeRegionCells > 0) && regionCount > 0)
-        mergeAndFilterRegions(f, static_cast<uint32_t>(std::max(cells.minRegionCells, 0)),
+    if (merge && regionCount > 0)
+        mergeAndFilterRegions(f, regs, static_cast<uint32_t>(std::max(cells.minRegionCells, 0)),
                               static_cast<uint32_t>(cells.mergeRegionCells));
 }
 
