@@ -14,6 +14,7 @@
 #include <glm/vec3.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -38,6 +39,13 @@ inline constexpr uint32_t kEmptyColumn = 0xffffffffu;
 /// Column offsets of the four directions: 0 = -x, 1 = +z, 2 = +x, 3 = -z.
 inline constexpr int kDirX[4] = {-1, 0, 1, 0};
 inline constexpr int kDirZ[4] = {0, 1, 0, -1};
+
+/// The column index steps of the four directions on a grid `width` columns
+/// wide (kDirX + kDirZ × width): the neighbour of column c is c + step[dir].
+inline std::array<int64_t, 4> columnSteps(int64_t width)
+{
+    return {-1, width, 1, -width};
+}
 
 /// The settings of a bake in cell units, derived once from a `BakeDef`.
 struct CellSettings
@@ -179,10 +187,17 @@ inline uint32_t columnOfSpan(const OpenField& f, int z, uint32_t span)
     return *(std::upper_bound(begin, end, span, [&](uint32_t s, uint32_t c) { return s < cellFirst[c]; }) - 1);
 }
 
+/// The neighbour layer in direction `dir` of a span whose packed
+/// connections (OpenField::con) are `packed`, or kNoConnection.
+inline uint32_t connectionIn(uint32_t packed, int dir)
+{
+    return (packed >> (dir * 6)) & 0x3f;
+}
+
 /// The neighbour layer of span `i` in direction `dir`, or kNoConnection.
 inline uint32_t connectionOf(const OpenField& field, uint32_t i, int dir)
 {
-    return (field.con[i] >> (dir * 6)) & 0x3f;
+    return connectionIn(field.con[i], dir);
 }
 
 /// One traced, simplified region outline in cell units, positive winding in x–z.

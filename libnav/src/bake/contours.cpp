@@ -741,9 +741,9 @@ bool changedEdgesSimple(const std::vector<SimpleVertex>& v, const std::vector<ui
 
 int cornerHeight(const OpenField& field, int x, int z, uint32_t i, int dir)
 {
-    // Neighbours by column index (kDirX + kDirZ * width), not by x and z.
+    // Neighbours by column index, not by x and z.
     const int64_t width = field.grid.width;
-    const int64_t step[4] = {-1, width, 1, -width};
+    const std::array<int64_t, 4> step = columnSteps(width);
     const int64_t c = x + z * width;
     const int turn = (dir + 1) & 3;
     const uint32_t* cellFirst = field.cellFirst.data();
@@ -801,7 +801,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
         const uint8_t* area = field.area.data();
         uint8_t* bits = boundary.data();
         uint8_t* areaOf = regionArea.data();
-        const int64_t step[4] = {-1, g.width, 1, -static_cast<int64_t>(g.width)}; // kDirX + kDirZ * width
+        const std::array<int64_t, 4> step = columnSteps(g.width);
         for (const uint32_t c : field.usedColumns)
             for (uint32_t i = cellFirst[c]; i < cellFirst[c + 1]; ++i)
             {
@@ -812,7 +812,7 @@ void buildContours(const OpenField& field, const CellSettings& cells, ContourSet
                 uint32_t b = 0;
                 for (int dir = 0; dir < 4; ++dir)
                 {
-                    const uint32_t link = (con[i] >> (dir * 6)) & 0x3f;
+                    const uint32_t link = connectionIn(con[i], dir);
                     const uint32_t far =
                         link == kNoConnection ? 0 : region[cellFirst[static_cast<int64_t>(c) + step[dir]] + link];
                     b |= far != r ? 1u << dir : 0u;

@@ -45,9 +45,7 @@ void borderDistance(OpenField& ioField)
 {
     std::vector<uint16_t>& dist = ioField.dist;
     const std::vector<uint32_t>& used = ioField.usedColumns;
-    // Column index step per direction: kDirX + kDirZ * width.
-    const int64_t width = ioField.grid.width;
-    const int64_t step[4] = {-1, width, 1, -width};
+    const std::array<int64_t, 4> step = columnSteps(ioField.grid.width);
     // The span beside span i of column c in direction dir, or kNone.
     auto beside = [&](uint32_t c, uint32_t i, int dir, uint32_t& outColumn) {
         const uint32_t link = connectionOf(ioField, i, dir);

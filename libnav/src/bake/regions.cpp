@@ -92,8 +92,7 @@ void noteStacked(const OpenField& f, uint32_t first, uint32_t last, std::vector<
 void walkRing(const OpenField& f, uint32_t r, uint32_t start, uint32_t column, std::vector<uint32_t>& out)
 {
     out.clear();
-    const int64_t width = f.grid.width;
-    const int64_t step[4] = {-1, width, 1, -width}; // kDirX + kDirZ * width
+    const std::array<int64_t, 4> step = columnSteps(f.grid.width);
     uint32_t i = start;
     int64_t c = column;
     int dir = 0;
@@ -359,7 +358,7 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
                 const uint32_t links = con[i];
                 // Continue the run of the -x neighbour, or open a new one.
                 uint32_t sweep = UINT32_MAX;
-                const uint32_t toA = links & 0x3f; // connectionOf(f, i, 0)
+                const uint32_t toA = connectionIn(links, 0);
                 if (toA != kNoConnection)
                 {
                     const uint32_t a = cellFirst[c - 1] + toA;
@@ -378,7 +377,7 @@ void buildRegions(OpenField& ioField, const CellSettings& cells)
                 ++sweepSpans[sweep];
 
                 // Link to the row behind.
-                const uint32_t toB = (links >> 18) & 0x3f; // connectionOf(f, i, 3)
+                const uint32_t toB = connectionIn(links, 3);
                 if (toB == kNoConnection)
                     continue;
                 const uint32_t b = cellFirst[c - width] + toB;

@@ -103,6 +103,12 @@ spark_nav_result resultOf(const Error& e)
     return SPARK_NAV_INTERNAL;
 }
 
+/// SPARK_NAV_OK for a success, else the failure's result.
+spark_nav_result resultOf(const Status& st)
+{
+    return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+}
+
 /// Returns the result of a failed Status from the enclosing function.
 #define SPARK_NAV_TRY(expr)                                                                                            \
     do                                                                                                                 \
@@ -185,8 +191,7 @@ template <class F> spark_nav_result editAgentDef(spark_nav_world* world, uint64_
             return SPARK_NAV_UNKNOWN_ID;
         CrowdAgentDef def = a->def;
         edit(def);
-        const Status st = world->world.setAgentDef(id, def);
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(world->world.setAgentDef(id, def));
     });
 }
 
@@ -683,9 +688,8 @@ spark_nav_result spark_nav_corridor_replan(const spark_nav_mesh* mesh, spark_nav
     if (!mesh || !corridor || !half_extents)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st =
-            replanCorridor(mesh->mesh, corridor->scratch, corridor->corridor, defaultQueryFilter(), vec(half_extents));
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(
+            replanCorridor(mesh->mesh, corridor->scratch, corridor->corridor, defaultQueryFilter(), vec(half_extents)));
     });
 }
 
@@ -776,8 +780,7 @@ spark_nav_result spark_nav_corridor_land(spark_nav_corridor* corridor)
     if (!corridor)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = landCorridor(corridor->corridor);
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(landCorridor(corridor->corridor));
     });
 }
 
@@ -1138,8 +1141,7 @@ spark_nav_result spark_nav_obstacle_move(spark_nav_world* world, uint64_t obstac
         std::optional<float> angle;
         if (o->def.shape.shape != FootprintShape::Circle)
             angle = angle_deg;
-        const Status st = world->world.moveObstacle(id, vec(position), angle);
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(world->world.moveObstacle(id, vec(position), angle));
     });
 }
 
@@ -1148,8 +1150,7 @@ spark_nav_result spark_nav_obstacle_remove(spark_nav_world* world, uint64_t obst
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.removeObstacle(idOf<ObstacleTag>(world, obstacle_id));
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(world->world.removeObstacle(idOf<ObstacleTag>(world, obstacle_id)));
     });
 }
 
@@ -1185,8 +1186,7 @@ spark_nav_result spark_nav_link_remove(spark_nav_world* world, uint64_t link_id)
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.removeOffMeshLink(idOf<LinkTag>(world, link_id));
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(world->world.removeOffMeshLink(idOf<LinkTag>(world, link_id)));
     });
 }
 
@@ -1285,8 +1285,7 @@ spark_nav_result spark_nav_agent_set_target(spark_nav_world* world, uint64_t age
     if (!world || !target)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.setAgentTarget(idOf<AgentTag>(world, agent_id), vec(target));
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(world->world.setAgentTarget(idOf<AgentTag>(world, agent_id), vec(target)));
     });
 }
 
@@ -1312,8 +1311,7 @@ spark_nav_result spark_nav_agent_remove(spark_nav_world* world, uint64_t agent_i
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.removeAgent(idOf<AgentTag>(world, agent_id));
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(world->world.removeAgent(idOf<AgentTag>(world, agent_id)));
     });
 }
 
@@ -1365,8 +1363,7 @@ spark_nav_result spark_nav_world_set_plan_budget(spark_nav_world* world, uint32_
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.setPlanNodesPerStep(nodes_per_step);
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(world->world.setPlanNodesPerStep(nodes_per_step));
     });
 }
 
@@ -1383,8 +1380,7 @@ spark_nav_result spark_nav_world_step(spark_nav_world* world, double dt)
     if (!world)
         return SPARK_NAV_INVALID_ARGUMENT;
     return guarded([&] {
-        const Status st = world->world.stepCrowds(dt);
-        return st.ok() ? SPARK_NAV_OK : resultOf(st.error());
+        return resultOf(world->world.stepCrowds(dt));
     });
 }
 
