@@ -393,8 +393,9 @@ Result<Image> drawNavMeshDebug(const NavMesh& mesh, const DebugOverlay& overlay,
         }
     }
     // Walls.
-    for (const NavWall& wall : mesh.allWalls())
-        drawLine(canvas, project(wall.a), project(wall.b), 2, kDebugWall);
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+        for (const NavWall& wall : mesh.walls(p))
+            drawLine(canvas, project(wall.a), project(wall.b), 2, kDebugWall);
     // Obstacles.
     for (const auto& outline : overlay.obstacles)
     {

@@ -634,20 +634,18 @@ struct TurnSeen
 {
     uint8_t ins = 0, outs = 0, bad = 0, areas = 0;
     uint16_t area = 0;
-    uint32_t at = 0;   ///< A link end at the point: 2 × link + end (as linkEndPoints).
+    uint32_t at = 0;   ///< A link end at the point: 2 × link + end.
     uint32_t from = 0; ///< Vertex id of the wall into the point (when ins).
     uint32_t to = 0;   ///< Vertex id of the wall out of the point (when outs).
 };
 
-/// Adds end `end` (0: a, 1: b) of link `li` (index in allLinks) of polygon
+/// Adds end `end` (0: a, 1: b) of link `li` (a link id) of polygon
 /// `p` to what is seen at its point. The result does not depend on the order
 /// the ends are added in.
 void seeLinkEnd(const NavMesh& mesh, uint32_t p, uint32_t li, uint32_t end, TurnSeen& s)
 {
-    const NavLink* all = mesh.allLinks().data();
-    const uint32_t* ids = mesh.linkEndPoints();
-    const NavLink& l = all[li];
-    const uint32_t id = ids[2 * size_t(li) + end];
+    const NavLink& l = mesh.link(li);
+    const uint32_t id = mesh.linkEndPoint(li, end);
     const glm::vec3 at = end == 0 ? l.a : l.b;
     s.at = 2 * li + end;
     const uint16_t area = uint16_t(1u + mesh.area(p));
@@ -658,19 +656,17 @@ void seeLinkEnd(const NavMesh& mesh, uint32_t p, uint32_t li, uint32_t end, Turn
     // x–z place on their shared portal (its height may differ: tiles baked
     // apart meet on a seam at heights of their own).
     bool back = false;
-    const std::span<const NavLink> qs = mesh.links(l.neighbour);
-    const size_t q0 = size_t(qs.data() - all);
+    const uint32_t q0 = mesh.firstLink(l.neighbour), qn = q0 + uint32_t(mesh.links(l.neighbour).size());
     auto here = [&](const glm::vec3& v) { return v.x == at.x && v.z == at.z; };
-    for (size_t k = q0; k < q0 + qs.size() && !back; ++k)
-        back = all[k].neighbour == p &&
-               (ids[2 * k] == id || ids[2 * k + 1] == id || here(all[k].a) || here(all[k].b));
+    for (uint32_t k = q0; k < qn && !back; ++k)
+        back = mesh.link(k).neighbour == p && (mesh.linkEndPoint(k, 0) == id || mesh.linkEndPoint(k, 1) == id ||
+                                               here(mesh.link(k).a) || here(mesh.link(k).b));
     if (!back)
         s.bad = 1;
     // Past this end along p's boundary: another link from (or to) this point, or a wall.
-    const std::span<const NavLink> ps = mesh.links(p);
-    const size_t first = size_t(ps.data() - all);
-    for (size_t k = first; k < first + ps.size(); ++k)
-        if (k != li && ids[2 * k + (end == 0 ? 1 : 0)] == id)
+    const uint32_t first = mesh.firstLink(p), last = first + uint32_t(mesh.links(p).size());
+    for (uint32_t k = first; k < last; ++k)
+        if (k != li && mesh.linkEndPoint(k, end == 0 ? 1 : 0) == id)
             return;
     const std::span<const uint32_t> idx = mesh.polygonIndices(p);
     const uint32_t n = static_cast<uint32_t>(idx.size());
@@ -695,7 +691,7 @@ uint8_t turnOf(const NavMesh& mesh, const TurnSeen& s)
     bool proven = !s.bad && s.ins == s.outs && s.ins <= 1;
     if (proven && s.ins == 1)
     {
-        const NavLink& l = mesh.allLinks()[s.at / 2];
+        const NavLink& l = mesh.link(s.at / 2);
         const glm::vec3 at = s.at % 2 == 0 ? l.a : l.b;
         const glm::vec3 from = mesh.vertices()[s.from], to = mesh.vertices()[s.to];
         const int turn = detail::orientExact(from.x, from.z, at.x, at.z, to.x, to.z);
@@ -1102,8 +1098,8 @@ void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
             oldOf[remap[o]] = o;
     mesh.m_links.clear();
     mesh.m_walls.clear();
-    mesh.m_links.reserve(previous.allLinks().size() + 16 * changedNew.size());
-    mesh.m_walls.reserve(previous.allWalls().size() + 8 * changedNew.size());
+    mesh.m_links.reserve(previous.m_links.size() + 16 * changedNew.size());
+    mesh.m_walls.reserve(previous.m_walls.size() + 8 * changedNew.size());
     mesh.m_linkStarts.assign(polys + 1, 0);
     mesh.m_wallStarts.assign(polys + 1, 0);
     std::vector<NavLink> ls;

@@ -40,7 +40,7 @@ struct NavMeshAccess
     /// As `deriveQueryTables` after `assembleIncremental`: polygon p's links
     /// are `previous`'s polygon copiedFrom[p]'s, renumbered by `remap`
     /// (kNoPolygon: linked again). Tables of links away from a change are
-    /// copied; point ids are kept (see NavMesh::linkEndPoints). `relinkedOld`:
+    /// copied; point ids are kept (see NavMesh::linkEndPoint). `relinkedOld`:
     /// `previous`'s polygons whose links no polygon copies (gone or linked
     /// again); the first `kept` polygons have `previous`'s vertices and indices.
     static void deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,

@@ -162,13 +162,16 @@ struct Ray
 };
 
 /// The ray from the root at `root` through end `e` of a node (AnyAngleEnd::ray).
-[[gnu::always_inline]] inline Ray rayOf(const AnyAngleEnd& e, const P2& root, const NavLink* links,
+[[gnu::always_inline]] inline Ray rayOf(const AnyAngleEnd& e, const P2& root, const NavMesh& mesh,
                                         const ScratchData& s)
 {
     if (stretchEnd(e))
         return Ray{root, pos(e)};
     if ((e.ray & kAnyRayFromRoot) == 0)
-        return Ray{root, flat((e.ray & 1) == 0 ? links[e.ray >> 1].a : links[e.ray >> 1].b)};
+    {
+        const NavLink& l = mesh.link(e.ray >> 1);
+        return Ray{root, flat((e.ray & 1) == 0 ? l.a : l.b)};
+    }
     return Ray{flat(s.anyRoots[e.ray & ~kAnyRayFromRoot].point), root};
 }
 
@@ -251,7 +254,7 @@ struct Chain
     return dist(root, p) + dist(p, g);
 }
 
-/// The root record for the point with id `id` (NavMesh::linkEndPoints) at
+/// The root record for the point with id `id` (NavMesh::linkEndPoint) at
 /// `p`, created with g = +inf when new. Roots are points: the same id, the
 /// same root.
 [[gnu::always_inline]] inline uint32_t rootOf(ScratchData& s, uint32_t id, const glm::vec3& p)
@@ -445,7 +448,6 @@ struct Search
     uint32_t goalPoly;
     const std::vector<uint32_t>& goals; ///< The polygons holding the goal (goalPoly first).
     const std::vector<uint32_t>& starts; ///< The polygons holding the start.
-    const NavLink* base;    ///< mesh.allLinks().data()
     bool plain;             ///< No excluded area and no disabled polygon: every linked polygon is usable.
     uint8_t turnMask;       ///< linkEndTurn bits that allow a turn: corners, and area borders when an area is excluded.
     uint8_t startTurnMask;  ///< The same for nodes rooted at the start: walls too.
@@ -506,7 +508,7 @@ struct Search
     [[gnu::always_inline]] void add(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g,
                                     uint32_t link, const AnyAngleEnd& right, const AnyAngleEnd& left)
     {
-        const uint32_t nb = base[link].neighbour;
+        const uint32_t nb = mesh.link(link).neighbour;
         // A dead end: nothing beyond it but the way in (a shortest path never
         // enters one; it could only come back into the convex polygon it
         // left), or one polygon on that is itself a dead end (the mesh's
@@ -533,7 +535,7 @@ struct Search
         // the line but beside the interval sees nothing beyond the line: the
         // path can only run on along it and turn at an end of the interval.
         const P2 l2 = pos(left), r2 = pos(right);
-        const NavLink& ln = base[link];
+        const NavLink& ln = mesh.link(link);
         const bool atEnd = same(rootAt, l2) || same(rootAt, r2);
         if (atEnd || detail::orientExact(ln.a.x, ln.a.z, ln.b.x, ln.b.z, rootAt.x, rootAt.z) == 0)
         {
@@ -567,11 +569,11 @@ struct Search
     void turnOnLine(uint32_t parent, uint32_t from, uint32_t root, const P2& rootAt, double g, uint32_t link,
                     const AnyAngleEnd& right, const AnyAngleEnd& left)
     {
-        const NavLink& ln = base[link];
+        const NavLink& ln = mesh.link(link);
         for (uint32_t end = 0; end < 2; ++end)
         {
             const AnyAngleEnd& e = end == 0 ? right : left;
-            const uint32_t id = mesh.linkEndPoints()[2 * size_t(link) + end];
+            const uint32_t id = mesh.linkEndPoint(link, end);
             if (!stretchEnd(e) || !turnable(root, id))
                 continue;
             const P2 at = pos(e);
@@ -629,6 +631,7 @@ struct Search
         const P2 root = flat(s.anyRoots[node.root].point);
         const P2 L = pos(node.left), R = pos(node.right);
         const std::span<const NavLink> links = mesh.links(poly);
+        const uint32_t firstLink = mesh.firstLink(poly); // links[i] is link firstLink + i
         const uint32_t k = entryEdge(links, node.link, node.from, L, R);
         // Chain vertices c[0] = v[k+1] .. c[n-1] = v[k] (a run of the mesh's
         // doubled ring), and their heights cy.
@@ -639,7 +642,7 @@ struct Search
         double rightHit = 0.0;
         if (!same(root, R))
         {
-            const Ray ray = rayOf(node.right, root, base, s);
+            const Ray ray = rayOf(node.right, root, mesh, s);
             auto side = [&](const P2& p) { return sideOnMesh(ray, p, sideLimit); };
             double prev = side(c[0]);
             if (prev > 0.0)
@@ -661,7 +664,7 @@ struct Search
         double leftHit = static_cast<double>(n - 1);
         if (!same(root, L))
         {
-            const Ray ray = rayOf(node.left, root, base, s);
+            const Ray ray = rayOf(node.left, root, mesh, s);
             auto side = [&](const P2& p) { return sideOnMesh(ray, p, sideLimit); };
             double next = side(c[n - 1]);
             if (next < 0.0)
@@ -714,8 +717,8 @@ struct Search
         // Roots for turning at the interval's ends.
         uint32_t rightRoot = kNone, leftRoot = kNone;
         double rightG = 0.0, leftG = 0.0;
-        const uint32_t rightId = mesh.linkEndPoints()[2 * size_t(node.link)];
-        const uint32_t leftId = mesh.linkEndPoints()[2 * size_t(node.link) + 1];
+        const uint32_t rightId = mesh.linkEndPoint(node.link, 0);
+        const uint32_t leftId = mesh.linkEndPoint(node.link, 1);
         if (stretchEnd(node.right) && (rightHit > 0.0 || sameRight) && !rootR && turnable(node.root, rightId))
         {
             rightG = node.g + dist(root, R);
@@ -754,7 +757,7 @@ struct Search
             {
                 if (!endsMatter)
                     continue;
-                const uint32_t li = static_cast<uint32_t>(&link - base);
+                const uint32_t li = firstLink + static_cast<uint32_t>(&link - links.data());
                 if (link.tMax <= tL + 1.0e-7)
                 {
                     if (rootL)
@@ -777,7 +780,7 @@ struct Search
             // give a successor: the others are passed over before any work.
             if (!turns && !(std::min(p1, leftHit) > std::max(p0, rightHit)))
                 continue;
-            const uint32_t li = static_cast<uint32_t>(&link - base);
+            const uint32_t li = firstLink + static_cast<uint32_t>(&link - links.data());
             const P2 u = c[i], v = c[i + 1];
             // A cut by a ray: the point where the ray's line meets the edge
             // (at parameter p − i, from the sides of the edge's ends), on that line.
@@ -835,7 +838,6 @@ detail::AnyAngleOutcome detail::anyAngleSearch(const NavMesh& mesh, ScratchData&
     std::vector<uint32_t>& goals = s.anyGoals;
     holding(mesh, start.polygon, flat(start.point), starts);
     holding(mesh, goalPoly, flat(goal), goals);
-    const NavLink* base = mesh.allLinks().data();
     Search search{mesh,
                   s,
                   filter,
@@ -843,7 +845,6 @@ detail::AnyAngleOutcome detail::anyAngleSearch(const NavMesh& mesh, ScratchData&
                   goalPoly,
                   goals,
                   starts,
-                  base,
                   filter.excludedAreas == 0 && mesh.disabledCount() == 0,
                   uint8_t(NavMesh::kTurnCorner | (filter.excludedAreas != 0 ? NavMesh::kTurnAreas : 0)),
                   uint8_t(NavMesh::kTurnCorner | NavMesh::kTurnWall |
@@ -861,10 +862,11 @@ detail::AnyAngleOutcome detail::anyAngleSearch(const NavMesh& mesh, ScratchData&
             continue;
         reach(s, from);
         search.makeRoom(mesh.links(from).size());
-        for (const NavLink& link : mesh.links(from))
-            if (search.usable(link.neighbour))
-                search.add(kNone, from, startRoot, flat(start.point), 0.0,
-                           static_cast<uint32_t>(&link - base), meshEnd(link.a), meshEnd(link.b));
+        const std::span<const NavLink> links = mesh.links(from);
+        for (uint32_t i = 0; i < links.size(); ++i)
+            if (search.usable(links[i].neighbour))
+                search.add(kNone, from, startRoot, flat(start.point), 0.0, mesh.firstLink(from) + i,
+                           meshEnd(links[i].a), meshEnd(links[i].b));
     }
     auto entry = [&](uint32_t i) { return AnyAngleOpen{s.anyNodes[i].f, s.anyNodes[i].g, i}; };
     OpenList open{s.anyHeap};
@@ -962,10 +964,10 @@ void detail::anyAngleCorridor(const NavMesh& mesh, const ScratchData& s, uint32_
         // Beside a ray through a mesh point, the side of its line decides
         // (exactly: a goal on the ray is passed straight through).
         if (l2 > 0.0 && !same(root, R))
-            t = side(rayOf(node.right, root, mesh.allLinks().data(), s), goal) < 0.0 ? -1.0
+            t = side(rayOf(node.right, root, mesh, s), goal) < 0.0 ? -1.0
                                                                                      : std::max(t, 0.0);
         if (l2 > 0.0 && !same(root, L))
-            t = side(rayOf(node.left, root, mesh.allLinks().data(), s), goal) > 0.0 ? 2.0 : std::min(t, 1.0);
+            t = side(rayOf(node.left, root, mesh, s), goal) > 0.0 ? 2.0 : std::min(t, 1.0);
         if (t < 0.0)
             pushPoint(point3(node.right));
         else if (t > 1.0)

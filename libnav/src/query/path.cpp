@@ -342,7 +342,6 @@ double crossing(const glm::vec3& a, const glm::vec3& b, const glm::vec3& l, cons
 float trueCost(const NavMesh& mesh, const ScratchData& s, const QueryFilter& filter,
                std::span<const PathLink> offMesh, const PathResult& out)
 {
-    const std::span<const NavLink> links = mesh.allLinks();
     const auto& pts = out.points;
     double cost = 0.0;
     size_t k = 0; // current leg: pts[k] → pts[k + 1]
@@ -365,7 +364,7 @@ float trueCost(const NavMesh& mesh, const ScratchData& s, const QueryFilter& fil
             t0 = 0.0;
             continue;
         }
-        const NavLink& link = links[via];
+        const NavLink& link = mesh.link(via);
         const double u = crossing(pts[k], pts[k + 1], link.a, link.b, t0);
         cost += (u - t0) * dist3(pts[k], pts[k + 1]) * mult;
         t0 = u;
@@ -389,7 +388,6 @@ void finishPoints(const NavMesh& mesh, ScratchData& s, const QueryFilter& filter
 void finishPath(const NavMesh& mesh, ScratchData& s, const glm::vec3& startPoint, const glm::vec3& endPoint,
                 const QueryFilter& filter, std::span<const PathLink> offMesh, PathResult& out)
 {
-    const std::span<const NavLink> allLinks = mesh.allLinks();
     // Portals: start, each link stretch (left = its end, right = its start, seen
     // walking out of the polygon that owns it), end.
     s.portalsLeft.assign(1, startPoint);
@@ -413,7 +411,7 @@ void finishPath(const NavMesh& mesh, ScratchData& s, const glm::vec3& startPoint
             s.portalsRight.assign(1, landing);
             continue;
         }
-        const NavLink& link = allLinks[via];
+        const NavLink& link = mesh.link(via);
         s.portalsLeft.push_back(link.b);
         s.portalsRight.push_back(link.a);
     }
@@ -460,7 +458,6 @@ bool straightCorridor(const NavMesh& mesh, const MeshPoint& start, const MeshPoi
     if (dx * dx + dz * dz <= 0.0)
         return false;
     constexpr double kMargin = 1.0e-6; // of an edge's length, kept from its ends
-    const NavLink* linkBase = mesh.allLinks().data();
     double t = 0.0;
     const uint32_t maxSteps = mesh.polygonCount() + 1;
     for (uint32_t step = 0; step < maxSteps; ++step)
@@ -507,16 +504,17 @@ bool straightCorridor(const NavMesh& mesh, const MeshPoint& start, const MeshPoi
         if (l2 <= 0.0)
             return false;
         const double u = ((px - ea.x) * ex + (pz - ea.z) * ez) / l2;
-        const NavLink* through = nullptr;
-        for (const NavLink& link : mesh.links(cur))
-            if (link.edge == exitEdge && u > double(link.tMin) + kMargin && u < double(link.tMax) - kMargin)
-                through = &link;
-        if (!through)
+        const std::span<const NavLink> links = mesh.links(cur);
+        uint32_t through = kNoPolygon; // index in links
+        for (uint32_t k = 0; k < links.size(); ++k)
+            if (links[k].edge == exitEdge && u > double(links[k].tMin) + kMargin && u < double(links[k].tMax) - kMargin)
+                through = k;
+        if (through == kNoPolygon)
             return false;
-        const uint32_t nb = through->neighbour;
+        const uint32_t nb = links[through].neighbour;
         if (mesh.disabled(nb) || detail::excluded(filter, mesh.area(nb)))
             return false;
-        vias.push_back(static_cast<uint32_t>(through - linkBase));
+        vias.push_back(mesh.firstLink(cur) + through);
         polygons.push_back(nb);
         cur = nb;
         t = tExit;
@@ -576,8 +574,7 @@ bool linkedTo(const NavMesh& mesh, ScratchData& s, uint32_t startPoly, uint32_t 
 bool midpointWalk(const NavMesh& mesh, ScratchData& s, const MeshPoint& start, const MeshPoint& goal,
                   const QueryFilter& filter, std::span<const PathLink> offMesh, float minCost, PathResult& out)
 {
-    const std::span<const NavLink> links = mesh.allLinks();
-    const uint32_t linkCount = static_cast<uint32_t>(links.size());
+    const uint32_t linkCount = mesh.linkCount();
     const uint32_t offCount = static_cast<uint32_t>(s.offMeshIndex.size());
     const uint32_t goalNode = linkCount + offCount;
     const uint32_t nodes = goalNode + 1;
@@ -596,14 +593,14 @@ bool midpointWalk(const NavMesh& mesh, ScratchData& s, const MeshPoint& start, c
     // Where a node is and which polygon it stands in.
     auto nodePoint = [&](uint32_t n) -> glm::vec3 {
         if (n < linkCount)
-            return 0.5f * (links[n].a + links[n].b);
+            return 0.5f * (mesh.link(n).a + mesh.link(n).b);
         const uint32_t code = uint32_t(s.offMeshIndex[n - linkCount] & 0xffffffffu);
         const PathLink& l = offMesh[code >> 1];
         return (code & 1u) ? l.start : l.end;
     };
     auto nodePolygon = [&](uint32_t n) -> uint32_t {
         if (n < linkCount)
-            return links[n].neighbour;
+            return mesh.link(n).neighbour;
         const uint32_t code = uint32_t(s.offMeshIndex[n - linkCount] & 0xffffffffu);
         const PathLink& l = offMesh[code >> 1];
         return (code & 1u) ? l.startPolygon : l.endPolygon;
@@ -622,12 +619,13 @@ bool midpointWalk(const NavMesh& mesh, ScratchData& s, const MeshPoint& start, c
         const float areaCost = filter.areaCosts[mesh.area(poly)];
         if (poly == goal.polygon)
             relax(goalNode, g + dist3(at, goal.point) * areaCost, 0.0f, from);
-        const NavLink* base = links.data();
-        for (const NavLink& link : mesh.links(poly))
+        const std::span<const NavLink> links = mesh.links(poly);
+        for (uint32_t k = 0; k < links.size(); ++k)
         {
+            const NavLink& link = links[k];
             if (mesh.disabled(link.neighbour) || detail::excluded(filter, mesh.area(link.neighbour)))
                 continue;
-            const uint32_t n = static_cast<uint32_t>(&link - base);
+            const uint32_t n = mesh.firstLink(poly) + k;
             const glm::vec3 mid = 0.5f * (link.a + link.b);
             relax(n, g + dist3(at, mid) * areaCost, dist3(mid, goal.point) * minCost, from);
         }
@@ -701,8 +699,6 @@ bool polygonSearch(const NavMesh& mesh, ScratchData& s, uint32_t startPoly, cons
     s.heap.clear();
     s.list.clear();
     const uint32_t sid = s.searchId;
-    const std::span<const NavLink> allLinks = mesh.allLinks();
-    const NavLink* linkBase = allLinks.data();
     const bool charged = !extra.empty();
 
     s.stamp[startPoly] = sid;
@@ -795,6 +791,7 @@ bool polygonSearch(const NavMesh& mesh, ScratchData& s, uint32_t startPoly, cons
         const glm::vec3 pos = s.position[cur];
         const float areaCost = filter.areaCosts[mesh.area(cur)];
         const std::span<const NavLink> links = mesh.links(cur);
+        const uint32_t firstLink = mesh.firstLink(cur); // links[i] is link firstLink + i
         // (No link leads to a disabled polygon: it is in no grid cell.)
         for (const NavLink& link : links)
         {
@@ -804,7 +801,7 @@ bool polygonSearch(const NavMesh& mesh, ScratchData& s, uint32_t startPoly, cons
             const uint8_t nbArea = mesh.area(nb);
             if (detail::excluded(filter, nbArea))
                 continue;
-            const uint32_t via = static_cast<uint32_t>(&link - linkBase);
+            const uint32_t via = firstLink + static_cast<uint32_t>(&link - links.data());
             if constexpr (kLegs)
             {
                 const glm::vec3 entry = detail::entryToward(link.a, link.b, pos, goal);
@@ -1130,7 +1127,6 @@ Status pathAlongCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::
     if (corridor.empty())
         return makeError("E_INVALID_PARAMS", "the corridor is empty", "/corridor");
     s.vias.clear();
-    const NavLink* base = mesh.allLinks().data();
     for (size_t i = 0; i < corridor.size(); ++i)
     {
         if (corridor[i] >= mesh.polygonCount())
@@ -1138,10 +1134,11 @@ Status pathAlongCorridor(const NavMesh& mesh, QueryScratch& scratch, const glm::
         if (i == 0)
             continue;
         uint32_t via = kNoPolygon;
-        for (const NavLink& l : mesh.links(corridor[i - 1]))
-            if (l.neighbour == corridor[i])
+        const std::span<const NavLink> links = mesh.links(corridor[i - 1]);
+        for (uint32_t k = 0; k < links.size(); ++k)
+            if (links[k].neighbour == corridor[i])
             {
-                via = static_cast<uint32_t>(&l - base);
+                via = mesh.firstLink(corridor[i - 1]) + k;
                 break;
             }
         if (via == kNoPolygon)

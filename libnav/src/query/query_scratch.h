@@ -37,7 +37,7 @@ struct AnyAngleEnd
     float y = 0.0f; ///< Height. [Units: m]
     /// kAnyStretchEnd: the end of the link stretch (a mesh point; the ray runs
     /// from the root to it). Else a cut by a ray: a link end (2 × link + end,
-    /// index in `allLinks`) the ray runs to from the node's root, or, with bit
+    /// a link id, NavMesh::link) the ray runs to from the node's root, or, with bit
     /// kAnyRayFromRoot, a root (index in `anyRoots`) it runs from to the node's root.
     uint32_t ray = 0;
 };
@@ -55,7 +55,7 @@ struct AnyAngleNode
     double f = 0.0;          ///< g + shortest distance root → interval → goal. [Units: m]
     uint32_t root = 0;       ///< Index in `QueryScratch::Data::anyRoots`.
     uint32_t poly = 0;       ///< Polygon beyond the interval.
-    uint32_t link = 0;       ///< Link (index in `allLinks`) the interval lies on.
+    uint32_t link = 0;       ///< Link (id, NavMesh::link) the interval lies on.
     uint32_t from = 0;       ///< Polygon that owns `link` (the interval's near side).
     uint32_t parent = 0;     ///< Node expanded to make this one (0xffffffff: a start node).
     uint32_t via = 0;        ///< A root the path turns at between the parent's root and this one's (0xffffffff: none).
@@ -66,7 +66,7 @@ struct AnyAngleRoot
 {
     glm::vec3 point{0.0f}; ///< Position. [Units: m]
     double g = 0.0;        ///< Best path length to it so far (x–z). [Units: m]
-    uint32_t id = 0;       ///< Its point id (NavMesh::linkEndPoints; linkEndPointCount() for a start on no link end).
+    uint32_t id = 0;       ///< Its point id (NavMesh::linkEndPoint; linkEndPointCount() for a start on no link end).
 };
 
 /// A polygon entered from a root lying on the entry's line, and at what length.
@@ -92,7 +92,7 @@ struct QueryScratch::Data
     std::vector<float> cost;          ///< Per polygon: best cost so far (g).
     std::vector<float> total;         ///< Per polygon: g + heuristic.
     std::vector<uint32_t> parent;     ///< Per polygon: predecessor in the search.
-    std::vector<uint32_t> parentLink; ///< Per polygon: index (in allLinks) of the link entered through.
+    std::vector<uint32_t> parentLink; ///< Per polygon: the id of the link entered through (NavMesh::link).
     std::vector<glm::vec3> position;  ///< Per polygon: entry point (node position).
     std::vector<SearchFunnel> funnel; ///< Per polygon: the funnel of the best route found to it.
     std::vector<uint8_t> closed;      ///< Per polygon: 1 = expanded.
@@ -104,7 +104,7 @@ struct QueryScratch::Data
     std::vector<uint32_t> list;       ///< General polygon list (raycast vertex hops, wall search, corridor moves).
     std::vector<glm::vec3> pulled;    ///< String-pulled points (corridor corners).
     std::vector<uint64_t> offMeshIndex; ///< Off-mesh links by polygon: (polygon << 32) | (link << 1) | reversed, sorted.
-    std::vector<uint32_t> vias;       ///< Per corridor polygon but the first: link entered through (index in allLinks, or off-mesh code).
+    std::vector<uint32_t> vias;       ///< Per corridor polygon but the first: link entered through (a link id, or an off-mesh code).
     std::vector<float> walkCost;          ///< Simple walk: per node (link, off-mesh use, goal), best cost so far.
     std::vector<uint32_t> walkParent;     ///< Simple walk: per node, the node before it (0xffffffff: the start).
     std::vector<uint32_t> walkStamp;      ///< Simple walk: per node, search id that last touched it.

@@ -23,7 +23,6 @@ Status findWalls(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& po
         return makeError("E_INVALID_PARAMS", "range must be finite and >= 0", "/range");
     detail::beginSearch(s, mesh.polygonCount());
     const uint32_t sid = s.searchId;
-    const std::span<const NavWall> all = mesh.allWalls();
     mesh.visitPolygonsInBoxXZ(point.x - range, point.z - range, point.x + range, point.z + range, [&](uint32_t poly) {
         if (s.stamp[poly] == sid)
             return;
@@ -32,7 +31,8 @@ Status findWalls(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& po
         if (b.min.x > point.x + range || b.max.x < point.x - range || b.min.z > point.z + range ||
             b.max.z < point.z - range || b.min.y > point.y + range || b.max.y < point.y - range)
             return;
-        for (const NavWall& w : mesh.walls(poly))
+        const std::span<const NavWall> walls = mesh.walls(poly);
+        for (const NavWall& w : walls)
         {
             // Closest point on the wall segment in 3D.
             const glm::vec3 d = w.b - w.a;
@@ -45,7 +45,7 @@ Status findWalls(const NavMesh& mesh, QueryScratch& scratch, const glm::vec3& po
                 continue;
             WallHit hit;
             hit.wall = w;
-            hit.wallIndex = static_cast<uint32_t>(&w - all.data());
+            hit.wallIndex = mesh.firstWall(poly) + static_cast<uint32_t>(&w - walls.data());
             hit.closest = c;
             hit.distance = dist;
             out.push_back(hit);

@@ -100,7 +100,7 @@ struct Window
     dvec3 right, left;
     uint32_t poly = 0;
     uint32_t from = 0;   ///< Polygon on the root's side of the link.
-    uint32_t link = 0;   ///< Index in allLinks.
+    uint32_t link = 0;   ///< Link id (NavMesh::link).
     uint32_t parent = 0; ///< Window before it (kNone: it leaves a root polygon).
 };
 
@@ -139,14 +139,14 @@ struct Weighted
     /// cell size of its length (3 to 31).
     void placeSteiner()
     {
-        const std::span<const NavLink> links = mesh.allLinks();
-        steinerFirst.assign(links.size() + 1, 0);
+        steinerFirst.assign(size_t(mesh.linkCount()) + 1, 0);
         steinerPoints.clear();
         const double cell = std::max(1.0e-3, double(mesh.settings().cellSize));
         for (uint32_t poly = 0; poly < mesh.polygonCount(); ++poly)
-            for (const NavLink& l : mesh.links(poly))
+            for (uint32_t k = 0; k < mesh.links(poly).size(); ++k)
             {
-                const size_t li = static_cast<size_t>(&l - links.data());
+                const NavLink& l = mesh.links(poly)[k];
+                const size_t li = mesh.firstLink(poly) + k;
                 steinerFirst[li] = static_cast<uint32_t>(steinerPoints.size());
                 if (!allowed(poly) || !allowed(l.neighbour) || mult(poly) == mult(l.neighbour))
                     continue;
@@ -157,16 +157,16 @@ struct Weighted
                 for (int i = 1; i < n; ++i)
                     steinerPoints.push_back(a + (b - a) * (double(i) / n));
             }
-        steinerFirst[links.size()] = static_cast<uint32_t>(steinerPoints.size());
+        steinerFirst[mesh.linkCount()] = static_cast<uint32_t>(steinerPoints.size());
     }
 
     /// Relaxes the Steiner points on polygon `poly`'s links that pass `seen`, at `cost(point)`.
     template <class Seen, class Cost> void relaxSteiner(uint32_t poly, uint32_t u, Seen&& seen, Cost&& cost)
     {
-        const NavLink* base = mesh.allLinks().data();
-        for (const NavLink& l : mesh.links(poly))
+        const std::span<const NavLink> links = mesh.links(poly);
+        for (const NavLink& l : links)
         {
-            const size_t li = static_cast<size_t>(&l - base);
+            const size_t li = mesh.firstLink(poly) + static_cast<size_t>(&l - links.data());
             for (uint32_t k = steinerFirst[li]; k < steinerFirst[li + 1]; ++k)
             {
                 const uint32_t node = goalNode() + 1 + k;
@@ -246,7 +246,7 @@ struct Weighted
         for (uint32_t i = w; i != kNone; i = windows[i].parent)
         {
             ++work;
-            const double t = std::min(tPrev, crossAt(r, v, mesh.allLinks()[windows[i].link]));
+            const double t = std::min(tPrev, crossAt(r, v, mesh.link(windows[i].link)));
             cost += mult(poly) * (tPrev - t) * length;
             tPrev = t;
             poly = windows[i].from;
@@ -270,8 +270,8 @@ struct Weighted
         const dvec3 goalPoint = d3(goal.point);
         const auto ring = mesh.polygonIndices(poly);
         const uint32_t n = static_cast<uint32_t>(ring.size());
-        const NavLink* base = mesh.allLinks().data();
-        for (const NavLink& l : mesh.links(poly))
+        const std::span<const NavLink> links = mesh.links(poly);
+        for (const NavLink& l : links)
         {
             const dvec3 p = d3(mesh.vertices()[ring[l.edge]]), q = d3(mesh.vertices()[ring[(l.edge + 1) % n]]);
             if (!(orient(p, q, r) > 0.0) || !allowed(l.neighbour))
@@ -292,12 +292,13 @@ struct Weighted
             if (gu + minCost * (distToSegmentXZ(r, sa, sb) + distToSegmentXZ(goalPoint, sa, sb)) >= g[goalNode()])
                 continue;
             ++work;
-            if (windows.size() >= 8 * mesh.allLinks().size() + 4096)
+            if (windows.size() >= 8 * size_t(mesh.linkCount()) + 4096)
             {
                 work = kWorkBudget + 1; // a planar mesh never needs this many (see the file's note)
                 return;
             }
-            windows.push_back(Window{right, left, l.neighbour, poly, static_cast<uint32_t>(&l - base), inIndex});
+            windows.push_back(Window{right, left, l.neighbour, poly,
+                                     mesh.firstLink(poly) + static_cast<uint32_t>(&l - links.data()), inIndex});
         }
     }
 

@@ -106,13 +106,14 @@ TEST_CASE("a link covers only the overlap and the rest of each edge is a wall")
     // Walls: A has 3 full edges + 1 partial; B likewise.
     CHECK(mesh.walls(0).size() == 4);
     CHECK(mesh.walls(1).size() == 4);
-    CHECK(mesh.allWalls().size() == 8);
+    CHECK(mesh.wallCount() == 8);
 }
 
 TEST_CASE("every wall normal points away from its polygon")
 {
     const NavMesh mesh = meshFromRects({{0, 0, 2, 2}, {2, 0, 3, 1}, {2, 1, 3, 2}, {-1, 0.5f, 0, 1.5f}});
-    for (const NavWall& w : mesh.allWalls())
+    for (uint32_t wp = 0; wp < mesh.polygonCount(); ++wp)
+        for (const NavWall& w : mesh.walls(wp))
     {
         const glm::vec3 mid = (w.a + w.b) * 0.5f;
         const glm::vec3 out = mid + w.normal * 0.01f;
@@ -126,26 +127,26 @@ TEST_CASE("every wall normal points away from its polygon")
 TEST_CASE("edges apart by more than the tolerance, touching at a corner, or running the same way do not link")
 {
     // Gap of 0.01 m (> 1 mm tolerance).
-    CHECK(meshFromRects({{0, 0, 1, 1}, {1.01f, 0, 2, 1}}).allLinks().empty());
+    CHECK(meshFromRects({{0, 0, 1, 1}, {1.01f, 0, 2, 1}}).linkCount() == 0);
     // Diagonal neighbours touching at one point.
-    CHECK(meshFromRects({{0, 0, 1, 1}, {1, 1, 2, 2}}).allLinks().empty());
+    CHECK(meshFromRects({{0, 0, 1, 1}, {1, 1, 2, 2}}).linkCount() == 0);
     // Overlapping squares (same-direction edges are not portals), with the overlap check off.
     NavMeshDef lenient = defaultNavMeshDef();
     lenient.is2d = true;
     lenient.refuseOverlaps = false;
     auto overlapping = buildNavMesh(soupFromRects({{0, 0, 1, 1}, {0, 0, 1, 1}}), lenient);
     REQUIRE(overlapping.ok());
-    CHECK(overlapping->allLinks().empty());
+    CHECK(overlapping->linkCount() == 0);
     // Within the tolerance they link.
-    CHECK(meshFromRects({{0, 0, 1, 1}, {1.0005f, 0, 2, 1}}).allLinks().size() == 2);
+    CHECK(meshFromRects({{0, 0, 1, 1}, {1.0005f, 0, 2, 1}}).linkCount() == 2);
 }
 
 TEST_CASE("edges link only when their heights are within the step height")
 {
     std::vector<Rect> rects = {{0, 0, 1, 1, 0, 0.0f}, {1, 0, 2, 1, 0, 0.3f}};
-    CHECK(meshFromRects(rects, false).allLinks().size() == 2); // step 0.4 by default
+    CHECK(meshFromRects(rects, false).linkCount() == 2); // step 0.4 by default
     rects[1].y = 0.5f;
-    CHECK(meshFromRects(rects, false).allLinks().empty());
+    CHECK(meshFromRects(rects, false).linkCount() == 0);
 }
 
 TEST_CASE("buildNavMesh rejects bad soups with a coded error and the field")
@@ -355,8 +356,9 @@ TEST_CASE("links are symmetric across a random rectangle cover")
         for (const NavLink& l : mesh.links(p))
             linked += std::fabs(l.b.x - l.a.x) + std::fabs(l.b.z - l.a.z);
     }
-    for (const NavWall& w : mesh.allWalls())
-        walls += std::fabs(w.b.x - w.a.x) + std::fabs(w.b.z - w.a.z);
+    for (uint32_t wp = 0; wp < mesh.polygonCount(); ++wp)
+        for (const NavWall& w : mesh.walls(wp))
+            walls += std::fabs(w.b.x - w.a.x) + std::fabs(w.b.z - w.a.z);
     CHECK(walls + linked == doctest::Approx(perimeter));
 }
 

@@ -167,7 +167,6 @@ namespace
 int checkBridges(const NavMesh& mesh)
 {
     int bridges = 0;
-    const std::span<const NavLink> all = mesh.allLinks();
     const uint32_t polys = mesh.polygonCount();
     auto count = [&](uint32_t p, uint32_t q)
     {
@@ -177,7 +176,7 @@ int checkBridges(const NavMesh& mesh)
     for (uint32_t p = 0; p < polys; ++p)
         for (const NavLink& l : mesh.links(p))
         {
-            const uint32_t li = static_cast<uint32_t>(&l - all.data());
+            const uint32_t li = mesh.firstLink(p) + static_cast<uint32_t>(&l - mesh.links(p).data());
             const uint32_t q = l.neighbour;
             const NavMesh::LinkBehind b = mesh.linkBehind(li);
             std::vector<uint8_t> seen(polys, 0);
@@ -213,7 +212,7 @@ int checkBridges(const NavMesh& mesh)
 }
 
 /// Checks the tables the path search reads (NavMesh::ringXZ, ringY,
-/// linkBackEdge, linkDeadEnd, linkEndPoints, linkBehind) against the polygons
+/// linkBackEdge, linkDeadEnd, linkEndPoint, linkBehind) against the polygons
 /// and links they stand for; returns how many links lead into a dead end.
 int checkQueryTables(const NavMesh& mesh, int* bridges = nullptr)
 {
@@ -221,7 +220,6 @@ int checkQueryTables(const NavMesh& mesh, int* bridges = nullptr)
     if (bridges != nullptr)
         *bridges = found;
     int deadEnds = 0;
-    const std::span<const NavLink> all = mesh.allLinks();
     // Point ids: two link ends share one exactly when their bits are equal;
     // the ids are 0 .. count − 1, each used, numbered in the order the links
     // first name them; a point on no link end has none.
@@ -232,11 +230,11 @@ int checkQueryTables(const NavMesh& mesh, int* bridges = nullptr)
     };
     std::vector<std::array<uint32_t, 3>> idBits(points);
     std::vector<uint8_t> idUsed(points, 0);
-    for (size_t li = 0; li < all.size(); ++li)
-        for (int end = 0; end < 2; ++end)
+    for (uint32_t li = 0; li < mesh.linkCount(); ++li)
+        for (uint32_t end = 0; end < 2; ++end)
         {
-            const glm::vec3& v = end == 0 ? all[li].a : all[li].b;
-            const uint32_t id = mesh.linkEndPoints()[2 * li + end];
+            const glm::vec3& v = end == 0 ? mesh.link(li).a : mesh.link(li).b;
+            const uint32_t id = mesh.linkEndPoint(li, end);
             REQUIRE(id < points);
             CHECK(mesh.linkEndPointOf(v) == id);
             if (idUsed[id])
@@ -263,7 +261,7 @@ int checkQueryTables(const NavMesh& mesh, int* bridges = nullptr)
         }
         for (const NavLink& l : mesh.links(p))
         {
-            const uint32_t li = static_cast<uint32_t>(&l - all.data());
+            const uint32_t li = mesh.firstLink(p) + static_cast<uint32_t>(&l - mesh.links(p).data());
             const uint32_t q = l.neighbour;
             // Edges of q holding a link back to p.
             std::vector<uint32_t> backEdges;

@@ -168,10 +168,9 @@ namespace
 std::vector<uint32_t> midpointCorridor(const NavMesh& mesh, const MeshPoint& a, const MeshPoint& b,
                                        const QueryFilter& filter)
 {
-    const std::span<const NavLink> links = mesh.allLinks();
-    const uint32_t goal = static_cast<uint32_t>(links.size());
-    std::vector<double> g(links.size() + 1, 1e300);
-    std::vector<uint32_t> parent(links.size() + 1, kNoPolygon);
+    const uint32_t goal = mesh.linkCount(); // nodes: the link ids, then the goal
+    std::vector<double> g(size_t(goal) + 1, 1e300);
+    std::vector<uint32_t> parent(size_t(goal) + 1, kNoPolygon);
     using Item = std::pair<double, uint32_t>;
     std::priority_queue<Item, std::vector<Item>, std::greater<Item>> open;
     auto leave = [&](uint32_t poly, const glm::vec3& at, double cost, uint32_t from) {
@@ -186,7 +185,7 @@ std::vector<uint32_t> midpointCorridor(const NavMesh& mesh, const MeshPoint& a, 
         {
             if ((filter.excludedAreas >> mesh.area(l.neighbour)) & 1u)
                 continue;
-            const uint32_t n = static_cast<uint32_t>(&l - links.data());
+            const uint32_t n = mesh.firstLink(poly) + static_cast<uint32_t>(&l - mesh.links(poly).data());
             const double next = cost + glm::distance(at, 0.5f * (l.a + l.b)) * mult;
             if (next < g[n])
             {
@@ -205,13 +204,13 @@ std::vector<uint32_t> midpointCorridor(const NavMesh& mesh, const MeshPoint& a, 
             continue;
         if (n == goal)
             break;
-        leave(links[n].neighbour, 0.5f * (links[n].a + links[n].b), d, n);
+        leave(mesh.link(n).neighbour, 0.5f * (mesh.link(n).a + mesh.link(n).b), d, n);
     }
     std::vector<uint32_t> corridor;
     if (g[goal] >= 1e299)
         return corridor;
     for (uint32_t n = parent[goal]; n != kNoPolygon; n = parent[n])
-        corridor.push_back(links[n].neighbour);
+        corridor.push_back(mesh.link(n).neighbour);
     corridor.push_back(a.polygon);
     std::reverse(corridor.begin(), corridor.end());
     return corridor;

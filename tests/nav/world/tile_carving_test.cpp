@@ -293,11 +293,11 @@ void checkSamePointPartition(const NavMesh& a, const NavMesh& b)
     auto keyOf = [](const glm::vec3& v) { return std::array<float, 3>{v.x, v.y, v.z}; };
     std::map<std::array<float, 3>, uint32_t> idsA, idsB;
     std::set<uint32_t> usedA, usedB;
-    for (uint32_t li = 0; li < a.allLinks().size(); ++li)
+    for (uint32_t li = 0; li < a.linkCount(); ++li)
         for (uint32_t k = 0; k < 2; ++k)
         {
-            const glm::vec3 at = k == 0 ? a.allLinks()[li].a : a.allLinks()[li].b;
-            const uint32_t ia = a.linkEndPoints()[2 * li + k], ib = b.linkEndPoints()[2 * li + k];
+            const glm::vec3 at = k == 0 ? a.link(li).a : a.link(li).b;
+            const uint32_t ia = a.linkEndPoint(li, k), ib = b.linkEndPoint(li, k);
             CHECK(ia < a.linkEndPointCount());
             CHECK(a.linkEndPointOf(at) == ia);
             CHECK(b.linkEndPointOf(at) == ib);
@@ -336,7 +336,7 @@ void checkEqualsReassembled(const NavMesh& carved)
             CHECK(fresh.ringY(p)[i] == carved.ringY(p)[i]);
         }
     }
-    for (uint32_t li = 0; li < carved.allLinks().size(); ++li)
+    for (uint32_t li = 0; li < carved.linkCount(); ++li)
     {
         CHECK(fresh.linkBackEdge(li) == carved.linkBackEdge(li));
         CHECK(fresh.linkDeadEnd(li) == carved.linkDeadEnd(li));

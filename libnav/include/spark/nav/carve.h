@@ -166,7 +166,7 @@ NavMesh walkableMesh(const NavMesh& mesh);
 /// bounds, grid, links, walls, components and the path search's tables —
 /// built from scratch, as a bake builds them: what a carving's incremental
 /// update (`recarveNavMesh`) must equal; point ids match as a partition
-/// (NavMesh::linkEndPoints).
+/// (NavMesh::linkEndPoint).
 NavMesh reassembledNavMesh(const NavMesh& mesh);
 
 /// The region of a cut.

@@ -193,7 +193,7 @@ public:
     const glm::dvec2* ringXZ(uint32_t poly) const { return m_ringXZ.data() + 2 * size_t(m_polyStarts[poly]); }
     /// The heights of the same ring entries. [Units: m]
     const float* ringY(uint32_t poly) const { return m_ringY.data() + 2 * size_t(m_polyStarts[poly]); }
-    /// For link `link` (index in `allLinks`) from polygon p to q: the edge of q
+    /// For link `link` (a link id, see `link`) from polygon p to q: the edge of q
     /// whose links lead back to p when that is one edge (0 when none), or
     /// kNoPolygon when several do (precomputed for the path search).
     uint32_t linkBackEdge(uint32_t link) const { return m_linkBackEdge[link]; }
@@ -215,14 +215,14 @@ public:
     LinkBehind linkBehind(uint32_t link) const { return m_linkBehind[link]; }
     /// Polygon `poly`'s number in the depth-first order `linkBehind` uses.
     uint32_t bridgeOrder(uint32_t poly) const { return m_bridgeOrder[poly]; }
-    /// Point ids of the link ends: entry 2 × link is the id of `a`, 2 × link
-    /// + 1 of `b`; ends with the same bits (x, y, z) share an id, and ends
+    /// Point id of end `end` of link `link` (0: its `a`, 1: its `b`); ends
+    /// with the same bits (x, y, z) share an id, and ends
     /// with different bits never do. Ids are below linkEndPointCount(); a
     /// built mesh numbers them in the order the links first name them, a
     /// carved mesh keeps the previous carving's ids and numbers new points
     /// after them, so some ids may name no end (precomputed for the path
     /// search, which only indexes and compares by them).
-    const uint32_t* linkEndPoints() const { return m_linkEndPoint.data(); }
+    uint32_t linkEndPoint(uint32_t link, uint32_t end) const { return m_linkEndPoint[2 * size_t(link) + end]; }
     /// One more than the largest link end point id.
     uint32_t linkEndPointCount() const { return m_endPointCount; }
     /// How link end point `id` (< linkEndPointCount()) meets the free space:
@@ -246,16 +246,27 @@ public:
         assert(poly < polygonCount());
         return std::span<const NavLink>(m_links.data() + m_linkStarts[poly], m_linkStarts[poly + 1] - m_linkStarts[poly]);
     }
-    /// Every link of the mesh, polygon by polygon.
-    std::span<const NavLink> allLinks() const { return m_links; }
+    /// Link ids run 0 .. linkCount() − 1 (the path search's per-link tables
+    /// are indexed by them); polygon `poly`'s links are the ids from
+    /// firstLink(poly), in the order `links` gives them. Queries reach links
+    /// through these (never through whole-array pointers), so the storage
+    /// behind them may change (docs/tiles.md "Not yet").
+    uint32_t linkCount() const { return static_cast<uint32_t>(m_links.size()); }
+    /// The id of polygon `poly`'s first link (links(poly)[i] is link firstLink(poly) + i).
+    uint32_t firstLink(uint32_t poly) const { return m_linkStarts[poly]; }
+    /// Link `link` (an id below linkCount()).
+    const NavLink& link(uint32_t link) const { return m_links[link]; }
     /// Walls of polygon `poly`, ordered by edge then stretch start.
     std::span<const NavWall> walls(uint32_t poly) const
     {
         assert(poly < polygonCount());
         return std::span<const NavWall>(m_walls.data() + m_wallStarts[poly], m_wallStarts[poly + 1] - m_wallStarts[poly]);
     }
-    /// Every wall of the mesh, polygon by polygon.
-    std::span<const NavWall> allWalls() const { return m_walls; }
+    /// Wall ids run 0 .. wallCount() − 1, polygon by polygon; polygon
+    /// `poly`'s walls are the ids from firstWall(poly).
+    uint32_t wallCount() const { return static_cast<uint32_t>(m_walls.size()); }
+    /// The id of polygon `poly`'s first wall (walls(poly)[i] is wall firstWall(poly) + i).
+    uint32_t firstWall(uint32_t poly) const { return m_wallStarts[poly]; }
     /// Bounds of the whole mesh (all zero when empty).
     const Bounds3& bounds() const { return m_bounds; }
     /// True for a 2D mesh (points (x, 0, y)).
@@ -340,7 +351,7 @@ private:
     std::vector<uint32_t> m_linkDeadEnd;  // one per link
     std::vector<LinkBehind> m_linkBehind; // one per link
     std::vector<uint32_t> m_bridgeOrder;  // one per polygon
-    std::vector<uint32_t> m_linkEndPoint; // two per link (linkEndPoints); found by position through the grid
+    std::vector<uint32_t> m_linkEndPoint; // two per link (linkEndPoint); found by position through the grid
     std::vector<uint8_t> m_linkEndTurn;   // one per link end point id (linkEndTurn)
     uint32_t m_endPointCount = 0;
     std::vector<NavWall> m_walls;

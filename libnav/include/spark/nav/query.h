@@ -183,7 +183,7 @@ Result<MeshPoint> randomPoint(const NavMesh& mesh, Rng& io);
 struct WallHit
 {
     NavWall wall;            ///< The wall (with its outward normal).
-    uint32_t wallIndex = 0;  ///< Index of the wall in `NavMesh::allWalls()`.
+    uint32_t wallIndex = 0;  ///< The wall's id: `NavMesh::firstWall(polygon)` + its index in `walls(polygon)`.
     glm::vec3 closest{0.0f}; ///< Point of the wall closest to the query point. [Units: m]
     float distance = 0.0f;   ///< Distance to it (3D). [Units: m]
 };
