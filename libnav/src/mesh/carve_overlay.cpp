@@ -28,6 +28,7 @@
 #include <glm/common.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <mutex>
 #include <numeric>
 
@@ -109,12 +110,6 @@ struct UnitSets
 };
 
 } // namespace
-
-uint32_t NavMesh::overTopo(uint32_t poly) const
-{
-    const auto it = std::lower_bound(m_overIds.begin(), m_overIds.end(), poly);
-    return static_cast<uint32_t>(m_areas.size() + static_cast<size_t>(it - m_overIds.begin()));
-}
 
 uint8_t NavMesh::turnOverride(uint32_t id) const
 {
@@ -448,6 +443,12 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
     mesh.m_overBits.assign((own0 + 63) / 64, 0);
     for (uint32_t p : over)
         setBit(mesh.m_overBits, p);
+    mesh.m_overRank.resize(mesh.m_overBits.size());
+    for (uint32_t w = 0, below = 0; w < mesh.m_overBits.size(); ++w)
+    {
+        mesh.m_overRank[w] = below;
+        below += static_cast<uint32_t>(std::popcount(mesh.m_overBits[w]));
+    }
     const uint32_t topoCount = pieces + static_cast<uint32_t>(over.size());
     auto idOf = [&](uint32_t t) { return t < pieces ? own0 + t : over[t - pieces]; };
     mesh.m_disabled.assign(topoCount, 0);

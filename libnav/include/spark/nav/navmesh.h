@@ -26,6 +26,7 @@
 #include <glm/vec3.hpp>
 
 #include <array>
+#include <bit>
 #include <cassert>
 
 #include <cstdint>
@@ -459,7 +460,11 @@ private:
             return kNoPolygon;
         return overTopo(poly);
     }
-    uint32_t overTopo(uint32_t poly) const;          // a listed base slot's own index
+    uint32_t overTopo(uint32_t poly) const           // a listed base slot's own index: pieces + its rank in the bits
+    {
+        const uint64_t below = m_overBits[poly >> 6] & ((uint64_t(1) << (poly & 63)) - 1);
+        return static_cast<uint32_t>(m_areas.size()) + m_overRank[poly >> 6] + static_cast<uint32_t>(std::popcount(below));
+    }
     uint8_t turnOverride(uint32_t id) const;         // a base point's turn in this carved mesh
     size_t firstPieceCell(uint32_t cell) const;      // first m_pieceCells entry of `cell`
     uint32_t carvedComponent(uint32_t poly) const;   // component() of a carved mesh
@@ -523,6 +528,7 @@ private:
     uint32_t m_own0 = 0, m_vert0 = 0, m_link0 = 0, m_wall0 = 0, m_point0 = 0;
     std::vector<uint64_t> m_overBits;  // base slots with links, walls and flags of their own (one bit each)
     std::vector<uint32_t> m_overIds;   // the same slots, increasing
+    std::vector<uint32_t> m_overRank;  // per word of m_overBits: the bits set in the words before it
     std::vector<uint64_t> m_turnOverBits; // base points whose turn differs (one bit each)
     std::vector<uint32_t> m_turnOverIds;  // the same points, increasing
     std::vector<uint8_t> m_turnOverValues; // their turns
