@@ -23,12 +23,15 @@
 
 #include "spark/nav/carve.h"
 
+#include "spark/core/bits.h"
+
 #include "navmesh_access.h"
 
 #include <glm/common.hpp>
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <mutex>
 #include <numeric>
 
@@ -605,7 +608,9 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
     // end takes the base's id of its bits when the base has an end there
     // (so a slot given back to its base links agrees with its neighbours),
     // else the id of an own end at the same bits, else the next own id.
+    // (Most points are the ends of several new links: each is looked up once.)
     mesh.m_endPointCount = prevCarved ? previous.m_endPointCount : 0;
+    std::map<std::array<uint32_t, 3>, uint32_t> found;
     for (uint32_t t = 0; t < topoCount; ++t)
         if (source[t] == kLinked)
             for (uint32_t k = mesh.m_linkStarts[t]; k < mesh.m_linkStarts[t + 1]; ++k)
@@ -613,10 +618,17 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
                 {
                     const NavLink& l = mesh.m_links[k];
                     const glm::vec3& at = end == 0 ? l.a : l.b;
-                    uint32_t id = findLinkEndPoint(base, at);
-                    if (id == kNoPolygon)
-                        id = findLinkEndPoint(mesh, at);
-                    mesh.m_linkEndPoint[2 * size_t(k) + end] = id != kNoPolygon ? id : mesh.m_point0 + mesh.m_endPointCount++;
+                    const std::array<uint32_t, 3> key{spark::bitCast<uint32_t>(at.x), spark::bitCast<uint32_t>(at.y),
+                                                      spark::bitCast<uint32_t>(at.z)};
+                    const auto [it, fresh] = found.emplace(key, kNoPolygon);
+                    if (fresh)
+                    {
+                        uint32_t id = findLinkEndPoint(base, at);
+                        if (id == kNoPolygon)
+                            id = findLinkEndPoint(mesh, at);
+                        it->second = id != kNoPolygon ? id : mesh.m_point0 + mesh.m_endPointCount++;
+                    }
+                    mesh.m_linkEndPoint[2 * size_t(k) + end] = it->second;
                 }
     bool renumbered = false;
     if (mesh.m_endPointCount > mesh.m_linkEndPoint.size() + 64) // more own ids than own ends: most name nothing
@@ -637,10 +649,11 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
     }
 
     // Turns: at every point with an end on a polygon whose links changed,
-    // now or in `previous`; the others are copied.
+    // now or in `previous` (the dirty polygons: every polygon linked again
+    // is one); the others are copied.
     std::vector<std::pair<uint32_t, glm::vec3>> touched; // (id, position)
     for (uint32_t t = 0; t < topoCount; ++t)
-        if (source[t] != kCopied || renumbered)
+        if (renumbered)
             for (uint32_t k = mesh.m_linkStarts[t]; k < mesh.m_linkStarts[t + 1]; ++k)
             {
                 touched.emplace_back(mesh.m_linkEndPoint[2 * size_t(k)], mesh.m_links[k].a);

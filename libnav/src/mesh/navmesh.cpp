@@ -728,6 +728,21 @@ void NavMeshAccess::deriveTurns(NavMesh& mesh)
         mesh.m_linkEndTurn[id] = turnOf(mesh, seen[id]);
 }
 
+namespace
+{
+
+/// True when `p` lies in `b` (x–z) or within a few roundings of it: a link
+/// end lies on its polygon's edge, computed in floats, so the cells of the
+/// point list polygons whose bounds are far from it that need no look at
+/// their links (most of a cell's, where carving left many small pieces).
+bool nearBounds(const Bounds3& b, const glm::vec3& p)
+{
+    const float margin = 1.0e-3f + 5.0e-7f * std::max(std::fabs(p.x), std::fabs(p.z));
+    return p.x >= b.min.x - margin && p.x <= b.max.x + margin && p.z >= b.min.z - margin && p.z <= b.max.z + margin;
+}
+
+} // namespace
+
 uint8_t NavMeshAccess::turnAt(const NavMesh& mesh, uint32_t id, const glm::vec3& at)
 {
     // Every end at the point lies on its polygon's edge, in its bounds: the
@@ -736,6 +751,8 @@ uint8_t NavMeshAccess::turnAt(const NavMesh& mesh, uint32_t id, const glm::vec3&
     mesh.visitPolygonsInBoxXZ(at.x, at.z, at.x, at.z,
                               [&](uint32_t poly)
                               {
+                                  if (!nearBounds(mesh.polygonBounds(poly), at))
+                                      return;
                                   const uint32_t first = mesh.firstLink(poly);
                                   const uint32_t last = first + static_cast<uint32_t>(mesh.links(poly).size());
                                   for (uint32_t li = first; li < last; ++li)
@@ -755,6 +772,8 @@ uint32_t NavMeshAccess::findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p
     mesh.visitPolygonsInBoxXZ(p.x, p.z, p.x, p.z,
                               [&](uint32_t poly)
                               {
+                                  if (found != kNoPolygon || !nearBounds(mesh.polygonBounds(poly), p))
+                                      return;
                                   const uint32_t first = mesh.firstLink(poly);
                                   const uint32_t last = first + static_cast<uint32_t>(mesh.links(poly).size());
                                   for (uint32_t li = first; found == kNoPolygon && li < last; ++li)
