@@ -91,15 +91,7 @@ uint32_t tileEnd(std::span<const NavTile> tiles, uint32_t polygons, uint32_t til
 struct UnitSets
 {
     std::vector<uint32_t> parent, label;
-    uint32_t find(uint32_t x)
-    {
-        while (parent[x] != x)
-        {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        return x;
-    }
+    uint32_t find(uint32_t x) { return unionFindRoot(parent, x); }
     void join(uint32_t a, uint32_t b)
     {
         a = find(a);
@@ -181,31 +173,18 @@ void NavMeshAccess::deriveUnits(NavMesh& mesh)
     for (uint32_t t = 0; t < tiles.size(); ++t)
         for (uint32_t p = tiles[t].firstPolygon; p < tiles[t].firstPolygon + tiles[t].polygonCount && p < polys; ++p)
             tileOf[p] = t;
-    std::vector<uint32_t> parent(polys);
-    std::iota(parent.begin(), parent.end(), 0u);
-    auto find = [&](uint32_t x)
-    {
-        while (parent[x] != x)
-        {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        return x;
-    };
+    SmallestRootSets sets;
+    sets.reset(polys);
     for (uint32_t p = 0; p < polys; ++p)
         for (const NavLink& l : mesh.links(p))
             if (tileOf[l.neighbour] == tileOf[p])
-            {
-                const uint32_t a = find(p), b = find(l.neighbour);
-                if (a != b)
-                    parent[std::max(a, b)] = std::min(a, b);
-            }
+                sets.join(p, l.neighbour);
     mesh.m_unitTile.clear();
     mesh.m_unitMin.clear();
     mesh.m_unitOf.resize(polys);
     for (uint32_t p = 0; p < polys; ++p)
     {
-        const uint32_t r = find(p);
+        const uint32_t r = sets.find(p);
         if (r == p) // a root is its set's smallest id: met before the rest of its set
         {
             mesh.m_unitOf[p] = static_cast<uint32_t>(mesh.m_unitMin.size());
@@ -252,7 +231,8 @@ void NavMeshAccess::deriveCarvedUnits(NavMesh& mesh, std::span<const uint32_t> c
         uint32_t from, to; // a link out of a touched tile: polygon ids
     };
     std::vector<Cross> crossing;
-    std::vector<uint32_t> members, parent;
+    std::vector<uint32_t> members;
+    SmallestRootSets local;
     for (uint32_t tile : touched)
     {
         const uint32_t first = tileFirst(base.m_tiles, own0, tile), end = tileEnd(base.m_tiles, own0, tile);
@@ -266,7 +246,7 @@ void NavMeshAccess::deriveCarvedUnits(NavMesh& mesh, std::span<const uint32_t> c
         // Local index of a polygon of this tile, or kNoPolygon.
         const uint32_t firstPiece = own0 + static_cast<uint32_t>(pieceLo - mesh.m_pieceBase.begin());
         const uint32_t endPiece = own0 + static_cast<uint32_t>(pieceHi - mesh.m_pieceBase.begin());
-        auto local = [&](uint32_t q) -> uint32_t
+        auto localOf = [&](uint32_t q) -> uint32_t
         {
             if (q >= first && q < end)
                 return q - first;
@@ -274,35 +254,21 @@ void NavMeshAccess::deriveCarvedUnits(NavMesh& mesh, std::span<const uint32_t> c
                 return (end - first) + (q - firstPiece);
             return kNoPolygon;
         };
-        parent.resize(members.size());
-        std::iota(parent.begin(), parent.end(), 0u);
-        auto find = [&](uint32_t x)
-        {
-            while (parent[x] != x)
-            {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            return x;
-        };
+        local.reset(members.size());
         for (uint32_t i = 0; i < members.size(); ++i)
             for (const NavLink& l : mesh.links(members[i]))
             {
-                const uint32_t j = local(l.neighbour);
+                const uint32_t j = localOf(l.neighbour);
                 if (j == kNoPolygon)
-                {
                     crossing.push_back(Cross{members[i], l.neighbour});
-                    continue;
-                }
-                const uint32_t a = find(i), b = find(j);
-                if (a != b)
-                    parent[std::max(a, b)] = std::min(a, b);
+                else
+                    local.join(i, j);
             }
         // Members run in increasing id, so a root is its set's smallest id.
         std::vector<uint32_t> unitOfRoot(members.size(), kNoPolygon);
         for (uint32_t i = 0; i < members.size(); ++i)
         {
-            const uint32_t r = find(i);
+            const uint32_t r = local.find(i);
             if (unitOfRoot[r] == kNoPolygon)
             {
                 unitOfRoot[r] = baseUnits + static_cast<uint32_t>(unitMin.size());

@@ -346,38 +346,14 @@ void NavMeshAccess::assemble(NavMesh& mesh)
 void NavMeshAccess::labelComponents(NavMesh& mesh)
 {
     const uint32_t polys = mesh.polygonCount();
-    std::vector<uint32_t>& parent = mesh.m_component;
-    parent.resize(polys);
+    SmallestRootSets sets;
+    sets.reset(polys);
     for (uint32_t p = 0; p < polys; ++p)
-        parent[p] = p;
-    auto find = [&](uint32_t x)
-    {
-        while (parent[x] != x)
-        {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        return x;
-    };
-    // A root is always the smallest id of its set, so the labels depend on
-    // the sets alone; p's root is found once and followed through its unions.
-    for (uint32_t p = 0; p < polys; ++p)
-    {
-        uint32_t a = find(p);
         for (const NavLink& l : mesh.links(p))
-        {
-            const uint32_t b = find(l.neighbour);
-            if (a < b)
-                parent[b] = a;
-            else if (b < a)
-            {
-                parent[a] = b;
-                a = b;
-            }
-        }
-    }
+            sets.join(p, l.neighbour);
+    mesh.m_component.resize(polys);
     for (uint32_t p = 0; p < polys; ++p)
-        parent[p] = find(p);
+        mesh.m_component[p] = sets.find(p);
 }
 
 void NavMeshAccess::deriveQueryTables(NavMesh& mesh)

@@ -7,11 +7,44 @@
 #include "spark/nav/carve.h"
 #include "spark/nav/navmesh.h"
 
+#include <algorithm>
+#include <numeric>
 #include <span>
 #include <vector>
 
 namespace spark::nav
 {
+
+/// The root of `x` in a union–find forest (`parent[root] == root`), halving the path.
+inline uint32_t unionFindRoot(std::vector<uint32_t>& parent, uint32_t x)
+{
+    while (parent[x] != x)
+    {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+/// Union–find over ids 0 .. n − 1 whose root is always the smallest id of its
+/// set, so what it labels depends on the sets alone, not on the joins' order.
+struct SmallestRootSets
+{
+    std::vector<uint32_t> parent;
+    void reset(size_t n)
+    {
+        parent.resize(n);
+        std::iota(parent.begin(), parent.end(), 0u);
+    }
+    uint32_t find(uint32_t x) { return unionFindRoot(parent, x); }
+    void join(uint32_t a, uint32_t b)
+    {
+        a = find(a);
+        b = find(b);
+        if (a != b)
+            parent[std::max(a, b)] = std::min(a, b);
+    }
+};
 
 struct NavMeshAccess
 {
