@@ -6,7 +6,26 @@
 /// data/meshes/dungeon.obj (--level=dungeon, the default) or the 1 km terrain
 /// (--level=terrain: out/terrain-1k.obj, written by
 /// `python3 tools/terrain.py -o out/terrain-1k.obj`), with 0, 10 and 100 other
-/// obstacles present (issues 12 and 33).
+/// obstacles present (issues 12 and 33). --level=terrain-S reads
+/// out/terrain-S.obj (`python3 tools/terrain.py --size S -o out/terrain-S.obj`),
+/// --level=obj:PATH any OBJ; both with the terrain's cells and tiles.
+///
+/// Scaling (issue 33 item 6: a change's cost must not grow with the mesh):
+/// --scaling=250,500,1000,2000 runs the whole bench on each terrain-S in turn
+/// (each level's tables as below) and ends with one table: per size and N
+/// others, the baked polygons and both sides' add / move / remove with their
+/// ratios. The generator keeps the density (boxes and ramps per km²), so a
+/// bigger terrain is more of the same. The others and the subjects are drawn
+/// in the same --window=80 m square around each terrain's centre (80 m: clear
+/// of the plazas, kept free of boxes, from 250 m up), so only the mesh around
+/// them grows; 100 others there are far denser than 100 over a whole level.
+/// The terrains (2 km: 2.2M triangles, 79 MB; 4 km does not fit TileCache's
+/// 22-bit tile and polygon ids with Debian's 32-bit dtPolyRef):
+///   for S in 250 500 1000 2000; do python3 tools/terrain.py --size $S -o out/terrain-$S.obj; done
+///   nice -n 15 build/bench/bench/carve_bench --scaling=250,500,1000,2000 --others=0,100
+/// (5 repeats, 16 subjects: the defaults). Spark's instructions per change on
+/// one size: the callgrind recipe below with --level=terrain-S --window=80
+/// --side=spark --repeats=1 --others=0 (divide by 3 × 16).
 ///
 /// The meshes (same agent: radius 0.6, height 2.0, climb 0.9, slope 45; cells
 /// 0.3 × 0.2 on the dungeon, 0.5 × 0.2 on the terrain as samples/terrain/run.sh
@@ -40,7 +59,9 @@
 ///    clear of it (--tilecache-radius=bare passes 0.5 and lets agents cut into
 ///    the obstacle). Base 0.5 m under the point (Sample_TempObstacles::
 ///    addTempObstacle: p[1] -= 0.5), height 2.
-/// Positions: seeded nav::randomPoint on Spark's mesh that TileCache's mesh
+/// Positions: seeded nav::randomPoint on Spark's mesh (with --window=M: a seeded
+/// x–z point in the M × M m square around the level's centre, dropped onto
+/// Spark's highest floor there with findNearest) that TileCache's mesh
 /// also has within 0.1 m horizontally (findNearestPoly, half-extents 0.1 × 1 × 0.1);
 /// each side places the obstacle on its own mesh's point there. kOtherCount
 /// "others" (N use the first N), and --subjects subjects, each with a move
@@ -76,7 +97,9 @@
 /// --side=both.
 ///
 /// Options: --repeats=5 --subjects=16 --others=0,10,100 --side=both|spark|tilecache
-///          --tilecache-radius=grown|bare --level=dungeon|terrain --tile-size=N --spark-tile-size=N
+///          --tilecache-radius=grown|bare --level=dungeon|terrain|terrain-S|obj:PATH --tile-size=N
+///          --spark-tile-size=N --window=M (0: the whole mesh, the default; --scaling's: 80)
+///          --scaling=S,S,... (terrain sizes in m; --level is then ignored)
 /// Run from the project root: build/<dir>/bench/carve_bench
 /// Instruction counts of the timed operations alone (the run functions are
 /// kept out of line for this; the placing of the others and the quality pass
@@ -137,6 +160,8 @@ constexpr float kQueryReach = 3.0f; // query ends this far before and past the o
 constexpr float kOnMeshExtent = 0.1f;
 constexpr int kOtherCount = 100;
 constexpr int kQualitySubjects = 8;
+// [m] --scaling's default window: clear of the terrains' plazas from 250 m up.
+constexpr float kScalingWindow = 80.0f;
 constexpr uint64_t kSeed = 12;
 
 /// The level measured: its OBJ, cell size and tile size (both sides).
@@ -147,12 +172,24 @@ struct Level
     float cellSize = kCellSize; // RecastDemo's 0.3 m on the dungeon; the terrain sample's 0.5 m
     int tileSize = kDungeonTileSize;
 };
-Level g_level; // set once from the options, before anything reads it
+Level g_level;                                   // set per level (runLevel) before anything reads it
 int g_levelGridWidth = 0, g_levelGridHeight = 0; // the level's whole grid in cells (buildTileCache sets them)
+std::unique_ptr<const nav::BakeInput> g_input;   // the level's triangles (runLevel loads them)
+std::vector<std::vector<int>> g_trianglesByTile; // per TileCache tile, its triangles (filled once per level)
+
+/// A terrain written by `python3 tools/terrain.py --size S -o out/terrain-S.obj`:
+/// the 1 km terrain's cells and tiles (samples/terrain/run.sh's).
+Level terrainLevel(const std::string& name, const std::string& path)
+{
+    return Level{name, path, 0.5f, 64};
+}
 
 struct Options
 {
-    int sparkTileSize = -1; // -1: the level's (the same as TileCache's); 0: untiled
+    int tileSize = -1;        // -1: the level's; else both sides' tile size
+    int sparkTileSize = -1;   // -1: the level's (the same as TileCache's); 0: untiled
+    float window = -1.0f;     // [m] edge of the obstacles' square around the centre; 0: whole mesh; -1: the mode's
+    std::vector<int> scaling; // terrain sizes [m] for --scaling (empty: one level)
     std::vector<int> others{0, 10, 100};
     int repeats = 5;
     int subjects = 16;
@@ -175,8 +212,7 @@ float distXZ(const glm::vec3& a, const glm::vec3& b)
 
 const nav::BakeInput& benchInput()
 {
-    static const nav::BakeInput input = loadObjInput(g_level.path.c_str());
-    return input;
+    return *g_input;
 }
 
 /// RecastDemo's settings at the level's cell size (the agent in cells follows it).
@@ -207,7 +243,7 @@ nav::BakeDef levelBakeDef(int tileSize)
 /// mesh does this job), found once: the 1 km terrain has 549k triangles.
 const std::vector<std::vector<int>>& trianglesByTile(const rcConfig& cfg, int tilesX, int tilesZ)
 {
-    static std::vector<std::vector<int>> byTile;
+    std::vector<std::vector<int>>& byTile = g_trianglesByTile;
     if (!byTile.empty())
         return byTile;
     const nav::BakeInput& input = benchInput();
@@ -601,30 +637,74 @@ bool spotAt(const nav::NavMesh& mesh, const TileCacheMesh& tc, const glm::vec3& 
     return std::fabs(out.spark.y - p.y) < 0.3f && std::fabs(out.tilecache.y - p.y) < 0.3f;
 }
 
-Spot drawSpot(const nav::NavMesh& mesh, const TileCacheMesh& tc, Rng& rng)
+/// Where obstacles are drawn: the whole mesh (half = 0), or a square of edge
+/// 2 × half around (x, z), its points dropped from above every floor.
+struct Window
+{
+    float x = 0.0f, z = 0.0f, half = 0.0f;
+    float top = 0.0f, depth = 0.0f; // findNearest from (x, top, z) with half-extent depth in y
+};
+
+/// The square of edge `edge` around the middle of the level's x–z bounds (edge 0: the whole mesh).
+Window levelWindow(float edge)
+{
+    Window w;
+    if (edge <= 0.0f)
+        return w;
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const glm::vec3& v : benchInput().vertices)
+        for (int k = 0; k < 3; ++k)
+            lo[k] = std::min(lo[k], v[k]), hi[k] = std::max(hi[k], v[k]);
+    w.x = 0.5f * (lo.x + hi.x);
+    w.z = 0.5f * (lo.z + hi.z);
+    w.half = 0.5f * edge;
+    w.top = hi.y + 1.0f;
+    w.depth = hi.y - lo.y + 2.0f;
+    return w;
+}
+
+/// A seeded spot on both meshes: uniform by area over Spark's mesh, or (window)
+/// uniform in x–z over the window, on the highest floor there.
+Spot drawSpot(const nav::NavMesh& mesh, const TileCacheMesh& tc, Rng& rng, const Window& w)
 {
     for (int tries = 0; tries < 100000; ++tries)
     {
-        auto p = nav::randomPoint(mesh, rng);
-        if (!p.ok())
-            fail("nav::randomPoint");
+        glm::vec3 at;
+        if (w.half <= 0.0f)
+        {
+            auto p = nav::randomPoint(mesh, rng);
+            if (!p.ok())
+                fail("nav::randomPoint");
+            at = p->point;
+        }
+        else
+        {
+            const float x = static_cast<float>(rngNextRange(rng, w.x - w.half, w.x + w.half));
+            const float z = static_cast<float>(rngNextRange(rng, w.z - w.half, w.z + w.half));
+            auto p = nav::findNearest(mesh, glm::vec3(x, w.top, z),
+                                      glm::vec3(kOnMeshExtent, w.depth, kOnMeshExtent));
+            if (!p.ok())
+                continue;
+            at = p->point;
+        }
         Spot s;
-        if (spotAt(mesh, tc, p->point, s))
+        if (spotAt(mesh, tc, at, s))
             return s;
     }
     fail("placing an obstacle");
 }
 
-std::vector<Spot> makeOthers(const nav::NavMesh& mesh, const TileCacheMesh& tc)
+std::vector<Spot> makeOthers(const nav::NavMesh& mesh, const TileCacheMesh& tc, const Window& w)
 {
     Rng rng = rngFromSeed(kSeed, 1);
     std::vector<Spot> out;
     for (int i = 0; i < kOtherCount; ++i)
-        out.push_back(drawSpot(mesh, tc, rng));
+        out.push_back(drawSpot(mesh, tc, rng, w));
     return out;
 }
 
-std::vector<Subject> makeSubjects(const nav::NavMesh& mesh, const TileCacheMesh& tc, int count)
+std::vector<Subject> makeSubjects(const nav::NavMesh& mesh, const TileCacheMesh& tc, int count,
+                                  const Window& w)
 {
     Rng rng = rngFromSeed(kSeed, 2);
     std::vector<Subject> out;
@@ -633,7 +713,7 @@ std::vector<Subject> makeSubjects(const nav::NavMesh& mesh, const TileCacheMesh&
     while (static_cast<int>(out.size()) < count)
     {
         Subject s;
-        s.at = drawSpot(mesh, tc, rng);
+        s.at = drawSpot(mesh, tc, rng, w);
         const glm::vec3 c = s.at.spark;
         bool moved = false;
         for (int k = 0; k < 64 && !moved; ++k)
@@ -890,16 +970,35 @@ Options parseOptions(int argc, char** argv)
         }
         else if (const char* v = value("--level="))
         {
-            if (std::strcmp(v, "terrain") == 0)
-                g_level = Level{"terrain", "out/terrain-1k.obj", 0.5f, 64}; // samples/terrain/run.sh's cells and tiles
-            else if (std::strcmp(v, "dungeon") != 0)
+            const std::string level = v;
+            if (level == "terrain")
+                g_level = terrainLevel("terrain", "out/terrain-1k.obj");
+            else if (level.rfind("terrain-", 0) == 0 && level.size() > 8 &&
+                     level.find_first_not_of("0123456789", 8) == std::string::npos)
+                g_level = terrainLevel(level, "out/" + level + ".obj");
+            else if (level.rfind("obj:", 0) == 0 && level.size() > 4)
+                g_level = terrainLevel(level.substr(4), level.substr(4));
+            else if (level != "dungeon")
             {
-                std::fprintf(stderr, "--level is dungeon or terrain\n");
+                std::fprintf(stderr,
+                             "--level is dungeon, terrain, terrain-S (out/terrain-S.obj) or obj:PATH\n");
                 std::exit(2);
             }
         }
+        else if (const char* v = value("--scaling="))
+        {
+            o.scaling = spark::bench::intList(v);
+            for (int size : o.scaling)
+                if (size < 100)
+                {
+                    std::fprintf(stderr, "--scaling takes terrain sizes in metres (>= 100)\n");
+                    std::exit(2);
+                }
+        }
+        else if (const char* v = value("--window="))
+            o.window = std::max(0.0f, static_cast<float>(std::atof(v)));
         else if (const char* v = value("--tile-size="))
-            g_level.tileSize = std::max(1, std::atoi(v));
+            o.tileSize = std::max(1, std::atoi(v));
         else if (const char* v = value("--spark-tile-size="))
             o.sparkTileSize = std::max(0, std::atoi(v));
         else if (const char* v = value("--tilecache-radius="))
@@ -913,33 +1012,59 @@ Options parseOptions(int argc, char** argv)
     return o;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+/// One level's figures for the --scaling table.
+struct LevelResult
 {
-    const Options opt = parseOptions(argc, argv);
+    std::string name;
+    size_t triangles = 0;
+    uint32_t sparkPolygons = 0;         // as baked
+    int tileCachePolygons = 0;          // as baked
+    std::vector<Row> sparkRows, tcRows; // per others count
+};
 
-    if (g_level.name == "terrain" && !std::filesystem::exists(dataPath(g_level.path.c_str())))
+/// Loads g_level, bakes both sides, times add / move / remove and prints the level's tables.
+LevelResult runLevel(const Options& opt)
+{
+    if (opt.tileSize > 0)
+        g_level.tileSize = opt.tileSize;
+    if (g_level.name != "dungeon" && !std::filesystem::exists(dataPath(g_level.path.c_str())))
     {
-        std::fprintf(stderr, "carve_bench: %s is missing; write it with python3 tools/terrain.py -o %s\n",
-                     g_level.path.c_str(), g_level.path.c_str());
-        return 1;
+        if (g_level.path.rfind("out/terrain-", 0) == 0)
+        {
+            const std::string size = g_level.name == "terrain" ? "1000" : g_level.name.substr(8);
+            std::fprintf(
+                stderr,
+                "carve_bench: %s is missing; write it with python3 tools/terrain.py --size %s -o %s\n",
+                g_level.path.c_str(), size.c_str(), g_level.path.c_str());
+        }
+        else
+            std::fprintf(stderr, "carve_bench: %s is missing\n", g_level.path.c_str());
+        std::exit(1);
     }
+    g_trianglesByTile.clear();
+    g_input.reset(); // the previous level's triangles go before the next are read
+    g_input = std::make_unique<const nav::BakeInput>(loadObjInput(g_level.path.c_str()));
     const nav::BakeInput& input = benchInput();
     const int sparkTileSize = opt.sparkTileSize < 0 ? g_level.tileSize : opt.sparkTileSize;
     auto baked = nav::bakeNavMesh(input, levelBakeDef(sparkTileSize));
     if (!baked.ok())
     {
         std::fprintf(stderr, "spark bake: %s\n", baked.error().message.c_str());
-        return 1;
+        std::exit(1);
     }
     auto sparkMesh = std::make_shared<const nav::NavMesh>(std::move(baked.value().mesh));
     TileCacheMesh tc;
     buildTileCache(tc);
     tc.radius = opt.grownTileCacheRadius ? kObstacleRadius + kAgentRadius : kObstacleRadius;
-    const std::vector<Spot> others = makeOthers(*sparkMesh, tc);
-    const std::vector<Subject> subjects = makeSubjects(*sparkMesh, tc, opt.subjects);
+    const Window window = levelWindow(opt.window < 0.0f ? 0.0f : opt.window);
+    const std::vector<Spot> others = makeOthers(*sparkMesh, tc, window);
+    const std::vector<Subject> subjects = makeSubjects(*sparkMesh, tc, opt.subjects, window);
     const int bakedTileCachePolygons = tileCachePolygons(tc);
+    LevelResult result;
+    result.name = g_level.name;
+    result.triangles = input.indices.size() / 3;
+    result.sparkPolygons = sparkMesh->activePolygonCount();
+    result.tileCachePolygons = bakedTileCachePolygons;
 
     std::printf("%s: %zu triangles; agent r %.1f h %.1f climb %.1f slope %.0f; cells %.1f x %.1f\n",
                 g_level.path.c_str(), input.indices.size() / 3, kAgentRadius, kAgentHeight, kAgentClimb, kSlopeDeg,
@@ -956,6 +1081,12 @@ int main(int argc, char** argv)
         kObstacleRadius, kObstacleHeight, kAgentRadius, tc.radius, kObstacleHeight, kTileCacheBaseDrop,
         opt.grownTileCacheRadius ? "" : " (BARE radius: agents may cut into it)", kMoveDistance, opt.subjects,
         static_cast<unsigned long long>(kSeed));
+    if (window.half > 0.0f)
+        std::printf("obstacles drawn in the %.0f x %.0f m square around (%.1f, %.1f), uniform in x-z, "
+                    "highest floor\n",
+                    2.0 * window.half, 2.0 * window.half, window.x, window.z);
+    else
+        std::printf("obstacles drawn over the whole mesh, uniform by area\n");
     {
         const double t0 = threadSeconds();
         for (int i = 0; i < 1000; ++i)
@@ -1095,10 +1226,12 @@ int main(int argc, char** argv)
                     "rebuild ran whole)\n",
                     tc.alloc.failures);
 
+    result.sparkRows = std::move(sparkRows);
+    result.tcRows = std::move(tcRows);
     if (!quality)
     {
         std::printf("\nquality: needs both sides (--side=both)\n");
-        return 0;
+        return result;
     }
     int both = 0;
     const double sparkBakedSum = sumBoth(sparkBaked, tcBaked, both);
@@ -1125,5 +1258,70 @@ int main(int argc, char** argv)
                     sq.polygons, tq.polygons, sq.complete, sq.queries, tq.complete, tq.queries, ls, lt,
                     ls / std::max(1e-9, lt));
     }
+    return result;
+}
+
+/// The --scaling table: one row per terrain size and others count.
+void printScaling(const Options& opt, const std::vector<LevelResult>& levels)
+{
+    std::printf(
+        "\n## Carving against the mesh size (--scaling): thread CPU us per operation, medians as above; "
+        "obstacles %s; ratio = spark / tilecache\n\n",
+        opt.window > 0.0f ? "in the same square around each terrain's centre (above)"
+                          : "over the whole mesh");
+    std::printf(
+        "| terrain | triangles | N others | Spark polygons | TileCache polygons | Spark add | Spark move | "
+        "Spark remove | TileCache add | TileCache move | TileCache remove | ratio add | ratio move | "
+        "ratio remove |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const LevelResult& l : levels)
+        for (size_t k = 0; k < opt.others.size(); ++k)
+        {
+            const Row& sr = l.sparkRows[k];
+            const Row& tr = l.tcRows[k];
+            const double s[3] = {median(sr.add), median(sr.move), median(sr.remove)};
+            const double t[3] = {median(tr.add), median(tr.move), median(tr.remove)};
+            std::printf("| %s | %zu | %d | %u | %d |", l.name.c_str(), l.triangles, opt.others[k],
+                        l.sparkPolygons, l.tileCachePolygons);
+            auto cell = [](bool shown, const char* format, double v)
+            {
+                if (shown)
+                    std::printf(format, v);
+                else
+                    std::printf(" - |");
+            };
+            for (int i = 0; i < 3; ++i)
+                cell(opt.spark, " %.1f |", s[i]);
+            for (int i = 0; i < 3; ++i)
+                cell(opt.tilecache, " %.1f |", t[i]);
+            for (int i = 0; i < 3; ++i)
+                cell(opt.spark && opt.tilecache, " %.2f |", s[i] / std::max(1e-9, t[i]));
+            std::printf("\n");
+        }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options opt = parseOptions(argc, argv);
+    if (opt.scaling.empty())
+    {
+        runLevel(opt);
+        return 0;
+    }
+    if (opt.window < 0.0f)
+        opt.window = kScalingWindow;
+    std::vector<LevelResult> levels;
+    for (int size : opt.scaling)
+    {
+        const std::string name = "terrain-" + std::to_string(size);
+        g_level = terrainLevel(name, "out/" + name + ".obj");
+        std::printf("# %s\n\n", name.c_str());
+        levels.push_back(runLevel(opt));
+        std::printf("\n");
+        std::fflush(stdout);
+    }
+    printScaling(opt, levels);
     return 0;
 }

@@ -237,8 +237,8 @@ json meshToDocument(const nav::NavMesh& carved)
     const nav::NavMesh& mesh = carved.disabledCount() != 0 ? walkable : carved;
     const nav::NavMeshSettings& s = mesh.settings();
     json vertices = json::array();
-    for (const glm::vec3& v : mesh.vertices())
-        vertices.push_back(pointToJson(v, mesh.is2d()));
+    for (uint32_t v = 0; v < mesh.vertexCount(); ++v)
+        vertices.push_back(pointToJson(mesh.vertex(v), mesh.is2d()));
     json polygons = json::array();
     json areas = json::array();
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)

@@ -167,7 +167,7 @@ NavMesh walkableMesh(const NavMesh& mesh)
             if (remap[v] == kNoPolygon)
             {
                 remap[v] = static_cast<uint32_t>(vertices.size());
-                vertices.push_back(mesh.vertices()[v]);
+                vertices.push_back(mesh.vertex(v));
             }
             indices.push_back(remap[v]);
         }
@@ -188,10 +188,28 @@ CarveRegion carveRegionOf(const CarveCut& cut)
     return CarveRegion{cut.min, cut.max, cut.minY, cut.maxY};
 }
 
-CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::span<const CarveCut* const> cuts,
-                          std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation,
-                          std::span<const uint32_t> baseGenerations, std::vector<uint32_t>* renumbered)
+uint32_t carvedGeneration(const CarvedMesh& carved, uint32_t slot, uint32_t baseGeneration,
+                          std::span<const uint32_t> baseGenerations)
 {
+    const NavMesh& mesh = carved.mesh;
+    const uint32_t baseCount = mesh.base() ? mesh.base()->polygonCount() : mesh.polygonCount();
+    if (slot >= mesh.polygonCount())
+        return 0;
+    if (slot >= baseCount)
+        return carved.pieceGenerations[slot - baseCount];
+    const auto it = std::lower_bound(carved.slotGenerations.begin(), carved.slotGenerations.end(),
+                                     std::array<uint32_t, 2>{slot, 0});
+    if (it != carved.slotGenerations.end() && (*it)[0] == slot)
+        return (*it)[1];
+    return slot < baseGenerations.size() ? baseGenerations[slot] : baseGeneration;
+}
+
+CarvedMesh recarveNavMesh(const std::shared_ptr<const NavMesh>& basePtr, const CarvedMesh* previous,
+                          std::span<const CarveCut* const> cuts, std::span<const CarveRegion> regions,
+                          uint32_t baseGeneration, uint32_t generation, std::span<const uint32_t> baseGenerations,
+                          std::vector<uint32_t>* renumbered)
+{
+    const NavMesh& base = *basePtr;
     const uint32_t baseCount = base.polygonCount();
 
     // The base polygons to cut again: those whose bounds meet a region.
@@ -279,62 +297,65 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
     out.work.polygonsRecut = static_cast<uint32_t>(recut.size());
     auto previousSlotGeneration = [&](uint32_t slot) {
         if (previous)
-            return slot < previous->generations.size() ? previous->generations[slot] : baseGeneration;
+            return carvedGeneration(*previous, slot, baseGeneration, baseGenerations);
         return slot < baseGenerations.size() ? baseGenerations[slot] : baseGeneration;
     };
+    const NavMesh& before = previous ? previous->mesh : base;
 
-    if (merged.empty())
+    // Base slots carved or given back take the new generation; the others keep theirs.
+    if (previous)
+        out.slotGenerations = previous->slotGenerations;
     {
-        out.mesh = base;
-        out.pieceStarts.push_back(0);
-        out.generations.resize(baseCount);
-        for (uint32_t p = 0; p < baseCount; ++p)
+        std::vector<std::array<uint32_t, 2>> flipped;
+        std::vector<uint8_t> nowCarved(recut.size(), 0);
+        for (const Merged& m : merged)
+            if (const auto it = std::lower_bound(recut.begin(), recut.end(), m.base); it != recut.end() && *it == m.base)
+                nowCarved[static_cast<size_t>(it - recut.begin())] = 1;
+        for (size_t i = 0; i < recut.size(); ++i)
+            if ((nowCarved[i] != 0) != before.disabled(recut[i]))
+                flipped.push_back({recut[i], generation});
+        if (!flipped.empty())
         {
-            const bool wasCarved = previous && previous->mesh.disabled(p);
-            out.generations[p] = wasCarved ? generation : previousSlotGeneration(p);
+            std::vector<std::array<uint32_t, 2>> all;
+            all.reserve(out.slotGenerations.size() + flipped.size());
+            size_t i = 0, j = 0;
+            while (i < out.slotGenerations.size() || j < flipped.size())
+                if (j == flipped.size() || (i < out.slotGenerations.size() && out.slotGenerations[i][0] < flipped[j][0]))
+                    all.push_back(out.slotGenerations[i++]);
+                else
+                {
+                    if (i < out.slotGenerations.size() && out.slotGenerations[i][0] == flipped[j][0])
+                        ++i;
+                    all.push_back(flipped[j++]);
+                }
+            out.slotGenerations = std::move(all);
         }
-        if (renumbered)
-        {
-            renumbered->assign(previous ? previous->mesh.polygonCount() : baseCount, kNoPolygon);
-            for (uint32_t p = 0; p < baseCount; ++p)
-                (*renumbered)[p] = p;
-        }
-        return out;
     }
 
-    // Lay out: base slots, then pieces.
-    std::vector<glm::vec3> vertices(base.vertices().begin(), base.vertices().end());
-    std::vector<uint32_t> indices;
-    std::vector<uint32_t> polyStarts;
-    std::vector<uint8_t> areas;
-    std::vector<uint8_t> disabled(baseCount, 0);
-    // The base polygons' indices run back to back from 0: one block.
-    const std::span<const uint32_t> lastBase = base.polygonIndices(baseCount - 1);
-    indices.reserve(size_t(baseCount) * 5);
-    indices.assign(base.polygonIndices(0).data(), lastBase.data() + lastBase.size());
-    polyStarts.reserve(baseCount + 1);
-    polyStarts.push_back(0);
-    areas.reserve(baseCount);
-    for (uint32_t p = 0; p < baseCount; ++p)
-    {
-        polyStarts.push_back(polyStarts.back() + base.polygonVertexCount(p));
-        areas.push_back(base.area(p));
-    }
+    // The pieces, base polygon by base polygon: fresh ones from the cut,
+    // kept ones copied from the previous carving.
+    NavMeshAccess::Pieces pieces;
     out.pieceStarts.push_back(0);
     for (const Merged& m : merged)
     {
-        disabled[m.base] = 1;
         out.carvedBases.push_back(m.base);
+        pieces.carved.push_back(m.base);
+        auto addPiece = [&]() {
+            pieces.polyStarts.push_back(static_cast<uint32_t>(pieces.indices.size()));
+            pieces.areas.push_back(base.area(m.base));
+            pieces.pieceBase.push_back(m.base);
+        };
+        if (pieces.polyStarts.empty())
+            pieces.polyStarts.push_back(0);
         if (m.entry)
             for (const std::vector<glm::vec3>& piece : m.entry->pieces)
             {
                 for (const glm::vec3& v : piece)
                 {
-                    indices.push_back(static_cast<uint32_t>(vertices.size()));
-                    vertices.push_back(v);
+                    pieces.indices.push_back(base.vertexCount() + static_cast<uint32_t>(pieces.vertices.size()));
+                    pieces.vertices.push_back(v);
                 }
-                polyStarts.push_back(static_cast<uint32_t>(indices.size()));
-                areas.push_back(base.area(m.base));
+                addPiece();
             }
         else
         {
@@ -344,25 +365,18 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
                 const uint32_t slot = baseCount + s;
                 for (uint32_t k = 0; k < previous->mesh.polygonVertexCount(slot); ++k)
                 {
-                    indices.push_back(static_cast<uint32_t>(vertices.size()));
-                    vertices.push_back(previous->mesh.polygonVertex(slot, k));
+                    pieces.indices.push_back(base.vertexCount() + static_cast<uint32_t>(pieces.vertices.size()));
+                    pieces.vertices.push_back(previous->mesh.polygonVertex(slot, k));
                 }
-                polyStarts.push_back(static_cast<uint32_t>(indices.size()));
-                areas.push_back(base.area(m.base));
+                addPiece();
             }
         }
-        out.pieceStarts.push_back(static_cast<uint32_t>(polyStarts.size() - 1 - baseCount));
+        out.pieceStarts.push_back(static_cast<uint32_t>(pieces.areas.size()));
     }
+    if (pieces.polyStarts.empty())
+        pieces.polyStarts.push_back(0);
+    const uint32_t pieceCount = static_cast<uint32_t>(pieces.areas.size());
 
-    // Generations: a slot keeps its generation when it names the same polygon as before.
-    const uint32_t total = static_cast<uint32_t>(polyStarts.size() - 1);
-    disabled.resize(total, 0); // pieces are walkable
-    out.generations.resize(total);
-    for (uint32_t p = 0; p < baseCount; ++p)
-    {
-        const bool wasCarved = previous && previous->mesh.disabled(p);
-        out.generations[p] = wasCarved == (disabled[p] != 0) ? previousSlotGeneration(p) : generation;
-    }
     // A piece keeps its generation when it is the same polygon at the same
     // place in its tile (`carvedPieceAddress`): pieces of other tiles may
     // have moved in the slot order, but their references still name them.
@@ -374,6 +388,10 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
         const auto it = std::lower_bound(bases.begin(), bases.end(), base.tiles()[tile].firstPolygon);
         return starts[static_cast<size_t>(it - bases.begin())];
     };
+    out.pieceGenerations.resize(pieceCount);
+    std::vector<uint32_t> previousPiece(pieceCount, kNoPolygon); // the same polygon in the previous carving
+    const uint32_t previousPieces = before.polygonCount() - baseCount;
+    std::vector<uint32_t> pieceMap(previousPieces, kNoPolygon); // previous piece → slot now
     for (size_t i = 0; i < merged.size(); ++i)
     {
         const Merged& m = merged[i];
@@ -392,46 +410,30 @@ CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::
                 const uint32_t oldSlot = previous->pieceStarts[static_cast<size_t>(m.previousIndex)] + (s - out.pieceStarts[i]);
                 if (oldSlot - oldStart == s - newStart)
                     g = previousSlotGeneration(baseCount + oldSlot);
+                previousPiece[s] = oldSlot;
+                pieceMap[oldSlot] = baseCount + s;
             }
-            out.generations[baseCount + s] = g;
+            out.pieceGenerations[s] = g;
         }
-    }
-    // Links: found again only round the re-cut polygons; elsewhere copied
-    // from the previous carving (or the base), renumbered.
-    const NavMesh& before = previous ? previous->mesh : base;
-    std::vector<uint32_t> remap(before.polygonCount(), kNoPolygon);
-    for (uint32_t p = 0; p < baseCount; ++p)
-        remap[p] = p;
-    for (size_t i = 0; i < merged.size(); ++i)
-    {
-        const Merged& m = merged[i];
-        if (m.changed || m.previousIndex < 0)
-            continue;
-        const uint32_t oldStart = previous->pieceStarts[static_cast<size_t>(m.previousIndex)];
-        for (uint32_t s = out.pieceStarts[i]; s < out.pieceStarts[i + 1]; ++s)
-            remap[baseCount + oldStart + (s - out.pieceStarts[i])] = baseCount + s;
     }
     // What changed: base slots carved or given back, pieces new or different
     // (now), and pieces gone or different (before).
     std::vector<uint32_t> changedNew, changedOld;
-    for (uint32_t p : recut)
-        if ((disabled[p] != 0) != before.disabled(p))
+    for (const std::array<uint32_t, 2>& f : out.slotGenerations)
+        if (f[1] == generation)
         {
-            changedNew.push_back(p);
-            changedOld.push_back(p);
+            changedNew.push_back(f[0]);
+            changedOld.push_back(f[0]);
         }
-    for (size_t i = 0; i < merged.size(); ++i)
-        if (merged[i].changed || merged[i].previousIndex < 0)
-            for (uint32_t s = out.pieceStarts[i]; s < out.pieceStarts[i + 1]; ++s)
-                changedNew.push_back(baseCount + s);
-    for (uint32_t o = baseCount; o < before.polygonCount(); ++o)
-        if (remap[o] == kNoPolygon)
-            changedOld.push_back(o);
+    for (uint32_t s = 0; s < pieceCount; ++s)
+        if (previousPiece[s] == kNoPolygon)
+            changedNew.push_back(baseCount + s);
+    for (uint32_t o = 0; o < previousPieces; ++o)
+        if (pieceMap[o] == kNoPolygon)
+            changedOld.push_back(baseCount + o);
     if (renumbered)
-        *renumbered = remap;
-    out.mesh = NavMeshAccess::fromPartsIncremental(base, before, remap, changedNew, changedOld, std::move(vertices),
-                                                   std::move(indices), std::move(polyStarts), std::move(areas),
-                                                   std::move(disabled), out.work);
+        *renumbered = pieceMap;
+    out.mesh = NavMeshAccess::carved(basePtr, before, std::move(pieces), previousPiece, changedNew, changedOld, out.work);
     return out;
 }
 

@@ -202,12 +202,15 @@ NavMeshDef defaultNavMeshDef()
 
 bool NavMesh::containsXZ(uint32_t poly, float x, float z, float eps) const
 {
-    const uint32_t start = m_polyStarts[poly];
-    const uint32_t n = m_polyStarts[poly + 1] - start;
-    const glm::vec3* prev = &m_vertices[m_indices[start + n - 1]];
+    uint32_t own;
+    const NavMesh& g = geo(poly, own);
+    const uint32_t* idx = g.m_indices.data() + g.m_polyStarts[own];
+    const uint32_t n = g.m_polyStarts[own + 1] - g.m_polyStarts[own];
+    const glm::vec3* verts = g.m_vertices.data() - g.m_vert0; // indexed by vertex id
+    const glm::vec3* prev = &verts[idx[n - 1]];
     for (uint32_t i = 0; i < n; ++i)
     {
-        const glm::vec3* cur = &m_vertices[m_indices[start + i]];
+        const glm::vec3* cur = &verts[idx[i]];
         const float dx = cur->x - prev->x;
         const float dz = cur->z - prev->z;
         const float c = dx * (z - prev->z) - dz * (x - prev->x);
@@ -226,16 +229,19 @@ float NavMesh::heightAt(uint32_t poly, float x, float z) const
 {
     if (m_is2d)
         return 0.0f;
-    const uint32_t start = m_polyStarts[poly];
-    const uint32_t n = m_polyStarts[poly + 1] - start;
-    const glm::vec3& v0 = m_vertices[m_indices[start]];
+    uint32_t own;
+    const NavMesh& g = geo(poly, own);
+    const uint32_t* idx = g.m_indices.data() + g.m_polyStarts[own];
+    const uint32_t n = g.m_polyStarts[own + 1] - g.m_polyStarts[own];
+    const glm::vec3* verts = g.m_vertices.data() - g.m_vert0; // indexed by vertex id
+    const glm::vec3& v0 = verts[idx[0]];
     // The fan triangle in which the point is deepest (largest smallest barycentric).
     float bestMin = -1.0e30f;
     float bestY = v0.y;
     for (uint32_t i = 1; i + 1 < n; ++i)
     {
-        const glm::vec3& v1 = m_vertices[m_indices[start + i]];
-        const glm::vec3& v2 = m_vertices[m_indices[start + i + 1]];
+        const glm::vec3& v1 = verts[idx[i]];
+        const glm::vec3& v2 = verts[idx[i + 1]];
         const double e1x = double(v1.x) - v0.x, e1z = double(v1.z) - v0.z;
         const double e2x = double(v2.x) - v0.x, e2z = double(v2.z) - v0.z;
         const double det = e1x * e2z - e1z * e2x;
@@ -262,14 +268,13 @@ glm::vec3 NavMesh::closestPointOnPolygon(uint32_t poly, const glm::vec3& p) cons
 {
     if (containsXZ(poly, p.x, p.z, 0.0f))
         return glm::vec3(p.x, heightAt(poly, p.x, p.z), p.z);
-    const uint32_t start = m_polyStarts[poly];
-    const uint32_t n = m_polyStarts[poly + 1] - start;
+    const uint32_t n = polygonVertexCount(poly);
     double best = 1.0e300;
-    glm::vec3 bestPoint = m_vertices[m_indices[start]];
+    glm::vec3 bestPoint = polygonVertex(poly, 0);
     for (uint32_t i = 0; i < n; ++i)
     {
-        const glm::vec3& a = m_vertices[m_indices[start + i]];
-        const glm::vec3& b = m_vertices[m_indices[start + (i + 1) % n]];
+        const glm::vec3 a = polygonVertex(poly, i);
+        const glm::vec3 b = polygonVertex(poly, (i + 1) % n);
         const double t = segmentParamXZ(a, b, p.x, p.z);
         const glm::vec3 c = lerp3(a, b, t);
         const double dx = double(c.x) - p.x, dz = double(c.z) - p.z;
@@ -331,47 +336,24 @@ void NavMeshAccess::assemble(NavMesh& mesh)
         sortLinks(own);
         mesh.m_links.insert(mesh.m_links.end(), own.begin(), own.end());
         mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
-        appendWalls(mesh, p, own);
+        appendWalls(mesh, p, own, mesh.m_walls);
         mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
     }
     deriveQueryTables(mesh); // the components too
+    deriveUnits(mesh);
 }
 
 void NavMeshAccess::labelComponents(NavMesh& mesh)
 {
     const uint32_t polys = mesh.polygonCount();
-    std::vector<uint32_t>& parent = mesh.m_component;
-    parent.resize(polys);
+    SmallestRootSets sets;
+    sets.reset(polys);
     for (uint32_t p = 0; p < polys; ++p)
-        parent[p] = p;
-    auto find = [&](uint32_t x)
-    {
-        while (parent[x] != x)
-        {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        return x;
-    };
-    // A root is always the smallest id of its set, so the labels depend on
-    // the sets alone; p's root is found once and followed through its unions.
-    for (uint32_t p = 0; p < polys; ++p)
-    {
-        uint32_t a = find(p);
         for (const NavLink& l : mesh.links(p))
-        {
-            const uint32_t b = find(l.neighbour);
-            if (a < b)
-                parent[b] = a;
-            else if (b < a)
-            {
-                parent[a] = b;
-                a = b;
-            }
-        }
-    }
+            sets.join(p, l.neighbour);
+    mesh.m_component.resize(polys);
     for (uint32_t p = 0; p < polys; ++p)
-        parent[p] = find(p);
+        mesh.m_component[p] = sets.find(p);
 }
 
 void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
@@ -385,7 +367,11 @@ void NavMeshAccess::deriveQueryTables(NavMesh& mesh)
     mesh.m_linkDeadEnd.resize(mesh.m_links.size());
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
         for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
-            deriveLinkTurn(mesh, p, li);
+        {
+            const std::array<uint32_t, 2> turn = linkTurnOf(mesh, p, mesh.m_links[li]);
+            mesh.m_linkBackEdge[li] = turn[0];
+            mesh.m_linkDeadEnd[li] = turn[1];
+        }
     deriveGraphTables(mesh);
 }
 
@@ -474,21 +460,11 @@ void NavMeshAccess::deriveGraphTables(NavMesh& mesh)
     mesh.m_bridgeOrder = std::move(order);
 }
 
-void NavMeshAccess::deriveRings(NavMesh& mesh, const NavMesh* previous, uint32_t kept)
+void NavMeshAccess::deriveRings(NavMesh& mesh)
 {
-    // The first `kept` polygons' rings are `previous`'s (the same vertices
-    // and indices): one block copy; the rest are written from the vertices.
-    const size_t keptEntries = kept == 0 ? 0 : 2 * size_t(mesh.m_polyStarts[kept]);
-    if (keptEntries != 0)
-    {
-        mesh.m_ringXZ.reserve(2 * mesh.m_indices.size());
-        mesh.m_ringY.reserve(2 * mesh.m_indices.size());
-        mesh.m_ringXZ.assign(previous->m_ringXZ.begin(), previous->m_ringXZ.begin() + std::ptrdiff_t(keptEntries));
-        mesh.m_ringY.assign(previous->m_ringY.begin(), previous->m_ringY.begin() + std::ptrdiff_t(keptEntries));
-    }
     mesh.m_ringXZ.resize(2 * mesh.m_indices.size());
     mesh.m_ringY.resize(2 * mesh.m_indices.size());
-    for (uint32_t p = kept; p < mesh.polygonCount(); ++p)
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
     {
         const uint32_t start = mesh.m_polyStarts[p], n = mesh.m_polyStarts[p + 1] - start;
         for (uint32_t i = 0; i < n; ++i)
@@ -501,9 +477,9 @@ void NavMeshAccess::deriveRings(NavMesh& mesh, const NavMesh* previous, uint32_t
     }
 }
 
-void NavMeshAccess::deriveLinkTurn(NavMesh& mesh, uint32_t p, uint32_t li)
+std::array<uint32_t, 2> NavMeshAccess::linkTurnOf(const NavMesh& mesh, uint32_t p, const NavLink& link)
 {
-    const uint32_t q = mesh.m_links[li].neighbour;
+    const uint32_t q = link.neighbour;
     const std::span<const NavLink> back = mesh.links(q);
     uint32_t only = kNoPolygon;
     bool several = false;
@@ -515,7 +491,7 @@ void NavMeshAccess::deriveLinkTurn(NavMesh& mesh, uint32_t p, uint32_t li)
             else if (l.edge != only)
                 several = true;
         }
-    mesh.m_linkBackEdge[li] = several ? kNoPolygon : (only == kNoPolygon ? 0 : only);
+    const uint32_t backEdge = several ? kNoPolygon : (only == kNoPolygon ? 0 : only);
     uint32_t dead = kNoPolygon;
     if (back.size() <= 1)
         dead = q;
@@ -526,7 +502,7 @@ void NavMeshAccess::deriveLinkTurn(NavMesh& mesh, uint32_t p, uint32_t li)
         if (on != kNoPolygon && on != p && mesh.links(on).size() <= 1)
             dead = on;
     }
-    mesh.m_linkDeadEnd[li] = dead;
+    return {backEdge, dead};
 }
 
 namespace
@@ -674,13 +650,13 @@ void seeLinkEnd(const NavMesh& mesh, uint32_t p, uint32_t li, uint32_t end, Turn
     {
         // A wall out of the point, towards the next vertex of p past it.
         const uint32_t v = idx[(l.edge + 1) % n];
-        s.to = mesh.vertices()[v] == l.b ? idx[(l.edge + 2) % n] : v;
+        s.to = mesh.vertex(v) == l.b ? idx[(l.edge + 2) % n] : v;
         ++s.outs;
     }
     else
     {
         const uint32_t v = idx[l.edge];
-        s.from = mesh.vertices()[v] == l.a ? idx[(l.edge + n - 1) % n] : v;
+        s.from = mesh.vertex(v) == l.a ? idx[(l.edge + n - 1) % n] : v;
         ++s.ins;
     }
 }
@@ -693,7 +669,7 @@ uint8_t turnOf(const NavMesh& mesh, const TurnSeen& s)
     {
         const NavLink& l = mesh.link(s.at / 2);
         const glm::vec3 at = s.at % 2 == 0 ? l.a : l.b;
-        const glm::vec3 from = mesh.vertices()[s.from], to = mesh.vertices()[s.to];
+        const glm::vec3 from = mesh.vertex(s.from), to = mesh.vertex(s.to);
         const int turn = detail::orientExact(from.x, from.z, at.x, at.z, to.x, to.z);
         const double ahead = (double(at.x) - from.x) * (double(to.x) - at.x) +
                              (double(at.z) - from.z) * (double(to.z) - at.z);
@@ -728,52 +704,39 @@ void NavMeshAccess::deriveTurns(NavMesh& mesh)
         mesh.m_linkEndTurn[id] = turnOf(mesh, seen[id]);
 }
 
-void NavMeshAccess::updateTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
-                                std::span<const uint32_t> relinkedOld, CarveWork& work)
+namespace
 {
-    // A point's turn reads only the link ends at it: their polygons' links
-    // and vertices and their neighbours' links back. A polygon whose links
-    // were copied kept all of these unless a neighbour was linked again; so
-    // only points with an end on a polygon linked again, now (`copiedFrom`
-    // kNoPolygon) or before (`relinkedOld`), can turn differently. Ids are
-    // kept across carvings (updateLinkEnds), so the rest are copied.
-    std::vector<std::pair<uint32_t, glm::vec3>> touched; // (id, position)
-    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
-        if (copiedFrom[p] == kNoPolygon)
-            for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
-            {
-                touched.emplace_back(mesh.m_linkEndPoint[2 * size_t(li)], mesh.m_links[li].a);
-                touched.emplace_back(mesh.m_linkEndPoint[2 * size_t(li) + 1], mesh.m_links[li].b);
-            }
-    for (uint32_t o : relinkedOld)
-        for (uint32_t li = previous.m_linkStarts[o]; li < previous.m_linkStarts[o + 1]; ++li)
-        {
-            touched.emplace_back(previous.m_linkEndPoint[2 * size_t(li)], previous.m_links[li].a);
-            touched.emplace_back(previous.m_linkEndPoint[2 * size_t(li) + 1], previous.m_links[li].b);
-        }
-    std::sort(touched.begin(), touched.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    touched.erase(std::unique(touched.begin(), touched.end(),
-                              [](const auto& x, const auto& y) { return x.first == y.first; }),
-                  touched.end());
-    work.pointsDerived = static_cast<uint32_t>(touched.size());
-    mesh.m_linkEndTurn.assign(previous.m_linkEndTurn.begin(), previous.m_linkEndTurn.end());
-    mesh.m_linkEndTurn.resize(mesh.m_endPointCount, 0);
-    for (const auto& [id, at] : touched)
-    {
-        // Every end at the point lies on its polygon's edge, in its bounds:
-        // the grid cell of the point lists all of them (as findLinkEndPoint).
-        TurnSeen s;
-        const uint32_t wanted = id;
-        mesh.visitPolygonsInBoxXZ(at.x, at.z, at.x, at.z,
-                                  [&](uint32_t poly)
-                                  {
-                                      for (uint32_t li = mesh.m_linkStarts[poly]; li < mesh.m_linkStarts[poly + 1]; ++li)
-                                          for (uint32_t end = 0; end < 2; ++end)
-                                              if (mesh.m_linkEndPoint[2 * size_t(li) + end] == wanted)
-                                                  seeLinkEnd(mesh, poly, li, end, s);
-                                  });
-        mesh.m_linkEndTurn[id] = turnOf(mesh, s);
-    }
+
+/// True when `p` lies in `b` (x–z) or within a few roundings of it: a link
+/// end lies on its polygon's edge, computed in floats, so the cells of the
+/// point list polygons whose bounds are far from it that need no look at
+/// their links (most of a cell's, where carving left many small pieces).
+bool nearBounds(const Bounds3& b, const glm::vec3& p)
+{
+    const float margin = 1.0e-3f + 5.0e-7f * std::max(std::fabs(p.x), std::fabs(p.z));
+    return p.x >= b.min.x - margin && p.x <= b.max.x + margin && p.z >= b.min.z - margin && p.z <= b.max.z + margin;
+}
+
+} // namespace
+
+uint8_t NavMeshAccess::turnAt(const NavMesh& mesh, uint32_t id, const glm::vec3& at)
+{
+    // Every end at the point lies on its polygon's edge, in its bounds: the
+    // grid cell of the point lists all of them (as findLinkEndPoint).
+    TurnSeen s;
+    mesh.visitPolygonsInBoxXZ(at.x, at.z, at.x, at.z,
+                              [&](uint32_t poly)
+                              {
+                                  if (!nearBounds(mesh.polygonBounds(poly), at))
+                                      return;
+                                  const uint32_t first = mesh.firstLink(poly);
+                                  const uint32_t last = first + static_cast<uint32_t>(mesh.links(poly).size());
+                                  for (uint32_t li = first; li < last; ++li)
+                                      for (uint32_t end = 0; end < 2; ++end)
+                                          if (mesh.linkEndPoint(li, end) == id)
+                                              seeLinkEnd(mesh, poly, li, end, s);
+                              });
+    return turnOf(mesh, s);
 }
 
 uint32_t NavMeshAccess::findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p)
@@ -785,12 +748,15 @@ uint32_t NavMeshAccess::findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p
     mesh.visitPolygonsInBoxXZ(p.x, p.z, p.x, p.z,
                               [&](uint32_t poly)
                               {
-                                  for (uint32_t li = mesh.m_linkStarts[poly];
-                                       found == kNoPolygon && li < mesh.m_linkStarts[poly + 1]; ++li)
+                                  if (found != kNoPolygon || !nearBounds(mesh.polygonBounds(poly), p))
+                                      return;
+                                  const uint32_t first = mesh.firstLink(poly);
+                                  const uint32_t last = first + static_cast<uint32_t>(mesh.links(poly).size());
+                                  for (uint32_t li = first; found == kNoPolygon && li < last; ++li)
                                       for (uint32_t k = 0; k < 2 && found == kNoPolygon; ++k)
                                       {
-                                          const uint32_t id = mesh.m_linkEndPoint[2 * size_t(li) + k];
-                                          const NavLink& l = mesh.m_links[li];
+                                          const uint32_t id = mesh.linkEndPoint(li, k);
+                                          const NavLink& l = mesh.link(li);
                                           if (id != kNoPolygon && linkEndKey(k == 0 ? l.a : l.b) == key)
                                               found = id;
                                       }
@@ -801,104 +767,7 @@ uint32_t NavMeshAccess::findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p
 uint32_t NavMesh::linkEndPointOf(const glm::vec3& p) const
 {
     const uint32_t id = NavMeshAccess::findLinkEndPoint(*this, p);
-    return id == kNoPolygon ? m_endPointCount : id;
-}
-
-void NavMeshAccess::deriveQueryTablesIncremental(NavMesh& mesh, const NavMesh& previous,
-                                                 std::span<const uint32_t> remap,
-                                                 std::span<const uint32_t> copiedFrom,
-                                                 std::span<const uint32_t> relinkedOld, uint32_t kept,
-                                                 CarveWork& work)
-{
-    deriveRings(mesh, &previous, kept);
-    updateLinkTurns(mesh, previous, remap, copiedFrom, work);
-    updateLinkEnds(mesh, previous, copiedFrom, relinkedOld, work);
-    deriveGraphTables(mesh); // (global properties of the links: found again, linear)
-}
-
-void NavMeshAccess::updateLinkTurns(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> remap,
-                                    std::span<const uint32_t> copiedFrom, CarveWork& work)
-{
-    // A link's back edge and dead end read its neighbour q's links and the
-    // link counts of q's neighbours. When q and all its neighbours kept their
-    // links (copied), so do these: they are copied, renumbered; the rest, next
-    // to a change, are found again.
-    const uint32_t polys = mesh.polygonCount();
-    std::vector<uint8_t> near(polys, 0);
-    for (uint32_t p = 0; p < polys; ++p)
-        if (copiedFrom[p] == kNoPolygon)
-        {
-            near[p] = 1;
-            for (const NavLink& l : mesh.links(p))
-                near[l.neighbour] = 1;
-        }
-    mesh.m_linkBackEdge.resize(mesh.m_links.size());
-    mesh.m_linkDeadEnd.resize(mesh.m_links.size());
-    for (uint32_t p = 0; p < polys; ++p)
-    {
-        const uint32_t o = copiedFrom[p];
-        for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
-        {
-            if (o == kNoPolygon || near[mesh.m_links[li].neighbour])
-            {
-                deriveLinkTurn(mesh, p, li);
-                ++work.linksDerived;
-                continue;
-            }
-            const uint32_t old = previous.m_linkStarts[o] + (li - mesh.m_linkStarts[p]);
-            const uint32_t dead = previous.m_linkDeadEnd[old];
-            mesh.m_linkBackEdge[li] = previous.m_linkBackEdge[old];
-            mesh.m_linkDeadEnd[li] = dead == kNoPolygon ? kNoPolygon : remap[dead];
-        }
-    }
-}
-
-void NavMeshAccess::updateLinkEnds(NavMesh& mesh, const NavMesh& previous, std::span<const uint32_t> copiedFrom,
-                                   std::span<const uint32_t> relinkedOld, CarveWork& work)
-{
-    // Copied links keep their ends' ids; a new end takes the id of an end at
-    // the same bits already numbered (found through the grid), else the next
-    // id. Ids of points no end uses any more are not reused; when they come
-    // to outnumber the ends, the ends are numbered afresh.
-    const uint32_t polys = mesh.polygonCount();
-    mesh.m_linkEndPoint.assign(2 * mesh.m_links.size(), kNoPolygon);
-    for (uint32_t p = 0; p < polys; ++p)
-        if (copiedFrom[p] != kNoPolygon)
-            std::copy_n(previous.m_linkEndPoint.begin() + 2 * size_t(previous.m_linkStarts[copiedFrom[p]]),
-                        2 * size_t(mesh.m_linkStarts[p + 1] - mesh.m_linkStarts[p]),
-                        mesh.m_linkEndPoint.begin() + 2 * size_t(mesh.m_linkStarts[p]));
-    mesh.m_endPointCount = previous.m_endPointCount;
-    for (uint32_t p = 0; p < polys; ++p)
-        if (copiedFrom[p] == kNoPolygon)
-            for (uint32_t li = mesh.m_linkStarts[p]; li < mesh.m_linkStarts[p + 1]; ++li)
-                for (uint32_t k = 0; k < 2; ++k)
-                {
-                    const NavLink& l = mesh.m_links[li];
-                    const uint32_t id = findLinkEndPoint(mesh, k == 0 ? l.a : l.b);
-                    mesh.m_linkEndPoint[2 * size_t(li) + k] = id != kNoPolygon ? id : mesh.m_endPointCount++;
-                }
-    if (mesh.m_endPointCount > mesh.m_linkEndPoint.size() + 64) // more ids than ends: most name nothing
-    {
-        numberLinkEnds(mesh); // derives the turns too
-        work.pointsDerived = mesh.m_endPointCount;
-    }
-    else
-        updateTurns(mesh, previous, copiedFrom, relinkedOld, work);
-}
-
-template <class F> void NavMeshAccess::visitLinkCandidates(const NavMesh& mesh, uint32_t p, F&& visit)
-{
-    const Bounds3& bp = mesh.m_polyBounds[p];
-    const float ft = mesh.m_linkTolerance;
-    mesh.visitPolygonsInBoxXZ(bp.min.x - ft, bp.min.z - ft, bp.max.x + ft, bp.max.z + ft,
-                              [&](uint32_t q)
-                              {
-                                  const Bounds3& bq = mesh.m_polyBounds[q];
-                                  if (bq.min.x > bp.max.x + ft || bq.max.x < bp.min.x - ft ||
-                                      bq.min.z > bp.max.z + ft || bq.max.z < bp.min.z - ft)
-                                      return;
-                                  visit(q);
-                              });
+    return id == kNoPolygon ? linkEndPointCount() : id;
 }
 
 void NavMeshAccess::linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::vector<NavLink>* outP,
@@ -921,8 +790,8 @@ void NavMeshAccess::linkPair(const NavMesh& mesh, uint32_t p, uint32_t q, std::v
     // bounds is monotone): so only the edges of q that meet p's box are kept,
     // in order, and edges of p that meet no kept edge are skipped. The links
     // found, and their order, are those of the full edge-by-edge test.
-    const Bounds3& bp = mesh.m_polyBounds[p];
-    const Bounds3& bq = mesh.m_polyBounds[q];
+    const Bounds3& bp = mesh.polygonBounds(p);
+    const Bounds3& bq = mesh.polygonBounds(q);
     std::array<uint32_t, kMaxPolyVerts> kept;
     uint32_t keptCount = 0;
     {
@@ -1033,7 +902,7 @@ void NavMeshAccess::sortLinks(std::vector<NavLink>& ls)
               });
 }
 
-void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLink> ls)
+void NavMeshAccess::appendWalls(const NavMesh& mesh, uint32_t p, std::span<const NavLink> ls, std::vector<NavWall>& out)
 {
     // Walls: the stretches of each edge its links leave uncovered.
     const double tol = mesh.m_linkTolerance;
@@ -1057,7 +926,7 @@ void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLi
             w.a = t0 <= 0.0 ? a : lerp3(a, b, t0);
             w.b = t1 >= 1.0 ? b : lerp3(a, b, t1);
             w.normal = normal;
-            mesh.m_walls.push_back(w);
+            out.push_back(w);
         };
         while (k < ls.size() && ls[k].edge == e)
         {
@@ -1071,146 +940,19 @@ void NavMeshAccess::appendWalls(NavMesh& mesh, uint32_t p, std::span<const NavLi
     }
 }
 
-void NavMeshAccess::assembleIncremental(NavMesh& mesh, const NavMesh& previous,
-                                        std::span<const uint32_t> remap, std::span<const uint32_t> changedNew,
-                                        std::span<const uint32_t> changedOld, uint32_t kept, CarveWork& work)
-{
-    assembleGeometry(mesh, &previous, kept);
-    const uint32_t polys = mesh.polygonCount();
-    // Dirty: a changed polygon, or one that may have gained or lost a
-    // neighbour (it meets a new polygon, or it was next to one now gone).
-    std::vector<uint8_t> dirty(polys, 0), changed(polys, 0);
-    for (uint32_t p : changedNew)
-        changed[p] = 1;
-    for (uint32_t p : changedNew)
-    {
-        dirty[p] = 1;
-        if (!mesh.disabled(p))
-            visitLinkCandidates(mesh, p, [&](uint32_t q) { dirty[q] = 1; });
-    }
-    for (uint32_t o : changedOld)
-        for (const NavLink& l : previous.links(o))
-            if (remap[l.neighbour] != kNoPolygon)
-                dirty[remap[l.neighbour]] = 1;
-    std::vector<uint32_t> oldOf(polys, kNoPolygon); // new id → previous id
-    for (uint32_t o = 0; o < remap.size(); ++o)
-        if (remap[o] != kNoPolygon)
-            oldOf[remap[o]] = o;
-    mesh.m_links.clear();
-    mesh.m_walls.clear();
-    mesh.m_links.reserve(previous.m_links.size() + 16 * changedNew.size());
-    mesh.m_walls.reserve(previous.m_walls.size() + 8 * changedNew.size());
-    mesh.m_linkStarts.assign(polys + 1, 0);
-    mesh.m_wallStarts.assign(polys + 1, 0);
-    std::vector<NavLink> ls;
-    std::vector<uint32_t> candidates;
-    std::vector<uint32_t> copiedFrom(polys, kNoPolygon); // the previous polygon whose links p copies
-    for (uint32_t p = 0; p < polys; ++p)
-    {
-        ls.clear();
-        const uint32_t o = oldOf[p];
-        if (!mesh.disabled(p) && (dirty[p] || o == kNoPolygon))
-        {
-            // A changed polygon is linked against everything it meets; an
-            // unchanged one keeps its links to unchanged neighbours and is
-            // linked again against the changed ones only.
-            const bool whole = changed[p] || o == kNoPolygon;
-            ++work.polygonsLinked;
-            if (!whole)
-                for (NavLink l : previous.links(o))
-                {
-                    const uint32_t q = remap[l.neighbour];
-                    if (q == kNoPolygon || changed[q] || mesh.disabled(q))
-                        continue;
-                    l.neighbour = q;
-                    ls.push_back(l);
-                }
-            // A polygon listed in several cells is visited more than once:
-            // each is linked once (linking is the costly part here).
-            candidates.clear();
-            visitLinkCandidates(mesh, p,
-                                [&](uint32_t q)
-                                {
-                                    if (q != p && (whole || changed[q]))
-                                        candidates.push_back(q);
-                                });
-            std::sort(candidates.begin(), candidates.end());
-            candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-            for (uint32_t q : candidates)
-                linkPair(mesh, p, q, &ls, nullptr);
-            sortLinks(ls);
-            mesh.m_links.insert(mesh.m_links.end(), ls.begin(), ls.end());
-            mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
-            appendWalls(mesh, p, ls);
-        }
-        else if (!mesh.disabled(p))
-        {
-            // Most polygons come here: the run of copied polygons from p
-            // whose previous ids follow each other too is copied as one
-            // block of links and one of walls, then renumbered.
-            uint32_t end = p + 1;
-            while (end < polys && oldOf[end] == o + (end - p) && !dirty[end] && !mesh.disabled(end))
-                ++end;
-            const size_t firstLink = mesh.m_links.size(), firstWall = mesh.m_walls.size();
-            const uint32_t oldEnd = o + (end - p);
-            mesh.m_links.insert(mesh.m_links.end(), previous.m_links.begin() + previous.m_linkStarts[o],
-                                previous.m_links.begin() + previous.m_linkStarts[oldEnd]);
-            for (size_t k = firstLink; k < mesh.m_links.size(); ++k)
-                mesh.m_links[k].neighbour = remap[mesh.m_links[k].neighbour];
-            mesh.m_walls.insert(mesh.m_walls.end(), previous.m_walls.begin() + previous.m_wallStarts[o],
-                                previous.m_walls.begin() + previous.m_wallStarts[oldEnd]);
-            if (o != p)
-                for (size_t k = firstWall; k < mesh.m_walls.size(); ++k)
-                    mesh.m_walls[k].polygon = mesh.m_walls[k].polygon - o + p;
-            for (uint32_t r = p; r < end; ++r)
-            {
-                const uint32_t q = o + (r - p);
-                copiedFrom[r] = q;
-                mesh.m_linkStarts[r + 1] =
-                    static_cast<uint32_t>(firstLink + (previous.m_linkStarts[q + 1] - previous.m_linkStarts[o]));
-                mesh.m_wallStarts[r + 1] =
-                    static_cast<uint32_t>(firstWall + (previous.m_wallStarts[q + 1] - previous.m_wallStarts[o]));
-            }
-            p = end - 1;
-            continue;
-        }
-        else
-            mesh.m_linkStarts[p + 1] = static_cast<uint32_t>(mesh.m_links.size());
-        mesh.m_wallStarts[p + 1] = static_cast<uint32_t>(mesh.m_walls.size());
-    }
-    // The previous polygons whose links were not copied: gone, or linked again.
-    std::vector<uint32_t> relinkedOld(changedOld.begin(), changedOld.end());
-    for (uint32_t p = 0; p < polys; ++p)
-        if (copiedFrom[p] == kNoPolygon && oldOf[p] != kNoPolygon)
-            relinkedOld.push_back(oldOf[p]);
-    deriveQueryTablesIncremental(mesh, previous, remap, copiedFrom, relinkedOld, kept, work);
-}
-
-void NavMeshAccess::assembleGeometry(NavMesh& mesh, const NavMesh* previous, uint32_t kept)
+void NavMeshAccess::assembleGeometry(NavMesh& mesh)
 {
     const uint32_t polys = mesh.polygonCount();
     mesh.m_polyAreas.resize(polys);
     mesh.m_areaPrefix.resize(polys);
-    // The first `kept` polygons have `previous`'s vertices and indices: their bounds are copied.
-    if (kept != 0)
-        mesh.m_polyBounds.assign(previous->m_polyBounds.begin(), previous->m_polyBounds.begin() + kept);
     mesh.m_polyBounds.resize(polys);
     double extentSum = 0.0;
     for (uint32_t p = 0; p < polys; ++p)
     {
-        // Indexed directly, the next vertex without a division: this loop
-        // runs over every polygon on every carve.
+        // Indexed directly, the next vertex without a division.
         const uint32_t* idx = mesh.m_indices.data() + mesh.m_polyStarts[p];
         const uint32_t n = mesh.m_polyStarts[p + 1] - mesh.m_polyStarts[p];
         double area2 = 0.0;
-        if (p < kept)
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                const glm::vec3& a = mesh.m_vertices[idx[i]];
-                const glm::vec3& c = mesh.m_vertices[idx[i + 1 == n ? 0 : i + 1]];
-                area2 += crossXZ(a.x, a.z, c.x, c.z);
-            }
-        else
         {
             Bounds3 b{mesh.m_vertices[idx[0]], mesh.m_vertices[idx[0]]};
             for (uint32_t i = 0; i < n; ++i)
@@ -1295,30 +1037,27 @@ NavMesh NavMeshAccess::fromParts(const NavMesh& base, std::vector<glm::vec3> ver
     return mesh;
 }
 
-NavMesh NavMeshAccess::fromPartsIncremental(const NavMesh& base, const NavMesh& previous,
-                                            std::span<const uint32_t> remap,
-                                            std::span<const uint32_t> changedNew,
-                                            std::span<const uint32_t> changedOld,
-                                            std::vector<glm::vec3> vertices, std::vector<uint32_t> indices,
-                                            std::vector<uint32_t> polyStarts, std::vector<uint8_t> areas,
-                                            std::vector<uint8_t> disabled, CarveWork& work)
-{
-    NavMesh mesh;
-    setParts(mesh, base, std::move(vertices), std::move(indices), std::move(polyStarts), std::move(areas),
-             std::move(disabled));
-    // Carving keeps the base polygons' slots and vertices first, so the tiles still name them.
-    mesh.m_tileSize = base.m_tileSize;
-    mesh.m_tiles = base.m_tiles;
-    assembleIncremental(mesh, previous, remap, changedNew, changedOld, base.polygonCount(), work);
-    return mesh;
-}
-
 NavMesh NavMeshAccess::reassembled(const NavMesh& mesh)
 {
+    std::vector<glm::vec3> vertices(mesh.vertexCount());
+    for (uint32_t v = 0; v < mesh.vertexCount(); ++v)
+        vertices[v] = mesh.vertex(v);
+    std::vector<uint32_t> indices, polyStarts{0};
+    std::vector<uint8_t> areas, disabled;
+    for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+    {
+        const std::span<const uint32_t> idx = mesh.polygonIndices(p);
+        indices.insert(indices.end(), idx.begin(), idx.end());
+        polyStarts.push_back(static_cast<uint32_t>(indices.size()));
+        areas.push_back(mesh.area(p));
+        if (mesh.disabledCount() != 0)
+            disabled.push_back(mesh.disabled(p) ? 1 : 0);
+    }
     NavMesh out;
-    setParts(out, mesh, mesh.m_vertices, mesh.m_indices, mesh.m_polyStarts, mesh.m_areas, mesh.m_disabled);
+    setParts(out, mesh, std::move(vertices), std::move(indices), std::move(polyStarts), std::move(areas),
+             std::move(disabled));
     out.m_tileSize = mesh.m_tileSize;
-    out.m_tiles = mesh.m_tiles;
+    out.m_tiles.assign(mesh.tiles().begin(), mesh.tiles().end());
     assemble(out);
     return out;
 }
@@ -1344,6 +1083,11 @@ void NavMeshAccess::setParts(NavMesh& mesh, const NavMesh& base, std::vector<glm
 
 Result<NavMesh> buildNavMesh(PolySoup soup, const NavMeshDef& def)
 {
+    return NavMeshAccess::build(std::move(soup), def, 0, {});
+}
+
+Result<NavMesh> NavMeshAccess::build(PolySoup soup, const NavMeshDef& def, uint32_t tileSize, std::vector<NavTile> tiles)
+{
     SPARK_TRY(validateDef(def));
     SPARK_TRY(validateSoup(soup, def));
     if (def.refuseOverlaps)
@@ -1360,6 +1104,8 @@ Result<NavMesh> buildNavMesh(PolySoup soup, const NavMeshDef& def)
     mesh.m_indices = std::move(soup.indices);
     mesh.m_polyStarts = std::move(soup.polyStarts);
     mesh.m_areas = std::move(soup.areas);
+    mesh.m_tileSize = tileSize;
+    mesh.m_tiles = std::move(tiles); // before assembling: the units follow the tiles
     NavMeshAccess::assemble(mesh);
     return mesh;
 }
@@ -1396,12 +1142,10 @@ Result<NavMesh> buildTiledNavMesh(PolySoup soup, const NavMeshDef& def, uint32_t
     }
     if (polygons != soup.polygonCount() || vertices != soup.vertices.size())
         return makeError("E_NAV_FORMAT", "the tiles do not cover every polygon and vertex", "/tiles");
-    auto built = buildNavMesh(std::move(soup), def);
+    auto built = NavMeshAccess::build(std::move(soup), def, tileSize, std::move(tiles));
     if (!built.ok())
         return built.error();
     NavMesh mesh = std::move(built.value());
-    mesh.m_tileSize = tileSize;
-    mesh.m_tiles = std::move(tiles);
     for (uint32_t t = 0; t < mesh.m_tiles.size(); ++t)
         mesh.m_tiles[t].hash = hashNavTile(mesh, t);
     return mesh;
@@ -1482,8 +1226,8 @@ Result<NavMesh> joinTiles(std::span<const NavMesh* const> parts, const std::vect
         if (size_t(out.firstPolygon) + t.polygonCount > kMaxPolygons ||
             size_t(out.firstVertex) + t.vertexCount > kMaxVertices)
             return makeError("E_NAV_LIMIT", "the merged mesh has too many polygons or vertices", "/parts");
-        const auto verts = m.vertices().subspan(t.firstVertex, t.vertexCount);
-        soup.vertices.insert(soup.vertices.end(), verts.begin(), verts.end());
+        for (uint32_t v = t.firstVertex; v < t.firstVertex + t.vertexCount; ++v)
+            soup.vertices.push_back(m.vertex(v));
         for (uint32_t p = t.firstPolygon; p < t.firstPolygon + t.polygonCount; ++p)
         {
             for (uint32_t v : m.polygonIndices(p))
@@ -1570,15 +1314,15 @@ Result<NavMesh> replaceNavMeshTiles(const NavMesh& mesh, const NavTileBox& box, 
 
 uint32_t NavMesh::tileOfPolygon(uint32_t poly) const
 {
-    if (m_tiles.empty())
+    const std::span<const NavTile> ts = tiles();
+    if (ts.empty())
         return kNoPolygon;
     // The last tile whose first polygon is at most `poly`.
-    auto it = std::upper_bound(m_tiles.begin(), m_tiles.end(), poly,
-                               [](uint32_t p, const NavTile& t) { return p < t.firstPolygon; });
-    if (it == m_tiles.begin())
+    auto it = std::upper_bound(ts.begin(), ts.end(), poly, [](uint32_t p, const NavTile& t) { return p < t.firstPolygon; });
+    if (it == ts.begin())
         return kNoPolygon;
     const NavTile& t = *(it - 1);
-    return poly - t.firstPolygon < t.polygonCount ? static_cast<uint32_t>(it - 1 - m_tiles.begin()) : kNoPolygon;
+    return poly - t.firstPolygon < t.polygonCount ? static_cast<uint32_t>(it - 1 - ts.begin()) : kNoPolygon;
 }
 
 } // namespace spark::nav

@@ -135,8 +135,9 @@ template <class Out> void writeNavMesh(Out& out, const NavMesh& mesh)
     putU32(out, kFormatVersion);
     putDef(out, mesh);
     putU32(out, mesh.vertexCount());
-    for (const glm::vec3& v : mesh.vertices())
+    for (uint32_t i = 0; i < mesh.vertexCount(); ++i)
     {
+        const glm::vec3& v = mesh.vertex(i);
         putF32(out, v.x);
         putF32(out, v.y);
         putF32(out, v.z);
@@ -279,7 +280,7 @@ uint64_t hashNavTile(const NavMesh& mesh, uint32_t tile)
     putU32(out, t.vertexCount);
     for (uint32_t v = t.firstVertex; v < t.firstVertex + t.vertexCount; ++v)
     {
-        const glm::vec3& p = mesh.vertices()[v];
+        const glm::vec3& p = mesh.vertex(v);
         putF32(out, p.x);
         putF32(out, p.y);
         putF32(out, p.z);

@@ -187,7 +187,7 @@ struct Weighted
             return d3(goal.point);
         if (n > goalNode())
             return steinerPoints[n - goalNode() - 1];
-        return d3(mesh.vertices()[n]);
+        return d3(mesh.vertex(n));
     }
 
     bool allowed(uint32_t poly) const
@@ -273,7 +273,7 @@ struct Weighted
         const std::span<const NavLink> links = mesh.links(poly);
         for (const NavLink& l : links)
         {
-            const dvec3 p = d3(mesh.vertices()[ring[l.edge]]), q = d3(mesh.vertices()[ring[(l.edge + 1) % n]]);
+            const dvec3 p = d3(mesh.vertex(ring[l.edge])), q = d3(mesh.vertex(ring[(l.edge + 1) % n]));
             if (!(orient(p, q, r) > 0.0) || !allowed(l.neighbour))
                 continue; // the root is on the edge's line or beyond it
             dvec3 right = d3(l.a), left = d3(l.b);
@@ -322,7 +322,7 @@ struct Weighted
         {
             for (const uint32_t v : mesh.polygonIndices(poly))
                 if (turns[v])
-                    relax(v, gu + mult(poly) * len3(r, d3(mesh.vertices()[v])), u);
+                    relax(v, gu + mult(poly) * len3(r, d3(mesh.vertex(v))), u);
             if (std::binary_search(goalPolys.begin(), goalPolys.end(), poly))
                 relax(goalNode(), gu + mult(poly) * len3(r, goalPoint), u);
             relaxSteiner(poly, u, [](const dvec3&) { return true; },
@@ -335,7 +335,7 @@ struct Weighted
             auto inside = [&](const dvec3& p) { return orient(r, w.right, p) >= 0.0 && orient(r, p, w.left) >= 0.0; };
             for (const uint32_t v : mesh.polygonIndices(w.poly))
             {
-                const dvec3 p = d3(mesh.vertices()[v]);
+                const dvec3 p = d3(mesh.vertex(v));
                 if (turns[v] && !closed[v] && inside(p) && worth(v, r, p, gu))
                     relax(v, gu + chainCost(r, p, i), u);
             }
@@ -354,7 +354,7 @@ struct Weighted
         turns.assign(mesh.vertexCount(), 0);
         for (uint32_t v = 0; v < mesh.vertexCount(); ++v)
         {
-            const uint32_t id = mesh.linkEndPointOf(mesh.vertices()[v]);
+            const uint32_t id = mesh.linkEndPointOf(mesh.vertex(v));
             turns[v] = id < mesh.linkEndPointCount() &&
                        (mesh.linkEndTurn(id) & (NavMesh::kTurnCorner | NavMesh::kTurnAreas)) != 0;
         }
@@ -433,7 +433,7 @@ struct Weighted
             const size_t n = ring.size();
             for (size_t i = 0; i < n && t0 <= t1; ++i)
             {
-                const dvec3 a = d3(mesh.vertices()[ring[i]]), b = d3(mesh.vertices()[ring[(i + 1) % n]]);
+                const dvec3 a = d3(mesh.vertex(ring[i])), b = d3(mesh.vertex(ring[(i + 1) % n]));
                 const double ex = b.x - a.x, ez = b.z - a.z;
                 const double f0 = ex * (p.z - a.z) - ez * (p.x - a.x); // ≥ 0 inside
                 const double f1 = ex * dz - ez * dx;
@@ -509,7 +509,7 @@ struct Weighted
             const size_t n = ring.size();
             for (size_t i = 0; i < n; ++i)
             {
-                const dvec3 a = d3(mesh.vertices()[ring[i]]), b = d3(mesh.vertices()[ring[(i + 1) % n]]);
+                const dvec3 a = d3(mesh.vertex(ring[i])), b = d3(mesh.vertex(ring[(i + 1) % n]));
                 const double ex = b.x - a.x, ez = b.z - a.z;
                 const double l2 = ex * ex + ez * ez;
                 if (l2 <= 0.0)

@@ -389,9 +389,10 @@ void NavWorld::hashState(Hasher& io) const
             io.addString("carved");
             io.addU32(m.meshGeneration);
             io.addU64(hashNavMesh(m.carved->mesh));
-            io.addU64(m.carved->generations.size());
-            for (uint32_t g : m.carved->generations)
-                io.addU32(g);
+            const uint32_t slots = m.carved->mesh.polygonCount();
+            io.addU64(slots);
+            for (uint32_t slot = 0; slot < slots; ++slot)
+                io.addU32(carvedGeneration(*m.carved, slot, m.polyGeneration, m.baseGenerations));
         }
         io.addU64(m_state.agents.size() == 0 ? 0 : 1);
         if (m_state.agents.size() != 0)

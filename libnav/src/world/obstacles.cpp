@@ -54,7 +54,7 @@ uint32_t NavWorld::polyGenerationOf(MeshId mesh, uint32_t poly) const
     if (!record)
         return 0;
     if (record->carved)
-        return poly < record->carved->generations.size() ? record->carved->generations[poly] : 0;
+        return carvedGeneration(*record->carved, poly, record->polyGeneration, record->baseGenerations);
     if (poly >= record->baked->polygonCount())
         return 0;
     return record->baseGenerations.empty() ? record->polyGeneration : record->baseGenerations[poly];
@@ -101,7 +101,7 @@ void NavWorld::recarve(MeshId mesh, std::span<const CarveRegion> regions)
     const uint32_t generation = m_state.nextPolyGeneration++;
     std::vector<uint32_t> renumbered;
     record.carved = std::make_shared<const CarvedMesh>(
-        recarveNavMesh(*record.baked, record.carved.get(), cuts, regions, record.polyGeneration, generation,
+        recarveNavMesh(record.baked, record.carved.get(), cuts, regions, record.polyGeneration, generation,
                        record.baseGenerations, &renumbered));
     record.meshGeneration = generation;
     // Corridors name polygons by slot: pieces of tiles the change left alone
@@ -111,14 +111,19 @@ void NavWorld::recarve(MeshId mesh, std::span<const CarveRegion> regions)
     m_state.agents.forEach([&](AgentId, CrowdAgent& a) {
         if (a.mesh != mesh)
             return;
+        // (`renumbered` lists the previous pieces; base slots keep their numbers.)
+        const uint32_t baseCount = record.baked->polygonCount();
+        auto now = [&](uint32_t p) {
+            return p < baseCount ? p : (p - baseCount < renumbered.size() ? renumbered[p - baseCount] : kNoPolygon);
+        };
         bool moved = false;
         for (uint32_t p : a.corridor.polygons)
-            moved = moved || (p < renumbered.size() && renumbered[p] != kNoPolygon && renumbered[p] != p);
+            moved = moved || (now(p) != kNoPolygon && now(p) != p);
         if (!moved)
             return;
         for (uint32_t& p : a.corridor.polygons)
         {
-            const uint32_t q = p < renumbered.size() ? renumbered[p] : kNoPolygon;
+            const uint32_t q = now(p);
             if (q == kNoPolygon)
             {
                 a.corridorGeneration = 0; // part of it is gone: plan again

@@ -125,7 +125,8 @@ float pathLength(const NavMesh& mesh, QueryScratch& scratch, glm::vec3 a, glm::v
 PolySoup soupOf(const NavMesh& mesh)
 {
     PolySoup soup;
-    soup.vertices.assign(mesh.vertices().begin(), mesh.vertices().end());
+    for (uint32_t v = 0; v < mesh.vertexCount(); ++v)
+        soup.vertices.push_back(mesh.vertex(v));
     soup.polyStarts.push_back(0);
     for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
     {

@@ -84,8 +84,8 @@ TEST_CASE("with area costs the path is a real path, never dearer than the best v
             filter.areaCosts[a] = 0.5f + 9.5f * float(rngNextBelow(costs, 1000)) / 1000.0f;
         const CostGrid cg{grid, filter};
         std::vector<std::pair<double, double>> vertexNodes{{0, 0}, {0, 0}};
-        for (const glm::vec3& v : mesh.vertices())
-            vertexNodes.emplace_back(v.x, v.z);
+        for (uint32_t v = 0; v < mesh.vertexCount(); ++v)
+            vertexNodes.emplace_back(mesh.vertex(v).x, mesh.vertex(v).z);
         Rng rng = rngFromSeed(seed, 5);
         for (int q = 0; q < 3; ++q)
         {

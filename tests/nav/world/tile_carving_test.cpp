@@ -35,7 +35,7 @@ constexpr float kTileSide = 4.0f;
 constexpr int kTiles = 3; // 3 × 3 tiles, 12 m × 12 m
 
 /// `tiles` × `tiles` tiles of 4 m (3 × 3: 12 m × 12 m), each 16 squares of 1 m with its own vertices, in tile order.
-std::shared_ptr<const NavMesh> tiledFloor(int tiles = kTiles)
+std::shared_ptr<const NavMesh> tiledFloor(int tiles = kTiles, bool (*keep)(int x, int z) = nullptr)
 {
     std::vector<Rect> rects;
     std::vector<NavTile> out;
@@ -50,11 +50,13 @@ std::shared_ptr<const NavMesh> tiledFloor(int tiles = kTiles)
             for (int z = 0; z < 4; ++z)
                 for (int x = 0; x < 4; ++x)
                 {
+                    if (keep != nullptr && !keep(tx * 4 + x, tz * 4 + z))
+                        continue;
                     const float x0 = float(tx) * kTileSide + float(x), z0 = float(tz) * kTileSide + float(z);
                     rects.push_back(Rect{x0, z0, x0 + 1.0f, z0 + 1.0f});
                 }
-            t.polygonCount = 16;
-            t.vertexCount = 64;
+            t.polygonCount = static_cast<uint32_t>(rects.size()) - t.firstPolygon;
+            t.vertexCount = 4 * t.polygonCount;
             out.push_back(t);
         }
     NavMeshDef def = defaultNavMeshDef();
@@ -288,32 +290,44 @@ void checkSameWalls(std::span<const NavWall> a, std::span<const NavWall> b)
 
 /// Point ids name the same points in both meshes: ends at the same bits share
 /// an id, ends at other bits never do, and lookups by position find them.
+/// (Link ids differ: a carved mesh's own links follow its base's ids.)
 void checkSamePointPartition(const NavMesh& a, const NavMesh& b)
 {
     auto keyOf = [](const glm::vec3& v) { return std::array<float, 3>{v.x, v.y, v.z}; };
     std::map<std::array<float, 3>, uint32_t> idsA, idsB;
     std::set<uint32_t> usedA, usedB;
-    for (uint32_t li = 0; li < a.linkCount(); ++li)
-        for (uint32_t k = 0; k < 2; ++k)
-        {
-            const glm::vec3 at = k == 0 ? a.link(li).a : a.link(li).b;
-            const uint32_t ia = a.linkEndPoint(li, k), ib = b.linkEndPoint(li, k);
-            CHECK(ia < a.linkEndPointCount());
-            CHECK(a.linkEndPointOf(at) == ia);
-            CHECK(b.linkEndPointOf(at) == ib);
-            CHECK(idsA.emplace(keyOf(at), ia).first->second == ia);
-            CHECK(idsB.emplace(keyOf(at), ib).first->second == ib);
-            usedA.insert(ia);
-            usedB.insert(ib);
-            CHECK(a.linkEndTurn(ia) == b.linkEndTurn(ib)); // the same turn at the same point
-        }
+    for (uint32_t p = 0; p < a.polygonCount(); ++p)
+        for (uint32_t i = 0; i < a.links(p).size(); ++i)
+            for (uint32_t k = 0; k < 2; ++k)
+            {
+                const uint32_t la = a.firstLink(p) + i, lb = b.firstLink(p) + i;
+                const glm::vec3 at = k == 0 ? a.link(la).a : a.link(la).b;
+                const uint32_t ia = a.linkEndPoint(la, k), ib = b.linkEndPoint(lb, k);
+                CHECK(ia < a.linkEndPointCount());
+                CHECK(a.linkEndPointOf(at) == ia);
+                CHECK(b.linkEndPointOf(at) == ib);
+                CHECK(idsA.emplace(keyOf(at), ia).first->second == ia);
+                CHECK(idsB.emplace(keyOf(at), ib).first->second == ib);
+                usedA.insert(ia);
+                usedB.insert(ib);
+                CHECK(a.linkEndTurn(ia) == b.linkEndTurn(ib)); // the same turn at the same point
+            }
     CHECK(usedA.size() == idsA.size()); // distinct points, distinct ids
     CHECK(usedB.size() == idsB.size());
     CHECK(a.linkEndPointOf(glm::vec3(0.123f, 0.0f, 0.456f)) == a.linkEndPointCount());
 }
 
-/// Every derived table of `carved` equals a from-scratch assembly's.
-void checkEqualsReassembled(const NavMesh& carved)
+/// True when bridgeOrder number `o` lies behind `b`.
+bool behindOf(NavMesh::LinkBehind b, uint32_t o)
+{
+    return b.lo < b.hi ? (o >= b.lo && o < b.hi) : (o < b.hi || o >= b.lo);
+}
+
+/// Every derived table of `carved` equals a from-scratch assembly's; of the
+/// bridges, those `carved` marks are bridges of the fresh assembly with the
+/// same polygons behind them (it marks only its base's, see NavMesh::linkBehind).
+/// Returns how many links `carved` marks as bridges.
+int checkEqualsReassembled(const NavMesh& carved)
 {
     const NavMesh fresh = reassembledNavMesh(carved);
     REQUIRE(fresh.polygonCount() == carved.polygonCount());
@@ -321,12 +335,17 @@ void checkEqualsReassembled(const NavMesh& carved)
     CHECK(hashNavMesh(fresh) == hashNavMesh(carved));
     CHECK(fresh.bounds().min == carved.bounds().min);
     CHECK(fresh.bounds().max == carved.bounds().max);
+    CHECK(fresh.totalArea() == carved.totalArea());
+    const std::span<const double> fa = fresh.areaPrefix(), ca = carved.areaPrefix();
+    CHECK(std::equal(fa.begin(), fa.end(), ca.begin(), ca.end()));
+    int bridges = 0;
     for (uint32_t p = 0; p < carved.polygonCount(); ++p)
     {
         CHECK(fresh.polygonArea(p) == carved.polygonArea(p));
         CHECK(fresh.polygonBounds(p).min == carved.polygonBounds(p).min);
         CHECK(fresh.polygonBounds(p).max == carved.polygonBounds(p).max);
         CHECK(fresh.component(p) == carved.component(p));
+        CHECK(fresh.disabled(p) == carved.disabled(p));
         checkSameLinks(fresh.links(p), carved.links(p));
         checkSameWalls(fresh.walls(p), carved.walls(p));
         const uint32_t n = carved.polygonVertexCount(p);
@@ -335,15 +354,23 @@ void checkEqualsReassembled(const NavMesh& carved)
             CHECK(fresh.ringXZ(p)[i] == carved.ringXZ(p)[i]);
             CHECK(fresh.ringY(p)[i] == carved.ringY(p)[i]);
         }
-    }
-    for (uint32_t li = 0; li < carved.linkCount(); ++li)
-    {
-        CHECK(fresh.linkBackEdge(li) == carved.linkBackEdge(li));
-        CHECK(fresh.linkDeadEnd(li) == carved.linkDeadEnd(li));
-        CHECK(fresh.linkBehind(li).lo == carved.linkBehind(li).lo);
-        CHECK(fresh.linkBehind(li).hi == carved.linkBehind(li).hi);
+        for (uint32_t i = 0; i < carved.links(p).size(); ++i)
+        {
+            const uint32_t lf = fresh.firstLink(p) + i, lc = carved.firstLink(p) + i;
+            CHECK(fresh.linkBackEdge(lf) == carved.linkBackEdge(lc));
+            CHECK(fresh.linkDeadEnd(lf) == carved.linkDeadEnd(lc));
+            const NavMesh::LinkBehind bc = carved.linkBehind(lc), bf = fresh.linkBehind(lf);
+            if (bc.lo == bc.hi)
+                continue;
+            ++bridges;
+            REQUIRE(bf.lo != bf.hi);
+            for (uint32_t x = 0; x < carved.polygonCount(); ++x)
+                if (carved.component(x) == carved.component(p))
+                    CHECK(behindOf(bc, carved.bridgeOrder(x)) == behindOf(bf, fresh.bridgeOrder(x)));
+        }
     }
     checkSamePointPartition(carved, fresh);
+    return bridges;
 }
 
 } // namespace
@@ -414,7 +441,7 @@ std::array<CarveWork, 3> changeWork(int tiles)
                    moved = octagonCut(5.6, 7.6, 0.9);
     auto carve = [&](const CarvedMesh* previous, std::vector<const CarveCut*> cuts, std::vector<CarveRegion> regions)
     {
-        CarvedMesh out = recarveNavMesh(*base, previous, cuts, regions, 1, 2);
+        CarvedMesh out = recarveNavMesh(base, previous, cuts, regions, 1, 2);
         checkEqualsReassembled(out.mesh); // the counted work gives the same tables as a full assembly
         return out;
     };
@@ -459,7 +486,7 @@ TEST_CASE("a cut that only touches a polygon along an edge or at a corner leaves
     const CarveCut cut = makeCarveCut({{1.2, 1.2}, {2.0, 1.2}, {2.0, 2.0}, {1.2, 2.0}}, -1.0e30f, 1.0e30f);
     const std::vector<const CarveCut*> cuts = {&cut};
     const std::vector<CarveRegion> regions = {carveRegionOf(cut)};
-    const CarvedMesh carved = recarveNavMesh(*base, nullptr, cuts, regions, 1, 2);
+    const CarvedMesh carved = recarveNavMesh(base, nullptr, cuts, regions, 1, 2);
     CHECK(carved.work.polygonsRecut == 4); // their bounds meet the cut's
     CHECK(carved.carvedBases == std::vector<uint32_t>{5});
     CHECK(carved.mesh.disabledCount() == 1);
@@ -472,6 +499,63 @@ TEST_CASE("a cut that only touches a polygon along an edge or at a corner leaves
     const CarveCut over = makeCarveCut({{1.2, 1.2}, {2.01, 1.2}, {2.01, 2.01}, {1.2, 2.01}}, -1.0e30f, 1.0e30f);
     const std::vector<const CarveCut*> overCuts = {&over};
     const std::vector<CarveRegion> overRegions = {carveRegionOf(over)};
-    const CarvedMesh four = recarveNavMesh(*base, nullptr, overCuts, overRegions, 1, 2);
+    const CarvedMesh four = recarveNavMesh(base, nullptr, overCuts, overRegions, 1, 2);
     CHECK(four.carvedBases == std::vector<uint32_t>{5, 6, 9, 10});
+}
+
+TEST_CASE("carving a comb of dead ends: the bridges kept are sound and paths equal a from-scratch assembly's")
+{
+    // A comb: a spine along x = 0 and rows of squares at even z off it, so
+    // every link of a row is a bridge. Obstacles cut rows and the spine; the
+    // carved mesh keeps the base's bridges between uncarved squares, and the
+    // path search finds the same paths (bit for bit) as on the same polygons
+    // assembled from scratch, where every bridge is marked.
+    const std::shared_ptr<const NavMesh> base = tiledFloor(kTiles, [](int x, int z) { return x == 0 || z % 2 == 0; });
+    NavWorld world;
+    const MeshId mesh = put(world, base);
+    std::mt19937 rng(20261207u); // seeded: the same sequence every run
+    std::uniform_real_distribution<float> coord(0.2f, 11.8f), size(0.15f, 0.35f);
+    std::vector<ObstacleId> live;
+    int compared = 0, complete = 0;
+    for (int step = 0; step < 24; ++step)
+    {
+        CAPTURE(step);
+        if (live.size() < 6 || rng() % 3 != 0)
+        {
+            // On a row (even z) or the spine: a small circle that narrows it but leaves room.
+            const bool spine = rng() % 4 == 0;
+            const float x = spine ? 0.5f : coord(rng), z = spine ? coord(rng) : float(2 * (rng() % 6)) + 0.5f;
+            live.push_back(world.addObstacle(mesh, circleAt(x, z, size(rng))).value());
+        }
+        else
+        {
+            const size_t i = rng() % live.size();
+            REQUIRE(world.removeObstacle(live[i]).ok());
+            live.erase(live.begin() + static_cast<std::ptrdiff_t>(i));
+        }
+        const NavMesh& carved = *world.mesh(mesh);
+        REQUIRE(carved.base() == base); // shared, not copied
+        CHECK(checkEqualsReassembled(carved) > 50); // the rows' links away from the cuts stay bridges
+        const NavMesh fresh = reassembledNavMesh(carved);
+        QueryScratch sa, sb;
+        for (int q = 0; q < 12; ++q)
+        {
+            const glm::vec3 from(0.5f, 0.0f, float(2 * (rng() % 6)) + 0.5f), to(coord(rng), 0.0f, float(2 * (rng() % 6)) + 0.5f);
+            PathResult a, b;
+            const Status ra = findPath(carved, sa, from, to, defaultQueryFilter(), glm::vec3(0.3f, 1.0f, 0.3f), a);
+            const Status rb = findPath(fresh, sb, from, to, defaultQueryFilter(), glm::vec3(0.3f, 1.0f, 0.3f), b);
+            REQUIRE(ra.ok() == rb.ok());
+            if (!ra.ok())
+                continue;
+            ++compared;
+            complete += a.complete ? 1 : 0;
+            CHECK(a.complete == b.complete);
+            CHECK(a.polygons == b.polygons);
+            REQUIRE(a.points.size() == b.points.size());
+            for (size_t k = 0; k < a.points.size(); ++k)
+                CHECK(a.points[k] == b.points[k]);
+        }
+    }
+    CHECK(compared > 200);
+    CHECK(complete > 100); // most paths get through the narrowed rows
 }

@@ -21,6 +21,7 @@
 #include <glm/vec2.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -127,10 +128,9 @@ CarveCut makeCarveCut(std::vector<glm::dvec2> polygon, float minY, float maxY);
 /// (increasing id), each base polygon's pieces in `carveConvex` order. So the
 /// mesh is a function of the base and the cuts alone, whatever their history.
 /// What one `recarveNavMesh` derived again rather than copied from the
-/// previous carving: the work that follows the change. Every count depends
-/// only on the polygons round the change, not on the size of the mesh (a
-/// test holds this on meshes of 4 and 64 tiles). Not counted: the linear
-/// pass that lays out the flat tables (see `recarveNavMesh`).
+/// previous carving or shared with the base: the work that follows the
+/// change. Every count depends only on the polygons round the change, not on
+/// the size of the mesh (a test holds this on meshes of 4 and 64 tiles).
 struct CarveWork
 {
     uint32_t polygonsRecut = 0;  ///< Base polygons cut again (their bounds meet a region).
@@ -144,9 +144,19 @@ struct CarvedMesh
     NavMesh mesh;                       ///< The carved mesh.
     std::vector<uint32_t> carvedBases;  ///< The carved base polygons, increasing.
     std::vector<uint32_t> pieceStarts;  ///< carvedBases.size() + 1 entries: the pieces of carvedBases[i] are slots base + [pieceStarts[i], pieceStarts[i + 1]).
-    std::vector<uint32_t> generations;  ///< The generation of each polygon slot of `mesh`.
-    CarveWork work;                     ///< What the carving that made it derived again.
+    /// The base slots whose generation is not their base generation (slot,
+    /// generation), by increasing slot: slots carved or given back since the
+    /// base was set (see `carvedGeneration`).
+    std::vector<std::array<uint32_t, 2>> slotGenerations;
+    std::vector<uint32_t> pieceGenerations; ///< The generation of each piece (slot base + i).
+    CarveWork work;                         ///< What the carving that made it derived again.
 };
+
+/// The generation of slot `slot` of `carved`: a piece's, an entry of
+/// `slotGenerations`, or the base generation (`baseGenerations[slot]` when
+/// not empty, else `baseGeneration`); 0 for a slot past the mesh.
+uint32_t carvedGeneration(const CarvedMesh& carved, uint32_t slot, uint32_t baseGeneration,
+                          std::span<const uint32_t> baseGenerations);
 
 /// The x–z box and heights a change of cuts touches (an obstacle's old or new cut).
 struct CarveRegion
@@ -175,24 +185,26 @@ CarveRegion carveRegionOf(const CarveCut& cut);
 /// Carves `base` again after the cuts changed inside `regions`: each base
 /// polygon whose bounds meet a region is cut by every cut of `cuts` (in that
 /// order) that overlaps it with area and reaches its heights; the other base
-/// polygons keep their pieces from `previous` (null: nothing carved before).
-/// Pieces take their base polygon's area id and heights (`heightAt`); pieces
-/// under `kMinCarvedPieceArea` are dropped. Slots whose content changed or
-/// moved (on a tiled base: moved within its tile) get `generation`; the others keep theirs (base slots never carved:
-/// `baseGeneration`). With no carved polygon left the mesh is `base` bit for
-/// bit. Cost: the cut of the polygons in the regions, plus a linear pass to
-/// lay out the mesh and its links. `baseGenerations`, when not empty, gives
-/// each base polygon its own generation in place of `baseGeneration` (a
-/// tiled mesh whose re-bake kept some tiles: one entry per base polygon).
-/// On a tiled base a piece keeps its generation when it is unchanged at the
-/// same `carvedPieceAddress`, so only the tiles a change re-cut get new
-/// generations. `renumbered`, when given, receives for each slot of the
-/// previous mesh (`base` when `previous` is null) the slot holding the same
-/// polygon now, or kNoPolygon (pieces gone or re-cut): corridors are
-/// renumbered with it.
-CarvedMesh recarveNavMesh(const NavMesh& base, const CarvedMesh* previous, std::span<const CarveCut* const> cuts,
-                          std::span<const CarveRegion> regions, uint32_t baseGeneration, uint32_t generation,
-                          std::span<const uint32_t> baseGenerations = {},
+/// polygons keep their pieces from `previous` (null: nothing carved before;
+/// else carved from the same `base`). Pieces take their base polygon's area
+/// id and heights (`heightAt`); pieces under `kMinCarvedPieceArea` are
+/// dropped. Slots whose content changed or moved (on a tiled base: moved
+/// within its tile) get `generation`; the others keep theirs (base slots
+/// never carved: `baseGeneration`, or `baseGenerations[slot]` when that is
+/// not empty). With no carved polygon left the mesh is `base` bit for bit.
+/// The carved mesh shares `base` and holds only what differs (NavMesh::base):
+/// a change costs the cut of the polygons in the regions and the linking,
+/// tables and components round them and in the tiles they touch, plus
+/// passes over the tile table and the other carvings' pieces; not a pass
+/// over the mesh. On a tiled base a piece keeps its generation when it is
+/// unchanged at the same `carvedPieceAddress`, so only the tiles a change
+/// re-cut get new generations. `renumbered`, when given, receives for each
+/// piece of `previous` (index: slot − base polygon count) the slot holding
+/// the same polygon now, or kNoPolygon (gone or re-cut); base slots keep
+/// their numbers. Corridors are renumbered with it.
+CarvedMesh recarveNavMesh(const std::shared_ptr<const NavMesh>& base, const CarvedMesh* previous,
+                          std::span<const CarveCut* const> cuts, std::span<const CarveRegion> regions,
+                          uint32_t baseGeneration, uint32_t generation, std::span<const uint32_t> baseGenerations = {},
                           std::vector<uint32_t>* renumbered = nullptr);
 
 /// Where a piece of a carved tiled mesh lives for references (`PolyRef`):

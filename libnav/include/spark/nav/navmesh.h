@@ -26,9 +26,11 @@
 #include <glm/vec3.hpp>
 
 #include <array>
+#include <bit>
 #include <cassert>
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -148,83 +150,149 @@ public:
     NavMesh() = default;
 
     /// Number of polygon slots, disabled ones included (ids run 0..polygonCount() - 1).
-    uint32_t polygonCount() const { return static_cast<uint32_t>(m_areas.size()); }
+    uint32_t polygonCount() const { return m_own0 + static_cast<uint32_t>(m_areas.size()); }
     /// Number of walkable (not disabled) polygons.
     uint32_t activePolygonCount() const { return polygonCount() - m_disabledCount; }
     /// True when polygon slot `poly` is disabled: a polygon carving replaced by
     /// pieces (docs/navmesh.md "Obstacles"). It keeps its id and geometry but has no area, links
     /// or walls and is in no spatial look-up. Baked and imported meshes have none.
-    bool disabled(uint32_t poly) const { return m_disabledCount != 0 && m_disabled[poly] != 0; }
+    bool disabled(uint32_t poly) const
+    {
+        if (m_disabledCount == 0)
+            return false;
+        const uint32_t t = topo(poly);
+        return t != kNoPolygon && m_disabled[t] != 0;
+    }
     /// Number of disabled polygon slots.
     uint32_t disabledCount() const { return m_disabledCount; }
     /// Number of vertices.
-    uint32_t vertexCount() const { return static_cast<uint32_t>(m_vertices.size()); }
+    uint32_t vertexCount() const { return m_vert0 + static_cast<uint32_t>(m_vertices.size()); }
     /// True when the mesh has no polygons.
-    bool empty() const { return m_areas.empty(); }
-    /// All vertices. [Units: m]
-    std::span<const glm::vec3> vertices() const { return m_vertices; }
+    bool empty() const { return polygonCount() == 0; }
+    /// Vertex `v` (< vertexCount()). [Units: m]
+    const glm::vec3& vertex(uint32_t v) const { return v < m_vert0 ? m_base->m_vertices[v] : m_vertices[v - m_vert0]; }
     /// The vertex indices of polygon `poly`, in winding order. `poly` < polygonCount().
     std::span<const uint32_t> polygonIndices(uint32_t poly) const
     {
         assert(poly < polygonCount());
-        return std::span<const uint32_t>(m_indices.data() + m_polyStarts[poly], m_polyStarts[poly + 1] - m_polyStarts[poly]);
+        uint32_t i;
+        const NavMesh& g = geo(poly, i);
+        return std::span<const uint32_t>(g.m_indices.data() + g.m_polyStarts[i], g.m_polyStarts[i + 1] - g.m_polyStarts[i]);
     }
     /// Number of vertices of polygon `poly`.
-    uint32_t polygonVertexCount(uint32_t poly) const { return m_polyStarts[poly + 1] - m_polyStarts[poly]; }
+    uint32_t polygonVertexCount(uint32_t poly) const
+    {
+        uint32_t i;
+        const NavMesh& g = geo(poly, i);
+        return g.m_polyStarts[i + 1] - g.m_polyStarts[i];
+    }
     /// Vertex `i` of polygon `poly` (position). [Units: m]
-    glm::vec3 polygonVertex(uint32_t poly, uint32_t i) const { return m_vertices[m_indices[m_polyStarts[poly] + i]]; }
+    glm::vec3 polygonVertex(uint32_t poly, uint32_t k) const
+    {
+        uint32_t i;
+        const NavMesh& g = geo(poly, i);
+        return g.m_vertices[g.m_indices[g.m_polyStarts[i] + k] - g.m_vert0];
+    }
     /// Area id of polygon `poly`. [Limit: 0..15]
-    uint8_t area(uint32_t poly) const { return m_areas[poly]; }
-    /// Area of polygon `poly` projected on the x–z plane. [Units: m²]
-    float polygonArea(uint32_t poly) const { return m_polyAreas[poly]; }
+    uint8_t area(uint32_t poly) const
+    {
+        uint32_t i;
+        return geo(poly, i).m_areas[i];
+    }
+    /// Area of polygon `poly` projected on the x–z plane (0 when disabled). [Units: m²]
+    float polygonArea(uint32_t poly) const
+    {
+        if (poly < m_own0)
+            return disabled(poly) ? 0.0f : m_base->m_polyAreas[poly];
+        return m_polyAreas[poly - m_own0];
+    }
     /// Running sum of polygon areas: entry i = area of polygons 0..i (x–z). [Units: m²]
-    std::span<const double> areaPrefix() const { return m_areaPrefix; }
+    std::span<const double> areaPrefix() const { return m_base ? carvedAreaPrefix() : std::span<const double>(m_areaPrefix); }
     /// Total x–z area of the mesh. [Units: m²]
-    double totalArea() const { return m_areaPrefix.empty() ? 0.0 : m_areaPrefix.back(); }
+    double totalArea() const
+    {
+        const std::span<const double> prefix = areaPrefix();
+        return prefix.empty() ? 0.0 : prefix.back();
+    }
     /// Bounds of polygon `poly`.
-    const Bounds3& polygonBounds(uint32_t poly) const { return m_polyBounds[poly]; }
+    const Bounds3& polygonBounds(uint32_t poly) const
+    {
+        uint32_t i;
+        return geo(poly, i).m_polyBounds[i];
+    }
     /// The connected piece of the mesh polygon `poly` lies in (links followed
     /// both ways; ids are the smallest polygon id of each piece). Two polygons
     /// in different pieces cannot reach each other by links, whatever the filter.
-    uint32_t component(uint32_t poly) const { return m_component[poly]; }
+    uint32_t component(uint32_t poly) const { return m_base ? carvedComponent(poly) : m_component[poly]; }
     /// Polygon `poly`'s vertices in x–z as doubles (x, z), the ring written
     /// twice: entry i (0 .. 2n − 1) is vertex i mod n, so the n entries from i
     /// are the polygon starting at vertex i (precomputed for the path search).
-    const glm::dvec2* ringXZ(uint32_t poly) const { return m_ringXZ.data() + 2 * size_t(m_polyStarts[poly]); }
+    const glm::dvec2* ringXZ(uint32_t poly) const
+    {
+        uint32_t i;
+        const NavMesh& g = geo(poly, i);
+        return g.m_ringXZ.data() + 2 * size_t(g.m_polyStarts[i]);
+    }
     /// The heights of the same ring entries. [Units: m]
-    const float* ringY(uint32_t poly) const { return m_ringY.data() + 2 * size_t(m_polyStarts[poly]); }
+    const float* ringY(uint32_t poly) const
+    {
+        uint32_t i;
+        const NavMesh& g = geo(poly, i);
+        return g.m_ringY.data() + 2 * size_t(g.m_polyStarts[i]);
+    }
     /// For link `link` (a link id, see `link`) from polygon p to q: the edge of q
     /// whose links lead back to p when that is one edge (0 when none), or
     /// kNoPolygon when several do (precomputed for the path search).
-    uint32_t linkBackEdge(uint32_t link) const { return m_linkBackEdge[link]; }
+    uint32_t linkBackEdge(uint32_t link) const
+    {
+        return link < m_link0 ? m_base->m_linkBackEdge[link] : m_linkBackEdge[link - m_link0];
+    }
     /// For link `link` from polygon p to q: kNoPolygon when q is not a dead end
     /// seen from p; q when q has at most one link; else the polygon r beyond q
     /// (q's two links lead to p and r, r ≠ p, and r has at most one link)
     /// (precomputed for the path search).
-    uint32_t linkDeadEnd(uint32_t link) const { return m_linkDeadEnd[link]; }
+    uint32_t linkDeadEnd(uint32_t link) const
+    {
+        return link < m_link0 ? m_base->m_linkDeadEnd[link] : m_linkDeadEnd[link - m_link0];
+    }
     /// The polygons behind link `link` (from p to q) when it is a bridge of
     /// the link graph: the one link each way between p and q, and every
     /// chain of links from q's side to p's crosses it (precomputed for the
     /// path search: a shortest path never enters such a side and leaves by
     /// the same portal). As bridgeOrder numbers: none when lo == hi, those
-    /// in [lo, hi) when lo < hi, those outside [hi, lo) when lo > hi.
+    /// in [lo, hi) when lo < hi, those outside [hi, lo) when lo > hi. A
+    /// carved mesh keeps its base's bridges between polygons carving left
+    /// whole (carving only takes links away, so they still are bridges) and
+    /// marks no other: the search prunes a little less near obstacles.
     struct LinkBehind
     {
         uint32_t lo, hi;
     };
-    LinkBehind linkBehind(uint32_t link) const { return m_linkBehind[link]; }
-    /// Polygon `poly`'s number in the depth-first order `linkBehind` uses.
-    uint32_t bridgeOrder(uint32_t poly) const { return m_bridgeOrder[poly]; }
+    LinkBehind linkBehind(uint32_t link) const
+    {
+        return link < m_link0 ? m_base->m_linkBehind[link] : m_linkBehind[link - m_link0];
+    }
+    /// Polygon `poly`'s number in the depth-first order `linkBehind` uses
+    /// (a carved mesh's piece: its base polygon's).
+    uint32_t bridgeOrder(uint32_t poly) const
+    {
+        uint32_t i;
+        return geo(poly, i).m_bridgeOrder[i];
+    }
     /// Point id of end `end` of link `link` (0: its `a`, 1: its `b`); ends
     /// with the same bits (x, y, z) share an id, and ends
     /// with different bits never do. Ids are below linkEndPointCount(); a
     /// built mesh numbers them in the order the links first name them, a
-    /// carved mesh keeps the previous carving's ids and numbers new points
-    /// after them, so some ids may name no end (precomputed for the path
-    /// search, which only indexes and compares by them).
-    uint32_t linkEndPoint(uint32_t link, uint32_t end) const { return m_linkEndPoint[2 * size_t(link) + end]; }
+    /// carved mesh keeps its base's ids and the previous carving's, and
+    /// numbers new points after them, so some ids may name no end
+    /// (precomputed for the path search, which only indexes and compares by them).
+    uint32_t linkEndPoint(uint32_t link, uint32_t end) const
+    {
+        return link < m_link0 ? m_base->m_linkEndPoint[2 * size_t(link) + end]
+                              : m_linkEndPoint[2 * size_t(link - m_link0) + end];
+    }
     /// One more than the largest link end point id.
-    uint32_t linkEndPointCount() const { return m_endPointCount; }
+    uint32_t linkEndPointCount() const { return m_point0 + m_endPointCount; }
     /// How link end point `id` (< linkEndPointCount()) meets the free space:
     /// bit kTurnCorner when a shortest path may turn there (a corner of the
     /// free space that is not convex, or a point whose surroundings could not
@@ -233,7 +301,14 @@ public:
     /// excluded); bit kTurnWall when a wall passes through it (straight on or
     /// turning convexly: a start lying a rounding's width beyond the wall's
     /// line may have to turn there). Precomputed for the path search.
-    uint8_t linkEndTurn(uint32_t id) const { return m_linkEndTurn[id]; }
+    uint8_t linkEndTurn(uint32_t id) const
+    {
+        if (id >= m_point0)
+            return m_linkEndTurn[id - m_point0];
+        if (!m_turnOverIds.empty() && ((m_turnOverBits[id >> 6] >> (id & 63)) & 1u) != 0)
+            return turnOverride(id);
+        return m_base->m_linkEndTurn[id];
+    }
     static constexpr uint8_t kTurnCorner = 1; ///< linkEndTurn: an obstacle corner.
     static constexpr uint8_t kTurnAreas = 2;  ///< linkEndTurn: where areas meet.
     static constexpr uint8_t kTurnWall = 4;   ///< linkEndTurn: on a wall, not a corner.
@@ -244,29 +319,46 @@ public:
     std::span<const NavLink> links(uint32_t poly) const
     {
         assert(poly < polygonCount());
-        return std::span<const NavLink>(m_links.data() + m_linkStarts[poly], m_linkStarts[poly + 1] - m_linkStarts[poly]);
+        const uint32_t t = topo(poly);
+        if (t == kNoPolygon)
+            return std::span<const NavLink>(m_base->m_links.data() + m_base->m_linkStarts[poly],
+                                            m_base->m_linkStarts[poly + 1] - m_base->m_linkStarts[poly]);
+        return std::span<const NavLink>(m_links.data() + m_linkStarts[t], m_linkStarts[t + 1] - m_linkStarts[t]);
     }
     /// Link ids run 0 .. linkCount() − 1 (the path search's per-link tables
     /// are indexed by them); polygon `poly`'s links are the ids from
-    /// firstLink(poly), in the order `links` gives them. Queries reach links
-    /// through these (never through whole-array pointers), so the storage
-    /// behind them may change (docs/tiles.md "Not yet").
-    uint32_t linkCount() const { return static_cast<uint32_t>(m_links.size()); }
+    /// firstLink(poly), in the order `links` gives them. A carved mesh's
+    /// ids past its base's name its own links, and some of the base's name
+    /// links no polygon has any more. Queries reach links through these
+    /// (never through whole-array pointers).
+    uint32_t linkCount() const { return m_link0 + static_cast<uint32_t>(m_links.size()); }
     /// The id of polygon `poly`'s first link (links(poly)[i] is link firstLink(poly) + i).
-    uint32_t firstLink(uint32_t poly) const { return m_linkStarts[poly]; }
+    uint32_t firstLink(uint32_t poly) const
+    {
+        const uint32_t t = topo(poly);
+        return t == kNoPolygon ? m_base->m_linkStarts[poly] : m_link0 + m_linkStarts[t];
+    }
     /// Link `link` (an id below linkCount()).
-    const NavLink& link(uint32_t link) const { return m_links[link]; }
+    const NavLink& link(uint32_t link) const { return link < m_link0 ? m_base->m_links[link] : m_links[link - m_link0]; }
     /// Walls of polygon `poly`, ordered by edge then stretch start.
     std::span<const NavWall> walls(uint32_t poly) const
     {
         assert(poly < polygonCount());
-        return std::span<const NavWall>(m_walls.data() + m_wallStarts[poly], m_wallStarts[poly + 1] - m_wallStarts[poly]);
+        const uint32_t t = topo(poly);
+        if (t == kNoPolygon)
+            return std::span<const NavWall>(m_base->m_walls.data() + m_base->m_wallStarts[poly],
+                                            m_base->m_wallStarts[poly + 1] - m_base->m_wallStarts[poly]);
+        return std::span<const NavWall>(m_walls.data() + m_wallStarts[t], m_wallStarts[t + 1] - m_wallStarts[t]);
     }
-    /// Wall ids run 0 .. wallCount() − 1, polygon by polygon; polygon
-    /// `poly`'s walls are the ids from firstWall(poly).
-    uint32_t wallCount() const { return static_cast<uint32_t>(m_walls.size()); }
+    /// Wall ids run 0 .. wallCount() − 1 (as link ids); polygon `poly`'s
+    /// walls are the ids from firstWall(poly).
+    uint32_t wallCount() const { return m_wall0 + static_cast<uint32_t>(m_walls.size()); }
     /// The id of polygon `poly`'s first wall (walls(poly)[i] is wall firstWall(poly) + i).
-    uint32_t firstWall(uint32_t poly) const { return m_wallStarts[poly]; }
+    uint32_t firstWall(uint32_t poly) const
+    {
+        const uint32_t t = topo(poly);
+        return t == kNoPolygon ? m_base->m_wallStarts[poly] : m_wall0 + m_wallStarts[t];
+    }
     /// Bounds of the whole mesh (all zero when empty).
     const Bounds3& bounds() const { return m_bounds; }
     /// True for a 2D mesh (points (x, 0, y)).
@@ -278,14 +370,17 @@ public:
     /// Largest vertex count per polygon the mesh was built to accept.
     uint32_t maxPolyVerts() const { return m_maxPolyVerts; }
     /// True for a tiled mesh (docs/tiles.md).
-    bool tiled() const { return !m_tiles.empty(); }
+    bool tiled() const { return !tiles().empty(); }
     /// Tile edge in cells (0 for an untiled mesh).
     uint32_t tileSize() const { return m_tileSize; }
     /// The tiles in tile order (z, then x); empty for an untiled mesh.
-    std::span<const NavTile> tiles() const { return m_tiles; }
+    std::span<const NavTile> tiles() const { return m_base ? m_base->m_tiles : m_tiles; }
     /// The tile holding polygon `poly`, or kNoPolygon when the mesh is untiled
     /// or `poly` is a piece carving added after the tiles' polygons.
     uint32_t tileOfPolygon(uint32_t poly) const;
+    /// A carved mesh's base: the mesh it shares every polygon slot below
+    /// `base()->polygonCount()` with (null for a baked or imported mesh).
+    const std::shared_ptr<const NavMesh>& base() const { return m_base; }
 
     /// Height of polygon `poly` at x–z position (x, z): interpolated on its
     /// triangle fan (clamped to the polygon when (x, z) lies outside). [Units: m]
@@ -299,21 +394,29 @@ public:
     /// Calls `visit(poly)` for every polygon whose x–z bounds may overlap the
     /// x–z box [minX, maxX] × [minZ, maxZ] (spatial grid look-up; a polygon may be
     /// visited more than once, and some visited ones may not overlap: test them).
+    /// Disabled polygons are never visited.
     template <class F> void visitPolygonsInBoxXZ(float minX, float minZ, float maxX, float maxZ, F&& visit) const
     {
-        if (m_areas.empty() || maxX < m_bounds.min.x || maxZ < m_bounds.min.z || minX > m_bounds.max.x ||
+        if (empty() || maxX < m_bounds.min.x || maxZ < m_bounds.min.z || minX > m_bounds.max.x ||
             minZ > m_bounds.max.z)
             return;
-        int x0 = cellCoord(minX, m_gridOriginX, m_gridCols);
-        int x1 = cellCoord(maxX, m_gridOriginX, m_gridCols);
-        int z0 = cellCoord(minZ, m_gridOriginZ, m_gridRows);
-        int z1 = cellCoord(maxZ, m_gridOriginZ, m_gridRows);
+        // A carved mesh looks up its base's grid (its disabled slots skipped)
+        // and its pieces, listed by the same cells.
+        const NavMesh& g = m_base ? *m_base : *this;
+        const int x0 = g.cellCoord(minX, g.m_gridOriginX, g.m_gridCols);
+        const int x1 = g.cellCoord(maxX, g.m_gridOriginX, g.m_gridCols);
+        const int z0 = g.cellCoord(minZ, g.m_gridOriginZ, g.m_gridRows);
+        const int z1 = g.cellCoord(maxZ, g.m_gridOriginZ, g.m_gridRows);
         for (int z = z0; z <= z1; ++z)
             for (int x = x0; x <= x1; ++x)
             {
-                const uint32_t cell = static_cast<uint32_t>(z) * static_cast<uint32_t>(m_gridCols) + static_cast<uint32_t>(x);
-                for (uint32_t k = m_cellStarts[cell]; k < m_cellStarts[cell + 1]; ++k)
-                    visit(m_cellItems[k]);
+                const uint32_t cell = static_cast<uint32_t>(z) * static_cast<uint32_t>(g.m_gridCols) + static_cast<uint32_t>(x);
+                for (uint32_t k = g.m_cellStarts[cell]; k < g.m_cellStarts[cell + 1]; ++k)
+                    if (m_disabledCount == 0 || !disabled(g.m_cellItems[k]))
+                        visit(g.m_cellItems[k]);
+                if (!m_pieceCells.empty())
+                    for (size_t k = firstPieceCell(cell); k < m_pieceCells.size() && m_pieceCells[k][0] == cell; ++k)
+                        visit(m_pieceCells[k][1]);
             }
     }
 
@@ -332,38 +435,84 @@ private:
             return count - 1;
         return static_cast<int>(f);
     }
+    /// Where polygon `poly`'s geometry lives: the base (carved mesh, `poly` a
+    /// base slot) or this mesh, and its index there (`i`).
+    const NavMesh& geo(uint32_t poly, uint32_t& i) const
+    {
+        if (poly < m_own0)
+        {
+            i = poly;
+            return *m_base;
+        }
+        i = poly - m_own0;
+        return *this;
+    }
+    /// This mesh's own index of polygon `poly`'s links, walls and flags
+    /// (`m_linkStarts`, `m_wallStarts`, `m_disabled`), or kNoPolygon when
+    /// they are the base's: a plain mesh owns all (index = id); a carved
+    /// mesh owns its pieces' (first) and those of the base slots listed in
+    /// `m_overIds` (after them).
+    uint32_t topo(uint32_t poly) const
+    {
+        if (poly >= m_own0)
+            return poly - m_own0;
+        if (m_overIds.empty() || ((m_overBits[poly >> 6] >> (poly & 63)) & 1u) == 0)
+            return kNoPolygon;
+        return overTopo(poly);
+    }
+    uint32_t overTopo(uint32_t poly) const           // a listed base slot's own index: pieces + its rank in the bits
+    {
+        const uint64_t below = m_overBits[poly >> 6] & ((uint64_t(1) << (poly & 63)) - 1);
+        return static_cast<uint32_t>(m_areas.size()) + m_overRank[poly >> 6] + static_cast<uint32_t>(std::popcount(below));
+    }
+    uint8_t turnOverride(uint32_t id) const;         // a base point's turn in this carved mesh
+    size_t firstPieceCell(uint32_t cell) const;      // first m_pieceCells entry of `cell`
+    uint32_t carvedComponent(uint32_t poly) const;   // component() of a carved mesh
+    std::span<const double> carvedAreaPrefix() const; // areaPrefix() of a carved mesh (made on first use)
 
+    // Geometry, per own polygon (a plain mesh: every polygon; a carved
+    // mesh: its pieces, polygon ids from m_own0, vertex ids from m_vert0).
     std::vector<glm::vec3> m_vertices;
-    std::vector<uint32_t> m_indices;
-    std::vector<uint32_t> m_polyStarts; // polygons + 1 entries (or empty)
+    std::vector<uint32_t> m_indices;    // vertex ids (global)
+    std::vector<uint32_t> m_polyStarts; // own polygons + 1 entries (or empty)
     std::vector<uint8_t> m_areas;
-    std::vector<uint8_t> m_disabled; // one per polygon when any is disabled, else empty
-    uint32_t m_disabledCount = 0;
     std::vector<float> m_polyAreas;
-    std::vector<double> m_areaPrefix;
+    std::vector<double> m_areaPrefix; // plain meshes only
     std::vector<Bounds3> m_polyBounds;
-    std::vector<NavLink> m_links;
-    std::vector<uint32_t> m_linkStarts; // polygons + 1 entries
-    std::vector<uint32_t> m_component;  // one per polygon
     std::vector<glm::dvec2> m_ringXZ;   // two per polygon index (ringXZ)
     std::vector<float> m_ringY;         // two per polygon index (ringY)
-    std::vector<uint32_t> m_linkBackEdge; // one per link
-    std::vector<uint32_t> m_linkDeadEnd;  // one per link
-    std::vector<LinkBehind> m_linkBehind; // one per link
-    std::vector<uint32_t> m_bridgeOrder;  // one per polygon
-    std::vector<uint32_t> m_linkEndPoint; // two per link (linkEndPoint); found by position through the grid
-    std::vector<uint8_t> m_linkEndTurn;   // one per link end point id (linkEndTurn)
-    uint32_t m_endPointCount = 0;
+    std::vector<uint32_t> m_bridgeOrder;  // one per own polygon
+    // Links, walls and flags by own index (topo); links and walls by own id (id − m_link0, id − m_wall0).
+    std::vector<uint8_t> m_disabled; // one per own index when any is disabled, else empty
+    uint32_t m_disabledCount = 0;
+    std::vector<NavLink> m_links;
+    std::vector<uint32_t> m_linkStarts; // own indices + 1 entries
+    std::vector<uint32_t> m_linkBackEdge; // one per own link
+    std::vector<uint32_t> m_linkDeadEnd;  // one per own link
+    std::vector<LinkBehind> m_linkBehind; // one per own link
+    std::vector<uint32_t> m_linkEndPoint; // two per own link (linkEndPoint); found by position through the grid
+    std::vector<uint8_t> m_linkEndTurn;   // one per own point id (id − m_point0)
+    uint32_t m_endPointCount = 0;         // own point ids
     std::vector<NavWall> m_walls;
-    std::vector<uint32_t> m_wallStarts; // polygons + 1 entries
+    std::vector<uint32_t> m_wallStarts; // own indices + 1 entries
+    std::vector<uint32_t> m_component;  // plain meshes: one per polygon
+    // Plain meshes: each polygon's piece of its tile (a "unit": polygons of
+    // one tile joined by links inside it; an untiled mesh is one tile), the
+    // unit's tile and smallest polygon, and the pairs of units linked across
+    // tiles (unique, sorted). Carving finds a carved mesh's components from
+    // these without a pass over the whole mesh.
+    std::vector<uint32_t> m_unitOf;
+    std::vector<uint32_t> m_unitTile;
+    std::vector<uint32_t> m_unitMin;
+    std::vector<std::array<uint32_t, 2>> m_unitSeams;
     Bounds3 m_bounds;
     bool m_is2d = false;
     NavMeshSettings m_settings;
     float m_linkTolerance = 1.0e-3f;
     uint32_t m_maxPolyVerts = kMaxPolyVerts;
     uint32_t m_tileSize = 0;
-    std::vector<NavTile> m_tiles;
-    // Uniform grid over polygon x–z bounds (CSR lists of polygon ids per cell).
+    std::vector<NavTile> m_tiles; // plain meshes (a carved mesh's are its base's)
+    // Uniform grid over polygon x–z bounds (CSR lists of polygon ids per cell; plain meshes).
     float m_gridOriginX = 0.0f;
     float m_gridOriginZ = 0.0f;
     float m_gridInvCell = 1.0f;
@@ -372,6 +521,29 @@ private:
     int m_gridRows = 1;
     std::vector<uint32_t> m_cellStarts;
     std::vector<uint32_t> m_cellItems;
+
+    // A carved mesh (docs/tiles.md "Carving"): its base, shared, and what
+    // differs from it. Ids below these counts are the base's.
+    std::shared_ptr<const NavMesh> m_base;
+    uint32_t m_own0 = 0, m_vert0 = 0, m_link0 = 0, m_wall0 = 0, m_point0 = 0;
+    std::vector<uint64_t> m_overBits;  // base slots with links, walls and flags of their own (one bit each)
+    std::vector<uint32_t> m_overIds;   // the same slots, increasing
+    std::vector<uint32_t> m_overRank;  // per word of m_overBits: the bits set in the words before it
+    std::vector<uint64_t> m_turnOverBits; // base points whose turn differs (one bit each)
+    std::vector<uint32_t> m_turnOverIds;  // the same points, increasing
+    std::vector<uint8_t> m_turnOverValues; // their turns
+    std::vector<uint32_t> m_pieceBase;  // per piece: the base slot it was cut from
+    std::vector<std::array<uint32_t, 2>> m_pieceCells; // (base grid cell, piece id), sorted
+    // Components: units of the tiles carving touched, found again; every
+    // unit's component label (base units of touched tiles unused).
+    std::vector<uint32_t> m_unitLabel;
+    std::vector<uint64_t> m_touchedBits;   // tiles whose units were found again (one bit each)
+    std::vector<uint32_t> m_touchedTiles;  // the same, increasing
+    std::vector<uint32_t> m_touchedStarts; // per touched tile: first entry in m_touchedUnits (+1 entry)
+    std::vector<uint32_t> m_touchedUnits;  // per base polygon of a touched tile: its unit
+    std::vector<uint32_t> m_pieceUnit;     // per piece: its unit
+    struct LazyPrefix;
+    std::shared_ptr<LazyPrefix> m_lazyPrefix; // carved: the area prefix, made on first use
 };
 
 /// Builds a mesh from a soup: validates it (finite coordinates within
