@@ -62,6 +62,28 @@ struct NeighbourScan
         io.ledge = true; // nothing beyond the grid: a drop
         return kNoConnection;
     }
+    if (n != -1 && ceiling == kOpenTop && field.spans[n].next == -1)
+    {
+        // Open ground, the common case: the neighbour column holds one span
+        // and nothing stands over either span, so there is head room between
+        // them whatever their floors, and the link is that span or none. The
+        // loop below gives the same, with every test spelled out.
+        const SolidSpan& ns = field.spans[n];
+        const int nFloor = ns.top;
+        if (ns.bottom - floor >= wh)
+            io.ledge = true;
+        const int rise = nFloor - floor;
+        if (rise < -climb)
+        {
+            io.ledge = true;
+            return kNoConnection;
+        }
+        if (rise > climb)
+            return kNoConnection;
+        io.reachMin = std::min(io.reachMin, nFloor);
+        io.reachMax = std::max(io.reachMax, nFloor);
+        return ns.area != kNullArea && kMaxSpanHeight - std::max(floor, nFloor) >= wh ? 0u : kNoConnection;
+    }
     // The free space under the neighbour's lowest span reaches down forever.
     const int firstBottom = n != -1 ? field.spans[n].bottom : kOpenTop;
     if (std::min(ceiling, firstBottom) - floor >= wh)
@@ -183,6 +205,8 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
                 const int openCeiling = ceilingOf(ioSolid, span, kMaxSpanHeight);
                 NeighbourScan scan{false, floor, floor, std::max(floor + climb, ceiling - wh)};
                 uint32_t con = 0;
+                // Unrolled: four copies of the scan drop the loop's counter and shifts.
+#pragma GCC unroll 4
                 for (int dir = 0; dir < 4; ++dir)
                     con |= scanNeighbour(ioSolid, heads[dir], floor, ceiling, openCeiling, wh, climb, scan) << (dir * 6);
                 if (scan.ledge || scan.reachMax - scan.reachMin > climb)
