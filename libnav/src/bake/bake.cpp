@@ -54,6 +54,7 @@
 #include <cstdio>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace spark::nav
@@ -336,47 +337,68 @@ OpenField cropField(const OpenField& f, const KeepBox& w)
     out.grid.origin.x += static_cast<float>(w.x0) * f.grid.cellSize; // read off the lattice only
     out.grid.origin.z += static_cast<float>(w.z0) * f.grid.cellSize;
     const size_t width = static_cast<size_t>(out.grid.width);
-    out.cellFirst.assign(width * static_cast<size_t>(out.grid.depth) + 1, 0);
-    out.rowStart.assign(static_cast<size_t>(out.grid.depth) + 1, 0);
-    for (auto* v : {&out.y, &out.h})
-        v->reserve(f.spanCount()); // at most all of them: one tile's, for a moment
-    out.con.reserve(f.spanCount());
-    out.area.reserve(f.spanCount());
-    out.dist.reserve(f.spanCount());
+    const size_t depth = static_cast<size_t>(out.grid.depth);
+    const size_t srcWidth = static_cast<size_t>(f.grid.width);
+    // A row's spans are stored one after the other, so the window's part of
+    // a source row is one run, [cellFirst of x0, cellFirst of x1): it is
+    // copied whole (a copy per span and array was a twentieth of a tiled
+    // terrain bake), and the window's edges are cut after.
+    auto runOf = [&](size_t z) {
+        const size_t row = z * srcWidth;
+        return std::pair<uint32_t, uint32_t>{f.cellFirst[row + static_cast<size_t>(w.x0)],
+                                             f.cellFirst[row + static_cast<size_t>(w.x1)]};
+    };
+    size_t total = 0;
+    for (int z = w.z0; z < w.z1; ++z)
+    {
+        const auto run = runOf(static_cast<size_t>(z));
+        total += run.second - run.first;
+    }
+    out.cellFirst.resize(width * depth + 1);
+    out.rowStart.resize(depth + 1);
+    for (auto* v : {&out.y, &out.h, &out.dist})
+        v->reserve(total);
+    out.con.reserve(total);
+    out.area.reserve(total);
     uint32_t next = 0;
     for (int z = w.z0; z < w.z1; ++z)
     {
         const size_t row = static_cast<size_t>(z - w.z0) * width;
+        const size_t srcRow = static_cast<size_t>(z) * srcWidth;
+        const std::pair<uint32_t, uint32_t> run = runOf(static_cast<size_t>(z));
+        const uint32_t first = run.first;
+        const uint32_t rowEnd = next + (run.second - first);
         out.rowStart[static_cast<size_t>(z - w.z0)] = static_cast<uint32_t>(out.usedColumns.size());
-        int x = w.x0; // the next column of the window whose first span is not set
         for (uint32_t k = f.rowStart[static_cast<size_t>(z)]; k < f.rowStart[static_cast<size_t>(z) + 1]; ++k)
         {
-            const UsedColumn c = usedColumn(f, z, k);
-            if (c.x < w.x0)
-                continue;
-            if (c.x >= w.x1)
+            const int x = static_cast<int>(f.usedColumns[k] - srcRow);
+            if (x >= w.x1)
                 break;
-            for (; x <= c.x; ++x)
-                out.cellFirst[row + static_cast<size_t>(x - w.x0)] = next;
-            out.usedColumns.push_back(static_cast<uint32_t>(row + static_cast<size_t>(c.x - w.x0)));
-            // Links across the window's edge are cut (dir: 0 = -x, 1 = +z, 2 = +x, 3 = -z).
-            uint32_t keepLinks = 0xffffffu;
-            const bool out4[4] = {c.x == w.x0, z == w.z1 - 1, c.x == w.x1 - 1, z == w.z0};
-            for (int dir = 0; dir < 4; ++dir)
-                if (out4[dir])
-                    keepLinks &= ~(kNoConnection << (dir * 6));
-            const uint32_t cutLinks = 0xffffffu & ~keepLinks;
-            for (uint32_t i = c.first; i < c.last; ++i, ++next)
-            {
-                out.y.push_back(f.y[i]);
-                out.h.push_back(f.h[i]);
-                out.con.push_back((f.con[i] & keepLinks) | cutLinks);
-                out.area.push_back(f.area[i]);
-                out.dist.push_back(f.dist[i]);
-            }
+            if (x >= w.x0)
+                out.usedColumns.push_back(static_cast<uint32_t>(row + static_cast<size_t>(x - w.x0)));
         }
-        for (; x < w.x1; ++x)
-            out.cellFirst[row + static_cast<size_t>(x - w.x0)] = next;
+        for (int x = w.x0; x < w.x1; ++x)
+            out.cellFirst[row + static_cast<size_t>(x - w.x0)] = f.cellFirst[srcRow + static_cast<size_t>(x)] - first + next;
+        auto copyRun = [&](auto& to, const auto& from) {
+            to.insert(to.end(), from.begin() + run.first, from.begin() + run.second);
+        };
+        copyRun(out.y, f.y);
+        copyRun(out.h, f.h);
+        copyRun(out.con, f.con);
+        copyRun(out.area, f.area);
+        copyRun(out.dist, f.dist);
+        // Links across the window's edge are cut (dir: 0 = -x, 1 = +z, 2 = +x, 3 = -z).
+        auto cut = [&](uint32_t from, uint32_t to, int dir) {
+            for (uint32_t i = from; i < to; ++i)
+                out.con[i] |= kNoConnection << (dir * 6);
+        };
+        if (z == w.z0)
+            cut(next, rowEnd, 3);
+        if (z == w.z1 - 1)
+            cut(next, rowEnd, 1);
+        cut(next, width > 1 ? out.cellFirst[row + 1] : rowEnd, 0);
+        cut(out.cellFirst[row + width - 1], rowEnd, 2);
+        next = rowEnd;
     }
     out.cellFirst.back() = next;
     out.rowStart.back() = static_cast<uint32_t>(out.usedColumns.size());

@@ -43,31 +43,6 @@ void erodeWalkable(OpenField& ioField, const CellSettings& cells)
 
 void borderDistance(OpenField& ioField)
 {
-    std::vector<uint16_t>& dist = ioField.dist;
-    const std::vector<uint32_t>& used = ioField.usedColumns;
-    const std::array<int64_t, 4> step = columnSteps(ioField.grid.width);
-    // The span beside span i of column c in direction dir, or kNone.
-    auto beside = [&](uint32_t c, uint32_t i, int dir, uint32_t& outColumn) {
-        const uint32_t link = connectionOf(ioField, i, dir);
-        if (link == kNoConnection)
-            return kNone;
-        outColumn = static_cast<uint32_t>(c + step[dir]);
-        return ioField.cellFirst[outColumn] + link;
-    };
-    auto walkable = [&](uint32_t i) { return ioField.area[i] != kNullArea && (ioField.area[i] & kLedgeFlag) == 0; };
-
-    // A span is a seed (distance 0) when it has a side nobody can step through.
-    auto seed = [&](uint32_t c, uint32_t i) {
-        bool border = !walkable(i);
-        for (int dir = 0; dir < 4 && !border; ++dir)
-        {
-            uint32_t nc = 0;
-            const uint32_t a = beside(c, i, dir, nc);
-            border = a == kNone || !walkable(a);
-        }
-        return border ? uint16_t{0} : kFar;
-    };
-
     // Two passes over the columns that hold spans, in storage order and back;
     // a span's neighbours are in other columns, so the order of a column's
     // own spans does not matter. Each looks at a side neighbour (2) and the
@@ -77,36 +52,68 @@ void borderDistance(OpenField& ioField)
     // each span relaxes; a span's distance is final once the backward pass
     // has relaxed it. The distances do not depend on the radius (the drops
     // come after, in dropNearBorder), so several radii share them (bake.cpp).
-    auto relaxFrom = [&](uint32_t c, uint32_t i, int dir) {
-        uint16_t d = dist[i];
-        uint32_t ac = 0, bc = 0;
-        const uint32_t a = beside(c, i, dir, ac);
-        if (a == kNone)
-            return d;
+    // The directions are written out and the field read through local
+    // pointers: each span's links are unpacked once, and a missing link skips
+    // its diagonal as well.
+    uint16_t* dist = ioField.dist.data();
+    const uint32_t* cellFirst = ioField.cellFirst.data();
+    const uint32_t* con = ioField.con.data();
+    const uint8_t* area = ioField.area.data();
+    const std::vector<uint32_t>& used = ioField.usedColumns;
+    const int64_t w = ioField.grid.width;
+    // Walkable: an area code without the ledge flag (1..127).
+    auto walkable = [area](uint32_t i) { return static_cast<uint8_t>(area[i] - 1u) < kAreaMask; };
+    // The span across the link `packed` of direction `dir` in column `column`, or kNone.
+    auto across = [cellFirst](uint32_t packed, int dir, int64_t column) {
+        const uint32_t link = connectionIn(packed, dir);
+        return link == kNoConnection ? kNone : cellFirst[column] + link;
+    };
+    // Relaxes d from the side neighbour `a` (in column `ac`) and the span
+    // past it in direction `turn`.
+    auto relaxVia = [&](uint16_t d, uint32_t a, int64_t ac, int turn, int64_t turnStep) {
         d = relax(d, dist[a], 2);
-        const uint32_t b = beside(ac, a, (dir + 3) & 3, bc);
+        const uint32_t b = across(con[a], turn, ac + turnStep);
         return b == kNone ? d : relax(d, dist[b], 3);
     };
     for (const uint32_t c : used)
     {
-        const uint32_t first = ioField.cellFirst[c];
-        const uint32_t last = ioField.cellFirst[c + 1];
-        for (uint32_t i = first; i < last; ++i)
+        const int64_t col = c;
+        for (uint32_t i = cellFirst[c]; i < cellFirst[c + 1]; ++i)
         {
-            dist[i] = seed(c, i);
-            dist[i] = relaxFrom(c, i, 0);
-            dist[i] = relaxFrom(c, i, 3);
+            // A seed (distance 0) has a side nobody can step through.
+            const uint32_t packed = con[i];
+            const uint32_t a0 = across(packed, 0, col - 1);
+            const uint32_t a3 = across(packed, 3, col - w);
+            bool border = !walkable(i) || a0 == kNone || a3 == kNone;
+            if (!border)
+            {
+                const uint32_t a1 = across(packed, 1, col + w);
+                const uint32_t a2 = across(packed, 2, col + 1);
+                border = a1 == kNone || a2 == kNone || !walkable(a0) || !walkable(a1) || !walkable(a2) ||
+                         !walkable(a3);
+            }
+            uint16_t d = border ? uint16_t{0} : kFar;
+            if (a0 != kNone)
+                d = relaxVia(d, a0, col - 1, 3, -w);
+            if (a3 != kNone)
+                d = relaxVia(d, a3, col - w, 2, 1);
+            dist[i] = d;
         }
     }
     for (size_t k = used.size(); k-- > 0;)
     {
-        const uint32_t c = used[k];
-        const uint32_t first = ioField.cellFirst[c];
-        const uint32_t last = ioField.cellFirst[c + 1];
-        for (uint32_t i = first; i < last; ++i)
+        const int64_t col = used[k];
+        for (uint32_t i = cellFirst[col]; i < cellFirst[col + 1]; ++i)
         {
-            dist[i] = relaxFrom(c, i, 2);
-            dist[i] = relaxFrom(c, i, 1);
+            const uint32_t packed = con[i];
+            const uint32_t a2 = across(packed, 2, col + 1);
+            const uint32_t a1 = across(packed, 1, col + w);
+            uint16_t d = dist[i];
+            if (a2 != kNone)
+                d = relaxVia(d, a2, col + 1, 1, w);
+            if (a1 != kNone)
+                d = relaxVia(d, a1, col + w, 0, -1);
+            dist[i] = d;
         }
     }
 }

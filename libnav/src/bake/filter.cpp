@@ -37,6 +37,87 @@ inline int ceilingOf(const SolidField& field, const SolidSpan& s, int open)
     return s.next != -1 ? field.spans[s.next].bottom : open;
 }
 
+/// A neighbour column beyond the grid's edge (a column head is a span index or -1).
+constexpr int32_t kBeyondGrid = -2;
+
+/// What the neighbour columns tell an open span of the filter: whether it
+/// stands at a ledge, and the lowest and highest floors it steps to.
+struct NeighbourScan
+{
+    bool ledge;
+    int reachMin, reachMax;
+    /// Floors rise up a column: a neighbour span whose floor is above this
+    /// (above the step height, and too high for head room under the open
+    /// span's ceiling) and every one above it neither link nor count.
+    int lastFloor;
+};
+
+/// Scans the neighbour column whose first span is `n` (kBeyondGrid: a
+/// drop, no link) for the open span (floor, ceiling) and returns its link.
+[[gnu::always_inline]] inline uint32_t scanNeighbour(const SolidField& field, int32_t n, int floor, int ceiling,
+                                                     int openCeiling, int wh, int climb, NeighbourScan& io)
+{
+    if (n == kBeyondGrid)
+    {
+        io.ledge = true; // nothing beyond the grid: a drop
+        return kNoConnection;
+    }
+    if (n != -1 && ceiling == kOpenTop && field.spans[n].next == -1)
+    {
+        // Open ground, the common case: the neighbour column holds one span
+        // and nothing stands over either span, so there is head room between
+        // them whatever their floors, and the link is that span or none. The
+        // loop below gives the same, with every test spelled out.
+        const SolidSpan& ns = field.spans[n];
+        const int nFloor = ns.top;
+        if (ns.bottom - floor >= wh)
+            io.ledge = true;
+        const int rise = nFloor - floor;
+        if (rise < -climb)
+        {
+            io.ledge = true;
+            return kNoConnection;
+        }
+        if (rise > climb)
+            return kNoConnection;
+        io.reachMin = std::min(io.reachMin, nFloor);
+        io.reachMax = std::max(io.reachMax, nFloor);
+        return ns.area != kNullArea && kMaxSpanHeight - std::max(floor, nFloor) >= wh ? 0u : kNoConnection;
+    }
+    // The free space under the neighbour's lowest span reaches down forever.
+    const int firstBottom = n != -1 ? field.spans[n].bottom : kOpenTop;
+    if (std::min(ceiling, firstBottom) - floor >= wh)
+        io.ledge = true;
+    uint32_t link = kNoConnection;
+    uint32_t rank = 0;
+    for (; n != -1; n = field.spans[n].next)
+    {
+        const SolidSpan& ns = field.spans[n];
+        const int nFloor = ns.top;
+        if (nFloor > io.lastFloor)
+            break;
+        const int nCeiling = ceilingOf(field, ns, kOpenTop);
+        const bool room = std::min(ceiling, nCeiling) - std::max(floor, nFloor) >= wh;
+        if (room)
+        {
+            if (nFloor - floor < -climb)
+                io.ledge = true;
+            else if (nFloor - floor <= climb)
+            {
+                io.reachMin = std::min(io.reachMin, nFloor);
+                io.reachMax = std::max(io.reachMax, nFloor);
+            }
+        }
+        if (link != kNoConnection || ns.area == kNullArea || nCeiling - nFloor < wh)
+            continue; // linked already, or not an open span
+        if (std::abs(nFloor - floor) <= climb &&
+            std::min(openCeiling, ceilingOf(field, ns, kMaxSpanHeight)) - std::max(floor, nFloor) >= wh)
+            link = rank;
+        ++rank;
+    }
+    return std::min<uint32_t>(link, kNoConnection);
+}
+
 } // namespace
 
 Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& outField)
@@ -71,6 +152,7 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
     // open field then takes over: a row's starts are written once the next row
     // is done, as that row's links still read this row's solid spans.
     const size_t width = static_cast<size_t>(g.width);
+    const std::array<int64_t, 4> step = columnSteps(g.width);
     std::vector<uint32_t> rowFirst(2 * width); // this row's starts, the row before's
     uint32_t* firstHere = rowFirst.data();
     uint32_t* firstBefore = rowFirst.data() + width;
@@ -82,8 +164,28 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
         {
             const size_t c = static_cast<size_t>(x + z * g.width);
             firstHere[x] = next;
+            const int32_t head = static_cast<int32_t>(ioSolid.columns[c]);
+            if (head == -1)
+                continue;
+            // The neighbour columns' first spans (kBeyondGrid past the grid's edge).
+            int32_t heads[4];
+            if (x > 0 && z > 0 && x + 1 < g.width && z + 1 < g.depth)
+            {
+                heads[0] = static_cast<int32_t>(ioSolid.columns[c - 1]);
+                heads[1] = static_cast<int32_t>(ioSolid.columns[c + width]);
+                heads[2] = static_cast<int32_t>(ioSolid.columns[c + 1]);
+                heads[3] = static_cast<int32_t>(ioSolid.columns[c - width]);
+            }
+            else
+                for (int dir = 0; dir < 4; ++dir)
+                {
+                    const int nx = x + kDirX[dir], nz = z + kDirZ[dir];
+                    heads[dir] = nx < 0 || nz < 0 || nx >= g.width || nz >= g.depth
+                                     ? kBeyondGrid
+                                     : static_cast<int32_t>(ioSolid.columns[c + step[dir]]);
+                }
             int layers = 0;
-            for (int32_t s = ioSolid.columns[c]; s != -1; s = ioSolid.spans[s].next)
+            for (int32_t s = head; s != -1; s = ioSolid.spans[s].next)
             {
                 SolidSpan& span = ioSolid.spans[s];
                 if (span.area == kNullArea)
@@ -101,53 +203,13 @@ Status filterSpans(SolidField& ioSolid, const CellSettings& cells, OpenField& ou
                                      "/cell_height");
                 // The open field bounds the highest span's head room by the grid's top.
                 const int openCeiling = ceilingOf(ioSolid, span, kMaxSpanHeight);
-                bool ledge = false;
-                int reachMin = floor, reachMax = floor;
+                NeighbourScan scan{false, floor, floor, std::max(floor + climb, ceiling - wh)};
                 uint32_t con = 0;
+                // Unrolled: four copies of the scan drop the loop's counter and shifts.
+#pragma GCC unroll 4
                 for (int dir = 0; dir < 4; ++dir)
-                {
-                    uint32_t link = kNoConnection;
-                    const int nx = x + kDirX[dir];
-                    const int nz = z + kDirZ[dir];
-                    if (nx < 0 || nz < 0 || nx >= g.width || nz >= g.depth)
-                    {
-                        ledge = true; // nothing beyond the grid: a drop
-                        con |= link << (dir * 6);
-                        continue;
-                    }
-                    int32_t n = ioSolid.columns[static_cast<size_t>(nx + nz * g.width)];
-                    // The free space under the neighbour's lowest span reaches down forever.
-                    const int firstBottom = n != -1 ? ioSolid.spans[n].bottom : kOpenTop;
-                    if (std::min(ceiling, firstBottom) - floor >= wh)
-                        ledge = true;
-                    uint32_t rank = 0;
-                    for (; n != -1; n = ioSolid.spans[n].next)
-                    {
-                        const SolidSpan& ns = ioSolid.spans[n];
-                        const int nFloor = ns.top;
-                        const int nCeiling = ceilingOf(ioSolid, ns, kOpenTop);
-                        const bool room = std::min(ceiling, nCeiling) - std::max(floor, nFloor) >= wh;
-                        if (room)
-                        {
-                            if (nFloor - floor < -climb)
-                                ledge = true;
-                            else if (nFloor - floor <= climb)
-                            {
-                                reachMin = std::min(reachMin, nFloor);
-                                reachMax = std::max(reachMax, nFloor);
-                            }
-                        }
-                        if (link != kNoConnection || ns.area == kNullArea || nCeiling - nFloor < wh)
-                            continue; // linked already, or not an open span
-                        if (std::abs(nFloor - floor) <= climb &&
-                            std::min(openCeiling, ceilingOf(ioSolid, ns, kMaxSpanHeight)) - std::max(floor, nFloor) >=
-                                wh)
-                            link = rank;
-                        ++rank;
-                    }
-                    con |= std::min<uint32_t>(link, kNoConnection) << (dir * 6);
-                }
-                if (ledge || reachMax - reachMin > climb)
+                    con |= scanNeighbour(ioSolid, heads[dir], floor, ceiling, openCeiling, wh, climb, scan) << (dir * 6);
+                if (scan.ledge || scan.reachMax - scan.reachMin > climb)
                     span.area = static_cast<uint8_t>(span.area | kLedgeFlag);
                 outField.y.push_back(static_cast<uint16_t>(floor));
                 outField.h.push_back(static_cast<uint16_t>(std::clamp(openCeiling - floor, 0, 0xffff)));

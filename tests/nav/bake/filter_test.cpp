@@ -2,6 +2,8 @@
 
 #include "bake_test_util.h"
 
+#include "spark/core/rng.h"
+
 using namespace spark::nav;
 using namespace spark::nav::bake;
 
@@ -119,4 +121,67 @@ TEST_CASE("open spans link to the neighbours an agent can step to and not across
     CHECK(connectionOf(f.open, spanAt(14, 10), 2) == kNoConnection); // low step -> high step: 0.6 m
     CHECK(connectionOf(f.open, spanAt(5, 10), 1) != kNoConnection);  // along the floor
     CHECK(connectionOf(f.open, spanAt(5, 0), 3) == kNoConnection);   // the grid's edge
+}
+
+TEST_CASE("open ground filters the same with and without a roof far overhead")
+{
+    // Columns of one span each under open sky take the filter's short path;
+    // a span far overhead in every column (above any head room or step that
+    // matters) sends the same floors through the general loop. Floors,
+    // bottoms, gaps and walkability are random, so links, ledges by drop,
+    // by deep bottom and by uneven reach all occur; both fields must agree.
+    CellSettings cells;
+    cells.walkableHeight = 10;
+    cells.walkableClimb = 4;
+    spark::Rng rng = spark::rngFromSeed(33);
+    for (int round = 0; round < 20; ++round)
+    {
+        const int w = 12, d = 9;
+        SolidField open, roofed;
+        for (SolidField* f : {&open, &roofed})
+        {
+            f->grid.width = w;
+            f->grid.depth = d;
+            f->columns.assign(static_cast<size_t>(w * d), kEmptyColumn);
+            f->spans.clear();
+            f->spanCount = 0;
+        }
+        for (int c = 0; c < w * d; ++c)
+        {
+            if (rngNextBelow(rng, 10) == 0)
+                continue; // an empty column
+            const uint16_t top = static_cast<uint16_t>(20 + rngNextBelow(rng, 16));
+            // Mostly a solid ground; sometimes a floating slab whose bottom
+            // lies an agent's height or more above the neighbours' floors.
+            const uint16_t bottom = rngNextBelow(rng, 6) == 0 ? static_cast<uint16_t>(top - 1) : uint16_t{0};
+            const uint8_t area = rngNextBelow(rng, 8) == 0 ? kNullArea : uint8_t{1};
+            for (SolidField* f : {&open, &roofed})
+            {
+                const int32_t s = static_cast<int32_t>(f->spans.size());
+                f->spans.push_back(SolidSpan{bottom, top, 0, area, -1});
+                f->columns[static_cast<size_t>(c)] = static_cast<uint32_t>(s);
+                ++f->spanCount;
+            }
+            SolidSpan& low = roofed.spans.back();
+            low.next = static_cast<int32_t>(roofed.spans.size());
+            roofed.spans.push_back(SolidSpan{60000, 60010, 0, kNullArea, -1});
+            ++roofed.spanCount;
+        }
+        OpenField a, b;
+        REQUIRE(filterSpans(open, cells, a).ok());
+        REQUIRE(filterSpans(roofed, cells, b).ok());
+        REQUIRE(a.spanCount() == b.spanCount());
+        CHECK(a.y == b.y);
+        CHECK(a.con == b.con);
+        CHECK(a.area == b.area);
+        size_t ledges = 0, links = 0;
+        for (size_t i = 0; i < a.spanCount(); ++i)
+        {
+            ledges += (a.area[i] & kLedgeFlag) != 0 ? 1 : 0;
+            for (int dir = 0; dir < 4; ++dir)
+                links += connectionOf(a, static_cast<uint32_t>(i), dir) != kNoConnection ? 1 : 0;
+        }
+        CHECK(ledges > 0);
+        CHECK(links > 0);
+    }
 }
