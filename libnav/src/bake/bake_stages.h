@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace spark::nav::bake
@@ -218,16 +219,28 @@ struct ContourSet
 
 // --- Stages, in the order bake.cpp runs them --------------------------------
 
-/// voxelize.cpp: rasterises the triangles into solid spans; a span is walkable
-/// when its triangle's slope is at most the walkable slope and that surface is
-/// within a step of the span's top, and a low obstacle (a non-walkable span at
-/// most a step above a walkable one right below) takes the area of the span
-/// below. `outField.grid` must be set by the caller; the rest is rebuilt.
 /// The sign of a closed run's volume (+1 outward winding, -1 inward), or 0
 /// when the run is open (some edge is not run once each way) or flat.
 int closedSolidSign(const BakeInput& input, const SolidRange& run);
 
-void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField);
+/// Closed runs for voxelizeTriangles to fill, with the input they index: a
+/// tile fills its level's solids that have a triangle in it (its own input
+/// holds only copies of the triangles meeting it). No input: the runs of the
+/// triangles' own input (`BakeInput::solids`).
+struct SolidsToFill
+{
+    const BakeInput* input = nullptr;
+    std::span<const SolidRange> runs;
+};
+
+/// voxelize.cpp: rasterises the triangles into solid spans and fills the
+/// closed solids; a span is walkable
+/// when its triangle's slope is at most the walkable slope and that surface is
+/// within a step of the span's top, and a low obstacle (a non-walkable span at
+/// most a step above a walkable one right below) takes the area of the span
+/// below. `outField.grid` must be set by the caller; the rest is rebuilt.
+void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField,
+                       const SolidsToFill& solids = {});
 
 /// filter.cpp: ledges are flagged, spans without head room dropped; then the open field is built with
 /// the neighbour links. The open field takes the solid field's column array

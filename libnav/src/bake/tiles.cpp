@@ -64,6 +64,25 @@ struct TileJob
     std::vector<uint32_t> triangles; ///< Triangle indices, increasing (input order).
 };
 
+/// The level's closed solids (BakeInput::solids) by first triangle. When they
+/// do not overlap, a tile fills those with a triangle in it; else every one.
+struct TileSolids
+{
+    std::vector<SolidRange> runs;
+    bool disjoint = true;
+};
+
+TileSolids tileSolidsOf(const BakeInput& input)
+{
+    TileSolids out{input.solids, true};
+    std::sort(out.runs.begin(), out.runs.end(),
+              [](const SolidRange& a, const SolidRange& b) { return a.firstTriangle < b.firstTriangle; });
+    for (size_t i = 1; i < out.runs.size(); ++i)
+        if (out.runs[i].firstTriangle - out.runs[i - 1].firstTriangle < out.runs[i - 1].triangleCount)
+            out.disjoint = false;
+    return out;
+}
+
 /// What a worker made of a job: per radius, the tile's polygons and counters.
 struct TileResult
 {
@@ -208,8 +227,8 @@ Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeD
 /// Bakes one tile: its triangles voxelised on its bordered grid and
 /// filtered once, then the stages of every radius with the border kept out
 /// of the regions.
-void bakeTile(const BakeInput& input, const BakeDef& def, const std::vector<CellSettings>& radii, int border,
-              const TileJob& job, TileResult& out)
+void bakeTile(const BakeInput& input, const TileSolids& solids, const BakeDef& def,
+              const std::vector<CellSettings>& radii, int border, const TileJob& job, TileResult& out)
 {
     const int size = def.tileSize + 2 * border;
     SolidField solid;
@@ -235,6 +254,7 @@ void bakeTile(const BakeInput& input, const BakeDef& def, const std::vector<Cell
     if (!input.areas.empty())
         local.areas.reserve(job.triangles.size());
     float lowY = 0.0f, highY = 0.0f;
+    std::vector<SolidRange> fill; // the solids with a triangle here (the one-grid bake fills them too)
     for (uint32_t t : job.triangles)
     {
         const glm::vec3& a = input.vertices[input.indices[3 * size_t(t)]];
@@ -251,9 +271,16 @@ void bakeTile(const BakeInput& input, const BakeDef& def, const std::vector<Cell
         local.indices.insert(local.indices.end(), {first, first + 1, first + 2});
         if (!input.areas.empty())
             local.areas.push_back(input.areas[t]);
+        const auto run = std::upper_bound(solids.runs.begin(), solids.runs.end(), t,
+                                          [](uint32_t v, const SolidRange& r) { return v < r.firstTriangle; });
+        if (solids.disjoint && run != solids.runs.begin() && t - (run - 1)->firstTriangle < (run - 1)->triangleCount &&
+            (fill.empty() || fill.back().firstTriangle != (run - 1)->firstTriangle))
+            fill.push_back(*(run - 1));
     }
     if (local.indices.empty())
         return;
+    if (!solids.disjoint)
+        fill = solids.runs;
     const double floorLayer = std::floor(static_cast<double>(lowY) / def.cellHeight);
     g.latticeY = static_cast<int32_t>(floorLayer);
     g.origin.y = static_cast<float>(floorLayer * def.cellHeight);
@@ -268,7 +295,7 @@ void bakeTile(const BakeInput& input, const BakeDef& def, const std::vector<Cell
     out.radii.assign(radii.size(), BakeOutput{});
     for (BakeOutput& r : out.radii)
         r.stats.cells = static_cast<uint64_t>(def.tileSize) * static_cast<uint64_t>(def.tileSize);
-    voxelizeTriangles(local, radii.front(), solid); // the voxeliser reads no radius
+    voxelizeTriangles(local, radii.front(), solid, SolidsToFill{&input, fill}); // (it reads no radius)
     const KeepBox keep{border, border, border + def.tileSize, border + def.tileSize};
     out.status = bakeSolid(solid, radii, &keep, out.radii);
     for (const BakeOutput& r : out.radii)
@@ -284,8 +311,9 @@ void bakeTile(const BakeInput& input, const BakeDef& def, const std::vector<Cell
 /// end, is the safe point of the work control (progress: tiles finished of
 /// all; a stop makes every worker leave before its next job). Answers false
 /// when stopped.
-bool runJobs(const BakeInput& input, const BakeDef& def, const std::vector<CellSettings>& radii, int border,
-             const std::vector<TileJob>& jobs, std::vector<TileResult>& results, unsigned threads)
+bool runJobs(const BakeInput& input, const TileSolids& solids, const BakeDef& def,
+             const std::vector<CellSettings>& radii, int border, const std::vector<TileJob>& jobs,
+             std::vector<TileResult>& results, unsigned threads)
 {
     std::atomic<size_t> next{0};
     std::atomic<size_t> finished{0};
@@ -293,7 +321,7 @@ bool runJobs(const BakeInput& input, const BakeDef& def, const std::vector<CellS
     auto bakeOne = [&](size_t i) {
         try
         {
-            bakeTile(input, def, radii, border, jobs[i], results[i]);
+            bakeTile(input, solids, def, radii, border, jobs[i], results[i]);
         }
         catch (const std::exception&) // out of memory: a coded error, not a crash
         {
@@ -368,7 +396,7 @@ Result<std::vector<BakeOutput>> bakeTiles(const BakeInput& input, const BakeDef&
     std::vector<TileResult> results(jobs.size());
     const unsigned threads =
         std::min(workerThreads(def.threads), static_cast<unsigned>(std::max<size_t>(jobs.size(), 1)));
-    if (!runJobs(input, def, radii, border, jobs, results, threads))
+    if (!runJobs(input, tileSolidsOf(input), def, radii, border, jobs, results, threads))
         return cancelledError("bake: tiles");
     for (const TileResult& r : results)
         if (!r.status.ok())

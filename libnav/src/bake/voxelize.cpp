@@ -647,7 +647,8 @@ int closedSolidSign(const BakeInput& input, const SolidRange& run)
     return volume > 0.0 ? 1 : volume < 0.0 ? -1 : 0;
 }
 
-void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField)
+void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField,
+                       const SolidsToFill& solids)
 {
     const Grid& g = outField.grid;
     const size_t columns = static_cast<size_t>(g.width) * static_cast<size_t>(g.depth);
@@ -686,8 +687,9 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
         const uint8_t area = walkable ? static_cast<uint8_t>(areaId + 1) : kNullArea;
         rasterizeTriangle(a, b, c, area, outField, scratch);
     }
-    for (const SolidRange& run : input.solids)
-        fillSolid(input, run, outField);
+    const BakeInput& solidInput = solids.input != nullptr ? *solids.input : input;
+    for (const SolidRange& run : solids.input != nullptr ? solids.runs : std::span<const SolidRange>(input.solids))
+        fillSolid(solidInput, run, outField);
 
     // A span is walkable when its highest walkable surface is within a step
     // of its top; then the low-obstacle filter, judging each span against the

@@ -850,3 +850,34 @@ TEST_CASE("a tiled bake reports tiles finished and stops between tiles when canc
         CHECK(stopped.error().code == "E_CANCELLED");
     }
 }
+
+TEST_CASE("a tiled bake fills closed solids as the one-grid bake does: no floor inside a tall box")
+{
+    // A box taller than an agent stands on the floor. Its inside is solid
+    // (BakeInput::solids), so the floor under it is not walkable, one grid
+    // or tiles; its top is, on both. The box crosses the seams x = 8 and z = 8.
+    BakeInput in;
+    addBox(in, {0.0f, -0.5f, 0.0f}, {16.0f, 0.0f, 16.0f});
+    addBox(in, {6.0f, 0.0f, 6.0f}, {10.0f, 3.0f, 10.0f});
+    in.solids = connectedTriangleRuns(in);
+    REQUIRE(in.solids.size() == 2);
+    for (int tileSize : {0, 32})
+    {
+        CAPTURE(tileSize);
+        auto baked = bakeNavMesh(in, seamDef(tileSize));
+        REQUIRE(baked.ok());
+        const NavMesh& mesh = baked->mesh;
+        int inside = 0, top = 0;
+        for (uint32_t p = 0; p < mesh.polygonCount(); ++p)
+        {
+            glm::vec3 c(0.0f);
+            for (uint32_t k = 0; k < mesh.polygonVertexCount(p); ++k)
+                c += mesh.polygonVertex(p, k) / float(mesh.polygonVertexCount(p));
+            const bool under = c.x > 6.0f && c.x < 10.0f && c.z > 6.0f && c.z < 10.0f;
+            inside += under && c.y < 1.0f ? 1 : 0;
+            top += under && c.y > 2.9f ? 1 : 0;
+        }
+        CHECK(inside == 0);
+        CHECK(top > 0);
+    }
+}
