@@ -421,8 +421,12 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
     const uint32_t topoCount = pieces + static_cast<uint32_t>(over.size());
     auto idOf = [&](uint32_t t) { return t < pieces ? own0 + t : over[t - pieces]; };
     mesh.m_disabled.assign(topoCount, 0);
+    mesh.m_disabledBits.assign(mesh.m_overBits.size(), 0);
     for (uint32_t k : carvedSlots)
+    {
         mesh.m_disabled[mesh.overTopo(k)] = 1;
+        setBit(mesh.m_disabledBits, k);
+    }
     mesh.m_disabledCount = static_cast<uint32_t>(carvedSlots.size());
 
     // Ids of `previous` in this mesh (kNoPolygon: gone or re-cut), and back.
@@ -665,16 +669,17 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
     if (prevCarved)
         for (size_t i = 0; i < previous.m_turnOverIds.size(); ++i)
             overrides.emplace_back(previous.m_turnOverIds[i], previous.m_turnOverValues[i]);
+    std::erase_if(touched, [&](const auto& point) { return point.first >= mesh.m_point0 + mesh.m_endPointCount; });
+    std::vector<uint8_t> turns;
+    turnsAt(mesh, touched, turns);
     std::vector<std::pair<uint32_t, uint8_t>> updates;
-    for (const auto& [id, at] : touched)
+    for (size_t k = 0; k < touched.size(); ++k)
     {
-        if (id >= mesh.m_point0 + mesh.m_endPointCount)
-            continue; // an own id of `previous` renumbered away
-        const uint8_t turn = turnAt(mesh, id, at);
+        const uint32_t id = touched[k].first;
         if (id >= mesh.m_point0)
-            mesh.m_linkEndTurn[id - mesh.m_point0] = turn;
+            mesh.m_linkEndTurn[id - mesh.m_point0] = turns[k];
         else
-            updates.emplace_back(id, turn);
+            updates.emplace_back(id, turns[k]);
     }
     // Merge: an update replaces an override; it is kept only when it differs from the base.
     std::vector<std::pair<uint32_t, uint8_t>> merged;

@@ -707,36 +707,80 @@ void NavMeshAccess::deriveTurns(NavMesh& mesh)
 namespace
 {
 
-/// True when `p` lies in `b` (x–z) or within a few roundings of it: a link
-/// end lies on its polygon's edge, computed in floats, so the cells of the
-/// point list polygons whose bounds are far from it that need no look at
-/// their links (most of a cell's, where carving left many small pieces).
-bool nearBounds(const Bounds3& b, const glm::vec3& p)
+/// The x–z box of the polygons that may hold a link end at `p`: a link end
+/// lies on its polygon's edge, computed in floats, so its polygon's bounds
+/// hold it within a few roundings. A point's grid cell also lists polygons
+/// far from it (most of a cell's where carving left many small pieces):
+/// their links need no look.
+struct NearBox
 {
-    const float margin = 1.0e-3f + 5.0e-7f * std::max(std::fabs(p.x), std::fabs(p.z));
-    return p.x >= b.min.x - margin && p.x <= b.max.x + margin && p.z >= b.min.z - margin && p.z <= b.max.z + margin;
-}
+    float loX, hiX, loZ, hiZ;
+    explicit NearBox(const glm::vec3& p)
+    {
+        const float margin = 1.0e-3f + 5.0e-7f * std::max(std::fabs(p.x), std::fabs(p.z));
+        loX = p.x - margin;
+        hiX = p.x + margin;
+        loZ = p.z - margin;
+        hiZ = p.z + margin;
+    }
+    bool meets(const Bounds3& b) const { return b.min.x <= hiX && b.max.x >= loX && b.min.z <= hiZ && b.max.z >= loZ; }
+};
 
 } // namespace
 
-uint8_t NavMeshAccess::turnAt(const NavMesh& mesh, uint32_t id, const glm::vec3& at)
+void NavMeshAccess::turnsAt(const NavMesh& mesh, std::span<const std::pair<uint32_t, glm::vec3>> points,
+                            std::vector<uint8_t>& out)
 {
-    // Every end at the point lies on its polygon's edge, in its bounds: the
-    // grid cell of the point lists all of them (as findLinkEndPoint).
-    TurnSeen s;
-    mesh.visitPolygonsInBoxXZ(at.x, at.z, at.x, at.z,
-                              [&](uint32_t poly)
-                              {
-                                  if (!nearBounds(mesh.polygonBounds(poly), at))
-                                      return;
-                                  const uint32_t first = mesh.firstLink(poly);
-                                  const uint32_t last = first + static_cast<uint32_t>(mesh.links(poly).size());
-                                  for (uint32_t li = first; li < last; ++li)
-                                      for (uint32_t end = 0; end < 2; ++end)
-                                          if (mesh.linkEndPoint(li, end) == id)
-                                              seeLinkEnd(mesh, poly, li, end, s);
-                              });
-    return turnOf(mesh, s);
+    // Every end at a point lies on its polygon's edge, in its bounds: the
+    // grid cell of the point lists all of them (as findLinkEndPoint). The
+    // points of a change lie close together, so the polygons of their cells
+    // are gathered once and each of their link ends is seen once.
+    std::vector<uint32_t> polys;
+    // (Points by cell: each cell's list is read once for all its points.)
+    std::vector<std::pair<uint32_t, size_t>> byCell; // (cell, point)
+    for (size_t i = 0; i < points.size() && !mesh.empty(); ++i)
+    {
+        const glm::vec3& at = points[i].second;
+        const Bounds3& b = mesh.bounds();
+        if (at.x < b.min.x || at.x > b.max.x || at.z < b.min.z || at.z > b.max.z)
+            continue; // (outside the mesh: no polygon holds it; the grid would clamp it)
+        byCell.emplace_back(mesh.cellOf(at.x, at.z), i);
+    }
+    std::sort(byCell.begin(), byCell.end());
+    std::vector<uint32_t> cellPolys;
+    for (size_t i = 0; i < byCell.size();)
+    {
+        const uint32_t cell = byCell[i].first;
+        cellPolys.clear();
+        mesh.visitCell(cell, [&](uint32_t poly) { cellPolys.push_back(poly); });
+        for (; i < byCell.size() && byCell[i].first == cell; ++i)
+        {
+            const NearBox near(points[byCell[i].second].second);
+            for (uint32_t poly : cellPolys)
+                if (near.meets(mesh.polygonBounds(poly)))
+                    polys.push_back(poly);
+        }
+    }
+    std::sort(polys.begin(), polys.end());
+    polys.erase(std::unique(polys.begin(), polys.end()), polys.end());
+    std::vector<TurnSeen> seen(points.size());
+    for (uint32_t poly : polys)
+    {
+        const uint32_t first = mesh.firstLink(poly);
+        const uint32_t last = first + static_cast<uint32_t>(mesh.links(poly).size());
+        for (uint32_t li = first; li < last; ++li)
+            for (uint32_t end = 0; end < 2; ++end)
+            {
+                const uint32_t id = mesh.linkEndPoint(li, end);
+                const auto it = std::lower_bound(points.begin(), points.end(), id,
+                                                 [](const auto& p, uint32_t v) { return p.first < v; });
+                if (it != points.end() && it->first == id)
+                    seeLinkEnd(mesh, poly, li, end, seen[static_cast<size_t>(it - points.begin())]);
+            }
+    }
+    out.resize(points.size());
+    for (size_t i = 0; i < points.size(); ++i)
+        out[i] = turnOf(mesh, seen[i]);
 }
 
 uint32_t NavMeshAccess::findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p)
@@ -745,10 +789,11 @@ uint32_t NavMeshAccess::findLinkEndPoint(const NavMesh& mesh, const glm::vec3& p
     // the grid cell of the point lists every polygon with an end there.
     const std::array<uint32_t, 3> key = linkEndKey(p);
     uint32_t found = kNoPolygon;
+    const NearBox near(p);
     mesh.visitPolygonsInBoxXZ(p.x, p.z, p.x, p.z,
                               [&](uint32_t poly)
                               {
-                                  if (found != kNoPolygon || !nearBounds(mesh.polygonBounds(poly), p))
+                                  if (found != kNoPolygon || !near.meets(mesh.polygonBounds(poly)))
                                       return;
                                   const uint32_t first = mesh.firstLink(poly);
                                   const uint32_t last = first + static_cast<uint32_t>(mesh.links(poly).size());

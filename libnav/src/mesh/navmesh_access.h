@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <numeric>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace spark::nav
@@ -124,8 +125,10 @@ private:
     static std::array<uint32_t, 2> linkTurnOf(const NavMesh& mesh, uint32_t p, const NavLink& l);
     /// Point ids numbered afresh, in the order the links first name them.
     static void numberLinkEnds(NavMesh& mesh);
-    /// The turn of point `id` at `at`, from every link end at it.
-    static uint8_t turnAt(const NavMesh& mesh, uint32_t id, const glm::vec3& at);
+    /// The turns of `points` ((id, position), increasing id, each once), from
+    /// every link end at them, into `out` (one per point).
+    static void turnsAt(const NavMesh& mesh, std::span<const std::pair<uint32_t, glm::vec3>> points,
+                        std::vector<uint8_t>& out);
     /// A carved mesh's components (NavMesh::m_unitLabel and the rest) from
     /// its base's units, found again in the tiles of `changed` (base slots
     /// whose links differ from the base's).

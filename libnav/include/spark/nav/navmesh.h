@@ -160,8 +160,9 @@ public:
     {
         if (m_disabledCount == 0)
             return false;
-        const uint32_t t = topo(poly);
-        return t != kNoPolygon && m_disabled[t] != 0;
+        if (m_base) // a carved mesh: only base slots are, one bit each
+            return poly < m_own0 && ((m_disabledBits[poly >> 6] >> (poly & 63)) & 1u) != 0;
+        return m_disabled[poly] != 0;
     }
     /// Number of disabled polygon slots.
     uint32_t disabledCount() const { return m_disabledCount; }
@@ -409,15 +410,7 @@ public:
         const int z1 = g.cellCoord(maxZ, g.m_gridOriginZ, g.m_gridRows);
         for (int z = z0; z <= z1; ++z)
             for (int x = x0; x <= x1; ++x)
-            {
-                const uint32_t cell = static_cast<uint32_t>(z) * static_cast<uint32_t>(g.m_gridCols) + static_cast<uint32_t>(x);
-                for (uint32_t k = g.m_cellStarts[cell]; k < g.m_cellStarts[cell + 1]; ++k)
-                    if (m_disabledCount == 0 || !disabled(g.m_cellItems[k]))
-                        visit(g.m_cellItems[k]);
-                if (!m_pieceCells.empty())
-                    for (size_t k = firstPieceCell(cell); k < m_pieceCells.size() && m_pieceCells[k][0] == cell; ++k)
-                        visit(m_pieceCells[k][1]);
-            }
+                visitCell(static_cast<uint32_t>(z) * static_cast<uint32_t>(g.m_gridCols) + static_cast<uint32_t>(x), visit);
     }
 
 private:
@@ -434,6 +427,25 @@ private:
         if (f >= static_cast<float>(count - 1))
             return count - 1;
         return static_cast<int>(f);
+    }
+    /// The polygons listed in grid cell `cell` (of the base's grid for a
+    /// carved mesh), disabled ones left out (visitPolygonsInBoxXZ).
+    template <class F> void visitCell(uint32_t cell, F&& visit) const
+    {
+        const NavMesh& g = m_base ? *m_base : *this;
+        for (uint32_t k = g.m_cellStarts[cell]; k < g.m_cellStarts[cell + 1]; ++k)
+            if (m_disabledCount == 0 || !disabled(g.m_cellItems[k]))
+                visit(g.m_cellItems[k]);
+        if (!m_pieceCells.empty())
+            for (size_t k = firstPieceCell(cell); k < m_pieceCells.size() && m_pieceCells[k][0] == cell; ++k)
+                visit(m_pieceCells[k][1]);
+    }
+    /// The grid cell holding x–z point (x, z), clamped to the grid (as visitPolygonsInBoxXZ's).
+    uint32_t cellOf(float x, float z) const
+    {
+        const NavMesh& g = m_base ? *m_base : *this;
+        return static_cast<uint32_t>(g.cellCoord(z, g.m_gridOriginZ, g.m_gridRows)) * static_cast<uint32_t>(g.m_gridCols) +
+               static_cast<uint32_t>(g.cellCoord(x, g.m_gridOriginX, g.m_gridCols));
     }
     /// Where polygon `poly`'s geometry lives: the base (carved mesh, `poly` a
     /// base slot) or this mesh, and its index there (`i`).
@@ -529,6 +541,7 @@ private:
     std::vector<uint64_t> m_overBits;  // base slots with links, walls and flags of their own (one bit each)
     std::vector<uint32_t> m_overIds;   // the same slots, increasing
     std::vector<uint32_t> m_overRank;  // per word of m_overBits: the bits set in the words before it
+    std::vector<uint64_t> m_disabledBits; // the carved base slots (one bit each)
     std::vector<uint64_t> m_turnOverBits; // base points whose turn differs (one bit each)
     std::vector<uint32_t> m_turnOverIds;  // the same points, increasing
     std::vector<uint8_t> m_turnOverValues; // their turns
