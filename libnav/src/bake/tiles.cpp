@@ -207,7 +207,7 @@ Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeD
         for (int32_t z = boxes[t].z0; z <= boxes[t].z1; ++z)
             for (int32_t x = boxes[t].x0; x <= boxes[t].x1; ++x)
                 entries.push_back({z, x, static_cast<uint32_t>(t)});
-    boxes = {};
+    boxes = std::vector<NavTileBox>(); // (`= {}` would keep the capacity: initializer_list)
     std::sort(entries.begin(), entries.end());
     size_t jobCount = 0;
     for (size_t i = 0; i < entries.size(); ++i)
@@ -273,7 +273,7 @@ void bakeTile(const BakeInput& input, const TileSolids& solids, const BakeDef& d
     job.triangles.resize(kept);
     if (kept == 0)
     {
-        job.triangles = {};
+        job.triangles = std::vector<uint32_t>();
         return;
     }
     if (!solids.disjoint)
@@ -293,7 +293,7 @@ void bakeTile(const BakeInput& input, const TileSolids& solids, const BakeDef& d
     for (BakeOutput& r : out.radii)
         r.stats.cells = static_cast<uint64_t>(def.tileSize) * static_cast<uint64_t>(def.tileSize);
     voxelizeTriangles(input, radii.front(), solid, InputPart{&job.triangles, fill}); // (it reads no radius)
-    job.triangles = {}; // the job's list is done with: freed for the tiles after it
+    job.triangles = std::vector<uint32_t>(); // freed for the tiles after it (`= {}` would keep the capacity)
     const KeepBox keep{border, border, border + def.tileSize, border + def.tileSize};
     out.status = bakeSolid(solid, radii, &keep, out.radii);
     for (const BakeOutput& r : out.radii)
