@@ -223,14 +223,15 @@ struct ContourSet
 /// when the run is open (some edge is not run once each way) or flat.
 int closedSolidSign(const BakeInput& input, const SolidRange& run);
 
-/// Closed runs for voxelizeTriangles to fill, with the input they index: a
-/// tile fills its level's solids that have a triangle in it (its own input
-/// holds only copies of the triangles meeting it). No input: the runs of the
-/// triangles' own input (`BakeInput::solids`).
-struct SolidsToFill
+/// The part of a bake input a tile voxelises (tiles.cpp): the triangles
+/// meeting its grid, and its level's closed solids that have a triangle in
+/// it, both indexing the whole input (a tile reads them in place: a copy of
+/// its triangles was most of a tiled dungeon bake's heap peak). No
+/// triangles: all of them, with the input's own solids (`BakeInput::solids`).
+struct InputPart
 {
-    const BakeInput* input = nullptr;
-    std::span<const SolidRange> runs;
+    const std::vector<uint32_t>* triangles = nullptr; ///< Triangle indices, increasing.
+    std::span<const SolidRange> solids;
 };
 
 /// voxelize.cpp: rasterises the triangles into solid spans and fills the
@@ -240,7 +241,7 @@ struct SolidsToFill
 /// most a step above a walkable one right below) takes the area of the span
 /// below. `outField.grid` must be set by the caller; the rest is rebuilt.
 void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField,
-                       const SolidsToFill& solids = {});
+                       const InputPart& part = {});
 
 /// filter.cpp: ledges are flagged, spans without head room dropped; then the open field is built with
 /// the neighbour links. The open field takes the solid field's column array

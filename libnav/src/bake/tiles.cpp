@@ -24,8 +24,9 @@
 ///    write only their job's slot; the slots are joined in tile order (z, then
 ///    x), tiles without polygons left out. Nothing a worker does depends on
 ///    another, so the output is the same bit for bit for any thread count.
-///  - Memory: one tile's fields at a time per worker, plus the buckets and the
-///    polygons made: it follows the walkable geometry, not the bounding box.
+///  - Memory: one tile's fields at a time per worker, plus the buckets (each
+///    job's freed once its tile is voxelised) and the polygons made: it
+///    follows the walkable geometry, not the bounding box.
 ///
 /// Differences from Recast: no layers (a tile is one grid of spans, as the
 /// single-grid bake); the tile's seam is a wall of its regions, so a region
@@ -206,7 +207,7 @@ Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeD
         for (int32_t z = boxes[t].z0; z <= boxes[t].z1; ++z)
             for (int32_t x = boxes[t].x0; x <= boxes[t].x1; ++x)
                 entries.push_back({z, x, static_cast<uint32_t>(t)});
-    boxes = {};
+    boxes = std::vector<NavTileBox>(); // (`= {}` would keep the capacity: initializer_list)
     std::sort(entries.begin(), entries.end());
     size_t jobCount = 0;
     for (size_t i = 0; i < entries.size(); ++i)
@@ -228,7 +229,7 @@ Result<std::vector<TileJob>> bucketTriangles(const BakeInput& input, const BakeD
 /// filtered once, then the stages of every radius with the border kept out
 /// of the regions.
 void bakeTile(const BakeInput& input, const TileSolids& solids, const BakeDef& def,
-              const std::vector<CellSettings>& radii, int border, const TileJob& job, TileResult& out)
+              const std::vector<CellSettings>& radii, int border, TileJob& job, TileResult& out)
 {
     const int size = def.tileSize + 2 * border;
     SolidField solid;
@@ -243,18 +244,14 @@ void bakeTile(const BakeInput& input, const TileSolids& solids, const BakeDef& d
     g.origin.x = static_cast<float>(static_cast<double>(g.latticeX) * def.cellSize);
     g.origin.z = static_cast<float>(static_cast<double>(g.latticeZ) * def.cellSize);
 
-    // The triangles that meet the grid (the voxeliser's own test), copied with
-    // their areas in input order; their heights set the grid's floor.
+    // The triangles that meet the grid (the voxeliser's own test), kept in
+    // the job's list in input order (not copied: the voxeliser reads them in
+    // place); their heights set the grid's floor.
     const float extentX = static_cast<float>(g.width) * g.cellSize;
     const float extentZ = static_cast<float>(g.depth) * g.cellSize;
-    BakeInput local;
-    local.oneSided = input.oneSided;
-    local.vertices.reserve(3 * job.triangles.size());
-    local.indices.reserve(3 * job.triangles.size());
-    if (!input.areas.empty())
-        local.areas.reserve(job.triangles.size());
     float lowY = 0.0f, highY = 0.0f;
     std::vector<SolidRange> fill; // the solids with a triangle here (the one-grid bake fills them too)
+    size_t kept = 0;
     for (uint32_t t : job.triangles)
     {
         const glm::vec3& a = input.vertices[input.indices[3 * size_t(t)]];
@@ -264,21 +261,21 @@ void bakeTile(const BakeInput& input, const TileSolids& solids, const BakeDef& d
             std::max({a.z, b.z, c.z}) < g.origin.z || std::min({a.z, b.z, c.z}) > g.origin.z + extentZ)
             continue;
         const float lo = std::min({a.y, b.y, c.y}), hi = std::max({a.y, b.y, c.y});
-        lowY = local.vertices.empty() ? lo : std::min(lowY, lo);
-        highY = local.vertices.empty() ? hi : std::max(highY, hi);
-        const uint32_t first = static_cast<uint32_t>(local.vertices.size());
-        local.vertices.insert(local.vertices.end(), {a, b, c});
-        local.indices.insert(local.indices.end(), {first, first + 1, first + 2});
-        if (!input.areas.empty())
-            local.areas.push_back(input.areas[t]);
+        lowY = kept == 0 ? lo : std::min(lowY, lo);
+        highY = kept == 0 ? hi : std::max(highY, hi);
+        job.triangles[kept++] = t;
         const auto run = std::upper_bound(solids.runs.begin(), solids.runs.end(), t,
                                           [](uint32_t v, const SolidRange& r) { return v < r.firstTriangle; });
         if (solids.disjoint && run != solids.runs.begin() && t - (run - 1)->firstTriangle < (run - 1)->triangleCount &&
             (fill.empty() || fill.back().firstTriangle != (run - 1)->firstTriangle))
             fill.push_back(*(run - 1));
     }
-    if (local.indices.empty())
+    job.triangles.resize(kept);
+    if (kept == 0)
+    {
+        job.triangles = std::vector<uint32_t>();
         return;
+    }
     if (!solids.disjoint)
         fill = solids.runs;
     const double floorLayer = std::floor(static_cast<double>(lowY) / def.cellHeight);
@@ -295,7 +292,8 @@ void bakeTile(const BakeInput& input, const TileSolids& solids, const BakeDef& d
     out.radii.assign(radii.size(), BakeOutput{});
     for (BakeOutput& r : out.radii)
         r.stats.cells = static_cast<uint64_t>(def.tileSize) * static_cast<uint64_t>(def.tileSize);
-    voxelizeTriangles(local, radii.front(), solid, SolidsToFill{&input, fill}); // (it reads no radius)
+    voxelizeTriangles(input, radii.front(), solid, InputPart{&job.triangles, fill}); // (it reads no radius)
+    job.triangles = std::vector<uint32_t>(); // freed for the tiles after it (`= {}` would keep the capacity)
     const KeepBox keep{border, border, border + def.tileSize, border + def.tileSize};
     out.status = bakeSolid(solid, radii, &keep, out.radii);
     for (const BakeOutput& r : out.radii)
@@ -312,7 +310,7 @@ void bakeTile(const BakeInput& input, const TileSolids& solids, const BakeDef& d
 /// all; a stop makes every worker leave before its next job). Answers false
 /// when stopped.
 bool runJobs(const BakeInput& input, const TileSolids& solids, const BakeDef& def,
-             const std::vector<CellSettings>& radii, int border, const std::vector<TileJob>& jobs,
+             const std::vector<CellSettings>& radii, int border, std::vector<TileJob>& jobs,
              std::vector<TileResult>& results, unsigned threads)
 {
     std::atomic<size_t> next{0};
@@ -392,7 +390,7 @@ Result<std::vector<BakeOutput>> bakeTiles(const BakeInput& input, const BakeDef&
     auto bucketed = bucketTriangles(input, def, border);
     if (!bucketed.ok())
         return bucketed.error();
-    const std::vector<TileJob>& jobs = bucketed.value();
+    std::vector<TileJob>& jobs = bucketed.value(); // each job's triangles are freed once its tile has them
     std::vector<TileResult> results(jobs.size());
     const unsigned threads =
         std::min(workerThreads(def.threads), static_cast<unsigned>(std::max<size_t>(jobs.size(), 1)));

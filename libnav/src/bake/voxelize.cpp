@@ -648,14 +648,15 @@ int closedSolidSign(const BakeInput& input, const SolidRange& run)
 }
 
 void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidField& outField,
-                       const SolidsToFill& solids)
+                       const InputPart& part)
 {
+    const size_t triangles = part.triangles != nullptr ? part.triangles->size() : input.indices.size() / 3;
     const Grid& g = outField.grid;
     const size_t columns = static_cast<size_t>(g.width) * static_cast<size_t>(g.depth);
     outField.columns.reserve(columns + 1); // + the open field's end entry (bake_stages.h)
     outField.columns.assign(columns, kEmptyColumn);
     outField.spans.clear();
-    outField.spans.reserve(columns + input.indices.size());
+    outField.spans.reserve(columns + 3 * triangles);
     outField.freeList = -1;
     outField.spanCount = 0;
 
@@ -665,9 +666,9 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
     for (int x = 0; x <= g.width; ++x)
         scratch.lineX[static_cast<size_t>(x)] = g.origin.x + static_cast<float>(x) * g.cellSize;
     const float cos2 = cells.walkableCos * cells.walkableCos;
-    const size_t triangles = input.indices.size() / 3;
-    for (size_t t = 0; t < triangles; ++t)
+    for (size_t i = 0; i < triangles; ++i)
     {
+        const size_t t = part.triangles != nullptr ? (*part.triangles)[i] : i;
         const glm::vec3& a = input.vertices[input.indices[t * 3]];
         const glm::vec3& b = input.vertices[input.indices[t * 3 + 1]];
         const glm::vec3& c = input.vertices[input.indices[t * 3 + 2]];
@@ -687,9 +688,8 @@ void voxelizeTriangles(const BakeInput& input, const CellSettings& cells, SolidF
         const uint8_t area = walkable ? static_cast<uint8_t>(areaId + 1) : kNullArea;
         rasterizeTriangle(a, b, c, area, outField, scratch);
     }
-    const BakeInput& solidInput = solids.input != nullptr ? *solids.input : input;
-    for (const SolidRange& run : solids.input != nullptr ? solids.runs : std::span<const SolidRange>(input.solids))
-        fillSolid(solidInput, run, outField);
+    for (const SolidRange& run : part.triangles != nullptr ? part.solids : std::span<const SolidRange>(input.solids))
+        fillSolid(input, run, outField);
 
     // A span is walkable when its highest walkable surface is within a step
     // of its top; then the low-obstacle filter, judging each span against the

@@ -278,3 +278,65 @@ TEST_CASE("a low obstacle right above a walkable span takes its area, a higher o
         CHECK(floor[0].area == 3);
     }
 }
+
+TEST_CASE("a part of the input (a tile's) voxelises as a copy of its triangles would")
+{
+    // A slab and a box (solids, the box with area id 4), a ramp (open): the
+    // part takes the box, every other ramp triangle and the box as its one
+    // solid, indexed in the whole input, as tiles.cpp hands them over.
+    BakeInput in;
+    test::addBox(in, {-6, -0.2f, -6}, {6, 0, 6});
+    test::addBox(in, {-1, 0, -1}, {1, 2, 1}, 4);
+    test::addRamp(in, 2, 5, -2, 2, 0, 1);
+    in.solids = {{0, 12}, {12, 12}};
+    std::vector<uint32_t> triangles;
+    for (uint32_t t = 12; t < 24; ++t)
+        triangles.push_back(t);
+    for (uint32_t t = 24; t < 32; t += 2)
+        triangles.push_back(t);
+    const std::vector<SolidRange> boxSolid = {{12, 12}};
+
+    BakeInput copy; // the part as an input of its own, areas and the box's run with it
+    copy.vertices = in.vertices; // (shared: a solid closes through its shared vertices)
+    for (uint32_t t : triangles)
+    {
+        for (uint32_t k = 0; k < 3; ++k)
+            copy.indices.push_back(in.indices[3 * t + k]);
+        copy.areas.push_back(in.areas[t]);
+    }
+    copy.solids = {{0, 12}};
+
+    const BakeDef def = test::testDef();
+    const CellSettings cells = cellSettingsOf(def);
+    SolidField part, whole;
+    part.grid = whole.grid = test::gridOver({-6, -0.2f, -6}, {6, 2, 6}, def);
+    voxelizeTriangles(in, cells, part, InputPart{&triangles, boxSolid});
+    const Voxelized copied = voxelize(copy, def, {-6, -0.2f, -6}, {6, 2, 6});
+    voxelizeTriangles(in, cells, whole);
+
+    REQUIRE(part.spanCount == copied.field.spanCount);
+    bool differsFromWhole = false;
+    for (int z = 0; z < part.grid.depth; ++z)
+        for (int x = 0; x < part.grid.width; ++x)
+        {
+            CAPTURE(x);
+            CAPTURE(z);
+            const auto a = column(part, x, z), b = column(copied.field, x, z);
+            REQUIRE(a.size() == b.size());
+            for (size_t i = 0; i < a.size(); ++i)
+            {
+                CHECK(a[i].bottom == b[i].bottom);
+                CHECK(a[i].top == b[i].top);
+                CHECK(a[i].area == b[i].area);
+            }
+            differsFromWhole = differsFromWhole || a.size() != column(whole, x, z).size();
+        }
+    // Inside the box: filled from the box's bottom (the slab is not in the
+    // part: the whole input's column starts at 0), its area id on top.
+    const auto boxTop = column(part, 30, 30);
+    REQUIRE(boxTop.size() == 1u);
+    CHECK(boxTop[0].bottom == static_cast<uint16_t>(std::lround(0.2f / def.cellHeight)));
+    CHECK(column(whole, 30, 30).front().bottom == 0);
+    CHECK(boxTop[0].area == 5);
+    CHECK(differsFromWhole); // the slab is not in the part
+}
