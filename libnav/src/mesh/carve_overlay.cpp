@@ -118,18 +118,22 @@ size_t NavMesh::firstPieceCell(uint32_t cell) const
     return static_cast<size_t>(it - m_pieceCells.begin());
 }
 
-uint32_t NavMesh::carvedComponent(uint32_t poly) const
+uint32_t NavMesh::carvedUnit(uint32_t poly) const
 {
     if (poly >= m_own0)
-        return m_unitLabel[m_pieceUnit[poly - m_own0]];
+        return m_pieceUnit[poly - m_own0];
     const uint32_t unit = m_base->m_unitOf[poly];
     const uint32_t tile = m_base->m_unitTile[unit];
     if (m_touchedTiles.empty() || !bitSet(m_touchedBits, tile))
-        return m_unitLabel[unit];
+        return unit;
     const size_t i = static_cast<size_t>(std::lower_bound(m_touchedTiles.begin(), m_touchedTiles.end(), tile) -
                                          m_touchedTiles.begin());
-    const uint32_t first = tileFirst(m_base->m_tiles, m_own0, tile);
-    return m_unitLabel[m_touchedUnits[m_touchedStarts[i] + (poly - first)]];
+    return m_touchedUnits[m_touchedStarts[i] + (poly - tileFirst(m_base->m_tiles, m_own0, tile))];
+}
+
+uint32_t NavMesh::carvedComponent(uint32_t poly) const
+{
+    return m_unitLabel[carvedUnit(poly)];
 }
 
 std::span<const double> NavMesh::carvedAreaPrefix() const
@@ -296,20 +300,9 @@ void NavMeshAccess::deriveCarvedUnits(NavMesh& mesh, std::span<const uint32_t> c
     for (const std::array<uint32_t, 2>& seam : base.m_unitSeams)
         if (!touchedUnit(seam[0]) && !touchedUnit(seam[1]))
             sets.join(seam[0], seam[1]);
-    mesh.m_unitLabel.assign(units, 0); // (carvedComponent reads it for the unit lookups below)
-    auto unitOf = [&](uint32_t p)
-    {
-        if (p >= own0)
-            return mesh.m_pieceUnit[p - own0];
-        const uint32_t u = base.m_unitOf[p];
-        if (!touchedUnit(u))
-            return u;
-        const uint32_t tile = base.m_unitTile[u];
-        const size_t i = static_cast<size_t>(std::lower_bound(touched.begin(), touched.end(), tile) - touched.begin());
-        return mesh.m_touchedUnits[mesh.m_touchedStarts[i] + (p - tileFirst(base.m_tiles, own0, tile))];
-    };
     for (const Cross& c : crossing)
-        sets.join(unitOf(c.from), unitOf(c.to));
+        sets.join(mesh.carvedUnit(c.from), mesh.carvedUnit(c.to));
+    mesh.m_unitLabel.resize(units);
     for (uint32_t u = 0; u < units; ++u)
         mesh.m_unitLabel[u] = sets.label[sets.find(u)];
 }
@@ -420,13 +413,9 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
     }
     const uint32_t topoCount = pieces + static_cast<uint32_t>(over.size());
     auto idOf = [&](uint32_t t) { return t < pieces ? own0 + t : over[t - pieces]; };
-    mesh.m_disabled.assign(topoCount, 0);
     mesh.m_disabledBits.assign(mesh.m_overBits.size(), 0);
     for (uint32_t k : carvedSlots)
-    {
-        mesh.m_disabled[mesh.overTopo(k)] = 1;
         setBit(mesh.m_disabledBits, k);
-    }
     mesh.m_disabledCount = static_cast<uint32_t>(carvedSlots.size());
 
     // Ids of `previous` in this mesh (kNoPolygon: gone or re-cut), and back.
@@ -468,7 +457,7 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
     {
         const uint32_t p = idOf(t);
         const uint32_t o = prevIdOf(p);
-        if (mesh.m_disabled[t])
+        if (mesh.disabled(p))
         {
             mesh.m_linkStarts[t + 1] = static_cast<uint32_t>(mesh.m_links.size());
             mesh.m_wallStarts[t + 1] = static_cast<uint32_t>(mesh.m_walls.size());
@@ -553,7 +542,7 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
     // the polygons linked again, and their neighbours are derived again.
     std::vector<uint32_t> near = dirty;
     for (uint32_t t = 0; t < topoCount; ++t)
-        if (source[t] != kCopied && !mesh.m_disabled[t])
+        if (source[t] != kCopied && !mesh.disabled(idOf(t)))
             near.push_back(idOf(t));
     sortUnique(near);
     const size_t nearCore = near.size();
@@ -622,13 +611,12 @@ NavMesh NavMeshAccess::carved(const std::shared_ptr<const NavMesh>& basePtr, con
     // now or in `previous` (the dirty polygons: every polygon linked again
     // is one); the others are copied.
     std::vector<std::pair<uint32_t, glm::vec3>> touched; // (id, position)
-    for (uint32_t t = 0; t < topoCount; ++t)
-        if (renumbered)
-            for (uint32_t k = mesh.m_linkStarts[t]; k < mesh.m_linkStarts[t + 1]; ++k)
-            {
-                touched.emplace_back(mesh.m_linkEndPoint[2 * size_t(k)], mesh.m_links[k].a);
-                touched.emplace_back(mesh.m_linkEndPoint[2 * size_t(k) + 1], mesh.m_links[k].b);
-            }
+    if (renumbered) // every own id names another point now: all own ends
+        for (size_t k = 0; k < mesh.m_links.size(); ++k)
+        {
+            touched.emplace_back(mesh.m_linkEndPoint[2 * k], mesh.m_links[k].a);
+            touched.emplace_back(mesh.m_linkEndPoint[2 * k + 1], mesh.m_links[k].b);
+        }
     auto touchOld = [&](uint32_t o)
     {
         const uint32_t first = previous.firstLink(o);

@@ -459,8 +459,8 @@ private:
         i = poly - m_own0;
         return *this;
     }
-    /// This mesh's own index of polygon `poly`'s links, walls and flags
-    /// (`m_linkStarts`, `m_wallStarts`, `m_disabled`), or kNoPolygon when
+    /// This mesh's own index of polygon `poly`'s links and walls
+    /// (`m_linkStarts`, `m_wallStarts`), or kNoPolygon when
     /// they are the base's: a plain mesh owns all (index = id); a carved
     /// mesh owns its pieces' (first) and those of the base slots listed in
     /// `m_overIds` (after them).
@@ -479,6 +479,7 @@ private:
     }
     uint8_t turnOverride(uint32_t id) const;         // a base point's turn in this carved mesh
     size_t firstPieceCell(uint32_t cell) const;      // first m_pieceCells entry of `cell`
+    uint32_t carvedUnit(uint32_t poly) const;        // a carved mesh's unit of `poly` (see m_unitOf)
     uint32_t carvedComponent(uint32_t poly) const;   // component() of a carved mesh
     std::span<const double> carvedAreaPrefix() const; // areaPrefix() of a carved mesh (made on first use)
 
@@ -495,7 +496,7 @@ private:
     std::vector<float> m_ringY;         // two per polygon index (ringY)
     std::vector<uint32_t> m_bridgeOrder;  // one per own polygon
     // Links, walls and flags by own index (topo); links and walls by own id (id − m_link0, id − m_wall0).
-    std::vector<uint8_t> m_disabled; // one per own index when any is disabled, else empty
+    std::vector<uint8_t> m_disabled; // plain meshes: one per polygon when any is disabled, else empty
     uint32_t m_disabledCount = 0;
     std::vector<NavLink> m_links;
     std::vector<uint32_t> m_linkStarts; // own indices + 1 entries
